@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Check that the commands clyde's build (or its test suite) needs are present,
+# and install the Debian packages that provide the missing ones.
+#
+#   scripts/deps.sh build   cmake, make, a C compiler
+#   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
+#                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
+#                           losetup, mount, groff/man, ipcs, strace
+#
+# As root it runs apt-get; otherwise it prints the apt-get line to run and
+# exits 1.  Exit 0 means everything is there.
+set -euo pipefail
+
+mode=${1:-build}
+case $mode in
+build | test) ;;
+*)
+	echo "usage: $0 build|test" >&2
+	exit 2
+	;;
+esac
+
+# command:package pairs (Debian 12 package names).
+want=(cmake:cmake make:make gcc:gcc)
+if [[ $mode == test ]]; then
+	want+=(
+		clang:clang
+		clang-format:clang-format
+		python3:python3
+		bonnie++:bonnie++
+		bon_csv2txt:bonnie++
+		bon_csv2html:bonnie++
+		mkfs.ext4:e2fsprogs
+		mkfs.xfs:xfsprogs
+		losetup:mount
+		mount:mount
+		ipcs:util-linux
+		groff:groff-base
+		man:man-db
+		strace:strace
+	)
+fi
+
+# Tools in sbin are not on a normal user's PATH; look there too.
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+
+missing=()
+for pair in "${want[@]}"; do
+	cmd=${pair%%:*}
+	pkg=${pair#*:}
+	if ! command -v "$cmd" >/dev/null 2>&1; then
+		case " ${missing[*]-} " in
+		*" $pkg "*) ;;
+		*) missing+=("$pkg") ;;
+		esac
+	fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	exit 0
+fi
+
+echo "deps.sh: missing packages: ${missing[*]}" >&2
+if [[ $(id -u) -ne 0 ]]; then
+	echo "deps.sh: run as root:" >&2
+	echo "  apt-get update && DEBIAN_FRONTEND=noninteractive" \
+		"apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps.sh: no apt-get here; install ${missing[*]} by hand" >&2
+	exit 1
+fi
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	"${missing[@]}"

@@ -1,0 +1,16 @@
+/* The subcommands: each is one function taking its own argv (argv[0] is the
+ * program or subcommand name) and returning the process exit status. */
+#ifndef CLYDE_CLI_COMMANDS_H
+#define CLYDE_CLI_COMMANDS_H
+
+/* Exit statuses shared by every command. */
+enum clyde_exit {
+	CLYDE_EXIT_OK = 0,
+	CLYDE_EXIT_USAGE = 1,	    /* invalid option or unusable directory */
+	CLYDE_EXIT_TEST_FAILED = 3, /* a test failed: I/O error, no space */
+	CLYDE_EXIT_INTERRUPTED = 5, /* SIGINT or SIGTERM */
+};
+
+int clyde_cmd_run(int argc, char **argv);
+
+#endif

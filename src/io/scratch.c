@@ -1,0 +1,127 @@
+#include "io/scratch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
+			 struct clyde_scratch **out)
+{
+	struct clyde_scratch *s;
+	char name[64];
+	struct stat st;
+	int pfd, fd = -1;
+
+	*out = NULL;
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return clyde_err(ctx, errno, "cannot open directory %s", parent);
+
+	for (unsigned n = 0;; n++) {
+		if (n == 0)
+			snprintf(name, sizeof(name), "clyde.%ld", (long)getpid());
+		else
+			snprintf(name, sizeof(name), "clyde.%ld.%u",
+				 (long)getpid(), n);
+		if (mkdirat(pfd, name, 0700) == 0)
+			break;
+		if (errno != EEXIST || n >= 1000) {
+			int e = errno;
+
+			close(pfd);
+			return clyde_err(ctx, e, "cannot create a directory in %s",
+					 parent);
+		}
+	}
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		int e = fd < 0 ? errno : EPERM;
+
+		if (fd >= 0)
+			close(fd);
+		/* Something swapped our fresh directory: leave it alone. */
+		close(pfd);
+		return clyde_err(ctx, e, "cannot open %s/%s", parent, name);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s || asprintf(&s->path, "%s/%s", parent, name) < 0 ||
+	    !(s->name = strdup(name))) {
+		if (s)
+			free(s->path);
+		free(s);
+		close(fd);
+		unlinkat(pfd, name, AT_REMOVEDIR);
+		close(pfd);
+		return clyde_err(ctx, ENOMEM, "scratch directory");
+	}
+	s->dirfd = fd;
+	s->parentfd = pfd;
+	*out = s;
+	return 0;
+}
+
+int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what)
+{
+	int fd = dup(dirfd);
+	int ret = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (fd < 0)
+		return clyde_err(ctx, errno, "cannot read %s", what);
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return clyde_err(ctx, errno, "cannot read %s", what);
+	}
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		int sub;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (unlinkat(dirfd, n, 0) == 0 || errno == ENOENT)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what, n);
+			continue;
+		}
+		sub = openat(dirfd, n,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			ret = clyde_err(ctx, errno, "cannot open %s/%s", what, n);
+			continue;
+		}
+		if (clyde_rm_contents(ctx, sub, what) < 0)
+			ret = -EIO;
+		close(sub);
+		if (unlinkat(dirfd, n, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what, n);
+	}
+	closedir(d);
+	return ret;
+}
+
+int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s)
+{
+	int ret;
+
+	if (!s)
+		return 0;
+	ret = clyde_rm_contents(ctx, s->dirfd, s->path);
+	close(s->dirfd);
+	if (unlinkat(s->parentfd, s->name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = clyde_err(ctx, errno, "cannot remove %s", s->path);
+	close(s->parentfd);
+	free(s->path);
+	free(s->name);
+	free(s);
+	return ret;
+}

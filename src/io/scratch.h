@@ -1,0 +1,40 @@
+/*
+ * The scratch directory that confines every write.  clyde creates it itself
+ * (mkdir of a fresh name: an existing name, a planted symlink included, is
+ * never reused), opens it with O_NOFOLLOW|O_DIRECTORY, and from then on
+ * reaches everything inside through that descriptor (openat, mkdirat,
+ * unlinkat), so no later rename or symlink outside can redirect a write.
+ */
+#ifndef CLYDE_IO_SCRATCH_H
+#define CLYDE_IO_SCRATCH_H
+
+#include "core/ctx.h"
+
+struct clyde_scratch {
+	int dirfd;	/* the scratch directory itself */
+	char *path;	/* for messages: parent/name */
+	int parentfd;	/* the parent the user named */
+	char *name;	/* entry name in the parent */
+};
+
+/*
+ * Create parent/clyde.<pid> (or clyde.<pid>.<n> when that name is taken) and
+ * open it.  On success *out is a new scratch the caller must hand to
+ * clyde_scratch_remove().  Errors name the parent and the operation.
+ */
+int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
+			 struct clyde_scratch **out);
+
+/*
+ * Remove everything below the scratch directory (without following any
+ * symlink), the directory itself, and free it.  Safe to call from the
+ * interrupted path.  Returns 0 or a negative errno (the scratch is freed
+ * either way).
+ */
+int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s);
+
+/* Remove every entry below directory fd `dirfd`, not the directory itself,
+ * never following symlinks.  `what` names it in messages. */
+int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * Number and label formatting shared by the text, CSV and JSON writers.
+ * The rules are bonnie++ 2.00a's (see format.h for where clyde differs).
+ */
+#include "results/format.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* Truncate towards zero as bonnie++'s int() casts do, without the
+ * undefined behaviour of casting a huge or NaN double. */
+static long long trunc_ll(double v)
+{
+	if (!(v == v))
+		return 0;
+	if (v >= 9.2e18)
+		return 9200000000000000000LL;
+	if (v <= -9.2e18)
+		return -9200000000000000000LL;
+	return (long long)v;
+}
+
+/* snprintf's %f follows LC_NUMERIC; the formats need a '.'.  Numbers
+ * never contain a ',' otherwise, so swapping it back is safe. */
+static char *fix_point(char *buf)
+{
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = '.';
+	return buf;
+}
+
+enum clyde_fmt_show clyde_fmt_show(const struct clyde_test_result *t)
+{
+	if (t->state != CLYDE_DONE)
+		return CLYDE_SHOW_BLANK;
+	if (t->elapsed_ns < CLYDE_TOO_FAST_NS)
+		return CLYDE_SHOW_TOO_FAST;
+	return CLYDE_SHOW_VALUE;
+}
+
+static bool any_run(const struct clyde_run *run, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if (run->tests[i].state != CLYDE_NOT_RUN)
+			return true;
+	return false;
+}
+
+bool clyde_run_has_io(const struct clyde_run *run)
+{
+	return any_run(run, CLYDE_PUTC, CLYDE_FIRST_FILE_TEST);
+}
+
+bool clyde_run_has_files(const struct clyde_run *run)
+{
+	return any_run(run, CLYDE_FIRST_FILE_TEST, CLYDE_TEST_COUNT);
+}
+
+char *clyde_fmt_double(char *buf, size_t len, double v, int decimals)
+{
+	if (isnan(v) || isinf(v))
+		v = 0.0;
+	snprintf(buf, len, "%.*f", decimals, v);
+	return fix_point(buf);
+}
+
+char *clyde_fmt_io_rate(char *buf, size_t len, double kib_per_s)
+{
+	double mib = kib_per_s / 1024.0;
+
+	if (kib_per_s < 10000.0) {
+		snprintf(buf, len, "%lldk", trunc_ll(kib_per_s));
+	} else if (mib < 1000.0) {
+		/* bonnie++ tests mib < 100 before rounding, so 99.96 came out
+		 * as "100.0m", one column too wide; test the rounded value. */
+		if (mib < 99.95)
+			snprintf(buf, len, "%.1fm", mib);
+		else
+			snprintf(buf, len, "%lldm", trunc_ll(mib + 0.5));
+	} else {
+		snprintf(buf, len, "%.1fg", mib / 1024.0);
+	}
+	return fix_point(buf);
+}
+
+char *clyde_fmt_seeks(char *buf, size_t len, double per_s)
+{
+	/* 999.95 and over would print as "1000.0": use the integer form. */
+	if (per_s >= 999.95)
+		snprintf(buf, len, "%.0f", per_s);
+	else
+		snprintf(buf, len, "%.1f", per_s);
+	return fix_point(buf);
+}
+
+char *clyde_fmt_latency(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 100000000ull)
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000u);
+	else if (ns < 100000000000ull)
+		snprintf(buf, len, "%" PRIu64 "ms", ns / 1000000u);
+	else
+		snprintf(buf, len, "%" PRIu64 "s", ns / 1000000000u);
+	return buf;
+}
+
+char *clyde_fmt_file_size(char *buf, size_t len, uint64_t mib)
+{
+	if (mib && mib % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "G", mib / 1024);
+	else
+		snprintf(buf, len, "%" PRIu64 "M", mib);
+	return buf;
+}
+
+char *clyde_fmt_chunk(char *buf, size_t len, uint32_t bytes)
+{
+	if (bytes && bytes % (1024u * 1024u) == 0)
+		snprintf(buf, len, "%" PRIu32 "m", bytes / (1024u * 1024u));
+	else if (bytes && bytes % 1024u == 0)
+		snprintf(buf, len, "%" PRIu32 "k", bytes / 1024u);
+	else
+		snprintf(buf, len, "%" PRIu32, bytes);
+	return buf;
+}
+
+char *clyde_fmt_size_spec(char *buf, size_t len,
+			  const struct clyde_run_params *p)
+{
+	char opt[4][32] = { "", "", "", "" };
+	char size[32];
+	int last = -1;
+
+	if (p->io_chunk != CLYDE_DEFAULT_IO_CHUNK)
+		clyde_fmt_chunk(opt[0], sizeof(opt[0]), p->io_chunk);
+	if (p->concurrency != 1)
+		snprintf(opt[1], sizeof(opt[1]), "%u", p->concurrency);
+	if (p->seeks != CLYDE_DEFAULT_SEEKS)
+		snprintf(opt[2], sizeof(opt[2]), "%" PRIu32, p->seeks);
+	if (p->seekers != CLYDE_DEFAULT_SEEKERS)
+		snprintf(opt[3], sizeof(opt[3]), "%" PRIu32, p->seekers);
+	for (int i = 0; i < 4; i++)
+		if (opt[i][0])
+			last = i;
+
+	clyde_fmt_file_size(size, sizeof(size), p->file_size_mib);
+	snprintf(buf, len, "%s", size);
+	for (int i = 0; i <= last; i++) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len - used, ":%s", opt[i]);
+	}
+	return buf;
+}
+
+size_t clyde_utf8_seq_len(const char *s, size_t avail)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (!avail)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		n = 2;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		n = 3;
+		if (u[0] == 0xe0)
+			lo = 0xa0; /* overlong */
+		else if (u[0] == 0xed)
+			hi = 0x9f; /* UTF-16 surrogates */
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		n = 4;
+		if (u[0] == 0xf0)
+			lo = 0x90; /* overlong */
+		else if (u[0] == 0xf4)
+			hi = 0x8f; /* above U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (avail < n)
+		return 0;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+char *clyde_fmt_text_name(char *buf, size_t len, const char *name,
+			  size_t name_max, size_t cols)
+{
+	size_t n = strnlen(name, name_max), i = 0, o = 0, used = 0;
+
+	if (!len)
+		return buf;
+	/* One column per character: a valid UTF-8 sequence is copied whole
+	 * (or not at all), any other byte counts as one character. */
+	while (i < n && used < cols) {
+		size_t sl = clyde_utf8_seq_len(name + i, n - i);
+
+		if (sl < 1)
+			sl = 1;
+		if (o + sl >= len)
+			break;
+		if (sl == 1 && is_control((unsigned char)name[i]))
+			buf[o] = '_';
+		else
+			memcpy(buf + o, name + i, sl);
+		o += sl;
+		i += sl;
+		used++;
+	}
+	while (used < cols && o + 1 < len) {
+		buf[o++] = ' ';
+		used++;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *clyde_fmt_csv_name(char *buf, size_t len, const char *name,
+			 size_t name_max)
+{
+	size_t n = strnlen(name, name_max), o;
+
+	if (!len)
+		return buf;
+	for (o = 0; o < n && o + 1 < len; o++) {
+		unsigned char c = (unsigned char)name[o];
+
+		buf[o] = (c == ',' || is_control(c)) ? '_' : (char)c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *clyde_fmt_name_cell(char *buf, size_t len,
+			  const struct clyde_run_params *p)
+{
+	char spec[CLYDE_FMT_LEN];
+	char name[CLYDE_FMT_LEN];
+	size_t sl;
+
+	clyde_fmt_size_spec(spec, sizeof(spec), p);
+	sl = strlen(spec);
+	if (sl >= 19) {
+		snprintf(buf, len, "%s", spec);
+		return buf;
+	}
+	clyde_fmt_text_name(name, sizeof(name), p->name, sizeof(p->name),
+			    18 - sl);
+	snprintf(buf, len, "%s %s", name, spec);
+	return buf;
+}
+
+char *clyde_fmt_file_label(char *buf, size_t len,
+			   const struct clyde_run_params *p)
+{
+	size_t used;
+
+	snprintf(buf, len, "%" PRIu64, p->num_files / 1024);
+	used = strlen(buf);
+	if (p->max_size == -1)
+		snprintf(buf + used, len - used, ":link");
+	else if (p->max_size == -2)
+		snprintf(buf + used, len - used, ":symlink");
+	else if (p->max_size)
+		snprintf(buf + used, len - used, ":%" PRId64 ":%" PRId64,
+			 p->max_size, p->min_size);
+	used = strlen(buf);
+	if (p->num_dirs > 1)
+		snprintf(buf + used, len - used, "/%" PRIu32, p->num_dirs);
+	return buf;
+}
+
+const char *clyde_fmt_file_header(const struct clyde_run_params *p)
+{
+	if (p->min_size)
+		return "files:max:min";
+	if (p->max_size)
+		return "files:max";
+	return "files";
+}
+
+/* The rate cell in either flavour; `text` picks the text table's units. */
+static char *fmt_rate(char *buf, size_t len, const struct clyde_test_result *t,
+		      enum clyde_test id, bool text)
+{
+	double rate;
+
+	switch (clyde_fmt_show(t)) {
+	case CLYDE_SHOW_BLANK:
+		snprintf(buf, len, "%s", "");
+		return buf;
+	case CLYDE_SHOW_TOO_FAST:
+		snprintf(buf, len, "%s", "+++++");
+		return buf;
+	case CLYDE_SHOW_VALUE:
+		break;
+	}
+	rate = clyde_test_rate(t, id);
+	if (clyde_test_is_io(id)) {
+		if (text)
+			return clyde_fmt_io_rate(buf, len, rate / 1024.0);
+		snprintf(buf, len, "%lld", trunc_ll(rate / 1024.0));
+	} else if (id == CLYDE_SEEKS) {
+		return clyde_fmt_seeks(buf, len, rate);
+	} else {
+		snprintf(buf, len, "%lld", trunc_ll(rate));
+	}
+	return buf;
+}
+
+char *clyde_fmt_text_rate(char *buf, size_t len,
+			  const struct clyde_test_result *t, enum clyde_test id)
+{
+	return fmt_rate(buf, len, t, id, true);
+}
+
+char *clyde_fmt_csv_rate(char *buf, size_t len,
+			 const struct clyde_test_result *t, enum clyde_test id)
+{
+	return fmt_rate(buf, len, t, id, false);
+}
+
+char *clyde_fmt_cpu(char *buf, size_t len, const struct clyde_test_result *t)
+{
+	switch (clyde_fmt_show(t)) {
+	case CLYDE_SHOW_BLANK:
+		snprintf(buf, len, "%s", "");
+		break;
+	case CLYDE_SHOW_TOO_FAST:
+		snprintf(buf, len, "%s", "+++");
+		break;
+	case CLYDE_SHOW_VALUE:
+		snprintf(buf, len, "%lld", trunc_ll(clyde_test_cpu_pct(t)));
+		break;
+	}
+	return buf;
+}
+
+char *clyde_fmt_test_latency(char *buf, size_t len,
+			     const struct clyde_test_result *t)
+{
+	if (t->state != CLYDE_DONE) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	return clyde_fmt_latency(buf, len, t->latency_max_ns);
+}

@@ -1,0 +1,88 @@
+#include "results/result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const test_names[CLYDE_TEST_COUNT] = {
+	[CLYDE_PUTC] = "putc",
+	[CLYDE_PUT_BLOCK] = "put_block",
+	[CLYDE_REWRITE] = "rewrite",
+	[CLYDE_GETC] = "getc",
+	[CLYDE_GET_BLOCK] = "get_block",
+	[CLYDE_SEEKS] = "seeks",
+	[CLYDE_SEQ_CREATE] = "seq_create",
+	[CLYDE_SEQ_STAT] = "seq_stat",
+	[CLYDE_SEQ_DEL] = "seq_del",
+	[CLYDE_RAN_CREATE] = "ran_create",
+	[CLYDE_RAN_STAT] = "ran_stat",
+	[CLYDE_RAN_DEL] = "ran_del",
+};
+
+const char *clyde_test_name(enum clyde_test t)
+{
+	return (unsigned)t < CLYDE_TEST_COUNT ? test_names[t] : "?";
+}
+
+void clyde_run_init(struct clyde_run *run)
+{
+	memset(run, 0, sizeof(*run));
+}
+
+void clyde_run_release(struct clyde_run *run)
+{
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		free(run->tests[i].spans);
+		run->tests[i].spans = NULL;
+		run->tests[i].nworkers = 0;
+	}
+}
+
+int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)
+{
+	free(t->spans);
+	t->spans = calloc(n ? n : 1, sizeof(*t->spans));
+	t->nworkers = t->spans ? n : 0;
+	return t->spans ? 0 : -ENOMEM;
+}
+
+void clyde_test_sum_spans(struct clyde_test_result *t)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+
+	t->bytes = t->ops = t->latency_max_ns = 0;
+	for (unsigned i = 0; i < t->nworkers; i++) {
+		const struct clyde_span *s = &t->spans[i];
+
+		t->bytes += s->bytes;
+		t->ops += s->ops;
+		if (s->latency_max_ns > t->latency_max_ns)
+			t->latency_max_ns = s->latency_max_ns;
+		if (s->start_ns < first)
+			first = s->start_ns;
+		if (s->end_ns > last)
+			last = s->end_ns;
+	}
+	t->elapsed_ns = (t->nworkers && last > first) ? last - first : 0;
+}
+
+bool clyde_test_is_io(enum clyde_test t)
+{
+	return t <= CLYDE_GET_BLOCK;
+}
+
+double clyde_test_rate(const struct clyde_test_result *t, enum clyde_test id)
+{
+	if (!t->elapsed_ns)
+		return 0.0;
+	return (double)(clyde_test_is_io(id) ? t->bytes : t->ops) * 1e9 /
+	       (double)t->elapsed_ns;
+}
+
+double clyde_test_cpu_pct(const struct clyde_test_result *t)
+{
+	if (!t->elapsed_ns)
+		return 0.0;
+	return (double)(t->cpu_user_ns + t->cpu_sys_ns) * 100.0 /
+	       (double)t->elapsed_ns;
+}

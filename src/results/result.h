@@ -1,0 +1,125 @@
+/*
+ * The result model: what a run of the bonnie++ suite measured, as raw
+ * integers with the unit in the name.  Workloads fill it; formatters
+ * (text.c, csv.c, json.c) render it and are the only place where bytes
+ * become KiB/s, or a short test becomes "+++++".
+ */
+#ifndef CLYDE_RESULTS_RESULT_H
+#define CLYDE_RESULTS_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The twelve tests, in bonnie++'s order (which is also the CSV order). */
+enum clyde_test {
+	CLYDE_PUTC,
+	CLYDE_PUT_BLOCK,
+	CLYDE_REWRITE,
+	CLYDE_GETC,
+	CLYDE_GET_BLOCK,
+	CLYDE_SEEKS,
+	CLYDE_SEQ_CREATE,
+	CLYDE_SEQ_STAT,
+	CLYDE_SEQ_DEL,
+	CLYDE_RAN_CREATE,
+	CLYDE_RAN_STAT,
+	CLYDE_RAN_DEL,
+	CLYDE_TEST_COUNT
+};
+
+#define CLYDE_FIRST_FILE_TEST CLYDE_SEQ_CREATE
+
+/* Short machine name of a test ("putc", "seq_create", ...) as in the CSV. */
+const char *clyde_test_name(enum clyde_test t);
+
+enum clyde_test_state {
+	CLYDE_NOT_RUN = 0, /* not asked for: an empty field in every format */
+	CLYDE_DONE,	   /* ran to the end */
+	CLYDE_SKIPPED,	   /* asked for but not possible; `note` says why */
+};
+
+/* One worker's share of one test. */
+struct clyde_span {
+	uint64_t start_ns; /* after the start barrier, before the first op */
+	uint64_t end_ns;   /* after the last op (and its fsync/close) */
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t cpu_user_ns; /* this worker thread's own CPU */
+	uint64_t cpu_sys_ns;
+	uint64_t latency_max_ns;
+};
+
+struct clyde_test_result {
+	enum clyde_test_state state;
+	const char *note; /* static string, set when SKIPPED */
+
+	/* Totals over all workers.  The rate is bytes (or ops) / elapsed_ns,
+	 * where elapsed runs from the first worker's start to the last one's
+	 * end.  CPU is the process's, measured once around the whole test. */
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t elapsed_ns;
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	uint64_t latency_max_ns; /* slowest single operation */
+
+	unsigned nworkers;
+	struct clyde_span *spans; /* nworkers entries, owned */
+};
+
+/* The settings a run was made with, as the outputs need to show them. */
+struct clyde_run_params {
+	char name[256];		/* -m, or the host name */
+	unsigned concurrency;	/* -c */
+	uint64_t seed;		/* the seed actually used */
+	uint64_t file_size_mib; /* per worker; 0 when the IO tests did not run */
+	uint32_t io_chunk;	/* bytes */
+	uint32_t seeks;
+	uint32_t seekers;
+	uint64_t num_files;	/* files per worker (not units of 1024) */
+	int64_t max_size;	/* bytes; -1 hard links, -2 symlinks */
+	int64_t min_size;
+	uint32_t num_dirs;
+	uint32_t file_chunk; /* bytes */
+	bool direct;	     /* -D */
+	bool fsync_each;     /* -b */
+};
+
+/* bonnie++'s defaults, which the name cell leaves out. */
+#define CLYDE_DEFAULT_IO_CHUNK 8192u
+#define CLYDE_DEFAULT_SEEKS 8192u
+#define CLYDE_DEFAULT_SEEKERS 5u
+#define CLYDE_DEFAULT_FILE_CHUNK 8192u
+
+struct clyde_run {
+	struct clyde_run_params params;
+	struct clyde_test_result tests[CLYDE_TEST_COUNT];
+};
+
+/* Zero a run; clyde_run_release() frees the spans. */
+void clyde_run_init(struct clyde_run *run);
+void clyde_run_release(struct clyde_run *run);
+
+/* Allocate n spans for a test (zeroed).  Returns 0 or -ENOMEM. */
+int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n);
+
+/*
+ * Fold the spans into the totals: bytes/ops summed, elapsed from the first
+ * start to the last end, latency the largest.  CPU is left to the caller.
+ */
+void clyde_test_sum_spans(struct clyde_test_result *t);
+
+/* A test shorter than this prints "+++++" in bonnie++'s formats. */
+#define CLYDE_TOO_FAST_NS 500000000ull
+
+/* Rate of test `id` in units per second: bytes/s for the IO tests, seeks/s
+ * or files/s for the others; 0 when nothing was timed. */
+double clyde_test_rate(const struct clyde_test_result *t, enum clyde_test id);
+
+/* CPU share in percent of one CPU: (user+sys)/elapsed*100. */
+double clyde_test_cpu_pct(const struct clyde_test_result *t);
+
+/* True for the tests whose rate is bytes (putc .. get_block). */
+bool clyde_test_is_io(enum clyde_test t);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * The bonnie++ suite: the table of twelve tests, the workers of -c N, and
+ * the accounting that turns their spans into one result per test.
+ *
+ * For every test the suite starts one thread per worker; each body does its
+ * untimed set-up, then meets the others at a barrier (clyde_worker_go) so
+ * that all are released together.  The rate is total work over the time
+ * from the first worker's start to the last one's end, and CPU is the
+ * process's own, read once around the test, so it is counted once however
+ * many threads ran (bonnie++ summed every seeker's process-wide CPU).
+ */
+#include "workloads/bonnie.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/scratch.h"
+#include "workloads/worker.h"
+
+struct test_entry {
+	enum clyde_test id;
+	const char *label; /* for messages */
+	int (*body)(struct clyde_worker *w);
+};
+
+/* bonnie++'s order, which every output keeps. */
+static const struct test_entry suite[CLYDE_TEST_COUNT] = {
+	{ CLYDE_PUTC, "per-char write", clyde_test_putc },
+	{ CLYDE_PUT_BLOCK, "block write", clyde_test_put_block },
+	{ CLYDE_REWRITE, "rewrite", clyde_test_rewrite },
+	{ CLYDE_GETC, "per-char read", clyde_test_getc },
+	{ CLYDE_GET_BLOCK, "block read", clyde_test_get_block },
+	{ CLYDE_SEEKS, "random seeks", clyde_test_seeks },
+	{ CLYDE_SEQ_CREATE, "sequential create", clyde_test_create },
+	{ CLYDE_SEQ_STAT, "sequential stat", clyde_test_stat },
+	{ CLYDE_SEQ_DEL, "sequential delete", clyde_test_delete },
+	{ CLYDE_RAN_CREATE, "random create", clyde_test_create },
+	{ CLYDE_RAN_STAT, "random stat", clyde_test_stat },
+	{ CLYDE_RAN_DEL, "random delete", clyde_test_delete },
+};
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+static void thread_cpu(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = tv_ns(&ru.ru_utime);
+	*sys = tv_ns(&ru.ru_stime);
+}
+
+uint64_t clyde_worker_go(struct clyde_worker *w, int err)
+{
+	if (err < 0)
+		atomic_store(&w->ctx->failed, 1);
+	pthread_barrier_wait(w->start);
+	thread_cpu(&w->cpu_user0, &w->cpu_sys0);
+	w->span->start_ns = clyde_now(w->ctx);
+	return w->span->start_ns;
+}
+
+void clyde_worker_end(struct clyde_worker *w)
+{
+	uint64_t u, s;
+
+	w->span->end_ns = clyde_now(w->ctx);
+	thread_cpu(&u, &s);
+	w->span->cpu_user_ns = u - w->cpu_user0;
+	w->span->cpu_sys_ns = s - w->cpu_sys0;
+}
+
+uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
+{
+	uint64_t now = clyde_now(w->ctx);
+
+	if (count)
+		w->span->ops++;
+	if (now - t0 > w->span->latency_max_ns)
+		w->span->latency_max_ns = now - t0;
+	return now;
+}
+
+int clyde_worker_err(struct clyde_worker *w, int errnum, const char *fmt, ...)
+{
+	char msg[CLYDE_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return clyde_err(w->ctx, errnum, "%s: %s", w->test_label, msg);
+}
+
+
+struct suite_state {
+	struct clyde_ctx *ctx;
+	const struct clyde_bonnie_config *cfg;
+	struct clyde_scratch *scratch;
+	unsigned n;
+	struct clyde_worker *w;
+	struct clyde_pattern_gen pool; /* owns the random pool the workers share */
+};
+
+static void *worker_main(void *arg)
+{
+	struct clyde_worker *w = arg;
+	const struct test_entry *t = &suite[w->test];
+	int ret = t->body(w);
+
+	return (void *)(intptr_t)ret;
+}
+
+/* Open (creating it the first time) worker i's directory for file tests. */
+static int worker_dir(struct suite_state *st, struct clyde_worker *w)
+{
+	char name[32];
+
+	if (w->dirfd >= 0)
+		return 0;
+	snprintf(name, sizeof(name), "files.%u", w->index);
+	if (mkdirat(st->scratch->dirfd, name, 0700) < 0 && errno != EEXIST)
+		return clyde_err(st->ctx, errno, "cannot create %s/%s",
+				 st->scratch->path, name);
+	w->dirfd = openat(st->scratch->dirfd, name,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (w->dirfd < 0)
+		return clyde_err(st->ctx, errno, "cannot open %s/%s",
+				 st->scratch->path, name);
+	snprintf(w->dir_path, sizeof(w->dir_path), "%s/%s", st->scratch->path,
+		 name);
+	return 0;
+}
+
+static int suite_init(struct suite_state *st, uint64_t seed,
+		      const uint32_t *ext, size_t n_ext)
+{
+	struct clyde_rng master;
+
+	clyde_rng_seed(&master, seed);
+	if (ext && n_ext)
+		clyde_rng_external(&master, ext, n_ext, 0);
+	if (clyde_pattern_init(&st->pool, st->cfg->pattern == CLYDE_PATTERN_ZEROS,
+			       &master) < 0)
+		return clyde_err(st->ctx, ENOMEM, "cannot allocate the data pool");
+	st->w = calloc(st->n, sizeof(*st->w));
+	if (!st->w)
+		return clyde_err(st->ctx, ENOMEM, "cannot allocate %u workers",
+				 st->n);
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->ctx = st->ctx;
+		w->cfg = st->cfg;
+		w->index = i;
+		w->scratch_fd = st->scratch->dirfd;
+		w->scratch = st->scratch->path;
+		w->dirfd = -1;
+		snprintf(w->io_name, sizeof(w->io_name), "io.%u", i);
+		clyde_rng_fork(&master, i, &w->rng);
+		clyde_pattern_init_shared(&w->pat, &st->pool, &w->rng);
+		/* Offsets into the pool follow their own stream. */
+		clyde_rng_fork(&master, 1000u + i, &w->pat.rng);
+	}
+	return 0;
+}
+
+static void suite_release(struct suite_state *st)
+{
+	if (st->w) {
+		for (unsigned i = 0; i < st->n; i++) {
+			struct clyde_worker *w = &st->w[i];
+
+			if (w->state && w->state_free)
+				w->state_free(w->state);
+			clyde_pattern_release(&w->pat);
+			if (w->dirfd >= 0)
+				close(w->dirfd);
+			/* The IO file of an interrupted or failed test. */
+			unlinkat(w->scratch_fd, w->io_name, 0);
+		}
+	}
+	free(st->w);
+	clyde_pattern_release(&st->pool);
+}
+
+static int test_wanted(const struct clyde_bonnie_config *cfg, enum clyde_test t)
+{
+	if (clyde_test_is_io(t) || t == CLYDE_SEEKS) {
+		if (!cfg->file_size_mib)
+			return 0;
+		if ((t == CLYDE_PUTC || t == CLYDE_GETC) && cfg->skip_perchar)
+			return 0;
+		return 1;
+	}
+	return cfg->num_files > 0;
+}
+
+static void process_cpu(uint64_t *user, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = tv_ns(&ru.ru_utime);
+	*sys = tv_ns(&ru.ru_stime);
+}
+
+static int run_test(struct suite_state *st, const struct test_entry *te,
+		    struct clyde_test_result *r)
+{
+	pthread_barrier_t start;
+	pthread_t *tid;
+	uint64_t u0, s0, u1, s1;
+	unsigned started = 0;
+	int ret = 0;
+
+	if (clyde_test_alloc_spans(r, st->n) < 0)
+		return clyde_err(st->ctx, ENOMEM, "%s", te->label);
+	tid = calloc(st->n, sizeof(*tid));
+	if (!tid)
+		return clyde_err(st->ctx, ENOMEM, "%s", te->label);
+	if (te->id >= CLYDE_FIRST_FILE_TEST)
+		for (unsigned i = 0; i < st->n && !ret; i++)
+			ret = worker_dir(st, &st->w[i]);
+	if (ret) {
+		free(tid);
+		return ret;
+	}
+	pthread_barrier_init(&start, NULL, st->n);
+	process_cpu(&u0, &s0);
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->test = te->id;
+		w->test_label = te->label;
+		w->span = &r->spans[i];
+		w->start = &start;
+		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
+			ret = clyde_err(st->ctx, EAGAIN,
+					"%s: cannot start worker %u", te->label, i);
+			break;
+		}
+		started++;
+	}
+	/* Workers that never started must not leave the others waiting at
+	 * the barrier: stand in for them, having marked the run failed. */
+	for (unsigned i = started; i < st->n; i++)
+		pthread_barrier_wait(&start);
+	for (unsigned i = 0; i < started; i++) {
+		void *res;
+
+		pthread_join(tid[i], &res);
+		if ((intptr_t)res < 0 && !ret)
+			ret = (int)(intptr_t)res;
+	}
+	process_cpu(&u1, &s1);
+	pthread_barrier_destroy(&start);
+	free(tid);
+	if (ret)
+		return ret;
+	if (st->ctx->interrupted && *st->ctx->interrupted)
+		return -EINTR;
+	clyde_test_sum_spans(r);
+	r->cpu_user_ns = u1 - u0;
+	r->cpu_sys_ns = s1 - s0;
+	r->state = CLYDE_DONE;
+	return 0;
+}
+
+static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
+			struct clyde_run_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (cfg->machine)
+		snprintf(p->name, sizeof(p->name), "%s", cfg->machine);
+	else if (gethostname(p->name, sizeof(p->name) - 1) < 0)
+		snprintf(p->name, sizeof(p->name), "unknown");
+	p->concurrency = cfg->concurrency;
+	p->seed = seed;
+	p->file_size_mib = cfg->file_size_mib;
+	p->io_chunk = cfg->io_chunk;
+	p->seeks = cfg->seeks;
+	p->seekers = cfg->seekers;
+	p->num_files = cfg->num_files;
+	p->max_size = cfg->max_size;
+	p->min_size = cfg->min_size;
+	p->num_dirs = cfg->num_dirs;
+	p->file_chunk = cfg->file_chunk;
+	p->direct = cfg->direct;
+	p->fsync_each = cfg->fsync_each;
+}
+
+int clyde_bonnie_run(struct clyde_ctx *ctx, const struct clyde_bonnie_config *cfg,
+		     struct clyde_scratch *scratch, uint64_t seed,
+		     const uint32_t *ext_ints, size_t n_ext,
+		     const struct clyde_bonnie_hooks *hooks, struct clyde_run *run)
+{
+	struct suite_state st = {
+		.ctx = ctx,
+		.cfg = cfg,
+		.scratch = scratch,
+		.n = cfg->concurrency ? cfg->concurrency : 1,
+	};
+	int ret;
+
+	fill_params(cfg, seed, &run->params);
+	ret = suite_init(&st, seed, ext_ints, n_ext);
+	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
+		const struct test_entry *te = &suite[i];
+		struct clyde_test_result *r = &run->tests[te->id];
+
+		if (!test_wanted(cfg, te->id))
+			continue;
+		if (cfg->direct && (te->id == CLYDE_PUTC || te->id == CLYDE_GETC)) {
+			r->state = CLYDE_SKIPPED;
+			r->note = "skipped under -D: O_DIRECT allows only "
+				  "aligned whole-block transfers, not 1-byte "
+				  "calls";
+			if (hooks && hooks->after_test)
+				hooks->after_test(hooks->arg, te->id, r);
+			continue;
+		}
+		if (hooks && hooks->before_test) {
+			ret = hooks->before_test(hooks->arg, te->id);
+			if (ret < 0)
+				break;
+		}
+		if (ctx->interrupted && *ctx->interrupted) {
+			ret = -EINTR;
+			break;
+		}
+		ret = run_test(&st, te, r);
+		if (!ret && hooks && hooks->after_test)
+			hooks->after_test(hooks->arg, te->id, r);
+	}
+	if (ctx->interrupted && *ctx->interrupted)
+		ret = -EINTR;
+	suite_release(&st);
+	return ret;
+}

@@ -1,0 +1,98 @@
+/*
+ * The bonnie++ suite as a library call: a configuration in, a filled
+ * struct clyde_run out.  Nothing here prints or exits.
+ */
+#ifndef CLYDE_WORKLOADS_BONNIE_H
+#define CLYDE_WORKLOADS_BONNIE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "results/result.h"
+
+#define CLYDE_MAX_CONCURRENCY 200
+#define CLYDE_MIN_CHUNK 256u
+#define CLYDE_MAX_CHUNK (1u << 20)
+#define CLYDE_MAX_DIRS 99999u
+#define CLYDE_DEFAULT_PERCHAR_MIB 3u
+
+enum clyde_pattern {
+	CLYDE_PATTERN_RANDOM, /* incompressible: seeded random data, new per chunk */
+	CLYDE_PATTERN_ZEROS,  /* bonnie++'s: zeros with one byte changed per chunk */
+};
+
+enum clyde_sync_mode {
+	CLYDE_SYNC_NONE,
+	CLYDE_SYNC_SEM,	   /* -y s: wait for all -p processes before each test */
+	CLYDE_SYNC_PROMPT, /* -y p: wait for a line on stdin before each test */
+};
+
+struct clyde_bonnie_config {
+	const char *dir;     /* -d: where the scratch directory is made */
+	const char *machine; /* -m: label; NULL means the host name */
+
+	/* IO tests (-s size[:chunk[:seeks[:seekers]]]) */
+	uint64_t file_size_mib; /* per worker; 0 skips the IO tests */
+	bool size_given;	/* -s was on the command line */
+	uint32_t io_chunk;
+	uint32_t seeks;
+	uint32_t seekers;
+
+	/* file tests (-n num[:max[:min[:ndirs[:chunk]]]]) */
+	uint64_t num_files; /* files (already multiplied by 1024) */
+	int64_t max_size;   /* bytes; -1 hard links, -2 symlinks */
+	int64_t min_size;
+	uint32_t num_dirs;
+	uint32_t file_chunk;
+
+	int64_t ram_mib; /* -r; -1 when not given (then read from the machine) */
+	unsigned runs;	 /* -x; 0 when not given (one run with text output) */
+	bool quiet;	 /* -q */
+	bool skip_perchar;	/* bare -f */
+	uint64_t perchar_mib;	/* -fN, default 3 */
+	bool fsync_each;	/* -b */
+	bool direct;		/* -D */
+	unsigned concurrency;	/* -c, 1..200 */
+	int sync_procs;		/* -p N (0 when not given, -1 removes) */
+	enum clyde_sync_mode sync_mode; /* -y */
+	bool seed_given;
+	uint64_t seed;		   /* -z */
+	const char *random_file;   /* -Z */
+	const char *user;	   /* -u user[:group] */
+	const char *group;	   /* -g group */
+	enum clyde_pattern pattern; /* --pattern */
+};
+
+/* Fill cfg with bonnie++'s defaults. */
+void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg);
+
+struct clyde_scratch;
+struct clyde_sync;
+
+/*
+ * Hooks the suite calls around each test; all optional.  `before_test`
+ * runs before the workers start (the -y synchronisation lives there) and
+ * may return a negative errno to stop the run; `after_test` runs when a
+ * test has ended (bonnie++'s "...done" progress lines).
+ */
+struct clyde_bonnie_hooks {
+	void *arg;
+	int (*before_test)(void *arg, enum clyde_test t);
+	void (*after_test)(void *arg, enum clyde_test t,
+			   const struct clyde_test_result *r);
+};
+
+/*
+ * Run the suite once inside `scratch` (which the caller created and will
+ * remove).  `seed` is the seed for this run; every run of a series gets the
+ * same one, as in bonnie++.  `ext_ints`, when not NULL, are -Z's integers.
+ * Fills `run` (params and tests).  Returns 0, or a negative errno with the
+ * message in ctx (-EINTR when interrupted).
+ */
+int clyde_bonnie_run(struct clyde_ctx *ctx, const struct clyde_bonnie_config *cfg,
+		     struct clyde_scratch *scratch, uint64_t seed,
+		     const uint32_t *ext_ints, size_t n_ext,
+		     const struct clyde_bonnie_hooks *hooks, struct clyde_run *run);
+
+#endif

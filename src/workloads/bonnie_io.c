@@ -1,0 +1,426 @@
+/*
+ * bonnie++'s six IO tests on one file per worker: per-char write, block
+ * write, rewrite, per-char read, block read and random seeks.  Every data
+ * transfer goes through an engine (io/engine.h); every test ends with
+ * fsync and close inside the timed region, as bonnie++'s do.  Under -D the
+ * file is opened with O_DIRECT and buffers are aligned to 4 KiB.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/engine.h"
+#include "workloads/worker.h"
+
+#define BUF_ALIGN 4096u
+
+static const struct clyde_engine_ops *engine(const struct clyde_worker *w)
+{
+	(void)w;
+	return &clyde_engine_psync;
+}
+
+static uint64_t file_bytes(const struct clyde_worker *w)
+{
+	return w->cfg->file_size_mib << 20;
+}
+
+static uint64_t perchar_bytes(const struct clyde_worker *w)
+{
+	uint64_t n = w->cfg->perchar_mib << 20;
+
+	return n < file_bytes(w) ? n : file_bytes(w);
+}
+
+static int open_io(struct clyde_worker *w, int flags, int *fd)
+{
+	if (w->cfg->direct)
+		flags |= O_DIRECT;
+	*fd = openat(w->scratch_fd, w->io_name, flags | O_CLOEXEC | O_NOFOLLOW,
+		     0600);
+	if (*fd >= 0)
+		return 0;
+	if (errno == EINVAL && w->cfg->direct)
+		return clyde_worker_err(w, EINVAL,
+					"cannot open %s/%s with O_DIRECT (-D): "
+					"the filesystem does not support it",
+					w->scratch, w->io_name);
+	return clyde_worker_err(w, errno, "cannot open %s/%s", w->scratch,
+				w->io_name);
+}
+
+/* Message for a failed transfer, naming the file and what was done. */
+static int io_err(struct clyde_worker *w, int ret, const char *op, uint64_t off)
+{
+	if (ret == -ENODATA)
+		return clyde_worker_err(w, EIO,
+					"%s %s/%s at offset %llu: file ended early",
+					op, w->scratch, w->io_name,
+					(unsigned long long)off);
+	if (ret == -EINVAL && w->cfg->direct)
+		return clyde_worker_err(
+			w, EINVAL,
+			"%s %s/%s with O_DIRECT: the chunk size %u is not a "
+			"multiple of the device's block size",
+			op, w->scratch, w->io_name, w->cfg->io_chunk);
+	return clyde_worker_err(w, -ret, "cannot %s %s/%s at offset %llu", op,
+				w->scratch, w->io_name, (unsigned long long)off);
+}
+
+/* fsync and close inside the timed region; then stop the clock. */
+static int finish(struct clyde_worker *w, int fd, int sync)
+{
+	int ret = 0;
+
+	if (sync) {
+		ret = engine(w)->sync(fd);
+		if (ret < 0)
+			ret = clyde_worker_err(w, -ret, "cannot fsync %s/%s",
+					       w->scratch, w->io_name);
+	}
+	if (close(fd) < 0 && !ret)
+		ret = clyde_worker_err(w, errno, "cannot close %s/%s",
+				       w->scratch, w->io_name);
+	clyde_worker_end(w);
+	return ret;
+}
+
+static void *alloc_buf(size_t len)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, BUF_ALIGN, len ? len : 1) != 0)
+		return NULL;
+	memset(p, 0, len);
+	return p;
+}
+
+/* Start the test with an error from set-up: the siblings are released. */
+static int go_failed(struct clyde_worker *w, int ret)
+{
+	clyde_worker_go(w, ret);
+	return ret;
+}
+
+int clyde_test_putc(struct clyde_worker *w)
+{
+	uint64_t n = perchar_bytes(w), chunk = w->cfg->io_chunk, t0;
+	const struct clyde_engine_ops *e = engine(w);
+	int fd, ret;
+
+	unlinkat(w->scratch_fd, w->io_name, 0);
+	ret = open_io(w, O_WRONLY | O_CREAT | O_EXCL, &fd);
+	if (ret < 0)
+		return go_failed(w, ret);
+	t0 = clyde_worker_go(w, 0);
+	/* One system call per byte, as bonnie++ 2.x does; latency is kept
+	 * per chunk's worth of calls. */
+	for (uint64_t i = 0; i < n && !ret; i++) {
+		unsigned char c = clyde_pattern_byte(&w->pat);
+		ssize_t k = e->write(fd, &c, 1, (off_t)i);
+
+		if (k != 1)
+			ret = io_err(w, k < 0 ? (int)k : -EIO, "write", i);
+		if ((i + 1) % chunk == 0 || i + 1 == n) {
+			t0 = clyde_worker_op(w, t0, 0);
+			if (clyde_stopping(w->ctx) && !ret)
+				ret = -EINTR;
+		}
+	}
+	w->span->bytes = n;
+	w->span->ops = n;
+	if (ret) {
+		close(fd);
+		clyde_worker_end(w);
+		return ret;
+	}
+	return finish(w, fd, 1);
+}
+
+int clyde_test_getc(struct clyde_worker *w)
+{
+	uint64_t n = perchar_bytes(w), chunk = w->cfg->io_chunk, t0;
+	const struct clyde_engine_ops *e = engine(w);
+	int fd, ret;
+
+	ret = open_io(w, O_RDONLY, &fd);
+	if (ret < 0)
+		return go_failed(w, ret);
+	t0 = clyde_worker_go(w, 0);
+	for (uint64_t i = 0; i < n && !ret; i++) {
+		unsigned char c;
+		ssize_t k = e->read(fd, &c, 1, (off_t)i);
+
+		if (k != 1)
+			ret = io_err(w, k < 0 ? (int)k : -ENODATA, "read", i);
+		if ((i + 1) % chunk == 0 || i + 1 == n) {
+			t0 = clyde_worker_op(w, t0, 0);
+			if (clyde_stopping(w->ctx) && !ret)
+				ret = -EINTR;
+		}
+	}
+	w->span->bytes = n;
+	w->span->ops = n;
+	if (ret) {
+		close(fd);
+		clyde_worker_end(w);
+		return ret;
+	}
+	return finish(w, fd, 0);
+}
+
+/* The sequential block tests share one loop; `mode` says what a chunk is. */
+enum block_mode { BLOCK_WRITE, BLOCK_REWRITE, BLOCK_READ };
+
+static int block_test(struct clyde_worker *w, enum block_mode mode)
+{
+	const struct clyde_engine_ops *e = engine(w);
+	size_t chunk = w->cfg->io_chunk;
+	uint64_t nchunks = file_bytes(w) / chunk, t0;
+	unsigned char *buf;
+	int fd, ret, flags;
+
+	if (mode == BLOCK_WRITE) {
+		/* bonnie++ recreates the file: unlink, then O_EXCL. */
+		if (unlinkat(w->scratch_fd, w->io_name, 0) < 0 &&
+		    errno != ENOENT)
+			return go_failed(w, clyde_worker_err(w, errno,
+				"cannot remove %s/%s", w->scratch, w->io_name));
+		flags = O_WRONLY | O_CREAT | O_EXCL;
+	} else {
+		flags = mode == BLOCK_READ ? O_RDONLY : O_RDWR;
+	}
+	buf = alloc_buf(chunk);
+	if (!buf)
+		return go_failed(w, clyde_worker_err(w, ENOMEM, "buffer of %zu bytes",
+						     chunk));
+	ret = open_io(w, flags, &fd);
+	if (ret < 0) {
+		free(buf);
+		return go_failed(w, ret);
+	}
+	t0 = clyde_worker_go(w, 0);
+	for (uint64_t i = 0; i < nchunks && !ret; i++) {
+		off_t off = (off_t)(i * chunk);
+
+		if (clyde_stopping(w->ctx)) {
+			ret = -EINTR;
+			break;
+		}
+		switch (mode) {
+		case BLOCK_WRITE:
+			clyde_pattern_fill(&w->pat, buf, chunk);
+			ret = clyde_engine_write_full(e, fd, buf, chunk, off);
+			if (ret < 0)
+				ret = io_err(w, ret, "write", (uint64_t)off);
+			break;
+		case BLOCK_READ:
+			ret = clyde_engine_read_full(e, fd, buf, chunk, off);
+			if (ret < 0)
+				ret = io_err(w, ret, "read", (uint64_t)off);
+			break;
+		case BLOCK_REWRITE:
+			/* Read, change a byte, write back in place. */
+			ret = clyde_engine_read_full(e, fd, buf, chunk, off);
+			if (ret < 0) {
+				ret = io_err(w, ret, "read", (uint64_t)off);
+				break;
+			}
+			buf[i % chunk] ^= 0x5a;
+			ret = clyde_engine_write_full(e, fd, buf, chunk, off);
+			if (ret < 0)
+				ret = io_err(w, ret, "write", (uint64_t)off);
+			break;
+		}
+		t0 = clyde_worker_op(w, t0, 1);
+	}
+	w->span->bytes = nchunks * chunk;
+	free(buf);
+	if (ret) {
+		close(fd);
+		clyde_worker_end(w);
+		return ret;
+	}
+	return finish(w, fd, mode != BLOCK_READ);
+}
+
+int clyde_test_put_block(struct clyde_worker *w)
+{
+	return block_test(w, BLOCK_WRITE);
+}
+
+int clyde_test_rewrite(struct clyde_worker *w)
+{
+	return block_test(w, BLOCK_REWRITE);
+}
+
+int clyde_test_get_block(struct clyde_worker *w)
+{
+	return block_test(w, BLOCK_READ);
+}
+
+/*
+ * Random seeks: `seekers` threads, each with its own descriptor, take
+ * tickets from one counter until `seeks` are done.  A ticket reads a random
+ * chunk; about one in ten also changes a byte and writes the chunk back
+ * (with -b, followed by fsync).
+ */
+struct seek_shared {
+	struct clyde_worker *w;
+	atomic_uint_fast64_t next_ticket;
+	uint64_t nchunks;
+	/* Seekers wait until the worker has passed the start barrier. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int released;
+};
+
+struct seeker {
+	struct seek_shared *sh;
+	unsigned index;
+	int fd;
+	unsigned char *buf;
+	struct clyde_rng rng;
+	uint64_t end_ns, latency_max_ns, bytes, ops;
+	int ret;
+};
+
+static void *seeker_main(void *arg)
+{
+	struct seeker *s = arg;
+	struct seek_shared *sh = s->sh;
+	struct clyde_worker *w = sh->w;
+	const struct clyde_engine_ops *e = engine(w);
+	size_t chunk = w->cfg->io_chunk;
+	uint64_t t0;
+
+	pthread_mutex_lock(&sh->lock);
+	while (!sh->released)
+		pthread_cond_wait(&sh->cond, &sh->lock);
+	pthread_mutex_unlock(&sh->lock);
+	t0 = clyde_now(w->ctx);
+	while (!s->ret) {
+		uint64_t ticket = atomic_fetch_add(&sh->next_ticket, 1);
+		off_t off;
+		uint64_t now;
+		int ret;
+
+		if (ticket >= w->cfg->seeks)
+			break;
+		if (clyde_stopping(w->ctx)) {
+			s->ret = -EINTR;
+			break;
+		}
+		off = (off_t)(clyde_rng_below(&s->rng, sh->nchunks) * chunk);
+		ret = clyde_engine_read_full(e, s->fd, s->buf, chunk, off);
+		if (ret < 0) {
+			s->ret = io_err(w, ret, "read", (uint64_t)off);
+			break;
+		}
+		s->bytes += chunk;
+		if (clyde_rng_below(&s->rng, 10) == 0) {
+			s->buf[ticket % chunk] ^= 0xa5;
+			ret = clyde_engine_write_full(e, s->fd, s->buf, chunk, off);
+			if (ret < 0) {
+				s->ret = io_err(w, ret, "write", (uint64_t)off);
+				break;
+			}
+			if (w->cfg->fsync_each && (ret = e->sync(s->fd)) < 0) {
+				s->ret = clyde_worker_err(w, -ret,
+							  "cannot fsync %s/%s",
+							  w->scratch, w->io_name);
+				break;
+			}
+			s->bytes += chunk;
+		}
+		now = clyde_now(w->ctx);
+		if (now - t0 > s->latency_max_ns)
+			s->latency_max_ns = now - t0;
+		s->ops++;
+		t0 = now;
+	}
+	s->end_ns = clyde_now(w->ctx);
+	return NULL;
+}
+
+int clyde_test_seeks(struct clyde_worker *w)
+{
+	unsigned n = w->cfg->seekers ? w->cfg->seekers : 1;
+	struct seek_shared sh = { .w = w };
+	struct seeker *s = calloc(n, sizeof(*s));
+	pthread_t *tid = calloc(n, sizeof(*tid));
+	unsigned started = 0;
+	int ret = 0;
+
+	atomic_init(&sh.next_ticket, 0);
+	sh.nchunks = file_bytes(w) / w->cfg->io_chunk;
+	if (!s || !tid) {
+		free(s);
+		free(tid);
+		return go_failed(w, clyde_worker_err(w, ENOMEM, "%u seekers", n));
+	}
+	if (!sh.nchunks)
+		ret = clyde_worker_err(w, EINVAL, "file %s/%s is smaller than one chunk",
+				       w->scratch, w->io_name);
+	for (unsigned i = 0; i < n && !ret; i++) {
+		s[i].sh = &sh;
+		s[i].index = i;
+		s[i].fd = -1;
+		clyde_rng_fork(&w->rng, i, &s[i].rng);
+		s[i].buf = alloc_buf(w->cfg->io_chunk);
+		if (!s[i].buf)
+			ret = clyde_worker_err(w, ENOMEM, "seek buffer");
+		else
+			ret = open_io(w, O_RDWR, &s[i].fd);
+	}
+	pthread_mutex_init(&sh.lock, NULL);
+	pthread_cond_init(&sh.cond, NULL);
+	for (unsigned i = 0; i < n && !ret; i++) {
+		if (pthread_create(&tid[i], NULL, seeker_main, &s[i]) != 0)
+			ret = clyde_worker_err(w, EAGAIN, "cannot start seeker %u", i);
+		else
+			started++;
+	}
+	/* After a set-up error the seekers that did start find the counter
+	 * exhausted and stop at once. */
+	if (ret)
+		atomic_store(&sh.next_ticket, UINT64_MAX / 2);
+	clyde_worker_go(w, ret);
+	pthread_mutex_lock(&sh.lock);
+	sh.released = 1;
+	pthread_cond_broadcast(&sh.cond);
+	pthread_mutex_unlock(&sh.lock);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+
+	/* fsync every descriptor (the updates) inside the timed region. */
+	for (unsigned i = 0; i < n; i++) {
+		if (s[i].fd >= 0) {
+			int r = started == n && !ret ? engine(w)->sync(s[i].fd) : 0;
+
+			if (r < 0 && !ret)
+				ret = clyde_worker_err(w, -r, "cannot fsync %s/%s",
+						       w->scratch, w->io_name);
+			close(s[i].fd);
+		}
+	}
+	clyde_worker_end(w);
+	for (unsigned i = 0; i < n; i++) {
+		if (s[i].ret && !ret)
+			ret = s[i].ret;
+		if (s[i].latency_max_ns > w->span->latency_max_ns)
+			w->span->latency_max_ns = s[i].latency_max_ns;
+		w->span->ops += s[i].ops;
+		w->span->bytes += s[i].bytes;
+		free(s[i].buf);
+	}
+	pthread_cond_destroy(&sh.cond);
+	pthread_mutex_destroy(&sh.lock);
+	free(s);
+	free(tid);
+	return ret;
+}

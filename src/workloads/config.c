@@ -1,0 +1,33 @@
+#include "workloads/bonnie.h"
+
+#include <string.h>
+
+/*
+ * bonnie++ 2.00a's defaults, except the data pattern: clyde writes
+ * incompressible data unless --pattern zeros asks for bonnie++'s.
+ */
+void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->dir = ".";		/* bonnie++ works in the current directory */
+	cfg->machine = NULL;	/* the host name, looked up by the caller */
+	cfg->file_size_mib = 0; /* until -s or the RAM-based default */
+	cfg->size_given = false;
+	cfg->io_chunk = 8192;
+	cfg->seeks = 8192;
+	cfg->seekers = 5;
+	cfg->num_files = 16 * 1024;
+	cfg->max_size = 0;
+	cfg->min_size = 0;
+	cfg->num_dirs = 1;
+	cfg->file_chunk = 8192;
+	cfg->ram_mib = -1;
+	cfg->runs = 0;
+	cfg->skip_perchar = false;
+	cfg->perchar_mib = CLYDE_DEFAULT_PERCHAR_MIB;
+	cfg->concurrency = 1;
+	cfg->sync_procs = 0;
+	cfg->sync_mode = CLYDE_SYNC_NONE;
+	cfg->seed_given = false;
+	cfg->pattern = CLYDE_PATTERN_RANDOM;
+}

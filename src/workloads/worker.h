@@ -1,0 +1,82 @@
+/*
+ * What a test body sees: one worker of `-c N`, its directory, its random
+ * generator and the span it fills.  The suite (bonnie.c) starts one thread
+ * per worker for each test, and the body calls clyde_worker_go() when its
+ * set-up is done: that waits until every worker is ready, so all of them are
+ * released together, and starts the worker's clock.  clyde_worker_end()
+ * stops it.  Work between the two is what the test measures.
+ */
+#ifndef CLYDE_WORKLOADS_WORKER_H
+#define CLYDE_WORKLOADS_WORKER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "core/rng.h"
+#include "io/pattern.h"
+#include "results/result.h"
+#include "workloads/bonnie.h"
+
+struct clyde_worker {
+	struct clyde_ctx *ctx;
+	const struct clyde_bonnie_config *cfg;
+	unsigned index; /* 0 .. concurrency-1 */
+
+	int scratch_fd;	       /* the run's scratch directory */
+	const char *scratch;   /* its path, for messages */
+	int dirfd;	       /* this worker's own directory (file tests) */
+	char dir_path[4096];   /* its path, for messages */
+	char io_name[64];      /* this worker's IO test file, in scratch_fd */
+
+	struct clyde_rng rng;	      /* this worker's stream */
+	struct clyde_pattern_gen pat; /* data to write */
+
+	enum clyde_test test;	/* the test running now */
+	const char *test_label; /* "block write", ... for messages */
+	struct clyde_span *span; /* this worker's share of the test */
+
+	pthread_barrier_t *start; /* shared by the workers of one test */
+	uint64_t cpu_user0, cpu_sys0;
+
+	/* State a body keeps from one test to the next (the random-order
+	 * names from random create, used by random stat and delete); the
+	 * body that allocates it frees it, or clyde_worker_release does. */
+	void *state;
+	void (*state_free)(void *state);
+};
+
+/* Wait for all workers, then start this worker's clock.  Returns the start
+ * time.  Must be called exactly once by every body, even one that failed
+ * during set-up (pass the error as `err`: the others are then released
+ * and stop too). */
+uint64_t clyde_worker_go(struct clyde_worker *w, int err);
+
+/* Stop this worker's clock (after the last op of the timed region). */
+void clyde_worker_end(struct clyde_worker *w);
+
+/* Account one operation that began at `t0`: counts it in span->ops when
+ * `count` is true and keeps the slowest latency.  Returns the time now,
+ * which can serve as the next operation's start. */
+uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count);
+
+/* Record an error for this worker's test ("<test>: <what> <path>: errno")
+ * and return -errnum. */
+int clyde_worker_err(struct clyde_worker *w, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The test bodies.  Each returns 0 or a negative errno (-EINTR when the run
+ * was interrupted).  bonnie_io.c: */
+int clyde_test_putc(struct clyde_worker *w);
+int clyde_test_put_block(struct clyde_worker *w);
+int clyde_test_rewrite(struct clyde_worker *w);
+int clyde_test_getc(struct clyde_worker *w);
+int clyde_test_get_block(struct clyde_worker *w);
+int clyde_test_seeks(struct clyde_worker *w);
+/* bonnie_files.c: */
+int clyde_test_create(struct clyde_worker *w);	/* seq and random create */
+int clyde_test_stat(struct clyde_worker *w);	/* seq and random stat */
+int clyde_test_delete(struct clyde_worker *w);	/* seq and random delete */
+
+#endif

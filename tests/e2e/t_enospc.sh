@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A full filesystem stops the run: exit status 3, a message naming the test
+# and the path, and nothing left behind on the filesystem.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+
+# check_enospc WHAT TEST_RE DIR: the last run failed cleanly on DIR, and
+# its message names the test (matching TEST_RE) and a path inside DIR.
+check_enospc()
+{
+	local what=$1 test_re=$2 dir=$3
+	expect_rc 3 "$what: exit status 3"
+	assert_file_match "$T/err" "$test_re" "$what: stderr names the test"
+	assert_file_match "$T/err" "$dir/clyde\.[0-9]+" \
+		"$what: stderr names the path"
+	assert_file_match "$T/err" "[Nn]o space left" "$what: stderr says why"
+	assert_file_no_match "$T/out" '^1\.98,' "$what: no CSV line"
+	assert_empty_dir "$dir" "$what: nothing left on the filesystem"
+}
+
+# Data: a 128 MiB file on a 32 MiB tmpfs.
+mount_tmpfs 32m
+run_clyde -d "$MNT" -s 128m -n 0 -f -r 0
+check_enospc "tmpfs 32 MiB, -s 128m" 'block write' "$MNT"
+used=$(df -k --output=used "$MNT" | tail -n 1 | tr -d ' ')
+[[ $used -lt 1024 ]] || fail "tmpfs still has ${used} KiB in use"
+ok "tmpfs space given back (${used} KiB in use)"
+
+# Inodes: 1024 files on a tmpfs with room for 200.
+mkdir "$T/ino"
+mount -t tmpfs -o size=32m,nr_inodes=200,mode=755 tmpfs "$T/ino" ||
+	skip "cannot mount tmpfs"
+at_exit "umount -l '$T/ino'"
+run_clyde -d "$T/ino" -s 0 -n 1 -r 0
+check_enospc "tmpfs of 200 inodes, -n 1" 'create' "$T/ino"
+
+# ext4 reports a full disk at write or at fsync (delayed allocation): both
+# must end the same way.
+if command -v mkfs.ext4 >/dev/null 2>&1; then
+	mount_loop ext4 32
+	mkdir "$MNT/d"
+	run_clyde -d "$MNT/d" -s 128m -n 0 -f -r 0
+	check_enospc "ext4 32 MiB, -s 128m" 'block write' "$MNT/d"
+else
+	echo "# mkfs.ext4 missing: ext4 case not run"
+fi
+
+done_testing

@@ -1,0 +1,151 @@
+#!/bin/bash
+# --help, --version and the man page agree with each other and with the
+# parser: every option --help lists is described in docs/clyde.1 and the
+# other way round, the page renders without warnings, `clyde run` takes the
+# same options, and a bad option exits 1 with one line naming it.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+MAN=$CLYDE_SRC/docs/clyde.1
+[[ -r $MAN ]] || fail "no man page at $MAN"
+
+# Option names in --help: the option lines start with "  -" or, for long
+# options without a short form, "      --"; the names are in the part before
+# the two-space gap that starts the description.
+help_options()
+{
+	grep -E '^  -|^      --' "$1" |
+		sed -E 's/^ +//; s/  .*$//' |
+		tr ', ' '\n' |
+		grep -oE '^--?[A-Za-z][A-Za-z0-9-]*' |
+		sort -u
+}
+
+# Option names in the man page: the tag lines of .TP paragraphs in the
+# OPTIONS section, with roff's \- and font escapes removed.
+man_options()
+{
+	awk '/^\.SH / { in_opts = ($0 ~ /^\.SH OPTIONS/) }
+	     in_opts && tag { print; tag = 0; next }
+	     in_opts && /^\.TP/ { tag = 1 }' "$1" |
+		sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' |
+		tr ', ' '\n' |
+		grep -oE '^--?[A-Za-z][A-Za-z0-9-]*' |
+		sort -u
+}
+
+# --help
+run_clyde --help
+expect_rc 0 "clyde --help exits 0"
+cp "$T/out" "$T/help"
+assert_file_match "$T/help" '^Usage: clyde \[run\] \[OPTION\]\.\.\.$' \
+	"--help starts with the usage line"
+[[ ! -s $T/err ]] || fail "--help wrote to stderr: $(head -n 3 "$T/err")"
+ok "--help writes nothing to stderr"
+assert_file_no_match "$T/help" '^.{81,}$' "--help fits 80 columns"
+
+help_options "$T/help" >"$T/help.opts"
+man_options "$MAN" >"$T/man.opts"
+n=$(wc -l <"$T/help.opts")
+# An extraction that found nothing would make the comparison vacuous.
+((n >= 30)) || fail "only $n option names found in --help: $(tr '\n' ' ' <"$T/help.opts")"
+ok "--help names $n options"
+for o in -d -s -n -m -r -x -u -g -q -f -b -D -c -p -y -z -Z -l \
+	--pattern --json --help --version --size --fast; do
+	grep -qx -- "$o" "$T/help.opts" || fail "--help does not list $o"
+done
+ok "--help lists every bonnie++ option and clyde's own"
+
+missing=$(comm -23 "$T/help.opts" "$T/man.opts" | tr '\n' ' ')
+[[ -z $missing ]] || fail "in --help but not in clyde.1 OPTIONS: $missing"
+ok "every --help option is described in clyde.1"
+extra=$(comm -13 "$T/help.opts" "$T/man.opts" | tr '\n' ' ')
+[[ -z $extra ]] || fail "in clyde.1 OPTIONS but not in --help: $extra"
+ok "clyde.1 describes no option that --help lacks"
+
+# Each listed option is one the parser knows.  Two stray words follow it so
+# that the command line is always invalid (an option that takes an argument
+# eats the first) and nothing runs; -d points nowhere in case it did.
+while read -r o; do
+	run_clyde -d "$T/none" "$o" stray1 stray2 </dev/null
+	if grep -q 'unknown option' "$T/err"; then
+		fail "--help lists $o but clyde rejects it: $(cat "$T/err")"
+	fi
+	case $o in
+	-h | --help | -V | --version) expect_rc 0 "clyde $o exits 0" ;;
+	*) [[ $RC -eq 1 ]] || fail "clyde $o stray1 stray2: exit $RC, want 1" ;;
+	esac
+done <"$T/help.opts"
+ok "clyde accepts every option --help lists"
+
+# The sections a man page needs.
+for s in NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT FILES 'EXIT STATUS' \
+	EXAMPLES 'SEE ALSO'; do
+	grep -q "^\.SH \"\?$s\"\?\$" "$MAN" || fail "clyde.1 has no $s section"
+done
+ok "clyde.1 has NAME, SYNOPSIS, DESCRIPTION, OPTIONS, OUTPUT, FILES, EXIT STATUS, EXAMPLES, SEE ALSO"
+assert_file_match "$MAN" '^\.TH CLYDE 1 ' "clyde.1 is in section 1"
+assert_file_match "$MAN" '^\.BR bonnie\+\+ \(8\),' "clyde.1 refers to bonnie++(8)"
+assert_file_match "$MAN" '^\.BR fio \(1\)' "clyde.1 refers to fio(1)"
+
+# --version and -V print "clyde <the project version>".
+want=$(sed -nE 's/^project\(clyde VERSION ([0-9.]+).*/\1/p' \
+	"$CLYDE_SRC/CMakeLists.txt")
+[[ -n $want ]] || fail "no project version in CMakeLists.txt"
+run_clyde --version
+expect_rc 0 "clyde --version exits 0"
+assert_eq "$(cat "$T/out")" "clyde $want" "--version prints the version"
+run_clyde -V
+expect_rc 0 "clyde -V exits 0"
+assert_eq "$(cat "$T/out")" "clyde $want" "-V prints the version"
+assert_file_match "$MAN" "^\.TH CLYDE 1 \"[^\"]*\" \"clyde $want\"" \
+	"clyde.1 carries the same version"
+
+# `clyde run [options]` is `clyde [options]`.
+run_clyde run --help
+expect_rc 0 "clyde run --help exits 0"
+cmp -s "$T/out" "$T/help" || fail "clyde run --help differs from clyde --help"
+ok "clyde run --help is clyde --help"
+
+# An invalid command line: exit 1 and one line that names the option.
+check_bad()
+{
+	local want=$1
+	shift
+	run_clyde "$@"
+	expect_rc 1 "clyde $* exits 1"
+	[[ $(wc -l <"$T/err") -eq 1 ]] ||
+		fail "clyde $*: want one line on stderr, got: $(cat "$T/err")"
+	assert_file_match "$T/err" "$want" "clyde $* names the problem"
+	[[ ! -s $T/out ]] || fail "clyde $* wrote to stdout"
+}
+check_bad '-s: "12x" is not a size' -s 12x
+check_bad '-s chunk 100: must be a power of two' -d "$T" -s 64m:100
+check_bad 'unexpected argument "8": -f takes its MiB attached' -f 8
+check_bad 'unknown option "--bogus"' --bogus
+check_bad '-c 201: must be from 1 to 200' run -c 201
+check_bad 'unexpected argument "stray"' -d "$T" stray
+
+# The page renders without a warning (groff -ww turns them all on).
+rendered=0
+if command -v groff >/dev/null 2>&1; then
+	groff -man -Tutf8 -ww -z "$MAN" 2>"$T/groff.err" ||
+		fail "groff failed on clyde.1: $(head -n 5 "$T/groff.err")"
+	[[ ! -s $T/groff.err ]] ||
+		fail "groff warns on clyde.1: $(head -n 5 "$T/groff.err")"
+	ok "groff -man -ww renders clyde.1 without warnings"
+	rendered=1
+fi
+if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
+	LC_ALL=C.UTF-8 MANWIDTH=80 \
+		man --warnings -E UTF-8 -l "$MAN" >"$T/man.txt" 2>"$T/man.err" ||
+		fail "man -l failed on clyde.1: $(head -n 5 "$T/man.err")"
+	[[ ! -s $T/man.err ]] ||
+		fail "man -l warns on clyde.1: $(head -n 5 "$T/man.err")"
+	assert_file_match "$T/man.txt" '^ +-s, --size size\[:chunk' \
+		"man -l shows the options"
+	rendered=1
+fi
+((rendered)) || echo "# neither groff nor man: rendering not checked"
+
+done_testing

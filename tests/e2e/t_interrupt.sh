@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM in the middle of a run: clyde stops, removes its
+# scratch directory (files and subdirectories included) and exits 5.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# interrupt SIGNAL DIR ARGS...: start clyde on DIR, wait until its scratch
+# directory exists and it has worked a little, send SIGNAL, wait for it.
+interrupt()
+{
+	local sig=$1 dir=$2 pid i rc=0
+	shift 2
+	# Job control gives the background job its own process group and,
+	# unlike a plain `&`, does not make it ignore SIGINT.
+	set -m
+	"$CLYDE" -d "$dir" "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	set +m
+	for ((i = 0; i < 100; i++)); do
+		[[ -n $(find "$dir" -mindepth 1 -maxdepth 1 -name 'clyde.*') ]] &&
+			break
+		sleep 0.05
+	done
+	[[ $i -lt 100 ]] || fail "no scratch directory appeared in $dir"
+	sleep 1
+	kill -0 "$pid" 2>/dev/null ||
+		fail "clyde $* finished before the $sig (make the run bigger)"
+	[[ $(count_files "$dir") -gt 1 ]] ||
+		fail "nothing was written in the scratch before the $sig"
+	kill "-$sig" "$pid"
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		fail "clyde still running 30 s after $sig"
+	fi
+	wait "$pid" || rc=$?
+	RC=$rc
+}
+
+d=$(new_dir d)
+interrupt INT "$d" -s 2g -n 0 -f -r 0
+expect_rc 5 "SIGINT during the IO tests: exit status 5"
+assert_empty_dir "$d" "SIGINT: the scratch directory and its file are gone"
+
+interrupt TERM "$d" -s 2g -n 0 -f -r 0
+expect_rc 5 "SIGTERM during the IO tests: exit status 5"
+assert_empty_dir "$d" "SIGTERM: the scratch directory and its file are gone"
+
+# Many small files in 16 subdirectories: cleanup must remove them all.
+interrupt INT "$d" -s 0 -n 256:0:0:16 -r 0
+expect_rc 5 "SIGINT during the file tests: exit status 5"
+assert_empty_dir "$d" "SIGINT: the scratch tree is gone"
+assert_file_no_match "$T/out" '^1\.98,' "no CSV line for an interrupted run"
+assert_file_match "$T/err" "interrupt" "stderr says it was interrupted"
+
+done_testing

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# -p N creates the SysV semaphores that -y s uses to start every test of N
+# clyde processes together; -p -1 removes them.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_cmd ipcs python3
+
+# Semaphore arrays, one "key nsems" line each.
+sems()
+{
+	ipcs -s | awk '$1 ~ /^0x/ { print $1, $5 }' | sort
+}
+now_ns()
+{
+	python3 -c 'import time; print(time.monotonic_ns())'
+}
+
+# A leftover from an earlier run would mask what -p does.
+"$CLYDE" -p -1 >/dev/null 2>&1 || true
+at_exit "'$CLYDE' -p -1"
+sems >"$T/sems.0"
+
+run_clyde -p 2
+expect_rc 0 "-p 2 succeeds"
+sems >"$T/sems.1"
+new=$(comm -13 "$T/sems.0" "$T/sems.1")
+[[ -n $new ]] || fail "-p 2 created no semaphore array"
+ok "-p 2 created a semaphore array ($new)"
+
+# Without its partner, a -y s process waits before its first test.
+d=$(new_dir d)
+args=(-s 16m -n 0 -f -r 0 -y s -q)
+"$CLYDE" -d "$d" "${args[@]}" --json "$T/1.json" >"$T/1.out" 2>"$T/1.err" &
+pid1=$!
+at_exit "kill -KILL $pid1"
+sleep 2
+kill -0 "$pid1" 2>/dev/null || fail "the first -y s process did not wait"
+ok "the first -y s process waits for the second"
+[[ -z $(find "$d" -mindepth 2 -type f) ]] ||
+	fail "the first process started a test alone"
+ok "no test ran before the second process came"
+
+t2=$(now_ns)
+run_clyde -d "$d" "${args[@]}" --json "$T/2.json"
+expect_rc 0 "the second -y s process finishes"
+# shellcheck disable=SC2317 # called by wait_for
+gone()
+{
+	! kill -0 "$pid1" 2>/dev/null
+}
+wait_for 60 gone || fail "the first -y s process still runs 60 s later"
+RC=0
+wait "$pid1" || RC=$?
+expect_rc 0 "the first -y s process finishes"
+assert_empty_dir "$d" "both scratch directories are removed"
+
+# Each test started at the same moment in both processes.
+python3 - "$T/1.json" "$T/2.json" "$t2" >"$T/check" <<'EOF' || true
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+t2 = int(sys.argv[3])
+def start(run, name):
+    t = [t for t in run["tests"] if t["name"] == name][0]
+    return min(w["start_ns"] for w in t["workers"])
+print(("ok " if start(a, "put_block") > t2 else "FAIL ") +
+      "the first process's block write began after the second started")
+for name in ("put_block", "rewrite", "get_block", "seeks"):
+    d = abs(start(a, name) - start(b, name))
+    print(("ok " if d < 1e9 else "FAIL ") +
+          "%s started together in both (%.3f s apart)" % (name, d / 1e9))
+EOF
+while read -r verdict what; do
+	[[ $verdict == ok ]] || fail "$what"
+	ok "$what"
+done <"$T/check"
+[[ $(wc -l <"$T/check") -eq 5 ]] || fail "the JSON checker did not finish"
+
+run_clyde -p -1
+expect_rc 0 "-p -1 succeeds"
+sems >"$T/sems.2"
+assert_eq "$(cat "$T/sems.2")" "$(cat "$T/sems.0")" "-p -1 removed the semaphores"
+run_clyde -d "$d" "${args[@]}"
+expect_rc 1 "-y s without semaphores is refused"
+assert_file_match "$T/err" '-y' "the message names -y"
+assert_empty_dir "$d" "nothing created"
+
+done_testing
