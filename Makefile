@@ -35,10 +35,10 @@ C_SOURCES = $(shell find src tests/unit -name '*.[ch]' 2>/dev/null | sort)
 all: build
 
 deps-build:
-	scripts/deps.sh build
+	bash scripts/deps.sh build
 
 deps-test:
-	scripts/deps.sh test
+	bash scripts/deps.sh test
 
 # CMake re-runs itself when CMakeLists.txt changes; configuring again is
 # cheap and picks up options given on the command line.

@@ -96,7 +96,8 @@ static void after_test(void *arg, enum clyde_test t,
 
 	if (r->state == CLYDE_SKIPPED) {
 		/* Shown even with -q: the table has a hole to explain. */
-		fprintf(stderr, "%s: %s\n", clyde_test_name(t), r->note);
+		fprintf(stderr, "clyde: %s %s\n", clyde_bonnie_test_label(t),
+			r->note);
 		return;
 	}
 	if (h->show_progress)
@@ -144,7 +145,8 @@ static size_t load_random_file(const char *path, uint32_t **out, char *err,
 	if (ferror(f) || n == 0) {
 		snprintf(err, errlen,
 			 "-Z: %s holds no random numbers (4-byte integers, "
-			 "as generate_randfile writes)", path);
+			 "as generate_randfile writes)",
+			 path);
 		free(v);
 		v = NULL;
 		n = 0;
@@ -211,8 +213,8 @@ int clyde_cmd_run(int argc, char **argv)
 
 	switch (clyde_opts_parse(argc, argv, &cfg, &extra, err, sizeof(err))) {
 	case CLYDE_OPTS_HELP:
-		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE
-						   : CLYDE_EXIT_OK;
+		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE :
+						     CLYDE_EXIT_OK;
 	case CLYDE_OPTS_VERSION:
 		printf("clyde %s\n", CLYDE_VERSION);
 		return CLYDE_EXIT_OK;
@@ -229,8 +231,9 @@ int clyde_cmd_run(int argc, char **argv)
 
 	if (cfg.sync_procs) {
 		/* -p N only prepares (or -p -1 removes) the semaphores. */
-		ret = cfg.sync_procs < 0 ? clyde_semsync_remove(&ctx)
-					 : clyde_semsync_create(&ctx, cfg.sync_procs);
+		ret = cfg.sync_procs < 0 ?
+			      clyde_semsync_remove(&ctx) :
+			      clyde_semsync_create(&ctx, cfg.sync_procs);
 		if (ret < 0)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		clyde_ctx_release(&ctx);
@@ -250,16 +253,17 @@ int clyde_cmd_run(int argc, char **argv)
 			(long long)cfg.ram_mib);
 
 	if (cfg.random_file) {
-		n_ext = load_random_file(cfg.random_file, &ext, err, sizeof(err));
+		n_ext = load_random_file(cfg.random_file, &ext, err,
+					 sizeof(err));
 		if (!n_ext) {
 			fprintf(stderr, "clyde: %s\n", err);
 			clyde_ctx_release(&ctx);
 			return CLYDE_EXIT_USAGE;
 		}
 	}
-	seed = cfg.seed_given ? cfg.seed
-	       : ext	      ? ext[0]
-			      : ((uint64_t)time(NULL) ^ (uint64_t)getpid()) & 0xffffffffu;
+	seed = cfg.seed_given ? cfg.seed :
+	       ext	      ? ext[0] :
+		     ((uint64_t)time(NULL) ^ (uint64_t)getpid()) & 0xffffffffu;
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
@@ -272,7 +276,8 @@ int clyde_cmd_run(int argc, char **argv)
 	hk.ctx = &ctx;
 	hk.cfg = &cfg;
 	hk.show_progress = !cfg.quiet && cfg.runs == 0;
-	if (cfg.sync_mode == CLYDE_SYNC_SEM && clyde_semsync_open(&ctx, &hk.sem) < 0) {
+	if (cfg.sync_mode == CLYDE_SYNC_SEM &&
+	    clyde_semsync_open(&ctx, &hk.sem) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		free(ext);
 		clyde_ctx_release(&ctx);
@@ -306,7 +311,8 @@ int clyde_cmd_run(int argc, char **argv)
 		    clyde_text_write(cfg.quiet ? stderr : stdout, &runs[i],
 				     CLYDE_VERSION) < 0)
 			ret = -EIO;
-		if (!ret && clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
+		if (!ret &&
+		    clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
 			ret = -EIO;
 		fflush(stdout);
 	}
@@ -322,7 +328,8 @@ int clyde_cmd_run(int argc, char **argv)
 		else
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		status = exit_for(ret);
-	} else if (extra.json_path && write_json(extra.json_path, runs, nruns) < 0) {
+	} else if (extra.json_path &&
+		   write_json(extra.json_path, runs, nruns) < 0) {
 		status = CLYDE_EXIT_TEST_FAILED;
 	}
 out:

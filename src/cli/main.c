@@ -13,7 +13,8 @@ static const struct {
 int main(int argc, char **argv)
 {
 	if (argc > 1)
-		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
+		     i++)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 	return clyde_cmd_run(argc, argv);

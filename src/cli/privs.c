@@ -33,8 +33,8 @@ static int find_group(const char *name, gid_t *gid, char *err, size_t errlen,
 		*gid = (gid_t)n;
 		return 0;
 	}
-	snprintf(err, errlen, "%s: no group \"%s\"; give a group name or number",
-		 opt, name);
+	snprintf(err, errlen,
+		 "%s: no group \"%s\"; give a group name or number", opt, name);
 	return -1;
 }
 
@@ -71,7 +71,8 @@ int clyde_drop_privileges(const char *user, const char *group, char *err,
 		} else {
 			snprintf(err, errlen,
 				 "-u: no user \"%s\"; give user[:group] as "
-				 "names or numbers", ubuf);
+				 "names or numbers",
+				 ubuf);
 			return -1;
 		}
 		if (colon && *colon) {
@@ -88,13 +89,16 @@ int clyde_drop_privileges(const char *user, const char *group, char *err,
 	if (geteuid() != 0) {
 		if (uid == geteuid() && (!have_gid || gid == getegid()))
 			return 0;
-		snprintf(err, errlen,
-			 "-u/-g: only root can switch to another user or group");
+		snprintf(
+			err, errlen,
+			"-u/-g: only root can switch to another user or group");
 		return -1;
 	}
 	if (setgroups(1, &gid) < 0 || setgid(gid) < 0 || setuid(uid) < 0) {
-		snprintf(err, errlen, "-u/-g: cannot switch to uid %lu gid %lu: %s",
-			 (unsigned long)uid, (unsigned long)gid, strerror(errno));
+		snprintf(err, errlen,
+			 "-u/-g: cannot switch to uid %lu gid %lu: %s",
+			 (unsigned long)uid, (unsigned long)gid,
+			 strerror(errno));
 		return -1;
 	}
 	/* Make sure root cannot be regained. */

@@ -73,14 +73,14 @@ int clyde_semsync_wait(struct clyde_ctx *ctx, struct clyde_semsync *s)
 				 "processes; recreate the set with -p",
 				 s->nprocs);
 	if (semop(s->semid, &arrive, 1) < 0)
-		return errno == EINTR ? -EINTR
-				      : clyde_err(ctx, errno, "-y s: semop");
+		return errno == EINTR ? -EINTR :
+					clyde_err(ctx, errno, "-y s: semop");
 	/* Wait until the count reaches target, leaving it unchanged: take
 	 * target away and give it back in one atomic operation. */
 	wait[0] = (struct sembuf){ .sem_num = 0, .sem_op = (short)-target };
 	wait[1] = (struct sembuf){ .sem_num = 0, .sem_op = (short)target };
 	if (semop(s->semid, wait, 2) < 0)
-		return errno == EINTR ? -EINTR
-				      : clyde_err(ctx, errno, "-y s: semop");
+		return errno == EINTR ? -EINTR :
+					clyde_err(ctx, errno, "-y s: semop");
 	return 0;
 }

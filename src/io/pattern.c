@@ -59,7 +59,8 @@ void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len)
 	}
 	while (len) {
 		size_t piece = len < POOL_LEN ? len : POOL_LEN;
-		size_t off = (size_t)clyde_rng_below(&g->rng, g->pool_len) & ~(size_t)7;
+		size_t off = (size_t)clyde_rng_below(&g->rng, g->pool_len) &
+			     ~(size_t)7;
 
 		memcpy(p, g->pool + off, piece);
 		/* A unique stamp in every 4 KiB block defeats deduplication

@@ -14,12 +14,12 @@
 #include "core/rng.h"
 
 struct clyde_pattern_gen {
-	int zeros;		/* bonnie++'s pattern */
-	unsigned char *pool;	/* random bytes */
+	int zeros;	     /* bonnie++'s pattern */
+	unsigned char *pool; /* random bytes */
 	size_t pool_len;
-	int owns_pool;		/* 0 when borrowed from another generator */
-	uint64_t counter;	/* chunks made so far */
-	struct clyde_rng rng;	/* borrowed copy: picks pool offsets */
+	int owns_pool;	      /* 0 when borrowed from another generator */
+	uint64_t counter;     /* chunks made so far */
+	struct clyde_rng rng; /* borrowed copy: picks pool offsets */
 };
 
 /* Set up a generator; zeros != 0 selects bonnie++'s pattern.  The random

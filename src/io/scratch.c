@@ -20,11 +20,13 @@ int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
 	*out = NULL;
 	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		return clyde_err(ctx, errno, "cannot open directory %s", parent);
+		return clyde_err(ctx, errno, "cannot open directory %s",
+				 parent);
 
 	for (unsigned n = 0;; n++) {
 		if (n == 0)
-			snprintf(name, sizeof(name), "clyde.%ld", (long)getpid());
+			snprintf(name, sizeof(name), "clyde.%ld",
+				 (long)getpid());
 		else
 			snprintf(name, sizeof(name), "clyde.%ld.%u",
 				 (long)getpid(), n);
@@ -34,7 +36,8 @@ int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
 			int e = errno;
 
 			close(pfd);
-			return clyde_err(ctx, e, "cannot create a directory in %s",
+			return clyde_err(ctx, e,
+					 "cannot create a directory in %s",
 					 parent);
 		}
 	}
@@ -90,20 +93,23 @@ int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what)
 		if (unlinkat(dirfd, n, 0) == 0 || errno == ENOENT)
 			continue;
 		if (errno != EISDIR && errno != EPERM) {
-			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what, n);
+			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what,
+					n);
 			continue;
 		}
 		sub = openat(dirfd, n,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0) {
-			ret = clyde_err(ctx, errno, "cannot open %s/%s", what, n);
+			ret = clyde_err(ctx, errno, "cannot open %s/%s", what,
+					n);
 			continue;
 		}
 		if (clyde_rm_contents(ctx, sub, what) < 0)
 			ret = -EIO;
 		close(sub);
 		if (unlinkat(dirfd, n, AT_REMOVEDIR) < 0 && errno != ENOENT)
-			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what, n);
+			ret = clyde_err(ctx, errno, "cannot remove %s/%s", what,
+					n);
 	}
 	closedir(d);
 	return ret;

@@ -11,10 +11,10 @@
 #include "core/ctx.h"
 
 struct clyde_scratch {
-	int dirfd;	/* the scratch directory itself */
-	char *path;	/* for messages: parent/name */
-	int parentfd;	/* the parent the user named */
-	char *name;	/* entry name in the parent */
+	int dirfd;    /* the scratch directory itself */
+	char *path;   /* for messages: parent/name */
+	int parentfd; /* the parent the user named */
+	char *name;   /* entry name in the parent */
 };
 
 /*

@@ -46,20 +46,28 @@ enum role {
 };
 
 static const char *const role_names[] = {
-	[R_FORMAT] = "format_version",	[R_VERSION] = "bonnie_version",
-	[R_NAME] = "name",		[R_CONC] = "concurrency",
-	[R_SEED] = "seed",		[R_SIZE] = "file_size",
-	[R_IO_CHUNK] = "io_chunk_size", [R_SEEKS] = "seeks",
-	[R_SEEKERS] = "seek_proc_count", [R_NUM_FILES] = "num_files",
-	[R_MAX] = "max_size",		[R_MIN] = "min_size",
-	[R_DIRS] = "num_dirs",		[R_FILE_CHUNK] = "file_chunk_size",
-	[R_SIZE_103] = "size",		[R_FILES_103] = "files",
+	[R_FORMAT] = "format_version",
+	[R_VERSION] = "bonnie_version",
+	[R_NAME] = "name",
+	[R_CONC] = "concurrency",
+	[R_SEED] = "seed",
+	[R_SIZE] = "file_size",
+	[R_IO_CHUNK] = "io_chunk_size",
+	[R_SEEKS] = "seeks",
+	[R_SEEKERS] = "seek_proc_count",
+	[R_NUM_FILES] = "num_files",
+	[R_MAX] = "max_size",
+	[R_MIN] = "min_size",
+	[R_DIRS] = "num_dirs",
+	[R_FILE_CHUNK] = "file_chunk_size",
+	[R_SIZE_103] = "size",
+	[R_FILES_103] = "files",
 };
 
 /*
  * A format: `head` parameters, the six IO tests as (rate, cpu) pairs,
- * `mid` parameters, the six file tests likewise, then (if lat) the twelve
- * latencies.
+ * `mid` parameters, the six file tests likewise, then the twelve latencies
+ * up to nfields (none in 1.03).
  */
 struct layout {
 	enum clyde_csv_format format;
@@ -68,24 +76,43 @@ struct layout {
 	int nhead;
 	const unsigned char *mid;
 	int nmid;
-	bool lat;
 };
 
-static const unsigned char head_198[] = { R_FORMAT, R_VERSION, R_NAME,
-					  R_CONC,   R_SEED,	 R_SIZE,
-					  R_IO_CHUNK, R_SEEKS,	 R_SEEKERS };
-static const unsigned char mid_198[] = { R_NUM_FILES, R_MAX, R_MIN, R_DIRS,
-					 R_FILE_CHUNK };
+static const unsigned char head_198[] = {
+	R_FORMAT, R_VERSION,  R_NAME,  R_CONC,	  R_SEED,
+	R_SIZE,	  R_IO_CHUNK, R_SEEKS, R_SEEKERS,
+};
+static const unsigned char mid_198[] = {
+	R_NUM_FILES, R_MAX, R_MIN, R_DIRS, R_FILE_CHUNK,
+};
 static const unsigned char head_103[] = { R_NAME, R_SIZE_103 };
 static const unsigned char mid_103[] = { R_FILES_103 };
 
-static const struct layout layout_198 = { CLYDE_CSV_1_98, 50, head_198, 9,
-					  mid_198, 5, true };
+static const struct layout layout_198 = {
+	.format = CLYDE_CSV_1_98,
+	.nfields = 50,
+	.head = head_198,
+	.nhead = 9,
+	.mid = mid_198,
+	.nmid = 5,
+};
 /* 1.96 is 1.98 without seeks and seek_proc_count. */
-static const struct layout layout_196 = { CLYDE_CSV_1_96, 48, head_198, 7,
-					  mid_198, 5, true };
-static const struct layout layout_103 = { CLYDE_CSV_1_03, 27, head_103, 2,
-					  mid_103, 1, false };
+static const struct layout layout_196 = {
+	.format = CLYDE_CSV_1_96,
+	.nfields = 48,
+	.head = head_198,
+	.nhead = 7,
+	.mid = mid_198,
+	.nmid = 5,
+};
+static const struct layout layout_103 = {
+	.format = CLYDE_CSV_1_03,
+	.nfields = 27,
+	.head = head_103,
+	.nhead = 2,
+	.mid = mid_103,
+	.nmid = 1,
+};
 
 #define IO_TESTS (CLYDE_FIRST_FILE_TEST - CLYDE_PUTC)
 #define FILE_TESTS (CLYDE_TEST_COUNT - CLYDE_FIRST_FILE_TEST)
@@ -207,8 +234,7 @@ static bool slice_ieq(const char *p, size_t n, const char *lit)
 }
 
 /* Split s at the first `sep`: *a before it, *b after (b.p NULL if none). */
-static void split_at(struct slice s, char sep, struct slice *a,
-		     struct slice *b)
+static void split_at(struct slice s, char sep, struct slice *a, struct slice *b)
 {
 	const char *hit = s.n ? memchr(s.p, sep, s.n) : NULL;
 
@@ -275,8 +301,8 @@ static int parse_scaled(struct pstate *st, struct slice s,
 			v = v * 10 + d;
 	}
 	if (i == 0)
-		return s.n ? bad(st, "%s is not a number", show(&b, s))
-			   : bad(st, "empty where a number is needed");
+		return s.n ? bad(st, "%s is not a number", show(&b, s)) :
+			     bad(st, "empty where a number is needed");
 	for (tail = i; tail < s.n && is_alpha(s.p[tail]); tail++)
 		;
 	if (tail != s.n)
@@ -445,7 +471,8 @@ static int parse_size_103(struct pstate *st, struct slice s,
 	if (!s.n)
 		return 0;
 	split_at(s, ':', &size, &chunk);
-	rc = parse_scaled(st, size, u_mib, UINT64_MAX, &out->params.file_size_mib);
+	rc = parse_scaled(st, size, u_mib, UINT64_MAX,
+			  &out->params.file_size_mib);
 	if (!rc && chunk.p)
 		rc = parse_u32(st, chunk, u_chunk, &out->params.io_chunk);
 	return rc;
@@ -476,8 +503,7 @@ static int parse_files_103(struct pstate *st, struct slice s,
 }
 
 /* Copy s into dst[cap] when it fits (with its NUL); else a reason. */
-static int copy_field(struct pstate *st, struct slice s, char *dst,
-		      size_t cap)
+static int copy_field(struct pstate *st, struct slice s, char *dst, size_t cap)
 {
 	struct shown b;
 
@@ -510,7 +536,7 @@ bool clyde_csv_version_is_bonnie(const char *v)
 	 * betas wrote the same layout), with the Debian-style "2.00a+nmu1"
 	 * tails cut off by the comparison below. */
 	static const char *const known[] = {
-		"1.93c", "1.93d", "1.94",   "1.95",   "1.96",  "1.97",
+		"1.93c",  "1.93d",  "1.94",   "1.95", "1.96", "1.97",
 		"1.97.1", "1.97.2", "1.97.3", "1.98", "2.00", "2.00a",
 	};
 
@@ -627,11 +653,8 @@ static int parse_field(struct pstate *st, struct clyde_csv_line *out,
 	case R_VERSION:
 		rc = copy_field(st, s, out->writer_version,
 				sizeof(out->writer_version));
-		if (!rc)
-			out->writer =
-				clyde_csv_version_is_bonnie(out->writer_version)
-					? CLYDE_CSV_BY_BONNIE
-					: CLYDE_CSV_BY_CLYDE;
+		if (!rc && !clyde_csv_version_is_bonnie(out->writer_version))
+			out->writer = CLYDE_CSV_BY_CLYDE;
 		break;
 	case R_NAME:
 		copy_name(s, out);
@@ -684,8 +707,8 @@ static int parse_field(struct pstate *st, struct clyde_csv_line *out,
 		break;
 	case R_RATE:
 		rc = parse_cell(st, s, &ct->state, &ct->rate);
-		ct->rate_per_s = clyde_test_is_io(t) ? ct->rate * 1024.0
-						     : ct->rate;
+		ct->rate_per_s = clyde_test_is_io(t) ? ct->rate * 1024.0 :
+						       ct->rate;
 		break;
 	case R_CPU:
 		rc = parse_cell(st, s, &ct->cpu_state, &ct->cpu_pct);
@@ -765,9 +788,9 @@ int clyde_csv_parse_line(const char *line, size_t len,
 		if (r >= R_RATE)
 			snprintf(st.fname, sizeof(st.fname), "%s%s",
 				 clyde_test_name(t),
-				 r == R_CPU       ? "_cpu"
-				 : r == R_LATENCY ? "_latency"
-						  : "");
+				 r == R_CPU	? "_cpu" :
+				 r == R_LATENCY ? "_latency" :
+						  "");
 		else
 			snprintf(st.fname, sizeof(st.fname), "%s",
 				 role_names[r]);
@@ -885,8 +908,8 @@ int clyde_csv_read_stream(struct clyde_ctx *ctx, FILE *f, const char *label,
 	if (!buf)
 		return clyde_err(ctx, ENOMEM, "%s: cannot read CSV", label);
 	errno = 0;
-	while ((got = read_line(f, buf, CLYDE_CSV_LINE_MAX, &len,
-				&too_long)) > 0) {
+	while ((got = read_line(f, buf, CLYDE_CSV_LINE_MAX, &len, &too_long)) >
+	       0) {
 		const char *p = buf;
 		int r;
 

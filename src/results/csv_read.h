@@ -103,11 +103,11 @@ struct clyde_csv_test {
  */
 struct clyde_csv_line {
 	enum clyde_csv_format format;
-	char format_version[8];	  /* the first field; "" in 1.03 */
+	char format_version[8]; /* the first field; "" in 1.03 */
 	enum clyde_csv_writer writer;
-	char writer_version[32];  /* the second field; "" in 1.03 */
+	char writer_version[32];	/* the second field; "" in 1.03 */
 	struct clyde_run_params params; /* name is cut to 255 bytes */
-	uint64_t num_files_k;	  /* num_files as written (units of 1024) */
+	uint64_t num_files_k; /* num_files as written (units of 1024) */
 	struct clyde_csv_test tests[CLYDE_TEST_COUNT];
 	unsigned long lineno; /* 1-based line in its file (readers only) */
 };

@@ -76,8 +76,8 @@ struct clyde_run_params {
 	uint32_t io_chunk;	/* bytes */
 	uint32_t seeks;
 	uint32_t seekers;
-	uint64_t num_files;	/* files per worker (not units of 1024) */
-	int64_t max_size;	/* bytes; -1 hard links, -2 symlinks */
+	uint64_t num_files; /* files per worker (not units of 1024) */
+	int64_t max_size;   /* bytes; -1 hard links, -2 symlinks */
 	int64_t min_size;
 	uint32_t num_dirs;
 	uint32_t file_chunk; /* bytes */

@@ -46,9 +46,15 @@ static const struct test_entry suite[CLYDE_TEST_COUNT] = {
 	{ CLYDE_RAN_DEL, "random delete", clyde_test_delete },
 };
 
+const char *clyde_bonnie_test_label(enum clyde_test t)
+{
+	return (unsigned)t < CLYDE_TEST_COUNT ? suite[t].label : "?";
+}
+
 static uint64_t tv_ns(const struct timeval *tv)
 {
-	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+	return (uint64_t)tv->tv_sec * 1000000000u +
+	       (uint64_t)tv->tv_usec * 1000u;
 }
 
 static void thread_cpu(uint64_t *user, uint64_t *sys)
@@ -102,14 +108,14 @@ int clyde_worker_err(struct clyde_worker *w, int errnum, const char *fmt, ...)
 	return clyde_err(w->ctx, errnum, "%s: %s", w->test_label, msg);
 }
 
-
 struct suite_state {
 	struct clyde_ctx *ctx;
 	const struct clyde_bonnie_config *cfg;
 	struct clyde_scratch *scratch;
 	unsigned n;
 	struct clyde_worker *w;
-	struct clyde_pattern_gen pool; /* owns the random pool the workers share */
+	struct clyde_pattern_gen
+		pool; /* owns the random pool the workers share */
 };
 
 static void *worker_main(void *arg)
@@ -150,9 +156,11 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 	clyde_rng_seed(&master, seed);
 	if (ext && n_ext)
 		clyde_rng_external(&master, ext, n_ext, 0);
-	if (clyde_pattern_init(&st->pool, st->cfg->pattern == CLYDE_PATTERN_ZEROS,
+	if (clyde_pattern_init(&st->pool,
+			       st->cfg->pattern == CLYDE_PATTERN_ZEROS,
 			       &master) < 0)
-		return clyde_err(st->ctx, ENOMEM, "cannot allocate the data pool");
+		return clyde_err(st->ctx, ENOMEM,
+				 "cannot allocate the data pool");
 	st->w = calloc(st->n, sizeof(*st->w));
 	if (!st->w)
 		return clyde_err(st->ctx, ENOMEM, "cannot allocate %u workers",
@@ -247,7 +255,8 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		w->start = &start;
 		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
 			ret = clyde_err(st->ctx, EAGAIN,
-					"%s: cannot start worker %u", te->label, i);
+					"%s: cannot start worker %u", te->label,
+					i);
 			break;
 		}
 		started++;
@@ -300,10 +309,12 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->fsync_each = cfg->fsync_each;
 }
 
-int clyde_bonnie_run(struct clyde_ctx *ctx, const struct clyde_bonnie_config *cfg,
+int clyde_bonnie_run(struct clyde_ctx *ctx,
+		     const struct clyde_bonnie_config *cfg,
 		     struct clyde_scratch *scratch, uint64_t seed,
 		     const uint32_t *ext_ints, size_t n_ext,
-		     const struct clyde_bonnie_hooks *hooks, struct clyde_run *run)
+		     const struct clyde_bonnie_hooks *hooks,
+		     struct clyde_run *run)
 {
 	struct suite_state st = {
 		.ctx = ctx,
@@ -321,7 +332,8 @@ int clyde_bonnie_run(struct clyde_ctx *ctx, const struct clyde_bonnie_config *cf
 
 		if (!test_wanted(cfg, te->id))
 			continue;
-		if (cfg->direct && (te->id == CLYDE_PUTC || te->id == CLYDE_GETC)) {
+		if (cfg->direct &&
+		    (te->id == CLYDE_PUTC || te->id == CLYDE_GETC)) {
 			r->state = CLYDE_SKIPPED;
 			r->note = "skipped under -D: O_DIRECT allows only "
 				  "aligned whole-block transfers, not 1-byte "

@@ -19,12 +19,12 @@
 
 enum clyde_pattern {
 	CLYDE_PATTERN_RANDOM, /* incompressible: seeded random data, new per chunk */
-	CLYDE_PATTERN_ZEROS,  /* bonnie++'s: zeros with one byte changed per chunk */
+	CLYDE_PATTERN_ZEROS, /* bonnie++'s: zeros with one byte changed per chunk */
 };
 
 enum clyde_sync_mode {
 	CLYDE_SYNC_NONE,
-	CLYDE_SYNC_SEM,	   /* -y s: wait for all -p processes before each test */
+	CLYDE_SYNC_SEM, /* -y s: wait for all -p processes before each test */
 	CLYDE_SYNC_PROMPT, /* -y p: wait for a line on stdin before each test */
 };
 
@@ -49,20 +49,23 @@ struct clyde_bonnie_config {
 	int64_t ram_mib; /* -r; -1 when not given (then read from the machine) */
 	unsigned runs;	 /* -x; 0 when not given (one run with text output) */
 	bool quiet;	 /* -q */
-	bool skip_perchar;	/* bare -f */
-	uint64_t perchar_mib;	/* -fN, default 3 */
-	bool fsync_each;	/* -b */
-	bool direct;		/* -D */
-	unsigned concurrency;	/* -c, 1..200 */
-	int sync_procs;		/* -p N (0 when not given, -1 removes) */
+	bool skip_perchar;    /* bare -f */
+	uint64_t perchar_mib; /* -fN, default 3 */
+	bool fsync_each;      /* -b */
+	bool direct;	      /* -D */
+	unsigned concurrency; /* -c, 1..200 */
+	int sync_procs;	      /* -p N (0 when not given, -1 removes) */
 	enum clyde_sync_mode sync_mode; /* -y */
 	bool seed_given;
-	uint64_t seed;		   /* -z */
-	const char *random_file;   /* -Z */
-	const char *user;	   /* -u user[:group] */
-	const char *group;	   /* -g group */
+	uint64_t seed;		    /* -z */
+	const char *random_file;    /* -Z */
+	const char *user;	    /* -u user[:group] */
+	const char *group;	    /* -g group */
 	enum clyde_pattern pattern; /* --pattern */
 };
+
+/* A test's name for people ("block write", "random seeks", ...). */
+const char *clyde_bonnie_test_label(enum clyde_test t);
 
 /* Fill cfg with bonnie++'s defaults. */
 void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg);
@@ -90,9 +93,11 @@ struct clyde_bonnie_hooks {
  * Fills `run` (params and tests).  Returns 0, or a negative errno with the
  * message in ctx (-EINTR when interrupted).
  */
-int clyde_bonnie_run(struct clyde_ctx *ctx, const struct clyde_bonnie_config *cfg,
+int clyde_bonnie_run(struct clyde_ctx *ctx,
+		     const struct clyde_bonnie_config *cfg,
 		     struct clyde_scratch *scratch, uint64_t seed,
 		     const uint32_t *ext_ints, size_t n_ext,
-		     const struct clyde_bonnie_hooks *hooks, struct clyde_run *run);
+		     const struct clyde_bonnie_hooks *hooks,
+		     struct clyde_run *run);
 
 #endif

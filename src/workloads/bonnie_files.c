@@ -19,7 +19,10 @@
  * LINK_TARGET in the worker's directory.  Create makes it before the clock
  * starts; delete removes it after the clock stops (it is not one of the
  * files the test counts).  Its name holds a '-', which no bonnie++ name
- * does, so it cannot collide with one.
+ * does, so it cannot collide with one.  bonnie++ instead links to its first
+ * file, by a symlink relative to the wrong directory: in every subdirectory
+ * but 00000 its symlinks dangle and its stat test fails.  clyde's symlinks
+ * in subdirectories point to "../" LINK_TARGET.
  *
  * bonnie++ calls sync() at the end of create and delete; clyde calls
  * syncfs() on the worker's directory, so that only the filesystem under
@@ -66,7 +69,7 @@ struct files_params {
 	size_t nfiles;
 	uint32_t ndirs;
 	size_t chunk;
-	int links;	/* 0 data files, -1 hard links, -2 symlinks */
+	int links; /* 0 data files, -1 hard links, -2 symlinks */
 	uint64_t min_size, max_size;
 	int fsync_each;
 	int random;
@@ -97,14 +100,15 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 	p->random = is_random(w->test);
 	/* Indices must fit the ten hex digits and the 32-bit records. */
 	if (cfg->num_files > UINT32_MAX)
-		return clyde_worker_err(w, EINVAL,
-					"%" PRIu64 " files in %s: at most %" PRIu32,
-					cfg->num_files, w->dir_path, UINT32_MAX);
+		return clyde_worker_err(
+			w, EINVAL, "%" PRIu64 " files in %s: at most %" PRIu32,
+			cfg->num_files, w->dir_path, UINT32_MAX);
 	p->nfiles = (size_t)cfg->num_files;
 	p->ndirs = cfg->num_dirs > 1 ? cfg->num_dirs : 1;
 	if (p->ndirs > CLYDE_MAX_DIRS)
 		return clyde_worker_err(w, EINVAL,
-					"%" PRIu32 " directories in %s: at most %u",
+					"%" PRIu32
+					" directories in %s: at most %u",
 					p->ndirs, w->dir_path, CLYDE_MAX_DIRS);
 	p->chunk = cfg->file_chunk ? cfg->file_chunk : CLYDE_DEFAULT_FILE_CHUNK;
 	if (cfg->max_size == -1 || cfg->max_size == -2) {
@@ -114,7 +118,8 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 		return clyde_worker_err(w, EINVAL,
 					"file sizes %" PRId64 ":%" PRId64
 					" for %s: need max >= min >= 0",
-					cfg->max_size, cfg->min_size, w->dir_path);
+					cfg->max_size, cfg->min_size,
+					w->dir_path);
 	} else {
 		p->min_size = (uint64_t)cfg->min_size;
 		p->max_size = (uint64_t)cfg->max_size;
@@ -199,11 +204,11 @@ static int take_names(struct clyde_worker *w, const struct files_params *p,
 					"no names from random create for %s",
 					w->dir_path);
 	if (set->n != p->nfiles || set->ndirs != p->ndirs)
-		return clyde_worker_err(w, EINVAL,
-					"random create made %zu files in %" PRIu32
-					" directories of %s, expected %zu in %" PRIu32,
-					set->n, set->ndirs, w->dir_path,
-					p->nfiles, p->ndirs);
+		return clyde_worker_err(
+			w, EINVAL,
+			"random create made %zu files in %" PRIu32
+			" directories of %s, expected %zu in %" PRIu32,
+			set->n, set->ndirs, w->dir_path, p->nfiles, p->ndirs);
 	*out = set;
 	return 0;
 }
@@ -232,7 +237,8 @@ static int sync_dir(struct clyde_worker *w, const struct files_params *p,
 		fd = slot->fd;
 	}
 	if (fsync(fd) < 0)
-		return clyde_worker_err(w, errno, "cannot fsync directory %s%s%s",
+		return clyde_worker_err(w, errno,
+					"cannot fsync directory %s%s%s",
 					w->dir_path, p->ndirs > 1 ? "/" : "",
 					p->ndirs > 1 ? sub : "");
 	return 0;
@@ -342,9 +348,10 @@ static int create_tree(struct clyde_worker *w, const struct files_params *p)
 			snprintf(sub, sizeof(sub), "%05" PRIu32, d);
 			/* An existing one would hold files nobody counted. */
 			if (mkdirat(w->dirfd, sub, 0755) < 0)
-				return clyde_worker_err(w, errno,
-							"cannot create directory %s/%s",
-							w->dir_path, sub);
+				return clyde_worker_err(
+					w, errno,
+					"cannot create directory %s/%s",
+					w->dir_path, sub);
 		}
 	}
 	if (!p->links)
@@ -381,9 +388,9 @@ int clyde_test_create(struct clyde_worker *w)
 		set = make_names(w, &p);
 		buf = p.links ? NULL : malloc(p.chunk);
 		if (!set || (!p.links && !buf))
-			err = clyde_worker_err(w, ENOMEM,
-					       "cannot allocate %zu names for %s",
-					       p.nfiles, w->dir_path);
+			err = clyde_worker_err(
+				w, ENOMEM, "cannot allocate %zu names for %s",
+				p.nfiles, w->dir_path);
 	}
 	if (!err)
 		err = create_tree(w, &p);
@@ -421,8 +428,8 @@ out:
 
 /* Read the data of `rel` (in `dfd`), expecting `size` bytes. */
 static int read_one(struct clyde_worker *w, const struct files_params *p,
-		    int dfd, const char *prefix, const char *rel,
-		    uint64_t size, unsigned char *buf, uint64_t *bytes)
+		    int dfd, const char *prefix, const char *rel, uint64_t size,
+		    unsigned char *buf, uint64_t *bytes)
 {
 	uint64_t got = 0;
 	int fd;
@@ -450,9 +457,11 @@ static int read_one(struct clyde_worker *w, const struct files_params *p,
 	close(fd);
 	*bytes += got;
 	if (got != size)
-		return clyde_worker_err(w, 0,
-					"read %" PRIu64 " bytes of %s/%s%s, its size is %" PRIu64,
-					got, w->dir_path, prefix, rel, size);
+		return clyde_worker_err(
+			w, 0,
+			"read %" PRIu64
+			" bytes of %s/%s%s, its size is %" PRIu64,
+			got, w->dir_path, prefix, rel, size);
 	return 0;
 }
 
@@ -472,7 +481,8 @@ static int stat_one(struct clyde_worker *w, const struct files_params *p,
 	return 0;
 }
 
-/* Open directory `d` for reading: a subdirectory, or the worker's own. */
+/* Open directory `d` for reading: a subdirectory, or the worker's own.
+ * `prefix` (PREFIX_LEN bytes) gets "%05u/" or "", for messages. */
 static DIR *open_dir(struct clyde_worker *w, const struct files_params *p,
 		     uint32_t d, char *prefix, int *err)
 {
@@ -542,9 +552,9 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 			de = readdir(dir);
 			if (!de) {
 				if (errno)
-					err = clyde_worker_err(w, errno,
-							       "cannot read %s/%s",
-							       w->dir_path, prefix);
+					err = clyde_worker_err(
+						w, errno, "cannot read %s/%s",
+						w->dir_path, prefix);
 				break;
 			}
 			if (!is_test_entry(p, de->d_name))
@@ -577,9 +587,9 @@ int clyde_test_stat(struct clyde_worker *w)
 	if (!err) {
 		buf = malloc(p.chunk);
 		if (!buf)
-			err = clyde_worker_err(w, ENOMEM,
-					       "cannot allocate a buffer for %s",
-					       w->dir_path);
+			err = clyde_worker_err(
+				w, ENOMEM, "cannot allocate a buffer for %s",
+				w->dir_path);
 	}
 	if (!err && set)
 		shuffle(w, set);
@@ -617,7 +627,8 @@ static int remove_subdir(struct clyde_worker *w, uint32_t d)
 
 	snprintf(sub, sizeof(sub), "%05" PRIu32, d);
 	if (unlinkat(w->dirfd, sub, AT_REMOVEDIR) < 0)
-		return clyde_worker_err(w, errno, "cannot remove directory %s/%s",
+		return clyde_worker_err(w, errno,
+					"cannot remove directory %s/%s",
 					w->dir_path, sub);
 	return 0;
 }
@@ -655,9 +666,9 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 			de = readdir(dir);
 			if (!de) {
 				if (errno)
-					err = clyde_worker_err(w, errno,
-							       "cannot read %s/%s",
-							       w->dir_path, prefix);
+					err = clyde_worker_err(
+						w, errno, "cannot read %s/%s",
+						w->dir_path, prefix);
 				break;
 			}
 			if (!is_test_entry(p, de->d_name))
@@ -670,9 +681,10 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 				goto out;
 			}
 			if (p->fsync_each && fsync(dirfd(dir)) < 0) {
-				err = clyde_worker_err(w, errno,
-						       "cannot fsync directory %s/%s",
-						       w->dir_path, prefix);
+				err = clyde_worker_err(
+					w, errno,
+					"cannot fsync directory %s/%s",
+					w->dir_path, prefix);
 				goto out;
 			}
 			removed++;
@@ -727,7 +739,7 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
  */
 static int check_empty(struct clyde_worker *w, const struct files_params *p)
 {
-	char first[256] = "";
+	char first[256] = "", prefix[PREFIX_LEN];
 	size_t left = 0;
 	struct dirent *de;
 	int err = 0;
@@ -735,7 +747,7 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 	DIR *dir;
 
 	top.ndirs = 1; /* the worker's own directory */
-	dir = open_dir(w, &top, 0, first, &err);
+	dir = open_dir(w, &top, 0, prefix, &err);
 	if (!dir)
 		return err;
 	while ((de = readdir(dir))) {
@@ -746,9 +758,9 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 	}
 	closedir(dir);
 	if (left)
-		return clyde_worker_err(w, 0,
-					"%zu entries left in %s after delete (%s, ...)",
-					left, w->dir_path, first);
+		return clyde_worker_err(
+			w, 0, "%zu entries left in %s after delete (%s, ...)",
+			left, w->dir_path, first);
 	if (unlinkat(w->dirfd, LINK_TARGET, 0) < 0 && errno != ENOENT)
 		return clyde_worker_err(w, errno, "cannot delete %s/%s",
 					w->dir_path, LINK_TARGET);

@@ -57,10 +57,9 @@ static int open_io(struct clyde_worker *w, int flags, int *fd)
 static int io_err(struct clyde_worker *w, int ret, const char *op, uint64_t off)
 {
 	if (ret == -ENODATA)
-		return clyde_worker_err(w, EIO,
-					"%s %s/%s at offset %llu: file ended early",
-					op, w->scratch, w->io_name,
-					(unsigned long long)off);
+		return clyde_worker_err(
+			w, EIO, "%s %s/%s at offset %llu: file ended early", op,
+			w->scratch, w->io_name, (unsigned long long)off);
 	if (ret == -EINVAL && w->cfg->direct)
 		return clyde_worker_err(
 			w, EINVAL,
@@ -68,7 +67,8 @@ static int io_err(struct clyde_worker *w, int ret, const char *op, uint64_t off)
 			"multiple of the device's block size",
 			op, w->scratch, w->io_name, w->cfg->io_chunk);
 	return clyde_worker_err(w, -ret, "cannot %s %s/%s at offset %llu", op,
-				w->scratch, w->io_name, (unsigned long long)off);
+				w->scratch, w->io_name,
+				(unsigned long long)off);
 }
 
 /* fsync and close inside the timed region; then stop the clock. */
@@ -174,7 +174,11 @@ int clyde_test_getc(struct clyde_worker *w)
 }
 
 /* The sequential block tests share one loop; `mode` says what a chunk is. */
-enum block_mode { BLOCK_WRITE, BLOCK_REWRITE, BLOCK_READ };
+enum block_mode {
+	BLOCK_WRITE,
+	BLOCK_REWRITE,
+	BLOCK_READ
+};
 
 static int block_test(struct clyde_worker *w, enum block_mode mode)
 {
@@ -188,15 +192,18 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		/* bonnie++ recreates the file: unlink, then O_EXCL. */
 		if (unlinkat(w->scratch_fd, w->io_name, 0) < 0 &&
 		    errno != ENOENT)
-			return go_failed(w, clyde_worker_err(w, errno,
-				"cannot remove %s/%s", w->scratch, w->io_name));
+			return go_failed(
+				w, clyde_worker_err(w, errno,
+						    "cannot remove %s/%s",
+						    w->scratch, w->io_name));
 		flags = O_WRONLY | O_CREAT | O_EXCL;
 	} else {
 		flags = mode == BLOCK_READ ? O_RDONLY : O_RDWR;
 	}
 	buf = alloc_buf(chunk);
 	if (!buf)
-		return go_failed(w, clyde_worker_err(w, ENOMEM, "buffer of %zu bytes",
+		return go_failed(w, clyde_worker_err(w, ENOMEM,
+						     "buffer of %zu bytes",
 						     chunk));
 	ret = open_io(w, flags, &fd);
 	if (ret < 0) {
@@ -324,7 +331,8 @@ static void *seeker_main(void *arg)
 		s->bytes += chunk;
 		if (clyde_rng_below(&s->rng, 10) == 0) {
 			s->buf[ticket % chunk] ^= 0xa5;
-			ret = clyde_engine_write_full(e, s->fd, s->buf, chunk, off);
+			ret = clyde_engine_write_full(e, s->fd, s->buf, chunk,
+						      off);
 			if (ret < 0) {
 				s->ret = io_err(w, ret, "write", (uint64_t)off);
 				break;
@@ -332,7 +340,8 @@ static void *seeker_main(void *arg)
 			if (w->cfg->fsync_each && (ret = e->sync(s->fd)) < 0) {
 				s->ret = clyde_worker_err(w, -ret,
 							  "cannot fsync %s/%s",
-							  w->scratch, w->io_name);
+							  w->scratch,
+							  w->io_name);
 				break;
 			}
 			s->bytes += chunk;
@@ -361,10 +370,12 @@ int clyde_test_seeks(struct clyde_worker *w)
 	if (!s || !tid) {
 		free(s);
 		free(tid);
-		return go_failed(w, clyde_worker_err(w, ENOMEM, "%u seekers", n));
+		return go_failed(w,
+				 clyde_worker_err(w, ENOMEM, "%u seekers", n));
 	}
 	if (!sh.nchunks)
-		ret = clyde_worker_err(w, EINVAL, "file %s/%s is smaller than one chunk",
+		ret = clyde_worker_err(w, EINVAL,
+				       "file %s/%s is smaller than one chunk",
 				       w->scratch, w->io_name);
 	for (unsigned i = 0; i < n && !ret; i++) {
 		s[i].sh = &sh;
@@ -381,7 +392,8 @@ int clyde_test_seeks(struct clyde_worker *w)
 	pthread_cond_init(&sh.cond, NULL);
 	for (unsigned i = 0; i < n && !ret; i++) {
 		if (pthread_create(&tid[i], NULL, seeker_main, &s[i]) != 0)
-			ret = clyde_worker_err(w, EAGAIN, "cannot start seeker %u", i);
+			ret = clyde_worker_err(w, EAGAIN,
+					       "cannot start seeker %u", i);
 		else
 			started++;
 	}
@@ -400,10 +412,13 @@ int clyde_test_seeks(struct clyde_worker *w)
 	/* fsync every descriptor (the updates) inside the timed region. */
 	for (unsigned i = 0; i < n; i++) {
 		if (s[i].fd >= 0) {
-			int r = started == n && !ret ? engine(w)->sync(s[i].fd) : 0;
+			int r = started == n && !ret ?
+					engine(w)->sync(s[i].fd) :
+					0;
 
 			if (r < 0 && !ret)
-				ret = clyde_worker_err(w, -r, "cannot fsync %s/%s",
+				ret = clyde_worker_err(w, -r,
+						       "cannot fsync %s/%s",
 						       w->scratch, w->io_name);
 			close(s[i].fd);
 		}

@@ -24,17 +24,17 @@ struct clyde_worker {
 	const struct clyde_bonnie_config *cfg;
 	unsigned index; /* 0 .. concurrency-1 */
 
-	int scratch_fd;	       /* the run's scratch directory */
-	const char *scratch;   /* its path, for messages */
-	int dirfd;	       /* this worker's own directory (file tests) */
-	char dir_path[4096];   /* its path, for messages */
-	char io_name[64];      /* this worker's IO test file, in scratch_fd */
+	int scratch_fd;	     /* the run's scratch directory */
+	const char *scratch; /* its path, for messages */
+	int dirfd;	     /* this worker's own directory (file tests) */
+	char dir_path[4096]; /* its path, for messages */
+	char io_name[64];    /* this worker's IO test file, in scratch_fd */
 
 	struct clyde_rng rng;	      /* this worker's stream */
 	struct clyde_pattern_gen pat; /* data to write */
 
-	enum clyde_test test;	/* the test running now */
-	const char *test_label; /* "block write", ... for messages */
+	enum clyde_test test;	 /* the test running now */
+	const char *test_label;	 /* "block write", ... for messages */
 	struct clyde_span *span; /* this worker's share of the test */
 
 	pthread_barrier_t *start; /* shared by the workers of one test */
@@ -75,8 +75,8 @@ int clyde_test_getc(struct clyde_worker *w);
 int clyde_test_get_block(struct clyde_worker *w);
 int clyde_test_seeks(struct clyde_worker *w);
 /* bonnie_files.c: */
-int clyde_test_create(struct clyde_worker *w);	/* seq and random create */
-int clyde_test_stat(struct clyde_worker *w);	/* seq and random stat */
-int clyde_test_delete(struct clyde_worker *w);	/* seq and random delete */
+int clyde_test_create(struct clyde_worker *w); /* seq and random create */
+int clyde_test_stat(struct clyde_worker *w);   /* seq and random stat */
+int clyde_test_delete(struct clyde_worker *w); /* seq and random delete */
 
 #endif

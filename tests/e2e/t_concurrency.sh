@@ -7,7 +7,9 @@
 need_cmd python3
 
 d=$(new_dir d)
-run_clyde -d "$d" -s 64m -n 1 -r 0 -f1 -c 2 -q --json "$T/run.json"
+# Big enough that every test lasts well over a scheduler time slice, so
+# the overlap cannot be missed by chance.
+run_clyde -d "$d" -s 128m:8192:16384 -n 1 -r 0 -f1 -c 2 -q --json "$T/run.json"
 expect_rc 0 "clyde -c 2 --json succeeds"
 assert_empty_dir "$d" "the -d directory is left empty"
 [[ -s $T/run.json ]] || fail "no JSON written to $T/run.json"
@@ -28,11 +30,11 @@ check(run["params"]["concurrency"] == 2, "params.concurrency is 2")
 # per worker: bytes for the IO tests, ops for seeks and the file tests
 want = {
     "putc": ("bytes", 1 * MIB),
-    "put_block": ("bytes", 64 * MIB),
-    "rewrite": ("bytes", 64 * MIB),
+    "put_block": ("bytes", 128 * MIB),
+    "rewrite": ("bytes", 128 * MIB),
     "getc": ("bytes", 1 * MIB),
-    "get_block": ("bytes", 64 * MIB),
-    "seeks": ("ops", 8192),
+    "get_block": ("bytes", 128 * MIB),
+    "seeks": ("ops", 16384),
     "seq_create": ("ops", 1024),
     "seq_stat": ("ops", 1024),
     "seq_del": ("ops", 1024),

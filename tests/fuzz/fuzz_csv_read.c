@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		abort();
 	if (rc < 0 && (!memchr(why, '\0', sizeof(why)) || !why[0]))
 		abort();
-	if (rc == 1 && !memchr(line.params.name, '\0', sizeof(line.params.name)))
+	if (rc == 1 &&
+	    !memchr(line.params.name, '\0', sizeof(line.params.name)))
 		abort();
 	/* A reason cut to a tiny buffer, and to none. */
 	clyde_csv_parse_line(copy, size, &line, tiny, sizeof(tiny));

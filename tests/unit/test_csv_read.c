@@ -22,8 +22,7 @@
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-9)
 
-static const char *dir_of_fixtures(int argc, char **argv, char *buf,
-				   size_t len)
+static const char *dir_of_fixtures(int argc, char **argv, char *buf, size_t len)
 {
 	const char *env = getenv("CLYDE_FIXTURES");
 	const char *f = __FILE__, *slash = strrchr(f, '/');
@@ -127,8 +126,9 @@ static void test_fixture_196(struct clyde_ctx *ctx, const char *dir)
 	CHECK(l->params.concurrency == 1);
 	CHECK(l->params.seed == 1295938326);
 	CHECK(l->params.file_size_mib == 16384);
-	CHECK(l->params.io_chunk == 0);		      /* empty */
-	CHECK(l->params.seeks == 0 && l->params.seekers == 0); /* not in 1.96 */
+	/* io_chunk is empty; seeks and seekers are not in 1.96. */
+	CHECK(l->params.io_chunk == 0);
+	CHECK(l->params.seeks == 0 && l->params.seekers == 0);
 	t = &l->tests[CLYDE_PUTC];
 	CHECK(NEAR(t->rate, 425) && NEAR(t->cpu_pct, 98));
 	CHECK(t->has_latency && t->latency_ns == 42207000ull);
@@ -462,8 +462,9 @@ static void test_malformed(void)
 	CHECK_STR(line, good);
 	CHECK(parse(good, &l, why) == 1);
 
-	expect_bad("1.98,2.00a,vm", 13, "format 1.98 has 50 fields, this "
-					"line 3");
+	expect_bad("1.98,2.00a,vm", 13,
+		   "format 1.98 has 50 fields, this "
+		   "line 3");
 	expect_bad("hello world", 11,
 		   "not a bonnie++ line: 1 field (27 in 1.03, 48 in 1.96, "
 		   "50 in 1.98)");
@@ -475,8 +476,9 @@ static void test_malformed(void)
 	expect_field_bad(9, "-487",
 			 "field 10 (putc): \"-487\" is not a number");
 	expect_field_bad(9, "++", "field 10 (putc): \"++\" is not a number");
-	expect_field_bad(10, "9.", "field 11 (putc_cpu): \"9.\" is not a "
-				   "number");
+	expect_field_bad(10, "9.",
+			 "field 11 (putc_cpu): \"9.\" is not a "
+			 "number");
 	expect_field_bad(5, "512Q",
 			 "field 6 (file_size): unknown unit \"Q\" in \"512Q\"");
 	expect_field_bad(38, "43055xs",
@@ -492,13 +494,16 @@ static void test_malformed(void)
 	expect_field_bad(22, "huge",
 			 "field 23 (max_size): \"huge\" is not a number");
 	/* bonnie++'s num_dirs column is file_chunk_size's. */
-	expect_field_bad(25, "x3", "field 26 (num_dirs): \"x3\" is not a "
-				   "number");
+	expect_field_bad(25, "x3",
+			 "field 26 (num_dirs): \"x3\" is not a "
+			 "number");
 	expect_bad("1.98,2.00a,v\0m", 14, "a NUL byte in the line");
 	expect_bad("a\nb", 3, "a line break inside the line");
 	/* A long cell is shown cut, and unprintable bytes as '?'. */
-	expect_field_bad(9, "1\x01" "23456789012345678901234567890123456789"
-			    "0123456789",
+	expect_field_bad(9,
+			 "1\x01"
+			 "23456789012345678901234567890123456789"
+			 "0123456789",
 			 "field 10 (putc): \"1?234567890123456789012345678901"
 			 "23456789\"... is not a number");
 

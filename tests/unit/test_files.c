@@ -80,13 +80,20 @@ static void teardown(struct harness *h)
 static const char *label(enum clyde_test t)
 {
 	switch (t) {
-	case CLYDE_SEQ_CREATE: return "sequential create";
-	case CLYDE_SEQ_STAT: return "sequential stat";
-	case CLYDE_SEQ_DEL: return "sequential delete";
-	case CLYDE_RAN_CREATE: return "random create";
-	case CLYDE_RAN_STAT: return "random stat";
-	case CLYDE_RAN_DEL: return "random delete";
-	default: return "?";
+	case CLYDE_SEQ_CREATE:
+		return "sequential create";
+	case CLYDE_SEQ_STAT:
+		return "sequential stat";
+	case CLYDE_SEQ_DEL:
+		return "sequential delete";
+	case CLYDE_RAN_CREATE:
+		return "random create";
+	case CLYDE_RAN_STAT:
+		return "random stat";
+	case CLYDE_RAN_DEL:
+		return "random delete";
+	default:
+		return "?";
 	}
 }
 
@@ -117,7 +124,8 @@ static int is_alnum(char c)
 static int is_hex10(const char *s)
 {
 	for (int i = 0; i < 10; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
 	return 1;
 }
@@ -168,7 +176,8 @@ static void walk_one(struct harness *h, int dfd, long d, struct walk *wk,
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+		    0)
 			continue;
 		if (d < 0 && !strcmp(de->d_name, TARGET)) {
 			wk->has_target = 1;
@@ -183,8 +192,9 @@ static void walk_one(struct harness *h, int dfd, long d, struct walk *wk,
 			if (strlen(de->d_name) != 5 || *end || sub < 0 ||
 			    sub >= (long)c->num_dirs)
 				wk->bad_names++;
-			walk_one(h, openat(dirfd(dir), de->d_name,
-					   O_RDONLY | O_DIRECTORY),
+			walk_one(h,
+				 openat(dirfd(dir), de->d_name,
+					O_RDONLY | O_DIRECTORY),
 				 sub, wk, random);
 			continue;
 		}
@@ -204,7 +214,8 @@ static void walk_one(struct harness *h, int dfd, long d, struct walk *wk,
 			    tst.st_ino != wk->target_ino)
 				wk->bad_links++;
 		} else if (c->max_size == -1) {
-			if (!S_ISREG(st.st_mode) || st.st_ino != wk->target_ino ||
+			if (!S_ISREG(st.st_mode) ||
+			    st.st_ino != wk->target_ino ||
 			    st.st_nlink != c->num_files + 1)
 				wk->bad_links++;
 		} else if (!S_ISREG(st.st_mode) || st.st_size < c->min_size ||
@@ -292,7 +303,8 @@ static void series(uint64_t n, int64_t max, int64_t min, uint32_t ndirs,
 		CHECK(wk.bytes >= n * (uint64_t)min);
 	if (max > 0 && min < max)
 		/* Sizes are drawn, not all the same. */
-		CHECK(wk.bytes > n * (uint64_t)min && wk.bytes < n * (uint64_t)max);
+		CHECK(wk.bytes > n * (uint64_t)min &&
+		      wk.bytes < n * (uint64_t)max);
 
 	rc = run(&h, t0 + 1);
 	CHECK(rc == 0);
@@ -496,7 +508,8 @@ static void test_enospc(void)
 	if (!mkdtemp(mnt))
 		return;
 	if (mount("tmpfs", mnt, "tmpfs", 0, "size=64k") < 0) {
-		printf("# skip ENOSPC: cannot mount tmpfs: %s\n", strerror(errno));
+		printf("# skip ENOSPC: cannot mount tmpfs: %s\n",
+		       strerror(errno));
 		rmdir(mnt);
 		return;
 	}
