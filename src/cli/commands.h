@@ -12,5 +12,9 @@ enum clyde_exit {
 };
 
 int clyde_cmd_run(int argc, char **argv);
+int clyde_cmd_tree(int argc, char **argv);
+int clyde_cmd_compare(int argc, char **argv);
+int clyde_cmd_report(int argc, char **argv);
+int clyde_cmd_history(int argc, char **argv);
 
 #endif

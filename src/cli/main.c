@@ -8,6 +8,10 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } commands[] = {
 	{ "run", clyde_cmd_run },
+	{ "tree", clyde_cmd_tree },
+	{ "compare", clyde_cmd_compare },
+	{ "report", clyde_cmd_report },
+	{ "history", clyde_cmd_history },
 };
 
 int main(int argc, char **argv)

@@ -32,6 +32,10 @@ void clyde_run_init(struct clyde_run *run)
 void clyde_run_release(struct clyde_run *run)
 {
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		for (unsigned k = 0; k < run->tests[i].nworkers; k++)
+			free(run->tests[i].spans[k].hist);
+		free(run->tests[i].latency);
+		run->tests[i].latency = NULL;
 		free(run->tests[i].spans);
 		run->tests[i].spans = NULL;
 		run->tests[i].nworkers = 0;
@@ -40,10 +44,21 @@ void clyde_run_release(struct clyde_run *run)
 
 int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)
 {
+	for (unsigned k = 0; k < t->nworkers; k++)
+		free(t->spans[k].hist);
 	free(t->spans);
+	t->nworkers = 0;
 	t->spans = calloc(n ? n : 1, sizeof(*t->spans));
-	t->nworkers = t->spans ? n : 0;
-	return t->spans ? 0 : -ENOMEM;
+	if (!t->spans)
+		return -ENOMEM;
+	t->nworkers = n;
+	for (unsigned k = 0; k < n; k++) {
+		t->spans[k].hist = malloc(sizeof(*t->spans[k].hist));
+		if (!t->spans[k].hist)
+			return -ENOMEM;
+		clyde_hist_init(t->spans[k].hist);
+	}
+	return 0;
 }
 
 void clyde_test_sum_spans(struct clyde_test_result *t)
@@ -51,11 +66,28 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 	uint64_t first = UINT64_MAX, last = 0;
 
 	t->bytes = t->ops = t->latency_max_ns = 0;
+	if (!t->latency) {
+		t->latency = malloc(sizeof(*t->latency));
+		if (t->latency)
+			clyde_hist_init(t->latency);
+	}
 	for (unsigned i = 0; i < t->nworkers; i++) {
-		const struct clyde_span *s = &t->spans[i];
+		struct clyde_span *s = &t->spans[i];
+
+		if (s->hist) {
+			if (t->latency)
+				clyde_hist_merge(t->latency, s->hist);
+			free(s->hist);
+			s->hist = NULL;
+		}
 
 		t->bytes += s->bytes;
 		t->ops += s->ops;
+		if (s->cached_total_bytes) {
+			t->cache.measured = true;
+			t->cache.resident_bytes += s->resident_bytes;
+			t->cache.total_bytes += s->cached_total_bytes;
+		}
 		if (s->latency_max_ns > t->latency_max_ns)
 			t->latency_max_ns = s->latency_max_ns;
 		if (s->start_ns < first)
@@ -64,6 +96,13 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 			last = s->end_ns;
 	}
 	t->elapsed_ns = (t->nworkers && last > first) ? last - first : 0;
+}
+
+double clyde_test_residency(const struct clyde_test_result *t)
+{
+	if (!t->cache.measured || !t->cache.total_bytes)
+		return -1.0;
+	return (double)t->cache.resident_bytes / (double)t->cache.total_bytes;
 }
 
 bool clyde_test_is_io(enum clyde_test t)

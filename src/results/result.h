@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hist.h"
+#include "env/env.h"
+
 /* The twelve tests, in bonnie++'s order (which is also the CSV order). */
 enum clyde_test {
 	CLYDE_PUTC,
@@ -47,6 +50,24 @@ struct clyde_span {
 	uint64_t cpu_user_ns; /* this worker thread's own CPU */
 	uint64_t cpu_sys_ns;
 	uint64_t latency_max_ns;
+	/* Every operation's latency; owned; merged into the test's
+	 * histogram and freed by clyde_test_sum_spans(). */
+	struct clyde_hist *hist;
+	/* Page-cache residency of this worker's files when the test started
+	 * (mincore); total 0 when not measured. */
+	uint64_t resident_bytes;
+	uint64_t cached_total_bytes;
+};
+
+/* What clyde did to keep the page cache out of a test, and what it saw. */
+struct clyde_cache_info {
+	bool evicted;	     /* fsync + fadvise(DONTNEED) before the test */
+	bool dropped;	     /* --drop-caches: page, dentry, inode caches */
+	bool measured;	     /* residency below is meaningful */
+	uint64_t resident_bytes; /* of the test's files at its start */
+	uint64_t total_bytes;
+	bool direct_checked; /* -D: the file's cached pages did not grow */
+	bool direct_honoured;
 };
 
 struct clyde_test_result {
@@ -62,6 +83,11 @@ struct clyde_test_result {
 	uint64_t cpu_user_ns;
 	uint64_t cpu_sys_ns;
 	uint64_t latency_max_ns; /* slowest single operation */
+	struct clyde_hist *latency; /* all operations of all workers; owned,
+				     * NULL when not recorded */
+
+	struct clyde_cache_info cache;
+	struct clyde_devio dev; /* what reached the block device */
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */
@@ -83,6 +109,11 @@ struct clyde_run_params {
 	uint32_t file_chunk; /* bytes */
 	bool direct;	     /* -D */
 	bool fsync_each;     /* -b */
+	uint64_t perchar_bytes; /* per-char sample per worker; 0 = skipped */
+	bool size_auto;	     /* file size chosen by clyde (no -s) */
+	bool evict;	     /* caches evicted before read-side tests */
+	bool drop_caches;    /* --drop-caches */
+	char pattern[16];    /* "random" or "zeros" */
 };
 
 /* bonnie++'s defaults, which the name cell leaves out. */
@@ -91,8 +122,16 @@ struct clyde_run_params {
 #define CLYDE_DEFAULT_SEEKERS 5u
 #define CLYDE_DEFAULT_FILE_CHUNK 8192u
 
+/* Where and on what a run was made. */
+struct clyde_env {
+	struct clyde_machine machine;
+	struct clyde_target target;
+};
+
 struct clyde_run {
 	struct clyde_run_params params;
+	struct clyde_env env;
+	uint64_t started_unix; /* wall-clock seconds at the start, for records */
 	struct clyde_test_result tests[CLYDE_TEST_COUNT];
 };
 
@@ -118,6 +157,13 @@ double clyde_test_rate(const struct clyde_test_result *t, enum clyde_test id);
 
 /* CPU share in percent of one CPU: (user+sys)/elapsed*100. */
 double clyde_test_cpu_pct(const struct clyde_test_result *t);
+
+/* Fraction of the test's data that was in the page cache at its start,
+ * 0..1, or a negative value when not measured. */
+double clyde_test_residency(const struct clyde_test_result *t);
+
+/* Above this residency a result is reported as served from the cache. */
+#define CLYDE_CACHE_WARN_FRACTION 0.5
 
 /* True for the tests whose rate is bytes (putc .. get_block). */
 bool clyde_test_is_io(enum clyde_test t);

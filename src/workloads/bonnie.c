@@ -92,6 +92,7 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 
 	if (count)
 		w->span->ops++;
+	clyde_hist_record(w->span->hist, now - t0);
 	if (now - t0 > w->span->latency_max_ns)
 		w->span->latency_max_ns = now - t0;
 	return now;

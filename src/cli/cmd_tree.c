@@ -1,0 +1,12 @@
+/* `clyde tree`: being written (see the open issue). */
+#include <stdio.h>
+
+#include "cli/commands.h"
+
+int clyde_cmd_tree(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "clyde tree: not available in this build yet\n");
+	return CLYDE_EXIT_USAGE;
+}

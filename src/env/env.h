@@ -1,0 +1,79 @@
+/*
+ * What was measured: the machine, the target (path, filesystem, mount
+ * options, block device) and the block device's I/O counters.  Filled once
+ * per run (machine, target) and around each test (device counters), so that
+ * a result carries the configuration it came from.
+ *
+ * Nothing here fails a run: where something cannot be learned (no block
+ * device under tmpfs or overlay, no /sys), the field says so.
+ */
+#ifndef CLYDE_ENV_ENV_H
+#define CLYDE_ENV_ENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+
+struct clyde_machine {
+	char host[256];
+	char kernel[256];    /* uname -r */
+	char cpu_model[256]; /* /proc/cpuinfo "model name" */
+	unsigned ncpu;	     /* online CPUs */
+	uint64_t ram_bytes;
+};
+
+struct clyde_target {
+	char path[4096];      /* the directory or device as given */
+	char fstype[64];      /* ext4, xfs, btrfs, tmpfs, ... ("" unknown) */
+	char mount_point[4096];
+	char mount_opts[1024]; /* per-mount and superblock options, as in mountinfo */
+	char source[1024];     /* the mount source (/dev/vda1, tmpfs, ...) */
+	bool has_block_device; /* false for tmpfs, overlay, NFS, ... */
+	char no_device_reason[128]; /* why not, when false */
+	char block_dev[64];	/* kernel name of the device: vda1, dm-0, md0, loop3 */
+	char disk[64];		/* the whole disk it is part of (vda), or = block_dev */
+	uint32_t dev_major, dev_minor;
+	uint32_t logical_block_size; /* bytes, from /sys/block/<disk>/queue */
+	uint32_t physical_block_size;
+	bool rotational;
+};
+
+/* One reading of a block device's counters (/sys/block/<dev>/stat). */
+struct clyde_devstat {
+	uint64_t read_ios, read_merges, read_sectors, read_ticks_ms;
+	uint64_t write_ios, write_merges, write_sectors, write_ticks_ms;
+	uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
+	uint64_t discard_ios, discard_sectors;
+	uint64_t flush_ios;
+};
+
+/* The difference between two readings, in bytes and requests. */
+struct clyde_devio {
+	bool have_device; /* false: nothing below the target to count */
+	uint64_t read_bytes, write_bytes;
+	uint64_t read_ios, write_ios;
+	uint64_t read_merges, write_merges;
+	uint64_t flush_ios;
+	uint64_t io_ticks_ms; /* time the device was busy */
+};
+
+/* Fill m from uname, /proc/cpuinfo, sysconf.  Returns 0 (fields that
+ * cannot be read are left empty or 0). */
+int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m);
+
+/* Describe the filesystem and block device under `path` (a directory, a
+ * file or a block device node).  Returns 0, or a negative errno when path
+ * itself cannot be examined (stat fails). */
+int clyde_env_target(struct clyde_ctx *ctx, const char *path,
+		     struct clyde_target *t);
+
+/* Read the counters of the target's device (the partition's own when it is
+ * one).  Returns 0, or -ENODEV when the target has no block device. */
+int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s);
+
+/* after - before, in bytes (sectors are 512 bytes in this interface). */
+void clyde_devstat_delta(const struct clyde_devstat *before,
+			 const struct clyde_devstat *after, struct clyde_devio *d);
+
+#endif
