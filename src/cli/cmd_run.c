@@ -16,9 +16,11 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/privs.h"
+#include "cli/progress.h"
 #include "dist/semsync.h"
 #include "io/scratch.h"
 #include "results/format.h"
+#include "results/summary.h"
 #include "workloads/bonnie.h"
 
 static volatile sig_atomic_t interrupted;
@@ -63,7 +65,8 @@ struct run_hooks {
 	struct clyde_ctx *ctx;
 	const struct clyde_bonnie_config *cfg;
 	struct clyde_semsync sem;
-	int show_progress;
+	int show_progress;			   /* bonnie++'s "...done" lines */
+	struct clyde_progress_display *live; /* the live line, or NULL */
 };
 
 static int before_test(void *arg, enum clyde_test t)
@@ -82,7 +85,7 @@ static int before_test(void *arg, enum clyde_test t)
 		if (!fgets(line, sizeof(line), stdin) && ferror(stdin))
 			return interrupted ? -EINTR : -EIO;
 	}
-	if (h->show_progress) {
+	if (h->show_progress && !h->live) {
 		fprintf(stderr, "%s...", progress[t]);
 		fflush(stderr);
 	}
@@ -94,6 +97,8 @@ static void after_test(void *arg, enum clyde_test t,
 {
 	struct run_hooks *h = arg;
 
+	if (h->live)
+		clyde_progress_erase(h->live);
 	if (r->state == CLYDE_SKIPPED) {
 		/* Shown even with -q: the table has a hole to explain. */
 		fprintf(stderr, "clyde: %s %s\n", clyde_bonnie_test_label(t),
@@ -101,16 +106,7 @@ static void after_test(void *arg, enum clyde_test t,
 		return;
 	}
 	if (h->show_progress)
-		fprintf(stderr, "done\n");
-}
-
-static uint64_t machine_ram_mib(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || psize <= 0)
-		return 0;
-	return (uint64_t)pages * (uint64_t)psize >> 20;
+		fprintf(stderr, h->live ? "%s...done\n" : "done\n", progress[t]);
 }
 
 /* -Z: the file's contents as 32-bit integers.  Returns the count, or 0
@@ -156,40 +152,106 @@ static size_t load_random_file(const char *path, uint32_t **out, char *err,
 	return n;
 }
 
-static int write_json(const char *path, struct clyde_run *runs, unsigned n)
+static int write_json(const char *path, const struct clyde_run *runs,
+		      unsigned n, const struct clyde_json_extra *extra)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ret = 0;
+	int ret;
 
 	if (!f) {
 		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
 			strerror(errno));
 		return -1;
 	}
-	if (n > 1)
-		fputs("[\n", f);
-	for (unsigned i = 0; i < n && !ret; i++) {
-		if (i)
-			fputs(",\n", f);
-		ret = clyde_json_write(f, &runs[i], CLYDE_VERSION);
-	}
-	if (n > 1)
-		fputs("]\n", f);
-	if (f != stdout) {
-		if (fclose(f) != 0)
-			ret = -1;
-	} else if (fflush(f) != 0) {
-		ret = -1;
-	}
+	ret = clyde_json_write(f, runs, n, extra, CLYDE_VERSION);
+	if (f != stdout && fclose(f) != 0 && !ret)
+		ret = -EIO;
 	if (ret)
-		fprintf(stderr, "clyde: --json: cannot write %s\n", path);
+		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
+			strerror(-ret));
 	return ret;
 }
 
-static int exit_for(int ret)
+/* Size the IO tests when -s was not given.  -r N keeps bonnie++'s rule
+ * (twice the RAM, at least 300 MiB; -r 0 gives 300); without -r clyde
+ * calibrates, since it evicts the file instead of outgrowing the RAM. */
+static int choose_size(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
+		       struct clyde_scratch *scratch)
 {
-	if (ret == -EINTR || interrupted)
+	if (cfg->size_given)
+		return 0;
+	if (cfg->ram_mib >= 0) {
+		cfg->file_size_mib = clyde_opts_auto_size_mib(cfg->ram_mib);
+		return 0;
+	}
+	return clyde_bonnie_calibrate(ctx, cfg, scratch, &cfg->file_size_mib);
+}
+
+/* The series: -x N runs, or runs until every test settles. */
+static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
+		      struct clyde_scratch *scratch, uint64_t seed,
+		      const uint32_t *ext, size_t n_ext,
+		      const struct clyde_bonnie_hooks *hooks,
+		      struct clyde_run *runs, unsigned cap, unsigned *done,
+		      struct clyde_json_extra *extra)
+{
+	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
+	struct clyde_summary sum[CLYDE_TEST_COUNT];
+	int ret = 0;
+
+	*done = 0;
+	if ((cfg->runs > 1 || cfg->until_stable_pct > 0) &&
+	    clyde_csv_header(stdout) < 0)
+		return -EIO;
+	for (unsigned i = 0; i < cap; i++) {
+		clyde_run_init(&runs[i]);
+		/* Every run starts from the same seed, as in bonnie++. */
+		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext, hooks,
+				       &runs[i]);
+		if (ret < 0)
+			return ret;
+		*done = i + 1;
+		if (!series &&
+		    (clyde_text_write(cfg->quiet ? stderr : stdout, &runs[i],
+				      CLYDE_VERSION) < 0 ||
+		     clyde_text_extra_write(cfg->quiet ? stderr : stdout, &runs[i],
+					    1, NULL) < 0))
+			return -EIO;
+		if (clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
+			return -EIO;
+		fflush(stdout);
+		/* Three runs at least: two give an interval too wide to
+		 * trust (Student's t for one degree of freedom is 12.7). */
+		if (cfg->until_stable_pct > 0 && i + 1 >= 3 &&
+		    clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
+					  sum) > 0 &&
+		    clyde_summary_all_settled(sum))
+			break;
+	}
+	extra->target_pct = cfg->until_stable_pct;
+	extra->max_runs = cap;
+	extra->runs_done = *done;
+	if (cfg->until_stable_pct > 0 &&
+	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
+		extra->n_unsettled = clyde_summary_unsettled(sum, extra->unsettled);
+	if (series && clyde_text_extra_write(stderr, runs, *done, extra) < 0)
+		return -EIO;
+	return 0;
+}
+
+static int report_failure(struct clyde_ctx *ctx, int ret,
+			  const struct clyde_scratch *scratch)
+{
+	if (ret == -EINTR || interrupted) {
+		fprintf(stderr, "clyde: interrupted; removing %s\n",
+			scratch->path);
 		return CLYDE_EXIT_INTERRUPTED;
+	}
+	if (ret == -EIO && !*clyde_errmsg(ctx))
+		fprintf(stderr, "clyde: cannot write the results: %s\n",
+			strerror(errno));
+	else
+		fprintf(stderr, "clyde: %s\n", clyde_errmsg(ctx));
 	return CLYDE_EXIT_TEST_FAILED;
 }
 
@@ -197,8 +259,10 @@ int clyde_cmd_run(int argc, char **argv)
 {
 	struct clyde_bonnie_config cfg;
 	struct clyde_cli_extra extra = { 0 };
+	struct clyde_json_extra jextra = { 0 };
 	struct clyde_ctx ctx;
 	struct clyde_scratch *scratch = NULL;
+	struct clyde_progress_display live;
 	struct run_hooks hk;
 	struct clyde_bonnie_hooks hooks = { .arg = &hk,
 					    .before_test = before_test,
@@ -206,15 +270,15 @@ int clyde_cmd_run(int argc, char **argv)
 	struct clyde_run *runs = NULL;
 	uint32_t *ext = NULL;
 	size_t n_ext = 0;
-	unsigned nruns;
+	unsigned cap = 1, done = 0;
 	uint64_t seed;
 	char err[1024];
 	int status = CLYDE_EXIT_OK, ret = 0;
 
 	switch (clyde_opts_parse(argc, argv, &cfg, &extra, err, sizeof(err))) {
 	case CLYDE_OPTS_HELP:
-		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE :
-						     CLYDE_EXIT_OK;
+		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE
+						   : CLYDE_EXIT_OK;
 	case CLYDE_OPTS_VERSION:
 		printf("clyde %s\n", CLYDE_VERSION);
 		return CLYDE_EXIT_OK;
@@ -231,39 +295,37 @@ int clyde_cmd_run(int argc, char **argv)
 
 	if (cfg.sync_procs) {
 		/* -p N only prepares (or -p -1 removes) the semaphores. */
-		ret = cfg.sync_procs < 0 ?
-			      clyde_semsync_remove(&ctx) :
-			      clyde_semsync_create(&ctx, cfg.sync_procs);
+		ret = cfg.sync_procs < 0
+			      ? clyde_semsync_remove(&ctx)
+			      : clyde_semsync_create(&ctx, cfg.sync_procs);
 		if (ret < 0)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		clyde_ctx_release(&ctx);
 		return ret < 0 ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
 	}
-
-	if (cfg.ram_mib < 0)
-		cfg.ram_mib = (int64_t)machine_ram_mib();
-	if (!cfg.size_given)
-		cfg.file_size_mib = clyde_opts_auto_size_mib(cfg.ram_mib);
-	if (cfg.file_size_mib && cfg.ram_mib > 0 &&
-	    cfg.file_size_mib * cfg.concurrency < (uint64_t)cfg.ram_mib * 2)
-		fprintf(stderr,
-			"clyde: warning: file size should be double RAM for "
-			"good results, RAM is %lldM (the page cache may serve "
-			"the reads; -r 0 silences this)\n",
-			(long long)cfg.ram_mib);
+	if (cfg.drop_caches && (geteuid() != 0 || cfg.user || cfg.group)) {
+		fprintf(stderr, "clyde: --drop-caches: only root can drop the "
+				"kernel's caches (and not with -u or -g)\n");
+		clyde_ctx_release(&ctx);
+		return CLYDE_EXIT_USAGE;
+	}
 
 	if (cfg.random_file) {
-		n_ext = load_random_file(cfg.random_file, &ext, err,
-					 sizeof(err));
+		n_ext = load_random_file(cfg.random_file, &ext, err, sizeof(err));
 		if (!n_ext) {
 			fprintf(stderr, "clyde: %s\n", err);
 			clyde_ctx_release(&ctx);
 			return CLYDE_EXIT_USAGE;
 		}
 	}
-	seed = cfg.seed_given ? cfg.seed :
-	       ext	      ? ext[0] :
-		     ((uint64_t)time(NULL) ^ (uint64_t)getpid()) & 0xffffffffu;
+	seed = cfg.seed_given ? cfg.seed
+	       : ext	      ? ext[0]
+			      : ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
+				   0xffffffffu;
+	if (!cfg.seed_given) {
+		cfg.seed = seed;
+		cfg.seed_given = true;
+	}
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
@@ -290,46 +352,40 @@ int clyde_cmd_run(int argc, char **argv)
 		clyde_ctx_release(&ctx);
 		return CLYDE_EXIT_USAGE;
 	}
+	ret = choose_size(&ctx, &cfg, scratch);
+	if (ret < 0) {
+		status = ret == -EINTR ? report_failure(&ctx, ret, scratch)
+				       : CLYDE_EXIT_USAGE;
+		if (ret != -EINTR)
+			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
+		goto out;
+	}
 
-	nruns = cfg.runs ? cfg.runs : 1;
-	runs = calloc(nruns, sizeof(*runs));
+	if (cfg.until_stable_pct > 0)
+		cap = cfg.max_runs;
+	else if (cfg.runs)
+		cap = cfg.runs;
+	runs = calloc(cap, sizeof(*runs));
 	if (!runs) {
 		fprintf(stderr, "clyde: out of memory\n");
 		status = CLYDE_EXIT_TEST_FAILED;
 		goto out;
 	}
-	if (cfg.runs > 1 && clyde_csv_header(stdout) < 0)
-		ret = -EIO;
-	for (unsigned i = 0; i < nruns && !ret; i++) {
-		clyde_run_init(&runs[i]);
-		/* Every run starts from the same seed, as in bonnie++. */
-		ret = clyde_bonnie_run(&ctx, &cfg, scratch, seed, ext, n_ext,
-				       &hooks, &runs[i]);
-		if (ret < 0)
-			break;
-		if (cfg.runs == 0 &&
-		    clyde_text_write(cfg.quiet ? stderr : stdout, &runs[i],
-				     CLYDE_VERSION) < 0)
-			ret = -EIO;
-		if (!ret &&
-		    clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
-			ret = -EIO;
-		fflush(stdout);
+	if (!cfg.quiet && isatty(STDERR_FILENO) &&
+	    clyde_progress_start(&live, &ctx) == 0) {
+		hk.live = &live;
+		hooks.progress = &live.state;
 	}
+	ret = run_series(&ctx, &cfg, scratch, seed, ext, n_ext, &hooks, runs,
+			 cap, &done, &jextra);
+	if (hk.live)
+		clyde_progress_stop(hk.live);
 	if (ret < 0) {
-		if (hk.show_progress)
+		if (hk.show_progress && !hk.live)
 			fputc('\n', stderr);
-		if (ret == -EINTR || interrupted)
-			fprintf(stderr, "clyde: interrupted; removing %s\n",
-				scratch->path);
-		else if (ret == -EIO && !*clyde_errmsg(&ctx))
-			fprintf(stderr, "clyde: cannot write the results: %s\n",
-				strerror(errno));
-		else
-			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
-		status = exit_for(ret);
+		status = report_failure(&ctx, ret, scratch);
 	} else if (extra.json_path &&
-		   write_json(extra.json_path, runs, nruns) < 0) {
+		   write_json(extra.json_path, runs, done, &jextra) < 0) {
 		status = CLYDE_EXIT_TEST_FAILED;
 	}
 out:
@@ -340,7 +396,7 @@ out:
 			status = CLYDE_EXIT_TEST_FAILED;
 	}
 	if (runs)
-		for (unsigned i = 0; i < nruns; i++)
+		for (unsigned i = 0; i < cap; i++)
 			clyde_run_release(&runs[i]);
 	free(runs);
 	free(ext);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/size.h"
@@ -516,6 +517,7 @@ static int opt_fast(struct parser *p, const char *name, const char *arg)
 		return CLYDE_OPTS_ERROR;
 	p->cfg->skip_perchar = false;
 	p->cfg->perchar_mib = v;
+	p->cfg->perchar_given = true;
 	return 0;
 }
 
@@ -629,6 +631,73 @@ static int opt_json(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static int opt_no_evict(struct parser *p, const char *name, const char *arg)
+{
+	(void)name;
+	(void)arg;
+	p->cfg->no_evict = true;
+	return 0;
+}
+
+static int opt_drop_caches(struct parser *p, const char *name, const char *arg)
+{
+	(void)name;
+	(void)arg;
+	p->cfg->drop_caches = true;
+	return 0;
+}
+
+static const struct num_spec spec_max_runs = {
+	.suffixes = "",
+	.min = 1,
+	.max = 1000,
+	.kind = "a number of runs",
+	.form = "use a whole number from 1 to 1000",
+	.range = "must be from 1 to 1000",
+};
+
+static int opt_until_stable(struct parser *p, const char *name, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v > 0.0) || v > 100.0)
+		return fail(p,
+			    "%s: \"%s\" is not a percentage; use a number "
+			    "above 0 and up to 100, e.g. 2 or 0.5",
+			    name, arg);
+	p->cfg->until_stable_pct = v;
+	return 0;
+}
+
+static int opt_max_runs(struct parser *p, const char *name, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_num(p, name, &spec_max_runs, arg, &v))
+		return CLYDE_OPTS_ERROR;
+	p->cfg->max_runs = (unsigned)v;
+	return 0;
+}
+
+static int opt_db(struct parser *p, const char *name, const char *arg)
+{
+	if (check_name(p, name, arg, "file name"))
+		return CLYDE_OPTS_ERROR;
+	p->extra->db_path = arg;
+	return 0;
+}
+
+static int opt_no_save(struct parser *p, const char *name, const char *arg)
+{
+	(void)name;
+	(void)arg;
+	p->extra->no_save = true;
+	return 0;
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -695,6 +764,20 @@ static const struct opt_def opt_table[] = {
 	  "data written: random (default) or bonnie++'s zeros", opt_pattern },
 	{ 0, "json", ARG_REQUIRED, "FILE", GROUP_CLYDE,
 	  "also write the results as JSON to FILE (- = stdout)", opt_json },
+	{ 0, "no-evict", ARG_NONE, NULL, GROUP_CLYDE,
+	  "leave cached data in the page cache (not honest)", opt_no_evict },
+	{ 0, "drop-caches", ARG_NONE, NULL, GROUP_CLYDE,
+	  "root: drop all caches before the metadata tests",
+	  opt_drop_caches },
+	{ 0, "until-stable", ARG_REQUIRED, "PCT", GROUP_CLYDE,
+	  "repeat until each 95% CI is within PCT% of the mean",
+	  opt_until_stable },
+	{ 0, "max-runs", ARG_REQUIRED, "N", GROUP_CLYDE,
+	  "at most N runs for --until-stable (default 10)", opt_max_runs },
+	{ 0, "db", ARG_REQUIRED, "PATH", GROUP_CLYDE,
+	  "results history database (default under XDG_DATA_HOME)", opt_db },
+	{ 0, "no-save", ARG_NONE, NULL, GROUP_CLYDE,
+	  "do not save this run in the results history", opt_no_save },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,

@@ -30,6 +30,8 @@ enum clyde_opts_result {
 /* Settings that belong to clyde's front end rather than to the suite. */
 struct clyde_cli_extra {
 	const char *json_path; /* --json FILE, "-" = stdout; NULL when absent */
+	const char *db_path;   /* --db PATH: the results history */
+	bool no_save;	       /* --no-save: keep this run out of the history */
 };
 
 /*

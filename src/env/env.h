@@ -17,22 +17,30 @@
 
 struct clyde_machine {
 	char host[256];
-	char kernel[256];    /* uname -r */
-	char cpu_model[256]; /* /proc/cpuinfo "model name" */
+	char kernel[256];	  /* uname -r */
+	char kernel_version[256]; /* uname -v (build number and date) */
+	char arch[64];		  /* uname -m */
+	char cpu_model[256]; /* /proc/cpuinfo "model name" ("Hardware", "cpu
+			      * model", ... elsewhere); "" when none */
 	unsigned ncpu;	     /* online CPUs */
 	uint64_t ram_bytes;
 };
 
 struct clyde_target {
-	char path[4096];      /* the directory or device as given */
-	char fstype[64];      /* ext4, xfs, btrfs, tmpfs, ... ("" unknown) */
+	char path[4096]; /* the directory or device as given */
+	char fstype[64]; /* ext4, xfs, btrfs, tmpfs, ... ("" unknown) */
 	char mount_point[4096];
-	char mount_opts[1024]; /* per-mount and superblock options, as in mountinfo */
+	/* The per-mount options, " | ", then the superblock options, both as
+	 * /proc/self/mountinfo lists them: "rw,relatime | rw,errors=remount-ro".
+	 * "" when nothing is mounted (a block device node not in use). */
+	char mount_opts[1024];
 	char source[1024];     /* the mount source (/dev/vda1, tmpfs, ...) */
 	bool has_block_device; /* false for tmpfs, overlay, NFS, ... */
 	char no_device_reason[128]; /* why not, when false */
-	char block_dev[64];	/* kernel name of the device: vda1, dm-0, md0, loop3 */
-	char disk[64];		/* the whole disk it is part of (vda), or = block_dev */
+	/* Kernel name of the device: vda1, dm-0, md0, loop3; "" when the
+	 * device has a number but /sys does not name it (no counters then). */
+	char block_dev[64];
+	char disk[64]; /* the whole disk it is part of (vda), or = block_dev */
 	uint32_t dev_major, dev_minor;
 	uint32_t logical_block_size; /* bytes, from /sys/block/<disk>/queue */
 	uint32_t physical_block_size;
@@ -44,8 +52,8 @@ struct clyde_devstat {
 	uint64_t read_ios, read_merges, read_sectors, read_ticks_ms;
 	uint64_t write_ios, write_merges, write_sectors, write_ticks_ms;
 	uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
-	uint64_t discard_ios, discard_sectors;
-	uint64_t flush_ios;
+	uint64_t discard_ios, discard_merges, discard_sectors, discard_ticks_ms;
+	uint64_t flush_ios, flush_ticks_ms;
 };
 
 /* The difference between two readings, in bytes and requests. */
@@ -62,18 +70,36 @@ struct clyde_devio {
  * cannot be read are left empty or 0). */
 int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m);
 
-/* Describe the filesystem and block device under `path` (a directory, a
+/*
+ * Describe the filesystem and block device under `path` (a directory, a
  * file or a block device node).  Returns 0, or a negative errno when path
- * itself cannot be examined (stat fails). */
+ * itself cannot be examined (stat fails).
+ *
+ * The mount is the /proc/self/mountinfo entry with the longest mount point
+ * that contains realpath(path), preferring entries whose device number is
+ * the path's st_dev (so a bind mount or an over-mount of the same prefix is
+ * told apart).  The block device is st_dev, or, for filesystems with an
+ * anonymous device number (btrfs), the mount source when that is a block
+ * device node.  For a block device node given as path, the device is the
+ * node itself, and the mount fields describe where it is mounted (all ""
+ * when it is not).
+ */
 int clyde_env_target(struct clyde_ctx *ctx, const char *path,
 		     struct clyde_target *t);
 
 /* Read the counters of the target's device (the partition's own when it is
- * one).  Returns 0, or -ENODEV when the target has no block device. */
+ * one).  Returns 0, or -ENODEV when the target has no block device (or no
+ * readable /sys/class/block/<block_dev>/stat). */
 int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s);
+
+/* Parse the text of a /sys/block/<dev>/stat file: 11 fields (before Linux
+ * 4.18), 15 (with discards) or 17 (with flushes); fields a kernel does not
+ * report are 0.  Returns 0, or -EINVAL for fewer than 11 numbers. */
+int clyde_devstat_parse(const char *text, struct clyde_devstat *s);
 
 /* after - before, in bytes (sectors are 512 bytes in this interface). */
 void clyde_devstat_delta(const struct clyde_devstat *before,
-			 const struct clyde_devstat *after, struct clyde_devio *d);
+			 const struct clyde_devstat *after,
+			 struct clyde_devio *d);
 
 #endif

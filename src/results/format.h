@@ -1,6 +1,7 @@
 /*
- * Writers for one run of the bonnie++ suite: bonnie++ 2.00a's text table,
- * its 1.98 CSV line, and clyde's JSON object; plus the number-formatting
+ * Writers for the bonnie++ suite's results: bonnie++ 2.00a's text table and
+ * its 1.98 CSV line for one run, clyde's JSON document and clyde's extra
+ * text section for a series of runs; plus the number-formatting
  * helpers they share, exposed so that tests (and later the CSV reader and
  * the compare tool) can use the very same rules.
  *
@@ -57,9 +58,49 @@ int clyde_csv_write(FILE *f, const struct clyde_run *run, const char *version);
 #define CLYDE_CSV_FIELDS 50
 #define CLYDE_CSV_FORMAT "1.98"
 
-/* A JSON object with the version, every parameter and every test with its
- * workers' spans; pretty-printed, ending with a newline. */
-int clyde_json_write(FILE *f, const struct clyde_run *run, const char *version);
+/* What a series of runs adds to its results: the --until-stable settings
+ * and outcome.  The unsettled list is typically filled with
+ * clyde_summary_unsettled() (summary.h). */
+struct clyde_json_extra {
+	double target_pct;  /* CI half-width goal in % of the mean; <= 0: none */
+	unsigned max_runs;  /* the most runs the series could have made */
+	unsigned runs_done; /* the runs it made */
+	unsigned n_unsettled;
+	enum clyde_test unsettled[CLYDE_TEST_COUNT];
+};
+
+/*
+ * One JSON document (schema "clyde-result", schema_version 1, kind
+ * "bonnie"; docs/json-schema.md) for a series of nruns >= 1 runs of one
+ * configuration: the envelope (label, start time, machine, target,
+ * config) from runs[0], every run with all twelve tests, the run-to-run
+ * summary and, when extra is non-NULL with target_pct > 0, the
+ * until_stable object (else null; extra's target_pct also decides the
+ * summary's "settled").  `version` is clyde's.  Pretty-printed, ending
+ * with a newline; valid JSON whatever the strings hold (escaped, invalid
+ * UTF-8 as U+FFFD) and never NaN or Infinity (null instead).  Returns 0,
+ * -EINVAL when nruns is 0, -ENOMEM, or the stream's error.
+ */
+int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
+		     const struct clyde_json_extra *extra, const char *version);
+
+/*
+ * clyde's own section after the bonnie++ table (text_extra.c): one row per
+ * test that ran with its measured rate (never "+++++"), the page-cache
+ * residency at its start, latency percentiles and what reached the block
+ * device; then a warning for each test served mostly from the page cache
+ * and a note for each test where -D was not honoured; and with n > 1 runs
+ * a statistics table (mean +/- 95% CI, stddev) and, with extra's target,
+ * the tests that did not settle.  For n > 1 the rows merge the runs: the
+ * mean rate, the latencies of all runs' operations, the highest residency,
+ * the device totals.  Units are binary (KiB = 1024 B, as in bonnie++'s
+ * table): "2.91 GiB/s", "5123 seeks/s", "48211 files/s"; latencies in
+ * ns/us/ms/s with three significant digits.  Lines stay under 100
+ * columns.  Writes nothing when no test is done in any run.  Returns 0,
+ * -EINVAL when n is 0, -ENOMEM, or the stream's error.
+ */
+int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
+			   const struct clyde_json_extra *extra);
 
 /* ---- shared helpers (fmt.c) ----------------------------------------- */
 
@@ -148,6 +189,19 @@ char *clyde_fmt_test_latency(char *buf, size_t len,
 
 /* v with `decimals` decimals and a '.' point; "0" for NaN or infinity. */
 char *clyde_fmt_double(char *buf, size_t len, double v, int decimals);
+
+/* Human units for clyde's own text (text_extra.c), three significant
+ * digits, a space before the unit:
+ *   rate of test id: "2.91 GiB/s" / "487 KiB/s" / "12.0 B/s" (binary
+ *     prefixes), "5123 seeks/s" / "51.2 seeks/s", "48211 files/s";
+ *   bytes: "0 B", "812 B", "1.50 MiB", "2.00 TiB";
+ *   a duration: "250 ns", "12.3 us", "4.56 ms", "1.20 s" (and "1234 s").
+ * A unit is picked so that the number rounds to below 1000 (1000 KiB
+ * shows as "0.98 MiB"), except for seeks, files and seconds. */
+char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
+			   enum clyde_test id);
+char *clyde_fmt_human_bytes(char *buf, size_t len, double bytes);
+char *clyde_fmt_human_ns(char *buf, size_t len, double ns);
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes at s
  * (at most `avail` of them) do not start one.  Overlong forms, surrogates

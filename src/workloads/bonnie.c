@@ -19,8 +19,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "env/env.h"
+#include "io/cache.h"
 #include "io/scratch.h"
 #include "workloads/worker.h"
 
@@ -90,8 +93,11 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 {
 	uint64_t now = clyde_now(w->ctx);
 
-	if (count)
+	if (count) {
 		w->span->ops++;
+		if (!clyde_test_is_io(w->test))
+			clyde_worker_progress(w, 1);
+	}
 	clyde_hist_record(w->span->hist, now - t0);
 	if (now - t0 > w->span->latency_max_ns)
 		w->span->latency_max_ns = now - t0;
@@ -115,9 +121,178 @@ struct suite_state {
 	struct clyde_scratch *scratch;
 	unsigned n;
 	struct clyde_worker *w;
-	struct clyde_pattern_gen
-		pool; /* owns the random pool the workers share */
+	/* owns the random pool the workers share */
+	struct clyde_pattern_gen pool;
+	const struct clyde_target *target;
+	struct clyde_progress *progress;
+	bool memory_fs; /* tmpfs and the like: the cache is the storage */
 };
+
+/* Tests that read back what an earlier test wrote: the data must be made
+ * cold before them. */
+static bool reads_back(enum clyde_test t)
+{
+	switch (t) {
+	case CLYDE_REWRITE:
+	case CLYDE_GETC:
+	case CLYDE_GET_BLOCK:
+	case CLYDE_SEEKS:
+	case CLYDE_SEQ_STAT:
+	case CLYDE_SEQ_DEL:
+	case CLYDE_RAN_STAT:
+	case CLYDE_RAN_DEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_metadata(enum clyde_test t)
+{
+	return t == CLYDE_SEQ_STAT || t == CLYDE_SEQ_DEL ||
+	       t == CLYDE_RAN_STAT || t == CLYDE_RAN_DEL;
+}
+
+/* The IO tests whose O_DIRECT use the file's residency can check. */
+static bool direct_checkable(enum clyde_test t)
+{
+	return t == CLYDE_PUT_BLOCK || t == CLYDE_REWRITE ||
+	       t == CLYDE_GET_BLOCK || t == CLYDE_SEEKS;
+}
+
+/*
+ * Evict (when asked) worker w's IO file and measure its residency.
+ * Returns 0 when measured, 1 when it could not be measured (reported as
+ * "not measured", not an error), or a negative errno when the eviction's
+ * fsync failed, which is a real I/O error.
+ */
+static int io_residency(struct suite_state *st, struct clyde_worker *w,
+			bool evict, uint64_t *resident, uint64_t *total)
+{
+	struct clyde_ctx quiet;
+	char path[4200];
+	int fd, ret = 0;
+
+	fd = openat(st->scratch->dirfd, w->io_name,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/%s", st->scratch->path, w->io_name);
+	if (evict)
+		ret = clyde_cache_evict_fd(st->ctx, fd, path);
+	if (!ret) {
+		clyde_ctx_init(&quiet);
+		if (clyde_cache_residency_fd(&quiet, fd, resident, total) < 0)
+			ret = 1;
+		clyde_ctx_release(&quiet);
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * Before a test: drop every cache (--drop-caches, metadata tests), evict
+ * the files the test will read, and record how much of them is still
+ * cached when it starts.  Untimed.
+ */
+static int prepare_cache(struct suite_state *st, enum clyde_test t,
+			 struct clyde_test_result *r)
+{
+	const struct clyde_bonnie_config *cfg = st->cfg;
+	bool evict = !cfg->no_evict && !st->memory_fs;
+	int ret;
+
+	if (is_metadata(t) && cfg->drop_caches) {
+		ret = clyde_cache_drop_all(st->ctx);
+		if (ret < 0)
+			return ret;
+		r->cache.dropped = true;
+	}
+	if (!reads_back(t))
+		return 0;
+	r->cache.evicted = evict;
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+		struct clyde_span *sp = &r->spans[i];
+		uint64_t res = 0, tot = 0;
+
+		if (t < CLYDE_FIRST_FILE_TEST) {
+			ret = io_residency(st, w, evict, &res, &tot);
+			if (ret < 0)
+				return clyde_err(st->ctx, -ret,
+						 "%s: cannot prepare %s/%s",
+						 clyde_bonnie_test_label(t),
+						 st->scratch->path, w->io_name);
+			if (ret > 0 || st->memory_fs)
+				continue;
+		} else if (evict) {
+			/* The first pass evicts; the second measures what
+			 * is left, which is what the test starts with. */
+			ret = clyde_cache_evict_dir(st->ctx, w->dirfd,
+						    w->dir_path, NULL, NULL);
+			if (ret == 0)
+				ret = clyde_cache_evict_dir(st->ctx, w->dirfd,
+							    w->dir_path, &res,
+							    &tot);
+			if (ret < 0)
+				return ret;
+		} else {
+			continue;
+		}
+		sp->resident_bytes = res;
+		sp->cached_total_bytes = tot;
+	}
+	return 0;
+}
+
+/* Under -D: did the IO test leave its data out of the page cache? */
+static void check_direct(struct suite_state *st, enum clyde_test t,
+			 struct clyde_test_result *r)
+{
+	bool honoured = true;
+
+	if (!st->cfg->direct || !direct_checkable(t) || st->memory_fs)
+		return;
+	for (unsigned i = 0; i < st->n; i++) {
+		uint64_t after = 0, tot = 0;
+
+		if (io_residency(st, &st->w[i], false, &after, &tot) != 0)
+			return;
+		if (!clyde_cache_direct_honoured(r->spans[i].resident_bytes,
+						 after, r->spans[i].bytes))
+			honoured = false;
+	}
+	r->cache.direct_checked = true;
+	r->cache.direct_honoured = honoured;
+}
+
+/* What the progress display counts to: bytes, seeks or files, all workers. */
+static uint64_t progress_total(const struct clyde_bonnie_config *cfg,
+			       enum clyde_test t, unsigned n)
+{
+	uint64_t file = cfg->file_size_mib << 20, per;
+
+	switch (t) {
+	case CLYDE_PUTC:
+	case CLYDE_GETC:
+		per = cfg->perchar_mib << 20;
+		if (per > file)
+			per = file;
+		break;
+	case CLYDE_PUT_BLOCK:
+	case CLYDE_REWRITE:
+	case CLYDE_GET_BLOCK:
+		per = file / cfg->io_chunk * cfg->io_chunk;
+		break;
+	case CLYDE_SEEKS:
+		per = cfg->seeks;
+		break;
+	default:
+		per = cfg->num_files;
+		break;
+	}
+	return per * n;
+}
 
 static void *worker_main(void *arg)
 {
@@ -230,6 +405,8 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	pthread_barrier_t start;
 	pthread_t *tid;
 	uint64_t u0, s0, u1, s1;
+	struct clyde_devstat dev0, dev1;
+	bool have_dev = false;
 	unsigned started = 0;
 	int ret = 0;
 
@@ -241,9 +418,22 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (te->id >= CLYDE_FIRST_FILE_TEST)
 		for (unsigned i = 0; i < st->n && !ret; i++)
 			ret = worker_dir(st, &st->w[i]);
+	if (!ret)
+		ret = prepare_cache(st, te->id, r);
 	if (ret) {
 		free(tid);
 		return ret;
+	}
+	if (st->target && st->target->has_block_device &&
+	    clyde_devstat_read(st->target, &dev0) == 0)
+		have_dev = true;
+	if (st->progress) {
+		atomic_store(&st->progress->test, (int)te->id);
+		atomic_store(&st->progress->done, 0);
+		atomic_store(&st->progress->total,
+			     progress_total(st->cfg, te->id, st->n));
+		atomic_store(&st->progress->start_ns, clyde_now(st->ctx));
+		atomic_store(&st->progress->active, 1);
 	}
 	pthread_barrier_init(&start, NULL, st->n);
 	process_cpu(&u0, &s0);
@@ -254,6 +444,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		w->test_label = te->label;
 		w->span = &r->spans[i];
 		w->start = &start;
+		w->progress = st->progress;
 		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
 			ret = clyde_err(st->ctx, EAGAIN,
 					"%s: cannot start worker %u", te->label,
@@ -274,6 +465,10 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 			ret = (int)(intptr_t)res;
 	}
 	process_cpu(&u1, &s1);
+	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
+		clyde_devstat_delta(&dev0, &dev1, &r->dev);
+	if (st->progress)
+		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);
 	free(tid);
 	if (ret)
@@ -284,6 +479,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
 	r->state = CLYDE_DONE;
+	check_direct(st, te->id, r);
 	return 0;
 }
 
@@ -308,6 +504,28 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->file_chunk = cfg->file_chunk;
 	p->direct = cfg->direct;
 	p->fsync_each = cfg->fsync_each;
+	if (cfg->file_size_mib && !cfg->skip_perchar && !cfg->direct) {
+		p->perchar_bytes = cfg->perchar_mib << 20;
+		if (p->perchar_bytes > cfg->file_size_mib << 20)
+			p->perchar_bytes = cfg->file_size_mib << 20;
+	}
+	p->size_auto = !cfg->size_given;
+	p->evict = !cfg->no_evict;
+	p->drop_caches = cfg->drop_caches;
+	snprintf(p->pattern, sizeof(p->pattern), "%s",
+		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
+}
+
+/* Learn the machine and the target; what cannot be learned stays empty
+ * and never stops the run. */
+static void fill_env(const char *path, struct clyde_env *env)
+{
+	struct clyde_ctx quiet;
+
+	clyde_ctx_init(&quiet);
+	clyde_env_machine(&quiet, &env->machine);
+	clyde_env_target(&quiet, path, &env->target);
+	clyde_ctx_release(&quiet);
 }
 
 int clyde_bonnie_run(struct clyde_ctx *ctx,
@@ -326,6 +544,11 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	int ret;
 
 	fill_params(cfg, seed, &run->params);
+	fill_env(scratch->path, &run->env);
+	run->started_unix = (uint64_t)time(NULL);
+	st.target = &run->env.target;
+	st.progress = hooks ? hooks->progress : NULL;
+	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
 	ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
 		const struct test_entry *te = &suite[i];

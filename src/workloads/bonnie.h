@@ -5,6 +5,7 @@
 #ifndef CLYDE_WORKLOADS_BONNIE_H
 #define CLYDE_WORKLOADS_BONNIE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -62,7 +63,20 @@ struct clyde_bonnie_config {
 	const char *user;	    /* -u user[:group] */
 	const char *group;	    /* -g group */
 	enum clyde_pattern pattern; /* --pattern */
+
+	/* Honest numbers. */
+	bool perchar_given;   /* -fN given: no time bound on the per-char tests */
+	bool no_evict;	      /* --no-evict: leave the page cache alone */
+	bool drop_caches;     /* --drop-caches: drop all caches before the
+			       * metadata tests (root) */
+	double until_stable_pct; /* --until-stable PCT; 0 = off */
+	unsigned max_runs;	 /* --max-runs: bound for --until-stable */
+	bool show_progress;	 /* the live line on a terminal (set by the CLI) */
 };
+
+/* Per-char tests stop after this long unless -fN asked for a size. */
+#define CLYDE_PERCHAR_TIME_NS (4ull * 1000000000ull)
+#define CLYDE_DEFAULT_MAX_RUNS 10u
 
 /* A test's name for people ("block write", "random seeks", ...). */
 const char *clyde_bonnie_test_label(enum clyde_test t);
@@ -84,7 +98,33 @@ struct clyde_bonnie_hooks {
 	int (*before_test)(void *arg, enum clyde_test t);
 	void (*after_test)(void *arg, enum clyde_test t,
 			   const struct clyde_test_result *r);
+	/* When not NULL, the suite keeps it current for a progress display:
+	 * another thread may read it at any time. */
+	struct clyde_progress *progress;
 };
+
+/*
+ * How far the running test is.  `done` counts the test's unit (bytes for
+ * the IO tests, seeks, files) over all workers, out of `total`.
+ */
+struct clyde_progress {
+	atomic_int active;	  /* a test is running */
+	atomic_int test;	  /* enum clyde_test of the running test */
+	atomic_uint_fast64_t done;
+	atomic_uint_fast64_t total;
+	atomic_uint_fast64_t start_ns; /* clyde_now() when it started */
+};
+
+/*
+ * Choose the file size when -s is not given: write a calibration file in
+ * `scratch` for up to about two seconds (or 1 GiB), and size the IO tests
+ * so that each block test runs for about five seconds and writes at least
+ * 1 GiB in all, within half of the free space.  Returns the size per
+ * worker in MiB (> 0), or a negative errno with a message.
+ */
+int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
+			   const struct clyde_bonnie_config *cfg,
+			   struct clyde_scratch *scratch, uint64_t *size_mib);
 
 /*
  * Run the suite once inside `scratch` (which the caller created and will

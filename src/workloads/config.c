@@ -30,4 +30,5 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->sync_mode = CLYDE_SYNC_NONE;
 	cfg->seed_given = false;
 	cfg->pattern = CLYDE_PATTERN_RANDOM;
+	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
 }

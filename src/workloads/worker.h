@@ -38,6 +38,7 @@ struct clyde_worker {
 	struct clyde_span *span; /* this worker's share of the test */
 
 	pthread_barrier_t *start; /* shared by the workers of one test */
+	struct clyde_progress *progress; /* may be NULL */
 	uint64_t cpu_user0, cpu_sys0;
 
 	/* State a body keeps from one test to the next (the random-order
@@ -60,6 +61,14 @@ void clyde_worker_end(struct clyde_worker *w);
  * `count` is true and keeps the slowest latency.  Returns the time now,
  * which can serve as the next operation's start. */
 uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count);
+
+/* Add `n` units (bytes, seeks or files) to the progress display. */
+static inline void clyde_worker_progress(struct clyde_worker *w, uint64_t n)
+{
+	if (w->progress)
+		atomic_fetch_add_explicit(&w->progress->done, n,
+					  memory_order_relaxed);
+}
 
 /* Record an error for this worker's test ("<test>: <what> <path>: errno")
  * and return -errnum. */

@@ -1,0 +1,205 @@
+/*
+ * The results history: every result kept in one SQLite database, so that
+ * runs made weeks apart can be listed, shown, exported and compared.
+ *
+ * Where.  The default database is $XDG_DATA_HOME/clyde/results.db, or
+ * ~/.local/share/clyde/results.db when XDG_DATA_HOME is unset, empty or
+ * relative (the XDG rule).  Missing directories on the way to the default
+ * path are made with mode 0700; a path the caller names is used as given.
+ *
+ * What is stored.  One row per result in `runs`: the whole document as it
+ * was handed in (a clyde JSON result, or one bonnie++/clyde CSV line
+ * without its line end) and columns extracted from it: the run's date,
+ * label, kind ("bonnie" or "tree" for clyde JSON, "bonnie-csv" for a CSV
+ * line), host, target path, filesystem, mount options and the file it was
+ * imported from.  Beside it, `figures` holds one row per test of the
+ * bonnie++ suite that the result carries: its rate (the mean over the
+ * result's repeats), unit and CPU share, so that a list needs no parsing.
+ *
+ * Schema versions.  The `meta` table holds application = "clyde" and
+ * schema_version.  Opening a database brings it forward to
+ * CLYDE_HISTORY_SCHEMA_VERSION in one transaction, one step per version
+ * (history.c: the `migrations` table); a new version is one function and
+ * one entry there.  Version 0 is the legacy layout: meta plus
+ * runs(id, saved_unix, document) and nothing else.
+ *
+ * What is never touched.  A file at the path that is not a clyde history
+ * (not SQLite at all, a corrupt database, another application's database,
+ * or one from a newer clyde) is refused with one message naming the path,
+ * and nothing is written to it: the checks are made before the first
+ * write.  Only a missing file, an empty file or an SQLite database without
+ * any table becomes a new history.
+ *
+ * Several processes.  The database is in WAL mode with a 5 s busy timeout
+ * and every write transaction starts with BEGIN IMMEDIATE, so clyde
+ * processes saving at the same time each wait their turn instead of
+ * failing.
+ *
+ * Nothing here prints.  Errors are recorded in the context (naming the
+ * database path) and returned as negative errno values: -ENOENT for a
+ * missing database (read-only opens) or an unknown id, -EINVAL for a file
+ * that is not a usable clyde history or a document that cannot be read,
+ * -EIO for SQLite failures, -ENOMEM.
+ *
+ * Without SQLite at build time (no CLYDE_HAVE_SQLITE) every function that
+ * needs the database records "built without SQLite" and returns -ENOTSUP.
+ */
+#ifndef CLYDE_REPORT_HISTORY_H
+#define CLYDE_REPORT_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "results/result.h"
+
+/* The schema this code writes; older databases are migrated to it. */
+#define CLYDE_HISTORY_SCHEMA_VERSION 1
+
+/* True when this build can keep a history (SQLite was found). */
+bool clyde_history_available(void);
+
+/*
+ * Write the default database path into buf (cap bytes): see "Where"
+ * above.  Makes no directory.  Returns 0, -ENOENT when no home directory
+ * can be found, or -ENAMETOOLONG.
+ */
+int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap);
+
+/* An open history (one SQLite connection).  Not for use by two threads. */
+struct clyde_history;
+
+/*
+ * Open the history at db_path (NULL: the default path, whose directories
+ * are made as needed).  With `create` a missing or empty file becomes a
+ * new history; without it a missing file is -ENOENT ("nothing saved
+ * yet").  An existing history is migrated to the current schema.  On
+ * success *out owns the connection: clyde_history_close() it.
+ */
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path,
+		       bool create, struct clyde_history **out);
+void clyde_history_close(struct clyde_history *h);
+
+/* The database path (owned by h). */
+const char *clyde_history_path(const struct clyde_history *h);
+
+/* The schema version found in the file when it was opened, before any
+ * migration (-1 for a new history). */
+int clyde_history_found_version(const struct clyde_history *h);
+
+/* What a result says about one test of the bonnie++ suite. */
+enum clyde_history_fig_state {
+	CLYDE_HIST_FIG_NONE = 0, /* not run, skipped, or not in the result */
+	CLYDE_HIST_FIG_TOO_FAST, /* "+++++" in a CSV line: no number */
+	CLYDE_HIST_FIG_VALUE,
+};
+
+struct clyde_history_figure {
+	enum clyde_history_fig_state state;
+	double value;  /* bytes/s (putc .. get_block), seeks/s or files/s */
+	bool too_fast; /* a VALUE measured in under 0.5 s (clyde JSON) */
+	bool has_cpu;
+	double cpu_pct;
+};
+
+/* One stored result without its document.  Strings are owned, never NULL
+ * ("" when the result does not say). */
+struct clyde_history_entry {
+	int64_t id;
+	int64_t saved_unix;   /* when it entered the history */
+	int64_t started_unix; /* when the run started; -1 unknown (1.03) */
+	char *kind;	      /* "bonnie", "tree", "bonnie-csv" */
+	char *label;
+	char *host;
+	char *target_path;
+	char *fstype;
+	char *mount_opts;
+	char *source; /* the imported file; "" when saved by a run */
+	struct clyde_history_figure fig[CLYDE_TEST_COUNT];
+};
+
+void clyde_history_entry_release(struct clyde_history_entry *e);
+void clyde_history_entries_free(struct clyde_history_entry *e, size_t n);
+
+/*
+ * Fill *e (which the caller then releases) from a document without
+ * storing it: a clyde JSON result (first non-blank byte '{') or one CSV
+ * line.  id and saved_unix are 0, source is "".  Returns 0, or -EINVAL
+ * with the reason in ctx (naming `what`, e.g. a file name) when the
+ * document is not a clyde result / a bonnie++ line, or -ENOMEM.
+ */
+int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
+			   const char *doc, size_t len,
+			   struct clyde_history_entry *e);
+
+/*
+ * Store one document in an open history (one transaction); see
+ * clyde_history_describe() for what it may be.  `source` names the file
+ * it came from (NULL: saved by a run).  Returns 0 with the new id in
+ * *id_out (may be NULL), or a negative errno; nothing is stored then.
+ */
+int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
+		      const char *doc, size_t len, const char *source,
+		      int64_t *id_out);
+
+/*
+ * What the run command calls after each run: open the history at db_path
+ * (NULL: the default, created as needed), store the clyde JSON document
+ * json_text[0..len) and close it.  Returns 0 with the new id in *id_out
+ * (may be NULL), or a negative errno with the message in ctx.
+ */
+int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
+		       const char *json_text, size_t len, int64_t *id_out);
+
+/* What importing one file did.  Owns every array and string. */
+struct clyde_history_import {
+	int64_t *ids; /* the runs stored, in file order */
+	size_t nids, ids_cap;
+	char **errors; /* "path:line: reason" for each malformed line */
+	size_t nerrors, errors_cap;
+};
+
+void clyde_history_import_init(struct clyde_history_import *imp);
+void clyde_history_import_release(struct clyde_history_import *imp);
+
+/*
+ * Import the file at `path` into h, appending to *imp.  A file whose first
+ * non-blank byte is '{' is one clyde JSON result; anything else is read
+ * as CSV lines (bonnie++ 1.03, 1.96/1.97, 1.98..2.00a or clyde), each data
+ * line one run, headers and blank lines skipped.  A malformed CSV line is
+ * listed in imp->errors and the other lines are still imported.  All runs
+ * of one file are stored in one transaction.  Returns 0 when the file was
+ * read (look at imp->errors too), or a negative errno (nothing of this
+ * file stored) when it cannot be read, is not a usable JSON result, or
+ * the database fails.
+ */
+int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
+			      const char *path,
+			      struct clyde_history_import *imp);
+
+/*
+ * The stored runs, ordered by run date, newest first (runs without a date
+ * after those with one, newest stored first); at most `limit` of them when
+ * limit > 0.  *out (an array of *n entries) is the caller's:
+ * clyde_history_entries_free().
+ */
+int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
+		       size_t limit, struct clyde_history_entry **out,
+		       size_t *n);
+
+/*
+ * Run `id`: its entry (when e is not NULL; the caller releases it) and its
+ * document (when doc is not NULL: a malloc'ed copy, NUL-terminated, with
+ * its length in *len).  Returns 0, -ENOENT (recorded: "no run with id N
+ * in PATH") for an unknown id, or another negative errno.
+ */
+int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
+		      int64_t id, struct clyde_history_entry *e, char **doc,
+		      size_t *len);
+
+/* Delete run `id`.  Returns 0, -ENOENT for an unknown id, or an error. */
+int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
+			 int64_t id);
+
+#endif

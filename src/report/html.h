@@ -1,0 +1,39 @@
+/*
+ * The HTML report of `clyde report`: one self-contained file (inline CSS
+ * and SVG; no script, no fonts, nothing fetched from the network) with
+ *  - a bar chart per test group (sequential output, sequential input,
+ *    random seeks, sequential create, random create, tree walk) that has
+ *    a value in some run: one bar per run and test, each labelled with
+ *    its value; "too fast" and "skipped" are written where the bar would
+ *    be, never drawn as 0;
+ *  - a latency percentile chart per test where some run has percentiles
+ *    (p50, p90, p99, p99.9, max; one line per run, log scale);
+ *  - "what differs": the configuration keys whose values differ between
+ *    runs, one column per run, then the keys all runs share, collapsed
+ *    in a <details> element;
+ *  - the full compare table (the same model as `clyde compare`).
+ * Every string that came from a user (labels, paths, notes, mount
+ * options) is escaped for HTML text or attributes.
+ */
+#ifndef CLYDE_REPORT_HTML_H
+#define CLYDE_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "report/compare.h"
+#include "report/loaded.h"
+
+/* How many <svg> charts clyde_html_write() draws for this table: one per
+ * group with a value plus one per test with percentiles.  (Tests use it to
+ * check what a browser rendered.) */
+size_t clyde_html_chart_count(const struct clyde_compare *cmp);
+
+/*
+ * Write the report for `cmp` (built from the runs the report shows) with
+ * `title` (escaped; NULL for "clyde report").  Returns 0, or a negative
+ * errno when the stream failed.
+ */
+int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
+		     const char *title);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * Results loaded for comparison: the one in-memory form that `clyde
+ * compare`, `clyde report` and `clyde history` work on, whatever the
+ * source was (a clyde JSON result, a bonnie++ CSV line of any format, or
+ * a run clyde just made).
+ *
+ * One loaded run is one column of a compare table:
+ *  - a clyde JSON file is ONE run; when it holds several runs (clyde -x N,
+ *    --until-stable) they are that run's repeats: each test's value is the
+ *    mean of the repeats and `samples` holds each repeat's rate, which is
+ *    what the significance test uses;
+ *  - a CSV line is one run without repeats, unless the caller asks to
+ *    merge repeats (clyde_loaded_merge_repeats()).
+ *
+ * Rates are normalised: bytes/s for the IO tests (a CSV's KiB/s times
+ * 1024), seeks/s, files/s (tree phases: entries/s).  CPU is in percent of
+ * one CPU, latencies in ns.
+ *
+ * Everything here owns its memory; strings are NUL-terminated and
+ * unescaped (they come from users: a renderer must escape them).  Nothing
+ * prints: a malformed line or file is recorded in the set's `errors` as
+ * "path:line: reason" and reading goes on.
+ */
+#ifndef CLYDE_REPORT_LOADED_H
+#define CLYDE_REPORT_LOADED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/ctx.h"
+#include "results/csv_read.h"
+#include "results/json_read.h"
+#include "results/result.h"
+
+enum clyde_loaded_state {
+	CLYDE_LOADED_NOT_RUN = 0, /* not asked for / not in the source */
+	CLYDE_LOADED_SKIPPED,	  /* asked for, not possible (note says why) */
+	CLYDE_LOADED_TOO_FAST,	  /* ran in under 0.5 s: "+++++" */
+	CLYDE_LOADED_VALUE,
+};
+
+/* "not run", "skipped", "too fast", "value". */
+const char *clyde_loaded_state_name(enum clyde_loaded_state s);
+
+/* Latency percentiles (ns) of one test, when the source has them (clyde
+ * JSON; of the first repeat that has them).  CSV gives only the max. */
+struct clyde_loaded_latency {
+	uint64_t count;
+	uint64_t min_ns, mean_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+};
+
+/* Test groups: one chart each in the report. */
+enum clyde_loaded_group {
+	CLYDE_GROUP_SEQ_OUTPUT = 0, /* putc, put_block, rewrite */
+	CLYDE_GROUP_SEQ_INPUT,	    /* getc, get_block */
+	CLYDE_GROUP_SEEKS,	    /* seeks */
+	CLYDE_GROUP_SEQ_FILES,	    /* seq_create, seq_stat, seq_del */
+	CLYDE_GROUP_RAN_FILES,	    /* ran_create, ran_stat, ran_del */
+	CLYDE_GROUP_TREE,	    /* tree phases */
+	CLYDE_GROUP_COUNT
+};
+
+/* "Sequential output", "Sequential input", "Random seeks", "Sequential
+ * create", "Random create", "Tree walk". */
+const char *clyde_loaded_group_name(enum clyde_loaded_group g);
+
+struct clyde_loaded_test {
+	char name[32];	/* "put_block", "seq_create", tree: "stat_walk" */
+	char unit[16];	/* of rate: "B/s", "seeks/s", "files/s", "entries/s" */
+	enum clyde_loaded_group group;
+	enum clyde_loaded_state state;
+	/* VALUE: the rate (mean over the repeats that have one).  TOO_FAST:
+	 * the rate when the source knows it (clyde JSON, has_rate true) --
+	 * imprecise, shown marked; a CSV's "+++++" has no rate. */
+	bool has_rate;
+	double rate;
+	bool has_cpu; /* a CSV "+++" or empty CPU cell has none */
+	double cpu_pct;
+	bool has_latency_max;
+	uint64_t latency_max_ns; /* the largest over the repeats */
+	bool has_latency;	 /* percentiles below are known */
+	struct clyde_loaded_latency latency;
+	/* One rate per repeat that has one (owned); nsamples >= 2 makes the
+	 * significance test possible. */
+	double *samples;
+	size_t nsamples;
+	char note[128]; /* why SKIPPED, or "" */
+};
+
+/* One configuration item, for the "what differs" table: a short human key
+ * ("filesystem", "mount options", "file size", ...) and its value as
+ * shown.  Keys a source does not record are absent. */
+struct clyde_loaded_kv {
+	char *key;
+	char *value;
+};
+
+enum clyde_loaded_kind {
+	CLYDE_LOADED_BONNIE = 0,
+	CLYDE_LOADED_TREE,
+};
+
+struct clyde_loaded_run {
+	char *label;  /* the run's name as recorded ("" when none) */
+	char *path;   /* the file it came from ("-" for stdin, or whatever
+		       * the caller named the buffer) */
+	unsigned long line; /* the CSV line, or 1 for a JSON file */
+	char *source; /* "path:line" */
+	enum clyde_loaded_kind kind;
+	char format[32]; /* "clyde JSON v1", "bonnie++ CSV 1.98", ... */
+	uint64_t started_unix; /* 0 when not recorded */
+	size_t nrepeats;       /* runs folded into this one (>= 1) */
+	struct clyde_loaded_kv *kv;
+	size_t nkv;
+	/* bonnie: the 12 tests in bonnie++'s order (index = enum
+	 * clyde_test); tree: its phases in order. */
+	struct clyde_loaded_test *tests;
+	size_t ntests;
+};
+
+/* The value of config key `key` of a run, or NULL when not recorded. */
+const char *clyde_loaded_kv_get(const struct clyde_loaded_run *run,
+				const char *key);
+
+/* Messages kept per set; `nmalformed` counts them all. */
+#define CLYDE_LOADED_MAX_ERRORS 100
+
+struct clyde_loaded_set {
+	struct clyde_loaded_run *runs;
+	size_t nruns;
+	char **errors; /* "path:line: reason", at most CLYDE_LOADED_MAX_ERRORS */
+	size_t nerrors;
+	size_t nmalformed; /* malformed lines/files, including those not kept */
+	size_t runs_cap, errors_cap;
+};
+
+void clyde_loaded_set_init(struct clyde_loaded_set *set);
+void clyde_loaded_set_release(struct clyde_loaded_set *set);
+
+/*
+ * Read one file (or "-" for stdin) and append what it holds: a file whose
+ * first non-blank byte is '{' is read as a clyde JSON result (one run), any
+ * other as bonnie++/clyde CSV lines (one run per data line).  A malformed
+ * line, or a JSON file that is malformed or not a clyde result, appends a
+ * message to set->errors and is not an error of the call.  Returns 0, or a
+ * negative errno recorded in ctx (with the path) when the file cannot be
+ * read at all or memory runs out; what was read before stays in the set.
+ */
+int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
+			   struct clyde_loaded_set *set);
+
+/* The same for data already in memory (`name` is used as the path in
+ * messages and sources); e.g. a result stored in a database. */
+int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
+			     size_t len, const char *name,
+			     struct clyde_loaded_set *set);
+
+/* Append one parsed clyde JSON result (from clyde_json_parse(); not
+ * kept).  A bad document or member appends a message naming name:line and
+ * returns 0; -ENOMEM (in ctx) is the only failure. */
+int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
+			  const char *name, struct clyde_loaded_set *set);
+
+/* Append one CSV data line (from clyde_csv_parse_line()), read from
+ * name:line->lineno.  Returns 0 or -ENOMEM (in ctx). */
+int clyde_loaded_add_csv(struct clyde_ctx *ctx,
+			 const struct clyde_csv_line *line, const char *name,
+			 struct clyde_loaded_set *set);
+
+/* Append a run clyde has just made (as the JSON writer would show it).
+ * Returns 0 or -ENOMEM (in ctx). */
+int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
+			 const char *name, struct clyde_loaded_set *set);
+
+/*
+ * Fold consecutive CSV runs of one file that share the label and every
+ * config value (bonnie++ -x N writes N such lines) into one run with
+ * repeats: values become means, samples the per-line rates, a test is
+ * TOO_FAST only when no line has a value.  JSON runs are left alone.
+ * Returns 0 or -ENOMEM (in ctx; the set is then unchanged).
+ */
+int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
+			       struct clyde_loaded_set *set);
+
+/* Record "fmt..." in set->errors (counted in nmalformed; kept while fewer
+ * than CLYDE_LOADED_MAX_ERRORS).  For callers that find a bad input
+ * themselves (e.g. a database row).  Returns 0 or -ENOMEM. */
+int clyde_loaded_add_error(struct clyde_loaded_set *set, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

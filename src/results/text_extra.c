@@ -1,0 +1,387 @@
+/*
+ * clyde's own text section, printed after the bonnie++ table (which keeps
+ * bonnie++'s layout byte for byte and so has no room for anything new):
+ * the measured rate of every test (bonnie++ hides short tests behind
+ * "+++++"), how much of its data was already in the page cache, latency
+ * percentiles, what reached the block device, warnings where a number is
+ * the cache's rather than the storage's, and run-to-run statistics.
+ * format.h states the layout and the units.
+ */
+#include "results/format.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/summary.h"
+
+/* What the messages call each test (the words of bonnie++'s progress
+ * lines, as the CLI uses them). */
+static const char *const labels[CLYDE_TEST_COUNT] = {
+	[CLYDE_PUTC] = "per-char write",
+	[CLYDE_PUT_BLOCK] = "block write",
+	[CLYDE_REWRITE] = "rewrite",
+	[CLYDE_GETC] = "per-char read",
+	[CLYDE_GET_BLOCK] = "block read",
+	[CLYDE_SEEKS] = "random seeks",
+	[CLYDE_SEQ_CREATE] = "sequential create",
+	[CLYDE_SEQ_STAT] = "sequential stat",
+	[CLYDE_SEQ_DEL] = "sequential delete",
+	[CLYDE_RAN_CREATE] = "random create",
+	[CLYDE_RAN_STAT] = "random stat",
+	[CLYDE_RAN_DEL] = "random delete",
+};
+
+/* Column layout of the two tables; rows are at most 94 columns. */
+#define ROW_FMT "%-10s %13s %6s %8s %8s %8s %8s %9s %9s %6s\n"
+#define STAT_FMT "%-10s %3s %13s %13s %9s %13s%s%s\n"
+/* Where a list of names wraps. */
+#define WRAP_COLS 96
+
+/* snprintf's %f follows LC_NUMERIC; clyde's text always uses '.'. */
+static char *fix_point(char *buf)
+{
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = '.';
+	return buf;
+}
+
+/* v with three significant digits and the unit: "2.91 GiB/s". */
+static char *sig3(char *buf, size_t len, double v, const char *unit)
+{
+	if (v < 9.995)
+		snprintf(buf, len, "%.2f %s", v, unit);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f %s", v, unit);
+	else
+		snprintf(buf, len, "%.0f %s", v, unit);
+	return fix_point(buf);
+}
+
+/* v scaled by 1024 until it rounds to below 1000, with units[k]. */
+static char *binary(char *buf, size_t len, double v, const char *const *units,
+		    int nunits)
+{
+	int k = 0;
+
+	while (v >= 999.5 && k + 1 < nunits) {
+		v /= 1024.0;
+		k++;
+	}
+	return sig3(buf, len, v, units[k]);
+}
+
+char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
+			   enum clyde_test id)
+{
+	static const char *const units[] = { "B/s",   "KiB/s", "MiB/s",
+					     "GiB/s", "TiB/s", "PiB/s" };
+	const char *unit = id == CLYDE_SEEKS ? "seeks/s" : "files/s";
+
+	if (!isfinite(per_s) || per_s < 0.0) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	if (clyde_test_is_io(id))
+		return binary(buf, len, per_s, units, 6);
+	if (per_s >= 99.95)
+		snprintf(buf, len, "%.0f %s", per_s, unit);
+	else
+		sig3(buf, len, per_s, unit);
+	return fix_point(buf);
+}
+
+char *clyde_fmt_human_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const units[] = { "B",   "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
+
+	if (!isfinite(bytes) || bytes < 0.0) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	/* Below a KiB a byte count is whole: "812 B", not "812.00 B". */
+	if (bytes < 999.5) {
+		snprintf(buf, len, "%.0f B", bytes);
+		return buf;
+	}
+	return binary(buf, len, bytes, units, 6);
+}
+
+char *clyde_fmt_human_ns(char *buf, size_t len, double ns)
+{
+	if (!isfinite(ns) || ns < 0.0)
+		snprintf(buf, len, "n/a");
+	else if (ns < 999.5)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 999.5e3)
+		sig3(buf, len, ns / 1e3, "us");
+	else if (ns < 999.5e6)
+		sig3(buf, len, ns / 1e6, "ms");
+	else
+		sig3(buf, len, ns / 1e9, "s");
+	return fix_point(buf);
+}
+
+/* One test over all runs, as its row shows it. */
+struct row {
+	bool done;	      /* in at least one run */
+	double residency;     /* highest measured, < 0 when never measured */
+	unsigned res_run;     /* the run it was seen in */
+	bool direct_failed;   /* -D checked and not honoured in some run */
+	bool have_device;     /* in at least one run */
+	uint64_t dev_read, dev_write, bytes;
+	struct clyde_hist *lat; /* all runs' operations; owned */
+};
+
+static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
+		  struct row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->residency = -1.0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct clyde_test_result *t = &runs[i].tests[id];
+		double res;
+
+		if (t->state != CLYDE_DONE)
+			continue;
+		row->done = true;
+		res = clyde_test_residency(t);
+		if (res > row->residency) {
+			row->residency = res;
+			row->res_run = i;
+		}
+		if (t->cache.direct_checked && !t->cache.direct_honoured)
+			row->direct_failed = true;
+		if (t->dev.have_device) {
+			row->have_device = true;
+			row->dev_read += t->dev.read_bytes;
+			row->dev_write += t->dev.write_bytes;
+			row->bytes += t->bytes;
+		}
+		if (t->latency && clyde_hist_count(t->latency)) {
+			if (!row->lat) {
+				row->lat = malloc(sizeof(*row->lat));
+				if (!row->lat)
+					return -ENOMEM;
+				clyde_hist_init(row->lat);
+			}
+			clyde_hist_merge(row->lat, t->latency);
+		}
+	}
+	return 0;
+}
+
+static void write_row(FILE *f, enum clyde_test id, const struct row *row,
+		      const struct clyde_summary *s)
+{
+	char rate[CLYDE_FMT_LEN], res[CLYDE_FMT_LEN], lat[4][CLYDE_FMT_LEN];
+	char rd[CLYDE_FMT_LEN], wr[CLYDE_FMT_LEN], wa[CLYDE_FMT_LEN];
+	static const double q[3] = { 0.50, 0.99, 0.999 };
+
+	if (s->n)
+		clyde_fmt_human_rate(rate, sizeof(rate), s->mean, id);
+	else
+		snprintf(rate, sizeof(rate), "n/a");
+	if (row->residency >= 0.0)
+		snprintf(res, sizeof(res), "%.0f%%", row->residency * 100.0);
+	else
+		snprintf(res, sizeof(res), "n/a");
+	for (int k = 0; k < 4; k++) {
+		uint64_t v;
+
+		if (!row->lat) {
+			snprintf(lat[k], sizeof(lat[k]), "-");
+			continue;
+		}
+		v = k < 3 ? clyde_hist_quantile(row->lat, q[k]) :
+			    clyde_hist_max(row->lat);
+		clyde_fmt_human_ns(lat[k], sizeof(lat[k]), (double)v);
+	}
+	if (!row->have_device) {
+		fprintf(f, "%-10s %13s %6s %8s %8s %8s %8s  %s\n",
+			clyde_test_name(id), rate, res, lat[0], lat[1], lat[2],
+			lat[3], "no block device");
+		return;
+	}
+	clyde_fmt_human_bytes(rd, sizeof(rd), (double)row->dev_read);
+	clyde_fmt_human_bytes(wr, sizeof(wr), (double)row->dev_write);
+	/* As in the JSON: only the tests that write all their bytes have a
+	 * write amplification. */
+	if ((id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK ||
+	     id == CLYDE_REWRITE) &&
+	    row->bytes) {
+		snprintf(wa, sizeof(wa), "%.2fx",
+			 (double)row->dev_write / (double)row->bytes);
+		fix_point(wa);
+	} else {
+		snprintf(wa, sizeof(wa), "-");
+	}
+	fprintf(f, ROW_FMT, clyde_test_name(id), rate, res, lat[0], lat[1],
+		lat[2], lat[3], rd, wr, wa);
+}
+
+static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
+			   unsigned n)
+{
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct row *row = &rows[i];
+		char where[32] = "";
+
+		if (!row->done || row->residency < CLYDE_CACHE_WARN_FRACTION)
+			continue;
+		if (n > 1)
+			snprintf(where, sizeof(where), " (run %u)",
+				 row->res_run + 1);
+		fprintf(f,
+			"clyde: warning: %s: %.0f%% of the data was in the page "
+			"cache when the test started%s;\n"
+			"       the rate is the cache's, not the storage's\n",
+			labels[i], row->residency * 100.0, where);
+	}
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+		if (rows[i].done && rows[i].direct_failed)
+			fprintf(f,
+				"clyde: note: %s: -D was not honoured: the file's "
+				"pages entered the page cache anyway\n",
+				labels[i]);
+}
+
+/* "mean" and friends in the test's unit; "n/a" when not finite. */
+static char *stat_cell(char *buf, size_t len, double v, enum clyde_test id)
+{
+	return clyde_fmt_human_rate(buf, len, v, id);
+}
+
+static void write_names(FILE *f, const char *lead, const enum clyde_test *t,
+			unsigned k)
+{
+	size_t col = strlen(lead);
+
+	fputs(lead, f);
+	for (unsigned i = 0; i < k; i++) {
+		const char *name = clyde_test_name(t[i]);
+
+		if (i && col + strlen(name) + 2 > WRAP_COLS) {
+			fputs(",\n      ", f);
+			col = 6;
+		} else if (i) {
+			fputs(", ", f);
+			col += 2;
+		}
+		fputs(name, f);
+		col += strlen(name);
+	}
+	fputc('\n', f);
+}
+
+static void write_stats(FILE *f, const struct clyde_summary s[CLYDE_TEST_COUNT],
+			unsigned n, const struct clyde_json_extra *extra)
+{
+	bool target = extra && extra->target_pct > 0.0 &&
+		      isfinite(extra->target_pct);
+
+	fprintf(f,
+		"\nclyde: statistics over %u runs (mean, 95%% confidence "
+		"interval of the mean, Student's t)\n",
+		n);
+	fprintf(f, STAT_FMT, "test", "n", "mean", "+/- 95% CI", "% of mean",
+		"stddev", target ? "  " : "", target ? "settled" : "");
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		enum clyde_test id = (enum clyde_test)i;
+		char num[16], mean[CLYDE_FMT_LEN], ci[CLYDE_FMT_LEN];
+		char pct[CLYDE_FMT_LEN], sd[CLYDE_FMT_LEN];
+		const char *settled;
+
+		if (!s[i].n)
+			continue;
+		snprintf(num, sizeof(num), "%u", s[i].n);
+		stat_cell(mean, sizeof(mean), s[i].mean, id);
+		if (s[i].n < 2) {
+			/* One value says nothing about the spread. */
+			snprintf(ci, sizeof(ci), "n/a");
+			snprintf(pct, sizeof(pct), "n/a");
+			snprintf(sd, sizeof(sd), "n/a");
+		} else {
+			stat_cell(ci, sizeof(ci), s[i].ci95, id);
+			stat_cell(sd, sizeof(sd), s[i].stddev, id);
+			if (s[i].mean > 0.0) {
+				snprintf(pct, sizeof(pct), "%.1f%%",
+					 s[i].ci95 * 100.0 / s[i].mean);
+				fix_point(pct);
+			} else {
+				snprintf(pct, sizeof(pct), "n/a");
+			}
+		}
+		if (!target)
+			settled = "";
+		else if (s[i].settled == CLYDE_SETTLED_YES)
+			settled = "yes";
+		else
+			settled = "no";
+		fprintf(f, STAT_FMT, clyde_test_name(id), num, mean, ci, pct,
+			sd, target ? "  " : "", settled);
+	}
+	if (!target)
+		return;
+	fprintf(f,
+		"clyde: until-stable: target +/-%g%% of the mean, %u of at most "
+		"%u runs made\n",
+		extra->target_pct, extra->runs_done, extra->max_runs);
+	if (extra->n_unsettled)
+		write_names(f, "clyde: not settled: ", extra->unsettled,
+			    extra->n_unsettled < CLYDE_TEST_COUNT ?
+				    extra->n_unsettled :
+				    CLYDE_TEST_COUNT);
+	else
+		fputs("clyde: every test settled\n", f);
+}
+
+int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
+			   const struct clyde_json_extra *extra)
+{
+	struct clyde_summary sum[CLYDE_TEST_COUNT];
+	struct row rows[CLYDE_TEST_COUNT];
+	bool any = false;
+	int ret;
+
+	if (!n || !runs)
+		return -EINVAL;
+	ret = clyde_summary_compute(runs, n,
+				    extra ? extra->target_pct : 0.0, sum);
+	if (ret < 0)
+		return ret;
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < CLYDE_TEST_COUNT && ret >= 0; i++) {
+		ret = gather(runs, n, (enum clyde_test)i, &rows[i]);
+		any |= rows[i].done;
+	}
+	if (ret < 0 || !any)
+		goto out;
+
+	errno = 0;
+	if (n > 1)
+		fprintf(f,
+			"clyde: latency, cache and device per test (%u runs: "
+			"mean rate, all runs' operations)\n",
+			n);
+	else
+		fputs("clyde: latency, cache and device per test\n", f);
+	fprintf(f, ROW_FMT, "test", "rate", "cached", "p50", "p99", "p99.9",
+		"max", "dev read", "dev write", "WA");
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+		if (rows[i].done)
+			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
+	write_warnings(f, rows, n);
+	if (n > 1)
+		write_stats(f, sum, n, extra);
+	if (fflush(f) != 0 || ferror(f))
+		ret = errno ? -errno : -EIO;
+out:
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+		free(rows[i].lat);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * Choosing the IO tests' file size when -s is not given.  bonnie++ asks
+ * for twice the RAM so that the page cache cannot hold the file: 48 GiB on
+ * a 24 GiB machine, which takes long and still measures the cache on the
+ * read side if anything goes wrong.  clyde evicts the file before every
+ * read-side test instead, so the size only has to make each block test
+ * long enough to be stable: a short calibration write tells how fast the
+ * storage is, and the size is what that speed writes in a few seconds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "core/rng.h"
+#include "io/engine.h"
+#include "io/scratch.h"
+#include "workloads/bonnie.h"
+
+#define CAL_NAME "calibrate"
+#define CAL_MAX_BYTES (1ull << 30)
+#define CAL_MAX_NS (2ull * 1000000000ull)
+#define CAL_CHUNK (1u << 20)
+#define TARGET_NS 5.0e9		/* each block test about this long */
+#define MIN_TOTAL_MIB 1024u	/* at least 1 GiB written in all */
+#define MAX_TOTAL_MIB (256u * 1024u)
+#define MIN_WORKER_MIB 64u
+
+int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
+			   const struct clyde_bonnie_config *cfg,
+			   struct clyde_scratch *scratch, uint64_t *size_mib)
+{
+	const struct clyde_engine_ops *e = &clyde_engine_psync;
+	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
+	uint64_t written = 0, t0, elapsed, total_mib, free_mib, cap_mib;
+	struct clyde_rng rng;
+	struct statvfs sv;
+	unsigned char *buf;
+	double rate;
+	int fd, ret = 0;
+
+	if (fstatvfs(scratch->dirfd, &sv) < 0)
+		return clyde_err(ctx, errno, "sizing: cannot read the free space of %s",
+				 scratch->path);
+	free_mib = (uint64_t)sv.f_bavail * sv.f_frsize >> 20;
+	/* Half of the free space at most: the disk is someone's. */
+	cap_mib = free_mib / 2;
+	if (cap_mib < (uint64_t)MIN_WORKER_MIB * n)
+		return clyde_err(ctx, ENOSPC,
+				 "sizing: %s has %llu MiB free; give -s (at "
+				 "least %u MiB per worker needs %llu MiB free)",
+				 scratch->path, (unsigned long long)free_mib,
+				 MIN_WORKER_MIB,
+				 (unsigned long long)MIN_WORKER_MIB * n * 2);
+
+	if (posix_memalign((void **)&buf, 4096, CAL_CHUNK) != 0)
+		return clyde_err(ctx, ENOMEM, "sizing: calibration buffer");
+	clyde_rng_seed(&rng, cfg->seed ^ 0x63616c6962ull);
+	clyde_rng_fill(&rng, buf, CAL_CHUNK);
+	fd = openat(scratch->dirfd, CAL_NAME,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(buf);
+		return clyde_err(ctx, errno, "sizing: cannot create %s/%s",
+				 scratch->path, CAL_NAME);
+	}
+	t0 = clyde_now(ctx);
+	while (written < CAL_MAX_BYTES && written < cap_mib << 20 &&
+	       clyde_now(ctx) - t0 < CAL_MAX_NS) {
+		if (clyde_stopping(ctx)) {
+			ret = -EINTR;
+			break;
+		}
+		/* Change the data per chunk so that nothing can compress it. */
+		memcpy(buf, &written, sizeof(written));
+		ret = clyde_engine_write_full(e, fd, buf, CAL_CHUNK, (off_t)written);
+		if (ret < 0) {
+			ret = clyde_err(ctx, -ret, "sizing: cannot write %s/%s",
+					scratch->path, CAL_NAME);
+			break;
+		}
+		written += CAL_CHUNK;
+	}
+	if (!ret && (ret = e->sync(fd)) < 0)
+		ret = clyde_err(ctx, -ret, "sizing: cannot fsync %s/%s",
+				scratch->path, CAL_NAME);
+	elapsed = clyde_now(ctx) - t0;
+	close(fd);
+	unlinkat(scratch->dirfd, CAL_NAME, 0);
+	free(buf);
+	if (ret < 0)
+		return ret;
+
+	rate = elapsed ? (double)written * 1e9 / (double)elapsed : 0.0;
+	total_mib = (uint64_t)(rate * TARGET_NS / 1e9) >> 20;
+	if (total_mib < MIN_TOTAL_MIB)
+		total_mib = MIN_TOTAL_MIB;
+	if (total_mib > MAX_TOTAL_MIB)
+		total_mib = MAX_TOTAL_MIB;
+	if (total_mib > cap_mib)
+		total_mib = cap_mib;
+	*size_mib = total_mib / n;
+	if (*size_mib < MIN_WORKER_MIB)
+		*size_mib = MIN_WORKER_MIB;
+	return 0;
+}
