@@ -179,7 +179,8 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
  * config value (bonnie++ -x N writes N such lines) into one run with
  * repeats: values become means, samples the per-line rates, a test is
  * TOO_FAST only when no line has a value.  JSON runs are left alone.
- * Returns 0 or -ENOMEM (in ctx; the set is then unchanged).
+ * Returns 0 or -ENOMEM (in ctx; a run being folded may then hold part of
+ * its repeats, every run stays whole and valid).
  */
 int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 			       struct clyde_loaded_set *set);

@@ -329,11 +329,11 @@ static void json_device(struct jw *w, enum clyde_test id,
 	jw_u64(w, "write_merges", d->write_merges);
 	jw_num(w, "avg_read_request_bytes",
 	       d->read_ios ? (double)d->read_bytes / (double)d->read_ios : 0.0,
-	       1);
+	       3);
 	jw_num(w, "avg_write_request_bytes",
 	       d->write_ios ? (double)d->write_bytes / (double)d->write_ios :
 			      0.0,
-	       1);
+	       3);
 	if (d->have_device && writes_its_bytes(id) && t->bytes)
 		jw_num(w, "write_amplification",
 		       (double)d->write_bytes / (double)t->bytes, 4);

@@ -544,7 +544,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	int ret;
 
 	fill_params(cfg, seed, &run->params);
-	fill_env(scratch->path, &run->env);
+	fill_env(cfg->dir, &run->env);
 	run->started_unix = (uint64_t)time(NULL);
 	st.target = &run->env.target;
 	st.progress = hooks ? hooks->progress : NULL;

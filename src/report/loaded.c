@@ -1,0 +1,1240 @@
+/*
+ * Loading results for comparison (see loaded.h): clyde JSON files, bonnie++
+ * CSV lines of every format, and runs in memory, all into one form.
+ *
+ * A JSON file is read whole (bounded by the JSON reader's size limit) and
+ * checked member by member: a member of the wrong type is reported with
+ * its line and the test it belongs to is left out, so one bad number never
+ * hides the rest of the file.
+ */
+#include "report/loaded.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Files bigger than this are not read (a CSV this size would be about
+ * three million runs; a JSON result is refused well before). */
+#define LOADED_MAX_FILE ((size_t)256 << 20)
+
+const char *clyde_loaded_state_name(enum clyde_loaded_state s)
+{
+	switch (s) {
+	case CLYDE_LOADED_NOT_RUN:
+		return "not run";
+	case CLYDE_LOADED_SKIPPED:
+		return "skipped";
+	case CLYDE_LOADED_TOO_FAST:
+		return "too fast";
+	case CLYDE_LOADED_VALUE:
+		return "value";
+	}
+	return "?";
+}
+
+const char *clyde_loaded_group_name(enum clyde_loaded_group g)
+{
+	static const char *const names[] = {
+		[CLYDE_GROUP_SEQ_OUTPUT] = "Sequential output",
+		[CLYDE_GROUP_SEQ_INPUT] = "Sequential input",
+		[CLYDE_GROUP_SEEKS] = "Random seeks",
+		[CLYDE_GROUP_SEQ_FILES] = "Sequential create",
+		[CLYDE_GROUP_RAN_FILES] = "Random create",
+		[CLYDE_GROUP_TREE] = "Tree walk",
+	};
+
+	if ((unsigned)g < CLYDE_GROUP_COUNT)
+		return names[g];
+	return "?";
+}
+
+static enum clyde_loaded_group test_group(enum clyde_test t)
+{
+	switch (t) {
+	case CLYDE_PUTC:
+	case CLYDE_PUT_BLOCK:
+	case CLYDE_REWRITE:
+		return CLYDE_GROUP_SEQ_OUTPUT;
+	case CLYDE_GETC:
+	case CLYDE_GET_BLOCK:
+		return CLYDE_GROUP_SEQ_INPUT;
+	case CLYDE_SEEKS:
+		return CLYDE_GROUP_SEEKS;
+	case CLYDE_SEQ_CREATE:
+	case CLYDE_SEQ_STAT:
+	case CLYDE_SEQ_DEL:
+		return CLYDE_GROUP_SEQ_FILES;
+	default:
+		return CLYDE_GROUP_RAN_FILES;
+	}
+}
+
+static const char *test_unit(enum clyde_test t)
+{
+	if (clyde_test_is_io(t))
+		return "B/s";
+	return t == CLYDE_SEEKS ? "seeks/s" : "files/s";
+}
+
+/* ---- the set -------------------------------------------------------- */
+
+void clyde_loaded_set_init(struct clyde_loaded_set *set)
+{
+	memset(set, 0, sizeof(*set));
+}
+
+static void run_release(struct clyde_loaded_run *r)
+{
+	size_t i;
+
+	free(r->label);
+	free(r->path);
+	free(r->source);
+	for (i = 0; i < r->nkv; i++) {
+		free(r->kv[i].key);
+		free(r->kv[i].value);
+	}
+	free(r->kv);
+	for (i = 0; i < r->ntests; i++)
+		free(r->tests[i].samples);
+	free(r->tests);
+	memset(r, 0, sizeof(*r));
+}
+
+void clyde_loaded_set_release(struct clyde_loaded_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nruns; i++)
+		run_release(&set->runs[i]);
+	free(set->runs);
+	for (i = 0; i < set->nerrors; i++)
+		free(set->errors[i]);
+	free(set->errors);
+	memset(set, 0, sizeof(*set));
+}
+
+__attribute__((format(printf, 2, 0))) static int
+add_error_v(struct clyde_loaded_set *set, const char *fmt,
+		       va_list ap)
+{
+	char *msg;
+
+	set->nmalformed++;
+	if (set->nerrors >= CLYDE_LOADED_MAX_ERRORS)
+		return 0;
+	if (set->nerrors == set->errors_cap) {
+		size_t cap = set->errors_cap ? set->errors_cap * 2 : 8;
+		char **ne = realloc(set->errors, cap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		set->errors = ne;
+		set->errors_cap = cap;
+	}
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return -ENOMEM;
+	set->errors[set->nerrors++] = msg;
+	return 0;
+}
+
+int clyde_loaded_add_error(struct clyde_loaded_set *set, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = add_error_v(set, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *clyde_loaded_kv_get(const struct clyde_loaded_run *run,
+				const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->nkv; i++)
+		if (!strcmp(run->kv[i].key, key))
+			return run->kv[i].value;
+	return NULL;
+}
+
+/* Set (or replace) key = value in a run.  Returns 0 or -ENOMEM. */
+static int kv_set(struct clyde_loaded_run *r, const char *key,
+		  const char *value)
+{
+	struct clyde_loaded_kv *nkv;
+	char *k, *v;
+	size_t i;
+
+	v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < r->nkv; i++) {
+		if (!strcmp(r->kv[i].key, key)) {
+			free(r->kv[i].value);
+			r->kv[i].value = v;
+			return 0;
+		}
+	}
+	k = strdup(key);
+	nkv = realloc(r->kv, (r->nkv + 1) * sizeof(*nkv));
+	if (!k || !nkv) {
+		free(k);
+		free(v);
+		if (nkv)
+			r->kv = nkv;
+		return -ENOMEM;
+	}
+	r->kv = nkv;
+	r->kv[r->nkv].key = k;
+	r->kv[r->nkv].value = v;
+	r->nkv++;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int
+kv_setf(struct clyde_loaded_run *r, const char *key, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return kv_set(r, key, buf);
+}
+
+/* A size in bytes the way bonnie++ writes sizes: "4G", "512M", "64k",
+ * "1000" (binary units, only when exact). */
+static void size_text(char *buf, size_t len, uint64_t b)
+{
+	if (b && b % (1ull << 30) == 0)
+		snprintf(buf, len, "%" PRIu64 "G", b >> 30);
+	else if (b && b % (1ull << 20) == 0)
+		snprintf(buf, len, "%" PRIu64 "M", b >> 20);
+	else if (b && b % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "k", b >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+/*
+ * A new run at the end of the set, zeroed, with its path, line and source
+ * set and `ntests` zeroed tests.  NULL when out of memory (the set is
+ * unchanged).
+ */
+static struct clyde_loaded_run *new_run(struct clyde_loaded_set *set,
+					const char *path, unsigned long line,
+					size_t ntests)
+{
+	struct clyde_loaded_run *r;
+
+	if (set->nruns == set->runs_cap) {
+		size_t cap = set->runs_cap ? set->runs_cap * 2 : 8;
+		struct clyde_loaded_run *nr =
+			realloc(set->runs, cap * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		set->runs = nr;
+		set->runs_cap = cap;
+	}
+	r = &set->runs[set->nruns];
+	memset(r, 0, sizeof(*r));
+	r->path = strdup(path);
+	r->line = line;
+	if (asprintf(&r->source, "%s:%lu", path, line) < 0)
+		r->source = NULL;
+	r->label = strdup("");
+	r->nrepeats = 1;
+	r->tests = calloc(ntests ? ntests : 1, sizeof(*r->tests));
+	r->ntests = ntests;
+	if (!r->path || !r->source || !r->label || !r->tests) {
+		run_release(r);
+		return NULL;
+	}
+	set->nruns++;
+	return r;
+}
+
+static void drop_last_run(struct clyde_loaded_set *set)
+{
+	run_release(&set->runs[--set->nruns]);
+}
+
+static void init_bonnie_tests(struct clyde_loaded_run *r)
+{
+	size_t i;
+
+	r->kind = CLYDE_LOADED_BONNIE;
+	for (i = 0; i < CLYDE_TEST_COUNT; i++) {
+		struct clyde_loaded_test *t = &r->tests[i];
+
+		snprintf(t->name, sizeof(t->name), "%s",
+			 clyde_test_name((enum clyde_test)i));
+		snprintf(t->unit, sizeof(t->unit), "%s",
+			 test_unit((enum clyde_test)i));
+		t->group = test_group((enum clyde_test)i);
+	}
+}
+
+static int set_label(struct clyde_loaded_run *r, const char *label)
+{
+	char *l = strdup(label);
+
+	if (!l)
+		return -ENOMEM;
+	free(r->label);
+	r->label = l;
+	return 0;
+}
+
+static int add_sample(struct clyde_loaded_test *t, double v)
+{
+	double *ns = realloc(t->samples, (t->nsamples + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	t->samples = ns;
+	t->samples[t->nsamples++] = v;
+	return 0;
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+static enum clyde_loaded_state csv_state(enum clyde_csv_cell c)
+{
+	if (c == CLYDE_CSV_TOO_FAST)
+		return CLYDE_LOADED_TOO_FAST;
+	if (c == CLYDE_CSV_VALUE)
+		return CLYDE_LOADED_VALUE;
+	return CLYDE_LOADED_NOT_RUN;
+}
+
+/* The configuration a CSV line records, under the keys JSON results use
+ * too, so that a CSV and a JSON run can be compared key by key. */
+static int csv_kv(struct clyde_loaded_run *r, const struct clyde_csv_line *l)
+{
+	const struct clyde_run_params *p = &l->params;
+	char b[64];
+	int rc = 0;
+
+	rc |= kv_setf(r, "source format", "%s", r->format);
+	if (l->writer_version[0])
+		rc |= kv_setf(r, "written by", "%s %s",
+			      l->writer == CLYDE_CSV_BY_BONNIE ? "bonnie++"
+							       : "clyde",
+			      l->writer_version);
+	else
+		rc |= kv_setf(r, "written by", "bonnie++ 1.03");
+	if (p->concurrency)
+		rc |= kv_setf(r, "concurrency", "%u", p->concurrency);
+	if (p->file_size_mib) {
+		size_text(b, sizeof(b), p->file_size_mib << 20);
+		rc |= kv_setf(r, "file size", "%s", b);
+	}
+	if (p->io_chunk) {
+		size_text(b, sizeof(b), p->io_chunk);
+		rc |= kv_setf(r, "IO chunk", "%s", b);
+	}
+	if (p->seeks)
+		rc |= kv_setf(r, "seeks", "%" PRIu32, p->seeks);
+	if (p->seekers)
+		rc |= kv_setf(r, "seekers", "%" PRIu32, p->seekers);
+	if (p->num_files) {
+		rc |= kv_setf(r, "files", "%" PRIu64, p->num_files);
+		if (p->max_size == -1)
+			rc |= kv_setf(r, "max size", "link");
+		else if (p->max_size == -2)
+			rc |= kv_setf(r, "max size", "symlink");
+		else if (p->max_size > 0)
+			rc |= kv_setf(r, "max size", "%" PRId64, p->max_size);
+		if (p->max_size > 0)
+			rc |= kv_setf(r, "min size", "%" PRId64, p->min_size);
+		if (p->num_dirs)
+			rc |= kv_setf(r, "directories", "%" PRIu32,
+				      p->num_dirs);
+		if (p->file_chunk) {
+			size_text(b, sizeof(b), p->file_chunk);
+			rc |= kv_setf(r, "file chunk", "%s", b);
+		}
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int clyde_loaded_add_csv(struct clyde_ctx *ctx,
+			 const struct clyde_csv_line *l, const char *name,
+			 struct clyde_loaded_set *set)
+{
+	struct clyde_loaded_run *r;
+	size_t i;
+
+	r = new_run(set, name, l->lineno, CLYDE_TEST_COUNT);
+	if (!r)
+		return clyde_err(ctx, ENOMEM, "loading %s:%lu", name,
+				 l->lineno);
+	init_bonnie_tests(r);
+	snprintf(r->format, sizeof(r->format), "bonnie++ CSV %s",
+		 clyde_csv_format_name(l->format));
+	if (set_label(r, l->params.name) || csv_kv(r, l))
+		goto nomem;
+	for (i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_csv_test *c = &l->tests[i];
+		struct clyde_loaded_test *t = &r->tests[i];
+
+		t->state = csv_state(c->state);
+		if (t->state == CLYDE_LOADED_VALUE) {
+			t->has_rate = true;
+			t->rate = c->rate_per_s;
+			if (add_sample(t, t->rate))
+				goto nomem;
+		}
+		if (c->cpu_state == CLYDE_CSV_VALUE) {
+			t->has_cpu = true;
+			t->cpu_pct = c->cpu_pct;
+		}
+		if (c->has_latency) {
+			t->has_latency_max = true;
+			t->latency_max_ns = c->latency_ns;
+		}
+	}
+	return 0;
+nomem:
+	drop_last_run(set);
+	return clyde_err(ctx, ENOMEM, "loading %s:%lu", name, l->lineno);
+}
+
+/* ---- clyde JSON ----------------------------------------------------- */
+
+/* Reading one JSON document: where messages go and what they name. */
+struct jload {
+	struct clyde_loaded_set *set;
+	const char *name;
+	int rc; /* -ENOMEM once memory ran out */
+};
+
+__attribute__((format(printf, 3, 4))) static void
+jbad(struct jload *jl, const struct clyde_json *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (clyde_loaded_add_error(jl->set, "%s:%lu: %s", jl->name,
+				   at ? at->line : 1ul, msg))
+		jl->rc = -ENOMEM;
+}
+
+/* A number member that may be absent or null (then false, silently) but
+ * must otherwise be a number (else false and a message). */
+static bool jnum(struct jload *jl, const struct clyde_json *obj,
+		 const char *key, const char *where, double *out)
+{
+	const struct clyde_json *v = clyde_json_get(obj, key);
+
+	if (!v || v->type == CLYDE_JSON_NULL)
+		return false;
+	if (v->type != CLYDE_JSON_NUMBER) {
+		jbad(jl, v, "%s: \"%s\" is %s, not a number", where, key,
+		     clyde_json_type_name(v->type));
+		return false;
+	}
+	if (v->num < 0) {
+		jbad(jl, v, "%s: \"%s\" is negative", where, key);
+		return false;
+	}
+	*out = v->num;
+	return true;
+}
+
+static bool ju64(struct jload *jl, const struct clyde_json *obj,
+		 const char *key, const char *where, uint64_t *out)
+{
+	const struct clyde_json *v = clyde_json_get(obj, key);
+
+	if (!v || v->type == CLYDE_JSON_NULL)
+		return false;
+	if (!clyde_json_u64(v, out)) {
+		jbad(jl, v, "%s: \"%s\" is not a non-negative integer", where,
+		     key);
+		return false;
+	}
+	return true;
+}
+
+/* A scalar as the "what differs" table shows it; false for null, objects
+ * and arrays. */
+static bool scalar_text(const struct clyde_json *v, char *buf, size_t len)
+{
+	switch (v->type) {
+	case CLYDE_JSON_TRUE:
+		snprintf(buf, len, "yes");
+		return true;
+	case CLYDE_JSON_FALSE:
+		snprintf(buf, len, "no");
+		return true;
+	case CLYDE_JSON_NUMBER:
+		if (v->is_int)
+			snprintf(buf, len, "%" PRId64, v->inum);
+		else
+			snprintf(buf, len, "%.6g", v->num);
+		return true;
+	case CLYDE_JSON_STRING:
+		/* A NUL from "\u0000" ends the value here; the rest of such
+		 * a string is of no use in a table. */
+		snprintf(buf, len, "%s", v->str);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Keys of the JSON envelope and the names they get in the table, in the
+ * order the table shows them.  A key not listed here is shown under its
+ * own name, so that no recorded setting is left out. */
+struct keymap {
+	const char *json;
+	const char *key;
+	int kind; /* 0 as is, 1 bytes as a size, 2 MiB as a size */
+};
+
+static const struct keymap target_keys[] = {
+	{ "fstype", "filesystem", 0 },
+	{ "mount_opts", "mount options", 0 },
+	{ "source", "mount source", 0 },
+	{ "mount_point", "mount point", 0 },
+	{ "path", "target path", 0 },
+	{ "block_dev", "block device", 0 },
+	{ "disk", "disk", 0 },
+	{ "rotational", "rotational", 0 },
+	{ "logical_block_size", "logical block size", 0 },
+	{ "physical_block_size", "physical block size", 0 },
+	{ "has_block_device", "has block device", 0 },
+	{ "no_device_reason", "no device because", 0 },
+	{ NULL, NULL, 0 },
+};
+
+static const struct keymap machine_keys[] = {
+	{ "host", "host", 0 },	       { "kernel", "kernel", 0 },
+	{ "cpu_model", "CPU", 0 },     { "ncpu", "CPUs", 0 },
+	{ "ram_bytes", "RAM", 1 },     { NULL, NULL, 0 },
+};
+
+static const struct keymap config_keys[] = {
+	{ "file_size_mib", "file size", 2 },
+	{ "io_chunk", "IO chunk", 1 },
+	{ "concurrency", "concurrency", 0 },
+	{ "seeks", "seeks", 0 },
+	{ "seekers", "seekers", 0 },
+	{ "num_files", "files", 0 },
+	{ "max_size", "max size", 0 },
+	{ "min_size", "min size", 0 },
+	{ "num_dirs", "directories", 0 },
+	{ "file_chunk", "file chunk", 1 },
+	{ "direct", "O_DIRECT", 0 },
+	{ "fsync_each", "fsync each", 0 },
+	{ "pattern", "pattern", 0 },
+	/* Always different between runs: not configuration. */
+	{ "seed", NULL, 0 },
+	{ NULL, NULL, 0 },
+};
+
+static void json_kv_section(struct jload *jl, struct clyde_loaded_run *r,
+			    const struct clyde_json *obj,
+			    const struct keymap *map, const char *prefix)
+{
+	char val[512], key[320];
+	size_t i;
+	const struct keymap *m;
+
+	if (!obj || obj->type == CLYDE_JSON_NULL)
+		return;
+	if (obj->type != CLYDE_JSON_OBJECT) {
+		jbad(jl, obj, "\"%s\" is %s, not an object", prefix,
+		     clyde_json_type_name(obj->type));
+		return;
+	}
+	/* Mapped keys first, in the table's order. */
+	for (m = map; m->json; m++) {
+		const struct clyde_json *v = clyde_json_get(obj, m->json);
+		uint64_t u;
+
+		if (!m->key || !v || !scalar_text(v, val, sizeof(val)))
+			continue;
+		if (v->type == CLYDE_JSON_STRING && !v->str[0])
+			continue;
+		if (m->kind && clyde_json_u64(v, &u))
+			size_text(val, sizeof(val), m->kind == 2 ? u << 20 : u);
+		if (kv_set(r, m->key, val))
+			jl->rc = -ENOMEM;
+	}
+	for (i = 0; i < obj->n; i++) {
+		const struct clyde_json *v = &obj->items[i];
+		bool mapped = false;
+
+		for (m = map; m->json; m++)
+			if (!strcmp(m->json, v->key))
+				mapped = true;
+		if (mapped || !scalar_text(v, val, sizeof(val)))
+			continue;
+		if (v->type == CLYDE_JSON_STRING && !v->str[0])
+			continue;
+		snprintf(key, sizeof(key), "%s", v->key);
+		if (kv_set(r, key, val))
+			jl->rc = -ENOMEM;
+	}
+}
+
+static void json_latency(struct jload *jl, const struct clyde_json *lat,
+			 const char *where, struct clyde_loaded_test *t)
+{
+	struct clyde_loaded_latency l = { 0 };
+	bool ok = true;
+
+	if (!lat || lat->type == CLYDE_JSON_NULL)
+		return;
+	if (lat->type != CLYDE_JSON_OBJECT) {
+		jbad(jl, lat, "%s: \"latency\" is %s, not an object", where,
+		     clyde_json_type_name(lat->type));
+		return;
+	}
+	ok &= ju64(jl, lat, "count", where, &l.count);
+	ok &= ju64(jl, lat, "min_ns", where, &l.min_ns);
+	ok &= ju64(jl, lat, "mean_ns", where, &l.mean_ns);
+	ok &= ju64(jl, lat, "p50_ns", where, &l.p50_ns);
+	ok &= ju64(jl, lat, "p90_ns", where, &l.p90_ns);
+	ok &= ju64(jl, lat, "p99_ns", where, &l.p99_ns);
+	ok &= ju64(jl, lat, "p999_ns", where, &l.p999_ns);
+	ok &= ju64(jl, lat, "max_ns", where, &l.max_ns);
+	if (!ok || !l.count)
+		return;
+	if (!t->has_latency_max || l.max_ns > t->latency_max_ns) {
+		t->has_latency_max = true;
+		t->latency_max_ns = l.max_ns;
+	}
+	if (!t->has_latency) {
+		t->has_latency = true;
+		t->latency = l;
+	}
+}
+
+/* What the repeats of one test added up to while reading. */
+struct acc {
+	size_t done, fast, skipped;
+	double cpu_sum;
+	size_t ncpu;
+	double fast_sum;
+	size_t nfast_rate;
+};
+
+/* One test object of one run. */
+static void json_test(struct jload *jl, const struct clyde_json *tj,
+		      const char *where, struct clyde_loaded_test *t,
+		      struct acc *a)
+{
+	const struct clyde_json *st = clyde_json_get(tj, "state");
+	const char *s = clyde_json_str(st);
+	bool too_fast = false;
+	double rate, cpu;
+
+	if (!s) {
+		jbad(jl, st ? st : tj, "%s: no \"state\" string", where);
+		return;
+	}
+	if (!strcmp(s, "skipped")) {
+		const char *note = clyde_json_str(clyde_json_get(tj, "note"));
+
+		a->skipped++;
+		if (note && !t->note[0])
+			snprintf(t->note, sizeof(t->note), "%s", note);
+		return;
+	}
+	if (!strcmp(s, "not_run"))
+		return;
+	if (strcmp(s, "done")) {
+		jbad(jl, st, "%s: unknown state \"%.40s\"", where, s);
+		return;
+	}
+	{
+		const struct clyde_json *tf = clyde_json_get(tj, "too_fast");
+
+		if (tf && tf->type != CLYDE_JSON_NULL &&
+		    !clyde_json_bool(tf, &too_fast))
+			jbad(jl, tf, "%s: \"too_fast\" is not a boolean",
+			     where);
+	}
+	if (!jnum(jl, tj, "rate_per_s", where, &rate)) {
+		/* Done but no rate (e.g. null for a test timed at 0 ns):
+		 * the most honest reading is "too fast to measure". */
+		a->fast++;
+		return;
+	}
+	if (jnum(jl, tj, "cpu_pct", where, &cpu)) {
+		a->cpu_sum += cpu;
+		a->ncpu++;
+	}
+	json_latency(jl, clyde_json_get(tj, "latency"), where, t);
+	if (too_fast) {
+		a->fast++;
+		a->fast_sum += rate;
+		a->nfast_rate++;
+	} else {
+		a->done++;
+	}
+	if (add_sample(t, rate))
+		jl->rc = -ENOMEM;
+}
+
+/* Turn the counts over the repeats into the test's state and value. */
+static void finish_test(struct clyde_loaded_test *t, const struct acc *a)
+{
+	if (a->done) {
+		t->state = CLYDE_LOADED_VALUE;
+	} else if (a->fast) {
+		t->state = CLYDE_LOADED_TOO_FAST;
+	} else if (a->skipped) {
+		t->state = CLYDE_LOADED_SKIPPED;
+	} else {
+		t->state = CLYDE_LOADED_NOT_RUN;
+	}
+	if (t->nsamples) {
+		double sum = 0;
+		size_t i;
+
+		for (i = 0; i < t->nsamples; i++)
+			sum += t->samples[i];
+		t->has_rate = true;
+		t->rate = sum / (double)t->nsamples;
+	}
+	if (a->ncpu) {
+		t->has_cpu = true;
+		t->cpu_pct = a->cpu_sum / (double)a->ncpu;
+	}
+}
+
+static void json_bonnie_runs(struct jload *jl, struct clyde_loaded_run *r,
+			     const struct clyde_json *runs)
+{
+	struct acc acc[CLYDE_TEST_COUNT];
+	char where[96];
+	size_t i, j, k, nrep = 0;
+
+	memset(acc, 0, sizeof(acc));
+	for (i = 0; i < runs->n; i++) {
+		const struct clyde_json *run = &runs->items[i];
+		const struct clyde_json *tests = clyde_json_get(run, "tests");
+
+		if (!tests || tests->type != CLYDE_JSON_ARRAY) {
+			jbad(jl, tests ? tests : run,
+			     "runs[%zu]: no \"tests\" array", i);
+			continue;
+		}
+		nrep++;
+		for (j = 0; j < tests->n; j++) {
+			const struct clyde_json *tj = &tests->items[j];
+			const char *name =
+				clyde_json_str(clyde_json_get(tj, "name"));
+
+			snprintf(where, sizeof(where), "runs[%zu].tests[%zu]",
+				 i, j);
+			if (!name) {
+				jbad(jl, tj, "%s: no \"name\" string", where);
+				continue;
+			}
+			for (k = 0; k < CLYDE_TEST_COUNT; k++)
+				if (!strcmp(name, r->tests[k].name))
+					break;
+			if (k == CLYDE_TEST_COUNT) {
+				jbad(jl, tj, "%s: unknown test \"%.40s\"",
+				     where, name);
+				continue;
+			}
+			json_test(jl, tj, where, &r->tests[k], &acc[k]);
+		}
+	}
+	for (k = 0; k < CLYDE_TEST_COUNT; k++)
+		finish_test(&r->tests[k], &acc[k]);
+	r->nrepeats = nrep ? nrep : 1;
+}
+
+/* Tree results: one row per phase (entries/s), in the order first seen. */
+static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
+			   const struct clyde_json *runs)
+{
+	struct acc *acc = NULL;
+	char where[96];
+	size_t i, j, k, nrep = 0;
+
+	for (i = 0; i < runs->n; i++) {
+		const struct clyde_json *phases =
+			clyde_json_get(&runs->items[i], "phases");
+
+		if (!phases || phases->type != CLYDE_JSON_ARRAY) {
+			jbad(jl, phases ? phases : &runs->items[i],
+			     "runs[%zu]: no \"phases\" array", i);
+			continue;
+		}
+		nrep++;
+		for (j = 0; j < phases->n; j++) {
+			const struct clyde_json *pj = &phases->items[j];
+			const char *name =
+				clyde_json_str(clyde_json_get(pj, "name"));
+			uint64_t el = 0, us = 0, sy = 0;
+			double rate;
+
+			snprintf(where, sizeof(where), "runs[%zu].phases[%zu]",
+				 i, j);
+			if (!name || !name[0]) {
+				jbad(jl, pj, "%s: no \"name\" string", where);
+				continue;
+			}
+			for (k = 0; k < r->ntests; k++)
+				if (!strcmp(name, r->tests[k].name))
+					break;
+			if (k == r->ntests) {
+				struct clyde_loaded_test *nt;
+				struct acc *na;
+
+				nt = realloc(r->tests,
+					     (k + 1) * sizeof(*r->tests));
+				if (nt)
+					r->tests = nt;
+				na = realloc(acc, (k + 1) * sizeof(*acc));
+				if (na)
+					acc = na;
+				if (!nt || !na) {
+					jl->rc = -ENOMEM;
+					break;
+				}
+				memset(&r->tests[k], 0, sizeof(r->tests[k]));
+				memset(&acc[k], 0, sizeof(acc[k]));
+				snprintf(r->tests[k].name,
+					 sizeof(r->tests[k].name), "%s", name);
+				snprintf(r->tests[k].unit,
+					 sizeof(r->tests[k].unit),
+					 "entries/s");
+				r->tests[k].group = CLYDE_GROUP_TREE;
+				r->ntests++;
+			}
+			if (!jnum(jl, pj, "entries_per_s", where, &rate))
+				continue;
+			ju64(jl, pj, "elapsed_ns", where, &el);
+			ju64(jl, pj, "cpu_user_ns", where, &us);
+			ju64(jl, pj, "cpu_sys_ns", where, &sy);
+			if (el) {
+				acc[k].cpu_sum +=
+					(double)(us + sy) / (double)el * 100.0;
+				acc[k].ncpu++;
+			}
+			acc[k].done++;
+			if (add_sample(&r->tests[k], rate))
+				jl->rc = -ENOMEM;
+		}
+	}
+	for (k = 0; k < r->ntests; k++)
+		finish_test(&r->tests[k], &acc[k]);
+	free(acc);
+	r->nrepeats = nrep ? nrep : 1;
+}
+
+int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
+			  const char *name, struct clyde_loaded_set *set)
+{
+	struct jload jl = { set, name, 0 };
+	struct clyde_json_error err;
+	struct clyde_loaded_run *r;
+	const struct clyde_json *runs, *v;
+	const char *kind, *s;
+	bool tree;
+
+	if (clyde_json_result_check(root, &err)) {
+		if (clyde_loaded_add_error(set, "%s:%lu: %s", name,
+					   err.line ? err.line : 1, err.why))
+			return clyde_err(ctx, ENOMEM, "loading %s", name);
+		return 0;
+	}
+	runs = clyde_json_get(root, "runs");
+	v = clyde_json_get(root, "kind");
+	kind = v ? clyde_json_str(v) : "bonnie";
+	if (!kind || (strcmp(kind, "bonnie") && strcmp(kind, "tree"))) {
+		jbad(&jl, v, "unknown kind %s%.40s%s (not \"bonnie\" or "
+			     "\"tree\")",
+		     kind ? "\"" : "", kind ? kind : "(not a string)",
+		     kind ? "\"" : "");
+		goto out;
+	}
+	if (!runs->n) {
+		jbad(&jl, runs, "\"runs\" is empty: nothing to compare");
+		goto out;
+	}
+	tree = !strcmp(kind, "tree");
+	r = new_run(set, name, 1, tree ? 0 : CLYDE_TEST_COUNT);
+	if (!r)
+		return clyde_err(ctx, ENOMEM, "loading %s", name);
+	if (tree) {
+		r->kind = CLYDE_LOADED_TREE;
+	} else {
+		init_bonnie_tests(r);
+	}
+	snprintf(r->format, sizeof(r->format), "clyde JSON v%lld",
+		 (long long)clyde_json_get(root, "schema_version")->inum);
+	s = clyde_json_str(clyde_json_get(root, "label"));
+	if (s && set_label(r, s))
+		jl.rc = -ENOMEM;
+	ju64(&jl, root, "started_unix", "envelope", &r->started_unix);
+	if (kv_set(r, "source format", r->format))
+		jl.rc = -ENOMEM;
+	s = clyde_json_str(clyde_json_get(root, "clyde_version"));
+	if (s && kv_setf(r, "written by", "clyde %s", s))
+		jl.rc = -ENOMEM;
+	json_kv_section(&jl, r, clyde_json_get(root, "target"), target_keys,
+			"target");
+	json_kv_section(&jl, r, clyde_json_get(root, "machine"), machine_keys,
+			"machine");
+	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
+			"config");
+	if (tree)
+		json_tree_runs(&jl, r, runs);
+	else
+		json_bonnie_runs(&jl, r, runs);
+	if (jl.rc) {
+		drop_last_run(set);
+		return clyde_err(ctx, ENOMEM, "loading %s", name);
+	}
+out:
+	if (jl.rc)
+		return clyde_err(ctx, ENOMEM, "loading %s", name);
+	return 0;
+}
+
+/* ---- a run in memory ------------------------------------------------ */
+
+int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
+			 const char *name, struct clyde_loaded_set *set)
+{
+	const struct clyde_run_params *p = &run->params;
+	const struct clyde_target *tg = &run->env.target;
+	const struct clyde_machine *m = &run->env.machine;
+	struct clyde_loaded_run *r;
+	char b[64];
+	int rc = 0;
+	size_t i;
+
+	r = new_run(set, name, 1, CLYDE_TEST_COUNT);
+	if (!r)
+		return clyde_err(ctx, ENOMEM, "loading %s", name);
+	init_bonnie_tests(r);
+	snprintf(r->format, sizeof(r->format), "clyde run");
+	r->started_unix = run->started_unix;
+	rc |= set_label(r, p->name);
+	rc |= kv_set(r, "source format", r->format);
+	if (tg->fstype[0])
+		rc |= kv_set(r, "filesystem", tg->fstype);
+	if (tg->mount_opts[0])
+		rc |= kv_set(r, "mount options", tg->mount_opts);
+	if (tg->source[0])
+		rc |= kv_set(r, "mount source", tg->source);
+	if (tg->mount_point[0])
+		rc |= kv_set(r, "mount point", tg->mount_point);
+	if (tg->path[0])
+		rc |= kv_set(r, "target path", tg->path);
+	if (tg->block_dev[0])
+		rc |= kv_set(r, "block device", tg->block_dev);
+	if (tg->disk[0])
+		rc |= kv_set(r, "disk", tg->disk);
+	if (tg->has_block_device)
+		rc |= kv_set(r, "rotational", tg->rotational ? "yes" : "no");
+	if (m->host[0])
+		rc |= kv_set(r, "host", m->host);
+	if (m->kernel[0])
+		rc |= kv_set(r, "kernel", m->kernel);
+	if (m->cpu_model[0])
+		rc |= kv_set(r, "CPU", m->cpu_model);
+	if (m->ncpu)
+		rc |= kv_setf(r, "CPUs", "%u", m->ncpu);
+	if (m->ram_bytes) {
+		size_text(b, sizeof(b), m->ram_bytes);
+		rc |= kv_set(r, "RAM", b);
+	}
+	if (p->file_size_mib) {
+		size_text(b, sizeof(b), p->file_size_mib << 20);
+		rc |= kv_set(r, "file size", b);
+	}
+	size_text(b, sizeof(b), p->io_chunk);
+	rc |= kv_set(r, "IO chunk", b);
+	rc |= kv_setf(r, "concurrency", "%u", p->concurrency);
+	rc |= kv_setf(r, "seeks", "%" PRIu32, p->seeks);
+	rc |= kv_setf(r, "seekers", "%" PRIu32, p->seekers);
+	if (p->num_files) {
+		rc |= kv_setf(r, "files", "%" PRIu64, p->num_files);
+		rc |= kv_setf(r, "max size", "%" PRId64, p->max_size);
+		rc |= kv_setf(r, "min size", "%" PRId64, p->min_size);
+		rc |= kv_setf(r, "directories", "%" PRIu32, p->num_dirs);
+		size_text(b, sizeof(b), p->file_chunk);
+		rc |= kv_set(r, "file chunk", b);
+	}
+	rc |= kv_set(r, "O_DIRECT", p->direct ? "yes" : "no");
+	rc |= kv_set(r, "fsync each", p->fsync_each ? "yes" : "no");
+	if (p->pattern[0])
+		rc |= kv_set(r, "pattern", p->pattern);
+	for (i = 0; i < CLYDE_TEST_COUNT && !rc; i++) {
+		const struct clyde_test_result *tr = &run->tests[i];
+		struct clyde_loaded_test *t = &r->tests[i];
+
+		if (tr->state == CLYDE_SKIPPED) {
+			t->state = CLYDE_LOADED_SKIPPED;
+			if (tr->note)
+				snprintf(t->note, sizeof(t->note), "%s",
+					 tr->note);
+			continue;
+		}
+		if (tr->state != CLYDE_DONE)
+			continue;
+		if (!tr->elapsed_ns) {
+			t->state = CLYDE_LOADED_TOO_FAST;
+			continue;
+		}
+		t->state = tr->elapsed_ns < CLYDE_TOO_FAST_NS
+				   ? CLYDE_LOADED_TOO_FAST
+				   : CLYDE_LOADED_VALUE;
+		t->has_rate = true;
+		t->rate = clyde_test_rate(tr, (enum clyde_test)i);
+		rc |= add_sample(t, t->rate);
+		t->has_cpu = true;
+		t->cpu_pct = clyde_test_cpu_pct(tr);
+		t->has_latency_max = true;
+		t->latency_max_ns = tr->latency_max_ns;
+		if (tr->latency && clyde_hist_count(tr->latency)) {
+			const struct clyde_hist *h = tr->latency;
+
+			t->has_latency = true;
+			t->latency.count = clyde_hist_count(h);
+			t->latency.min_ns = clyde_hist_min(h);
+			t->latency.mean_ns = (uint64_t)clyde_hist_mean(h);
+			t->latency.p50_ns = clyde_hist_quantile(h, 0.50);
+			t->latency.p90_ns = clyde_hist_quantile(h, 0.90);
+			t->latency.p99_ns = clyde_hist_quantile(h, 0.99);
+			t->latency.p999_ns = clyde_hist_quantile(h, 0.999);
+			t->latency.max_ns = clyde_hist_max(h);
+		}
+	}
+	if (rc) {
+		drop_last_run(set);
+		return clyde_err(ctx, ENOMEM, "loading %s", name);
+	}
+	return 0;
+}
+
+/* ---- files ---------------------------------------------------------- */
+
+static int read_csv_buffer(struct clyde_ctx *ctx, const char *data,
+			   size_t len, const char *name,
+			   struct clyde_loaded_set *set)
+{
+	struct clyde_csv_set cs;
+	size_t i, skipped;
+	FILE *f;
+	int rc;
+
+	clyde_csv_set_init(&cs);
+	/* fmemopen() refuses a zero-sized buffer in some C libraries. */
+	f = fmemopen((void *)(len ? data : " "), len ? len : 1, "r");
+	if (!f)
+		return clyde_err(ctx, errno, "reading %s", name);
+	rc = clyde_csv_read_stream(ctx, f, name, &cs);
+	fclose(f);
+	for (i = 0; i < cs.nlines && !rc; i++)
+		rc = clyde_loaded_add_csv(ctx, &cs.lines[i], name, set);
+	for (i = 0; i < cs.nerrors && !rc; i++)
+		if (clyde_loaded_add_error(set, "%s", cs.errors[i]))
+			rc = clyde_err(ctx, ENOMEM, "reading %s", name);
+	/* Lines the CSV reader counted but kept no message for. */
+	skipped = cs.nmalformed > cs.nerrors ? cs.nmalformed - cs.nerrors : 0;
+	set->nmalformed += skipped;
+	clyde_csv_set_release(&cs);
+	return rc;
+}
+
+int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
+			     size_t len, const char *name,
+			     struct clyde_loaded_set *set)
+{
+	size_t i = 0, before = set->nruns, errs = set->nmalformed;
+	int rc;
+
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (data[i] == ' ' || data[i] == '\t' ||
+			   data[i] == '\r' || data[i] == '\n'))
+		i++;
+	if (i < len && data[i] == '{') {
+		struct clyde_json root;
+		struct clyde_json_error err;
+
+		rc = clyde_json_parse(data, len, NULL, &root, &err);
+		if (rc == -ENOMEM)
+			return clyde_err(ctx, ENOMEM, "reading %s", name);
+		if (rc) {
+			if (clyde_loaded_add_error(set, "%s:%lu: %s", name,
+						   err.line ? err.line : 1,
+						   err.why))
+				return clyde_err(ctx, ENOMEM, "reading %s",
+						 name);
+			return 0;
+		}
+		rc = clyde_loaded_add_json(ctx, &root, name, set);
+		clyde_json_free(&root);
+	} else {
+		rc = read_csv_buffer(ctx, data, len, name, set);
+	}
+	if (!rc && set->nruns == before && set->nmalformed == errs &&
+	    clyde_loaded_add_error(set, "%s: no results in the file%s", name,
+				   len ? "" : " (it is empty)"))
+		rc = clyde_err(ctx, ENOMEM, "reading %s", name);
+	return rc;
+}
+
+int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
+			   struct clyde_loaded_set *set)
+{
+	bool is_stdin = !strcmp(path, "-");
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
+	FILE *f;
+	int rc;
+
+	f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f)
+		return clyde_err(ctx, errno, "cannot open %s", path);
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb;
+
+			if (cap > LOADED_MAX_FILE) {
+				rc = clyde_err(ctx, EFBIG,
+					       "%s is larger than %zu MiB",
+					       path, LOADED_MAX_FILE >> 20);
+				goto out;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				rc = clyde_err(ctx, ENOMEM, "reading %s", path);
+				goto out;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		/* fread() does not say why; EISDIR is the usual case. */
+		rc = clyde_err(ctx, errno ? errno : EIO, "cannot read %s",
+			       path);
+		goto out;
+	}
+	rc = clyde_loaded_read_buffer(ctx, buf ? buf : "", n,
+				      is_stdin ? "-" : path, set);
+out:
+	if (!is_stdin)
+		fclose(f);
+	free(buf);
+	return rc;
+}
+
+/* ---- repeats in CSV files ------------------------------------------- */
+
+static bool same_config(const struct clyde_loaded_run *a,
+			const struct clyde_loaded_run *b)
+{
+	size_t i;
+
+	if (a->kind != b->kind || a->ntests != b->ntests ||
+	    strcmp(a->label, b->label) || strcmp(a->path, b->path) ||
+	    a->nkv != b->nkv || strncmp(a->format, "bonnie++ CSV", 12) ||
+	    strcmp(a->format, b->format))
+		return false;
+	for (i = 0; i < a->nkv; i++)
+		if (strcmp(a->kv[i].key, b->kv[i].key) ||
+		    strcmp(a->kv[i].value, b->kv[i].value))
+			return false;
+	return true;
+}
+
+/* Fold run b into run a (both CSV: one sample per test). */
+static int fold(struct clyde_loaded_run *a, const struct clyde_loaded_run *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->ntests; i++) {
+		struct clyde_loaded_test *ta = &a->tests[i];
+		const struct clyde_loaded_test *tb = &b->tests[i];
+		/* Counts before folding, for the running means. */
+		double n = (double)ta->nsamples;
+
+		if (tb->has_rate) {
+			if (add_sample(ta, tb->rate))
+				return -ENOMEM;
+			ta->rate = ta->has_rate
+					   ? (ta->rate * n + tb->rate) / (n + 1)
+					   : tb->rate;
+			ta->has_rate = true;
+		}
+		if (tb->state > ta->state)
+			ta->state = tb->state;
+		if (tb->has_cpu) {
+			/* CPU of the lines that have one, averaged by the
+			 * lines with a rate (the ones with a CPU value). */
+			ta->cpu_pct = ta->has_cpu ? (ta->cpu_pct * n +
+						     tb->cpu_pct) / (n + 1)
+						  : tb->cpu_pct;
+			ta->has_cpu = true;
+		}
+		if (tb->has_latency_max &&
+		    (!ta->has_latency_max ||
+		     tb->latency_max_ns > ta->latency_max_ns)) {
+			ta->has_latency_max = true;
+			ta->latency_max_ns = tb->latency_max_ns;
+		}
+	}
+	a->nrepeats++;
+	return 0;
+}
+
+int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
+			       struct clyde_loaded_set *set)
+{
+	size_t i, out = 0;
+	int rc = 0;
+
+	/* After a failure the rest is only compacted, never half-folded, so
+	 * that every run left in the set is whole. */
+	for (i = 0; i < set->nruns; i++) {
+		if (!rc && out &&
+		    same_config(&set->runs[out - 1], &set->runs[i])) {
+			rc = fold(&set->runs[out - 1], &set->runs[i]);
+			if (!rc) {
+				run_release(&set->runs[i]);
+				continue;
+			}
+		}
+		if (out != i)
+			set->runs[out] = set->runs[i];
+		out++;
+	}
+	set->nruns = out;
+	if (rc)
+		return clyde_err(ctx, ENOMEM, "merging repeats");
+	return 0;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The live progress line: on a terminal, stderr carries a redrawn line per
+# running test ("\r\e[K<test>: ... of ... (..%), .../s"), erased when the
+# test ends; nothing of it when stderr is not a terminal, or with -q.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_cmd script
+
+d=$(new_dir d)
+esc=$'\e\\[K'
+
+# Under a pseudo-terminal (script(1) gives clyde one and logs it).  The
+# per-char tests run long enough (a few seconds) for several redraws.
+script -qec "'$CLYDE' -d '$d' -s 64m:8192:4096 -n 0 -f2 -r 0" "$T/tty.log" \
+	>/dev/null 2>&1 || fail "clyde under a terminal failed"
+grep -aq "${esc}per-char write: .* of .*(.*%)" "$T/tty.log" ||
+	fail "no live line for the per-char write on a terminal"
+ok "a live line is drawn on a terminal"
+grep -aq "Writing a byte at a time...done" "$T/tty.log" ||
+	fail "the finished test's line is missing"
+ok "a finished test leaves its ...done line"
+grep -aq "ETA" "$T/tty.log" || fail "the live line has no ETA"
+ok "the live line shows an ETA"
+
+script -qec "'$CLYDE' -d '$d' -s 64m:8192:4096 -n 0 -f2 -r 0 -q" \
+	"$T/tty-q.log" >/dev/null 2>&1 || fail "clyde -q under a terminal failed"
+if grep -aq "$esc" "$T/tty-q.log"; then
+	fail "-q still draws the live line"
+fi
+ok "no live line with -q"
+
+run_clyde -d "$d" -s 64m:8192:4096 -n 0 -f2 -r 0
+expect_rc 0 "clyde with stderr not a terminal succeeds"
+if grep -aq $'\e' "$T/err" "$T/out"; then
+	fail "escape sequences written although stderr is not a terminal"
+fi
+ok "no live line when stderr is not a terminal"
+assert_empty_dir "$d" "nothing left behind"
+done_testing
