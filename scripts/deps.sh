@@ -2,7 +2,8 @@
 # Check that the commands clyde's build (or its test suite) needs are present,
 # and install the Debian packages that provide the missing ones.
 #
-#   scripts/deps.sh build   cmake, make, a C compiler
+#   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
+#                           (libsqlite3-dev, for clyde history)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           losetup, mount, groff/man, ipcs, strace
@@ -55,6 +56,11 @@ for pair in "${want[@]}"; do
 		esac
 	fi
 done
+
+# SQLite (clyde history) is a library, not a command: look for its header.
+if [[ ! -e /usr/include/sqlite3.h ]]; then
+	missing+=(libsqlite3-dev)
+fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
 	exit 0

@@ -19,6 +19,7 @@
 #include "cli/progress.h"
 #include "dist/semsync.h"
 #include "io/scratch.h"
+#include "report/history.h"
 #include "results/format.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
@@ -239,6 +240,42 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	return 0;
 }
 
+/*
+ * Keep the series in the results history (unless --no-save).  A history
+ * that cannot be written costs the user nothing already printed, so it is
+ * a warning, not a failed run.
+ */
+static void save_history(const struct clyde_cli_extra *extra,
+			 const struct clyde_run *runs, unsigned n,
+			 const struct clyde_json_extra *jextra)
+{
+	struct clyde_ctx hctx;
+	char *doc = NULL;
+	size_t len = 0;
+	int64_t id = 0;
+	FILE *mem;
+
+	if (extra->no_save || !clyde_history_available())
+		return;
+	mem = open_memstream(&doc, &len);
+	if (!mem)
+		return;
+	if (clyde_json_write(mem, runs, n, jextra, CLYDE_VERSION) < 0) {
+		fclose(mem);
+		free(doc);
+		return;
+	}
+	fclose(mem);
+	clyde_ctx_init(&hctx);
+	if (clyde_history_save(&hctx, extra->db_path, doc, len, &id) < 0)
+		fprintf(stderr,
+			"clyde: warning: the results were not saved in the "
+			"history: %s (--no-save skips it)\n",
+			clyde_errmsg(&hctx));
+	clyde_ctx_release(&hctx);
+	free(doc);
+}
+
 static int report_failure(struct clyde_ctx *ctx, int ret,
 			  const struct clyde_scratch *scratch)
 {
@@ -384,9 +421,11 @@ int clyde_cmd_run(int argc, char **argv)
 		if (hk.show_progress && !hk.live)
 			fputc('\n', stderr);
 		status = report_failure(&ctx, ret, scratch);
-	} else if (extra.json_path &&
-		   write_json(extra.json_path, runs, done, &jextra) < 0) {
-		status = CLYDE_EXIT_TEST_FAILED;
+	} else {
+		if (extra.json_path &&
+		    write_json(extra.json_path, runs, done, &jextra) < 0)
+			status = CLYDE_EXIT_TEST_FAILED;
+		save_history(&extra, runs, done, &jextra);
 	}
 out:
 	clyde_err_clear(&ctx);

@@ -1,12 +1,584 @@
-/* `clyde tree`: being written (see the open issue). */
+/*
+ * `clyde tree`: generate a tree (or take an existing one, read-only), run
+ * the extract / walk / delete phases, print a table and write JSON or a
+ * CSV line.  The library does the work (workloads/tree.h); this file reads
+ * the command line, prints, and decides the exit status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/size.h"
+#include "io/scratch.h"
+#include "results/tree_out.h"
+#include "workloads/tree.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static const char help_text[] =
+	"Usage: clyde tree [OPTION]...\n"
+	"Generate a file tree (or take an existing one, read-only) and time\n"
+	"extracting, stat-walking, reading, walking in parallel and deleting "
+	"it.\n"
+	"\n"
+	"Where:\n"
+	"  -d, --dir DIR          generate the tree in a scratch directory in "
+	"DIR (.)\n"
+	"      --existing DIR     walk DIR instead, strictly read-only\n"
+	"Shape of a generated tree:\n"
+	"      --preset NAME      home (4.3 files/dir, mean 120 KB) or mail\n"
+	"                         (34 files/dir, mean 53 KB); default home\n"
+	"      --files N          regular files (10000)\n"
+	"      --dirs N           directories, the top one included\n"
+	"      --files-per-dir X  or: directories = files / X\n"
+	"      --depth N          levels below the top (preset: 8 or 3)\n"
+	"      --fanout N         most subdirectories per directory (auto)\n"
+	"      --size DIST        fixed:S, uniform:A-B or "
+	"lognormal:MEDIAN,SIGMA[,CAP]\n"
+	"      --seed N           random seed (default: from time and pid)\n"
+	"      --pattern P        file data: random (default) or zeros\n"
+	"What to run:\n"
+	"      --phases LIST      comma list of extract, stat_walk, read_walk,\n"
+	"                         par_stat_walk, par_read_walk, delete, or all\n"
+	"  -w, --workers K        workers of the parallel walks (4)\n"
+	"      --io-size S        bytes per read and write (128k)\n"
+	"      --no-drop-caches   keep the caches (default: drop before each\n"
+	"                         phase, needs root)\n"
+	"      --noatime          O_NOATIME on a generated tree too\n"
+	"      --one-file-system  do not walk into other filesystems\n"
+	"      --keep             keep the generated tree (its path goes to\n"
+	"                         stderr) for later --existing walks\n"
+	"Output:\n"
+	"  -m, --label NAME       name of the run (default: host name)\n"
+	"      --json FILE        write the result as JSON (- for stdout)\n"
+	"      --csv FILE         append a CSV line, a header first when FILE\n"
+	"                         is new or empty (-: header and line on "
+	"stdout)\n"
+	"  -q, --quiet            no table and no progress\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Exit status: 0 ok, 1 invalid option or directory, 3 a phase failed,\n"
+	"5 interrupted.  See docs/tree.md and clyde(1), TREE WORKLOADS.\n";
+
+enum {
+	OPT_EXISTING = 256,
+	OPT_PRESET,
+	OPT_FILES,
+	OPT_DIRS,
+	OPT_FPD,
+	OPT_DEPTH,
+	OPT_FANOUT,
+	OPT_SIZE,
+	OPT_SEED,
+	OPT_PATTERN,
+	OPT_PHASES,
+	OPT_IO_SIZE,
+	OPT_NO_DROP,
+	OPT_NOATIME,
+	OPT_ONE_FS,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_KEEP,
+};
+
+static const struct option long_opts[] = {
+	{ "dir", required_argument, NULL, 'd' },
+	{ "existing", required_argument, NULL, OPT_EXISTING },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "files", required_argument, NULL, OPT_FILES },
+	{ "dirs", required_argument, NULL, OPT_DIRS },
+	{ "files-per-dir", required_argument, NULL, OPT_FPD },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "pattern", required_argument, NULL, OPT_PATTERN },
+	{ "phases", required_argument, NULL, OPT_PHASES },
+	{ "workers", required_argument, NULL, 'w' },
+	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
+	{ "no-drop-caches", no_argument, NULL, OPT_NO_DROP },
+	{ "noatime", no_argument, NULL, OPT_NOATIME },
+	{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
+	{ "label", required_argument, NULL, 'm' },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct tree_cli {
+	struct clyde_tree_config cfg;
+	const char *dir;
+	const char *json;
+	const char *csv;
+	bool quiet;
+	bool keep;
+	bool help;
+	bool seed_given;
+	bool phases_given;
+	/* Shape options, applied over the preset once it is known. */
+	const char *files, *dirs, *fpd, *depth, *fanout, *size;
+};
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Put one message in err; returns -1 for the caller to return. */
+static int bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_count(const char *opt, const char *arg, uint64_t max,
+		       uint64_t *v, char *err, size_t len)
+{
+	if (clyde_u64_parse(arg, v) < 0 || *v > max) {
+		snprintf(err, len, "%s \"%s\": want a number from 0 to %llu",
+			 opt, arg, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+/* Build cfg->shape: the preset for --files, then the options over it. */
+static int apply_shape(struct tree_cli *c, char *err, size_t len)
+{
+	struct clyde_tree_shape *s = &c->cfg.shape;
+	uint64_t files = 10000, v;
+
+	if (c->files &&
+	    parse_count("--files", c->files, 4000000000ull, &files, err, len))
+		return -1;
+	if (clyde_tree_preset(c->cfg.preset, files, s) < 0)
+		return bad(err, len, "%s \"%s\": want home or mail",
+			   "--preset", c->cfg.preset);
+	if (c->dirs && c->fpd)
+		return bad(err, len, "%s and %s: give one of them", "--dirs",
+			   "--files-per-dir");
+	if (c->dirs) {
+		if (parse_count("--dirs", c->dirs, CLYDE_TREE_MAX_DIRS, &v,
+				err, len))
+			return -1;
+		if (v == 0)
+			return bad(err, len,
+				   "%s \"%s\": at least 1 (the top directory)",
+				   "--dirs", c->dirs);
+		s->dirs = v;
+	}
+	if (c->fpd) {
+		char *end;
+
+		errno = 0;
+		s->files_per_dir = strtod(c->fpd, &end);
+		if (errno || *end || end == c->fpd ||
+		    !(s->files_per_dir > 0 && s->files_per_dir < 1e9))
+			return bad(err, len,
+				   "%s \"%s\": want a number above 0",
+				   "--files-per-dir", c->fpd);
+	}
+	if (c->depth) {
+		if (parse_count("--depth", c->depth, CLYDE_TREE_MAX_DEPTH, &v,
+				err, len))
+			return -1;
+		s->depth = (unsigned)v;
+	}
+	if (c->fanout) {
+		if (parse_count("--fanout", c->fanout, UINT32_MAX, &v, err,
+				len))
+			return -1;
+		if (v == 0)
+			return bad(err, len, "%s \"%s\": at least 1",
+				   "--fanout", c->fanout);
+		s->fanout = (unsigned)v;
+	}
+	if (c->size &&
+	    clyde_size_dist_parse(c->size, &s->size, err, len) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
+		      size_t len)
+{
+	uint64_t v;
+	int o;
+
+	memset(c, 0, sizeof(*c));
+	clyde_tree_config_init(&c->cfg);
+	c->dir = ".";
+	opterr = 0;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, ":d:w:m:qh", long_opts, NULL)) !=
+	       -1) {
+		switch (o) {
+		case 'd':
+			c->dir = optarg;
+			break;
+		case OPT_EXISTING:
+			c->cfg.existing = optarg;
+			break;
+		case OPT_PRESET:
+			snprintf(c->cfg.preset, sizeof(c->cfg.preset), "%s",
+				 optarg);
+			if (strcmp(optarg, "home") && strcmp(optarg, "mail"))
+				return bad(err, len,
+					   "%s \"%s\": want home or mail",
+					   "--preset", optarg);
+			break;
+		case OPT_FILES:
+			c->files = optarg;
+			break;
+		case OPT_DIRS:
+			c->dirs = optarg;
+			break;
+		case OPT_FPD:
+			c->fpd = optarg;
+			break;
+		case OPT_DEPTH:
+			c->depth = optarg;
+			break;
+		case OPT_FANOUT:
+			c->fanout = optarg;
+			break;
+		case OPT_SIZE:
+			c->size = optarg;
+			break;
+		case OPT_SEED:
+			if (clyde_u64_parse(optarg, &c->cfg.seed) < 0)
+				return bad(err, len,
+					   "%s \"%s\": want a number",
+					   "--seed", optarg);
+			c->seed_given = true;
+			break;
+		case OPT_PATTERN:
+			if (!strcmp(optarg, "zeros"))
+				c->cfg.zeros = true;
+			else if (!strcmp(optarg, "random"))
+				c->cfg.zeros = false;
+			else
+				return bad(err, len,
+					   "%s \"%s\": want random or zeros",
+					   "--pattern", optarg);
+			break;
+		case OPT_PHASES:
+			if (clyde_tree_phases_parse(optarg, &c->cfg.phases,
+						    err, len) < 0)
+				return -1;
+			c->phases_given = true;
+			break;
+		case 'w':
+			if (parse_count("--workers", optarg, 1024, &v, err,
+					len))
+				return -1;
+			if (v == 0)
+				return bad(err, len, "%s \"%s\": at least 1",
+					   "--workers", optarg);
+			c->cfg.workers = (unsigned)v;
+			break;
+		case OPT_IO_SIZE:
+			if (clyde_size_parse(optarg, "km", 10, &v) < 0 ||
+			    v == 0 || v > CLYDE_TREE_MAX_IO_SIZE)
+				return bad(err, len,
+					   "%s \"%s\": want a size from 1 to "
+					   "1m",
+					   "--io-size", optarg);
+			c->cfg.io_size = (size_t)v;
+			break;
+		case OPT_NO_DROP:
+			c->cfg.drop_caches = false;
+			break;
+		case OPT_NOATIME:
+			c->cfg.noatime = true;
+			break;
+		case OPT_ONE_FS:
+			c->cfg.one_fs = true;
+			break;
+		case 'm':
+			snprintf(c->cfg.label, sizeof(c->cfg.label), "%s",
+				 optarg);
+			break;
+		case OPT_JSON:
+			c->json = optarg;
+			break;
+		case OPT_CSV:
+			c->csv = optarg;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case OPT_KEEP:
+			c->keep = true;
+			break;
+		case 'h':
+			c->help = true;
+			return 0;
+		case ':':
+			return bad(err, len, "%s%s: needs an argument",
+				   argv[optind - 1], "");
+		default:
+			return bad(err, len, "unknown option \"%s\"%s",
+				   argv[optind - 1], "");
+		}
+	}
+	if (optind < argc)
+		return bad(err, len, "unexpected argument \"%s\"%s",
+			   argv[optind], "");
+	if (c->cfg.existing) {
+		const char *gen = c->files ? "--files" :
+				  c->dirs  ? "--dirs" :
+				  c->fpd   ? "--files-per-dir" :
+				  c->depth ? "--depth" :
+				  c->fanout ? "--fanout" :
+				  c->size   ? "--size" :
+					      NULL;
+
+		if (gen)
+			return bad(err, len,
+				   "%s: shapes a generated tree, not an "
+				   "--existing one%s",
+				   gen, "");
+		if (!c->phases_given)
+			c->cfg.phases = CLYDE_TREE_READ_ONLY_PHASES;
+		if (c->cfg.phases & ~CLYDE_TREE_READ_ONLY_PHASES)
+			return bad(err, len,
+				   "--phases: extract and delete write; "
+				   "--existing %s is only ever read%s",
+				   c->cfg.existing, "");
+		c->cfg.preset[0] = '\0';
+		return 0;
+	}
+	if (apply_shape(c, err, len) < 0)
+		return -1;
+	if (c->files || c->dirs || c->fpd || c->depth || c->fanout ||
+	    c->size) {
+		/* The preset was only a starting point: say so in the
+		 * record unless only the file count changed. */
+		if (c->dirs || c->fpd || c->depth || c->fanout || c->size)
+			c->cfg.preset[0] = '\0';
+	}
+	return 0;
+}
+
+struct progress {
+	bool show;
+};
+
+static void before_phase(void *arg, enum clyde_tree_phase p)
+{
+	struct progress *pr = arg;
+
+	if (!pr->show)
+		return;
+	fprintf(stderr, "%s...", clyde_tree_phase_name(p));
+	fflush(stderr);
+}
+
+static void after_phase(void *arg, enum clyde_tree_phase p,
+			const struct clyde_tree_phase_result *r)
+{
+	struct progress *pr = arg;
+
+	(void)p;
+	if (pr->show)
+		fprintf(stderr, " done in %.3f s\n", (double)r->elapsed_ns / 1e9);
+}
+
+/* Walks hold one descriptor per level and per queued directory: allow as
+ * many as the hard limit lets. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* "-" is stdout; otherwise open for writing (append when `append`). */
+static FILE *open_out(const char *path, bool append, bool *is_stdout)
+{
+	*is_stdout = !strcmp(path, "-");
+	if (*is_stdout)
+		return stdout;
+	return fopen(path, append ? "a" : "w");
+}
+
+static int close_out(FILE *f, bool is_stdout)
+{
+	if (is_stdout)
+		return fflush(f) ? -1 : 0;
+	return fclose(f) ? -1 : 0;
+}
+
+static int write_outputs(const struct tree_cli *c,
+			 const struct clyde_tree_run *run)
+{
+	bool so;
+	FILE *f;
+	int ret = 0;
+
+	if (!c->quiet && clyde_tree_text_write(stdout, run, CLYDE_VERSION) < 0)
+		ret = -1;
+	if (c->json) {
+		f = open_out(c->json, false, &so);
+		if (!f || clyde_tree_json_write(f, run, CLYDE_VERSION) < 0 ||
+		    close_out(f, so) < 0) {
+			fprintf(stderr, "clyde tree: --json: cannot write %s: %s\n",
+				c->json, strerror(errno));
+			ret = -1;
+		}
+	}
+	if (c->csv) {
+		struct stat st;
+		bool header = strcmp(c->csv, "-") == 0 ||
+			      stat(c->csv, &st) < 0 || st.st_size == 0;
+
+		f = open_out(c->csv, true, &so);
+		if (!f || (header && clyde_tree_csv_header(f) < 0) ||
+		    clyde_tree_csv_write(f, run, CLYDE_VERSION) < 0 ||
+		    close_out(f, so) < 0) {
+			fprintf(stderr, "clyde tree: --csv: cannot write %s: %s\n",
+				c->csv, strerror(errno));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+/* --keep: let go of the scratch directory without removing it. */
+static void keep_scratch(struct clyde_scratch *s)
+{
+	close(s->dirfd);
+	close(s->parentfd);
+	free(s->path);
+	free(s->name);
+	free(s);
+}
+
+static bool any_phase_ran(const struct clyde_tree_run *run)
+{
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (run->phases[p].ran)
+			return true;
+	return false;
+}
 
 int clyde_cmd_tree(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "clyde tree: not available in this build yet\n");
-	return CLYDE_EXIT_USAGE;
+	struct tree_cli c;
+	struct clyde_ctx ctx;
+	struct clyde_scratch *scratch = NULL;
+	struct clyde_tree_run run;
+	struct progress pr;
+	struct clyde_tree_hooks hooks = { .arg = &pr,
+					  .before_phase = before_phase,
+					  .after_phase = after_phase };
+	char err[1024];
+	int status = CLYDE_EXIT_OK, ret;
+
+	if (parse_args(argc, argv, &c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde tree: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (c.help) {
+		fputs(help_text, stdout);
+		return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
+	}
+	if (!c.seed_given)
+		c.cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
+			     0xffffffffu;
+	pr.show = !c.quiet;
+
+	clyde_ctx_init(&ctx);
+	ctx.interrupted = &interrupted;
+	install_signals();
+	raise_nofile();
+
+	if (c.cfg.existing) {
+		struct stat st;
+
+		if (stat(c.cfg.existing, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr,
+				"clyde tree: --existing %s: not a directory "
+				"(%s)\n",
+				c.cfg.existing,
+				errno ? strerror(errno) : "wrong type");
+			clyde_ctx_release(&ctx);
+			return CLYDE_EXIT_USAGE;
+		}
+	} else if (clyde_scratch_create(&ctx, c.dir, &scratch) < 0) {
+		fprintf(stderr, "clyde tree: -d: %s\n", clyde_errmsg(&ctx));
+		clyde_ctx_release(&ctx);
+		return CLYDE_EXIT_USAGE;
+	}
+
+	ret = clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
+	if (ret < 0) {
+		if (pr.show)
+			fputc('\n', stderr);
+		if (ret == -EINTR || interrupted) {
+			fprintf(stderr, "clyde tree: interrupted%s%s\n",
+				scratch ? "; removing " : "",
+				scratch ? scratch->path : "");
+			status = CLYDE_EXIT_INTERRUPTED;
+		} else {
+			fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));
+			status = ret == -EINVAL && !any_phase_ran(&run) ?
+					 CLYDE_EXIT_USAGE :
+					 CLYDE_EXIT_TEST_FAILED;
+		}
+	} else if (write_outputs(&c, &run) < 0) {
+		status = CLYDE_EXIT_TEST_FAILED;
+	}
+	clyde_err_clear(&ctx);
+	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
+		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);
+		keep_scratch(scratch);
+	} else if (scratch && clyde_scratch_remove(&ctx, scratch) < 0) {
+		fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));
+		if (status == CLYDE_EXIT_OK)
+			status = CLYDE_EXIT_TEST_FAILED;
+	}
+	clyde_tree_run_release(&run);
+	clyde_ctx_release(&ctx);
+	if (interrupted && status == CLYDE_EXIT_OK)
+		status = CLYDE_EXIT_INTERRUPTED;
+	return status;
 }

@@ -64,9 +64,8 @@ void clyde_history_entries_free(struct clyde_history_entry *e, size_t n)
 /* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
 static int entry_fill_strings(struct clyde_history_entry *e)
 {
-	char **f[] = { &e->kind,       &e->label,  &e->host,
-		       &e->target_path, &e->fstype, &e->mount_opts,
-		       &e->source };
+	char **f[] = { &e->kind,   &e->label,	   &e->host,  &e->target_path,
+		       &e->fstype, &e->mount_opts, &e->source };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (!*f[i] && !(*f[i] = strdup("")))
@@ -110,8 +109,9 @@ static void figures_from_loaded(const struct clyde_loaded_run *run,
 
 /* Load doc as one run with the compare loader (so that the history and
  * `clyde compare` read a document the same way).  A document that gives
- * anything but exactly one run without complaint is refused: the history
- * must not keep what compare cannot show. */
+ * no run is refused with the loader's first message.  One whose run came
+ * with complaints about single members is kept: the document is stored
+ * whole, and `show` and `compare` repeat the loader's messages. */
 static int load_one(struct clyde_ctx *ctx, const char *what, const char *doc,
 		    size_t len, struct clyde_loaded_set *set)
 {
@@ -121,15 +121,13 @@ static int load_one(struct clyde_ctx *ctx, const char *what, const char *doc,
 	rc = clyde_loaded_read_buffer(ctx, doc, len, what, set);
 	if (rc < 0)
 		return rc;
+	if (set->nruns == 1)
+		return 0;
 	if (set->nerrors > 0)
 		return clyde_err(ctx, 0, "%s", set->errors[0]), -EINVAL;
-	if (set->nmalformed > 0)
-		return clyde_err(ctx, 0, "%s: malformed", what), -EINVAL;
-	if (set->nruns != 1)
-		return clyde_err(ctx, 0, "%s: holds %zu results, not one", what,
-				 set->nruns),
-		       -EINVAL;
-	return 0;
+	return clyde_err(ctx, 0, "%s: holds %zu results, not one", what,
+			 set->nruns),
+	       -EINVAL;
 }
 
 /* The 5th field of a 1.96/1.98 CSV line is the run's start time, which
@@ -318,7 +316,8 @@ int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap)
 						 "or XDG_DATA_HOME, or give "
 						 "--db)"),
 				       -ENOENT;
-			n = snprintf(buf, cap, "%s/.local/share/clyde/results.db",
+			n = snprintf(buf, cap,
+				     "%s/.local/share/clyde/results.db",
 				     pw.pw_dir);
 		} else {
 			n = snprintf(buf, cap,
@@ -326,8 +325,7 @@ int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap)
 		}
 	}
 	if (n < 0 || (size_t)n >= cap)
-		return clyde_err(ctx, ENAMETOOLONG,
-				 "results history path"),
+		return clyde_err(ctx, ENAMETOOLONG, "results history path"),
 		       -ENAMETOOLONG;
 	return 0;
 }
@@ -349,8 +347,8 @@ bool clyde_history_available(void)
 	return false;
 }
 
-int clyde_history_open(struct clyde_ctx *ctx, const char *db_path,
-		       bool create, struct clyde_history **out)
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
+		       struct clyde_history **out)
 {
 	(void)db_path;
 	(void)create;
@@ -467,8 +465,7 @@ static int db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
 	return code == SQLITE_NOMEM ? -ENOMEM : -EIO;
 }
 
-static int exec(struct clyde_ctx *ctx, struct clyde_history *h,
-		const char *sql)
+static int exec(struct clyde_ctx *ctx, struct clyde_history *h, const char *sql)
 {
 	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(ctx, h, sql);
@@ -763,6 +760,7 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		struct clyde_history_entry e = { 0 };
 		char what[PATH_MAX + 32];
 		struct clyde_ctx quiet;
+		int64_t id;
 		int prc;
 
 		pos += n + (nl ? 1 : 0);
@@ -770,8 +768,7 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		if (n > 0 && s[n - 1] == '\r')
 			n--;
 		if (n > CLYDE_CSV_LINE_MAX) {
-			rc = imp_push_error(imp, path, lineno,
-					    "line too long");
+			rc = imp_push_error(imp, path, lineno, "line too long");
 			continue;
 		}
 		prc = clyde_csv_parse_line(s, n, line, why, sizeof(why));
@@ -793,10 +790,9 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		clyde_ctx_release(&quiet);
 		if (rc < 0 || !e.kind)
 			continue;
-		rc = insert_run(ctx, h, s, n, path, &e, NULL);
+		rc = insert_run(ctx, h, s, n, path, &e, &id);
 		if (rc == 0)
-			rc = imp_push_id(imp,
-					 sqlite3_last_insert_rowid(h->db));
+			rc = imp_push_id(imp, id);
 		clyde_history_entry_release(&e);
 	}
 	free(line);
@@ -870,9 +866,9 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 	memset(e, 0, sizeof(*e));
 	e->id = sqlite3_column_int64(st, 0);
 	e->saved_unix = sqlite3_column_int64(st, 1);
-	e->started_unix = sqlite3_column_type(st, 2) == SQLITE_NULL
-				  ? -1
-				  : sqlite3_column_int64(st, 2);
+	e->started_unix = sqlite3_column_type(st, 2) == SQLITE_NULL ?
+				  -1 :
+				  sqlite3_column_int64(st, 2);
 	e->kind = col_text(st, 3);
 	e->label = col_text(st, 4);
 	e->host = col_text(st, 5);
@@ -932,9 +928,8 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 			     &figs);
 	if (rc < 0)
 		goto out;
-	sqlite3_bind_int64(st, 1,
-			   limit > 0 && limit < INT64_MAX ? (int64_t)limit
-							   : -1);
+	sqlite3_bind_int64(
+		st, 1, limit > 0 && limit < INT64_MAX ? (int64_t)limit : -1);
 	/* One read transaction, so the list is one consistent snapshot. */
 	rc = exec(ctx, h, "BEGIN");
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1314,8 +1309,8 @@ static int make_parents(struct clyde_ctx *ctx, const char *path)
 			int e = errno;
 
 			*p = '/';
-			return clyde_err(ctx, e, "%.*s: mkdir",
-					 (int)(p - dir), dir);
+			return clyde_err(ctx, e, "%.*s: mkdir", (int)(p - dir),
+					 dir);
 		}
 		*p = '/';
 	}
@@ -1338,8 +1333,7 @@ static int precheck(struct clyde_ctx *ctx, const char *path)
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 1;
-		return clyde_err(ctx, errno, "%s: open results history",
-				 path);
+		return clyde_err(ctx, errno, "%s: open results history", path);
 	}
 	if (fstat(fd, &sb) < 0) {
 		int e = errno;
@@ -1384,8 +1378,7 @@ static int set_wal(struct clyde_ctx *ctx, struct clyde_history *h)
 				       &st, NULL) == SQLITE_OK) {
 			step = sqlite3_step(st);
 			if (step == SQLITE_ROW)
-				mode = (const char *)sqlite3_column_text(st,
-									 0);
+				mode = (const char *)sqlite3_column_text(st, 0);
 		}
 		if (step == SQLITE_ROW && mode && !strcmp(mode, "wal")) {
 			sqlite3_finalize(st);
@@ -1405,8 +1398,8 @@ static int set_wal(struct clyde_ctx *ctx, struct clyde_history *h)
 	}
 }
 
-int clyde_history_open(struct clyde_ctx *ctx, const char *db_path,
-		       bool create, struct clyde_history **out)
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
+		       struct clyde_history **out)
 {
 	char defpath[PATH_MAX];
 	struct clyde_history *h;
@@ -1440,8 +1433,7 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path,
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(db_path, &h->db, flags, NULL) != SQLITE_OK) {
 		rc = clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
-			       h->db ? sqlite3_errmsg(h->db)
-				     : "out of memory");
+			       h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		rc = -EIO;
 		goto fail;
 	}

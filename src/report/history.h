@@ -77,8 +77,8 @@ struct clyde_history;
  * yet").  An existing history is migrated to the current schema.  On
  * success *out owns the connection: clyde_history_close() it.
  */
-int clyde_history_open(struct clyde_ctx *ctx, const char *db_path,
-		       bool create, struct clyde_history **out);
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
+		       struct clyde_history **out);
 void clyde_history_close(struct clyde_history *h);
 
 /* The database path (owned by h). */

@@ -468,6 +468,24 @@ static bool ju64(struct jload *jl, const struct clyde_json *obj,
 	return true;
 }
 
+/* A count or a time in ns: a non-negative number, rounded (a mean may
+ * have a fraction).  Absent or null is false without a message. */
+static bool jns(struct jload *jl, const struct clyde_json *obj,
+		const char *key, const char *where, uint64_t *out)
+{
+	double d;
+
+	if (!jnum(jl, obj, key, where, &d))
+		return false;
+	if (d >= 18446744073709551616.0) {
+		jbad(jl, clyde_json_get(obj, key), "%s: \"%s\" is too large",
+		     where, key);
+		return false;
+	}
+	*out = (uint64_t)(d + 0.5);
+	return true;
+}
+
 /* A scalar as the "what differs" table shows it; false for null, objects
  * and arrays. */
 static bool scalar_text(const struct clyde_json *v, char *buf, size_t len)
@@ -540,8 +558,10 @@ static const struct keymap config_keys[] = {
 	{ "direct", "O_DIRECT", 0 },
 	{ "fsync_each", "fsync each", 0 },
 	{ "pattern", "pattern", 0 },
-	/* Always different between runs: not configuration. */
+	/* Always different between runs: not configuration; and the run's
+	 * name, which is its label. */
 	{ "seed", NULL, 0 },
+	{ "name", NULL, 0 },
 	{ NULL, NULL, 0 },
 };
 
@@ -604,14 +624,14 @@ static void json_latency(struct jload *jl, const struct clyde_json *lat,
 		     clyde_json_type_name(lat->type));
 		return;
 	}
-	ok &= ju64(jl, lat, "count", where, &l.count);
-	ok &= ju64(jl, lat, "min_ns", where, &l.min_ns);
-	ok &= ju64(jl, lat, "mean_ns", where, &l.mean_ns);
-	ok &= ju64(jl, lat, "p50_ns", where, &l.p50_ns);
-	ok &= ju64(jl, lat, "p90_ns", where, &l.p90_ns);
-	ok &= ju64(jl, lat, "p99_ns", where, &l.p99_ns);
-	ok &= ju64(jl, lat, "p999_ns", where, &l.p999_ns);
-	ok &= ju64(jl, lat, "max_ns", where, &l.max_ns);
+	ok &= jns(jl, lat, "count", where, &l.count);
+	ok &= jns(jl, lat, "min_ns", where, &l.min_ns);
+	ok &= jns(jl, lat, "mean_ns", where, &l.mean_ns);
+	ok &= jns(jl, lat, "p50_ns", where, &l.p50_ns);
+	ok &= jns(jl, lat, "p90_ns", where, &l.p90_ns);
+	ok &= jns(jl, lat, "p99_ns", where, &l.p99_ns);
+	ok &= jns(jl, lat, "p999_ns", where, &l.p999_ns);
+	ok &= jns(jl, lat, "max_ns", where, &l.max_ns);
 	if (!ok || !l.count)
 		return;
 	if (!t->has_latency_max || l.max_ns > t->latency_max_ns) {
@@ -822,8 +842,11 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 				r->tests[k].group = CLYDE_GROUP_TREE;
 				r->ntests++;
 			}
-			if (!jnum(jl, pj, "entries_per_s", where, &rate))
+			if (!jnum(jl, pj, "entries_per_s", where, &rate)) {
+				/* null (nothing timed): too fast to say. */
+				acc[k].fast++;
 				continue;
+			}
 			ju64(jl, pj, "elapsed_ns", where, &el);
 			ju64(jl, pj, "cpu_user_ns", where, &us);
 			ju64(jl, pj, "cpu_sys_ns", where, &sy);

@@ -62,8 +62,8 @@ int clyde_csv_write(FILE *f, const struct clyde_run *run, const char *version);
  * and outcome.  The unsettled list is typically filled with
  * clyde_summary_unsettled() (summary.h). */
 struct clyde_json_extra {
-	double target_pct;  /* CI half-width goal in % of the mean; <= 0: none */
-	unsigned max_runs;  /* the most runs the series could have made */
+	double target_pct; /* CI half-width goal in % of the mean; <= 0: none */
+	unsigned max_runs; /* the most runs the series could have made */
 	unsigned runs_done; /* the runs it made */
 	unsigned n_unsettled;
 	enum clyde_test unsettled[CLYDE_TEST_COUNT];

@@ -76,11 +76,13 @@ int clyde_summary_compute(const struct clyde_run *runs, unsigned n,
 		s->high = s->mean + s->ci95;
 		if (k)
 			have++;
-		if (target)
-			s->settled = k > 1 && s->ci95 <= target_pct / 100.0 *
-								  fabs(s->mean) ?
-					     CLYDE_SETTLED_YES :
-					     CLYDE_SETTLED_NO;
+		if (!target)
+			continue;
+		/* One value says nothing about the spread: never settled. */
+		if (k > 1 && s->ci95 <= target_pct / 100.0 * fabs(s->mean))
+			s->settled = CLYDE_SETTLED_YES;
+		else
+			s->settled = CLYDE_SETTLED_NO;
 	}
 	free(x);
 	return have;

@@ -35,8 +35,8 @@ struct clyde_summary {
 	 * spread then, and a display must say "n/a", not "+-0". */
 	double stddev;
 	double ci95;
-	double low;  /* mean - ci95 */
-	double high; /* mean + ci95 */
+	double low;	  /* mean - ci95 */
+	double high;	  /* mean + ci95 */
 	const char *unit; /* "B/s", "seeks/s" or "files/s" (static) */
 	enum clyde_settled settled;
 };

@@ -34,9 +34,10 @@ static const char *const labels[CLYDE_TEST_COUNT] = {
 	[CLYDE_RAN_DEL] = "random delete",
 };
 
-/* Column layout of the two tables; rows are at most 94 columns. */
-#define ROW_FMT "%-10s %13s %6s %8s %8s %8s %8s %9s %9s %6s\n"
-#define STAT_FMT "%-10s %3s %13s %13s %9s %13s%s%s\n"
+/* Column layout of the two tables; rows are at most 96 columns (a rate
+ * column fits "1234567 files/s"). */
+#define ROW_FMT "%-10s %15s %6s %8s %8s %8s %8s %9s %9s %6s\n"
+#define STAT_FMT "%-10s %3s %15s %15s %9s %15s%s%s\n"
 /* Where a list of names wraps. */
 #define WRAP_COLS 96
 
@@ -128,11 +129,11 @@ char *clyde_fmt_human_ns(char *buf, size_t len, double ns)
 
 /* One test over all runs, as its row shows it. */
 struct row {
-	bool done;	      /* in at least one run */
-	double residency;     /* highest measured, < 0 when never measured */
-	unsigned res_run;     /* the run it was seen in */
-	bool direct_failed;   /* -D checked and not honoured in some run */
-	bool have_device;     /* in at least one run */
+	bool done;	    /* in at least one run */
+	double residency;   /* highest measured, < 0 when never measured */
+	unsigned res_run;   /* the run it was seen in */
+	bool direct_failed; /* -D checked and not honoured in some run */
+	bool have_device;   /* in at least one run */
 	uint64_t dev_read, dev_write, bytes;
 	struct clyde_hist *lat; /* all runs' operations; owned */
 };
@@ -202,7 +203,7 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 		clyde_fmt_human_ns(lat[k], sizeof(lat[k]), (double)v);
 	}
 	if (!row->have_device) {
-		fprintf(f, "%-10s %13s %6s %8s %8s %8s %8s  %s\n",
+		fprintf(f, "%-10s %15s %6s %8s %8s %8s %8s  %s\n",
 			clyde_test_name(id), rate, res, lat[0], lat[1], lat[2],
 			lat[3], "no block device");
 		return;
@@ -214,8 +215,14 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 	if ((id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK ||
 	     id == CLYDE_REWRITE) &&
 	    row->bytes) {
-		snprintf(wa, sizeof(wa), "%.2fx",
-			 (double)row->dev_write / (double)row->bytes);
+		double x = (double)row->dev_write / (double)row->bytes;
+
+		/* three significant digits keep the column 6 wide */
+		snprintf(wa, sizeof(wa), "%.*fx",
+			 x < 9.995 ? 2 :
+			 x < 99.95 ? 1 :
+				     0,
+			 x);
 		fix_point(wa);
 	} else {
 		snprintf(wa, sizeof(wa), "-");
@@ -236,11 +243,12 @@ static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 		if (n > 1)
 			snprintf(where, sizeof(where), " (run %u)",
 				 row->res_run + 1);
+		/* At most 99 columns: "sequential create (run 99): 100%". */
 		fprintf(f,
-			"clyde: warning: %s: %.0f%% of the data was in the page "
-			"cache when the test started%s;\n"
+			"clyde: warning: %s%s: %.0f%% of its data was in the page "
+			"cache when it started;\n"
 			"       the rate is the cache's, not the storage's\n",
-			labels[i], row->residency * 100.0, where);
+			labels[i], where, row->residency * 100.0);
 	}
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
 		if (rows[i].done && rows[i].direct_failed)
@@ -350,8 +358,8 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 
 	if (!n || !runs)
 		return -EINVAL;
-	ret = clyde_summary_compute(runs, n,
-				    extra ? extra->target_pct : 0.0, sum);
+	ret = clyde_summary_compute(runs, n, extra ? extra->target_pct : 0.0,
+				    sum);
 	if (ret < 0)
 		return ret;
 	memset(rows, 0, sizeof(rows));

@@ -98,7 +98,8 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 		if (!clyde_test_is_io(w->test))
 			clyde_worker_progress(w, 1);
 	}
-	clyde_hist_record(w->span->hist, now - t0);
+	if (w->span->hist)
+		clyde_hist_record(w->span->hist, now - t0);
 	if (now - t0 > w->span->latency_max_ns)
 		w->span->latency_max_ns = now - t0;
 	return now;
@@ -173,8 +174,11 @@ static int io_residency(struct suite_state *st, struct clyde_worker *w,
 	char path[4200];
 	int fd, ret = 0;
 
+	/* Under -D even this open carries O_DIRECT: no descriptor of the
+	 * test file is ever a buffered one (mmap and fadvise work anyway). */
 	fd = openat(st->scratch->dirfd, w->io_name,
-		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			    (st->cfg->direct ? O_DIRECT : 0));
 	if (fd < 0)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/%s", st->scratch->path, w->io_name);

@@ -48,6 +48,7 @@
 #include "core/rng.h"
 #include "env/env.h"
 #include "io/scratch.h"
+#include "results/result.h"
 
 /* The phases, in the order they run. */
 enum clyde_tree_phase {
@@ -227,7 +228,7 @@ struct clyde_tree_phase_result {
 	struct clyde_tree_worker *workers; /* nworkers entries, owned */
 	struct clyde_tree_errors errors;
 	uint64_t noatime_refused; /* opens where O_NOATIME gave EPERM */
-	char first_error[512];	  /* the first skipped error, "" if none */
+	char first_error[1024];	  /* the first skipped error, "" if none */
 };
 
 /* Release what a phase result owns and zero it. */

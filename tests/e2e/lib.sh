@@ -40,6 +40,9 @@ E2E_SEQ=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/clyde-e2e.$E2E_NAME.XXXXXX")
 # The directory a test gives to -d must be reachable by -u nobody too.
 chmod 755 "$T"
+# Every run is saved in the results history: keep the tests' runs out of
+# the real one.
+export XDG_DATA_HOME="$T/xdg"
 
 # Run the registered cleanups in reverse order, then remove $T.  Cleanups
 # must not fail the exit status, so each one's errors are ignored.

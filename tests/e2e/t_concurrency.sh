@@ -20,13 +20,14 @@ python3 - "$T/run.json" >"$T/check" <<'EOF' || true
 import json, sys
 
 MIB = 1 << 20
-run = json.load(open(sys.argv[1]))
-tests = {t["name"]: t for t in run["tests"]}
+doc = json.load(open(sys.argv[1]))
+tests = {t["name"]: t for t in doc["runs"][0]["tests"]}
 
 def check(cond, what):
     print(("ok " if cond else "FAIL ") + what)
 
-check(run["params"]["concurrency"] == 2, "params.concurrency is 2")
+check(doc["config"]["concurrency"] == 2, "config.concurrency is 2")
+check(len(doc["runs"]) == 1, "one run in the document")
 # per worker: bytes for the IO tests, ops for seeks and the file tests
 want = {
     "putc": ("bytes", 1 * MIB),

@@ -31,23 +31,26 @@ assert_file_match "$T/err" 'Writing intelligently' "block write ran"
 
 python3 - "$T/run.json" >"$T/check" <<'EOF' || true
 import json, sys
-run = json.load(open(sys.argv[1]))
-tests = {t["name"]: t for t in run["tests"]}
+doc = json.load(open(sys.argv[1]))
+tests = {t["name"]: t for t in doc["runs"][0]["tests"]}
 def check(cond, what):
     print(("ok " if cond else "FAIL ") + what)
-check(run["params"]["direct"] is True, "params.direct is true")
+check(doc["config"]["direct"] is True, "config.direct is true")
 for n in ("putc", "getc"):
     check(tests[n]["state"] == "skipped", n + ": state skipped")
     check(bool(tests[n]["note"]), n + ": has a note")
 for n in ("put_block", "rewrite", "get_block", "seeks"):
     check(tests[n]["state"] == "done", n + ": state done")
     check(tests[n]["bytes"] >= 64 << 20 or n == "seeks", n + ": did the work")
+    # O_DIRECT kept the data out of the page cache, and clyde checked it.
+    check(tests[n]["cache"]["direct_checked"] is True, n + ": O_DIRECT checked")
+    check(tests[n]["cache"]["direct_honoured"] is True, n + ": O_DIRECT honoured")
 EOF
 while read -r verdict what; do
 	[[ $verdict == ok ]] || fail "JSON: $what"
 	ok "JSON: $what"
 done <"$T/check"
-[[ $(wc -l <"$T/check") -ge 12 ]] || fail "the JSON checker did not finish"
+[[ $(wc -l <"$T/check") -ge 20 ]] || fail "the JSON checker did not finish"
 
 # Every open of the test file carries O_DIRECT, the read-only ones too.
 if command -v strace >/dev/null 2>&1; then

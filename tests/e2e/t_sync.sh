@@ -60,7 +60,7 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 t2 = int(sys.argv[3])
 def start(run, name):
-    t = [t for t in run["tests"] if t["name"] == name][0]
+    t = [t for t in run["runs"][0]["tests"] if t["name"] == name][0]
     return min(w["start_ns"] for w in t["workers"])
 print(("ok " if start(a, "put_block") > t2 else "FAIL ") +
       "the first process's block write began after the second started")

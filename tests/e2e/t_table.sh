@@ -74,7 +74,9 @@ assert_eq "${L[7]}" "$f_head3" "file header line 3"
 assert_eq "${L[8]:0:19}" "                  1" "file row label: the file count"
 check_row "${L[8]}" 19 data vvvvvv "file data row"
 check_row "${L[9]}" 17 latency vvvvvv "file Latency row"
-assert_match "${L[10]}" '^1\.98,' "the CSV line follows the table"
+assert_match "${L[10]}" '^clyde: latency, cache and device per test' \
+	"clyde's own section follows bonnie++'s table"
+assert_match "${L[-1]}" '^1\.98,' "the CSV line comes last"
 assert_eq "${#L[@]}" 11 "nothing else on stdout"
 assert_file_no_match "$T/out" 'Writing|Reading|done' \
 	"no progress lines on stdout"

@@ -554,22 +554,23 @@ static void test_series(void)
 		/* the series as data: three runs, n = 3 */
 		CHECK(python_check(
 			out,
-			(const char *const[]){ "import json, sys\n"
-			"d = json.load(open(sys.argv[1]))\n"
-			"assert len(d['runs']) == 3\n"
-			"s = {x['name']: x for x in d['summary']}\n"
-			"assert all(x['n'] == 3 for x in s.values())\n"
-			"pb = s['put_block']\n"
-			"r = [2**30 / (k + 2 + 1e-6) for k in range(3)]\n"
-			"m = sum(r) / 3\n"
-			"assert abs(pb['mean'] - m) < 1e-3, pb\n"
-			"sd = (sum((v - m)**2 for v in r) / 2) ** .5\n"
-			"assert abs(pb['stddev'] - sd) < 1e-3, pb\n"
-			"assert pb['settled'] is False\n"
-			"assert s['rewrite']['stddev'] == 0\n"
-			"assert s['rewrite']['settled'] is True\n"
-			"assert d['until_stable']['unsettled'] == ['put_block']\n",
-					       NULL },
+			(const char *const[]){
+				"import json, sys\n"
+				"d = json.load(open(sys.argv[1]))\n"
+				"assert len(d['runs']) == 3\n"
+				"s = {x['name']: x for x in d['summary']}\n"
+				"assert all(x['n'] == 3 for x in s.values())\n"
+				"pb = s['put_block']\n"
+				"r = [2**30 / (k + 2 + 1e-6) for k in range(3)]\n"
+				"m = sum(r) / 3\n"
+				"assert abs(pb['mean'] - m) < 1e-3, pb\n"
+				"sd = (sum((v - m)**2 for v in r) / 2) ** .5\n"
+				"assert abs(pb['stddev'] - sd) < 1e-3, pb\n"
+				"assert pb['settled'] is False\n"
+				"assert s['rewrite']['stddev'] == 0\n"
+				"assert s['rewrite']['settled'] is True\n"
+				"assert d['until_stable']['unsettled'] == ['put_block']\n",
+				NULL },
 			"x", false));
 	}
 	/* without a target the series has no until_stable and no verdicts */
@@ -595,16 +596,17 @@ static void test_empty(void)
 	if (out && have_python())
 		CHECK(python_check(
 			out,
-			(const char *const[]){ "import json, sys\n"
-			"d = json.load(open(sys.argv[1]))\n"
-			"t = d['runs'][0]['tests']\n"
-			"assert len(t) == 12\n"
-			"assert all(x['state'] == 'not_run' for x in t)\n"
-			"assert all(x['latency'] is None for x in t)\n"
-			"assert all(x['cache']['residency'] is None for x in t)\n"
-			"assert all(x['device']['present'] is False for x in t)\n"
-			"assert d['label'] == '' and d['config']['pattern'] == ''\n",
-					       NULL },
+			(const char *const[]){
+				"import json, sys\n"
+				"d = json.load(open(sys.argv[1]))\n"
+				"t = d['runs'][0]['tests']\n"
+				"assert len(t) == 12\n"
+				"assert all(x['state'] == 'not_run' for x in t)\n"
+				"assert all(x['latency'] is None for x in t)\n"
+				"assert all(x['cache']['residency'] is None for x in t)\n"
+				"assert all(x['device']['present'] is False for x in t)\n"
+				"assert d['label'] == '' and d['config']['pattern'] == ''\n",
+				NULL },
 			"x", false));
 	free(out);
 	clyde_run_release(&r);

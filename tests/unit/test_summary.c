@@ -82,7 +82,8 @@ static void test_known_sample(void)
 	CHECK_STR(s[CLYDE_SEEKS].unit, "seeks/s");
 	/* one value: the mean, and no interval */
 	CHECK(s[CLYDE_SEQ_CREATE].n == 1 && s[CLYDE_SEQ_CREATE].mean == 2048.0);
-	CHECK(s[CLYDE_SEQ_CREATE].stddev == 0.0 && s[CLYDE_SEQ_CREATE].ci95 == 0);
+	CHECK(s[CLYDE_SEQ_CREATE].stddev == 0.0 &&
+	      s[CLYDE_SEQ_CREATE].ci95 == 0);
 	CHECK(s[CLYDE_SEQ_CREATE].low == 2048.0);
 	CHECK_STR(s[CLYDE_SEQ_CREATE].unit, "files/s");
 	CHECK(s[CLYDE_REWRITE].n == 0 && s[CLYDE_GETC].n == 0);

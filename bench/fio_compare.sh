@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+#
+# fio_compare.sh: clyde's block write, block read and random seeks next to
+# fio, on the same directory, in the same invocation, with ratios.
+#
+# Usage: bench/fio_compare.sh [options] DIR [SIZE]
+#
+#   DIR    directory on the filesystem under test (clyde's scratch directory
+#          and fio's file both go in it; both are removed at the end)
+#   SIZE   file size for both tools, clyde -s syntax: MiB or a k/m/g/t
+#          suffix (default 1g).  Pick a size that gives each test a few
+#          seconds.
+#
+#   -n N       repeat each clyde/fio pair N times (default 3)
+#   -S SEEKS   clyde's seek count (default 65536; bonnie++'s 8192 is too
+#              short to give a stable rate)
+#   -c CHUNK   chunk in bytes for both tools (default 8192, clyde's default)
+#   -j N       seekers = fio numjobs (default 5, clyde's default)
+#   -b PATH    the clyde binary (default: $CLYDE, else build-bench/clyde or
+#              build/clyde next to this script, else clyde on PATH)
+#   -o OUTDIR  keep every raw JSON (clyde's and fio's) in OUTDIR
+#   -F 'OPTS'  extra fio options for all fio jobs (experiments, e.g.
+#              -F '--fadvise_hint=1' to see fio's own default)
+#   -R         do not replay clyde's rewrite pass on fio's file before fio's
+#              read (see "block read" below; shows the order effect)
+#
+# Each repeat runs clyde once (-s SIZE:CHUNK:SEEKS:SEEKERS -n 0 -f -r 0
+# --json; put_block, rewrite, get_block, seeks) and three fio jobs; the
+# order alternates (odd repeats clyde first, even repeats fio first) so a
+# drift of the shared machine does not favour one side.  Needs fio and
+# python3; root is not needed, but without it the device counters of some
+# block devices may be unreadable (they are then shown as "-").
+#
+# The mapping, metric by metric:
+#
+# block write   clyde put_block: unlink, create, SIZE/CHUNK pwrite()s of
+#               CHUNK bytes, fsync, close; rate = bytes / elapsed.
+#               fio: rw=write bs=CHUNK size=SIZE ioengine=psync end_fsync=1
+#               on a file removed just before (clyde recreates its file too),
+#               fallocate=none (clyde does not preallocate; fio's default
+#               fallocate=native would give ext4 unwritten extents to
+#               convert), fadvise_hint=0 (clyde gives no access hint).
+#               fio counts the end_fsync in the job's runtime (backend.c:
+#               do_io() syncs before thread_main() updates the runtime), as
+#               clyde counts its fsync.
+# block read    clyde get_block after its fsync + POSIX_FADV_DONTNEED
+#               (residency printed); rate = bytes / elapsed.
+#               fio: rw=read invalidate=1 (fio's DONTNEED at open; the file
+#               is clean after end_fsync, so it does drop it) fadvise_hint=0
+#               (fio's default hint, POSIX_FADV_SEQUENTIAL, doubles the
+#               kernel's read-ahead window, which clyde does not ask for).
+#               The bytes the device read during each side are printed as
+#               evidence that both read cold data.
+#               Order matters: clyde's get_block comes after its rewrite,
+#               which read every chunk and wrote it back in place.  On a
+#               virtual disk (and on devices with their own read cache) the
+#               first read of freshly written blocks can be several times
+#               slower than a later one (docs/benchmarks.md shows it), so
+#               before fio's read the script replays the rewrite on fio's
+#               file: a fio read pass (invalidate=1) then a fio write pass
+#               over the existing file (end_fsync=1).  Their rates are
+#               printed for information, not compared (-R skips them).
+# seeks         clyde: SEEKERS threads, each with its own descriptor on ONE
+#               file, share a counter of SEEKS tickets; a ticket preads one
+#               CHUNK at a uniformly random chunk offset (with replacement)
+#               and one time in ten also pwrites it back; every descriptor
+#               is fsynced inside the timed region.  So clyde does SEEKS
+#               reads and about SEEKS/10 writes = 1.1 * SEEKS I/Os.
+#               fio: rw=randrw rwmixread=90 numjobs=SEEKERS thread
+#               filename=<one file>: without filename= every fio job would
+#               get a file of its own (SEEKERS files of SIZE); with it, the
+#               jobs open the same file, each with its own descriptor, as
+#               clyde's seekers do.  Each fio job would by default do SIZE
+#               bytes of I/O (SEEKERS times the file) and cover it without
+#               repeats (random map); so number_ios =
+#               ceil(1.1 * SEEKS / SEEKERS) per job (fio counts reads and
+#               writes) makes the totals equal, norandommap + randrepeat=0
+#               make the offsets uniform with replacement like clyde's,
+#               end_fsync=1 matches clyde's final fsyncs, invalidate=1 makes
+#               the file cold.  The compared rate is I/O operations per
+#               second (reads + writes): clyde's = (bytes / CHUNK) / elapsed,
+#               fio's = read IOPS + write IOPS of the group.  clyde's own
+#               seeks/s (= its I/O rate / 1.1) is printed too.
+#
+# Output: the machine, a table per metric with clyde's and fio's medians and
+# the ratio clyde/fio (target 0.9-1.1), the range of the per-repeat ratios,
+# clyde's residency at the start of get_block and seeks (0% = cold) and the
+# device bytes read by each side.
+set -euo pipefail
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+REPEATS=3
+SEEKS=65536
+CHUNK=8192
+SEEKERS=5
+CLYDE_BIN=${CLYDE:-}
+OUTDIR=
+FIO_EXTRA=
+REWRITE=1
+while getopts 'n:S:c:j:b:o:F:Rh' opt; do
+	case $opt in
+	n) REPEATS=$OPTARG ;;
+	S) SEEKS=$OPTARG ;;
+	c) CHUNK=$OPTARG ;;
+	j) SEEKERS=$OPTARG ;;
+	b) CLYDE_BIN=$OPTARG ;;
+	o) OUTDIR=$OPTARG ;;
+	F) FIO_EXTRA=$OPTARG ;;
+	R) REWRITE=0 ;;
+	h) usage 0 ;;
+	*) usage 2 >&2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] && [ $# -le 2 ] || usage 2 >&2
+DIR=$1
+SIZE=${2:-1g}
+
+die() {
+	echo "fio_compare: $*" >&2
+	exit 1
+}
+
+for v in REPEATS SEEKS CHUNK SEEKERS; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
+done
+[ -d "$DIR" ] || die "$DIR is not a directory"
+command -v fio >/dev/null || die "fio not found"
+command -v python3 >/dev/null || die "python3 not found"
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "$CLYDE_BIN" ]; then
+	for c in "$here/../build-bench/clyde" "$here/../build/clyde"; do
+		[ -x "$c" ] && CLYDE_BIN=$c && break
+	done
+	[ -n "$CLYDE_BIN" ] || CLYDE_BIN=$(command -v clyde || true)
+fi
+[ -n "$CLYDE_BIN" ] && [ -x "$CLYDE_BIN" ] ||
+	die "no clyde binary (build it, or give -b PATH or CLYDE=PATH)"
+
+# SIZE in bytes, with clyde's -s rules (MiB without suffix, each suffix 1024
+# times the previous).
+size_bytes() {
+	local s=$1 n u
+	[[ $s =~ ^([0-9]+)([mMgGtT]?)$ ]] || die "bad SIZE '$s'"
+	n=${BASH_REMATCH[1]}
+	u=${BASH_REMATCH[2],,}
+	case $u in
+	'' | m) echo $((n << 20)) ;;
+	g) echo $((n << 30)) ;;
+	t) echo $((n << 40)) ;;
+	esac
+}
+BYTES=$(size_bytes "$SIZE")
+SIZE_MIB=$((BYTES >> 20))
+[ $((BYTES % CHUNK)) -eq 0 ] || die "SIZE is not a multiple of CHUNK"
+# fio I/Os per job: clyde's seeks read once and write back one time in ten.
+FIO_IOS=$(((SEEKS * 11 + 10 * SEEKERS - 1) / (10 * SEEKERS)))
+
+WORK=$(mktemp -d "$DIR/fio_compare.XXXXXX")
+cleanup() {
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+FIOFILE=$WORK/fio.data
+TSV=$WORK/results.tsv
+: >"$TSV"
+
+# The block device under DIR, for its read counters: major:minor of the
+# filesystem, then /sys/dev/block/M:m/stat (sectors read are field 3).
+DEVSTAT=
+devno=$(stat -c '%d' "$DIR")
+maj=$(((devno >> 8) & 0xfff))
+min=$(((devno & 0xff) | ((devno >> 12) & 0xfff00)))
+[ -r "/sys/dev/block/$maj:$min/stat" ] && DEVSTAT=/sys/dev/block/$maj:$min/stat
+dev_read_bytes() {
+	if [ -n "$DEVSTAT" ]; then
+		local _a _b sectors _rest
+		read -r _a _b sectors _rest <"$DEVSTAT"
+		echo $((sectors * 512))
+	else
+		echo -1
+	fi
+}
+
+# ---- the machine --------------------------------------------------------
+echo "== machine"
+echo "host:       $(uname -n)"
+echo "cpus:       $(nproc) ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo))"
+echo "ram:        $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "kernel:     $(uname -sr)"
+read -r fstype source target opts < <(findmnt -no FSTYPE,SOURCE,TARGET,OPTIONS -T "$DIR")
+echo "filesystem: $fstype on $source mounted at $target ($opts)"
+if [ -n "$DEVSTAT" ]; then
+	sysdev=$(readlink -f "/sys/dev/block/$maj:$min")
+	qdir=$sysdev/queue
+	[ -d "$qdir" ] || qdir=$(dirname "$sysdev")/queue
+	echo "device:     $(basename "$sysdev") ($maj:$min) rotational=$(cat "$qdir/rotational" 2>/dev/null || echo '?')" \
+		"read_ahead_kb=$(cat "$qdir/read_ahead_kb" 2>/dev/null || echo '?')" \
+		"scheduler=$(cat "$qdir/scheduler" 2>/dev/null || echo '?')"
+else
+	echo "device:     none found for $maj:$min (device counters not shown)"
+fi
+echo "fio:        $(fio --version)"
+echo "clyde:      $("$CLYDE_BIN" --version | head -n1) ($CLYDE_BIN)"
+echo "load:       $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at start"
+echo "== settings"
+echo "size $SIZE ($BYTES bytes), chunk $CHUNK, seeks $SEEKS, seekers/numjobs $SEEKERS," \
+	"fio number_ios $FIO_IOS per job, repeats $REPEATS"
+[ -n "$FIO_EXTRA" ] && echo "extra fio options: $FIO_EXTRA"
+echo
+
+FIO_COMMON=(--ioengine=psync --bs="$CHUNK" --size="$BYTES" --filename="$FIOFILE"
+	--fadvise_hint=0 --output-format=json)
+# shellcheck disable=SC2206 # FIO_EXTRA is split on purpose
+FIO_COMMON+=($FIO_EXTRA)
+
+# Run one fio job; record its JSON and the device bytes read meanwhile.
+run_fio() {
+	local rep=$1 name=$2
+	shift 2
+	local out=$WORK/fio-$name-$rep.json r0 r1
+	r0=$(dev_read_bytes)
+	fio --name="$name" "${FIO_COMMON[@]}" "$@" >"$out" ||
+		die "fio $name failed (see $out)"
+	r1=$(dev_read_bytes)
+	printf 'fio\t%s\t%s\t%s\t%s\n' "$name" "$rep" "$out" \
+		"$([ "$r0" -ge 0 ] && echo $((r1 - r0)) || echo -1)" >>"$TSV"
+}
+
+run_fio_all() {
+	local rep=$1
+	rm -f "$FIOFILE"
+	sync
+	run_fio "$rep" write --rw=write --end_fsync=1 --fallocate=none
+	sync
+	if [ "$REWRITE" = 1 ]; then
+		# clyde's rewrite, between its write and its read: every chunk
+		# read once, then written in place (fio keeps an existing file
+		# of the right size), fsync.
+		run_fio "$rep" reread --rw=read --invalidate=1
+		run_fio "$rep" rewrite --rw=write --end_fsync=1 --invalidate=1
+		sync
+	fi
+	run_fio "$rep" read --rw=read --invalidate=1
+	run_fio "$rep" randrw --rw=randrw --rwmixread=90 --numjobs="$SEEKERS" \
+		--thread --group_reporting --number_ios="$FIO_IOS" \
+		--norandommap --randrepeat=0 --end_fsync=1 --invalidate=1
+	rm -f "$FIOFILE"
+	sync
+}
+
+run_clyde() {
+	local rep=$1 out=$WORK/clyde-$rep.json
+	sync
+	"$CLYDE_BIN" -d "$DIR" -s "$SIZE_MIB:$CHUNK:$SEEKS:$SEEKERS" -n 0 -f \
+		-r 0 -q --no-save --json "$out" >"$WORK/clyde-$rep.log" 2>&1 ||
+		die "clyde failed: $(tail -n3 "$WORK/clyde-$rep.log")"
+	printf 'clyde\tall\t%s\t%s\t-\n' "$rep" "$out" >>"$TSV"
+	sync
+}
+
+for rep in $(seq 1 "$REPEATS"); do
+	echo "repeat $rep/$REPEATS ..." >&2
+	if [ $((rep % 2)) -eq 1 ]; then
+		run_clyde "$rep"
+		run_fio_all "$rep"
+	else
+		run_fio_all "$rep"
+		run_clyde "$rep"
+	fi
+done
+
+[ -n "$OUTDIR" ] && mkdir -p "$OUTDIR" && cp "$WORK"/*.json "$TSV" "$OUTDIR"/
+
+CHUNK=$CHUNK python3 - "$TSV" <<'EOF'
+import json, os, statistics, sys
+
+chunk = int(os.environ["CHUNK"])
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+MIB = 1 << 20
+
+# metric -> side -> repeat -> value
+vals = {m: {"clyde": {}, "fio": {}} for m in ("write", "read", "seeks")}
+seeks_per_s, residency, devread = {}, {"get_block": [], "seeks": []}, {}
+info = {}  # not compared: clyde's rewrite, fio's replay of it
+
+for side, name, rep, path, dev in rows:
+	rep = int(rep)
+	d = json.load(open(path))
+	if side == "clyde":
+		tests = {t["name"]: t for t in d["runs"][0]["tests"]}
+		for m, t in (("write", "put_block"), ("read", "get_block")):
+			vals[m]["clyde"][rep] = tests[t]["rate_per_s"] / MIB
+		s = tests["seeks"]
+		vals["seeks"]["clyde"][rep] = s["bytes"] / chunk / (s["elapsed_ns"] / 1e9)
+		seeks_per_s[rep] = s["rate_per_s"]
+		info.setdefault("clyde rewrite (read+write) MiB/s", []).append(
+			tests["rewrite"]["rate_per_s"] / MIB)
+		for t in ("get_block", "seeks"):
+			residency[t].append(tests[t]["cache"]["residency"])
+			dv = tests[t].get("device") or {}
+			if dv.get("present"):
+				devread.setdefault(("clyde", t), []).append(dv["read_bytes"])
+		continue
+	j = d["jobs"][0]
+	if name == "write":
+		vals["write"]["fio"][rep] = j["write"]["bw_bytes"] / MIB
+	elif name == "read":
+		vals["read"]["fio"][rep] = j["read"]["bw_bytes"] / MIB
+		if int(dev) >= 0:
+			devread.setdefault(("fio", "read"), []).append(int(dev))
+	elif name == "reread":
+		info.setdefault("fio first read after its write MiB/s",
+				[]).append(j["read"]["bw_bytes"] / MIB)
+	elif name == "rewrite":
+		info.setdefault("fio in-place write pass MiB/s", []).append(
+			j["write"]["bw_bytes"] / MIB)
+	else:
+		vals["seeks"]["fio"][rep] = j["read"]["iops"] + j["write"]["iops"]
+		if int(dev) >= 0:
+			devread.setdefault(("fio", "randrw"), []).append(int(dev))
+
+def med(xs):
+	return statistics.median(xs) if xs else float("nan")
+
+label = {"write": "block write  MiB/s", "read": "block read   MiB/s",
+	 "seeks": "random I/O   ops/s"}
+print("== results (medians of %d repeats; ratio = clyde/fio, target 0.9-1.1)"
+      % len(vals["write"]["clyde"]))
+print("%-20s %12s %12s %7s  %-15s %s" % ("metric", "clyde", "fio", "ratio",
+      "per-repeat", "verdict"))
+worst = True
+for m in ("write", "read", "seeks"):
+	c, f = vals[m]["clyde"], vals[m]["fio"]
+	mc, mf = med(list(c.values())), med(list(f.values()))
+	ratio = mc / mf if mf else float("nan")
+	pr = [c[r] / f[r] for r in sorted(c) if r in f and f[r]]
+	ok = 0.9 <= ratio <= 1.1
+	worst = worst and ok
+	print("%-20s %12.1f %12.1f %7.3f  %-15s %s" % (label[m], mc, mf, ratio,
+	      "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
+	      "ok" if ok else "OUTSIDE 0.9-1.1"))
+print()
+print("clyde seeks/s (its own unit, = I/O rate / (1 + write-backs/seeks)): "
+      "median %.0f" % med(list(seeks_per_s.values())))
+print("per repeat (clyde | fio):")
+for m in ("write", "read", "seeks"):
+	c, f = vals[m]["clyde"], vals[m]["fio"]
+	print("  %-6s %s" % (m, "  ".join("%.0f|%.0f" % (c.get(r, 0), f.get(r, 0))
+				       for r in sorted(c))))
+for k, v in info.items():
+	print("  %s: %s (not compared)" % (k, " ".join("%.0f" % x for x in v)))
+print()
+print("cold-data evidence:")
+for t in ("get_block", "seeks"):
+	rs = residency[t]
+	print("  clyde %-9s residency at start: %s" % (t, ", ".join(
+		"-" if r is None else "%.1f%%" % (100 * r) for r in rs)))
+for key in (("clyde", "get_block"), ("fio", "read"), ("clyde", "seeks"),
+	    ("fio", "randrw")):
+	if key in devread:
+		print("  %-5s %-9s device bytes read: %s" % (key[0], key[1],
+		      ", ".join("%.0f MiB" % (b / MIB) for b in devread[key])))
+sys.exit(0)
+EOF

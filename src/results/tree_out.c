@@ -1,0 +1,722 @@
+/*
+ * Text, JSON and CSV for `clyde tree` runs.  Workloads hand over raw
+ * integers; rates, MB and percentages are made here and only here.
+ */
+#include "results/tree_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "results/format.h"
+
+#define MB 1e6
+
+static int finish(FILE *f)
+{
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static bool phase_ran(const struct clyde_tree_run *run, int p)
+{
+	return run->phases[p].ran;
+}
+
+static double cpu_pct(const struct clyde_tree_phase_result *r)
+{
+	if (!r->elapsed_ns)
+		return 0;
+	return (double)(r->cpu_user_ns + r->cpu_sys_ns) * 100.0 /
+	       (double)r->elapsed_ns;
+}
+
+static uint64_t errors_total(const struct clyde_tree_errors *e)
+{
+	return e->permission_denied + e->vanished + e->loops + e->other;
+}
+
+static const char *pattern_name(const struct clyde_tree_config *c)
+{
+	return c->zeros ? "zeros" : "random";
+}
+
+/* A duration for people: "850ns", "12.3us", "4.56ms", "1.23s". */
+static char *fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	char num[CLYDE_FMT_LEN];
+
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%sus",
+			 clyde_fmt_double(num, sizeof(num), ns / 1e3, 1));
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%sms",
+			 clyde_fmt_double(num, sizeof(num), ns / 1e6, 2));
+	else
+		snprintf(buf, len, "%ss",
+			 clyde_fmt_double(num, sizeof(num), ns / 1e9, 2));
+	return buf;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_header(FILE *f, const struct clyde_tree_run *run,
+			const char *version)
+{
+	const struct clyde_target *t = &run->env.target;
+	const struct clyde_machine *m = &run->env.machine;
+	char num[CLYDE_FMT_LEN], dist[128];
+
+	fprintf(f, "clyde %s tree", version);
+	if (run->cfg.label[0])
+		fprintf(f, "  %s", run->cfg.label);
+	fputc('\n', f);
+	if (run->generated) {
+		fprintf(f,
+			"tree     %s (generated: %" PRIu64 " files, %" PRIu64
+			" dirs, %s MB, depth %u, fanout %u, seed %" PRIu64
+			")\n",
+			run->root, run->plan_files, run->plan_dirs,
+			clyde_fmt_double(num, sizeof(num),
+					 (double)run->plan_bytes / MB, 1),
+			run->plan_depth, run->plan_fanout, run->cfg.seed);
+		fprintf(f, "sizes    %s%s%s\n",
+			clyde_size_dist_format(dist, sizeof(dist),
+					       &run->cfg.shape.size),
+			run->cfg.preset[0] ? ", preset " : "",
+			run->cfg.preset);
+	} else {
+		fprintf(f, "tree     %s (existing, read-only)\n", run->root);
+	}
+	fprintf(f, "target   %s %s on %s (%s)\n", t->fstype[0] ? t->fstype : "?",
+		t->source[0] ? t->source : "?",
+		t->mount_point[0] ? t->mount_point : "?", t->mount_opts);
+	fprintf(f, "machine  %s, %u CPUs, %s GiB RAM, kernel %s\n", m->host,
+		m->ncpu,
+		clyde_fmt_double(num, sizeof(num),
+				 (double)m->ram_bytes / (1024.0 * 1024 * 1024),
+				 1),
+		m->kernel);
+}
+
+static void text_phase_row(FILE *f, int p, const struct clyde_tree_phase_result *r)
+{
+	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN],
+		d[CLYDE_FMT_LEN], e[CLYDE_FMT_LEN];
+
+	fprintf(f, "%-14s %3u %9" PRIu64 " %9" PRIu64 " %8" PRIu64
+		   " %10s %9s %10s %9s %8s %4.0f  %s\n",
+		clyde_tree_phase_name((enum clyde_tree_phase)p), r->nworkers,
+		r->entries, r->files, r->dirs,
+		clyde_fmt_double(a, sizeof(a), (double)r->bytes / MB, 1),
+		clyde_fmt_double(b, sizeof(b), (double)r->elapsed_ns / 1e9, 3),
+		clyde_fmt_double(c, sizeof(c),
+				 clyde_tree_rate(r->entries, r->elapsed_ns), 0),
+		clyde_fmt_double(d, sizeof(d),
+				 clyde_tree_rate(r->files, r->elapsed_ns), 0),
+		clyde_fmt_double(e, sizeof(e),
+				 clyde_tree_rate(r->bytes, r->elapsed_ns) / MB,
+				 1),
+		cpu_pct(r), r->cache_dropped ? "cold" : "warm");
+}
+
+int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
+			  const char *version)
+{
+	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN];
+
+	errno = 0;
+	text_header(f, run, version);
+	fputc('\n', f);
+	fprintf(f, "%-14s %3s %9s %9s %8s %10s %9s %10s %9s %8s %4s  %s\n",
+		"phase", "wrk", "entries", "files", "dirs", "MB", "elapsed_s",
+		"entries/s", "files/s", "MB/s", "CPU%", "cache");
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (phase_ran(run, p))
+			text_phase_row(f, p, &run->phases[p]);
+
+	/* Each worker's own time, as people quote "302+360 s". */
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+
+		if (!r->ran || r->nworkers < 2)
+			continue;
+		fprintf(f, "\n%s workers (busy s / entries / MB):",
+			clyde_tree_phase_name((enum clyde_tree_phase)p));
+		for (unsigned i = 0; i < r->nworkers; i++) {
+			const struct clyde_tree_worker *w = &r->workers[i];
+
+			fprintf(f, "%s%s/%" PRIu64 "/%s", i ? " + " : " ",
+				clyde_fmt_double(a, sizeof(a),
+						 (double)w->elapsed_ns / 1e9,
+						 2),
+				w->entries,
+				clyde_fmt_double(b, sizeof(b),
+						 (double)w->bytes / MB, 1));
+		}
+		fputc('\n', f);
+	}
+
+	fputc('\n', f);
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+		const char *name = clyde_tree_phase_name((enum clyde_tree_phase)p);
+
+		if (!r->ran)
+			continue;
+		if (r->cache_reason[0])
+			fprintf(f, "cache    %-14s %s\n", name, r->cache_reason);
+		if (r->dev.have_device)
+			fprintf(f,
+				"device   %-14s read %s MB in %" PRIu64
+				" requests, wrote %s MB in %" PRIu64
+				" requests\n",
+				name,
+				clyde_fmt_double(a, sizeof(a),
+						 (double)r->dev.read_bytes / MB,
+						 1),
+				r->dev.read_ios,
+				clyde_fmt_double(b, sizeof(b),
+						 (double)r->dev.write_bytes /
+							 MB,
+						 1),
+				r->dev.write_ios);
+		if (r->symlinks || r->others)
+			fprintf(f,
+				"entries  %-14s %" PRIu64 " symlinks (not "
+				"followed), %" PRIu64 " other\n",
+				name, r->symlinks, r->others);
+		if (errors_total(&r->errors))
+			fprintf(f,
+				"errors   %-14s %" PRIu64
+				" permission denied, %" PRIu64
+				" vanished, %" PRIu64 " loops, %" PRIu64
+				" other; first: %s\n",
+				name, r->errors.permission_denied,
+				r->errors.vanished, r->errors.loops,
+				r->errors.other, r->first_error);
+		if (r->noatime_refused)
+			fprintf(f,
+				"atime    %-14s O_NOATIME refused on %" PRIu64
+				" opens (not the owner): atimes may change\n",
+				name, r->noatime_refused);
+		for (int op = 0; op < CLYDE_TREE_OP_COUNT; op++) {
+			const struct clyde_hist *h = r->lat[op];
+
+			if (!h || !clyde_hist_count(h))
+				continue;
+			fprintf(f,
+				"latency  %-14s %-7s n=%" PRIu64
+				" p50 %s p99 %s max %s\n",
+				name,
+				clyde_tree_op_name((enum clyde_tree_op)op),
+				clyde_hist_count(h),
+				fmt_ns(a, sizeof(a),
+				       clyde_hist_quantile(h, 0.5)),
+				fmt_ns(b, sizeof(b),
+				       clyde_hist_quantile(h, 0.99)),
+				fmt_ns(c, sizeof(c), clyde_hist_max(h)));
+		}
+	}
+	return finish(f);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+#define JSON_MAX_DEPTH 16
+
+struct jw {
+	FILE *f;
+	int depth;
+	bool nonempty[JSON_MAX_DEPTH];
+};
+
+static void jw_string(struct jw *w, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	fputc('"', w->f);
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t sl = clyde_utf8_seq_len(s + i, n - i);
+
+		if (sl == 0) {
+			fputs("\\ufffd", w->f);
+			i++;
+			continue;
+		}
+		if (sl > 1) {
+			fwrite(s + i, 1, sl, w->f);
+			i += sl;
+			continue;
+		}
+		if (c == '"' || c == '\\')
+			fprintf(w->f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(w->f, "\\u%04x", c);
+		else
+			fputc(c, w->f);
+		i++;
+	}
+	fputc('"', w->f);
+}
+
+static void jw_member(struct jw *w, const char *key)
+{
+	if (w->nonempty[w->depth])
+		fputc(',', w->f);
+	w->nonempty[w->depth] = true;
+	fputc('\n', w->f);
+	for (int i = 0; i < w->depth; i++)
+		fputs("  ", w->f);
+	if (key) {
+		jw_string(w, key, strlen(key));
+		fputs(": ", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char bracket)
+{
+	if (w->depth > 0 || key)
+		jw_member(w, key);
+	fputc(bracket, w->f);
+	if (w->depth + 1 < JSON_MAX_DEPTH)
+		w->depth++;
+	w->nonempty[w->depth] = false;
+}
+
+static void jw_close(struct jw *w, char bracket)
+{
+	bool had = w->nonempty[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (had) {
+		fputc('\n', w->f);
+		for (int i = 0; i < w->depth; i++)
+			fputs("  ", w->f);
+	}
+	fputc(bracket, w->f);
+}
+
+static void jw_u64(struct jw *w, const char *key, uint64_t v)
+{
+	jw_member(w, key);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+static void jw_double(struct jw *w, const char *key, double v, int decimals)
+{
+	char buf[CLYDE_FMT_LEN];
+
+	jw_member(w, key);
+	fputs(clyde_fmt_double(buf, sizeof(buf), v, decimals), w->f);
+}
+
+static void jw_bool(struct jw *w, const char *key, bool v)
+{
+	jw_member(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+static void jw_null(struct jw *w, const char *key)
+{
+	jw_member(w, key);
+	fputs("null", w->f);
+}
+
+/* A string, or null when s is NULL. */
+static void jw_str(struct jw *w, const char *key, const char *s, size_t max)
+{
+	jw_member(w, key);
+	if (s)
+		jw_string(w, s, strnlen(s, max));
+	else
+		fputs("null", w->f);
+}
+
+/* A string, or null when s is empty. */
+static void jw_str_or_null(struct jw *w, const char *key, const char *s,
+			   size_t max)
+{
+	jw_str(w, key, s && s[0] ? s : NULL, max);
+}
+
+static void json_latency(struct jw *w, const char *key,
+			 const struct clyde_hist *h)
+{
+	struct clyde_hist_iter it;
+	struct clyde_hist_bucket b;
+
+	jw_open(w, key, '{');
+	jw_u64(w, "count", clyde_hist_count(h));
+	jw_u64(w, "min_ns", clyde_hist_min(h));
+	jw_double(w, "mean_ns", clyde_hist_mean(h), 1);
+	jw_u64(w, "p50_ns", clyde_hist_quantile(h, 0.5));
+	jw_u64(w, "p90_ns", clyde_hist_quantile(h, 0.9));
+	jw_u64(w, "p99_ns", clyde_hist_quantile(h, 0.99));
+	jw_u64(w, "p999_ns", clyde_hist_quantile(h, 0.999));
+	jw_u64(w, "max_ns", clyde_hist_max(h));
+	jw_member(w, "buckets");
+	fputc('[', w->f);
+	clyde_hist_iter_init(&it, h);
+	for (int n = 0; clyde_hist_iter_next(&it, &b); n++)
+		fprintf(w->f, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
+			n ? ", " : "", b.lo, b.hi, b.count);
+	fputc(']', w->f);
+	jw_close(w, '}');
+}
+
+static void json_device(struct jw *w, int p,
+			const struct clyde_tree_phase_result *r)
+{
+	const struct clyde_devio *d = &r->dev;
+
+	jw_open(w, "device", '{');
+	jw_bool(w, "present", d->have_device);
+	jw_u64(w, "read_bytes", d->read_bytes);
+	jw_u64(w, "write_bytes", d->write_bytes);
+	jw_u64(w, "read_ios", d->read_ios);
+	jw_u64(w, "write_ios", d->write_ios);
+	jw_u64(w, "read_merges", d->read_merges);
+	jw_u64(w, "write_merges", d->write_merges);
+	jw_double(w, "avg_read_request_bytes",
+		  d->read_ios ? (double)d->read_bytes / (double)d->read_ios : 0,
+		  1);
+	jw_double(w, "avg_write_request_bytes",
+		  d->write_ios ? (double)d->write_bytes / (double)d->write_ios :
+				 0,
+		  1);
+	/* Only extract writes data of its own to compare with. */
+	if (p == CLYDE_TREE_EXTRACT && d->have_device && r->bytes)
+		jw_double(w, "write_amplification",
+			  (double)d->write_bytes / (double)r->bytes, 3);
+	else
+		jw_null(w, "write_amplification");
+	jw_close(w, '}');
+}
+
+static void json_phase(struct jw *w, int p,
+		       const struct clyde_tree_phase_result *r)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "name", clyde_tree_phase_name((enum clyde_tree_phase)p), 64);
+	jw_u64(w, "entries", r->entries);
+	jw_u64(w, "files", r->files);
+	jw_u64(w, "dirs", r->dirs);
+	jw_u64(w, "symlinks", r->symlinks);
+	jw_u64(w, "others", r->others);
+	jw_u64(w, "bytes", r->bytes);
+	jw_u64(w, "elapsed_ns", r->elapsed_ns);
+	jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
+	jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
+	jw_double(w, "cpu_pct", cpu_pct(r), 2);
+	jw_double(w, "entries_per_s", clyde_tree_rate(r->entries, r->elapsed_ns),
+		  3);
+	jw_double(w, "files_per_s", clyde_tree_rate(r->files, r->elapsed_ns),
+		  3);
+	jw_double(w, "bytes_per_s", clyde_tree_rate(r->bytes, r->elapsed_ns),
+		  3);
+	jw_open(w, "latency", '{');
+	for (int op = 0; op < CLYDE_TREE_OP_COUNT; op++)
+		if (r->lat[op] && clyde_hist_count(r->lat[op]))
+			json_latency(w,
+				     clyde_tree_op_name((enum clyde_tree_op)op),
+				     r->lat[op]);
+	jw_close(w, '}');
+	jw_open(w, "cache", '{');
+	jw_bool(w, "dropped", r->cache_dropped);
+	jw_str_or_null(w, "reason", r->cache_reason, sizeof(r->cache_reason));
+	jw_close(w, '}');
+	json_device(w, p, r);
+	jw_open(w, "workers", '[');
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		const struct clyde_tree_worker *k = &r->workers[i];
+
+		jw_open(w, NULL, '{');
+		jw_u64(w, "index", i);
+		jw_u64(w, "entries", k->entries);
+		jw_u64(w, "files", k->files);
+		jw_u64(w, "dirs", k->dirs);
+		jw_u64(w, "bytes", k->bytes);
+		jw_u64(w, "elapsed_ns", k->elapsed_ns);
+		jw_u64(w, "start_ns", k->start_ns);
+		jw_u64(w, "end_ns", k->end_ns);
+		jw_u64(w, "cpu_user_ns", k->cpu_user_ns);
+		jw_u64(w, "cpu_sys_ns", k->cpu_sys_ns);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_open(w, "errors", '{');
+	jw_u64(w, "permission_denied", r->errors.permission_denied);
+	jw_u64(w, "vanished", r->errors.vanished);
+	jw_u64(w, "loops", r->errors.loops);
+	jw_u64(w, "other", r->errors.other);
+	jw_close(w, '}');
+	jw_u64(w, "noatime_refused", r->noatime_refused);
+	jw_str_or_null(w, "first_error", r->first_error,
+		       sizeof(r->first_error));
+	jw_close(w, '}');
+}
+
+static void json_env(struct jw *w, const struct clyde_env *env)
+{
+	const struct clyde_machine *m = &env->machine;
+	const struct clyde_target *t = &env->target;
+
+	jw_open(w, "machine", '{');
+	jw_str(w, "host", m->host, sizeof(m->host));
+	jw_str(w, "kernel", m->kernel, sizeof(m->kernel));
+	jw_str(w, "cpu_model", m->cpu_model, sizeof(m->cpu_model));
+	jw_u64(w, "ncpu", m->ncpu);
+	jw_u64(w, "ram_bytes", m->ram_bytes);
+	jw_close(w, '}');
+	jw_open(w, "target", '{');
+	jw_str(w, "path", t->path, sizeof(t->path));
+	jw_str(w, "fstype", t->fstype, sizeof(t->fstype));
+	jw_str(w, "mount_point", t->mount_point, sizeof(t->mount_point));
+	jw_str(w, "mount_opts", t->mount_opts, sizeof(t->mount_opts));
+	jw_str(w, "source", t->source, sizeof(t->source));
+	jw_bool(w, "has_block_device", t->has_block_device);
+	jw_str_or_null(w, "no_device_reason",
+		       t->has_block_device ? NULL : t->no_device_reason,
+		       sizeof(t->no_device_reason));
+	jw_str_or_null(w, "block_dev", t->block_dev, sizeof(t->block_dev));
+	jw_str_or_null(w, "disk", t->disk, sizeof(t->disk));
+	jw_u64(w, "logical_block_size", t->logical_block_size);
+	jw_u64(w, "physical_block_size", t->physical_block_size);
+	jw_bool(w, "rotational", t->rotational);
+	jw_close(w, '}');
+}
+
+static void json_config(struct jw *w, const struct clyde_tree_run *run)
+{
+	const struct clyde_tree_config *c = &run->cfg;
+	char dist[128];
+
+	jw_open(w, "config", '{');
+	jw_str_or_null(w, "preset", c->preset, sizeof(c->preset));
+	jw_u64(w, "files", c->shape.files);
+	jw_u64(w, "dirs", c->shape.dirs);
+	jw_double(w, "files_per_dir", c->shape.files_per_dir, 3);
+	jw_u64(w, "depth", c->shape.depth);
+	jw_u64(w, "fanout", c->shape.fanout);
+	jw_str(w, "size", clyde_size_dist_format(dist, sizeof(dist),
+						 &c->shape.size),
+	       sizeof(dist));
+	jw_u64(w, "seed", c->seed);
+	jw_open(w, "phases", '[');
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (c->phases & CLYDE_TREE_PHASE_BIT(p))
+			jw_str(w, NULL,
+			       clyde_tree_phase_name((enum clyde_tree_phase)p),
+			       64);
+	jw_close(w, ']');
+	jw_u64(w, "workers", c->workers);
+	jw_str(w, "existing", c->existing, 4096);
+	jw_u64(w, "io_size", c->io_size);
+	jw_bool(w, "drop_caches", c->drop_caches);
+	jw_bool(w, "noatime", c->noatime || c->existing);
+	jw_bool(w, "one_file_system", c->one_fs);
+	jw_str(w, "pattern", pattern_name(c), 16);
+	jw_close(w, '}');
+}
+
+/* The figure a phase is summarised by: bytes/s where data moves. */
+static bool phase_in_bytes(int p)
+{
+	return p == CLYDE_TREE_EXTRACT || p == CLYDE_TREE_READ_WALK ||
+	       p == CLYDE_TREE_PAR_READ_WALK;
+}
+
+int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
+			  const char *version)
+{
+	struct jw w = { .f = f };
+
+	errno = 0;
+	jw_open(&w, NULL, '{');
+	jw_str(&w, "schema", "clyde-result", 64);
+	jw_u64(&w, "schema_version", 1);
+	jw_str(&w, "clyde_version", version, 256);
+	jw_str(&w, "kind", "tree", 16);
+	jw_str(&w, "label",
+	       run->cfg.label[0] ? run->cfg.label : run->env.machine.host,
+	       sizeof(run->cfg.label));
+	jw_u64(&w, "started_unix", run->started_unix);
+	json_env(&w, &run->env);
+	json_config(&w, run);
+	jw_open(&w, "tree", '{');
+	jw_str(&w, "root", run->root, sizeof(run->root));
+	jw_bool(&w, "generated", run->generated);
+	jw_u64(&w, "files", run->plan_files);
+	jw_u64(&w, "dirs", run->plan_dirs);
+	jw_u64(&w, "bytes", run->plan_bytes);
+	jw_u64(&w, "depth", run->plan_depth);
+	jw_u64(&w, "fanout", run->plan_fanout);
+	jw_close(&w, '}');
+	jw_open(&w, "runs", '[');
+	jw_open(&w, NULL, '{');
+	jw_u64(&w, "index", 0);
+	jw_u64(&w, "seed", run->cfg.seed);
+	jw_open(&w, "phases", '[');
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (phase_ran(run, p))
+			json_phase(&w, p, &run->phases[p]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	jw_close(&w, ']');
+	/* One run: the mean is the value and there is no spread to give. */
+	jw_open(&w, "summary", '[');
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+
+		if (!r->ran)
+			continue;
+		jw_open(&w, NULL, '{');
+		jw_str(&w, "name",
+		       clyde_tree_phase_name((enum clyde_tree_phase)p), 64);
+		jw_str(&w, "unit", phase_in_bytes(p) ? "B/s" : "entries/s",
+		       16);
+		jw_u64(&w, "n", 1);
+		jw_double(&w, "mean",
+			  clyde_tree_rate(phase_in_bytes(p) ? r->bytes :
+							      r->entries,
+					  r->elapsed_ns),
+			  3);
+		jw_null(&w, "stddev");
+		jw_null(&w, "ci95_halfwidth");
+		jw_null(&w, "ci95_low");
+		jw_null(&w, "ci95_high");
+		jw_null(&w, "settled");
+		jw_close(&w, '}');
+	}
+	jw_close(&w, ']');
+	jw_null(&w, "until_stable");
+	jw_close(&w, '}');
+	fputc('\n', f);
+	return finish(f);
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static const char *const run_fields[CLYDE_TREE_CSV_RUN_FIELDS] = {
+	"format",     "clyde_version", "label",	   "started_unix",
+	"host",	      "kernel",	       "ncpu",	   "ram_bytes",
+	"fstype",     "mount_opts",    "source",   "root",
+	"generated",  "seed",	       "preset",   "size",
+	"files",      "dirs",	       "bytes",	   "workers",
+	"io_size",    "noatime",
+};
+
+static const char *const phase_fields[CLYDE_TREE_CSV_PHASE_FIELDS] = {
+	"entries",	  "files",	 "bytes",      "elapsed_ns",
+	"entries_per_s",  "files_per_s", "mb_per_s",   "cpu_pct",
+	"cache_dropped",  "errors",	 "dev_read_bytes", "dev_write_bytes",
+};
+
+int clyde_tree_csv_header(FILE *f)
+{
+	errno = 0;
+	for (int i = 0; i < CLYDE_TREE_CSV_RUN_FIELDS; i++)
+		fprintf(f, "%s%s", i ? "," : "", run_fields[i]);
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		for (int i = 0; i < CLYDE_TREE_CSV_PHASE_FIELDS; i++)
+			fprintf(f, ",%s_%s",
+				clyde_tree_phase_name((enum clyde_tree_phase)p),
+				phase_fields[i]);
+	fputc('\n', f);
+	return finish(f);
+}
+
+/* A text field: ',' -> ';' (mount options keep their separators
+ * readable), control characters -> '_'. */
+static void csv_text(FILE *f, const char *s, size_t max)
+{
+	fputc(',', f);
+	for (size_t i = 0; i < max && s && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == ',')
+			c = ';';
+		else if (c < 0x20 || c == 0x7f)
+			c = '_';
+		fputc(c, f);
+	}
+}
+
+static void csv_u64(FILE *f, uint64_t v)
+{
+	fprintf(f, ",%" PRIu64, v);
+}
+
+static void csv_double(FILE *f, double v, int decimals)
+{
+	char buf[CLYDE_FMT_LEN];
+
+	fprintf(f, ",%s", clyde_fmt_double(buf, sizeof(buf), v, decimals));
+}
+
+int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
+			 const char *version)
+{
+	const struct clyde_tree_config *c = &run->cfg;
+	const struct clyde_env *env = &run->env;
+	char dist[128];
+
+	errno = 0;
+	fputs(CLYDE_TREE_CSV_FORMAT, f);
+	csv_text(f, version, 64);
+	csv_text(f, c->label[0] ? c->label : env->machine.host,
+		 sizeof(c->label));
+	csv_u64(f, run->started_unix);
+	csv_text(f, env->machine.host, sizeof(env->machine.host));
+	csv_text(f, env->machine.kernel, sizeof(env->machine.kernel));
+	csv_u64(f, env->machine.ncpu);
+	csv_u64(f, env->machine.ram_bytes);
+	csv_text(f, env->target.fstype, sizeof(env->target.fstype));
+	csv_text(f, env->target.mount_opts, sizeof(env->target.mount_opts));
+	csv_text(f, env->target.source, sizeof(env->target.source));
+	csv_text(f, run->root, sizeof(run->root));
+	csv_u64(f, run->generated);
+	csv_u64(f, c->seed);
+	csv_text(f, run->generated ? c->preset : "", sizeof(c->preset));
+	csv_text(f,
+		 run->generated ?
+			 clyde_size_dist_format(dist, sizeof(dist),
+						&c->shape.size) :
+			 "",
+		 sizeof(dist));
+	csv_u64(f, run->plan_files);
+	csv_u64(f, run->plan_dirs);
+	csv_u64(f, run->plan_bytes);
+	csv_u64(f, c->workers);
+	csv_u64(f, c->io_size);
+	csv_u64(f, c->noatime || c->existing);
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+
+		if (!r->ran) {
+			for (int i = 0; i < CLYDE_TREE_CSV_PHASE_FIELDS; i++)
+				fputc(',', f);
+			continue;
+		}
+		csv_u64(f, r->entries);
+		csv_u64(f, r->files);
+		csv_u64(f, r->bytes);
+		csv_u64(f, r->elapsed_ns);
+		csv_double(f, clyde_tree_rate(r->entries, r->elapsed_ns), 1);
+		csv_double(f, clyde_tree_rate(r->files, r->elapsed_ns), 1);
+		csv_double(f, clyde_tree_rate(r->bytes, r->elapsed_ns) / MB, 3);
+		csv_double(f, cpu_pct(r), 1);
+		csv_u64(f, r->cache_dropped);
+		csv_u64(f, errors_total(&r->errors));
+		csv_u64(f, r->dev.read_bytes);
+		csv_u64(f, r->dev.write_bytes);
+	}
+	fputc('\n', f);
+	return finish(f);
+}

@@ -1,0 +1,300 @@
+/*
+ * `clyde tree` as a library call: the phases in order, each with a cold
+ * cache, device counters and CPU time measured around it.
+ */
+#include "workloads/tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/cache.h"
+
+static const char *const phase_names[CLYDE_TREE_PHASE_COUNT] = {
+	[CLYDE_TREE_EXTRACT] = "extract",
+	[CLYDE_TREE_STAT_WALK] = "stat_walk",
+	[CLYDE_TREE_READ_WALK] = "read_walk",
+	[CLYDE_TREE_PAR_STAT_WALK] = "par_stat_walk",
+	[CLYDE_TREE_PAR_READ_WALK] = "par_read_walk",
+	[CLYDE_TREE_DELETE] = "delete",
+};
+
+static const char *const op_names[CLYDE_TREE_OP_COUNT] = {
+	[CLYDE_TREE_OP_READDIR] = "readdir", [CLYDE_TREE_OP_STAT] = "stat",
+	[CLYDE_TREE_OP_OPEN] = "open",	     [CLYDE_TREE_OP_READ] = "read",
+	[CLYDE_TREE_OP_CREATE] = "create",   [CLYDE_TREE_OP_UNLINK] = "unlink",
+};
+
+const char *clyde_tree_phase_name(enum clyde_tree_phase p)
+{
+	return (unsigned)p < CLYDE_TREE_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+const char *clyde_tree_op_name(enum clyde_tree_op op)
+{
+	return (unsigned)op < CLYDE_TREE_OP_COUNT ? op_names[op] : "?";
+}
+
+int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
+			    size_t errlen)
+{
+	unsigned m = 0;
+	const char *p = list;
+
+	if (!strcmp(list, "all")) {
+		*mask = CLYDE_TREE_ALL_PHASES;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int found = -1;
+
+		for (int i = 0; i < CLYDE_TREE_PHASE_COUNT; i++)
+			if (strlen(phase_names[i]) == n &&
+			    !strncmp(p, phase_names[i], n))
+				found = i;
+		if (found < 0) {
+			snprintf(err, errlen,
+				 "--phases: unknown phase \"%.*s\" (known: "
+				 "extract, stat_walk, read_walk, "
+				 "par_stat_walk, par_read_walk, delete, all)",
+				 (int)n, p);
+			return -EINVAL;
+		}
+		m |= CLYDE_TREE_PHASE_BIT(found);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*mask = m;
+	return 0;
+}
+
+double clyde_tree_rate(uint64_t count, uint64_t elapsed_ns)
+{
+	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
+}
+
+void clyde_tree_phase_release(struct clyde_tree_phase_result *r)
+{
+	for (int op = 0; op < CLYDE_TREE_OP_COUNT; op++)
+		free(r->lat[op]);
+	free(r->workers);
+	memset(r, 0, sizeof(*r));
+}
+
+void clyde_tree_config_init(struct clyde_tree_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->preset, sizeof(cfg->preset), "home");
+	clyde_tree_preset("home", 10000, &cfg->shape);
+	cfg->phases = CLYDE_TREE_ALL_PHASES;
+	cfg->workers = 4;
+	cfg->io_size = CLYDE_TREE_DEFAULT_IO_SIZE;
+	cfg->drop_caches = true;
+}
+
+void clyde_tree_run_release(struct clyde_tree_run *run)
+{
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		clyde_tree_phase_release(&run->phases[p]);
+}
+
+static uint64_t process_cpu(uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+	       (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	return (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+	       (uint64_t)ru.ru_utime.tv_usec * 1000u;
+}
+
+/* A cold cache before a phase, or the reason there is none. */
+static void cold_cache(struct clyde_ctx *ctx, const struct clyde_tree_run *run,
+		       int probe_fd, struct clyde_tree_phase_result *r)
+{
+	int ret;
+
+	if (!run->cfg.drop_caches) {
+		snprintf(r->cache_reason, sizeof(r->cache_reason),
+			 "not dropped: --no-drop-caches");
+		return;
+	}
+	ret = clyde_cache_drop_all(ctx);
+	if (ret == 0) {
+		r->cache_dropped = true;
+		if (probe_fd >= 0 && clyde_cache_is_memory_fs(probe_fd))
+			snprintf(r->cache_reason, sizeof(r->cache_reason),
+				 "%s keeps its files in memory: the cache is "
+				 "the storage",
+				 run->env.target.fstype[0] ?
+					 run->env.target.fstype :
+					 "the filesystem");
+	} else {
+		snprintf(r->cache_reason, sizeof(r->cache_reason),
+			 "could not be dropped: %s", clyde_errmsg(ctx));
+	}
+	/* Not a failure of the run. */
+	clyde_err_clear(ctx);
+}
+
+struct phase_env {
+	struct clyde_ctx *ctx;
+	const struct clyde_tree_hooks *hooks;
+	struct clyde_tree_run *run;
+	struct clyde_tree_plan *plan;
+	struct clyde_scratch *scratch;
+	int probe_fd;
+	const char *walk_root; /* relative to walk_dirfd */
+	int walk_dirfd;
+};
+
+static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
+{
+	struct clyde_tree_run *run = e->run;
+	struct clyde_tree_phase_result *r = &run->phases[p];
+	const struct clyde_tree_config *cfg = &run->cfg;
+	struct clyde_devstat d0, d1;
+	struct clyde_walk_opts o = {
+		.workers = 1,
+		.noatime = cfg->noatime || cfg->existing,
+		.one_fs = cfg->one_fs,
+		.io_size = cfg->io_size,
+	};
+	bool have_dev;
+	uint64_t u0, s0, u1, s1;
+	int ret;
+
+	if (clyde_stopping(e->ctx))
+		return -EINTR;
+	if (e->hooks && e->hooks->before_phase)
+		e->hooks->before_phase(e->hooks->arg, p);
+	if (e->hooks) {
+		o.visit = e->hooks->visit;
+		o.visit_arg = e->hooks->visit_arg;
+	}
+	cold_cache(e->ctx, run, e->probe_fd, r);
+	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
+	u0 = process_cpu(&s0);
+	switch (p) {
+	case CLYDE_TREE_EXTRACT:
+		ret = clyde_tree_extract(e->ctx, e->plan, e->scratch->dirfd,
+					 "tree", run->root, cfg->seed,
+					 cfg->zeros, cfg->io_size, r);
+		break;
+	case CLYDE_TREE_DELETE:
+		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, "tree",
+					run->root, r);
+		break;
+	case CLYDE_TREE_PAR_STAT_WALK:
+	case CLYDE_TREE_PAR_READ_WALK:
+		o.workers = cfg->workers ? cfg->workers : 1;
+		/* fall through */
+	default:
+		o.read = p == CLYDE_TREE_READ_WALK ||
+			 p == CLYDE_TREE_PAR_READ_WALK;
+		ret = clyde_tree_walk(e->ctx, e->walk_dirfd, e->walk_root, &o,
+				      r);
+		break;
+	}
+	u1 = process_cpu(&s1);
+	r->cpu_user_ns = u1 - u0;
+	r->cpu_sys_ns = s1 - s0;
+	if (have_dev && clyde_devstat_read(&run->env.target, &d1) == 0)
+		clyde_devstat_delta(&d0, &d1, &r->dev);
+	else
+		r->dev.have_device = false;
+	if (e->hooks && e->hooks->after_phase && ret == 0)
+		e->hooks->after_phase(e->hooks->arg, p, r);
+	return ret;
+}
+
+int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
+		   struct clyde_scratch *scratch,
+		   const struct clyde_tree_hooks *hooks,
+		   struct clyde_tree_run *run)
+{
+	struct clyde_tree_plan plan = { 0 };
+	struct phase_env e = {
+		.ctx = ctx, .hooks = hooks, .run = run, .plan = &plan,
+		.scratch = scratch, .probe_fd = -1, .walk_dirfd = AT_FDCWD,
+	};
+	unsigned phases = cfg->phases;
+	int ret = 0;
+
+	memset(run, 0, sizeof(*run));
+	run->cfg = *cfg;
+	run->started_unix = (uint64_t)time(NULL);
+	if (cfg->existing) {
+		if (phases & ~CLYDE_TREE_READ_ONLY_PHASES)
+			return clyde_err(ctx, EINVAL,
+					 "--existing %s: only stat and read "
+					 "walks are allowed on an existing tree "
+					 "(it is never written)",
+					 cfg->existing);
+		snprintf(run->existing_path, sizeof(run->existing_path), "%s",
+			 cfg->existing);
+		run->cfg.existing = run->existing_path;
+		snprintf(run->root, sizeof(run->root), "%s", cfg->existing);
+	} else {
+		if (!scratch)
+			return clyde_err(ctx, EINVAL,
+					 "a generated tree needs a scratch "
+					 "directory");
+		snprintf(run->root, sizeof(run->root), "%s/tree",
+			 scratch->path);
+		phases |= CLYDE_TREE_PHASE_BIT(CLYDE_TREE_EXTRACT);
+		run->generated = true;
+	}
+	run->cfg.phases = phases;
+
+	clyde_env_machine(ctx, &run->env.machine);
+	if (clyde_env_target(ctx, cfg->existing ? cfg->existing : scratch->path,
+			     &run->env.target) < 0) {
+		if (cfg->existing)
+			return -EINVAL;
+		clyde_err_clear(ctx);
+	}
+	clyde_err_clear(ctx);
+
+	if (cfg->existing) {
+		/* Read-only: O_RDONLY, nothing else is ever asked of it. */
+		e.probe_fd = open(cfg->existing,
+				  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (e.probe_fd < 0)
+			return clyde_err(ctx, errno,
+					 "--existing: cannot open directory %s",
+					 cfg->existing);
+		e.walk_root = cfg->existing;
+	} else {
+		ret = clyde_tree_plan_build(ctx, &cfg->shape, cfg->seed, &plan);
+		if (ret < 0)
+			return ret;
+		run->plan_files = plan.nfiles;
+		run->plan_dirs = plan.ndirs;
+		run->plan_bytes = plan.total_bytes;
+		run->plan_depth = plan.depth;
+		run->plan_fanout = plan.fanout;
+		e.probe_fd = scratch->dirfd;
+		e.walk_dirfd = scratch->dirfd;
+		e.walk_root = "tree";
+	}
+
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT && !ret; p++)
+		if (phases & CLYDE_TREE_PHASE_BIT(p))
+			ret = run_phase(&e, (enum clyde_tree_phase)p);
+
+	if (cfg->existing)
+		close(e.probe_fd);
+	clyde_tree_plan_release(&plan);
+	if (ret < 0 && clyde_stopping(ctx) && !atomic_load(&ctx->failed))
+		ret = -EINTR;
+	return ret;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every run is saved in the results history by default (--db chooses the
+# database, --no-save skips it), and the stored document is the run's JSON.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+"$CLYDE" history list --db "$T/probe.db" >/dev/null 2>&1 ||
+	skip "clyde was built without SQLite"
+d=$(new_dir d)
+
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 -x 1 -m saved --json "$T/run.json"
+expect_rc 0 "a run succeeds"
+[[ -f $XDG_DATA_HOME/clyde/results.db ]] || fail "no database at \$XDG_DATA_HOME/clyde/results.db"
+ok "the run was saved in the default history"
+"$CLYDE" history list >"$T/list" 2>&1 || fail "history list failed"
+assert_eq "$(grep -c ' saved ' "$T/list")" 1 "history list shows the run once"
+id=$(awk '/ saved /{ print $1 }' "$T/list")
+"$CLYDE" history export "$id" >"$T/exported.json" || fail "history export failed"
+cmp -s "$T/run.json" "$T/exported.json" || fail "the stored JSON differs from --json's"
+ok "the stored document is the run's JSON"
+
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 -x 1 -m unsaved --no-save
+expect_rc 0 "a --no-save run succeeds"
+"$CLYDE" history list >"$T/list" 2>&1 || fail "history list failed"
+assert_eq "$(grep -c ' unsaved ' "$T/list" || true)" 0 "--no-save kept the run out"
+
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 -x 1 -m other --db "$T/other.db"
+expect_rc 0 "a run with --db succeeds"
+"$CLYDE" history list --db "$T/other.db" >"$T/list" 2>&1 || fail "history list --db failed"
+assert_eq "$(grep -c ' other ' "$T/list")" 1 "--db chose the database"
+
+# A file that is not a clyde history is refused (and left alone); the run
+# itself still succeeds, with a warning.
+printf 'not a database\n' >"$T/bad.db"
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 -x 1 --db "$T/bad.db"
+expect_rc 0 "a run whose history cannot be written still succeeds"
+assert_file_match "$T/err" "not saved in the history" "with a warning"
+assert_eq "$(cat "$T/bad.db")" "not a database" "the foreign file is unchanged"
+assert_empty_dir "$d" "nothing left behind"
+done_testing

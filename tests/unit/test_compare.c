@@ -1,0 +1,557 @@
+/*
+ * Loading results (CSV of every format, clyde JSON with repeats), the
+ * compare table (labels, best, baseline, Welch's test) with its three
+ * renderers checked against golden output, and the HTML report's charts
+ * and escaping.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "report/compare.h"
+#include "report/html.h"
+#include "report/loaded.h"
+#include "tap.h"
+
+/* Two fixture lines (bonnie++ 1.96 and 2.00a) and a broken one. */
+static const char csv_text[] =
+	"format_version,bonnie_version,name,concurrency,seed,file_size\n"
+	"1.96,1.96,xfs,1,1295938326,16G,,425,98,182929,64,46956,41,955,97,"
+	"201274,83,517.6,30,16,,,,,93,1,+++++,+++,90,1,123,1,+++++,+++,127,"
+	"1,42207us,2377ms,195ms,33339us,86675us,84167us,939ms,2279us,1415ms,"
+	"307ms,1057us,724ms\n"
+	"1.98,2.00a,vm,1,1795987641,4G,,8192,5,438,75,397633,75,771032,62,"
+	"548,91,3029445,99,5113,33,16,,,,,16216,98,+++++,+++,+++++,+++,"
+	"+++++,+++,+++++,+++,+++++,+++,58586us,30313us,11853us,46469us,"
+	"4155us,8163us,1378us,283us,4146us,4064us,5410us,4200us\n"
+	"1.98,2.00a,broken,1\n";
+
+/* A clyde result with three repeats: put_block at 100, 110, 120 MiB/s. */
+static const char json_b[] =
+	"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+	"\"clyde_version\":\"0.1.0\",\"kind\":\"bonnie\",\"label\":\"ext4\","
+	"\"started_unix\":100,\n"
+	"\"machine\":{\"host\":\"box\",\"ncpu\":2},\n"
+	"\"target\":{\"fstype\":\"ext4\",\"mount_opts\":\"rw,noatime\"},\n"
+	"\"config\":{\"name\":\"ext4\",\"file_size_mib\":1024,\"seed\":5,"
+	"\"concurrency\":1},\n"
+	"\"runs\":[\n"
+	"{\"index\":0,\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":104857600,\"cpu_pct\":20,\"too_fast\":false,"
+	"\"latency\":{\"count\":10,\"min_ns\":1000,\"mean_ns\":2000.5,"
+	"\"p50_ns\":1500,\"p90_ns\":3000,\"p99_ns\":9000,\"p999_ns\":20000,"
+	"\"max_ns\":50000}},\n"
+	"{\"name\":\"getc\",\"state\":\"skipped\",\"note\":\"no per-char\"},\n"
+	"{\"name\":\"seq_stat\",\"state\":\"done\",\"rate_per_s\":500000,"
+	"\"cpu_pct\":100,\"too_fast\":true}]},\n"
+	"{\"index\":1,\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":115343360,\"cpu_pct\":22,\"too_fast\":false,"
+	"\"latency\":null}]},\n"
+	"{\"index\":2,\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":125829120,\"cpu_pct\":24,\"too_fast\":false}]}\n"
+	"]}\n";
+
+/* The same label on XFS: 200, 210, 190 MiB/s. */
+static const char json_c[] =
+	"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+	"\"kind\":\"bonnie\",\"label\":\"ext4\",\n"
+	"\"target\":{\"fstype\":\"xfs\",\"mount_opts\":\"rw,noatime\"},\n"
+	"\"config\":{\"file_size_mib\":1024,\"concurrency\":1},\n"
+	"\"runs\":[\n"
+	"{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":209715200,\"cpu_pct\":30,\"too_fast\":false},\n"
+	"{\"name\":\"seq_stat\",\"state\":\"done\",\"rate_per_s\":600000,"
+	"\"cpu_pct\":90,\"too_fast\":true}]},\n"
+	"{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":220200960,\"cpu_pct\":30,\"too_fast\":false}]},\n"
+	"{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":199229440,\"cpu_pct\":30,\"too_fast\":false}]}\n"
+	"]}\n";
+
+/* Load the golden set: the CSV text, then B, then C. */
+static void load_set(struct clyde_ctx *ctx, struct clyde_loaded_set *set)
+{
+	clyde_loaded_set_init(set);
+	CHECK(clyde_loaded_read_buffer(ctx, csv_text, strlen(csv_text),
+				       "a.csv", set) == 0);
+	CHECK(clyde_loaded_read_buffer(ctx, json_b, strlen(json_b), "b.json",
+				       set) == 0);
+	CHECK(clyde_loaded_read_buffer(ctx, json_c, strlen(json_c), "c.json",
+				       set) == 0);
+}
+
+static char *render(const struct clyde_compare *cmp,
+		    enum clyde_compare_format fmt)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	CHECK(clyde_compare_write(f, cmp, fmt) == 0);
+	fclose(f);
+	return out;
+}
+
+static void test_load(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_ctx ctx;
+	const struct clyde_loaded_run *r;
+	const struct clyde_loaded_test *t;
+
+	clyde_ctx_init(&ctx);
+	load_set(&ctx, &set);
+	CHECK(set.nruns == 4);
+	CHECK(set.nerrors == 1 && set.nmalformed == 1);
+	if (set.nerrors == 1)
+		CHECK(!strncmp(set.errors[0], "a.csv:4: ", 9));
+	if (set.nruns != 4)
+		goto out;
+
+	/* The 1.96 line. */
+	r = &set.runs[0];
+	CHECK_STR(r->label, "xfs");
+	CHECK_STR(r->source, "a.csv:2");
+	CHECK_STR(r->format, "bonnie++ CSV 1.96");
+	CHECK_STR(clyde_loaded_kv_get(r, "file size"), "16G");
+	CHECK_STR(clyde_loaded_kv_get(r, "written by"), "bonnie++ 1.96");
+	CHECK(r->ntests == CLYDE_TEST_COUNT && r->nrepeats == 1);
+	t = &r->tests[CLYDE_PUTC];
+	CHECK(t->state == CLYDE_LOADED_VALUE && t->rate == 425.0 * 1024);
+	CHECK(t->has_cpu && t->cpu_pct == 98);
+	CHECK(t->has_latency_max && t->latency_max_ns == 42207000ull);
+	CHECK(!t->has_latency);
+	CHECK(t->nsamples == 1);
+	CHECK_STR(t->unit, "B/s");
+	CHECK(r->tests[CLYDE_SEEKS].rate == 517.6);
+	CHECK_STR(r->tests[CLYDE_SEEKS].unit, "seeks/s");
+	CHECK(r->tests[CLYDE_PUT_BLOCK].latency_max_ns == 2377000000ull);
+	t = &r->tests[CLYDE_SEQ_STAT];
+	CHECK(t->state == CLYDE_LOADED_TOO_FAST && !t->has_rate &&
+	      !t->has_cpu && t->nsamples == 0);
+	CHECK(t->has_latency_max && t->latency_max_ns == 2279000ull);
+	CHECK(r->tests[CLYDE_SEQ_CREATE].rate == 93);
+	CHECK_STR(r->tests[CLYDE_SEQ_CREATE].unit, "files/s");
+	CHECK(r->tests[CLYDE_SEQ_CREATE].group == CLYDE_GROUP_SEQ_FILES);
+
+	/* The JSON with three repeats. */
+	r = &set.runs[2];
+	CHECK_STR(r->label, "ext4");
+	CHECK_STR(r->source, "b.json:1");
+	CHECK_STR(r->format, "clyde JSON v1");
+	CHECK(r->nrepeats == 3);
+	CHECK(r->started_unix == 100);
+	CHECK_STR(clyde_loaded_kv_get(r, "filesystem"), "ext4");
+	CHECK_STR(clyde_loaded_kv_get(r, "mount options"), "rw,noatime");
+	CHECK_STR(clyde_loaded_kv_get(r, "file size"), "1G");
+	CHECK_STR(clyde_loaded_kv_get(r, "CPUs"), "2");
+	CHECK(clyde_loaded_kv_get(r, "seed") == NULL);
+	CHECK(clyde_loaded_kv_get(r, "name") == NULL);
+	t = &r->tests[CLYDE_PUT_BLOCK];
+	CHECK(t->state == CLYDE_LOADED_VALUE);
+	CHECK(t->nsamples == 3);
+	CHECK(fabs(t->rate - 110.0 * 1048576) < 1e-6);
+	CHECK(fabs(t->cpu_pct - 22.0) < 1e-9);
+	CHECK(t->has_latency && t->latency.p99_ns == 9000 &&
+	      t->latency.mean_ns == 2001 && t->latency.count == 10);
+	CHECK(t->has_latency_max && t->latency_max_ns == 50000);
+	t = &r->tests[CLYDE_GETC];
+	CHECK(t->state == CLYDE_LOADED_SKIPPED);
+	CHECK_STR(t->note, "no per-char");
+	t = &r->tests[CLYDE_SEQ_STAT];
+	CHECK(t->state == CLYDE_LOADED_TOO_FAST && t->has_rate &&
+	      t->rate == 500000);
+	CHECK(r->tests[CLYDE_PUTC].state == CLYDE_LOADED_NOT_RUN);
+out:
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* Every line of the shared fixtures loads, with spot-checked values. */
+static void test_fixtures(void)
+{
+	char dir[4096], path[4200];
+	struct clyde_loaded_set set;
+	struct clyde_ctx ctx;
+	const struct clyde_loaded_run *r;
+
+	snprintf(dir, sizeof(dir), "%s", __FILE__);
+	snprintf(path, sizeof(path), "%s/../../../shared/fixtures",
+		 dirname(dir));
+	if (access(path, R_OK)) {
+		printf("# fixtures not found at %s: skipped\n", path);
+		return;
+	}
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	snprintf(dir, sizeof(dir), "%s/bonnie-1.03.csv", path);
+	CHECK(clyde_loaded_read_file(&ctx, dir, &set) == 0);
+	snprintf(dir, sizeof(dir), "%s/bonnie-1.96.csv", path);
+	CHECK(clyde_loaded_read_file(&ctx, dir, &set) == 0);
+	snprintf(dir, sizeof(dir), "%s/bonnie-1.98.csv", path);
+	CHECK(clyde_loaded_read_file(&ctx, dir, &set) == 0);
+	CHECK(set.nruns == 4 + 2 + 3);
+	CHECK(set.nmalformed == 0);
+	if (set.nruns != 9)
+		goto out;
+	/* 1.03, line 3: 82659 K/s putc at 92%, 368.5 seeks/s, "+++++". */
+	r = &set.runs[2];
+	CHECK_STR(r->format, "bonnie++ CSV 1.03");
+	CHECK_STR(r->label, "devil2");
+	CHECK(r->line == 3);
+	CHECK_STR(clyde_loaded_kv_get(r, "file size"), "8G");
+	CHECK_STR(clyde_loaded_kv_get(r, "files"), "16384");
+	CHECK(r->tests[CLYDE_PUTC].rate == 82659.0 * 1024);
+	CHECK(r->tests[CLYDE_PUTC].cpu_pct == 92);
+	CHECK(r->tests[CLYDE_SEEKS].rate == 368.5);
+	CHECK(r->tests[CLYDE_SEEKS].has_cpu && r->tests[CLYDE_SEEKS].cpu_pct == 0);
+	CHECK(r->tests[CLYDE_SEQ_STAT].state == CLYDE_LOADED_TOO_FAST);
+	CHECK(r->tests[CLYDE_RAN_DEL].rate == 673);
+	CHECK(!r->tests[CLYDE_PUTC].has_latency_max); /* 1.03: none */
+	/* 1.96, line 2 (ext4). */
+	r = &set.runs[5];
+	CHECK_STR(r->label, "ext4");
+	CHECK(r->tests[CLYDE_SEEKS].rate == 710.9);
+	CHECK(r->tests[CLYDE_SEQ_CREATE].rate == 14841);
+	CHECK(r->tests[CLYDE_REWRITE].latency_max_ns == 2586000000ull);
+	CHECK(r->tests[CLYDE_RAN_STAT].latency_max_ns == 78000ull);
+	/* 1.98, line 2: no IO tests, 128k files, latencies in us. */
+	r = &set.runs[7];
+	CHECK_STR(r->format, "bonnie++ CSV 1.98");
+	CHECK_STR(clyde_loaded_kv_get(r, "written by"), "bonnie++ 2.00a");
+	CHECK(clyde_loaded_kv_get(r, "file size") == NULL);
+	CHECK_STR(clyde_loaded_kv_get(r, "files"), "131072");
+	CHECK(r->tests[CLYDE_PUTC].state == CLYDE_LOADED_NOT_RUN);
+	CHECK(r->tests[CLYDE_SEEKS].state == CLYDE_LOADED_NOT_RUN);
+	CHECK(r->tests[CLYDE_SEQ_CREATE].rate == 43369);
+	CHECK(r->tests[CLYDE_SEQ_DEL].rate == 101295);
+	CHECK(r->tests[CLYDE_SEQ_CREATE].latency_max_ns == 6196000ull);
+	CHECK(!r->tests[CLYDE_PUTC].has_latency_max);
+	/* 1.98, line 3: get_block and seeks too fast. */
+	r = &set.runs[8];
+	CHECK_STR(clyde_loaded_kv_get(r, "file size"), "512M");
+	CHECK(r->tests[CLYDE_GET_BLOCK].state == CLYDE_LOADED_TOO_FAST);
+	CHECK(r->tests[CLYDE_SEEKS].state == CLYDE_LOADED_TOO_FAST);
+	CHECK(r->tests[CLYDE_PUT_BLOCK].rate == 284814.0 * 1024);
+	CHECK(r->tests[CLYDE_SEEKS].latency_max_ns == 84745000ull);
+out:
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* The golden renderings of the set above with baseline 3 (ext4), one
+ * string per line (C compilers need not take longer literals). */
+static const char *const golden_text[] = {
+	"test        metric   unit          xfs     change         vm   c"
+	"hange         ext4     ext4#2  change\n",
+	"putc        rate     KiB/s       425.0               438.0 *    "
+	"                                     \n",
+	"putc        CPU      %              98                  75 *    "
+	"                                     \n",
+	"putc        lat max  ms         42.2 *                  58.6    "
+	"                                     \n",
+	"put_block   rate     MiB/s       178.6     +62.4%    388.3 *  +2"
+	"53.0%        110.0  200.0 (s)  +81.8%\n",
+	"put_block   CPU      %              64    +190.9%         75  +2"
+	"40.9%         22 *         30  +36.4%\n",
+	"put_block   lat max  s            2.38  +4753900%     0.0303  +6"
+	"0526%  0.0000500 *                   \n",
+	"put_block   lat p99  us                                         "
+	"              9.00                   \n",
+	"rewrite     rate     MiB/s        45.9               753.0 *    "
+	"                                     \n",
+	"rewrite     CPU      %            41 *                    62    "
+	"                                     \n",
+	"rewrite     lat max  ms          195.0                11.9 *    "
+	"                                     \n",
+	"getc        rate     KiB/s     955.0 *                 548.0    "
+	"           skipped                   \n",
+	"getc        CPU      %              97                  91 *    "
+	"           skipped                   \n",
+	"getc        lat max  ms         33.3 *                  46.5    "
+	"           skipped                   \n",
+	"get_block   rate     GiB/s       0.192                2.89 *    "
+	"                                     \n",
+	"get_block   CPU      %            83 *                    99    "
+	"                                     \n",
+	"get_block   lat max  ms           86.7                4.16 *    "
+	"                                     \n",
+	"seeks       rate     seeks/s     517.6                5113 *    "
+	"                                     \n",
+	"seeks       CPU      %            30 *                    33    "
+	"                                     \n",
+	"seeks       lat max  ms           84.2                8.16 *    "
+	"                                     \n",
+	"seq_create  rate     files/s      93.0               16216 *    "
+	"                                     \n",
+	"seq_create  CPU      %             1 *                    98    "
+	"                                     \n",
+	"seq_create  lat max  ms          939.0                1.38 *    "
+	"                                     \n",
+	"seq_stat    rate     files/s  too fast              too fast    "
+	"           ~500000    ~600000  +20.0%\n",
+	"seq_stat    CPU      %        too fast              too fast    "
+	"               100       90 *  -10.0%\n",
+	"seq_stat    lat max  ms           2.28               0.283 *    "
+	"                                     \n",
+	"seq_del     rate     files/s      90.0              too fast    "
+	"                                     \n",
+	"seq_del     CPU      %               1              too fast    "
+	"                                     \n",
+	"seq_del     lat max  s            1.42             0.00415 *    "
+	"                                     \n",
+	"ran_create  rate     files/s     123.0              too fast    "
+	"                                     \n",
+	"ran_create  CPU      %               1              too fast    "
+	"                                     \n",
+	"ran_create  lat max  ms          307.0                4.06 *    "
+	"                                     \n",
+	"ran_stat    rate     files/s  too fast              too fast    "
+	"                                     \n",
+	"ran_stat    lat max  ms         1.06 *                  5.41    "
+	"                                     \n",
+	"ran_del     rate     files/s     127.0              too fast    "
+	"                                     \n",
+	"ran_del     CPU      %               1              too fast    "
+	"                                     \n",
+	"ran_del     lat max  ms          724.0                4.20 *    "
+	"                                     \n",
+	"\n",
+	"* best in its row (rates: highest; CPU and latency: lowest)\n",
+	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but impreci"
+	"se; never marked best\n",
+	"too fast: ran under 0.5 s (+++++), no number recorded\n",
+	"change: against ext4\n",
+	"(s) significant / (ns) not significant difference from ext4 (Wel"
+	"ch's t-test, 95%)\n",
+	"\n",
+	"xfs: a.csv:2 (bonnie++ CSV 1.96)\n",
+	"vm: a.csv:3 (bonnie++ CSV 1.98)\n",
+	"ext4: b.json:1 (clyde JSON v1, 3 repeats)\n",
+	"ext4#2: c.json:1 (clyde JSON v1, 3 repeats)\n",
+	NULL,
+};
+
+static const char *const golden_md[] = {
+	"| test | metric | unit | xfs | change | vm | change | ext4 | ext"
+	"4\\#2 | change |\n",
+	"| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --"
+	"-: |\n",
+	"| putc | rate | KiB/s | 425.0 |  | **438.0 \\*** |  |  |  |  |\n",
+	"| putc | CPU | % | 98 |  | **75 \\*** |  |  |  |  |\n",
+	"| putc | lat max | ms | **42.2 \\*** |  | 58.6 |  |  |  |  |\n",
+	"| put\\_block | rate | MiB/s | 178.6 | +62.4% | **388.3 \\*** | "
+	"+253.0% | 110.0 | 200.0 (s) | +81.8% |\n",
+	"| put\\_block | CPU | % | 64 | +190.9% | 75 | +240.9% | **22 \\*"
+	"** | 30 | +36.4% |\n",
+	"| put\\_block | lat max | s | 2.38 | +4753900% | 0.0303 | +60526"
+	"% | **0.0000500 \\*** |  |  |\n",
+	"| put\\_block | lat p99 | us |  |  |  |  | 9.00 |  |  |\n",
+	"| rewrite | rate | MiB/s | 45.9 |  | **753.0 \\*** |  |  |  |  |"
+	"\n",
+	"| rewrite | CPU | % | **41 \\*** |  | 62 |  |  |  |  |\n",
+	"| rewrite | lat max | ms | 195.0 |  | **11.9 \\*** |  |  |  |  |"
+	"\n",
+	"| getc | rate | KiB/s | **955.0 \\*** |  | 548.0 |  | skipped | "
+	" |  |\n",
+	"| getc | CPU | % | 97 |  | **91 \\*** |  | skipped |  |  |\n",
+	"| getc | lat max | ms | **33.3 \\*** |  | 46.5 |  | skipped |  |"
+	"  |\n",
+	"| get\\_block | rate | GiB/s | 0.192 |  | **2.89 \\*** |  |  |  "
+	"|  |\n",
+	"| get\\_block | CPU | % | **83 \\*** |  | 99 |  |  |  |  |\n",
+	"| get\\_block | lat max | ms | 86.7 |  | **4.16 \\*** |  |  |  |"
+	"  |\n",
+	"| seeks | rate | seeks/s | 517.6 |  | **5113 \\*** |  |  |  |  |"
+	"\n",
+	"| seeks | CPU | % | **30 \\*** |  | 33 |  |  |  |  |\n",
+	"| seeks | lat max | ms | 84.2 |  | **8.16 \\*** |  |  |  |  |\n",
+	"| seq\\_create | rate | files/s | 93.0 |  | **16216 \\*** |  |  "
+	"|  |  |\n",
+	"| seq\\_create | CPU | % | **1 \\*** |  | 98 |  |  |  |  |\n",
+	"| seq\\_create | lat max | ms | 939.0 |  | **1.38 \\*** |  |  | "
+	" |  |\n",
+	"| seq\\_stat | rate | files/s | too fast |  | too fast |  | \\~5"
+	"00000 | \\~600000 | +20.0% |\n",
+	"| seq\\_stat | CPU | % | too fast |  | too fast |  | 100 | **90 "
+	"\\*** | -10.0% |\n",
+	"| seq\\_stat | lat max | ms | 2.28 |  | **0.283 \\*** |  |  |  |"
+	"  |\n",
+	"| seq\\_del | rate | files/s | 90.0 |  | too fast |  |  |  |  |"
+	"\n",
+	"| seq\\_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| seq\\_del | lat max | s | 1.42 |  | **0.00415 \\*** |  |  |  |"
+	"  |\n",
+	"| ran\\_create | rate | files/s | 123.0 |  | too fast |  |  |  |"
+	"  |\n",
+	"| ran\\_create | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| ran\\_create | lat max | ms | 307.0 |  | **4.06 \\*** |  |  | "
+	" |  |\n",
+	"| ran\\_stat | rate | files/s | too fast |  | too fast |  |  |  "
+	"|  |\n",
+	"| ran\\_stat | lat max | ms | **1.06 \\*** |  | 5.41 |  |  |  | "
+	" |\n",
+	"| ran\\_del | rate | files/s | 127.0 |  | too fast |  |  |  |  |"
+	"\n",
+	"| ran\\_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| ran\\_del | lat max | ms | 724.0 |  | **4.20 \\*** |  |  |  | "
+	" |\n",
+	"\n",
+	"\\* best in its row (rates: highest; CPU and latency: lowest)  "
+	"\n",
+	"\\~ ran under 0.5 s (bonnie++ prints +++++): measured, but impre"
+	"cise; never marked best  \n",
+	"too fast: ran under 0.5 s (+++++), no number recorded  \n",
+	"change: against ext4  \n",
+	"(s) significant / (ns) not significant difference from ext4 (Wel"
+	"ch's t-test, 95%)  \n",
+	"\n",
+	"xfs: a.csv:2 (bonnie++ CSV 1.96)  \n",
+	"vm: a.csv:3 (bonnie++ CSV 1.98)  \n",
+	"ext4: b.json:1 (clyde JSON v1, 3 repeats)  \n",
+	"ext4\\#2: c.json:1 (clyde JSON v1, 3 repeats)  \n",
+	NULL,
+};
+
+static const char *const golden_csv[] = {
+	"test,metric,unit,xfs,xfs change %,vm,vm change %,ext4,ext4#2,ext"
+	"4#2 change %,best,significant vs ext4\n",
+	"putc,rate,KiB/s,425.0,,438.0,,,,,vm,\n",
+	"putc,CPU,%,98,,75,,,,,vm,\n",
+	"putc,lat max,ms,42.2,,58.6,,,,,xfs,\n",
+	"put_block,rate,MiB/s,178.6,62.4,388.3,253.0,110.0,200.0,81.8,vm,"
+	"ext4#2\n",
+	"put_block,CPU,%,64,190.9,75,240.9,22,30,36.4,ext4,\n",
+	"put_block,lat max,s,2.38,4753900,0.0303,60526,0.0000500,,,ext4,"
+	"\n",
+	"put_block,lat p99,us,,,,,9.00,,,,\n",
+	"rewrite,rate,MiB/s,45.9,,753.0,,,,,vm,\n",
+	"rewrite,CPU,%,41,,62,,,,,xfs,\n",
+	"rewrite,lat max,ms,195.0,,11.9,,,,,vm,\n",
+	"getc,rate,KiB/s,955.0,,548.0,,skipped,,,xfs,\n",
+	"getc,CPU,%,97,,91,,skipped,,,vm,\n",
+	"getc,lat max,ms,33.3,,46.5,,skipped,,,xfs,\n",
+	"get_block,rate,GiB/s,0.192,,2.89,,,,,vm,\n",
+	"get_block,CPU,%,83,,99,,,,,xfs,\n",
+	"get_block,lat max,ms,86.7,,4.16,,,,,vm,\n",
+	"seeks,rate,seeks/s,517.6,,5113,,,,,vm,\n",
+	"seeks,CPU,%,30,,33,,,,,xfs,\n",
+	"seeks,lat max,ms,84.2,,8.16,,,,,vm,\n",
+	"seq_create,rate,files/s,93.0,,16216,,,,,vm,\n",
+	"seq_create,CPU,%,1,,98,,,,,xfs,\n",
+	"seq_create,lat max,ms,939.0,,1.38,,,,,vm,\n",
+	"seq_stat,rate,files/s,too fast,,too fast,,~500000,~600000,20.0,,"
+	"\n",
+	"seq_stat,CPU,%,too fast,,too fast,,100,90,-10.0,ext4#2,\n",
+	"seq_stat,lat max,ms,2.28,,0.283,,,,,vm,\n",
+	"seq_del,rate,files/s,90.0,,too fast,,,,,,\n",
+	"seq_del,CPU,%,1,,too fast,,,,,,\n",
+	"seq_del,lat max,s,1.42,,0.00415,,,,,vm,\n",
+	"ran_create,rate,files/s,123.0,,too fast,,,,,,\n",
+	"ran_create,CPU,%,1,,too fast,,,,,,\n",
+	"ran_create,lat max,ms,307.0,,4.06,,,,,vm,\n",
+	"ran_stat,rate,files/s,too fast,,too fast,,,,,,\n",
+	"ran_stat,lat max,ms,1.06,,5.41,,,,,xfs,\n",
+	"ran_del,rate,files/s,127.0,,too fast,,,,,,\n",
+	"ran_del,CPU,%,1,,too fast,,,,,,\n",
+	"ran_del,lat max,ms,724.0,,4.20,,,,,vm,\n",
+	NULL,
+};
+
+/* The lines of a golden text joined (owned by the caller). */
+static char *join(const char *const *lines)
+{
+	size_t n = 0, i;
+	char *s;
+
+	for (i = 0; lines[i]; i++)
+		n += strlen(lines[i]);
+	s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; lines[i]; i++)
+		strcat(s, lines[i]);
+	return s;
+}
+
+/*
+ * Check one rendering against its golden text.  With CLYDE_GOLDEN_DUMP
+ * set to a directory, the output is also written there as <name>, for
+ * looking at (or regenerating the golden text after a deliberate change).
+ */
+static void check_golden(const char *got, const char *const *lines,
+			 const char *name)
+{
+	const char *dump = getenv("CLYDE_GOLDEN_DUMP");
+	char *want = join(lines);
+
+	if (dump && got) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dump, name);
+		f = fopen(path, "w");
+		if (f) {
+			fputs(got, f);
+			fclose(f);
+		}
+	}
+	CHECK(got != NULL && want != NULL);
+	if (!got || !want) {
+		free(want);
+		return;
+	}
+	if (strcmp(got, want)) {
+		size_t i = 0;
+
+		while (got[i] && got[i] == want[i])
+			i++;
+		fprintf(stderr, "%s differs at byte %zu:\n--- got:\n%s--- want:\n%s",
+			name, i, got, want);
+	}
+	CHECK(!strcmp(got, want));
+	free(want);
+}
+
+static void test_golden(void)
+{
+	struct clyde_compare_opts o = { NULL, 0, 3 };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	char *out;
+
+	clyde_ctx_init(&ctx);
+	load_set(&ctx, &set);
+	CHECK(clyde_compare_build(&ctx, &set, &o, &cmp) == 0);
+	CHECK(cmp.ncols == 4 && cmp.baseline == 2 && cmp.ref == 2);
+	CHECK(cmp.any_sig);
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	check_golden(out, golden_text, "golden.txt");
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_MARKDOWN);
+	check_golden(out, golden_md, "golden.md");
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_CSV);
+	check_golden(out, golden_csv, "golden.csv");
+	free(out);
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+int main(void)
+{
+	test_load();
+	test_fixtures();
+	test_golden();
+	return tap_done();
+}
