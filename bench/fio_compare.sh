@@ -256,7 +256,8 @@ run_fio_all() {
 }
 
 run_clyde() {
-	local rep=$1 out=$WORK/clyde-$rep.json
+	local rep=$1 out
+	out=$WORK/clyde-$rep.json
 	sync
 	"$CLYDE_BIN" -d "$DIR" -s "$SIZE_MIB:$CHUNK:$SEEKS:$SEEKERS" -n 0 -f \
 		-r 0 -q --no-save --json "$out" >"$WORK/clyde-$rep.log" 2>&1 ||
@@ -289,6 +290,7 @@ MIB = 1 << 20
 vals = {m: {"clyde": {}, "fio": {}} for m in ("write", "read", "seeks")}
 seeks_per_s, residency, devread = {}, {"get_block": [], "seeks": []}, {}
 info = {}  # not compared: clyde's rewrite, fio's replay of it
+cpu = {}   # (side, metric) -> [CPU us per MiB], the tools' own cost
 
 for side, name, rep, path, dev in rows:
 	rep = int(rep)
@@ -297,6 +299,9 @@ for side, name, rep, path, dev in rows:
 		tests = {t["name"]: t for t in d["runs"][0]["tests"]}
 		for m, t in (("write", "put_block"), ("read", "get_block")):
 			vals[m]["clyde"][rep] = tests[t]["rate_per_s"] / MIB
+			c = tests[t]["cpu_user_ns"] + tests[t]["cpu_sys_ns"]
+			cpu.setdefault(("clyde", m), []).append(
+				c / 1e3 / (tests[t]["bytes"] / MIB))
 		s = tests["seeks"]
 		vals["seeks"]["clyde"][rep] = s["bytes"] / chunk / (s["elapsed_ns"] / 1e9)
 		seeks_per_s[rep] = s["rate_per_s"]
@@ -309,6 +314,10 @@ for side, name, rep, path, dev in rows:
 				devread.setdefault(("clyde", t), []).append(dv["read_bytes"])
 		continue
 	j = d["jobs"][0]
+	if name in ("write", "read"):
+		c = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e3
+		cpu.setdefault(("fio", name), []).append(
+			c / (j[name]["io_bytes"] / MIB))
 	if name == "write":
 		vals["write"]["fio"][rep] = j["write"]["bw_bytes"] / MIB
 	elif name == "read":
@@ -354,6 +363,10 @@ for m in ("write", "read", "seeks"):
 	c, f = vals[m]["clyde"], vals[m]["fio"]
 	print("  %-6s %s" % (m, "  ".join("%.0f|%.0f" % (c.get(r, 0), f.get(r, 0))
 				       for r in sorted(c))))
+for m in ("write", "read"):
+	if ("clyde", m) in cpu and ("fio", m) in cpu:
+		print("  CPU us per MiB, block %s: clyde %.0f, fio %.0f (medians)"
+		      % (m, med(cpu[("clyde", m)]), med(cpu[("fio", m)])))
 for k, v in info.items():
 	print("  %s: %s (not compared)" % (k, " ".join("%.0f" % x for x in v)))
 print()

@@ -340,18 +340,23 @@ int clyde_compare_build(struct clyde_ctx *ctx,
 	memset(cmp, 0, sizeof(*cmp));
 	if (!opts)
 		opts = &none;
-	if (!set->nruns)
-		return clyde_err(ctx, EINVAL, "no results to compare");
-	if (opts->nlabels > set->nruns)
-		return clyde_err(ctx, EINVAL,
-				 "%zu labels given for %zu result%s",
-				 opts->nlabels, set->nruns,
-				 set->nruns == 1 ? "" : "s");
-	if (opts->baseline < 0 || (size_t)opts->baseline > set->nruns)
-		return clyde_err(ctx, EINVAL,
-				 "baseline %ld is not a result number "
-				 "(1 to %zu)",
-				 opts->baseline, set->nruns);
+	/* Usage errors: the message alone says it all (no strerror). */
+	if (!set->nruns) {
+		clyde_err(ctx, 0, "no results to compare");
+		return -EINVAL;
+	}
+	if (opts->nlabels > set->nruns) {
+		clyde_err(ctx, 0, "%zu labels given for %zu result%s",
+			  opts->nlabels, set->nruns,
+			  set->nruns == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (opts->baseline < 0 || (size_t)opts->baseline > set->nruns) {
+		clyde_err(ctx, 0,
+			  "baseline %ld is not a result number (1 to %zu)",
+			  opts->baseline, set->nruns);
+		return -EINVAL;
+	}
 	cmp->ncols = set->nruns;
 	cmp->baseline = opts->baseline - 1;
 	cmp->ref = cmp->baseline >= 0 ? (size_t)cmp->baseline : 0;
@@ -698,21 +703,37 @@ static int write_text(FILE *f, const struct grid *g,
 				w[c] = cw;
 		}
 	for (r = 0; r < g->nrows; r++) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&line, &len);
+
+		if (!m) {
+			free(w);
+			return -ENOMEM;
+		}
 		for (c = 0; c < g->ncols; c++) {
 			size_t pad;
 
 			clean(buf, sizeof(buf), g->cells[r * g->ncols + c]);
 			pad = w[c] - width(buf);
 			if (c)
-				fputs("  ", f);
+				fputs("  ", m);
 			if (g->right[c])
-				fprintf(f, "%*s%s", (int)pad, "", buf);
-			else if (c + 1 < g->ncols)
-				fprintf(f, "%s%*s", buf, (int)pad, "");
+				fprintf(m, "%*s%s", (int)pad, "", buf);
 			else
-				fputs(buf, f);
+				fprintf(m, "%s%*s", buf, (int)pad, "");
 		}
+		fclose(m);
+		if (!line) {
+			free(w);
+			return -ENOMEM;
+		}
+		/* Empty cells at the end leave no trailing blanks. */
+		while (len && line[len - 1] == ' ')
+			len--;
+		fwrite(line, 1, len, f);
 		fputc('\n', f);
+		free(line);
 	}
 	fputc('\n', f);
 	legend(f, cmp, "");

@@ -155,26 +155,22 @@ size_t clyde_html_chart_count(const struct clyde_compare *cmp)
 #define CH_TOP 8
 
 /* One horizontal bar chart for the rate rows of group g: per test a block
- * of one bar per run, each with its value written after it. */
+ * of one bar per run, each with its value written after it.  Each test
+ * has its own scale (its best run is the longest bar): the tests of one
+ * group differ by orders of magnitude (putc and put_block), the runs of
+ * one test are what is compared. */
 static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 		      enum clyde_loaded_group g)
 {
-	double max = 0;
+	double max;
 	size_t r, c, ntests = 0;
 	double y, h;
 	char val[64];
 
-	for (r = 0; r < cmp->nrows; r++) {
-		const struct clyde_cmp_row *row = &cmp->rows[r];
-
-		if (row->metric != CLYDE_CMP_RATE || row->group != g)
-			continue;
-		ntests++;
-		for (c = 0; c < cmp->ncols; c++)
-			if (row->cells[c].has_value &&
-			    row->cells[c].value > max)
-				max = row->cells[c].value;
-	}
+	for (r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].metric == CLYDE_CMP_RATE &&
+		    cmp->rows[r].group == g)
+			ntests++;
 	h = CH_TOP * 2 + (double)ntests * ((double)cmp->ncols *
 						   (CH_BAR_H + CH_BAR_GAP) +
 					   CH_TEST_GAP + 16);
@@ -197,6 +193,11 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 
 		if (row->metric != CLYDE_CMP_RATE || row->group != g)
 			continue;
+		max = 0;
+		for (c = 0; c < cmp->ncols; c++)
+			if (row->cells[c].has_value &&
+			    row->cells[c].value > max)
+				max = row->cells[c].value;
 		fprintf(f,
 			"<text x=\"6\" y=\"%.1f\" font-weight=\"bold\">",
 			y + 13);

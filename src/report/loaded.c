@@ -689,11 +689,19 @@ static void json_test(struct jload *jl, const struct clyde_json *tj,
 			jbad(jl, tf, "%s: \"too_fast\" is not a boolean",
 			     where);
 	}
-	if (!jnum(jl, tj, "rate_per_s", where, &rate)) {
-		/* Done but no rate (e.g. null for a test timed at 0 ns):
-		 * the most honest reading is "too fast to measure". */
-		a->fast++;
-		return;
+	{
+		const struct clyde_json *rv = clyde_json_get(tj, "rate_per_s");
+
+		if (!rv || rv->type == CLYDE_JSON_NULL) {
+			/* Done but no rate (null for a test timed at 0 ns):
+			 * the honest reading is "too fast to measure". */
+			a->fast++;
+			return;
+		}
+		/* A rate of the wrong type or sign is reported by jnum()
+		 * and the test left out of this repeat. */
+		if (!jnum(jl, tj, "rate_per_s", where, &rate))
+			return;
 	}
 	if (jnum(jl, tj, "cpu_pct", where, &cpu)) {
 		a->cpu_sum += cpu;

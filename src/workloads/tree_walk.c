@@ -289,6 +289,25 @@ static void count_entry(struct walker *k, const struct stat *st,
 		k->sh->o->visit(k->sh->o->visit_arg, k->index, st, name);
 }
 
+/*
+ * lstat of a listed name failed.  A name that vanished is not counted;
+ * one that exists but may not be examined (a directory readable but not
+ * searchable) is an entry like any other, as find lists it, typed by what
+ * readdir said.
+ */
+static int lstat_failed(struct walker *k, int e, unsigned char type,
+			const char *name)
+{
+	if (e == EACCES || e == EPERM) {
+		struct stat st;
+
+		memset(&st, 0, sizeof(st));
+		st.st_mode = DTTOIF(type);
+		count_entry(k, &st, name);
+	}
+	return skip_err(k, e, "lstat", name);
+}
+
 static int read_file(struct walker *k, int dirfd, const char *name)
 {
 	uint64_t t0 = clyde_now(k->ctx);
@@ -429,7 +448,7 @@ static int give_work(struct walker *k)
 			t0 = clyde_now(k->ctx);
 			if (fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 				op_done(k, CLYDE_TREE_OP_STAT, t0);
-				return skip_err(k, errno, "lstat", name);
+				return lstat_failed(k, errno, type, name);
 			}
 			op_done(k, CLYDE_TREE_OP_STAT, t0);
 			count_entry(k, &st, name);
@@ -471,7 +490,7 @@ static int visit_next(struct walker *k)
 	t0 = clyde_now(k->ctx);
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		op_done(k, CLYDE_TREE_OP_STAT, t0);
-		return skip_err(k, errno, "lstat", name);
+		return lstat_failed(k, errno, type, name);
 	}
 	op_done(k, CLYDE_TREE_OP_STAT, t0);
 	count_entry(k, &st, name);

@@ -56,7 +56,7 @@ done <"$T/check"
 if command -v strace >/dev/null 2>&1; then
 	RC=0
 	timeout -k 10 "$CLYDE_TIMEOUT" strace -f -e trace=open,openat \
-		-o "$T/strace" "$CLYDE" -d "$MNT/d" -D -s 16m -n 0 -r 0 -q \
+		-o "$T/strace" "$CLYDE" -d "$MNT/d" -D -s 16m -n 0 -r 0 -q --no-save \
 		>"$T/out" 2>"$T/err" || RC=$?
 	expect_rc 0 "clyde -D under strace succeeds"
 	grep -E 'open(at)?\(' "$T/strace" |

@@ -58,7 +58,7 @@ fi
 
 # ---- a clyde JSON result ------------------------------------------------
 mkdir "$T/scratch"
-run_clyde -d "$T/scratch" -s 16m -n 1 -r 0 -f -m jsonrun --json "$T/run.json"
+run_clyde -d "$T/scratch" -s 16m -n 1 -r 0 -f -m jsonrun --no-save --json "$T/run.json"
 if [[ $RC -ne 0 ]] || ! grep -q '"schema_version": 1' "$T/run.json"; then
 	# The binary does not write schema v1 (yet): a hand-made result.
 	echo "# clyde did not write a schema v1 result; using a hand-made one"
@@ -133,7 +133,7 @@ expect_rc 1 "show of an unknown id exits 1"
 assert_file_match "$T/err" "no run with id 99999 in $DB" "and says so"
 
 # ---- compare ------------------------------------------------------------
-run_clyde -d "$T/scratch" -s 16m -n 1 -r 0 -f -m second --json "$T/run2.json"
+run_clyde -d "$T/scratch" -s 16m -n 1 -r 0 -f -m second --no-save --json "$T/run2.json"
 if [[ $RC -ne 0 ]] || ! grep -q '"schema_version": 1' "$T/run2.json"; then
 	sed 's/"jsonrun"/"second"/' "$T/run.json" >"$T/run2.json"
 fi

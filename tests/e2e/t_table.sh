@@ -77,7 +77,10 @@ check_row "${L[9]}" 17 latency vvvvvv "file Latency row"
 assert_match "${L[10]}" '^clyde: latency, cache and device per test' \
 	"clyde's own section follows bonnie++'s table"
 assert_match "${L[-1]}" '^1\.98,' "the CSV line comes last"
-assert_eq "${#L[@]}" 11 "nothing else on stdout"
+for ((i = 11; i < ${#L[@]} - 1; i++)); do
+	assert_match "${L[i]}" '^(clyde: |test +rate |(putc|put_block|rewrite|getc|get_block|seeks|seq_create|seq_stat|seq_del|ran_create|ran_stat|ran_del) +[0-9])' \
+		"line $((i + 1)) belongs to clyde's section"
+done
 assert_file_no_match "$T/out" 'Writing|Reading|done' \
 	"no progress lines on stdout"
 assert_file_match "$T/err" 'done' "progress lines on stderr"

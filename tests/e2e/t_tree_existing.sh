@@ -42,6 +42,12 @@ contents()
 		LC_ALL=C sort)
 }
 contents "$X" >"$T/before.sum"
+# find's counts, before the atimes are set (find updates them).
+ent=$(find "$X" | wc -l)
+files=$(find "$X" -type f | wc -l)
+dirs=$(find "$X" -type d | wc -l)
+links=$(find "$X" -type l | wc -l)
+sum=$(find "$X" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 
 # Every entry: atime far in the past (older than mtime, so that relatime
 # would update it on the next read or readdir).
@@ -76,11 +82,6 @@ snapshot()
 	python3 "$T/snap.py" "$1"
 }
 snapshot "$X" >"$T/before.meta"
-ent=$(find "$X" | wc -l)
-files=$(find "$X" -type f | wc -l)
-dirs=$(find "$X" -type d | wc -l)
-links=$(find "$X" -type l | wc -l)
-sum=$(find "$X" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
 
 # --- writing phases are refused, nothing happens -------------------------
 for ph in extract delete stat_walk,delete all; do
@@ -132,6 +133,7 @@ ok "contents unchanged"
 assert_no_leftovers "$X"
 
 # --- a directory loop (bind mount): counted, not followed forever ------------
+snapshot "$X" >"$T/before-loop.meta"
 if [[ $(id -u) -eq 0 ]] && mkdir "$X/src/bind" && mount --bind "$X" "$X/src/bind" 2>/dev/null; then
 	at_exit "umount -l '$X/src/bind'"
 	run_clyde tree --existing "$X" --phases stat_walk,par_stat_walk -w 3 -q \
@@ -147,9 +149,9 @@ if [[ $(id -u) -eq 0 ]] && mkdir "$X/src/bind" && mount --bind "$X" "$X/src/bind
 	snapshot "$X" >"$T/after-loop.meta"
 	# The mount point's own times changed with mkdir/rmdir: compare the
 	# files only.
-	grep '^f' "$T/before.meta" >"$T/b.f"
-	grep '^f' "$T/after-loop.meta" >"$T/a.f"
-	cmp -s "$T/b.f" "$T/a.f" || fail "the loop walk changed files"
+	grep '^100' "$T/before-loop.meta" >"$T/b.f"
+	grep '^100' "$T/after-loop.meta" >"$T/a.f"
+	cmp -s "$T/b.f" "$T/a.f" || { diff "$T/b.f" "$T/a.f" | head -n 6 >&2; fail "the loop walk changed files"; }
 	ok "files unchanged after the loop walk"
 else
 	echo "# bind-mount loop not tested (needs root and mount --bind)"
@@ -183,7 +185,7 @@ timeout -k 10 "$CLYDE_TIMEOUT" "${RUNAS[@]}" "$CLYDE" tree --existing "$P" \
 	>"$T/perm.json" 2>"$T/perm.err" || RC=$?
 [[ $RC -eq 0 ]] || fail "unreadable entries made the walk fail ($RC): $(cat "$T/perm.err")"
 ok "unreadable directories do not stop the walk"
-want=$("${RUNAS[@]}" find "$P" 2>/dev/null | wc -l)
+want=$({ "${RUNAS[@]}" find "$P" 2>/dev/null || true; } | wc -l)
 for p in 0 1 2; do
 	got=$(json "$T/perm.json" "d['runs'][0]['phases'][$p]['entries']")
 	assert_eq "$got" "$want" "phase $p counts what the user can see (find as the user)"

@@ -177,7 +177,7 @@ out:
 /* Every line of the shared fixtures loads, with spot-checked values. */
 static void test_fixtures(void)
 {
-	char dir[4096], path[4200];
+	char dir[8192], path[4200];
 	struct clyde_loaded_set set;
 	struct clyde_ctx ctx;
 	const struct clyde_loaded_run *r;
@@ -251,78 +251,51 @@ out:
 static const char *const golden_text[] = {
 	"test        metric   unit          xfs     change         vm   c"
 	"hange         ext4     ext4#2  change\n",
-	"putc        rate     KiB/s       425.0               438.0 *    "
-	"                                     \n",
-	"putc        CPU      %              98                  75 *    "
-	"                                     \n",
-	"putc        lat max  ms         42.2 *                  58.6    "
-	"                                     \n",
+	"putc        rate     KiB/s       425.0               438.0 *\n",
+	"putc        CPU      %              98                  75 *\n",
+	"putc        lat max  ms         42.2 *                  58.6\n",
 	"put_block   rate     MiB/s       178.6     +62.4%    388.3 *  +2"
 	"53.0%        110.0  200.0 (s)  +81.8%\n",
 	"put_block   CPU      %              64    +190.9%         75  +2"
 	"40.9%         22 *         30  +36.4%\n",
 	"put_block   lat max  s            2.38  +4753900%     0.0303  +6"
-	"0526%  0.0000500 *                   \n",
+	"0526%  0.0000500 *\n",
 	"put_block   lat p99  us                                         "
-	"              9.00                   \n",
-	"rewrite     rate     MiB/s        45.9               753.0 *    "
-	"                                     \n",
-	"rewrite     CPU      %            41 *                    62    "
-	"                                     \n",
-	"rewrite     lat max  ms          195.0                11.9 *    "
-	"                                     \n",
+	"              9.00\n",
+	"rewrite     rate     MiB/s        45.9               753.0 *\n",
+	"rewrite     CPU      %            41 *                    62\n",
+	"rewrite     lat max  ms          195.0                11.9 *\n",
 	"getc        rate     KiB/s     955.0 *                 548.0    "
-	"           skipped                   \n",
+	"           skipped\n",
 	"getc        CPU      %              97                  91 *    "
-	"           skipped                   \n",
+	"           skipped\n",
 	"getc        lat max  ms         33.3 *                  46.5    "
-	"           skipped                   \n",
-	"get_block   rate     GiB/s       0.192                2.89 *    "
-	"                                     \n",
-	"get_block   CPU      %            83 *                    99    "
-	"                                     \n",
-	"get_block   lat max  ms           86.7                4.16 *    "
-	"                                     \n",
-	"seeks       rate     seeks/s     517.6                5113 *    "
-	"                                     \n",
-	"seeks       CPU      %            30 *                    33    "
-	"                                     \n",
-	"seeks       lat max  ms           84.2                8.16 *    "
-	"                                     \n",
-	"seq_create  rate     files/s      93.0               16216 *    "
-	"                                     \n",
-	"seq_create  CPU      %             1 *                    98    "
-	"                                     \n",
-	"seq_create  lat max  ms          939.0                1.38 *    "
-	"                                     \n",
+	"           skipped\n",
+	"get_block   rate     GiB/s       0.192                2.89 *\n",
+	"get_block   CPU      %            83 *                    99\n",
+	"get_block   lat max  ms           86.7                4.16 *\n",
+	"seeks       rate     seeks/s     517.6                5113 *\n",
+	"seeks       CPU      %            30 *                    33\n",
+	"seeks       lat max  ms           84.2                8.16 *\n",
+	"seq_create  rate     files/s      93.0               16216 *\n",
+	"seq_create  CPU      %             1 *                    98\n",
+	"seq_create  lat max  ms          939.0                1.38 *\n",
 	"seq_stat    rate     files/s  too fast              too fast    "
 	"           ~500000    ~600000  +20.0%\n",
 	"seq_stat    CPU      %        too fast              too fast    "
 	"               100       90 *  -10.0%\n",
-	"seq_stat    lat max  ms           2.28               0.283 *    "
-	"                                     \n",
-	"seq_del     rate     files/s      90.0              too fast    "
-	"                                     \n",
-	"seq_del     CPU      %               1              too fast    "
-	"                                     \n",
-	"seq_del     lat max  s            1.42             0.00415 *    "
-	"                                     \n",
-	"ran_create  rate     files/s     123.0              too fast    "
-	"                                     \n",
-	"ran_create  CPU      %               1              too fast    "
-	"                                     \n",
-	"ran_create  lat max  ms          307.0                4.06 *    "
-	"                                     \n",
-	"ran_stat    rate     files/s  too fast              too fast    "
-	"                                     \n",
-	"ran_stat    lat max  ms         1.06 *                  5.41    "
-	"                                     \n",
-	"ran_del     rate     files/s     127.0              too fast    "
-	"                                     \n",
-	"ran_del     CPU      %               1              too fast    "
-	"                                     \n",
-	"ran_del     lat max  ms          724.0                4.20 *    "
-	"                                     \n",
+	"seq_stat    lat max  ms           2.28               0.283 *\n",
+	"seq_del     rate     files/s      90.0              too fast\n",
+	"seq_del     CPU      %               1              too fast\n",
+	"seq_del     lat max  s            1.42             0.00415 *\n",
+	"ran_create  rate     files/s     123.0              too fast\n",
+	"ran_create  CPU      %               1              too fast\n",
+	"ran_create  lat max  ms          307.0                4.06 *\n",
+	"ran_stat    rate     files/s  too fast              too fast\n",
+	"ran_stat    lat max  ms         1.06 *                  5.41\n",
+	"ran_del     rate     files/s     127.0              too fast\n",
+	"ran_del     CPU      %               1              too fast\n",
+	"ran_del     lat max  ms          724.0                4.20 *\n",
 	"\n",
 	"* best in its row (rates: highest; CPU and latency: lowest)\n",
 	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but impreci"
@@ -548,10 +521,256 @@ static void test_golden(void)
 	clyde_ctx_release(&ctx);
 }
 
+
+static void test_labels_and_errors(void)
+{
+	static const char three[] =
+		"1.98,2.00a,vm,1,1,,,,,,,,,,,,,,,,,16,,,,,100,1,,,,,,,,,,,,,,"
+		",,,,,,,,\n"
+		"1.98,2.00a,vm,1,2,,,,,,,,,,,,,,,,,16,,,,,200,1,,,,,,,,,,,,,,"
+		",,,,,,,,\n"
+		"1.98,2.00a,,1,3,,,,,,,,,,,,,,,,,16,,,,,300,1,,,,,,,,,,,,,,,,"
+		",,,,,,\n"
+		"1.98,2.00a,vm#2,1,4,,,,,,,,,,,,,,,,,16,,,,,400,1,,,,,,,,,,,,"
+		",,,,,,,,,,\n";
+	const char *labels[] = { "A", "A" };
+	struct clyde_compare_opts o = { NULL, 0, 0 };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, three, strlen(three), "t.csv",
+				       &set) == 0);
+	CHECK(set.nruns == 4 && set.nmalformed == 0);
+	CHECK(clyde_compare_build(&ctx, &set, &o, &cmp) == 0);
+	if (cmp.ncols == 4) {
+		/* "vm#2" is taken by the fourth run's own name, so the
+		 * second "vm" gets "vm#3"... no: labels are made in order,
+		 * so the second run takes "vm#2" and the fourth, whose name
+		 * is now taken, becomes "vm#2#2". */
+		CHECK_STR(cmp.labels[0], "vm");
+		CHECK_STR(cmp.labels[1], "vm#2");
+		CHECK_STR(cmp.labels[2], "run3");
+		CHECK_STR(cmp.labels[3], "vm#2#2");
+		/* The best seq_create rate: the last. */
+		CHECK(cmp.nrows >= 1 && cmp.rows[0].metric == CLYDE_CMP_RATE);
+		CHECK(!cmp.rows[0].cells[0].best && cmp.rows[0].cells[3].best);
+		/* The CPU row: all equal, so nothing is best. */
+		CHECK(cmp.nrows >= 2 && cmp.rows[1].metric == CLYDE_CMP_CPU);
+		CHECK(!cmp.rows[1].cells[0].best && !cmp.rows[1].cells[3].best);
+		CHECK(!cmp.any_sig && cmp.baseline == -1);
+	}
+	clyde_compare_release(&cmp);
+
+	/* --label: the first two replaced, made unique too. */
+	o.labels = labels;
+	o.nlabels = 2;
+	CHECK(clyde_compare_build(&ctx, &set, &o, &cmp) == 0);
+	if (cmp.ncols == 4) {
+		CHECK_STR(cmp.labels[0], "A");
+		CHECK_STR(cmp.labels[1], "A#2");
+		CHECK_STR(cmp.labels[2], "run3");
+	}
+	clyde_compare_release(&cmp);
+
+	/* Bad options. */
+	o.nlabels = 5;
+	CHECK(clyde_compare_build(&ctx, &set, &o, &cmp) == -EINVAL);
+	CHECK_STR(clyde_errmsg(&ctx), "5 labels given for 4 results");
+	clyde_err_clear(&ctx);
+	o.nlabels = 0;
+	o.baseline = 5;
+	CHECK(clyde_compare_build(&ctx, &set, &o, &cmp) == -EINVAL);
+	CHECK_STR(clyde_errmsg(&ctx),
+		  "baseline 5 is not a result number (1 to 4)");
+	clyde_err_clear(&ctx);
+
+	/* Merging repeats: the two "vm" lines have the same settings. */
+	CHECK(clyde_loaded_merge_repeats(&ctx, &set) == 0);
+	CHECK(set.nruns == 3);
+	if (set.nruns == 3) {
+		const struct clyde_loaded_test *t =
+			&set.runs[0].tests[CLYDE_SEQ_CREATE];
+
+		CHECK(set.runs[0].nrepeats == 2);
+		CHECK(t->nsamples == 2 && t->rate == 150);
+		CHECK(t->samples[0] == 100 && t->samples[1] == 200);
+		CHECK(set.runs[1].nrepeats == 1);
+	}
+	clyde_loaded_set_release(&set);
+
+	/* Nothing at all. */
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == -EINVAL);
+	clyde_err_clear(&ctx);
+	CHECK(clyde_loaded_read_buffer(&ctx, "", 0, "empty.csv", &set) == 0);
+	CHECK(set.nruns == 0 && set.nerrors == 1);
+	if (set.nerrors == 1)
+		CHECK_STR(set.errors[0],
+			  "empty.csv: no results in the file (it is empty)");
+	clyde_loaded_set_release(&set);
+
+	/* A file that cannot be read is the call's error, with the path. */
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_file(&ctx, "/nonexistent/x.json", &set) ==
+	      -ENOENT);
+	CHECK(strstr(clyde_errmsg(&ctx), "/nonexistent/x.json") != NULL);
+	clyde_err_clear(&ctx);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* Malformed JSON: the whole file, or one member, each named with a line;
+ * what can be read still is. */
+static void test_bad_json(void)
+{
+	static const char broken[] = "{\"schema\": \"clyde-result\",\n"
+				     "\"runs\": [1,,]}";
+	static const char foreign[] = "{\"name\": \"not a result\"}";
+	static const char newer[] =
+		"{\"schema\":\"clyde-result\",\"schema_version\":7,"
+		"\"runs\":[]}";
+	static const char bad_member[] =
+		"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+		"\"label\":\"m\",\n\"runs\":[{\"tests\":[\n"
+		"{\"name\":\"put_block\",\"state\":\"done\","
+		"\"rate_per_s\":\"fast\"},\n"
+		"{\"name\":\"bogus\",\"state\":\"done\"},\n"
+		"{\"name\":\"rewrite\",\"state\":\"done\",\"rate_per_s\":5e6,"
+		"\"cpu_pct\":10}]}]}";
+	static const char tree[] =
+		"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+		"\"kind\":\"tree\",\"label\":\"walk\",\"runs\":["
+		"{\"phases\":[{\"name\":\"stat_walk\",\"entries_per_s\":2000,"
+		"\"elapsed_ns\":1000000000,\"cpu_user_ns\":250000000,"
+		"\"cpu_sys_ns\":250000000}]},"
+		"{\"phases\":[{\"name\":\"stat_walk\",\"entries_per_s\":4000,"
+		"\"elapsed_ns\":1000000000}]}]}";
+	struct clyde_loaded_set set;
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, broken, strlen(broken), "b.json",
+				       &set) == 0);
+	CHECK(clyde_loaded_read_buffer(&ctx, foreign, strlen(foreign),
+				       "f.json", &set) == 0);
+	CHECK(clyde_loaded_read_buffer(&ctx, newer, strlen(newer), "n.json",
+				       &set) == 0);
+	CHECK(clyde_loaded_read_buffer(&ctx, bad_member, strlen(bad_member),
+				       "m.json", &set) == 0);
+	CHECK(clyde_loaded_read_buffer(&ctx, tree, strlen(tree), "t.json",
+				       &set) == 0);
+	CHECK(set.nerrors == 5 && set.nmalformed == 5);
+	if (set.nerrors == 5) {
+		CHECK_STR(set.errors[0],
+			  "b.json:2: expected a value, found ','");
+		CHECK_STR(set.errors[1], "f.json:1: not a clyde result (no "
+					 "\"schema\" member)");
+		CHECK_STR(set.errors[2], "n.json:1: schema_version 7 is newer "
+					 "than this clyde reads (1)");
+		CHECK_STR(set.errors[3],
+			  "m.json:3: runs[0].tests[0]: \"rate_per_s\" is "
+			  "string, not a number");
+		CHECK_STR(set.errors[4], "m.json:4: runs[0].tests[1]: unknown "
+					 "test \"bogus\"");
+	}
+	CHECK(set.nruns == 2);
+	if (set.nruns == 2) {
+		const struct clyde_loaded_run *r = &set.runs[0];
+
+		CHECK_STR(r->label, "m");
+		CHECK(r->tests[CLYDE_PUT_BLOCK].state == CLYDE_LOADED_NOT_RUN);
+		CHECK(r->tests[CLYDE_REWRITE].state == CLYDE_LOADED_VALUE);
+		CHECK(r->tests[CLYDE_REWRITE].rate == 5e6);
+		r = &set.runs[1];
+		CHECK(r->kind == CLYDE_LOADED_TREE && r->ntests == 1 &&
+		      r->nrepeats == 2);
+		if (r->ntests == 1) {
+			CHECK_STR(r->tests[0].name, "stat_walk");
+			CHECK_STR(r->tests[0].unit, "entries/s");
+			CHECK(r->tests[0].rate == 3000);
+			CHECK(r->tests[0].nsamples == 2);
+			CHECK(r->tests[0].has_cpu &&
+			      r->tests[0].cpu_pct == 25);
+			CHECK(r->tests[0].group == CLYDE_GROUP_TREE);
+		}
+	}
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/* The report: one chart per group and per test with percentiles, and no
+ * user text unescaped. */
+static void test_html(void)
+{
+	static const char evil[] =
+		"1.98,2.00a,<script>alert(1)</script>&\"',1,1,,,,,,,,,,,,,,,,"
+		",16,,,,,100,1,,,,,,,,,,,,,,,,,,,,,,\n";
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	clyde_ctx_init(&ctx);
+	load_set(&ctx, &set);
+	CHECK(clyde_loaded_read_buffer(&ctx, evil, strlen(evil), "e.csv",
+				       &set) == 0);
+	CHECK(set.nruns == 5);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	/* Groups: seq output, seq input, seeks, seq create, random create;
+	 * percentiles: put_block (ext4). */
+	CHECK(clyde_html_chart_count(&cmp) == 6);
+	f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	if (!f)
+		goto out;
+	CHECK(clyde_html_write(f, &cmp, "T<i>") == 0);
+	fclose(f);
+	CHECK(count(out, "<svg") == 6);
+	CHECK(count(out, "</svg>") == 6);
+	CHECK(count(out, "class=\"chart bars\"") == 5);
+	CHECK(count(out, "class=\"chart latency\"") == 1);
+	CHECK(strstr(out, "<script") == NULL);
+	CHECK(strstr(out, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;"
+			  "&#39;") != NULL);
+	CHECK(strstr(out, "<title>T&lt;i&gt;</title>") != NULL);
+	CHECK(strstr(out, "http://") == NULL ||
+	      count(out, "http://") == count(out, "http://www.w3.org/2000/svg"));
+	CHECK(strstr(out, "<link") == NULL && strstr(out, "src=") == NULL);
+	/* What differs: filesystem differs (xfs/ext4 known in JSON only),
+	 * the CSV runs do not record it. */
+	CHECK(strstr(out, "<th>filesystem</th>") != NULL);
+	CHECK(strstr(out, "not recorded") != NULL);
+	/* Too fast is written, not drawn as 0. */
+	CHECK(strstr(out, ">too fast<") != NULL);
+	free(out);
+out:
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	test_load();
 	test_fixtures();
 	test_golden();
+	test_labels_and_errors();
+	test_bad_json();
+	test_html();
 	return tap_done();
 }
