@@ -10,6 +10,9 @@
  *          it: clyde_now() through a struct clyde_ctx (CLOCK_MONOTONIC by
  *          default), then what clyde_worker_op() does: count the op, record
  *          now - t0 with clyde_hist_record(), keep the maximum;
+ *   1in16  a prototype of sampling: only every 16th call is timed (clock
+ *          read before and after it, the same recording), so the histogram
+ *          holds 1/16 of the calls;
  *   tsc    the same as timed with the ctx's clock replaced by a TSC clock
  *          (x86 only; a prototype of the cheaper clock, calibrated against
  *          CLOCK_MONOTONIC at start).
@@ -57,9 +60,15 @@
 #define CHECKPOINT_EVERY 8192u /* clyde's default chunk */
 #define MAX_ROUNDS 101
 
-enum variant { V_BARE, V_TIMED, V_TSC, V_COUNT };
+/* Every 2^SAMPLE_SHIFT-th call is timed in the `sampled` variant. */
+#define SAMPLE_SHIFT 4
+#define SAMPLE_MASK ((1u << SAMPLE_SHIFT) - 1)
 
-static const char *const variant_name[V_COUNT] = { "bare", "timed", "tsc" };
+/* V_TSC last: without a TSC the variants are the first V_COUNT - 1. */
+enum variant { V_BARE, V_TIMED, V_SAMPLED, V_TSC, V_COUNT };
+
+static const char *const variant_name[V_COUNT] = { "bare", "timed",
+						   "1in16", "tsc" };
 
 /* A TSC clock: ns = base + (tsc - tsc0) * mult / 2^32. */
 struct tsc_clock {
@@ -142,15 +151,27 @@ static inline uint64_t timed_op(struct clyde_ctx *ctx, struct span *s,
 	return now;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * One sample: `calls` 1-byte pwrite (is_write) or pread calls, with the
- * timing of variant v.  Returns the loop's ns per call, or a negative
- * number on error.
+ * timing of variant v.  Returns the loop's elapsed ns per call and stores
+ * its CPU ns per call (this thread's user + system time, which the other
+ * jobs of a shared machine do not inflate) in *cpu; a negative number on
+ * error.
  */
-static double sample(struct bench *b, int is_write, enum variant v)
+static double sample(struct bench *b, int is_write, enum variant v,
+		     double *cpu)
 {
+	uint64_t cpu0, cpu1;
 	struct clyde_ctx *ctx = v == V_TSC ? &b->ctx_tsc : &b->ctx_mono;
-	uint64_t start, end, t0, n = b->calls;
+	uint64_t start, end, t0, ts = 0, n = b->calls, want;
 	int fd;
 
 	if (is_write) {
@@ -166,12 +187,18 @@ static double sample(struct bench *b, int is_write, enum variant v)
 		return -1;
 	}
 	clyde_hist_reset(b->span.hist);
+	cpu0 = thread_cpu_ns();
 	start = clyde_now(&b->ctx_mono);
 	t0 = v == V_BARE ? start : clyde_now(ctx);
 	for (uint64_t i = 0; i < n; i++) {
 		unsigned char c = b->pool[i % b->pool_len];
-		ssize_t k = is_write ? pwrite(fd, &c, 1, (off_t)i) :
-				       pread(fd, &c, 1, (off_t)i);
+		int sampled = v == V_SAMPLED && !(i & SAMPLE_MASK);
+		ssize_t k;
+
+		if (sampled)
+			ts = clyde_now(ctx);
+		k = is_write ? pwrite(fd, &c, 1, (off_t)i) :
+			       pread(fd, &c, 1, (off_t)i);
 
 		if (k != 1) {
 			fprintf(stderr, "timing_cost: 1-byte %s at %llu: %s\n",
@@ -181,8 +208,10 @@ static double sample(struct bench *b, int is_write, enum variant v)
 			close(fd);
 			return -1;
 		}
-		if (v != V_BARE)
+		if (v == V_TIMED || v == V_TSC)
 			t0 = timed_op(ctx, &b->span, t0);
+		else if (sampled)
+			timed_op(ctx, &b->span, ts);
 		/* The suite's per-chunk checkpoint (progress, stop flag, the
 		 * sample's time bound) happens in every variant. */
 		if ((i + 1) % CHECKPOINT_EVERY == 0)
@@ -190,11 +219,16 @@ static double sample(struct bench *b, int is_write, enum variant v)
 				   (clyde_now(&b->ctx_mono) > start);
 	}
 	end = clyde_now(&b->ctx_mono);
+	cpu1 = thread_cpu_ns();
 	close(fd);
-	if (v != V_BARE && clyde_hist_count(b->span.hist) != n) {
+	want = v == V_BARE    ? 0 :
+	       v == V_SAMPLED ? (n + SAMPLE_MASK) >> SAMPLE_SHIFT :
+				n;
+	if (clyde_hist_count(b->span.hist) != want) {
 		fprintf(stderr, "timing_cost: histogram lost values\n");
 		return -1;
 	}
+	*cpu = (double)(cpu1 - cpu0) / (double)n;
 	return (double)(end - start) / (double)n;
 }
 
@@ -211,46 +245,77 @@ static double median(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static double min_of(const double *v, unsigned n)
+{
+	double m = v[0];
+
+	for (unsigned i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+/*
+ * Alternate the variants for b->rounds rounds and print, per variant, the
+ * median elapsed and CPU ns per call and the overhead against bare: the
+ * median over rounds of the per-round ratio (elapsed and CPU), and the
+ * ratio of the fastest samples (CPU), the estimate least disturbed by
+ * other work on the machine.
+ */
 static int run_io(struct bench *b, int is_write)
 {
-	double ns[V_COUNT][MAX_ROUNDS], over[V_COUNT][MAX_ROUNDS];
-	unsigned nv = b->have_tsc ? V_COUNT : V_TSC;
+	static const char *const what[2] = { "elapsed", "cpu" };
+	double ns[2][V_COUNT][MAX_ROUNDS], over[2][V_COUNT][MAX_ROUNDS];
+	unsigned nv = b->have_tsc ? V_COUNT : V_TSC, n = b->rounds;
 
+	if (n > MAX_ROUNDS)
+		return -1;
 	/* One unmeasured warm-up per variant: page cache, branch
 	 * predictors, the histogram's pages. */
-	for (unsigned v = 0; v < nv; v++)
-		if (sample(b, is_write, (enum variant)v) < 0)
+	for (unsigned v = 0; v < nv; v++) {
+		double c;
+
+		if (sample(b, is_write, (enum variant)v, &c) < 0)
 			return -1;
-	for (unsigned r = 0; r < b->rounds; r++) {
+	}
+	for (unsigned r = 0; r < n; r++) {
 		for (unsigned k = 0; k < nv; k++) {
 			unsigned v = (k + r) % nv;
-			double x = sample(b, is_write, (enum variant)v);
 
-			if (x < 0)
+			ns[0][v][r] = sample(b, is_write, (enum variant)v,
+					     &ns[1][v][r]);
+			if (ns[0][v][r] < 0)
 				return -1;
-			ns[v][r] = x;
 		}
-		for (unsigned v = 1; v < nv; v++)
-			over[v][r] = 100.0 * (ns[v][r] / ns[V_BARE][r] - 1);
+		for (unsigned m = 0; m < 2; m++)
+			for (unsigned v = 1; v < nv; v++)
+				over[m][v][r] = 100.0 * (ns[m][v][r] /
+								 ns[m][V_BARE][r] -
+							 1);
 	}
 	printf("1-byte %s, %llu calls per sample, %u rounds:\n",
 	       is_write ? "pwrite (new file)" : "pread (cached file)",
-	       (unsigned long long)b->calls, b->rounds);
+	       (unsigned long long)b->calls, n);
+	printf("  %-6s %9s %9s %11s %11s %11s\n", "", "elapsed", "cpu",
+	       "overhead", "overhead", "overhead");
+	printf("  %-6s %9s %9s %11s %11s %11s\n", "", "ns/call", "ns/call",
+	       "med elapsed", "med cpu", "min cpu");
 	for (unsigned v = 0; v < nv; v++) {
-		double lo, hi, med_ns, med_over = 0;
-
-		if (v != V_BARE) {
-			qsort(over[v], b->rounds, sizeof(double), cmp_double);
-			lo = over[v][0];
-			hi = over[v][b->rounds - 1];
-			med_over = median(over[v], b->rounds);
-		}
-		med_ns = median(ns[v], b->rounds);
-		printf("  %-6s %8.1f ns/call", variant_name[v], med_ns);
+		printf("  %-6s", variant_name[v]);
+		for (unsigned m = 0; m < 2; m++)
+			printf(" %9.1f", median(ns[m][v], n));
 		if (v != V_BARE)
-			printf("   overhead %+6.2f%% (median; rounds %+.2f%% .. "
-			       "%+.2f%%)",
-			       med_over, lo, hi);
+			printf(" %+10.2f%% %+10.2f%% %+10.2f%%",
+			       median(over[0][v], n), median(over[1][v], n),
+			       100.0 * (min_of(ns[1][v], n) /
+						min_of(ns[1][V_BARE], n) -
+					1));
+		printf("\n");
+	}
+	for (unsigned m = 0; m < 2; m++) {
+		printf("  timed overhead per round (%s):", what[m]);
+		for (unsigned r = 0; r < n; r++)
+			printf(" %+.1f", over[m][V_TIMED][r]);
 		printf("\n");
 	}
 	return 0;

@@ -134,9 +134,8 @@ int clyde_cmd_compare(int argc, char **argv)
 					v);
 				goto out;
 			}
-		} else if (!missing &&
-			   (v = opt_value(argc, argv, &a, "--label", NULL,
-					  &missing))) {
+		} else if (!missing && (v = opt_value(argc, argv, &a, "--label",
+						      NULL, &missing))) {
 			if (split_labels(v, &labels, &nlabels, &store,
 					 &nstore)) {
 				fprintf(stderr, "clyde compare: out of "

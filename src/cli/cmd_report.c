@@ -141,13 +141,11 @@ int clyde_cmd_report(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &a, "--output", "-o",
 					  &missing))) {
 			out = v;
-		} else if (!missing && (v = opt_value(argc, argv, &a,
-						      "--title", NULL,
-						      &missing))) {
+		} else if (!missing && (v = opt_value(argc, argv, &a, "--title",
+						      NULL, &missing))) {
 			title = v;
-		} else if (!missing && (v = opt_value(argc, argv, &a,
-						      "--label", NULL,
-						      &missing))) {
+		} else if (!missing && (v = opt_value(argc, argv, &a, "--label",
+						      NULL, &missing))) {
 			char *p, *copy = strdup(v), **nl, **ns;
 
 			/* Repeated --label options add to the list. */
@@ -175,9 +173,9 @@ int clyde_cmd_report(int argc, char **argv)
 					break;
 				p = comma + 1;
 			}
-		} else if (!missing && (v = opt_value(argc, argv, &a,
-						      "--baseline", NULL,
-						      &missing))) {
+		} else if (!missing &&
+			   (v = opt_value(argc, argv, &a, "--baseline", NULL,
+					  &missing))) {
 			errno = 0;
 			o.baseline = strtol(v, &end, 10);
 			if (errno || end == v || *end || o.baseline < 1) {
@@ -201,7 +199,8 @@ int clyde_cmd_report(int argc, char **argv)
 		}
 	}
 	if (!out) {
-		fprintf(stderr, "clyde report: no output file (-o FILE.html)\n");
+		fprintf(stderr,
+			"clyde report: no output file (-o FILE.html)\n");
 		usage(stderr);
 		goto out;
 	}

@@ -63,8 +63,8 @@ static int make_labels(struct clyde_compare *cmp,
 	size_t i;
 
 	for (i = 0; i < cmp->ncols; i++) {
-		const char *base = i < o->nlabels ? o->labels[i]
-						  : cmp->runs[i]->label;
+		const char *base = i < o->nlabels ? o->labels[i] :
+						    cmp->runs[i]->label;
 		char *l = NULL;
 		unsigned k;
 
@@ -201,8 +201,8 @@ static void mark_best(struct clyde_cmp_row *row, size_t ncols)
 		} else {
 			if (c->value != first)
 				differ = true;
-			if (row->higher_better ? c->value > best
-					       : c->value < best)
+			if (row->higher_better ? c->value > best :
+						 c->value < best)
 				best = c->value;
 		}
 		n++;
@@ -590,10 +590,10 @@ static int build_grid(const struct clyde_compare *cmp, bool marks,
 			clyde_compare_cell_text(val, sizeof(val), row, cell);
 			snprintf(buf, sizeof(buf), "%s%s%s", val,
 				 marks && cell->best ? " *" : "",
-				 !marks			      ? ""
-				 : cell->sig == CLYDE_CMP_SIG_YES ? " (s)"
-				 : cell->sig == CLYDE_CMP_SIG_NO  ? " (ns)"
-								  : "");
+				 !marks				? "" :
+				 cell->sig == CLYDE_CMP_SIG_YES ? " (s)" :
+				 cell->sig == CLYDE_CMP_SIG_NO	? " (ns)" :
+								  "");
 			g->bold[(r + 1) * g->ncols + col] = cell->best;
 			if (grid_set(g, r + 1, col++, buf))
 				return -ENOMEM;
@@ -629,9 +629,8 @@ static void clean(char *dst, size_t len, const char *s)
 	size_t i;
 
 	for (i = 0; s[i] && i + 1 < len; i++)
-		dst[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-				 ? '_'
-				 : s[i];
+		dst[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '_' :
+									s[i];
 	dst[i] = '\0';
 }
 
@@ -650,16 +649,19 @@ static void legend(FILE *f, const struct clyde_compare *cmp, const char *pre)
 				else
 					fast = true;
 			}
-	fprintf(f, "%s* best in its row (rates: highest; CPU and latency: "
-		   "lowest)\n",
+	fprintf(f,
+		"%s* best in its row (rates: highest; CPU and latency: "
+		"lowest)\n",
 		pre);
 	if (approx)
-		fprintf(f, "%s~ ran under 0.5 s (bonnie++ prints +++++): "
-			   "measured, but imprecise; never marked best\n",
+		fprintf(f,
+			"%s~ ran under 0.5 s (bonnie++ prints +++++): "
+			"measured, but imprecise; never marked best\n",
 			pre);
 	if (fast)
-		fprintf(f, "%stoo fast: ran under 0.5 s (+++++), no number "
-			   "recorded\n",
+		fprintf(f,
+			"%stoo fast: ran under 0.5 s (+++++), no number "
+			"recorded\n",
 			pre);
 	if (cmp->baseline >= 0) {
 		clean(l, sizeof(l), cmp->labels[cmp->baseline]);
@@ -667,8 +669,9 @@ static void legend(FILE *f, const struct clyde_compare *cmp, const char *pre)
 	}
 	if (cmp->any_sig) {
 		clean(l, sizeof(l), cmp->labels[cmp->ref]);
-		fprintf(f, "%s(s) significant / (ns) not significant difference "
-			   "from %s (Welch's t-test, 95%%)\n",
+		fprintf(f,
+			"%s(s) significant / (ns) not significant difference "
+			"from %s (Welch's t-test, 95%%)\n",
 			pre, l);
 	}
 	fputc('\n', f);

@@ -71,18 +71,18 @@ struct clyde_cmp_row {
 	enum clyde_cmp_metric metric;
 	char base_unit[16]; /* "B/s", "seeks/s", "%", "ns", ... */
 	bool higher_better;
-	char unit[16];	/* shown: "MiB/s", "ms", ... */
-	double divisor; /* shown value = value / divisor */
+	char unit[16];		      /* shown: "MiB/s", "ms", ... */
+	double divisor;		      /* shown value = value / divisor */
 	struct clyde_cmp_cell *cells; /* ncols, owned */
 };
 
 struct clyde_compare {
 	size_t ncols;
-	char **labels; /* ncols, owned, unique */
+	char **labels;			      /* ncols, owned, unique */
 	const struct clyde_loaded_run **runs; /* ncols, borrowed */
-	long baseline; /* column index, or -1 */
-	size_t ref;    /* the significance reference column */
-	bool any_sig;  /* some cell has sig != NONE */
+	long baseline;			      /* column index, or -1 */
+	size_t ref;   /* the significance reference column */
+	bool any_sig; /* some cell has sig != NONE */
 	size_t nrows;
 	struct clyde_cmp_row *rows; /* owned */
 };

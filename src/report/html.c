@@ -147,8 +147,8 @@ size_t clyde_html_chart_count(const struct clyde_compare *cmp)
 /* ---- bar charts ----------------------------------------------------- */
 
 #define CH_WIDTH 960
-#define CH_LEFT 250	/* test and run names */
-#define CH_BAR_MAX 560	/* the longest bar */
+#define CH_LEFT 250    /* test and run names */
+#define CH_BAR_MAX 560 /* the longest bar */
 #define CH_BAR_H 18
 #define CH_BAR_GAP 4
 #define CH_TEST_GAP 14
@@ -171,9 +171,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 		if (cmp->rows[r].metric == CLYDE_CMP_RATE &&
 		    cmp->rows[r].group == g)
 			ntests++;
-	h = CH_TOP * 2 + (double)ntests * ((double)cmp->ncols *
-						   (CH_BAR_H + CH_BAR_GAP) +
-					   CH_TEST_GAP + 16);
+	h = CH_TOP * 2 +
+	    (double)ntests * ((double)cmp->ncols * (CH_BAR_H + CH_BAR_GAP) +
+			      CH_TEST_GAP + 16);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart bars\""
 		" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
@@ -198,8 +198,7 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 			if (row->cells[c].has_value &&
 			    row->cells[c].value > max)
 				max = row->cells[c].value;
-		fprintf(f,
-			"<text x=\"6\" y=\"%.1f\" font-weight=\"bold\">",
+		fprintf(f, "<text x=\"6\" y=\"%.1f\" font-weight=\"bold\">",
 			y + 13);
 		esc(f, row->test);
 		fprintf(f, " (");
@@ -210,8 +209,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 			const struct clyde_cmp_cell *cell = &row->cells[c];
 			double w = 0;
 
-			fprintf(f, "<text x=\"%d\" y=\"%.1f\" "
-				   "text-anchor=\"end\">",
+			fprintf(f,
+				"<text x=\"%d\" y=\"%.1f\" "
+				"text-anchor=\"end\">",
 				CH_LEFT - 6, y + 13);
 			esc(f, cmp->labels[c]);
 			fputs("</text>\n", f);
@@ -225,9 +225,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 					"width=\"%.1f\" height=\"%d\" "
 					"fill=\"%s\"%s>",
 					CH_LEFT, y, w, CH_BAR_H, color(c),
-					cell->state == CLYDE_LOADED_TOO_FAST
-						? " fill-opacity=\"0.4\""
-						: "");
+					cell->state == CLYDE_LOADED_TOO_FAST ?
+						" fill-opacity=\"0.4\"" :
+						"");
 				fputs("<title>", f);
 				esc(f, cmp->labels[c]);
 				fputs(": ", f);
@@ -241,9 +241,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s>",
 				CH_LEFT + w + 6, y + 13,
 				cell->has_value && cell->state ==
-							   CLYDE_LOADED_VALUE
-					? ""
-					: " class=\"note\"");
+							   CLYDE_LOADED_VALUE ?
+					"" :
+					" class=\"note\"");
 			esc(f, val);
 			if (cell->has_value) {
 				fputc(' ', f);
@@ -285,8 +285,7 @@ static void ns_text(char *buf, size_t len, double ns)
 static void latency_chart(FILE *f, const struct clyde_compare *cmp,
 			  const char *name)
 {
-	static const char *const xl[] = { "p50", "p90", "p99", "p99.9",
-					  "max" };
+	static const char *const xl[] = { "p50", "p90", "p99", "p99.9", "max" };
 	double lo = INFINITY, hi = 0, l0, l1, pw, ph, d;
 	size_t c, k, nleg = 0;
 	char buf[64];
@@ -364,8 +363,9 @@ static void latency_chart(FILE *f, const struct clyde_compare *cmp,
 		v[2] = (double)t->latency.p99_ns;
 		v[3] = (double)t->latency.p999_ns;
 		v[4] = (double)t->latency.max_ns;
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
-			   "stroke-width=\"2\" points=\"",
+		fprintf(f,
+			"<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\" points=\"",
 			color(c));
 		for (k = 0; k < 5; k++) {
 			x = LC_LEFT + pw * ((double)k + 0.5) / 5;
@@ -465,13 +465,13 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 	if (cmp->ncols < 2)
 		fputs("<p>One result: nothing to set apart.</p>\n", f);
 	else if (!ndiff)
-		fputs("<p>The results record the same configuration.</p>\n",
-		      f);
+		fputs("<p>The results record the same configuration.</p>\n", f);
 	if (ndiff) {
 		fputs("<table class=\"differs\"><tr><th>setting</th>", f);
 		for (c = 0; c < cmp->ncols; c++) {
-			fprintf(f, "<th><span class=\"sw\" style=\"background:"
-				   "%s\"></span>",
+			fprintf(f,
+				"<th><span class=\"sw\" style=\"background:"
+				"%s\"></span>",
 				color(c));
 			esc(f, cmp->labels[c]);
 			fputs("</th>", f);
@@ -484,9 +484,8 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 			esc(f, keys[k]);
 			fputs("</th>", f);
 			for (c = 0; c < cmp->ncols; c++) {
-				const char *v =
-					clyde_loaded_kv_get(cmp->runs[c],
-							    keys[k]);
+				const char *v = clyde_loaded_kv_get(
+					cmp->runs[c], keys[k]);
 
 				fputs("<td class=\"wrap\">", f);
 				if (v)
@@ -553,11 +552,10 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 
 			clyde_compare_cell_text(val, sizeof(val), row, cell);
 			fprintf(f, "<td class=\"num%s\">",
-				cell->best ? " best"
-				: cell->state == CLYDE_LOADED_TOO_FAST
-					? " fast"
-				: cell->state == CLYDE_LOADED_SKIPPED ? " skip"
-								      : "");
+				cell->best			     ? " best" :
+				cell->state == CLYDE_LOADED_TOO_FAST ? " fast" :
+				cell->state == CLYDE_LOADED_SKIPPED  ? " skip" :
+								       "");
 			esc(f, val);
 			if (cell->sig == CLYDE_CMP_SIG_YES)
 				fputs(" (s)", f);
@@ -607,8 +605,9 @@ static void runs_table(FILE *f, const struct clyde_compare *cmp)
 	for (c = 0; c < cmp->ncols; c++) {
 		const struct clyde_loaded_run *r = cmp->runs[c];
 
-		fprintf(f, "<tr><td class=\"label\"><span class=\"sw\" "
-			   "style=\"background:%s\"></span>",
+		fprintf(f,
+			"<tr><td class=\"label\"><span class=\"sw\" "
+			"style=\"background:%s\"></span>",
 			color(c));
 		esc(f, cmp->labels[c]);
 		fputs("</td><td class=\"wrap\">", f);
@@ -644,7 +643,11 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		cmp->ncols, cmp->ncols == 1 ? "" : "s");
 	runs_table(f, cmp);
 
-	fputs("<h2 id=\"throughput\">Throughput</h2>\n", f);
+	fputs("<h2 id=\"throughput\">Throughput</h2>\n<p class=\"legend\">"
+	      "Each test&#8217;s bars are scaled to its highest value; "
+	      "&#9733; marks the best; pale bars and ~ ran under 0.5 s "
+	      "(imprecise).</p>\n",
+	      f);
 	for (r = 0; r < cmp->nrows; r++) {
 		if (!first_of_group(cmp, r))
 			continue;

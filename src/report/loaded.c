@@ -117,8 +117,7 @@ void clyde_loaded_set_release(struct clyde_loaded_set *set)
 }
 
 __attribute__((format(printf, 2, 0))) static int
-add_error_v(struct clyde_loaded_set *set, const char *fmt,
-		       va_list ap)
+add_error_v(struct clyde_loaded_set *set, const char *fmt, va_list ap)
 {
 	char *msg;
 
@@ -326,8 +325,8 @@ static int csv_kv(struct clyde_loaded_run *r, const struct clyde_csv_line *l)
 	rc |= kv_setf(r, "source format", "%s", r->format);
 	if (l->writer_version[0])
 		rc |= kv_setf(r, "written by", "%s %s",
-			      l->writer == CLYDE_CSV_BY_BONNIE ? "bonnie++"
-							       : "clyde",
+			      l->writer == CLYDE_CSV_BY_BONNIE ? "bonnie++" :
+								 "clyde",
 			      l->writer_version);
 	else
 		rc |= kv_setf(r, "written by", "bonnie++ 1.03");
@@ -366,9 +365,8 @@ static int csv_kv(struct clyde_loaded_run *r, const struct clyde_csv_line *l)
 	return rc ? -ENOMEM : 0;
 }
 
-int clyde_loaded_add_csv(struct clyde_ctx *ctx,
-			 const struct clyde_csv_line *l, const char *name,
-			 struct clyde_loaded_set *set)
+int clyde_loaded_add_csv(struct clyde_ctx *ctx, const struct clyde_csv_line *l,
+			 const char *name, struct clyde_loaded_set *set)
 {
 	struct clyde_loaded_run *r;
 	size_t i;
@@ -470,8 +468,8 @@ static bool ju64(struct jload *jl, const struct clyde_json *obj,
 
 /* A count or a time in ns: a non-negative number, rounded (a mean may
  * have a fraction).  Absent or null is false without a message. */
-static bool jns(struct jload *jl, const struct clyde_json *obj,
-		const char *key, const char *where, uint64_t *out)
+static bool jns(struct jload *jl, const struct clyde_json *obj, const char *key,
+		const char *where, uint64_t *out)
 {
 	double d;
 
@@ -539,9 +537,9 @@ static const struct keymap target_keys[] = {
 };
 
 static const struct keymap machine_keys[] = {
-	{ "host", "host", 0 },	       { "kernel", "kernel", 0 },
-	{ "cpu_model", "CPU", 0 },     { "ncpu", "CPUs", 0 },
-	{ "ram_bytes", "RAM", 1 },     { NULL, NULL, 0 },
+	{ "host", "host", 0 },	   { "kernel", "kernel", 0 },
+	{ "cpu_model", "CPU", 0 }, { "ncpu", "CPUs", 0 },
+	{ "ram_bytes", "RAM", 1 }, { NULL, NULL, 0 },
 };
 
 static const struct keymap config_keys[] = {
@@ -845,8 +843,7 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 				snprintf(r->tests[k].name,
 					 sizeof(r->tests[k].name), "%s", name);
 				snprintf(r->tests[k].unit,
-					 sizeof(r->tests[k].unit),
-					 "entries/s");
+					 sizeof(r->tests[k].unit), "entries/s");
 				r->tests[k].group = CLYDE_GROUP_TREE;
 				r->ntests++;
 			}
@@ -894,8 +891,9 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	v = clyde_json_get(root, "kind");
 	kind = v ? clyde_json_str(v) : "bonnie";
 	if (!kind || (strcmp(kind, "bonnie") && strcmp(kind, "tree"))) {
-		jbad(&jl, v, "unknown kind %s%.40s%s (not \"bonnie\" or "
-			     "\"tree\")",
+		jbad(&jl, v,
+		     "unknown kind %s%.40s%s (not \"bonnie\" or "
+		     "\"tree\")",
 		     kind ? "\"" : "", kind ? kind : "(not a string)",
 		     kind ? "\"" : "");
 		goto out;
@@ -1031,9 +1029,9 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 			t->state = CLYDE_LOADED_TOO_FAST;
 			continue;
 		}
-		t->state = tr->elapsed_ns < CLYDE_TOO_FAST_NS
-				   ? CLYDE_LOADED_TOO_FAST
-				   : CLYDE_LOADED_VALUE;
+		t->state = tr->elapsed_ns < CLYDE_TOO_FAST_NS ?
+				   CLYDE_LOADED_TOO_FAST :
+				   CLYDE_LOADED_VALUE;
 		t->has_rate = true;
 		t->rate = clyde_test_rate(tr, (enum clyde_test)i);
 		rc |= add_sample(t, t->rate);
@@ -1064,9 +1062,8 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 
 /* ---- files ---------------------------------------------------------- */
 
-static int read_csv_buffer(struct clyde_ctx *ctx, const char *data,
-			   size_t len, const char *name,
-			   struct clyde_loaded_set *set)
+static int read_csv_buffer(struct clyde_ctx *ctx, const char *data, size_t len,
+			   const char *name, struct clyde_loaded_set *set)
 {
 	struct clyde_csv_set cs;
 	size_t i, skipped;
@@ -1217,9 +1214,9 @@ static int fold(struct clyde_loaded_run *a, const struct clyde_loaded_run *b)
 		if (tb->has_rate) {
 			if (add_sample(ta, tb->rate))
 				return -ENOMEM;
-			ta->rate = ta->has_rate
-					   ? (ta->rate * n + tb->rate) / (n + 1)
-					   : tb->rate;
+			ta->rate = ta->has_rate ?
+					   (ta->rate * n + tb->rate) / (n + 1) :
+					   tb->rate;
 			ta->has_rate = true;
 		}
 		if (tb->state > ta->state)
@@ -1227,9 +1224,10 @@ static int fold(struct clyde_loaded_run *a, const struct clyde_loaded_run *b)
 		if (tb->has_cpu) {
 			/* CPU of the lines that have one, averaged by the
 			 * lines with a rate (the ones with a CPU value). */
-			ta->cpu_pct = ta->has_cpu ? (ta->cpu_pct * n +
-						     tb->cpu_pct) / (n + 1)
-						  : tb->cpu_pct;
+			ta->cpu_pct = ta->has_cpu ?
+					      (ta->cpu_pct * n + tb->cpu_pct) /
+						      (n + 1) :
+					      tb->cpu_pct;
 			ta->has_cpu = true;
 		}
 		if (tb->has_latency_max &&

@@ -67,8 +67,8 @@ enum clyde_loaded_group {
 const char *clyde_loaded_group_name(enum clyde_loaded_group g);
 
 struct clyde_loaded_test {
-	char name[32];	/* "put_block", "seq_create", tree: "stat_walk" */
-	char unit[16];	/* of rate: "B/s", "seeks/s", "files/s", "entries/s" */
+	char name[32]; /* "put_block", "seq_create", tree: "stat_walk" */
+	char unit[16]; /* of rate: "B/s", "seeks/s", "files/s", "entries/s" */
 	enum clyde_loaded_group group;
 	enum clyde_loaded_state state;
 	/* VALUE: the rate (mean over the repeats that have one).  TOO_FAST:
@@ -103,13 +103,13 @@ enum clyde_loaded_kind {
 };
 
 struct clyde_loaded_run {
-	char *label;  /* the run's name as recorded ("" when none) */
-	char *path;   /* the file it came from ("-" for stdin, or whatever
+	char *label;	    /* the run's name as recorded ("" when none) */
+	char *path;	    /* the file it came from ("-" for stdin, or whatever
 		       * the caller named the buffer) */
 	unsigned long line; /* the CSV line, or 1 for a JSON file */
-	char *source; /* "path:line" */
+	char *source;	    /* "path:line" */
 	enum clyde_loaded_kind kind;
-	char format[32]; /* "clyde JSON v1", "bonnie++ CSV 1.98", ... */
+	char format[32];       /* "clyde JSON v1", "bonnie++ CSV 1.98", ... */
 	uint64_t started_unix; /* 0 when not recorded */
 	size_t nrepeats;       /* runs folded into this one (>= 1) */
 	struct clyde_loaded_kv *kv;

@@ -239,8 +239,9 @@ static int parse_string(struct parser *ps, char **out, size_t *out_len)
 			break;
 		}
 		if (c < 0x20) {
-			fail(ps, "control character 0x%02x in a string "
-				 "(must be escaped)",
+			fail(ps,
+			     "control character 0x%02x in a string "
+			     "(must be escaped)",
 			     c);
 			goto bad;
 		}
@@ -318,7 +319,8 @@ static int parse_string(struct parser *ps, char **out, size_t *out_len)
 				}
 				if (cp >= 0xd800 && cp <= 0xdbff) {
 					if (ps->end - ps->p < 6 ||
-					    ps->p[0] != '\\' || ps->p[1] != 'u' ||
+					    ps->p[0] != '\\' ||
+					    ps->p[1] != 'u' ||
 					    hex4(ps->p + 2, ps->end, &lo) ||
 					    lo < 0xdc00 || lo > 0xdfff) {
 						fail(ps,
@@ -387,8 +389,9 @@ static int parse_number(struct parser *ps, struct clyde_json *v)
 		if (q < ps->end && (*q == '+' || *q == '-'))
 			q++;
 		if (q >= ps->end || *q < '0' || *q > '9')
-			return fail(ps,
-				    "invalid number (no digit in the exponent)");
+			return fail(
+				ps,
+				"invalid number (no digit in the exponent)");
 		while (q < ps->end && *q >= '0' && *q <= '9')
 			q++;
 	}
@@ -431,8 +434,8 @@ static int parse_number(struct parser *ps, struct clyde_json *v)
 			v->inum = (int64_t)u;
 		} else if (ok && neg && u <= (uint64_t)INT64_MAX + 1) {
 			v->is_int = true;
-			v->inum = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN
-							       : -(int64_t)u;
+			v->inum = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN :
+								 -(int64_t)u;
 		}
 	}
 	ps->p = q;
@@ -468,8 +471,7 @@ static struct clyde_json *add_item(struct clyde_json *c, size_t *cap)
 	return &c->items[c->n++];
 }
 
-static int parse_value(struct parser *ps, struct clyde_json *v,
-		       unsigned depth);
+static int parse_value(struct parser *ps, struct clyde_json *v, unsigned depth);
 
 static int parse_container(struct parser *ps, struct clyde_json *v,
 			   unsigned depth)
@@ -526,8 +528,7 @@ static int parse_container(struct parser *ps, struct clyde_json *v,
 	}
 }
 
-static int parse_value(struct parser *ps, struct clyde_json *v,
-		       unsigned depth)
+static int parse_value(struct parser *ps, struct clyde_json *v, unsigned depth)
 {
 	char d[16];
 
@@ -615,8 +616,9 @@ int clyde_json_parse(const char *text, size_t len,
 	ps.err = err;
 	if (len > limits->max_bytes) {
 		ps.line = 0;
-		return fail(&ps, "input of %zu bytes is larger than the limit "
-				 "of %zu",
+		return fail(&ps,
+			    "input of %zu bytes is larger than the limit "
+			    "of %zu",
 			    len, limits->max_bytes);
 	}
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
@@ -640,8 +642,7 @@ int clyde_json_parse(const char *text, size_t len,
 
 int clyde_json_parse_file(struct clyde_ctx *ctx, const char *path,
 			  const struct clyde_json_limits *limits,
-			  struct clyde_json *root,
-			  struct clyde_json_error *err)
+			  struct clyde_json *root, struct clyde_json_error *err)
 {
 	size_t max = limits ? limits->max_bytes : CLYDE_JSON_MAX_BYTES;
 	size_t n = 0, cap = 0;
@@ -720,7 +721,8 @@ const struct clyde_json *clyde_json_get(const struct clyde_json *obj,
 
 const struct clyde_json *clyde_json_at(const struct clyde_json *v, size_t i)
 {
-	if (!v || (v->type != CLYDE_JSON_ARRAY && v->type != CLYDE_JSON_OBJECT) ||
+	if (!v ||
+	    (v->type != CLYDE_JSON_ARRAY && v->type != CLYDE_JSON_OBJECT) ||
 	    i >= v->n)
 		return NULL;
 	return &v->items[i];
@@ -788,13 +790,13 @@ int clyde_json_result_check(const struct clyde_json *root,
 	const char *s;
 
 	if (!root || root->type != CLYDE_JSON_OBJECT)
-		return check_fail(err, root ? root->line : 0,
-				  "not a clyde result (the document is %s "
-				  "%s, not an object)",
-				  root && root->type == CLYDE_JSON_ARRAY ? "an"
-									 : "a",
-				  clyde_json_type_name(root ? root->type
-							    : CLYDE_JSON_NULL));
+		return check_fail(
+			err, root ? root->line : 0,
+			"not a clyde result (the document is %s "
+			"%s, not an object)",
+			root && root->type == CLYDE_JSON_ARRAY ? "an" : "a",
+			clyde_json_type_name(root ? root->type :
+						    CLYDE_JSON_NULL));
 	schema = clyde_json_get(root, "schema");
 	if (!schema)
 		return check_fail(err, root->line,

@@ -69,9 +69,8 @@ static void parse_one(const char *buf, size_t size,
 	memset(&e, 0x55, sizeof(e)); /* the parser must fill it */
 	rc = clyde_json_parse(buf, size, lim, &v, &e);
 	if (rc == 0) {
-		size_t n = check_tree(&v, 0,
-				      lim ? lim->max_depth
-					  : CLYDE_JSON_MAX_DEPTH);
+		size_t n = check_tree(
+			&v, 0, lim ? lim->max_depth : CLYDE_JSON_MAX_DEPTH);
 
 		if (lim && n > lim->max_values)
 			abort();
@@ -82,8 +81,7 @@ static void parse_one(const char *buf, size_t size,
 	} else {
 		if (rc != -EINVAL && rc != -ENOMEM)
 			abort();
-		if (strnlen(e.why, sizeof(e.why)) == sizeof(e.why) ||
-		    !e.why[0])
+		if (strnlen(e.why, sizeof(e.why)) == sizeof(e.why) || !e.why[0])
 			abort();
 		if (v.type != CLYDE_JSON_NULL || v.items || v.str)
 			abort();
@@ -146,8 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(f);
 			/* No user text may open a tag in the report (the
 			 * page itself has no script and no <i> but ours). */
-			if (out && (strstr(out, "<script") ||
-				    strstr(out, "<img")))
+			if (out &&
+			    (strstr(out, "<script") || strstr(out, "<img")))
 				abort();
 			free(out);
 		}

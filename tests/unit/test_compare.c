@@ -77,8 +77,8 @@ static const char json_c[] =
 static void load_set(struct clyde_ctx *ctx, struct clyde_loaded_set *set)
 {
 	clyde_loaded_set_init(set);
-	CHECK(clyde_loaded_read_buffer(ctx, csv_text, strlen(csv_text),
-				       "a.csv", set) == 0);
+	CHECK(clyde_loaded_read_buffer(ctx, csv_text, strlen(csv_text), "a.csv",
+				       set) == 0);
 	CHECK(clyde_loaded_read_buffer(ctx, json_b, strlen(json_b), "b.json",
 				       set) == 0);
 	CHECK(clyde_loaded_read_buffer(ctx, json_c, strlen(json_c), "c.json",
@@ -211,7 +211,8 @@ static void test_fixtures(void)
 	CHECK(r->tests[CLYDE_PUTC].rate == 82659.0 * 1024);
 	CHECK(r->tests[CLYDE_PUTC].cpu_pct == 92);
 	CHECK(r->tests[CLYDE_SEEKS].rate == 368.5);
-	CHECK(r->tests[CLYDE_SEEKS].has_cpu && r->tests[CLYDE_SEEKS].cpu_pct == 0);
+	CHECK(r->tests[CLYDE_SEEKS].has_cpu &&
+	      r->tests[CLYDE_SEEKS].cpu_pct == 0);
 	CHECK(r->tests[CLYDE_SEQ_STAT].state == CLYDE_LOADED_TOO_FAST);
 	CHECK(r->tests[CLYDE_RAN_DEL].rate == 673);
 	CHECK(!r->tests[CLYDE_PUTC].has_latency_max); /* 1.03: none */
@@ -487,7 +488,8 @@ static void check_golden(const char *got, const char *const *lines,
 
 		while (got[i] && got[i] == want[i])
 			i++;
-		fprintf(stderr, "%s differs at byte %zu:\n--- got:\n%s--- want:\n%s",
+		fprintf(stderr,
+			"%s differs at byte %zu:\n--- got:\n%s--- want:\n%s",
 			name, i, got, want);
 	}
 	CHECK(!strcmp(got, want));
@@ -520,7 +522,6 @@ static void test_golden(void)
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
 }
-
 
 static void test_labels_and_errors(void)
 {
@@ -655,8 +656,8 @@ static void test_bad_json(void)
 	clyde_loaded_set_init(&set);
 	CHECK(clyde_loaded_read_buffer(&ctx, broken, strlen(broken), "b.json",
 				       &set) == 0);
-	CHECK(clyde_loaded_read_buffer(&ctx, foreign, strlen(foreign),
-				       "f.json", &set) == 0);
+	CHECK(clyde_loaded_read_buffer(&ctx, foreign, strlen(foreign), "f.json",
+				       &set) == 0);
 	CHECK(clyde_loaded_read_buffer(&ctx, newer, strlen(newer), "n.json",
 				       &set) == 0);
 	CHECK(clyde_loaded_read_buffer(&ctx, bad_member, strlen(bad_member),
@@ -693,8 +694,7 @@ static void test_bad_json(void)
 			CHECK_STR(r->tests[0].unit, "entries/s");
 			CHECK(r->tests[0].rate == 3000);
 			CHECK(r->tests[0].nsamples == 2);
-			CHECK(r->tests[0].has_cpu &&
-			      r->tests[0].cpu_pct == 25);
+			CHECK(r->tests[0].has_cpu && r->tests[0].cpu_pct == 25);
 			CHECK(r->tests[0].group == CLYDE_GROUP_TREE);
 		}
 	}
@@ -749,7 +749,8 @@ static void test_html(void)
 			  "&#39;") != NULL);
 	CHECK(strstr(out, "<title>T&lt;i&gt;</title>") != NULL);
 	CHECK(strstr(out, "http://") == NULL ||
-	      count(out, "http://") == count(out, "http://www.w3.org/2000/svg"));
+	      count(out, "http://") ==
+		      count(out, "http://www.w3.org/2000/svg"));
 	CHECK(strstr(out, "<link") == NULL && strstr(out, "src=") == NULL);
 	/* What differs: filesystem differs (xfs/ext4 known in JSON only),
 	 * the CSV runs do not record it. */
@@ -764,6 +765,58 @@ out:
 	clyde_ctx_release(&ctx);
 }
 
+/* A run in memory loads as its JSON would. */
+static void test_add_run(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_ctx ctx;
+	struct clyde_run run;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	clyde_run_init(&run);
+	snprintf(run.params.name, sizeof(run.params.name), "mem");
+	run.params.file_size_mib = 512;
+	run.params.io_chunk = 65536;
+	run.params.concurrency = 2;
+	snprintf(run.env.target.fstype, sizeof(run.env.target.fstype), "xfs");
+	run.tests[CLYDE_PUT_BLOCK].state = CLYDE_DONE;
+	run.tests[CLYDE_PUT_BLOCK].bytes = 200ull << 20;
+	run.tests[CLYDE_PUT_BLOCK].elapsed_ns = 2000000000ull;
+	run.tests[CLYDE_PUT_BLOCK].cpu_user_ns = 500000000ull;
+	run.tests[CLYDE_PUT_BLOCK].latency_max_ns = 7000;
+	run.tests[CLYDE_SEQ_STAT].state = CLYDE_DONE;
+	run.tests[CLYDE_SEQ_STAT].ops = 1000;
+	run.tests[CLYDE_SEQ_STAT].elapsed_ns = 1000000ull;
+	run.tests[CLYDE_GETC].state = CLYDE_SKIPPED;
+	run.tests[CLYDE_GETC].note = "why not";
+	CHECK(clyde_loaded_add_run(&ctx, &run, "now", &set) == 0);
+	CHECK(set.nruns == 1);
+	if (set.nruns == 1) {
+		const struct clyde_loaded_run *r = &set.runs[0];
+
+		CHECK_STR(r->label, "mem");
+		CHECK_STR(r->source, "now:1");
+		CHECK_STR(clyde_loaded_kv_get(r, "filesystem"), "xfs");
+		CHECK_STR(clyde_loaded_kv_get(r, "file size"), "512M");
+		CHECK_STR(clyde_loaded_kv_get(r, "IO chunk"), "64k");
+		CHECK_STR(clyde_loaded_kv_get(r, "concurrency"), "2");
+		CHECK(r->tests[CLYDE_PUT_BLOCK].state == CLYDE_LOADED_VALUE);
+		CHECK(r->tests[CLYDE_PUT_BLOCK].rate == 100.0 * 1048576);
+		CHECK(r->tests[CLYDE_PUT_BLOCK].cpu_pct == 25.0);
+		CHECK(r->tests[CLYDE_PUT_BLOCK].latency_max_ns == 7000);
+		CHECK(r->tests[CLYDE_SEQ_STAT].state == CLYDE_LOADED_TOO_FAST);
+		CHECK(r->tests[CLYDE_SEQ_STAT].has_rate &&
+		      r->tests[CLYDE_SEQ_STAT].rate == 1e6);
+		CHECK(r->tests[CLYDE_GETC].state == CLYDE_LOADED_SKIPPED);
+		CHECK_STR(r->tests[CLYDE_GETC].note, "why not");
+		CHECK(r->tests[CLYDE_PUTC].state == CLYDE_LOADED_NOT_RUN);
+	}
+	clyde_run_release(&run);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	test_load();
@@ -772,5 +825,6 @@ int main(void)
 	test_labels_and_errors();
 	test_bad_json();
 	test_html();
+	test_add_run();
 	return tap_done();
 }

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# clyde report: one self-contained HTML page, checked in a real browser.
+# Headless Chromium (Debian's `chromium`, installed here when missing and
+# we are root) renders it: the DOM after rendering must hold one <svg> per
+# test group plus one per test with latency percentiles, every run label
+# (escaped: a hostile name must not become markup), the "what differs"
+# table; a screenshot must not be blank and must show the bar colours.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_cmd python3
+if ! command -v chromium >/dev/null 2>&1; then
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+		echo "# installing chromium (apt-get install -y chromium)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+			>"$T/apt.log" 2>&1 || skip "chromium cannot be installed"
+	fi
+	command -v chromium >/dev/null 2>&1 || skip "needs chromium"
+fi
+
+# chromium ARGS... URL: run headless, isolated, without network chatter.
+chromium_run()
+{
+	local prof
+	prof=$(mktemp -d "$T/chromium.XXXXXX")
+	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
+}
+
+fixtures=$CLYDE_SRC/../shared/fixtures
+cd "$T"
+
+# --- Inputs: two real clyde results with repeats (latency percentiles),
+# bonnie++ CSV lines of each format, and a line whose name is markup.
+d=$(new_dir d)
+run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m ext4-a --json a.json -q
+expect_rc 0 "clyde run a"
+run_clyde -d "$d" -s 16m -n 1 -r 0 -f -m ext4-b --json b.json -q
+expect_rc 0 "clyde run b"
+grep -q '"schema_version": 1' a.json ||
+	skip "the JSON writer does not write schema v1 yet"
+if [[ -d $fixtures ]]; then
+	head -n 1 "$fixtures/bonnie-1.03.csv" >old.csv
+	head -n 1 "$fixtures/bonnie-1.96.csv" >>old.csv
+	head -n 1 "$fixtures/bonnie-1.98.csv" >>old.csv
+else
+	cat >old.csv <<'EOF'
+devil2,8G,88390,99,175541,25,88470,17,51515,80,289555,27,389.0,0,16,2419,15,+++++,+++,1219,5,1502,9,+++++,+++,920,4
+1.98,2.00a,vm,1,1795987641,4G,,8192,5,438,75,397633,75,771032,62,548,91,3029445,99,5113,33,16,,,,,16216,98,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,58586us,30313us,11853us,46469us,4155us,8163us,1378us,283us,4146us,4064us,5410us,4200us
+EOF
+fi
+evil='<img src=x onerror=alert(1)>&amp;'
+echo "1.98,2.00a,$evil,1,1,1G,,8192,5,500,50,200000,40,100000,30,600,90,400000,50,900.5,20,16,,,,,5000,50,+++++,+++,4000,40,3000,30,+++++,+++,2000,20,10ms,20ms,30ms,40ms,50ms,60ms,70us,80us,90us,100us,110us,120us" >>old.csv
+
+run_clyde report a.json b.json old.csv -o report.html --title 'ext4 <vs> the rest'
+expect_rc 0 "clyde report"
+assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "nothing on stderr"
+[[ -s report.html ]] || fail "no report.html"
+ok "report.html written"
+nruns=$(($(wc -l <old.csv) + 2))
+
+# The file: self-contained, no script, no external resource.
+assert_file_no_match report.html '<script|<link|<img|@import|url\(' \
+	"no script, stylesheet link, image or url() in the page"
+assert_eq "$(grep -Eo 'https?://[^"]*' report.html | sort -u)" \
+	"http://www.w3.org/2000/svg" "the only URL is the SVG namespace"
+
+# What the page should hold: one chart per group with a rate (all five
+# bonnie++ groups are in the CSV lines), one per test with percentiles.
+nlat=$(python3 - a.json b.json <<'EOF'
+import json, sys
+names = set()
+for path in sys.argv[1:]:
+    for run in json.load(open(path))["runs"]:
+        for t in run["tests"]:
+            lat = t.get("latency")
+            if t["state"] == "done" and lat and lat.get("count"):
+                names.add(t["name"])
+print(len(names))
+EOF
+)
+[[ $nlat -gt 0 ]] || fail "the JSON results have no latency percentiles"
+want_svg=$((5 + nlat))
+assert_eq "$(grep -o '<svg' report.html | wc -l | tr -d ' ')" "$want_svg" \
+	"the file holds $want_svg charts"
+
+# --- The rendered DOM.
+chromium_run --dump-dom "file://$T/report.html" >dom.html ||
+	fail "chromium --dump-dom failed: $(tail -n 5 "$T/chromium.err")"
+[[ -s dom.html ]] || fail "chromium rendered nothing"
+assert_eq "$(grep -o '<svg' dom.html | wc -l | tr -d ' ')" "$want_svg" \
+	"the rendered DOM holds $want_svg <svg> charts"
+assert_eq "$(grep -o 'class="chart bars"' dom.html | wc -l | tr -d ' ')" 5 \
+	"five bar charts (one per group)"
+assert_eq "$(grep -o 'class="chart latency"' dom.html | wc -l | tr -d ' ')" \
+	"$nlat" "one latency chart per test with percentiles"
+labels=(ext4-a ext4-b devil2 vm)
+[[ -d $fixtures ]] && labels+=(xfs)
+for label in "${labels[@]}"; do
+	assert_file_match dom.html "<td class=\"label\">.*</span>$label</td>" \
+		"the label $label is in the runs table"
+	assert_file_match dom.html "text-anchor=\"end\">$label</text>" \
+		"the label $label is on the bars"
+done
+# The hostile name is text in the DOM, not an element.
+assert_file_no_match dom.html '<img' "a name with markup made no <img>"
+assert_file_match dom.html '&lt;img src=x onerror=alert\(1\)&gt;&amp;amp;' \
+	"the name is shown as text, escaped"
+assert_file_match dom.html '<title>ext4 &lt;vs&gt; the rest</title>' \
+	"the title is escaped"
+assert_file_match dom.html '<th>filesystem</th>' \
+	"what differs: the filesystem (recorded by JSON only)"
+assert_file_match dom.html '<details>' "the common settings are collapsed"
+assert_eq "$(grep -o '<tr><td class="label">' dom.html | wc -l | tr -d ' ')" \
+	"$nruns" "one row per result in the runs table"
+assert_file_match dom.html '<text [^>]*class="note">too fast</text>' \
+	"too fast is written in a chart, not drawn as 0"
+
+# --- The screenshot: not blank, and the run colours are on it.
+chromium_run --screenshot="$T/out.png" --window-size=1200,2000 \
+	"file://$T/report.html" >/dev/null ||
+	fail "chromium --screenshot failed: $(tail -n 5 "$T/chromium.err")"
+[[ -s out.png ]] || fail "no screenshot"
+python3 - out.png >png.txt <<'EOF' || fail "screenshot check: $(cat png.txt)"
+import struct, sys, zlib
+
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), "unexpected PNG type %d/%d" % (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+colours, nonwhite = set(), 0
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            line[i] = (line[i] + a) & 255
+        elif f == 2:
+            line[i] = (line[i] + b) & 255
+        elif f == 3:
+            line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            line[i] = (line[i] + pr) & 255
+    for x in range(0, stride, bpp):
+        px = bytes(line[x:x + 3])
+        colours.add(px)
+        if px != b"\xff\xff\xff":
+            nonwhite += 1
+    prev = line
+share = nonwhite / (w * h)
+# The first two run colours (#1f77b4, #ff7f0e), drawn as bars.
+bars = [bytes((0x1f, 0x77, 0xb4)), bytes((0xff, 0x7f, 0x0e))]
+print("%dx%d, %d colours, %.1f%% not white, bar colours: %s" % (
+    w, h, len(colours), share * 100, [c in colours for c in bars]))
+assert len(colours) >= 50, "too few colours: blank?"
+assert share > 0.02, "almost all white"
+assert all(c in colours for c in bars), "the bar colours are missing"
+EOF
+ok "screenshot is not blank: $(cat png.txt)"
+
+# --- Failures: no output file, nothing readable, an unwritable output.
+run_clyde report a.json
+expect_rc 1 "no -o"
+assert_file_match "$T/err" 'no output file' "says -o is missing"
+: >empty.csv
+run_clyde report empty.csv -o r2.html
+expect_rc 1 "nothing readable"
+[[ ! -e r2.html ]] || fail "a report was written from nothing"
+ok "no report from nothing"
+run_clyde report a.json -o "$T/no/such/dir/r.html"
+expect_rc 1 "an unwritable output"
+assert_file_match "$T/err" 'writing .*r\.html' "names the file"
+done_testing
