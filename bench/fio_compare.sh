@@ -52,13 +52,17 @@
 #               The bytes the device read during each side are printed as
 #               evidence that both read cold data.
 #               Order matters: clyde's get_block comes after its rewrite,
-#               which read every chunk and wrote it back in place.  On a
-#               virtual disk (and on devices with their own read cache) the
-#               first read of freshly written blocks can be several times
-#               slower than a later one (docs/benchmarks.md shows it), so
-#               before fio's read the script replays the rewrite on fio's
-#               file: a fio read pass (invalidate=1) then a fio write pass
-#               over the existing file (end_fsync=1).  Their rates are
+#               which read every chunk and wrote it back in place.  On some
+#               machines (the VM of docs/benchmarks.md) a cold read's speed
+#               depends on what happened just before it: right after a
+#               read-filled page cache of the same size was evicted it ran
+#               2-3 times faster than after a write, at the same device
+#               bytes and request size.  So before fio's read the script
+#               replays the rewrite on fio's file: a fio read pass
+#               (invalidate=1) then a fio write pass
+#               over the existing file into the pages that pass cached
+#               (invalidate=0, end_fsync=1), as clyde writes each chunk back
+#               into the pages it has just read.  Their rates are
 #               printed for information, not compared (-R skips them).
 # seeks         clyde: SEEKERS threads, each with its own descriptor on ONE
 #               file, share a counter of SEEKS tickets; a ticket preads one
@@ -244,7 +248,7 @@ run_fio_all() {
 		# read once, then written in place (fio keeps an existing file
 		# of the right size), fsync.
 		run_fio "$rep" reread --rw=read --invalidate=1
-		run_fio "$rep" rewrite --rw=write --end_fsync=1 --invalidate=1
+		run_fio "$rep" rewrite --rw=write --end_fsync=1 --invalidate=0
 		sync
 	fi
 	run_fio "$rep" read --rw=read --invalidate=1

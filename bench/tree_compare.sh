@@ -91,11 +91,11 @@ if [[ -e /sys/class/block/$dev ]]; then
 	disk=$dev
 	[[ -e /sys/class/block/$dev/partition ]] &&
 		disk=$(basename "$(readlink -f "/sys/class/block/$dev/..")")
-	echo "       rotational=$(cat "/sys/block/$disk/queue/rotational" 2>/dev/null || echo ?)" \
-		"nr_requests=$(cat "/sys/block/$disk/queue/nr_requests" 2>/dev/null || echo ?)" \
-		"model=$(cat "/sys/block/$disk/device/model" 2>/dev/null | tr -s ' ' || echo ?)"
+	echo "       rotational=$(cat "/sys/block/$disk/queue/rotational" 2>/dev/null || echo '?')" \
+		"nr_requests=$(cat "/sys/block/$disk/queue/nr_requests" 2>/dev/null || echo '?')" \
+		"model=$(tr -s ' ' <"/sys/block/$disk/device/model" 2>/dev/null || echo '?')"
 fi
-echo "tools: $(find --version | head -n 1); $(tar --version | head -n 1)"
+echo "tools: $(find . -maxdepth 0 --version | head -n 1); $(tar --version | head -n 1)"
 echo
 
 echo "== generating $FILES files in $DIRS directories ($SIZE)"

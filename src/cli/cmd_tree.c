@@ -186,14 +186,14 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 	    parse_count("--files", c->files, 4000000000ull, &files, err, len))
 		return -1;
 	if (clyde_tree_preset(c->cfg.preset, files, s) < 0)
-		return bad(err, len, "%s \"%s\": want home or mail",
-			   "--preset", c->cfg.preset);
+		return bad(err, len, "%s \"%s\": want home or mail", "--preset",
+			   c->cfg.preset);
 	if (c->dirs && c->fpd)
 		return bad(err, len, "%s and %s: give one of them", "--dirs",
 			   "--files-per-dir");
 	if (c->dirs) {
-		if (parse_count("--dirs", c->dirs, CLYDE_TREE_MAX_DIRS, &v,
-				err, len))
+		if (parse_count("--dirs", c->dirs, CLYDE_TREE_MAX_DIRS, &v, err,
+				len))
 			return -1;
 		if (v == 0)
 			return bad(err, len,
@@ -208,8 +208,7 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 		s->files_per_dir = strtod(c->fpd, &end);
 		if (errno || *end || end == c->fpd ||
 		    !(s->files_per_dir > 0 && s->files_per_dir < 1e9))
-			return bad(err, len,
-				   "%s \"%s\": want a number above 0",
+			return bad(err, len, "%s \"%s\": want a number above 0",
 				   "--files-per-dir", c->fpd);
 	}
 	if (c->depth) {
@@ -227,8 +226,7 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 				   "--fanout", c->fanout);
 		s->fanout = (unsigned)v;
 	}
-	if (c->size &&
-	    clyde_size_dist_parse(c->size, &s->size, err, len) < 0)
+	if (c->size && clyde_size_dist_parse(c->size, &s->size, err, len) < 0)
 		return -1;
 	return 0;
 }
@@ -281,8 +279,7 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			break;
 		case OPT_SEED:
 			if (clyde_u64_parse(optarg, &c->cfg.seed) < 0)
-				return bad(err, len,
-					   "%s \"%s\": want a number",
+				return bad(err, len, "%s \"%s\": want a number",
 					   "--seed", optarg);
 			c->seed_given = true;
 			break;
@@ -297,8 +294,8 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 					   "--pattern", optarg);
 			break;
 		case OPT_PHASES:
-			if (clyde_tree_phases_parse(optarg, &c->cfg.phases,
-						    err, len) < 0)
+			if (clyde_tree_phases_parse(optarg, &c->cfg.phases, err,
+						    len) < 0)
 				return -1;
 			c->phases_given = true;
 			break;
@@ -360,10 +357,10 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		return bad(err, len, "unexpected argument \"%s\"%s",
 			   argv[optind], "");
 	if (c->cfg.existing) {
-		const char *gen = c->files ? "--files" :
-				  c->dirs  ? "--dirs" :
-				  c->fpd   ? "--files-per-dir" :
-				  c->depth ? "--depth" :
+		const char *gen = c->files  ? "--files" :
+				  c->dirs   ? "--dirs" :
+				  c->fpd    ? "--files-per-dir" :
+				  c->depth  ? "--depth" :
 				  c->fanout ? "--fanout" :
 				  c->size   ? "--size" :
 					      NULL;
@@ -385,8 +382,7 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 	}
 	if (apply_shape(c, err, len) < 0)
 		return -1;
-	if (c->files || c->dirs || c->fpd || c->depth || c->fanout ||
-	    c->size) {
+	if (c->files || c->dirs || c->fpd || c->depth || c->fanout || c->size) {
 		/* The preset was only a starting point: say so in the
 		 * record unless only the file count changed. */
 		if (c->dirs || c->fpd || c->depth || c->fanout || c->size)
@@ -416,7 +412,8 @@ static void after_phase(void *arg, enum clyde_tree_phase p,
 
 	(void)p;
 	if (pr->show)
-		fprintf(stderr, " done in %.3f s\n", (double)r->elapsed_ns / 1e9);
+		fprintf(stderr, " done in %.3f s\n",
+			(double)r->elapsed_ns / 1e9);
 }
 
 /* Walks hold one descriptor per level and per queued directory: allow as
@@ -460,7 +457,8 @@ static int write_outputs(const struct tree_cli *c,
 		f = open_out(c->json, false, &so);
 		if (!f || clyde_tree_json_write(f, run, CLYDE_VERSION) < 0 ||
 		    close_out(f, so) < 0) {
-			fprintf(stderr, "clyde tree: --json: cannot write %s: %s\n",
+			fprintf(stderr,
+				"clyde tree: --json: cannot write %s: %s\n",
 				c->json, strerror(errno));
 			ret = -1;
 		}
@@ -474,7 +472,8 @@ static int write_outputs(const struct tree_cli *c,
 		if (!f || (header && clyde_tree_csv_header(f) < 0) ||
 		    clyde_tree_csv_write(f, run, CLYDE_VERSION) < 0 ||
 		    close_out(f, so) < 0) {
-			fprintf(stderr, "clyde tree: --csv: cannot write %s: %s\n",
+			fprintf(stderr,
+				"clyde tree: --csv: cannot write %s: %s\n",
 				c->csv, strerror(errno));
 			ret = -1;
 		}

@@ -805,8 +805,8 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 			      const char *path,
 			      struct clyde_history_import *imp)
 {
-	size_t len, before_ids = imp->nids;
-	char *buf;
+	size_t len = 0, before_ids = imp->nids;
+	char *buf = NULL;
 	int rc;
 
 	rc = slurp(ctx, path, &buf, &len);

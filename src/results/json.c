@@ -257,7 +257,8 @@ static void json_config(struct jw *w, const struct clyde_run_params *p)
 
 /* The latency summary and the non-empty buckets, or null when nothing
  * was recorded. */
-static void json_latency(struct jw *w, const struct clyde_hist *h)
+static void json_latency(struct jw *w, const struct clyde_hist *h,
+			 uint32_t sample_every)
 {
 	struct clyde_hist_iter it;
 	struct clyde_hist_bucket b;
@@ -275,6 +276,7 @@ static void json_latency(struct jw *w, const struct clyde_hist *h)
 	jw_u64(w, "p99_ns", clyde_hist_quantile(h, 0.99));
 	jw_u64(w, "p999_ns", clyde_hist_quantile(h, 0.999));
 	jw_u64(w, "max_ns", clyde_hist_max(h));
+	jw_u64(w, "sample_every", sample_every > 1 ? sample_every : 1);
 	/* One compact line per bucket: a histogram may have hundreds. */
 	jw_open(w, "buckets", '[');
 	clyde_hist_iter_init(&it, h);
@@ -385,7 +387,7 @@ static void json_test(struct jw *w, enum clyde_test id,
 	jw_str(w, "rate_unit", clyde_summary_unit(id), 16);
 	jw_num(w, "cpu_pct", clyde_test_cpu_pct(t), 2);
 	jw_bool(w, "too_fast", clyde_fmt_show(t) == CLYDE_SHOW_TOO_FAST);
-	json_latency(w, t->latency);
+	json_latency(w, t->latency, t->latency_sample_every);
 	json_cache(w, t);
 	json_device(w, id, t);
 	jw_open(w, "workers", '[');

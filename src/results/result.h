@@ -85,6 +85,8 @@ struct clyde_test_result {
 	uint64_t latency_max_ns; /* slowest single operation */
 	struct clyde_hist *latency; /* all operations of all workers; owned,
 				     * NULL when not recorded */
+	uint32_t latency_sample_every; /* 1 in N operations is in `latency`
+					* (0 or 1: every one) */
 
 	struct clyde_cache_info cache;
 	struct clyde_devio dev; /* what reached the block device */

@@ -86,13 +86,12 @@ static void text_header(FILE *f, const struct clyde_tree_run *run,
 		fprintf(f, "sizes    %s%s%s\n",
 			clyde_size_dist_format(dist, sizeof(dist),
 					       &run->cfg.shape.size),
-			run->cfg.preset[0] ? ", preset " : "",
-			run->cfg.preset);
+			run->cfg.preset[0] ? ", preset " : "", run->cfg.preset);
 	} else {
 		fprintf(f, "tree     %s (existing, read-only)\n", run->root);
 	}
-	fprintf(f, "target   %s %s on %s (%s)\n", t->fstype[0] ? t->fstype : "?",
-		t->source[0] ? t->source : "?",
+	fprintf(f, "target   %s %s on %s (%s)\n",
+		t->fstype[0] ? t->fstype : "?", t->source[0] ? t->source : "?",
 		t->mount_point[0] ? t->mount_point : "?", t->mount_opts);
 	fprintf(f, "machine  %s, %u CPUs, %s GiB RAM, kernel %s\n", m->host,
 		m->ncpu,
@@ -102,13 +101,15 @@ static void text_header(FILE *f, const struct clyde_tree_run *run,
 		m->kernel);
 }
 
-static void text_phase_row(FILE *f, int p, const struct clyde_tree_phase_result *r)
+static void text_phase_row(FILE *f, int p,
+			   const struct clyde_tree_phase_result *r)
 {
 	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN],
 		d[CLYDE_FMT_LEN], e[CLYDE_FMT_LEN];
 
-	fprintf(f, "%-14s %3u %9" PRIu64 " %9" PRIu64 " %8" PRIu64
-		   " %10s %9s %10s %9s %8s %4.0f  %s\n",
+	fprintf(f,
+		"%-14s %3u %9" PRIu64 " %9" PRIu64 " %8" PRIu64
+		" %10s %9s %10s %9s %8s %4.0f  %s\n",
 		clyde_tree_phase_name((enum clyde_tree_phase)p), r->nworkers,
 		r->entries, r->files, r->dirs,
 		clyde_fmt_double(a, sizeof(a), (double)r->bytes / MB, 1),
@@ -163,12 +164,14 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 	fputc('\n', f);
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
 		const struct clyde_tree_phase_result *r = &run->phases[p];
-		const char *name = clyde_tree_phase_name((enum clyde_tree_phase)p);
+		const char *name =
+			clyde_tree_phase_name((enum clyde_tree_phase)p);
 
 		if (!r->ran)
 			continue;
 		if (r->cache_reason[0])
-			fprintf(f, "cache    %-14s %s\n", name, r->cache_reason);
+			fprintf(f, "cache    %-14s %s\n", name,
+				r->cache_reason);
 		if (r->dev.have_device)
 			fprintf(f,
 				"device   %-14s read %s MB in %" PRIu64
@@ -179,10 +182,9 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 						 (double)r->dev.read_bytes / MB,
 						 1),
 				r->dev.read_ios,
-				clyde_fmt_double(b, sizeof(b),
-						 (double)r->dev.write_bytes /
-							 MB,
-						 1),
+				clyde_fmt_double(
+					b, sizeof(b),
+					(double)r->dev.write_bytes / MB, 1),
 				r->dev.write_ios);
 		if (r->symlinks || r->others)
 			fprintf(f,
@@ -414,8 +416,8 @@ static void json_phase(struct jw *w, int p,
 	jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
 	jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
 	jw_double(w, "cpu_pct", cpu_pct(r), 2);
-	jw_double(w, "entries_per_s", clyde_tree_rate(r->entries, r->elapsed_ns),
-		  3);
+	jw_double(w, "entries_per_s",
+		  clyde_tree_rate(r->entries, r->elapsed_ns), 3);
 	jw_double(w, "files_per_s", clyde_tree_rate(r->files, r->elapsed_ns),
 		  3);
 	jw_double(w, "bytes_per_s", clyde_tree_rate(r->bytes, r->elapsed_ns),
@@ -504,8 +506,8 @@ static void json_config(struct jw *w, const struct clyde_tree_run *run)
 	jw_double(w, "files_per_dir", c->shape.files_per_dir, 3);
 	jw_u64(w, "depth", c->shape.depth);
 	jw_u64(w, "fanout", c->shape.fanout);
-	jw_str(w, "size", clyde_size_dist_format(dist, sizeof(dist),
-						 &c->shape.size),
+	jw_str(w, "size",
+	       clyde_size_dist_format(dist, sizeof(dist), &c->shape.size),
 	       sizeof(dist));
 	jw_u64(w, "seed", c->seed);
 	jw_open(w, "phases", '[');
@@ -579,8 +581,7 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 		jw_open(&w, NULL, '{');
 		jw_str(&w, "name",
 		       clyde_tree_phase_name((enum clyde_tree_phase)p), 64);
-		jw_str(&w, "unit", phase_in_bytes(p) ? "B/s" : "entries/s",
-		       16);
+		jw_str(&w, "unit", phase_in_bytes(p) ? "B/s" : "entries/s", 16);
 		jw_u64(&w, "n", 1);
 		jw_double(&w, "mean",
 			  clyde_tree_rate(phase_in_bytes(p) ? r->bytes :
@@ -604,18 +605,17 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 /* ---- CSV ----------------------------------------------------------------- */
 
 static const char *const run_fields[CLYDE_TREE_CSV_RUN_FIELDS] = {
-	"format",     "clyde_version", "label",	   "started_unix",
-	"host",	      "kernel",	       "ncpu",	   "ram_bytes",
-	"fstype",     "mount_opts",    "source",   "root",
-	"generated",  "seed",	       "preset",   "size",
-	"files",      "dirs",	       "bytes",	   "workers",
-	"io_size",    "noatime",
+	"format",  "clyde_version", "label",	 "started_unix", "host",
+	"kernel",  "ncpu",	    "ram_bytes", "fstype",	 "mount_opts",
+	"source",  "root",	    "generated", "seed",	 "preset",
+	"size",	   "files",	    "dirs",	 "bytes",	 "workers",
+	"io_size", "noatime",
 };
 
 static const char *const phase_fields[CLYDE_TREE_CSV_PHASE_FIELDS] = {
-	"entries",	  "files",	 "bytes",      "elapsed_ns",
-	"entries_per_s",  "files_per_s", "mb_per_s",   "cpu_pct",
-	"cache_dropped",  "errors",	 "dev_read_bytes", "dev_write_bytes",
+	"entries",	 "files",	"bytes",	  "elapsed_ns",
+	"entries_per_s", "files_per_s", "mb_per_s",	  "cpu_pct",
+	"cache_dropped", "errors",	"dev_read_bytes", "dev_write_bytes",
 };
 
 int clyde_tree_csv_header(FILE *f)
@@ -685,10 +685,9 @@ int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
 	csv_u64(f, c->seed);
 	csv_text(f, run->generated ? c->preset : "", sizeof(c->preset));
 	csv_text(f,
-		 run->generated ?
-			 clyde_size_dist_format(dist, sizeof(dist),
-						&c->shape.size) :
-			 "",
+		 run->generated ? clyde_size_dist_format(dist, sizeof(dist),
+							 &c->shape.size) :
+				  "",
 		 sizeof(dist));
 	csv_u64(f, run->plan_files);
 	csv_u64(f, run->plan_dirs);

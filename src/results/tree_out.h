@@ -25,8 +25,8 @@
 #define CLYDE_TREE_CSV_FORMAT "clyde-tree-1"
 #define CLYDE_TREE_CSV_RUN_FIELDS 22
 #define CLYDE_TREE_CSV_PHASE_FIELDS 12
-#define CLYDE_TREE_CSV_FIELDS          \
-	(CLYDE_TREE_CSV_RUN_FIELDS +   \
+#define CLYDE_TREE_CSV_FIELDS        \
+	(CLYDE_TREE_CSV_RUN_FIELDS + \
 	 CLYDE_TREE_CSV_PHASE_FIELDS * CLYDE_TREE_PHASE_COUNT)
 
 int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,

@@ -74,6 +74,10 @@ struct clyde_bonnie_config {
 	bool show_progress;	 /* the live line on a terminal (set by the CLI) */
 };
 
+/* One per-char call in this many is timed into the latency histogram
+ * (a power of two); the others are only counted. */
+#define CLYDE_PERCHAR_SAMPLE 16u
+
 /* Per-char tests stop after this long unless -fN asked for a size. */
 #define CLYDE_PERCHAR_TIME_NS (4ull * 1000000000ull)
 #define CLYDE_DEFAULT_MAX_RUNS 10u

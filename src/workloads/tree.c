@@ -223,8 +223,13 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 {
 	struct clyde_tree_plan plan = { 0 };
 	struct phase_env e = {
-		.ctx = ctx, .hooks = hooks, .run = run, .plan = &plan,
-		.scratch = scratch, .probe_fd = -1, .walk_dirfd = AT_FDCWD,
+		.ctx = ctx,
+		.hooks = hooks,
+		.run = run,
+		.plan = &plan,
+		.scratch = scratch,
+		.probe_fd = -1,
+		.walk_dirfd = AT_FDCWD,
 	};
 	unsigned phases = cfg->phases;
 	int ret = 0;
@@ -234,11 +239,12 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 	run->started_unix = (uint64_t)time(NULL);
 	if (cfg->existing) {
 		if (phases & ~CLYDE_TREE_READ_ONLY_PHASES)
-			return clyde_err(ctx, EINVAL,
-					 "--existing %s: only stat and read "
-					 "walks are allowed on an existing tree "
-					 "(it is never written)",
-					 cfg->existing);
+			return clyde_err(
+				ctx, EINVAL,
+				"--existing %s: only stat and read "
+				"walks are allowed on an existing tree "
+				"(it is never written)",
+				cfg->existing);
 		snprintf(run->existing_path, sizeof(run->existing_path), "%s",
 			 cfg->existing);
 		run->cfg.existing = run->existing_path;
@@ -266,8 +272,8 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 
 	if (cfg->existing) {
 		/* Read-only: O_RDONLY, nothing else is ever asked of it. */
-		e.probe_fd = open(cfg->existing,
-				  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		e.probe_fd =
+			open(cfg->existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (e.probe_fd < 0)
 			return clyde_err(ctx, errno,
 					 "--existing: cannot open directory %s",

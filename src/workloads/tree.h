@@ -63,13 +63,12 @@ enum clyde_tree_phase {
 
 #define CLYDE_TREE_PHASE_BIT(p) (1u << (p))
 /* Phases that only read: the only ones allowed on an existing tree. */
-#define CLYDE_TREE_READ_ONLY_PHASES                        \
-	(CLYDE_TREE_PHASE_BIT(CLYDE_TREE_STAT_WALK) |      \
-	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_READ_WALK) |      \
-	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_PAR_STAT_WALK) |  \
+#define CLYDE_TREE_READ_ONLY_PHASES                       \
+	(CLYDE_TREE_PHASE_BIT(CLYDE_TREE_STAT_WALK) |     \
+	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_READ_WALK) |     \
+	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_PAR_STAT_WALK) | \
 	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_PAR_READ_WALK))
-#define CLYDE_TREE_ALL_PHASES \
-	((1u << CLYDE_TREE_PHASE_COUNT) - 1)
+#define CLYDE_TREE_ALL_PHASES ((1u << CLYDE_TREE_PHASE_COUNT) - 1)
 
 /* "extract", "stat_walk", ... ("?" when out of range). */
 const char *clyde_tree_phase_name(enum clyde_tree_phase p);
@@ -302,7 +301,7 @@ struct clyde_tree_config {
 	char preset[16]; /* "" when the shape was given option by option */
 	struct clyde_tree_shape shape;
 	uint64_t seed;
-	unsigned phases; /* CLYDE_TREE_PHASE_BIT()s */
+	unsigned phases;  /* CLYDE_TREE_PHASE_BIT()s */
 	unsigned workers; /* for the parallel phases */
 	/* Walk this tree read-only instead of generating one; borrowed.
 	 * Only read-only phases are allowed with it. */

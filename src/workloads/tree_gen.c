@@ -55,7 +55,8 @@ int clyde_size_dist_parse(const char *s, struct clyde_size_dist *d, char *err,
 		arg = s + 8;
 		dash = strchr(arg, '-');
 		r.kind = CLYDE_SIZE_UNIFORM;
-		if (!dash || parse_size_n(arg, (size_t)(dash - arg), &r.a) < 0 ||
+		if (!dash ||
+		    parse_size_n(arg, (size_t)(dash - arg), &r.a) < 0 ||
 		    parse_size(dash + 1, &r.b) < 0)
 			goto bad;
 		if (r.a > r.b) {
@@ -472,7 +473,8 @@ static int write_files(struct extract *x, uint32_t d, int dirfd)
 			return x_err(x, d, errno, "create", name);
 		time_op(x, CLYDE_TREE_OP_CREATE, t0);
 		while (left) {
-			size_t n = left < x->io_size ? (size_t)left : x->io_size;
+			size_t n = left < x->io_size ? (size_t)left :
+						       x->io_size;
 			ssize_t w;
 
 			clyde_pattern_fill(&x->pat, x->buf, n);
@@ -486,6 +488,10 @@ static int write_files(struct extract *x, uint32_t d, int dirfd)
 				return x_err(x, d, e, "write", name);
 			}
 			left -= (uint64_t)w;
+			if (left && clyde_stopping(x->ctx)) {
+				close(fd);
+				return -EINTR;
+			}
 		}
 		if (close(fd) < 0)
 			return x_err(x, d, errno, "close", name);

@@ -78,7 +78,7 @@ struct shared {
 	pthread_cond_t cond;
 	struct item *q; /* ring of qcap items */
 	unsigned qcap, qhead, qcount;
-	unsigned idle; /* workers waiting for work */
+	unsigned idle;	       /* workers waiting for work */
 	atomic_uint idle_hint; /* idle - queued, read without the lock */
 	bool done;
 	int fatal;
@@ -177,9 +177,8 @@ static int skip_err(struct walker *k, int e, const char *op, const char *name)
 	}
 	pthread_mutex_lock(&k->sh->lock);
 	if (!k->sh->r->first_error[0])
-		snprintf(k->sh->r->first_error,
-			 sizeof(k->sh->r->first_error), "%s %s: %s", op, path,
-			 strerror(e));
+		snprintf(k->sh->r->first_error, sizeof(k->sh->r->first_error),
+			 "%s %s: %s", op, path, strerror(e));
 	pthread_mutex_unlock(&k->sh->lock);
 	return 0;
 }
@@ -327,6 +326,11 @@ static int read_file(struct walker *k, int dirfd, const char *name)
 		op_done(k, CLYDE_TREE_OP_READ, t0);
 		if (n > 0) {
 			k->w.bytes += (uint64_t)n;
+			/* A big file must not hold up Ctrl-C. */
+			if (clyde_stopping(k->ctx)) {
+				ret = -EINTR;
+				break;
+			}
 			continue;
 		}
 		if (n < 0 && errno == EINTR && !clyde_stopping(k->ctx))
@@ -399,9 +403,8 @@ static bool enqueue(struct shared *sh, int fd, const struct stat *st,
 		it->ino = st->st_ino;
 		snprintf(it->name, sizeof(it->name), "%s", name);
 		sh->qcount++;
-		atomic_store(&sh->idle_hint, sh->idle > sh->qcount ?
-						     sh->idle - sh->qcount :
-						     0);
+		atomic_store(&sh->idle_hint,
+			     sh->idle > sh->qcount ? sh->idle - sh->qcount : 0);
 		pthread_cond_signal(&sh->cond);
 		ok = true;
 	}
@@ -446,7 +449,8 @@ static int give_work(struct walker *k)
 			}
 			f->names[j] = (char)TYPE_TAKEN;
 			t0 = clyde_now(k->ctx);
-			if (fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0) {
 				op_done(k, CLYDE_TREE_OP_STAT, t0);
 				return lstat_failed(k, errno, type, name);
 			}
@@ -619,9 +623,8 @@ static void *worker_main(void *arg)
 			pthread_cond_timedwait(&sh->cond, &sh->lock, &ts);
 		}
 		sh->idle--;
-		atomic_store(&sh->idle_hint, sh->idle > sh->qcount ?
-						     sh->idle - sh->qcount :
-						     0);
+		atomic_store(&sh->idle_hint,
+			     sh->idle > sh->qcount ? sh->idle - sh->qcount : 0);
 	}
 	pthread_mutex_unlock(&sh->lock);
 	u1 = thread_cpu_ns(&s1);
@@ -738,8 +741,7 @@ int clyde_tree_walk(struct clyde_ctx *ctx, int dirfd, const char *root,
 	sh.t0 = t0;
 	/* The root: followed if it is a symlink (the user named it),
 	 * counted by worker 0 like any entry. */
-	fd = open_at(&ks[0], dirfd, root,
-		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open_at(&ks[0], dirfd, root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	op_done(&ks[0], CLYDE_TREE_OP_OPEN, t0);
 	if (fd < 0) {
 		ret = clyde_err(ctx, errno, "cannot open directory %s", root);
@@ -876,7 +878,8 @@ int clyde_tree_delete(struct clyde_ctx *ctx, int dirfd, const char *root,
 		name = f->names + f->pos + 1;
 		f->pos += strlen(name) + 2;
 		if (type == DT_UNKNOWN) {
-			if (fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0) {
 				ret = del_err(&k, errno, "lstat", name, what);
 				break;
 			}
@@ -918,8 +921,8 @@ int clyde_tree_delete(struct clyde_ctx *ctx, int dirfd, const char *root,
 			k.others++;
 	}
 	/* fill_names() only skips errors, but here every error counts. */
-	if (!ret && (k.err.permission_denied || k.err.vanished ||
-		     k.err.loops || k.err.other))
+	if (!ret && (k.err.permission_denied || k.err.vanished || k.err.loops ||
+		     k.err.other))
 		ret = clyde_err(ctx, EIO, "delete %s: %s", what,
 				r->first_error);
 	while (k.depth > 0)

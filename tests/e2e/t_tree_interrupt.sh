@@ -2,7 +2,7 @@
 # Ctrl-C (SIGINT) while the tree is being extracted, and SIGTERM during a
 # walk: clyde tree stops, removes the generated tree and its scratch
 # directory, says so, and exits 5.
-# shellcheck source=tests/e2e/lib.sh
+# shellcheck source=tests/e2e/lib.sh disable=SC2317
 . "$(dirname "$0")/lib.sh"
 
 # start_tree DIR ARGS...: clyde tree in the background; pid in $PID.

@@ -168,8 +168,8 @@ static void test_size_dist(void)
 	      -EINVAL);
 	CHECK(clyde_size_dist_parse("lognormal:32k", &d, err, sizeof(err)) ==
 	      -EINVAL);
-	CHECK(clyde_size_dist_parse("lognormal:32k,-1", &d, err,
-				    sizeof(err)) == -EINVAL);
+	CHECK(clyde_size_dist_parse("lognormal:32k,-1", &d, err, sizeof(err)) ==
+	      -EINVAL);
 	CHECK(clyde_size_dist_parse("lognormal:0,1", &d, err, sizeof(err)) ==
 	      -EINVAL);
 	CHECK(clyde_size_dist_parse("normal:1,2", &d, err, sizeof(err)) ==
@@ -428,7 +428,7 @@ static void test_phases(struct clyde_ctx *ctx, const char *tmp)
 		for (size_t i = 0; i < seen.n && i < g_ninos; i++)
 			if (seen.ino[i] != g_inos[i])
 				same = false;
-		CHECK(same); /* no overlap (a duplicate), no gap */
+		CHECK(same);	  /* no overlap (a duplicate), no gap */
 		CHECK(busy >= 2); /* the work was shared */
 		clyde_tree_phase_release(&r);
 	}
@@ -436,8 +436,7 @@ static void test_phases(struct clyde_ctx *ctx, const char *tmp)
 
 	/* Delete: everything, counted like a walk. */
 	CHECK(clyde_tree_delete(ctx, dfd, "tree", root, &r) == 0);
-	CHECK(r.entries == c.entries && r.files == c.files &&
-	      r.dirs == c.dirs);
+	CHECK(r.entries == c.entries && r.files == c.files && r.dirs == c.dirs);
 	CHECK(r.lat[CLYDE_TREE_OP_UNLINK] &&
 	      clyde_hist_count(r.lat[CLYDE_TREE_OP_UNLINK]) == c.entries);
 	CHECK(faccessat(dfd, "tree", F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
@@ -455,10 +454,9 @@ static void test_phases(struct clyde_ctx *ctx, const char *tmp)
 static void test_odd_trees(struct clyde_ctx *ctx, const char *tmp)
 {
 	struct seen seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct clyde_walk_opts o = { .workers = 1,
-				     .read = true,
-				     .visit = visit,
-				     .visit_arg = &seen };
+	struct clyde_walk_opts o = {
+		.workers = 1, .read = true, .visit = visit, .visit_arg = &seen
+	};
 	struct clyde_tree_phase_result r = { 0 };
 	char root[2048], p[4096];
 	struct census c;
