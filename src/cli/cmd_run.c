@@ -66,7 +66,7 @@ struct run_hooks {
 	struct clyde_ctx *ctx;
 	const struct clyde_bonnie_config *cfg;
 	struct clyde_semsync sem;
-	int show_progress;			   /* bonnie++'s "...done" lines */
+	int show_progress;		     /* bonnie++'s "...done" lines */
 	struct clyde_progress_display *live; /* the live line, or NULL */
 };
 
@@ -107,7 +107,8 @@ static void after_test(void *arg, enum clyde_test t,
 		return;
 	}
 	if (h->show_progress)
-		fprintf(stderr, h->live ? "%s...done\n" : "done\n", progress[t]);
+		fprintf(stderr, h->live ? "%s...done\n" : "done\n",
+			progress[t]);
 }
 
 /* -Z: the file's contents as 32-bit integers.  Returns the count, or 0
@@ -207,16 +208,16 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	for (unsigned i = 0; i < cap; i++) {
 		clyde_run_init(&runs[i]);
 		/* Every run starts from the same seed, as in bonnie++. */
-		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext, hooks,
-				       &runs[i]);
+		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext,
+				       hooks, &runs[i]);
 		if (ret < 0)
 			return ret;
 		*done = i + 1;
 		if (!series &&
 		    (clyde_text_write(cfg->quiet ? stderr : stdout, &runs[i],
 				      CLYDE_VERSION) < 0 ||
-		     clyde_text_extra_write(cfg->quiet ? stderr : stdout, &runs[i],
-					    1, NULL) < 0))
+		     clyde_text_extra_write(cfg->quiet ? stderr : stdout,
+					    &runs[i], 1, NULL) < 0))
 			return -EIO;
 		if (clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
 			return -EIO;
@@ -234,7 +235,8 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	extra->runs_done = *done;
 	if (cfg->until_stable_pct > 0 &&
 	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
-		extra->n_unsettled = clyde_summary_unsettled(sum, extra->unsettled);
+		extra->n_unsettled =
+			clyde_summary_unsettled(sum, extra->unsettled);
 	if (series && clyde_text_extra_write(stderr, runs, *done, extra) < 0)
 		return -EIO;
 	return 0;
@@ -314,8 +316,8 @@ int clyde_cmd_run(int argc, char **argv)
 
 	switch (clyde_opts_parse(argc, argv, &cfg, &extra, err, sizeof(err))) {
 	case CLYDE_OPTS_HELP:
-		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE
-						   : CLYDE_EXIT_OK;
+		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE :
+						     CLYDE_EXIT_OK;
 	case CLYDE_OPTS_VERSION:
 		printf("clyde %s\n", CLYDE_VERSION);
 		return CLYDE_EXIT_OK;
@@ -332,9 +334,9 @@ int clyde_cmd_run(int argc, char **argv)
 
 	if (cfg.sync_procs) {
 		/* -p N only prepares (or -p -1 removes) the semaphores. */
-		ret = cfg.sync_procs < 0
-			      ? clyde_semsync_remove(&ctx)
-			      : clyde_semsync_create(&ctx, cfg.sync_procs);
+		ret = cfg.sync_procs < 0 ?
+			      clyde_semsync_remove(&ctx) :
+			      clyde_semsync_create(&ctx, cfg.sync_procs);
 		if (ret < 0)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		clyde_ctx_release(&ctx);
@@ -348,17 +350,17 @@ int clyde_cmd_run(int argc, char **argv)
 	}
 
 	if (cfg.random_file) {
-		n_ext = load_random_file(cfg.random_file, &ext, err, sizeof(err));
+		n_ext = load_random_file(cfg.random_file, &ext, err,
+					 sizeof(err));
 		if (!n_ext) {
 			fprintf(stderr, "clyde: %s\n", err);
 			clyde_ctx_release(&ctx);
 			return CLYDE_EXIT_USAGE;
 		}
 	}
-	seed = cfg.seed_given ? cfg.seed
-	       : ext	      ? ext[0]
-			      : ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
-				   0xffffffffu;
+	seed = cfg.seed_given ? cfg.seed :
+	       ext	      ? ext[0] :
+		     ((uint64_t)time(NULL) ^ (uint64_t)getpid()) & 0xffffffffu;
 	if (!cfg.seed_given) {
 		cfg.seed = seed;
 		cfg.seed_given = true;
@@ -391,8 +393,8 @@ int clyde_cmd_run(int argc, char **argv)
 	}
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
-		status = ret == -EINTR ? report_failure(&ctx, ret, scratch)
-				       : CLYDE_EXIT_USAGE;
+		status = ret == -EINTR ? report_failure(&ctx, ret, scratch) :
+					 CLYDE_EXIT_USAGE;
 		if (ret != -EINTR)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		goto out;

@@ -7,10 +7,8 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } commands[] = {
-	{ "run", clyde_cmd_run },
-	{ "tree", clyde_cmd_tree },
-	{ "compare", clyde_cmd_compare },
-	{ "report", clyde_cmd_report },
+	{ "run", clyde_cmd_run },	  { "tree", clyde_cmd_tree },
+	{ "compare", clyde_cmd_compare }, { "report", clyde_cmd_report },
 	{ "history", clyde_cmd_history },
 };
 

@@ -31,9 +31,9 @@ static void draw(struct clyde_progress_display *d)
 	enum clyde_test t = (enum clyde_test)atomic_load(&p->test);
 	uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
 	uint64_t el = clyde_now(d->ctx) - atomic_load(&p->start_ns);
-	const char *unit = clyde_test_is_io(t) ? "B"
-			   : t == CLYDE_SEEKS	 ? "seeks"
-						 : "files";
+	const char *unit = clyde_test_is_io(t) ? "B" :
+			   t == CLYDE_SEEKS    ? "seeks" :
+						 "files";
 	char a[32], b[32], r[32], eta[32] = "";
 	double rate = el ? (double)done * 1e9 / (double)el : 0.0;
 
@@ -41,7 +41,8 @@ static void draw(struct clyde_progress_display *d)
 		snprintf(eta, sizeof(eta), ", ETA %.0fs",
 			 (double)(total - done) / rate);
 	fprintf(stderr, "\r\033[K%s: %s of %s (%.0f%%), %s/s%s",
-		clyde_bonnie_test_label(t), human((double)done, unit, a, sizeof(a)),
+		clyde_bonnie_test_label(t),
+		human((double)done, unit, a, sizeof(a)),
 		human((double)total, unit, b, sizeof(b)),
 		total ? 100.0 * (double)done / (double)total : 0.0,
 		human(rate, unit, r, sizeof(r)), eta);

@@ -61,9 +61,9 @@ struct clyde_span {
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */
 struct clyde_cache_info {
-	bool evicted;	     /* fsync + fadvise(DONTNEED) before the test */
-	bool dropped;	     /* --drop-caches: page, dentry, inode caches */
-	bool measured;	     /* residency below is meaningful */
+	bool evicted;		 /* fsync + fadvise(DONTNEED) before the test */
+	bool dropped;		 /* --drop-caches: page, dentry, inode caches */
+	bool measured;		 /* residency below is meaningful */
 	uint64_t resident_bytes; /* of the test's files at its start */
 	uint64_t total_bytes;
 	bool direct_checked; /* -D: the file's cached pages did not grow */
@@ -82,8 +82,8 @@ struct clyde_test_result {
 	uint64_t elapsed_ns;
 	uint64_t cpu_user_ns;
 	uint64_t cpu_sys_ns;
-	uint64_t latency_max_ns; /* slowest single operation */
-	struct clyde_hist *latency; /* all operations of all workers; owned,
+	uint64_t latency_max_ns;       /* slowest single operation */
+	struct clyde_hist *latency;    /* all operations of all workers; owned,
 				     * NULL when not recorded */
 	uint32_t latency_sample_every; /* 1 in N operations is in `latency`
 					* (0 or 1: every one) */
@@ -108,14 +108,14 @@ struct clyde_run_params {
 	int64_t max_size;   /* bytes; -1 hard links, -2 symlinks */
 	int64_t min_size;
 	uint32_t num_dirs;
-	uint32_t file_chunk; /* bytes */
-	bool direct;	     /* -D */
-	bool fsync_each;     /* -b */
+	uint32_t file_chunk;	/* bytes */
+	bool direct;		/* -D */
+	bool fsync_each;	/* -b */
 	uint64_t perchar_bytes; /* per-char sample per worker; 0 = skipped */
-	bool size_auto;	     /* file size chosen by clyde (no -s) */
-	bool evict;	     /* caches evicted before read-side tests */
-	bool drop_caches;    /* --drop-caches */
-	char pattern[16];    /* "random" or "zeros" */
+	bool size_auto;		/* file size chosen by clyde (no -s) */
+	bool evict;		/* caches evicted before read-side tests */
+	bool drop_caches;	/* --drop-caches */
+	char pattern[16];	/* "random" or "zeros" */
 };
 
 /* bonnie++'s defaults, which the name cell leaves out. */

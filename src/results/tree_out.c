@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "results/format.h"
+#include "results/json_out.h"
 
 #define MB 1e6
 
@@ -228,303 +229,116 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-#define JSON_MAX_DEPTH 16
-
-struct jw {
-	FILE *f;
-	int depth;
-	bool nonempty[JSON_MAX_DEPTH];
-};
-
-static void jw_string(struct jw *w, const char *s, size_t n)
-{
-	size_t i = 0;
-
-	fputc('"', w->f);
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		size_t sl = clyde_utf8_seq_len(s + i, n - i);
-
-		if (sl == 0) {
-			fputs("\\ufffd", w->f);
-			i++;
-			continue;
-		}
-		if (sl > 1) {
-			fwrite(s + i, 1, sl, w->f);
-			i += sl;
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			fprintf(w->f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(w->f, "\\u%04x", c);
-		else
-			fputc(c, w->f);
-		i++;
-	}
-	fputc('"', w->f);
-}
-
-static void jw_member(struct jw *w, const char *key)
-{
-	if (w->nonempty[w->depth])
-		fputc(',', w->f);
-	w->nonempty[w->depth] = true;
-	fputc('\n', w->f);
-	for (int i = 0; i < w->depth; i++)
-		fputs("  ", w->f);
-	if (key) {
-		jw_string(w, key, strlen(key));
-		fputs(": ", w->f);
-	}
-}
-
-static void jw_open(struct jw *w, const char *key, char bracket)
-{
-	if (w->depth > 0 || key)
-		jw_member(w, key);
-	fputc(bracket, w->f);
-	if (w->depth + 1 < JSON_MAX_DEPTH)
-		w->depth++;
-	w->nonempty[w->depth] = false;
-}
-
-static void jw_close(struct jw *w, char bracket)
-{
-	bool had = w->nonempty[w->depth];
-
-	if (w->depth > 0)
-		w->depth--;
-	if (had) {
-		fputc('\n', w->f);
-		for (int i = 0; i < w->depth; i++)
-			fputs("  ", w->f);
-	}
-	fputc(bracket, w->f);
-}
-
-static void jw_u64(struct jw *w, const char *key, uint64_t v)
-{
-	jw_member(w, key);
-	fprintf(w->f, "%" PRIu64, v);
-}
-
-static void jw_double(struct jw *w, const char *key, double v, int decimals)
-{
-	char buf[CLYDE_FMT_LEN];
-
-	jw_member(w, key);
-	fputs(clyde_fmt_double(buf, sizeof(buf), v, decimals), w->f);
-}
-
-static void jw_bool(struct jw *w, const char *key, bool v)
-{
-	jw_member(w, key);
-	fputs(v ? "true" : "false", w->f);
-}
-
-static void jw_null(struct jw *w, const char *key)
-{
-	jw_member(w, key);
-	fputs("null", w->f);
-}
-
-/* A string, or null when s is NULL. */
-static void jw_str(struct jw *w, const char *key, const char *s, size_t max)
-{
-	jw_member(w, key);
-	if (s)
-		jw_string(w, s, strnlen(s, max));
-	else
-		fputs("null", w->f);
-}
-
 /* A string, or null when s is empty. */
-static void jw_str_or_null(struct jw *w, const char *key, const char *s,
+static void jw_str_or_null(struct clyde_jw *w, const char *key, const char *s,
 			   size_t max)
 {
-	jw_str(w, key, s && s[0] ? s : NULL, max);
+	clyde_jw_str(w, key, s && s[0] ? s : NULL, max);
 }
 
-static void json_latency(struct jw *w, const char *key,
-			 const struct clyde_hist *h)
-{
-	struct clyde_hist_iter it;
-	struct clyde_hist_bucket b;
-
-	jw_open(w, key, '{');
-	jw_u64(w, "count", clyde_hist_count(h));
-	jw_u64(w, "min_ns", clyde_hist_min(h));
-	jw_double(w, "mean_ns", clyde_hist_mean(h), 1);
-	jw_u64(w, "p50_ns", clyde_hist_quantile(h, 0.5));
-	jw_u64(w, "p90_ns", clyde_hist_quantile(h, 0.9));
-	jw_u64(w, "p99_ns", clyde_hist_quantile(h, 0.99));
-	jw_u64(w, "p999_ns", clyde_hist_quantile(h, 0.999));
-	jw_u64(w, "max_ns", clyde_hist_max(h));
-	jw_member(w, "buckets");
-	fputc('[', w->f);
-	clyde_hist_iter_init(&it, h);
-	for (int n = 0; clyde_hist_iter_next(&it, &b); n++)
-		fprintf(w->f, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
-			n ? ", " : "", b.lo, b.hi, b.count);
-	fputc(']', w->f);
-	jw_close(w, '}');
-}
-
-static void json_device(struct jw *w, int p,
-			const struct clyde_tree_phase_result *r)
-{
-	const struct clyde_devio *d = &r->dev;
-
-	jw_open(w, "device", '{');
-	jw_bool(w, "present", d->have_device);
-	jw_u64(w, "read_bytes", d->read_bytes);
-	jw_u64(w, "write_bytes", d->write_bytes);
-	jw_u64(w, "read_ios", d->read_ios);
-	jw_u64(w, "write_ios", d->write_ios);
-	jw_u64(w, "read_merges", d->read_merges);
-	jw_u64(w, "write_merges", d->write_merges);
-	jw_double(w, "avg_read_request_bytes",
-		  d->read_ios ? (double)d->read_bytes / (double)d->read_ios : 0,
-		  1);
-	jw_double(w, "avg_write_request_bytes",
-		  d->write_ios ? (double)d->write_bytes / (double)d->write_ios :
-				 0,
-		  1);
-	/* Only extract writes data of its own to compare with. */
-	if (p == CLYDE_TREE_EXTRACT && d->have_device && r->bytes)
-		jw_double(w, "write_amplification",
-			  (double)d->write_bytes / (double)r->bytes, 3);
-	else
-		jw_null(w, "write_amplification");
-	jw_close(w, '}');
-}
-
-static void json_phase(struct jw *w, int p,
+static void json_phase(struct clyde_jw *w, int p,
 		       const struct clyde_tree_phase_result *r)
 {
-	jw_open(w, NULL, '{');
-	jw_str(w, "name", clyde_tree_phase_name((enum clyde_tree_phase)p), 64);
-	jw_u64(w, "entries", r->entries);
-	jw_u64(w, "files", r->files);
-	jw_u64(w, "dirs", r->dirs);
-	jw_u64(w, "symlinks", r->symlinks);
-	jw_u64(w, "others", r->others);
-	jw_u64(w, "bytes", r->bytes);
-	jw_u64(w, "elapsed_ns", r->elapsed_ns);
-	jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
-	jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
-	jw_double(w, "cpu_pct", cpu_pct(r), 2);
-	jw_double(w, "entries_per_s",
-		  clyde_tree_rate(r->entries, r->elapsed_ns), 3);
-	jw_double(w, "files_per_s", clyde_tree_rate(r->files, r->elapsed_ns),
-		  3);
-	jw_double(w, "bytes_per_s", clyde_tree_rate(r->bytes, r->elapsed_ns),
-		  3);
-	jw_open(w, "latency", '{');
+	clyde_jw_open(w, NULL, '{');
+	clyde_jw_str(w, "name", clyde_tree_phase_name((enum clyde_tree_phase)p),
+		     64);
+	clyde_jw_u64(w, "entries", r->entries);
+	clyde_jw_u64(w, "files", r->files);
+	clyde_jw_u64(w, "dirs", r->dirs);
+	clyde_jw_u64(w, "symlinks", r->symlinks);
+	clyde_jw_u64(w, "others", r->others);
+	clyde_jw_u64(w, "bytes", r->bytes);
+	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
+	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
+	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
+	clyde_jw_num(w, "cpu_pct", cpu_pct(r), 2);
+	clyde_jw_num(w, "entries_per_s",
+		     clyde_tree_rate(r->entries, r->elapsed_ns), 3);
+	clyde_jw_num(w, "files_per_s", clyde_tree_rate(r->files, r->elapsed_ns),
+		     3);
+	clyde_jw_num(w, "bytes_per_s", clyde_tree_rate(r->bytes, r->elapsed_ns),
+		     3);
+	clyde_jw_open(w, "latency", '{');
 	for (int op = 0; op < CLYDE_TREE_OP_COUNT; op++)
 		if (r->lat[op] && clyde_hist_count(r->lat[op]))
-			json_latency(w,
-				     clyde_tree_op_name((enum clyde_tree_op)op),
-				     r->lat[op]);
-	jw_close(w, '}');
-	jw_open(w, "cache", '{');
-	jw_bool(w, "dropped", r->cache_dropped);
+			clyde_jw_latency(
+				w, clyde_tree_op_name((enum clyde_tree_op)op),
+				r->lat[op], 1);
+	clyde_jw_close(w, '}');
+	clyde_jw_open(w, "cache", '{');
+	clyde_jw_bool(w, "dropped", r->cache_dropped);
 	jw_str_or_null(w, "reason", r->cache_reason, sizeof(r->cache_reason));
-	jw_close(w, '}');
-	json_device(w, p, r);
-	jw_open(w, "workers", '[');
+	clyde_jw_close(w, '}');
+	/* Only extract writes data of its own to compare with. */
+	clyde_jw_device(w, &r->dev, p == CLYDE_TREE_EXTRACT ? r->bytes : 0);
+	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		const struct clyde_tree_worker *k = &r->workers[i];
 
-		jw_open(w, NULL, '{');
-		jw_u64(w, "index", i);
-		jw_u64(w, "entries", k->entries);
-		jw_u64(w, "files", k->files);
-		jw_u64(w, "dirs", k->dirs);
-		jw_u64(w, "bytes", k->bytes);
-		jw_u64(w, "elapsed_ns", k->elapsed_ns);
-		jw_u64(w, "start_ns", k->start_ns);
-		jw_u64(w, "end_ns", k->end_ns);
-		jw_u64(w, "cpu_user_ns", k->cpu_user_ns);
-		jw_u64(w, "cpu_sys_ns", k->cpu_sys_ns);
-		jw_close(w, '}');
+		clyde_jw_open(w, NULL, '{');
+		clyde_jw_u64(w, "index", i);
+		clyde_jw_u64(w, "entries", k->entries);
+		clyde_jw_u64(w, "files", k->files);
+		clyde_jw_u64(w, "dirs", k->dirs);
+		clyde_jw_u64(w, "bytes", k->bytes);
+		clyde_jw_u64(w, "elapsed_ns", k->elapsed_ns);
+		clyde_jw_u64(w, "start_ns", k->start_ns);
+		clyde_jw_u64(w, "end_ns", k->end_ns);
+		clyde_jw_u64(w, "cpu_user_ns", k->cpu_user_ns);
+		clyde_jw_u64(w, "cpu_sys_ns", k->cpu_sys_ns);
+		clyde_jw_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "errors", '{');
-	jw_u64(w, "permission_denied", r->errors.permission_denied);
-	jw_u64(w, "vanished", r->errors.vanished);
-	jw_u64(w, "loops", r->errors.loops);
-	jw_u64(w, "other", r->errors.other);
-	jw_close(w, '}');
-	jw_u64(w, "noatime_refused", r->noatime_refused);
+	clyde_jw_close(w, ']');
+	clyde_jw_open(w, "errors", '{');
+	clyde_jw_u64(w, "permission_denied", r->errors.permission_denied);
+	clyde_jw_u64(w, "vanished", r->errors.vanished);
+	clyde_jw_u64(w, "loops", r->errors.loops);
+	clyde_jw_u64(w, "other", r->errors.other);
+	clyde_jw_close(w, '}');
+	clyde_jw_u64(w, "noatime_refused", r->noatime_refused);
 	jw_str_or_null(w, "first_error", r->first_error,
 		       sizeof(r->first_error));
-	jw_close(w, '}');
+	clyde_jw_close(w, '}');
 }
 
-static void json_env(struct jw *w, const struct clyde_env *env)
+static void json_env(struct clyde_jw *w, const struct clyde_env *env)
 {
-	const struct clyde_machine *m = &env->machine;
-	const struct clyde_target *t = &env->target;
-
-	jw_open(w, "machine", '{');
-	jw_str(w, "host", m->host, sizeof(m->host));
-	jw_str(w, "kernel", m->kernel, sizeof(m->kernel));
-	jw_str(w, "cpu_model", m->cpu_model, sizeof(m->cpu_model));
-	jw_u64(w, "ncpu", m->ncpu);
-	jw_u64(w, "ram_bytes", m->ram_bytes);
-	jw_close(w, '}');
-	jw_open(w, "target", '{');
-	jw_str(w, "path", t->path, sizeof(t->path));
-	jw_str(w, "fstype", t->fstype, sizeof(t->fstype));
-	jw_str(w, "mount_point", t->mount_point, sizeof(t->mount_point));
-	jw_str(w, "mount_opts", t->mount_opts, sizeof(t->mount_opts));
-	jw_str(w, "source", t->source, sizeof(t->source));
-	jw_bool(w, "has_block_device", t->has_block_device);
-	jw_str_or_null(w, "no_device_reason",
-		       t->has_block_device ? NULL : t->no_device_reason,
-		       sizeof(t->no_device_reason));
-	jw_str_or_null(w, "block_dev", t->block_dev, sizeof(t->block_dev));
-	jw_str_or_null(w, "disk", t->disk, sizeof(t->disk));
-	jw_u64(w, "logical_block_size", t->logical_block_size);
-	jw_u64(w, "physical_block_size", t->physical_block_size);
-	jw_bool(w, "rotational", t->rotational);
-	jw_close(w, '}');
+	clyde_jw_machine(w, &env->machine);
+	clyde_jw_target(w, &env->target);
 }
 
-static void json_config(struct jw *w, const struct clyde_tree_run *run)
+static void json_config(struct clyde_jw *w, const struct clyde_tree_run *run)
 {
 	const struct clyde_tree_config *c = &run->cfg;
 	char dist[128];
 
-	jw_open(w, "config", '{');
+	clyde_jw_open(w, "config", '{');
 	jw_str_or_null(w, "preset", c->preset, sizeof(c->preset));
-	jw_u64(w, "files", c->shape.files);
-	jw_u64(w, "dirs", c->shape.dirs);
-	jw_double(w, "files_per_dir", c->shape.files_per_dir, 3);
-	jw_u64(w, "depth", c->shape.depth);
-	jw_u64(w, "fanout", c->shape.fanout);
-	jw_str(w, "size",
-	       clyde_size_dist_format(dist, sizeof(dist), &c->shape.size),
-	       sizeof(dist));
-	jw_u64(w, "seed", c->seed);
-	jw_open(w, "phases", '[');
+	clyde_jw_u64(w, "files", c->shape.files);
+	clyde_jw_u64(w, "dirs", c->shape.dirs);
+	clyde_jw_num(w, "files_per_dir", c->shape.files_per_dir, 3);
+	clyde_jw_u64(w, "depth", c->shape.depth);
+	clyde_jw_u64(w, "fanout", c->shape.fanout);
+	clyde_jw_str(w, "size",
+		     clyde_size_dist_format(dist, sizeof(dist), &c->shape.size),
+		     sizeof(dist));
+	clyde_jw_u64(w, "seed", c->seed);
+	clyde_jw_open(w, "phases", '[');
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
 		if (c->phases & CLYDE_TREE_PHASE_BIT(p))
-			jw_str(w, NULL,
-			       clyde_tree_phase_name((enum clyde_tree_phase)p),
-			       64);
-	jw_close(w, ']');
-	jw_u64(w, "workers", c->workers);
-	jw_str(w, "existing", c->existing, 4096);
-	jw_u64(w, "io_size", c->io_size);
-	jw_bool(w, "drop_caches", c->drop_caches);
-	jw_bool(w, "noatime", c->noatime || c->existing);
-	jw_bool(w, "one_file_system", c->one_fs);
-	jw_str(w, "pattern", pattern_name(c), 16);
-	jw_close(w, '}');
+			clyde_jw_str(
+				w, NULL,
+				clyde_tree_phase_name((enum clyde_tree_phase)p),
+				64);
+	clyde_jw_close(w, ']');
+	clyde_jw_u64(w, "workers", c->workers);
+	clyde_jw_str(w, "existing", c->existing, 4096);
+	clyde_jw_u64(w, "io_size", c->io_size);
+	clyde_jw_bool(w, "drop_caches", c->drop_caches);
+	clyde_jw_bool(w, "noatime", c->noatime || c->existing);
+	clyde_jw_bool(w, "one_file_system", c->one_fs);
+	clyde_jw_str(w, "pattern", pattern_name(c), 16);
+	clyde_jw_close(w, '}');
 }
 
 /* The figure a phase is summarised by: bytes/s where data moves. */
@@ -537,67 +351,69 @@ static bool phase_in_bytes(int p)
 int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 			  const char *version)
 {
-	struct jw w = { .f = f };
+	struct clyde_jw w = { .f = f };
 
 	errno = 0;
-	jw_open(&w, NULL, '{');
-	jw_str(&w, "schema", "clyde-result", 64);
-	jw_u64(&w, "schema_version", 1);
-	jw_str(&w, "clyde_version", version, 256);
-	jw_str(&w, "kind", "tree", 16);
-	jw_str(&w, "label",
-	       run->cfg.label[0] ? run->cfg.label : run->env.machine.host,
-	       sizeof(run->cfg.label));
-	jw_u64(&w, "started_unix", run->started_unix);
+	clyde_jw_open(&w, NULL, '{');
+	clyde_jw_str(&w, "schema", "clyde-result", 64);
+	clyde_jw_u64(&w, "schema_version", 1);
+	clyde_jw_str(&w, "clyde_version", version, 256);
+	clyde_jw_str(&w, "kind", "tree", 16);
+	clyde_jw_str(&w, "label",
+		     run->cfg.label[0] ? run->cfg.label : run->env.machine.host,
+		     sizeof(run->cfg.label));
+	clyde_jw_u64(&w, "started_unix", run->started_unix);
 	json_env(&w, &run->env);
 	json_config(&w, run);
-	jw_open(&w, "tree", '{');
-	jw_str(&w, "root", run->root, sizeof(run->root));
-	jw_bool(&w, "generated", run->generated);
-	jw_u64(&w, "files", run->plan_files);
-	jw_u64(&w, "dirs", run->plan_dirs);
-	jw_u64(&w, "bytes", run->plan_bytes);
-	jw_u64(&w, "depth", run->plan_depth);
-	jw_u64(&w, "fanout", run->plan_fanout);
-	jw_close(&w, '}');
-	jw_open(&w, "runs", '[');
-	jw_open(&w, NULL, '{');
-	jw_u64(&w, "index", 0);
-	jw_u64(&w, "seed", run->cfg.seed);
-	jw_open(&w, "phases", '[');
+	clyde_jw_open(&w, "tree", '{');
+	clyde_jw_str(&w, "root", run->root, sizeof(run->root));
+	clyde_jw_bool(&w, "generated", run->generated);
+	clyde_jw_u64(&w, "files", run->plan_files);
+	clyde_jw_u64(&w, "dirs", run->plan_dirs);
+	clyde_jw_u64(&w, "bytes", run->plan_bytes);
+	clyde_jw_u64(&w, "depth", run->plan_depth);
+	clyde_jw_u64(&w, "fanout", run->plan_fanout);
+	clyde_jw_close(&w, '}');
+	clyde_jw_open(&w, "runs", '[');
+	clyde_jw_open(&w, NULL, '{');
+	clyde_jw_u64(&w, "index", 0);
+	clyde_jw_u64(&w, "seed", run->cfg.seed);
+	clyde_jw_open(&w, "phases", '[');
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
 		if (phase_ran(run, p))
 			json_phase(&w, p, &run->phases[p]);
-	jw_close(&w, ']');
-	jw_close(&w, '}');
-	jw_close(&w, ']');
+	clyde_jw_close(&w, ']');
+	clyde_jw_close(&w, '}');
+	clyde_jw_close(&w, ']');
 	/* One run: the mean is the value and there is no spread to give. */
-	jw_open(&w, "summary", '[');
+	clyde_jw_open(&w, "summary", '[');
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
 		const struct clyde_tree_phase_result *r = &run->phases[p];
 
 		if (!r->ran)
 			continue;
-		jw_open(&w, NULL, '{');
-		jw_str(&w, "name",
-		       clyde_tree_phase_name((enum clyde_tree_phase)p), 64);
-		jw_str(&w, "unit", phase_in_bytes(p) ? "B/s" : "entries/s", 16);
-		jw_u64(&w, "n", 1);
-		jw_double(&w, "mean",
-			  clyde_tree_rate(phase_in_bytes(p) ? r->bytes :
-							      r->entries,
-					  r->elapsed_ns),
-			  3);
-		jw_null(&w, "stddev");
-		jw_null(&w, "ci95_halfwidth");
-		jw_null(&w, "ci95_low");
-		jw_null(&w, "ci95_high");
-		jw_null(&w, "settled");
-		jw_close(&w, '}');
+		clyde_jw_open(&w, NULL, '{');
+		clyde_jw_str(&w, "name",
+			     clyde_tree_phase_name((enum clyde_tree_phase)p),
+			     64);
+		clyde_jw_str(&w, "unit",
+			     phase_in_bytes(p) ? "B/s" : "entries/s", 16);
+		clyde_jw_u64(&w, "n", 1);
+		clyde_jw_num(&w, "mean",
+			     clyde_tree_rate(phase_in_bytes(p) ? r->bytes :
+								 r->entries,
+					     r->elapsed_ns),
+			     3);
+		clyde_jw_null(&w, "stddev");
+		clyde_jw_null(&w, "ci95_halfwidth");
+		clyde_jw_null(&w, "ci95_low");
+		clyde_jw_null(&w, "ci95_high");
+		clyde_jw_null(&w, "settled");
+		clyde_jw_close(&w, '}');
 	}
-	jw_close(&w, ']');
-	jw_null(&w, "until_stable");
-	jw_close(&w, '}');
+	clyde_jw_close(&w, ']');
+	clyde_jw_null(&w, "until_stable");
+	clyde_jw_close(&w, '}');
 	fputc('\n', f);
 	return finish(f);
 }

@@ -483,9 +483,9 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
 	r->state = CLYDE_DONE;
-	r->latency_sample_every =
-		te->id == CLYDE_PUTC || te->id == CLYDE_GETC ? CLYDE_PERCHAR_SAMPLE
-							     : 1;
+	r->latency_sample_every = te->id == CLYDE_PUTC || te->id == CLYDE_GETC ?
+					  CLYDE_PERCHAR_SAMPLE :
+					  1;
 	check_direct(st, te->id, r);
 	return 0;
 }

@@ -65,13 +65,13 @@ struct clyde_bonnie_config {
 	enum clyde_pattern pattern; /* --pattern */
 
 	/* Honest numbers. */
-	bool perchar_given;   /* -fN given: no time bound on the per-char tests */
-	bool no_evict;	      /* --no-evict: leave the page cache alone */
-	bool drop_caches;     /* --drop-caches: drop all caches before the
+	bool perchar_given; /* -fN given: no time bound on the per-char tests */
+	bool no_evict;	    /* --no-evict: leave the page cache alone */
+	bool drop_caches;   /* --drop-caches: drop all caches before the
 			       * metadata tests (root) */
 	double until_stable_pct; /* --until-stable PCT; 0 = off */
 	unsigned max_runs;	 /* --max-runs: bound for --until-stable */
-	bool show_progress;	 /* the live line on a terminal (set by the CLI) */
+	bool show_progress; /* the live line on a terminal (set by the CLI) */
 };
 
 /* One per-char call in this many is timed into the latency histogram
@@ -112,8 +112,8 @@ struct clyde_bonnie_hooks {
  * the IO tests, seeks, files) over all workers, out of `total`.
  */
 struct clyde_progress {
-	atomic_int active;	  /* a test is running */
-	atomic_int test;	  /* enum clyde_test of the running test */
+	atomic_int active; /* a test is running */
+	atomic_int test;   /* enum clyde_test of the running test */
 	atomic_uint_fast64_t done;
 	atomic_uint_fast64_t total;
 	atomic_uint_fast64_t start_ns; /* clyde_now() when it started */

@@ -161,7 +161,10 @@ static int perchar_test(struct clyde_worker *w, bool write)
 			k = e->read(fd, &c, 1, (off_t)i);
 		}
 		if (k != 1)
-			ret = io_err(w, k < 0 ? (int)k : write ? -EIO : -ENODATA,
+			ret = io_err(w,
+				     k < 0 ? (int)k :
+				     write ? -EIO :
+					     -ENODATA,
 				     write ? "write" : "read", i);
 		if (timed)
 			clyde_worker_op(w, t0, 0);

@@ -23,8 +23,8 @@
 #define CAL_MAX_BYTES (1ull << 30)
 #define CAL_MAX_NS (2ull * 1000000000ull)
 #define CAL_CHUNK (1u << 20)
-#define TARGET_NS 5.0e9		/* each block test about this long */
-#define MIN_TOTAL_MIB 1024u	/* at least 1 GiB written in all */
+#define TARGET_NS 5.0e9	    /* each block test about this long */
+#define MIN_TOTAL_MIB 1024u /* at least 1 GiB written in all */
 #define MAX_TOTAL_MIB (256u * 1024u)
 #define MIN_WORKER_MIB 64u
 
@@ -42,7 +42,8 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 	int fd, ret = 0;
 
 	if (fstatvfs(scratch->dirfd, &sv) < 0)
-		return clyde_err(ctx, errno, "sizing: cannot read the free space of %s",
+		return clyde_err(ctx, errno,
+				 "sizing: cannot read the free space of %s",
 				 scratch->path);
 	free_mib = (uint64_t)sv.f_bavail * sv.f_frsize >> 20;
 	/* Half of the free space at most: the disk is someone's. */
@@ -75,7 +76,8 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 		}
 		/* Change the data per chunk so that nothing can compress it. */
 		memcpy(buf, &written, sizeof(written));
-		ret = clyde_engine_write_full(e, fd, buf, CAL_CHUNK, (off_t)written);
+		ret = clyde_engine_write_full(e, fd, buf, CAL_CHUNK,
+					      (off_t)written);
 		if (ret < 0) {
 			ret = clyde_err(ctx, -ret, "sizing: cannot write %s/%s",
 					scratch->path, CAL_NAME);

@@ -37,7 +37,7 @@ struct clyde_worker {
 	const char *test_label;	 /* "block write", ... for messages */
 	struct clyde_span *span; /* this worker's share of the test */
 
-	pthread_barrier_t *start; /* shared by the workers of one test */
+	pthread_barrier_t *start;	 /* shared by the workers of one test */
 	struct clyde_progress *progress; /* may be NULL */
 	uint64_t cpu_user0, cpu_sys0;
 
