@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "core/ctx.h"
 #include "report/compare.h"
@@ -209,30 +210,9 @@ int clyde_cmd_report(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	for (i = 0; i < nfiles; i++) {
-		rc = clyde_loaded_read_file(&ctx, files[i], &set);
-		if (rc) {
-			fprintf(stderr, "clyde report: %s\n",
-				clyde_errmsg(&ctx));
-			clyde_err_clear(&ctx);
-			if (rc == -ENOMEM)
-				goto out;
-		}
-	}
-	for (i = 0; i < set.nerrors; i++)
-		fprintf(stderr, "clyde report: %s\n", set.errors[i]);
-	if (set.nmalformed > set.nerrors)
-		fprintf(stderr,
-			"clyde report: %zu more malformed lines not shown\n",
-			set.nmalformed - set.nerrors);
-	if (merge && clyde_loaded_merge_repeats(&ctx, &set)) {
-		fprintf(stderr, "clyde report: %s\n", clyde_errmsg(&ctx));
+	if (clyde_cli_load_results(&ctx, "report", files, nfiles, merge, &set) <
+	    0)
 		goto out;
-	}
-	if (!set.nruns) {
-		fprintf(stderr, "clyde report: nothing could be read\n");
-		goto out;
-	}
 	o.labels = (const char *const *)labels;
 	o.nlabels = nlabels;
 	if (clyde_compare_build(&ctx, &set, &o, &cmp)) {

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/privs.h"
@@ -23,28 +24,6 @@
 #include "results/format.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a blocking wait (a semaphore, stdin for -y p)
-	 * must return so that the run can stop and clean up. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* What the progress lines say, as bonnie++ words them. */
 static const char *const progress[CLYDE_TEST_COUNT] = {
@@ -84,7 +63,7 @@ static int before_test(void *arg, enum clyde_test t)
 
 		fprintf(stderr, "%s: press Enter to start\n", progress[t]);
 		if (!fgets(line, sizeof(line), stdin) && ferror(stdin))
-			return interrupted ? -EINTR : -EIO;
+			return clyde_cli_interrupted() ? -EINTR : -EIO;
 	}
 	if (h->show_progress && !h->live) {
 		fprintf(stderr, "%s...", progress[t]);
@@ -281,7 +260,7 @@ static void save_history(const struct clyde_cli_extra *extra,
 static int report_failure(struct clyde_ctx *ctx, int ret,
 			  const struct clyde_scratch *scratch)
 {
-	if (ret == -EINTR || interrupted) {
+	if (ret == -EINTR || clyde_cli_interrupted()) {
 		fprintf(stderr, "clyde: interrupted; removing %s\n",
 			scratch->path);
 		return CLYDE_EXIT_INTERRUPTED;
@@ -329,8 +308,7 @@ int clyde_cmd_run(int argc, char **argv)
 	}
 
 	clyde_ctx_init(&ctx);
-	ctx.interrupted = &interrupted;
-	install_signals();
+	ctx.interrupted = clyde_cli_catch_signals();
 
 	if (cfg.sync_procs) {
 		/* -p N only prepares (or -p -1 removes) the semaphores. */
@@ -442,7 +420,7 @@ out:
 	free(runs);
 	free(ext);
 	clyde_ctx_release(&ctx);
-	if (interrupted && status == CLYDE_EXIT_OK)
+	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
 	return status;
 }

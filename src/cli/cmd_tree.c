@@ -18,31 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "core/size.h"
 #include "io/scratch.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static const char help_text[] =
 	"Usage: clyde tree [OPTION]...\n"
@@ -526,8 +507,7 @@ int clyde_cmd_tree(int argc, char **argv)
 	pr.show = !c.quiet;
 
 	clyde_ctx_init(&ctx);
-	ctx.interrupted = &interrupted;
-	install_signals();
+	ctx.interrupted = clyde_cli_catch_signals();
 	raise_nofile();
 
 	if (c.cfg.existing) {
@@ -552,7 +532,7 @@ int clyde_cmd_tree(int argc, char **argv)
 	if (ret < 0) {
 		if (pr.show)
 			fputc('\n', stderr);
-		if (ret == -EINTR || interrupted) {
+		if (ret == -EINTR || clyde_cli_interrupted()) {
 			fprintf(stderr, "clyde tree: interrupted%s%s\n",
 				scratch ? "; removing " : "",
 				scratch ? scratch->path : "");
@@ -577,7 +557,7 @@ int clyde_cmd_tree(int argc, char **argv)
 	}
 	clyde_tree_run_release(&run);
 	clyde_ctx_release(&ctx);
-	if (interrupted && status == CLYDE_EXIT_OK)
+	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
 	return status;
 }
