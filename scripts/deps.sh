@@ -6,7 +6,9 @@
 #                           (libsqlite3-dev, for clyde history)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
-#                           losetup, mount, groff/man, ipcs, strace
+#                           mkfs.btrfs, losetup, mount, findmnt, script,
+#                           groff/man, ipcs, strace, chromium (the HTML
+#                           report's test renders the page)
 #
 # As root it runs apt-get; otherwise it prints the apt-get line to run and
 # exits 1.  Exit 0 means everything is there.
@@ -33,6 +35,10 @@ if [[ $mode == test ]]; then
 		bon_csv2html:bonnie++
 		mkfs.ext4:e2fsprogs
 		mkfs.xfs:xfsprogs
+		mkfs.btrfs:btrfs-progs
+		findmnt:mount
+		script:bsdutils
+		chromium:chromium
 		losetup:mount
 		mount:mount
 		ipcs:util-linux
