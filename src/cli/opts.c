@@ -1002,11 +1002,21 @@ int clyde_opts_help(FILE *f)
 	      "each 1024 times\n"
 	      "the one before: -s, -r and -f take MiB (m, g, t), chunks and "
 	      "seeks k, -n m,\n"
-	      "max and min k, m, g.  Without -s the size is twice the RAM, "
-	      "at least 300m.\n"
+	      "max and min k, m, g.  Without -s clyde sizes the file from a "
+	      "short\n"
+	      "calibration write (with -r: twice that RAM, at least 300m).\n"
 	      "Exit status: 0 success, 1 invalid option or directory, 3 a "
 	      "test failed,\n"
-	      "5 interrupted.  See clyde(1).\n",
+	      "5 interrupted.  See clyde(1).\n"
+	      "\n"
+	      "Other commands (each has --help):\n"
+	      "  clyde tree ...               file-tree workloads: extract, "
+	      "stat and read walks\n"
+	      "  clyde compare RESULT...      runs side by side (clyde JSON, "
+	      "bonnie++ CSV)\n"
+	      "  clyde report RESULT... -o F  an HTML report with charts\n"
+	      "  clyde history ...            the saved results "
+	      "(list, show, compare, ...)\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }
