@@ -231,6 +231,22 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 		lat[2], lat[3], rd, wr, wa);
 }
 
+/* Page-cache residency says nothing of the dentry and inode caches, which
+ * only --drop-caches empties: say so when the metadata tests ran warm. */
+static void write_metadata_note(FILE *f,
+				const struct row rows[CLYDE_TEST_COUNT],
+				const struct clyde_run_params *p)
+{
+	if (p->drop_caches)
+		return;
+	if (rows[CLYDE_SEQ_STAT].done || rows[CLYDE_SEQ_DEL].done ||
+	    rows[CLYDE_RAN_STAT].done || rows[CLYDE_RAN_DEL].done)
+		fputs("clyde: note: the stat and delete tests ran with the "
+		      "dentry and inode caches warm;\n"
+		      "clyde: note: --drop-caches (as root) starts them cold\n",
+		      f);
+}
+
 static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			   unsigned n)
 {
@@ -384,6 +400,7 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 		if (rows[i].done)
 			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
 	write_warnings(f, rows, n);
+	write_metadata_note(f, rows, &runs[0].params);
 	if (n > 1)
 		write_stats(f, sum, n, extra);
 	if (fflush(f) != 0 || ferror(f))

@@ -59,5 +59,24 @@ expect_rc 0 "--no-evict run succeeds"
 check_json "$T/warm.json" warm
 assert_file_match "$T/out" "warning: block read" \
 	"the text output warns that the block read came from the cache"
+# The metadata tests: page-cache residency says nothing of the dentry and
+# inode caches, so the text says they ran warm unless --drop-caches (root)
+# emptied them, which the JSON records per test.
+run_clyde -d "$d" -s 0 -n 1 -r 0 --no-save
+expect_rc 0 "a file-test run succeeds"
+assert_file_match "$T/out" "stat and delete tests ran with the dentry and inode caches warm" \
+	"the text notes the warm metadata caches"
+if [[ $(id -u) -eq 0 ]]; then
+	run_clyde -d "$d" -s 0 -n 1 -r 0 --no-save --drop-caches --json "$T/drop.json"
+	expect_rc 0 "--drop-caches as root succeeds"
+	assert_file_no_match "$T/out" "caches warm" "no warm-cache note with --drop-caches"
+	python3 -c 'import json,sys
+t={x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+sys.exit(0 if all(t[n]["cache"]["dropped"] for n in ("seq_stat","seq_del","ran_stat","ran_del")) and not t["seq_create"]["cache"]["dropped"] else 1)' "$T/drop.json" ||
+		fail "cache.dropped is not true for exactly the stat and delete tests"
+	ok "cache.dropped marks the stat and delete tests"
+fi
+run_clyde -d "$d" -s 0 -n 1 -r 0 --drop-caches -u nobody
+expect_rc 1 "--drop-caches with -u is refused"
 assert_empty_dir "$d" "nothing left behind"
 done_testing
