@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static volatile sig_atomic_t interrupted;
@@ -57,6 +58,157 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 	}
 	if (!set->nruns) {
 		fprintf(stderr, "clyde %s: nothing could be read\n", cmd);
+		return -1;
+	}
+	return 0;
+}
+
+const char *clyde_cli_option_value(int argc, char **argv, int *a,
+				   const char *lng, const char *shrt,
+				   bool *missing)
+{
+	const char *arg = argv[*a];
+	size_t n = strlen(lng);
+
+	*missing = false;
+	if (!strncmp(arg, lng, n) && arg[n] == '=')
+		return arg + n + 1;
+	if (strcmp(arg, lng) && (!shrt || strcmp(arg, shrt)))
+		return NULL;
+	if (*a + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*a];
+}
+
+/* Append the labels of "A,B,C" (split in a copy kept in r->store). */
+static int add_labels(struct clyde_cli_results *r, const char *s)
+{
+	char *copy = strdup(s), *p, **ns, **nl;
+
+	if (!copy)
+		return -ENOMEM;
+	ns = realloc(r->store, (r->nstore + 1) * sizeof(*ns));
+	if (!ns) {
+		free(copy);
+		return -ENOMEM;
+	}
+	r->store = ns;
+	r->store[r->nstore++] = copy;
+	for (p = copy;;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		nl = realloc(r->labels, (r->nlabels + 1) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		r->labels = nl;
+		r->labels[r->nlabels++] = p;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
+			    struct clyde_cli_results *r, clyde_cli_own_opt own,
+			    void *arg, void (*usage)(FILE *f))
+{
+	bool opts_done = false;
+
+	memset(r, 0, sizeof(*r));
+	r->files = calloc((size_t)argc + 1, sizeof(*r->files));
+	if (!r->files) {
+		fprintf(stderr, "clyde %s: out of memory\n", cmd);
+		return -1;
+	}
+	for (int a = 1; a < argc; a++) {
+		const char *opt = argv[a], *v;
+		bool missing = false;
+		char *end;
+		int rc;
+
+		if (opts_done || opt[0] != '-' || !strcmp(opt, "-")) {
+			r->files[r->nfiles++] = argv[a];
+			continue;
+		}
+		if (!strcmp(opt, "--")) {
+			opts_done = true;
+		} else if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
+			usage(stdout);
+			return 1;
+		} else if (!strcmp(opt, "--merge-repeats")) {
+			r->merge = true;
+		} else if ((rc = own(arg, argc, argv, &a)) != 0) {
+			if (rc < 0)
+				return -1;
+		} else if ((v = clyde_cli_option_value(argc, argv, &a,
+						       "--label", NULL,
+						       &missing))) {
+			if (add_labels(r, v) < 0) {
+				fprintf(stderr, "clyde %s: out of memory\n",
+					cmd);
+				return -1;
+			}
+		} else if (!missing && (v = clyde_cli_option_value(
+						argc, argv, &a, "--baseline",
+						NULL, &missing))) {
+			errno = 0;
+			r->baseline = strtol(v, &end, 10);
+			if (errno || end == v || *end || r->baseline < 1) {
+				fprintf(stderr,
+					"clyde %s: --baseline wants a result "
+					"number from 1, not '%s'\n",
+					cmd, v);
+				return -1;
+			}
+		} else {
+			if (missing)
+				fprintf(stderr, "clyde %s: %s needs a value\n",
+					cmd, opt);
+			else
+				fprintf(stderr,
+					"clyde %s: unknown option '%s'\n", cmd,
+					opt);
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (!r->nfiles) {
+		fprintf(stderr, "clyde %s: no result files given\n", cmd);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+void clyde_cli_results_release(struct clyde_cli_results *r)
+{
+	for (size_t i = 0; i < r->nstore; i++)
+		free(r->store[i]);
+	free(r->store);
+	free(r->labels);
+	free(r->files);
+	memset(r, 0, sizeof(*r));
+}
+
+int clyde_cli_results_table(struct clyde_ctx *ctx, const char *cmd,
+			    const struct clyde_cli_results *r,
+			    struct clyde_loaded_set *set,
+			    struct clyde_compare *cmp)
+{
+	struct clyde_compare_opts o = { NULL, 0, 0 };
+
+	if (clyde_cli_load_results(ctx, cmd, r->files, r->nfiles, r->merge,
+				   set) < 0)
+		return -1;
+	o.labels = (const char *const *)r->labels;
+	o.nlabels = r->nlabels;
+	o.baseline = r->baseline;
+	if (clyde_compare_build(ctx, set, &o, cmp)) {
+		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(ctx));
 		return -1;
 	}
 	return 0;

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/ctx.h"
 #include "report/compare.h"
@@ -31,5 +32,53 @@ bool clyde_cli_interrupted(void);
 int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			   size_t nfiles, bool merge,
 			   struct clyde_loaded_set *set);
+
+/*
+ * The command line compare and report share: RESULT files ("-" is
+ * standard input; "--" ends the options), --label A,B,... (repeatable,
+ * adding to the list), --baseline N, --merge-repeats, -h/--help.  A
+ * command's own options go to `own`, which returns 1 when it consumed
+ * argv[*a] (advancing *a past a value), 0 when the option is not its own,
+ * or -1 after printing why it is wrong.  clyde_cli_option_value() helps it
+ * read "--opt VALUE" and "--opt=VALUE".
+ */
+struct clyde_cli_results {
+	char **files; /* point into argv */
+	size_t nfiles;
+	char **labels; /* point into `store` */
+	size_t nlabels;
+	char **store; /* copies of the --label arguments; owned */
+	size_t nstore;
+	long baseline; /* 0: none */
+	bool merge;
+};
+
+typedef int (*clyde_cli_own_opt)(void *arg, int argc, char **argv, int *a);
+
+/* Returns 0 to go on, 1 when --help was printed (exit 0), -1 on a usage
+ * error (printed, with the usage text, on stderr). */
+int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
+			    struct clyde_cli_results *r, clyde_cli_own_opt own,
+			    void *arg, void (*usage)(FILE *f));
+void clyde_cli_results_release(struct clyde_cli_results *r);
+
+/*
+ * If argv[*a] is option `lng` (or `shrt`, may be NULL), return its value
+ * ("--opt=v", or the next argument, advancing *a); else NULL.  *missing is
+ * set when the option is there but its value is not.
+ */
+const char *clyde_cli_option_value(int argc, char **argv, int *a,
+				   const char *lng, const char *shrt,
+				   bool *missing);
+
+/*
+ * Load the results, build the compare table (labels, baseline) and hand
+ * it to the caller; messages are printed as "clyde CMD: ...".  Returns 0
+ * with *cmp to release with clyde_compare_release(), or -1.
+ */
+int clyde_cli_results_table(struct clyde_ctx *ctx, const char *cmd,
+			    const struct clyde_cli_results *r,
+			    struct clyde_loaded_set *set,
+			    struct clyde_compare *cmp);
 
 #endif

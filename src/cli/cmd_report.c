@@ -40,24 +40,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static const char *opt_value(int argc, char **argv, int *i, const char *lng,
-			     const char *shrt, bool *missing)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(lng);
-
-	*missing = false;
-	if (!strncmp(a, lng, n) && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* Write the report to `out` through a temporary file in its directory. */
 static int write_report(const struct clyde_compare *cmp, const char *title,
 			const char *out)
@@ -103,140 +85,71 @@ static int write_report(const struct clyde_compare *cmp, const char *title,
 	return rc;
 }
 
+struct report_opts {
+	const char *out;
+	const char *title;
+};
+
+/* report's own options: -o/--output FILE and --title TEXT. */
+static int own_option(void *arg, int argc, char **argv, int *a)
+{
+	struct report_opts *ro = arg;
+	const char *opt = argv[*a], *v;
+	bool missing;
+
+	v = clyde_cli_option_value(argc, argv, a, "--output", "-o", &missing);
+	if (!v && !missing)
+		v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
+					   &missing);
+	if (missing) {
+		fprintf(stderr, "clyde report: %s needs a value\n", opt);
+		return -1;
+	}
+	if (!v)
+		return 0;
+	if (!strncmp(opt, "--title", 7))
+		ro->title = v;
+	else
+		ro->out = v;
+	return 1;
+}
+
 int clyde_cmd_report(int argc, char **argv)
 {
-	struct clyde_compare_opts o = { NULL, 0, 0 };
+	struct report_opts ro = { NULL, NULL };
+	struct clyde_cli_results r;
 	struct clyde_loaded_set set;
 	struct clyde_compare cmp;
 	struct clyde_ctx ctx;
-	const char *out = NULL, *title = NULL;
-	char **labels = NULL, **files = NULL, **store = NULL;
-	size_t nlabels = 0, nfiles = 0, nstore = 0, i;
-	bool merge = false, opts_done = false;
-	int status = CLYDE_EXIT_USAGE, rc, a;
+	int status = CLYDE_EXIT_USAGE, rc;
 
 	clyde_ctx_init(&ctx);
 	clyde_loaded_set_init(&set);
-	files = calloc((size_t)argc + 1, sizeof(*files));
-	if (!files) {
-		fprintf(stderr, "clyde report: out of memory\n");
+	rc = clyde_cli_results_parse("report", argc, argv, &r, own_option, &ro,
+				     usage);
+	if (rc > 0)
+		status = CLYDE_EXIT_OK;
+	if (rc)
 		goto out;
-	}
-	for (a = 1; a < argc; a++) {
-		const char *arg = argv[a], *v;
-		bool missing;
-		char *end;
-
-		if (opts_done || arg[0] != '-' || !strcmp(arg, "-")) {
-			files[nfiles++] = argv[a];
-			continue;
-		}
-		if (!strcmp(arg, "--")) {
-			opts_done = true;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			usage(stdout);
-			status = CLYDE_EXIT_OK;
-			goto out;
-		} else if (!strcmp(arg, "--merge-repeats")) {
-			merge = true;
-		} else if ((v = opt_value(argc, argv, &a, "--output", "-o",
-					  &missing))) {
-			out = v;
-		} else if (!missing && (v = opt_value(argc, argv, &a, "--title",
-						      NULL, &missing))) {
-			title = v;
-		} else if (!missing && (v = opt_value(argc, argv, &a, "--label",
-						      NULL, &missing))) {
-			char *p, *copy = strdup(v), **nl, **ns;
-
-			/* Repeated --label options add to the list. */
-			if (!copy)
-				goto nomem;
-			ns = realloc(store, (nstore + 1) * sizeof(*ns));
-			if (!ns) {
-				free(copy);
-				goto nomem;
-			}
-			store = ns;
-			store[nstore++] = copy;
-			for (p = copy;;) {
-				char *comma = strchr(p, ',');
-
-				if (comma)
-					*comma = '\0';
-				nl = realloc(labels,
-					     (nlabels + 1) * sizeof(*nl));
-				if (!nl)
-					goto nomem;
-				labels = nl;
-				labels[nlabels++] = p;
-				if (!comma)
-					break;
-				p = comma + 1;
-			}
-		} else if (!missing &&
-			   (v = opt_value(argc, argv, &a, "--baseline", NULL,
-					  &missing))) {
-			errno = 0;
-			o.baseline = strtol(v, &end, 10);
-			if (errno || end == v || *end || o.baseline < 1) {
-				fprintf(stderr,
-					"clyde report: --baseline wants a "
-					"result number from 1, not '%s'\n",
-					v);
-				goto out;
-			}
-		} else {
-			if (missing)
-				fprintf(stderr,
-					"clyde report: %s needs a value\n",
-					arg);
-			else
-				fprintf(stderr,
-					"clyde report: unknown option '%s'\n",
-					arg);
-			usage(stderr);
-			goto out;
-		}
-	}
-	if (!out) {
+	if (!ro.out) {
 		fprintf(stderr,
 			"clyde report: no output file (-o FILE.html)\n");
 		usage(stderr);
 		goto out;
 	}
-	if (!nfiles) {
-		fprintf(stderr, "clyde report: no result files given\n");
-		usage(stderr);
+	if (clyde_cli_results_table(&ctx, "report", &r, &set, &cmp) < 0)
 		goto out;
-	}
-	if (clyde_cli_load_results(&ctx, "report", files, nfiles, merge, &set) <
-	    0)
-		goto out;
-	o.labels = (const char *const *)labels;
-	o.nlabels = nlabels;
-	if (clyde_compare_build(&ctx, &set, &o, &cmp)) {
-		fprintf(stderr, "clyde report: %s\n", clyde_errmsg(&ctx));
-		goto out;
-	}
-	rc = write_report(&cmp, title, out);
+	rc = write_report(&cmp, ro.title, ro.out);
 	clyde_compare_release(&cmp);
 	if (rc) {
-		fprintf(stderr, "clyde report: writing %s: %s\n", out,
+		fprintf(stderr, "clyde report: writing %s: %s\n", ro.out,
 			strerror(-rc));
 		goto out;
 	}
 	status = CLYDE_EXIT_OK;
-	goto out;
-nomem:
-	fprintf(stderr, "clyde report: out of memory\n");
 out:
+	clyde_cli_results_release(&r);
 	clyde_loaded_set_release(&set);
-	for (i = 0; i < nstore; i++)
-		free(store[i]);
-	free(store);
-	free(labels);
-	free(files);
 	clyde_ctx_release(&ctx);
 	return status;
 }
