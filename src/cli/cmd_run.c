@@ -133,20 +133,41 @@ static size_t load_random_file(const char *path, uint32_t **out, char *err,
 	return n;
 }
 
-static int write_json(const char *path, const struct clyde_run *runs,
-		      unsigned n, const struct clyde_json_extra *extra)
+/* The series as one JSON document in memory: the same bytes go to
+ * --json and to the history.  Returns 0 (free *doc) or -errno. */
+static int render_json(const struct clyde_run *runs, unsigned n,
+		       const struct clyde_json_extra *extra, char **doc,
+		       size_t *len)
+{
+	FILE *mem = open_memstream(doc, len);
+	int ret;
+
+	if (!mem)
+		return -errno;
+	ret = clyde_json_write(mem, runs, n, extra, CLYDE_VERSION);
+	if (fclose(mem) != 0 && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*doc);
+		*doc = NULL;
+	}
+	return ret;
+}
+
+static int write_json(const char *path, const char *doc, size_t len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ret;
+	int ret = 0;
 
 	if (!f) {
 		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
 			strerror(errno));
 		return -1;
 	}
-	ret = clyde_json_write(f, runs, n, extra, CLYDE_VERSION);
+	if (fwrite(doc, 1, len, f) != len || fflush(f) != 0)
+		ret = -errno;
 	if (f != stdout && fclose(f) != 0 && !ret)
-		ret = -EIO;
+		ret = -errno;
 	if (ret)
 		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
 			strerror(-ret));
@@ -226,27 +247,14 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
  * that cannot be written costs the user nothing already printed, so it is
  * a warning, not a failed run.
  */
-static void save_history(const struct clyde_cli_extra *extra,
-			 const struct clyde_run *runs, unsigned n,
-			 const struct clyde_json_extra *jextra)
+static void save_history(const struct clyde_cli_extra *extra, const char *doc,
+			 size_t len)
 {
 	struct clyde_ctx hctx;
-	char *doc = NULL;
-	size_t len = 0;
 	int64_t id = 0;
-	FILE *mem;
 
 	if (extra->no_save || !clyde_history_available())
 		return;
-	mem = open_memstream(&doc, &len);
-	if (!mem)
-		return;
-	if (clyde_json_write(mem, runs, n, jextra, CLYDE_VERSION) < 0) {
-		fclose(mem);
-		free(doc);
-		return;
-	}
-	fclose(mem);
 	clyde_ctx_init(&hctx);
 	if (clyde_history_save(&hctx, extra->db_path, doc, len, &id) < 0)
 		fprintf(stderr,
@@ -254,7 +262,6 @@ static void save_history(const struct clyde_cli_extra *extra,
 			"history: %s (--no-save skips it)\n",
 			clyde_errmsg(&hctx));
 	clyde_ctx_release(&hctx);
-	free(doc);
 }
 
 static int report_failure(struct clyde_ctx *ctx, int ret,
@@ -402,10 +409,20 @@ int clyde_cmd_run(int argc, char **argv)
 			fputc('\n', stderr);
 		status = report_failure(&ctx, ret, scratch);
 	} else {
-		if (extra.json_path &&
-		    write_json(extra.json_path, runs, done, &jextra) < 0)
+		char *doc = NULL;
+		size_t len = 0;
+
+		if (render_json(runs, done, &jextra, &doc, &len) < 0) {
+			fprintf(stderr,
+				"clyde: cannot make the JSON document\n");
 			status = CLYDE_EXIT_TEST_FAILED;
-		save_history(&extra, runs, done, &jextra);
+		} else {
+			if (extra.json_path &&
+			    write_json(extra.json_path, doc, len) < 0)
+				status = CLYDE_EXIT_TEST_FAILED;
+			save_history(&extra, doc, len);
+			free(doc);
+		}
 	}
 out:
 	clyde_err_clear(&ctx);

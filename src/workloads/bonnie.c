@@ -279,9 +279,7 @@ static uint64_t progress_total(const struct clyde_bonnie_config *cfg,
 	switch (t) {
 	case CLYDE_PUTC:
 	case CLYDE_GETC:
-		per = cfg->perchar_mib << 20;
-		if (per > file)
-			per = file;
+		per = clyde_bonnie_perchar_bytes(cfg);
 		break;
 	case CLYDE_PUT_BLOCK:
 	case CLYDE_REWRITE:
@@ -512,9 +510,7 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->direct = cfg->direct;
 	p->fsync_each = cfg->fsync_each;
 	if (cfg->file_size_mib && !cfg->skip_perchar && !cfg->direct) {
-		p->perchar_bytes = cfg->perchar_mib << 20;
-		if (p->perchar_bytes > cfg->file_size_mib << 20)
-			p->perchar_bytes = cfg->file_size_mib << 20;
+		p->perchar_bytes = clyde_bonnie_perchar_bytes(cfg);
 	}
 	p->size_auto = !cfg->size_given;
 	p->evict = !cfg->no_evict;

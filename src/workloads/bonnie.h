@@ -85,6 +85,10 @@ struct clyde_bonnie_config {
 /* A test's name for people ("block write", "random seeks", ...). */
 const char *clyde_bonnie_test_label(enum clyde_test t);
 
+/* Bytes each worker's per-char tests cover at most: -f's MiB, but never
+ * more than the file. */
+uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg);
+
 /* Fill cfg with bonnie++'s defaults. */
 void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg);
 

@@ -30,13 +30,6 @@ static uint64_t file_bytes(const struct clyde_worker *w)
 	return w->cfg->file_size_mib << 20;
 }
 
-static uint64_t perchar_bytes(const struct clyde_worker *w)
-{
-	uint64_t n = w->cfg->perchar_mib << 20;
-
-	return n < file_bytes(w) ? n : file_bytes(w);
-}
-
 static int open_io(struct clyde_worker *w, int flags, int *fd)
 {
 	if (w->cfg->direct)
@@ -135,7 +128,8 @@ static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
  */
 static int perchar_test(struct clyde_worker *w, bool write)
 {
-	uint64_t n = perchar_bytes(w), chunk = w->cfg->io_chunk, start, i;
+	uint64_t n = clyde_bonnie_perchar_bytes(w->cfg),
+		 chunk = w->cfg->io_chunk, start, i;
 	const struct clyde_engine_ops *e = engine(w);
 	int fd, ret;
 

@@ -32,3 +32,10 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->pattern = CLYDE_PATTERN_RANDOM;
 	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
 }
+
+uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)
+{
+	uint64_t n = cfg->perchar_mib << 20, file = cfg->file_size_mib << 20;
+
+	return n < file ? n : file;
+}
