@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "core/outfile.h"
 #include "cli/commands.h"
 #include "core/ctx.h"
 #include "report/compare.h"
@@ -44,45 +45,17 @@ static void usage(FILE *f)
 static int write_report(const struct clyde_compare *cmp, const char *title,
 			const char *out)
 {
-	char *tmp = NULL;
-	mode_t mask;
-	FILE *f;
-	int fd, rc;
+	struct clyde_outfile o;
+	int rc = clyde_outfile_open(&o, out);
 
-	if (!strcmp(out, "-"))
-		return clyde_html_write(stdout, cmp, title);
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", out) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		free(tmp);
+	if (rc < 0)
+		return rc;
+	rc = clyde_html_write(o.f, cmp, title);
+	if (rc) {
+		clyde_outfile_abort(&o);
 		return rc;
 	}
-	/* mkstemp makes it 0600; a report is for sharing, so give it the
-	 * mode a plain fopen() would (0666 less the umask). */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		/* Not fatal: the report is still readable by its owner. */
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return rc;
-	}
-	rc = clyde_html_write(f, cmp, title);
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, out))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return clyde_outfile_commit(&o);
 }
 
 struct report_opts {

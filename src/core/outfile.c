@@ -1,0 +1,132 @@
+/*
+ * Output files written through a temporary file and a rename; see
+ * outfile.h for the contract.
+ */
+#include "core/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary file's name: ".NAME.tmp.XXXXXX" in path's directory, so
+ * that the rename never crosses a filesystem and a listing hides it. */
+static char *tmp_name(const char *path)
+{
+	char *a = strdup(path), *b = strdup(path), *out = NULL;
+
+	if (a && b) {
+		const char *dir = dirname(a), *base = basename(b);
+
+		if (asprintf(&out, "%s/.%s.tmp.XXXXXX", dir, base) < 0)
+			out = NULL;
+	}
+	free(a);
+	free(b);
+	return out;
+}
+
+int clyde_outfile_open(struct clyde_outfile *o, const char *path)
+{
+	struct stat st;
+	mode_t mask;
+	int fd, rc;
+
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		o->is_stdout = 1;
+		return 0;
+	}
+	if (!*path)
+		return -ENOENT;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	o->path = strdup(path);
+	o->tmp = tmp_name(path);
+	if (!o->path || !o->tmp) {
+		clyde_outfile_abort(o);
+		return -ENOMEM;
+	}
+	fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		clyde_outfile_abort(o);
+		return rc;
+	}
+	/* mkstemp makes it 0600; a result is for sharing. */
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		rc = -errno;
+		close(fd);
+		clyde_outfile_abort(o);
+		return rc;
+	}
+	return 0;
+}
+
+int clyde_outfile_commit(struct clyde_outfile *o)
+{
+	int rc = 0;
+
+	if (!o->f)
+		return -EBADF;
+	if (o->is_stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = errno ? -errno : -EIO;
+		o->f = NULL;
+		return rc;
+	}
+	if (fflush(o->f) != 0 || ferror(o->f))
+		rc = errno ? -errno : -EIO;
+	if (!rc && fsync(fileno(o->f)) != 0)
+		rc = -errno;
+	if (fclose(o->f) != 0 && !rc)
+		rc = -errno;
+	o->f = NULL;
+	if (!rc && rename(o->tmp, o->path) != 0)
+		rc = -errno;
+	if (rc)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	free(o->path);
+	o->path = NULL;
+	return rc;
+}
+
+void clyde_outfile_abort(struct clyde_outfile *o)
+{
+	if (o->f && !o->is_stdout)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	free(o->path);
+	o->path = NULL;
+}
+
+int clyde_outfile_write_all(const char *path, const void *buf, size_t len)
+{
+	struct clyde_outfile o;
+	int rc = clyde_outfile_open(&o, path);
+
+	if (rc < 0)
+		return rc;
+	if (len && fwrite(buf, 1, len, o.f) != len) {
+		rc = errno ? -errno : -EIO;
+		clyde_outfile_abort(&o);
+		return rc;
+	}
+	return clyde_outfile_commit(&o);
+}

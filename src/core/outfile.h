@@ -1,0 +1,61 @@
+/*
+ * Output files that are never half-written.
+ *
+ * Every file clyde writes for the user (--json, tree --json/--csv, history
+ * export -o, report -o) goes through this module: the data is written to a
+ * temporary file in the destination's directory and renamed over the
+ * destination only once it is complete and flushed to the disk.  A full
+ * disk, an interruption or a crash leaves the old content (or no file) in
+ * place, never a truncated one.
+ *
+ * "-" means standard output, written directly; commit then only flushes
+ * and reports a write error (EPIPE, ENOSPC on /dev/full, ...).
+ *
+ * Typical use, which also lets a caller check a destination before any
+ * work is done (and before dropping privileges):
+ *
+ *	struct clyde_outfile o;
+ *	if (clyde_outfile_open(&o, path) < 0) ... refuse, nothing written
+ *	... run ...
+ *	fwrite(doc, 1, len, o.f);
+ *	if (clyde_outfile_commit(&o) < 0) ... report, old content kept
+ *
+ * and clyde_outfile_abort(&o) on every path that does not commit (it removes
+ * the temporary file).  Not thread safe; one writer per outfile.
+ */
+#ifndef CLYDE_CORE_OUTFILE_H
+#define CLYDE_CORE_OUTFILE_H
+
+#include <stdio.h>
+
+struct clyde_outfile {
+	FILE *f;    /* write here; stdout for "-" */
+	char *path; /* the destination (owned copy) */
+	char *tmp;  /* the temporary file, NULL for "-" or once done */
+	int is_stdout;
+};
+
+/*
+ * Create the temporary file beside `path` (mode 0666 less the umask, as a
+ * plain fopen() would give).  Fails with -EISDIR when path is a directory,
+ * -ENOENT when its directory does not exist, -EACCES when it cannot be
+ * written.  Returns 0 or a negative errno; on failure nothing is left.
+ */
+int clyde_outfile_open(struct clyde_outfile *o, const char *path);
+
+/*
+ * Flush, fsync and close the temporary file, then rename it over the
+ * destination.  On any failure the temporary file is removed and the
+ * destination is untouched.  Returns 0 or a negative errno.  The outfile is
+ * released either way.
+ */
+int clyde_outfile_commit(struct clyde_outfile *o);
+
+/* Drop what was written: close and remove the temporary file.  Safe to call
+ * on a committed, aborted or zeroed outfile. */
+void clyde_outfile_abort(struct clyde_outfile *o);
+
+/* Convenience: write buf[0..len) to path atomically.  0 or -errno. */
+int clyde_outfile_write_all(const char *path, const void *buf, size_t len);
+
+#endif
