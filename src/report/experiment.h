@@ -25,9 +25,9 @@
 #include <stddef.h>
 
 struct clyde_exp_metric {
-	char *key;	   /* "run.put_block" */
-	char *label;	   /* "block write" */
-	char *unit;	   /* "B/s", "ops/s", "s" */
+	char *key;	    /* "run.put_block" */
+	char *label;	    /* "block write" */
+	char *unit;	    /* "B/s", "ops/s", "s" */
 	bool higher_better; /* rates: true; seconds: false */
 };
 
@@ -37,7 +37,7 @@ struct clyde_exp_cell {
 };
 
 struct clyde_exp_point {
-	char **values;		      /* naxes strings: this point's axis values */
+	char **values; /* naxes strings: this point's axis values */
 	struct clyde_exp_cell *cells; /* nmetrics cells */
 	char *config;		      /* free text: the stack/configuration seen
 				       * at this point (may be NULL) */
