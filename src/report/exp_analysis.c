@@ -538,7 +538,11 @@ static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
 
 		for (i = 0; i < k; i++) {
 			size_t q = idx[dir ? i : k - 1 - i];
-			enum clyde_exp_rel r = relation(e, m, q, best, &pv);
+			enum clyde_exp_rel r;
+
+			if (!has_value(e, q, m))
+				continue; /* failed: neither in nor out */
+			r = relation(e, m, q, best, &pv);
 
 			if (r == CLYDE_EXP_REL_BEST ||
 			    r == CLYDE_EXP_REL_SAME) {
@@ -558,12 +562,12 @@ static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
 			continue;
 		sb_add(b,
 		       "%s %s and %s does not change %s significantly "
-		       "(p > 0.05 against the best, %s); %s %s is %+.0f%% "
-		       "(significant, ",
+		       "(p > 0.05 against the best, %s); %s %s is %.0f%% "
+		       "worse (significant, ",
 		       e->axis_names[0], e->points[edge].values[0],
 		       dir ? "below" : "above", mname(&e->metrics[m]),
 		       e->points[best].values[0], e->axis_names[0],
-		       e->points[stop].values[0], pct(e, m, stop, best));
+		       e->points[stop].values[0], fabs(pct(e, m, stop, best)));
 		p_text(b, pv);
 		sb_add(b, ").");
 		return true;

@@ -14,9 +14,11 @@
 
 const char clyde_exp_legend[] =
 	"\xe2\x98\x85 best; ~ not significantly different from the best; "
-	"* significantly different from the best (Welch's t-test, p < 0.05); "
-	"no mark: not tested (fewer than 2 samples); "
-	"\xc2\xb1 95% confidence interval; (n=1) a single sample.";
+	"* significantly different\n"
+	"(Welch's t-test, p < 0.05); no mark: not tested (fewer than 2 "
+	"samples);\n"
+	"\xc2\xb1 half-width of the 95% confidence interval; (n=1) a single "
+	"sample.";
 
 int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 {
