@@ -331,6 +331,21 @@ int clyde_exp_select(struct clyde_ctx *ctx, struct clyde_exp *e,
 
 /* ---- units and numbers ------------------------------------------------- */
 
+static int decimals(double ref)
+{
+	double a = fabs(ref);
+
+	if (a >= 1000)
+		return 0;
+	if (a >= 100)
+		return 1;
+	if (a >= 10 || a == 0)
+		return 2;
+	if (a >= 1)
+		return 3;
+	return 4;
+}
+
 void clyde_exp_unit_choose(const struct clyde_exp_metric *m, double maxabs,
 			   struct clyde_exp_unit *u)
 {
@@ -338,23 +353,25 @@ void clyde_exp_unit_choose(const struct clyde_exp_metric *m, double maxabs,
 
 	u->name = unit;
 	u->div = 1;
+	u->dec = 0;
 	if (!strcmp(unit, "B/s")) {
 		if (maxabs >= 1024.0 * 1024 * 1024 * 10)
-			*u = (struct clyde_exp_unit){ "GiB/s", 1073741824.0 };
+			*u = (struct clyde_exp_unit){ "GiB/s", 1073741824.0,
+						      0 };
 		else if (maxabs >= 1024.0 * 1024)
-			*u = (struct clyde_exp_unit){ "MiB/s", 1048576.0 };
+			*u = (struct clyde_exp_unit){ "MiB/s", 1048576.0, 0 };
 		else if (maxabs >= 1024.0)
-			*u = (struct clyde_exp_unit){ "KiB/s", 1024.0 };
+			*u = (struct clyde_exp_unit){ "KiB/s", 1024.0, 0 };
 	} else if (!strcmp(unit, "s")) {
 		if (maxabs < 1)
-			*u = (struct clyde_exp_unit){ "ms", 1e-3 };
+			*u = (struct clyde_exp_unit){ "ms", 1e-3, 0 };
 	} else if (!strcmp(unit, "ns")) {
 		if (maxabs >= 1e9)
-			*u = (struct clyde_exp_unit){ "s", 1e9 };
+			*u = (struct clyde_exp_unit){ "s", 1e9, 0 };
 		else if (maxabs >= 1e6)
-			*u = (struct clyde_exp_unit){ "ms", 1e6 };
+			*u = (struct clyde_exp_unit){ "ms", 1e6, 0 };
 		else if (maxabs >= 1e3)
-			*u = (struct clyde_exp_unit){ "us", 1e3 };
+			*u = (struct clyde_exp_unit){ "us", 1e3, 0 };
 	} else if (!strcmp(unit, "ops/s") && m->key) {
 		if (strstr(m->key, "seek"))
 			u->name = "seeks/s";
@@ -362,6 +379,7 @@ void clyde_exp_unit_choose(const struct clyde_exp_metric *m, double maxabs,
 			 strstr(m->key, "stat"))
 			u->name = "files/s";
 	}
+	u->dec = decimals(maxabs / u->div);
 }
 
 void clyde_exp_unit_for(const struct clyde_exp_metric *m,
@@ -377,29 +395,10 @@ void clyde_exp_unit_for(const struct clyde_exp_metric *m,
 	clyde_exp_unit_choose(m, max, u);
 }
 
-static int decimals(double ref)
+void clyde_exp_num(char *buf, size_t len, double v,
+		   const struct clyde_exp_unit *u)
 {
-	double a = fabs(ref);
-
-	if (a >= 1000 || a == 0)
-		return a >= 1000 ? 0 : 1;
-	if (a >= 100)
-		return 1;
-	if (a >= 10)
-		return 2;
-	if (a >= 1)
-		return 3;
-	return 4;
-}
-
-void clyde_exp_num(char *buf, size_t len, double v)
-{
-	snprintf(buf, len, "%.*f", decimals(v), v);
-}
-
-void clyde_exp_num_like(char *buf, size_t len, double v, double ref)
-{
-	snprintf(buf, len, "%.*f", decimals(ref), v);
+	snprintf(buf, len, "%.*f", u->dec, v);
 }
 
 /* ---- sentences --------------------------------------------------------- */

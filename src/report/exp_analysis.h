@@ -106,6 +106,8 @@ int clyde_exp_select(struct clyde_ctx *ctx, struct clyde_exp *e,
 struct clyde_exp_unit {
 	const char *name; /* "MiB/s", "files/s", "s", "ms", ... (static) */
 	double div;
+	int dec; /* decimals for the column: 3 significant figures of its
+		  * largest value, at least (0 from 1000 up) */
 };
 
 /* The unit for metric m whose largest absolute mean is maxabs: B/s as
@@ -119,12 +121,9 @@ void clyde_exp_unit_for(const struct clyde_exp_metric *m,
 			const struct clyde_exp_mstat *ms, size_t npoints,
 			struct clyde_exp_unit *u);
 
-/* Write v with three significant figures or more (no exponent below
- * 1e15): 1234, 123.4, 12.34, 1.234, 0.1234. */
-void clyde_exp_num(char *buf, size_t len, double v);
-
-/* The same number of decimals as clyde_exp_num(ref) used, for a CI. */
-void clyde_exp_num_like(char *buf, size_t len, double v, double ref);
+/* Write v (already in the unit) with u's decimals. */
+void clyde_exp_num(char *buf, size_t len, double v,
+		   const struct clyde_exp_unit *u);
 
 /* ---- the plain sentences ----------------------------------------------- */
 

@@ -274,16 +274,8 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 			"y2=\"%.1f\"/>\n",
 			CL, y, CW - CR, y);
-		clyde_exp_num(buf, sizeof(buf), fabs(t) < step / 1e6 ? 0 : t);
-		/* Ticks are round: drop a zero fraction. */
-		if (strchr(buf, '.')) {
-			char *z = buf + strlen(buf) - 1;
-
-			while (*z == '0')
-				*z-- = '\0';
-			if (*z == '.')
-				*z = '\0';
-		}
+		/* Ticks are round: %g drops a zero fraction. */
+		snprintf(buf, sizeof(buf), "%g", fabs(t) < step / 1e6 ? 0 : t);
 		fprintf(f,
 			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s"
 			"</text>\n",

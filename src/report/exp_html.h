@@ -25,7 +25,6 @@
  * title, else "clyde experiment").  Returns 0, -ENOMEM, or -EIO when the
  * stream failed.
  */
-int clyde_exp_html_write(FILE *f, const struct clyde_exp *e,
-			 const char *title);
+int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title);
 
 #endif

@@ -64,12 +64,12 @@ void clyde_exp_cell_text(char *buf, size_t len,
 		return;
 	}
 	mean = cs->mean / u->div;
-	clyde_exp_num(m, sizeof(m), mean);
+	clyde_exp_num(m, sizeof(m), mean, u);
 	if (cs->n < 2) {
 		snprintf(buf, len, "%s (n=1)", m);
 		return;
 	}
-	clyde_exp_num_like(h, sizeof(h), cs->ci95 / u->div, mean);
+	clyde_exp_num(h, sizeof(h), cs->ci95 / u->div, u);
 	if (show_n)
 		snprintf(buf, len, "%s \xc2\xb1 %s (n=%zu)", m, h, cs->n);
 	else
