@@ -606,14 +606,15 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 		return best;
 	}
 	for (i = 0; i < k; i++) {
+		enum clyde_exp_rel r;
 		double q;
 
 		if (!has_value(e, idx[i], m))
 			continue;
 		nvalid++;
+		r = relation(e, m, idx[i], best, &q);
 		if (e->points[idx[i]].cells[m].n >= 2 &&
-		    relation(e, m, idx[i], best, &q) != CLYDE_EXP_REL_DIFF &&
-		    relation(e, m, idx[i], best, &q) != CLYDE_EXP_REL_UNTESTED)
+		    (r == CLYDE_EXP_REL_BEST || r == CLYDE_EXP_REL_SAME))
 			nsame++;
 	}
 	if (nsame == nvalid) {

@@ -299,6 +299,23 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		esc(f, ax->values[i]);
 		fputs("</text>\n", f);
 	}
+	/* An axis value no point has a number for: say why on the axis. */
+	for (i = 0; i < ax->n; i++) {
+		bool any = false, failed = false;
+
+		for (p = 0; p < e->npoints; p++) {
+			if (strcmp(e->points[p].values[0], ax->values[i]))
+				continue;
+			any |= ms->cells[p].n > 0;
+			failed |= e->points[p].failed;
+		}
+		if (!any)
+			fprintf(f,
+				"<text class=\"note\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">%s</text>\n",
+				xpix(&fr, i), CH - CB - 6,
+				failed ? "failed" : "no value");
+	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		CL + (CW - CL - CR) / 2, CH - 10);
 	esc(f, e->axis_names[0]);

@@ -51,7 +51,7 @@ static void exp_init(struct clyde_exp *e, const char *axes, size_t nm, ...)
 /* Add a point: its axis values ("64k" or "64k,raid5") and per metric a
  * count then that many samples (doubles).  failed: no samples. */
 static struct clyde_exp_point *add(struct clyde_exp *e, const char *vals,
-				   bool failed, ...)
+				   int failed, ...)
 {
 	struct clyde_exp_point *p = &e->points[e->npoints++];
 	char *copy = xstrdup(vals), *s, *save = NULL;
@@ -63,7 +63,7 @@ static struct clyde_exp_point *add(struct clyde_exp *e, const char *vals,
 		p->values[a++] = xstrdup(s);
 	free(copy);
 	p->cells = calloc(e->nmetrics, sizeof(*p->cells));
-	p->failed = failed;
+	p->failed = failed != 0;
 	if (failed)
 		return p;
 	va_start(ap, failed);
