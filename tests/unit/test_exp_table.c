@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/exp_analysis.h"
+#include "report/exp_html.h"
 #include "report/exp_table.h"
 #include "tap.h"
 
@@ -366,6 +367,48 @@ static void test_select(void)
 	clyde_ctx_release(&ctx);
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/* The page: a chart per metric, a line and a band per series, escaped. */
+static void test_html(void)
+{
+	struct clyde_exp e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	exp_init(&e, "chunk,fs", 2, "run.put_block", "block <write>", "B/s", 1,
+		 "time.tar", "tar", "s", 0);
+	add(&e, "64k,ext4", false, 2, 1.0, 2.0, 2, 3.0, 4.0);
+	add(&e, "128k,ext4", false, 2, 1.0, 2.0, 1, 3.0);
+	add(&e, "64k,<script>", false, 2, 1.0, 2.0, 2, 3.0, 4.0);
+	add(&e, "128k,<script>", true);
+	e.points[0].config = xstrdup("mkfs.ext4 & <b>");
+	f = open_memstream(&buf, &len);
+	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
+	fclose(f);
+	CHECK(count(buf, "<svg") == 2);
+	CHECK(count(buf, "<polyline class=\"series\"") == 4);
+	CHECK(count(buf, "<polygon class=\"band\"") == 4);
+	CHECK(count(buf, "<details") == 4);
+	CHECK(!strstr(buf, "<script") && !strstr(buf, "<b>") &&
+	      !strstr(buf, "<write>"));
+	CHECK(strstr(buf, "fs &lt;script&gt;") != NULL);
+	CHECK(strstr(buf, "mkfs.ext4 &amp; &lt;b&gt;") != NULL);
+	CHECK(strstr(buf, "<title>clyde experiment</title>") != NULL);
+	free(buf);
+	clyde_exp_release(&e);
+}
+
 int main(void)
 {
 	test_values();
@@ -373,5 +416,6 @@ int main(void)
 	test_significance();
 	test_sentences();
 	test_select();
+	test_html();
 	return tap_done();
 }
