@@ -514,13 +514,6 @@ static const char *mname(const struct clyde_exp_metric *m)
 	return m->label && *m->label ? m->label : m->key;
 }
 
-/* Upper-case the first letter of a finished sentence. */
-static void capital(struct sbuf *b)
-{
-	if (b->s && b->s[0] >= 'a' && b->s[0] <= 'z')
-		b->s[0] = (char)(b->s[0] - 'a' + 'A');
-}
-
 /*
  * Try rule 4 (the plateau) on points idx[0..k), sorted by axis 0, for
  * metric m with best point `best`.  Returns true when a sentence was
@@ -601,7 +594,6 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 		       pct(e, m, best, runner), e->points[runner].values[0]);
 		p_text(&b, p);
 		sb_add(&b, ").");
-		capital(&b);
 		emit(out, &b);
 		return best;
 	}
@@ -631,7 +623,6 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 		p_text(&b, p);
 		sb_add(&b, ").");
 	}
-	capital(&b);
 	emit(out, &b);
 	return SIZE_MAX;
 }

@@ -270,7 +270,7 @@ static void test_sentences(void)
 	add(&e, "4096", false, 3, 101.0, 102.0, 103.0);
 	add(&e, "8192", false, 3, 100.0, 101.0, 102.0);
 	s = sentences(&e);
-	CHECK_STR(s, "Stripe_cache_size 2048 and above does not change block "
+	CHECK_STR(s, "stripe_cache_size 2048 and above does not change block "
 		     "write significantly (p > 0.05 against the best, 4096); "
 		     "stripe_cache_size 1024 is 11% worse (significant, "
 		     "p < 0.001).\n");
@@ -283,7 +283,7 @@ static void test_sentences(void)
 	add(&e, "64k", false, 3, 118.0, 119.0, 120.0);
 	add(&e, "256k", false, 3, 80.0, 81.0, 82.0);
 	s = sentences(&e);
-	CHECK_STR(s, "Chunk 64k is best for block write: +19% against 128k, "
+	CHECK_STR(s, "chunk 64k is best for block write: +19% against 128k, "
 		     "the runner-up (significant, p < 0.001).\n");
 	free(s);
 	clyde_exp_release(&e);
@@ -293,7 +293,7 @@ static void test_sentences(void)
 	add(&e, "ext4", false, 3, 10.0, 11.0, 12.0);
 	add(&e, "xfs", false, 3, 10.5, 11.5, 12.5);
 	s = sentences(&e);
-	CHECK_STR(s, "Fs does not change tar significantly (p > 0.05 between "
+	CHECK_STR(s, "fs does not change tar significantly (p > 0.05 between "
 		     "the best, ext4, and every other value).\n");
 	free(s);
 	clyde_exp_release(&e);
