@@ -13,7 +13,7 @@
 
 #define SEC 1000000000ull
 
-/* The fixture lines of bonnie++ 2.00a (../../shared/fixtures), with what
+/* The fixture lines of bonnie++ 2.00a (tests/fixtures/bonnie-1.98.csv), with what
  * bonnie++ lost filled in: io_chunk_size (field 6) and file_chunk_size
  * (field 25). */
 static const char want_4g[] =
