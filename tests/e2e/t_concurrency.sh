@@ -16,7 +16,7 @@ assert_empty_dir "$d" "the -d directory is left empty"
 ok "JSON file written"
 
 # The checker prints one "ok <what>" or "FAIL <what>" line per assertion.
-python3 - "$T/run.json" >"$T/check" <<'EOF' || true
+run_checker "$T/run.json" <<'EOF'
 import json, sys
 
 MIB = 1 << 20
@@ -72,12 +72,6 @@ for name, (field, amount) in want.items():
         check(t["elapsed_ns"] <= last - first + 1000000,
               "%s: elapsed spans the workers, not their sum" % name)
 EOF
-while read -r verdict what; do
-	case $verdict in
-	ok) ok "$what" ;;
-	*) fail "$what" ;;
-	esac
-done <"$T/check"
 [[ $E2E_PASSED -gt 60 ]] || fail "the JSON checker did not run to the end"
 
 done_testing
