@@ -179,7 +179,7 @@ c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t (x)")
 c.commit()' "$T/other.db"
 	check_refused "$T/other.db" "another application's database"
 else
-	echo "# neither sqlite3 nor python3: foreign database not tested"
+	fail "another application's database needs sqlite3 or python3 to make"
 fi
 
 # ---- concurrent imports -------------------------------------------------
