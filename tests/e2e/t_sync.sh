@@ -1,6 +1,18 @@
 #!/usr/bin/env bash
 # -p N creates the SysV semaphores that -y s uses to start every test of N
 # clyde processes together; -p -1 removes them.
+
+# SysV semaphores are machine-wide (one key): a clyde -p/-y s of the user's,
+# or another checkout's test suite, running at the same time would share
+# them, and this test's -p -1 would remove theirs.  As root, run in a
+# private IPC namespace (before lib.sh makes its directory: exec would
+# skip its cleanup).
+if [[ -z ${CLYDE_T_SYNC_NS:-} && $(id -u) -eq 0 ]] &&
+	command -v unshare >/dev/null 2>&1 &&
+	unshare --ipc true 2>/dev/null; then
+	CLYDE_T_SYNC_NS=1 exec unshare --ipc bash "$0" "$@"
+fi
+
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_cmd ipcs python3
