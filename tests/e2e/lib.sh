@@ -109,12 +109,26 @@ need_root()
 	[[ $(id -u) -eq 0 ]] || skip "needs root"
 }
 
-# need_cmd CMD...: skip unless every command exists.
+# need_cmd CMD...: skip unless every command exists.  For what the test
+# is about: a test that can still check its main subject without CMD uses
+# require_cmd instead, so a missing part fails rather than passing untested.
 need_cmd()
 {
 	local c
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}
+
+# require_cmd WHAT CMD...: fail unless every command exists; WHAT names
+# the part of the test that needs them (scripts/deps.sh test installs them).
+require_cmd()
+{
+	local what=$1 c
+	shift
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			fail "$what needs $c (scripts/deps.sh test installs it)"
 	done
 }
 
@@ -280,6 +294,26 @@ mount_tmpfs()
 	mount -t tmpfs -o "size=$1,mode=755" tmpfs "$MNT" ||
 		skip "cannot mount tmpfs"
 	at_exit "umount -l '$MNT'"
+}
+
+# run_checker ARGS... <<'PY': run the Python checker on stdin with ARGS.
+# It prints one "ok WHAT" or "FAIL WHAT" line per assertion; each becomes
+# an ok or a fail.  The checker must exit 0: one that crashes (a missing
+# key, a JSON that does not parse) fails the test, and so does one that
+# printed nothing.  Its output stays in $T/check for further counts.
+run_checker()
+{
+	local rc=0 verdict what
+	python3 - "$@" >"$T/check" 2>"$T/check.err" || rc=$?
+	while read -r verdict what; do
+		[[ $verdict == ok ]] || fail "$what"
+		ok "$what"
+	done <"$T/check"
+	if [[ $rc -ne 0 ]]; then
+		tail -n 20 "$T/check.err" >&2
+		fail "the Python checker exited with status $rc"
+	fi
+	[[ -s $T/check ]] || fail "the Python checker printed nothing"
 }
 
 # csv_field LINE N: field N (1-based) of a CSV line.

@@ -7,7 +7,7 @@
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-fixtures=$CLYDE_SRC/../shared/fixtures
+fixtures=$CLYDE_SRC/tests/fixtures
 
 # --- A: a known input, exactly.  Two bonnie++ 1.03 lines (mdraid chunk
 # 64k and 128k) and a 1.96 line after a header line.
@@ -146,22 +146,19 @@ expect_rc 0 "--help"
 assert_file_match "$T/out" '^usage: clyde compare' "usage on stdout"
 
 # --- C: every fixture line reads (each file is one format).
-if [[ -d $fixtures ]]; then
-	run_clyde compare "$fixtures/bonnie-1.03.csv" \
-		"$fixtures/bonnie-1.96.csv" "$fixtures/bonnie-1.98.csv" \
-		--format csv
-	expect_rc 0 "all fixtures"
-	assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "no fixture line is malformed"
-	assert_eq "$(head -n 1 "$T/out")" \
-		"test,metric,unit,devil2,devil2#2,devil2#3,devil2#4,xfs,ext4,vm,vm#2,vm#3,best" \
-		"nine runs, labels made unique"
-	assert_file_match "$T/out" '^seeks,rate,seeks/s,389\.0,406\.7,368\.5,402\.1,517\.6,710\.9,5113,,too fast,vm$' \
-		"seek rates of all formats (%.1f kept), empty and +++++"
-	assert_file_match "$T/out" '^seq_create,lat max,ms,,,,,939\.0,0\.206,1\.38,6\.20,0\.392,ext4$' \
-		"latencies in us and ms, none in 1.03"
-else
-	echo "# no fixtures at $fixtures: part C skipped"
-fi
+[[ -d $fixtures ]] || fail "no fixtures at $fixtures"
+run_clyde compare "$fixtures/bonnie-1.03.csv" \
+	"$fixtures/bonnie-1.96.csv" "$fixtures/bonnie-1.98.csv" \
+	--format csv
+expect_rc 0 "all fixtures"
+assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "no fixture line is malformed"
+assert_eq "$(head -n 1 "$T/out")" \
+	"test,metric,unit,devil2,devil2#2,devil2#3,devil2#4,xfs,ext4,vm,vm#2,vm#3,best" \
+	"nine runs, labels made unique"
+assert_file_match "$T/out" '^seeks,rate,seeks/s,389\.0,406\.7,368\.5,402\.1,517\.6,710\.9,5113,,too fast,vm$' \
+	"seek rates of all formats (%.1f kept), empty and +++++"
+assert_file_match "$T/out" '^seq_create,lat max,ms,,,,,939\.0,0\.206,1\.38,6\.20,0\.392,ext4$' \
+	"latencies in us and ms, none in 1.03"
 
 # --- D: real clyde JSON, two configurations with two repeats each.
 d=$(new_dir d)
@@ -169,8 +166,9 @@ run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m one --json "$T/one.json" -q
 expect_rc 0 "clyde -x 2 --json (one)"
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m two --json "$T/two.json" -q
 expect_rc 0 "clyde -x 2 --json (two)"
-grep -q '"schema_version": 1' "$T/one.json" ||
-	skip "the JSON writer does not write schema v1 yet"
+# A schema regression is a failure, never a skip.
+assert_file_match "$T/one.json" '"schema_version": 1' "one.json is schema v1"
+assert_file_match "$T/two.json" '"schema_version": 1' "two.json is schema v1"
 run_clyde compare one.json two.json --baseline 1
 expect_rc 0 "compare of two JSON results"
 assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "the JSON reads without complaint"

@@ -43,27 +43,24 @@ assert_file_no_match "$T/err" '(Writing|Reading|Rewriting|Create files).*done' \
 	"-q: no progress lines"
 
 # bonnie++'s tools read the line.
-if command -v bon_csv2txt >/dev/null 2>&1; then
-	rc=0
-	bon_csv2txt <"$T/out" >"$T/txt" 2>"$T/txt.err" || rc=$?
-	assert_eq "$rc" 0 "bon_csv2txt exits 0"
-	assert_file_no_match "$T/txt.err" 'Expected' "bon_csv2txt accepts the line"
-	assert_file_match "$T/txt" '^csvhost' "bon_csv2txt shows the machine name"
-	assert_file_match "$T/txt" " $(csv_field "$line" 40)( |\$)" \
-		"bon_csv2txt shows our block write latency"
-	assert_file_match "$T/txt" " $(csv_field "$line" 50)\$" \
-		"bon_csv2txt shows our random delete latency"
-	rc=0
-	bon_csv2html <"$T/out" >"$T/html" 2>"$T/html.err" || rc=$?
-	assert_eq "$rc" 0 "bon_csv2html exits 0"
-	assert_file_no_match "$T/html.err" 'Expected' "bon_csv2html accepts the line"
-	assert_file_match "$T/html" '<table' "bon_csv2html makes a table"
-	assert_file_match "$T/html" '>csvhost<' "the HTML has the machine name"
-	assert_file_match "$T/html" ">$(csv_field "$line" 44)<" \
-		"the HTML has our seek latency"
-else
-	echo "# bon_csv2txt not installed: bonnie++'s tools not checked"
-fi
+require_cmd "reading the line with bonnie++'s tools" bon_csv2txt bon_csv2html
+rc=0
+bon_csv2txt <"$T/out" >"$T/txt" 2>"$T/txt.err" || rc=$?
+assert_eq "$rc" 0 "bon_csv2txt exits 0"
+assert_file_no_match "$T/txt.err" 'Expected' "bon_csv2txt accepts the line"
+assert_file_match "$T/txt" '^csvhost' "bon_csv2txt shows the machine name"
+assert_file_match "$T/txt" " $(csv_field "$line" 40)( |\$)" \
+	"bon_csv2txt shows our block write latency"
+assert_file_match "$T/txt" " $(csv_field "$line" 50)\$" \
+	"bon_csv2txt shows our random delete latency"
+rc=0
+bon_csv2html <"$T/out" >"$T/html" 2>"$T/html.err" || rc=$?
+assert_eq "$rc" 0 "bon_csv2html exits 0"
+assert_file_no_match "$T/html.err" 'Expected' "bon_csv2html accepts the line"
+assert_file_match "$T/html" '<table' "bon_csv2html makes a table"
+assert_file_match "$T/html" '>csvhost<' "the HTML has the machine name"
+assert_file_match "$T/html" ">$(csv_field "$line" 44)<" \
+	"the HTML has our seek latency"
 
 # --- B: -x 2 with chunk, seeks, seekers and file sizes given, -f, -c 2.
 run_clyde -d "$d" -s 64m:4096:1000:3 -n 1:2000:100:3 -r 0 -f -c 2 -z 7 \

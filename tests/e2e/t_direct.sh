@@ -29,7 +29,7 @@ assert_file_match "$T/err" 'putc|[Pp]er.?[Cc]ha' "stderr has a note on the per-c
 assert_file_match "$T/err" 'skip' "the note says they were skipped"
 assert_file_match "$T/err" 'Writing intelligently' "block write ran"
 
-python3 - "$T/run.json" >"$T/check" <<'EOF' || true
+run_checker "$T/run.json" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 tests = {t["name"]: t for t in doc["runs"][0]["tests"]}
@@ -46,36 +46,29 @@ for n in ("put_block", "rewrite", "get_block", "seeks"):
     check(tests[n]["cache"]["direct_checked"] is True, n + ": O_DIRECT checked")
     check(tests[n]["cache"]["direct_honoured"] is True, n + ": O_DIRECT honoured")
 EOF
-while read -r verdict what; do
-	[[ $verdict == ok ]] || fail "JSON: $what"
-	ok "JSON: $what"
-done <"$T/check"
 [[ $(wc -l <"$T/check") -ge 20 ]] || fail "the JSON checker did not finish"
 
 # Every open of the test file carries O_DIRECT, the read-only ones too.
-if command -v strace >/dev/null 2>&1; then
-	RC=0
-	timeout -k 10 "$CLYDE_TIMEOUT" strace -f -e trace=open,openat \
-		-o "$T/strace" "$CLYDE" -d "$MNT/d" -D -s 16m -n 0 -r 0 -q --no-save \
-		>"$T/out" 2>"$T/err" || RC=$?
-	expect_rc 0 "clyde -D under strace succeeds"
-	grep -E 'open(at)?\(' "$T/strace" |
-		grep -Ev 'O_DIRECTORY|"/(lib|usr|etc|proc|sys|dev)|= -1' \
-			>"$T/opens" || true
-	n=$(wc -l <"$T/opens")
-	if [[ $n -lt 4 ]]; then
-		cat "$T/strace" >&2
-		fail "only $n opens of test files seen"
-	fi
-	ok "$n opens of the test file seen"
-	if grep -v O_DIRECT "$T/opens" >&2; then
-		fail "opens of test files without O_DIRECT (above)"
-	fi
-	ok "every one of them has O_DIRECT"
-	assert_file_match "$T/opens" 'O_RDONLY.*O_DIRECT|O_DIRECT.*O_RDONLY' \
-		"the reads use O_DIRECT too"
-else
-	echo "# strace not installed: O_DIRECT flags not checked"
+require_cmd "checking the open flags" strace
+RC=0
+timeout -k 10 "$CLYDE_TIMEOUT" strace -f -e trace=open,openat \
+	-o "$T/strace" "$CLYDE" -d "$MNT/d" -D -s 16m -n 0 -r 0 -q --no-save \
+	>"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0 "clyde -D under strace succeeds"
+grep -E 'open(at)?\(' "$T/strace" |
+	grep -Ev 'O_DIRECTORY|"/(lib|usr|etc|proc|sys|dev)|= -1' \
+		>"$T/opens" || true
+n=$(wc -l <"$T/opens")
+if [[ $n -lt 4 ]]; then
+	cat "$T/strace" >&2
+	fail "only $n opens of test files seen"
 fi
+ok "$n opens of the test file seen"
+if grep -v O_DIRECT "$T/opens" >&2; then
+	fail "opens of test files without O_DIRECT (above)"
+fi
+ok "every one of them has O_DIRECT"
+assert_file_match "$T/opens" 'O_RDONLY.*O_DIRECT|O_DIRECT.*O_RDONLY' \
+	"the reads use O_DIRECT too"
 
 done_testing

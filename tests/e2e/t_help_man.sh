@@ -127,25 +127,18 @@ check_bad '-c 201: must be from 1 to 200' run -c 201
 check_bad 'unexpected argument "stray"' -d "$T" stray
 
 # The page renders without a warning (groff -ww turns them all on).
-rendered=0
-if command -v groff >/dev/null 2>&1; then
-	groff -man -Tutf8 -ww -z "$MAN" 2>"$T/groff.err" ||
-		fail "groff failed on clyde.1: $(head -n 5 "$T/groff.err")"
-	[[ ! -s $T/groff.err ]] ||
-		fail "groff warns on clyde.1: $(head -n 5 "$T/groff.err")"
-	ok "groff -man -ww renders clyde.1 without warnings"
-	rendered=1
-fi
-if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
-	LC_ALL=C.UTF-8 MANWIDTH=80 \
-		man --warnings -E UTF-8 -l "$MAN" >"$T/man.txt" 2>"$T/man.err" ||
-		fail "man -l failed on clyde.1: $(head -n 5 "$T/man.err")"
-	[[ ! -s $T/man.err ]] ||
-		fail "man -l warns on clyde.1: $(head -n 5 "$T/man.err")"
-	assert_file_match "$T/man.txt" '^ +-s, --size size\[:chunk' \
-		"man -l shows the options"
-	rendered=1
-fi
-((rendered)) || echo "# neither groff nor man: rendering not checked"
+require_cmd "rendering clyde.1" groff man
+groff -man -Tutf8 -ww -z "$MAN" 2>"$T/groff.err" ||
+	fail "groff failed on clyde.1: $(head -n 5 "$T/groff.err")"
+[[ ! -s $T/groff.err ]] ||
+	fail "groff warns on clyde.1: $(head -n 5 "$T/groff.err")"
+ok "groff -man -ww renders clyde.1 without warnings"
+LC_ALL=C.UTF-8 MANWIDTH=80 \
+	man --warnings -E UTF-8 -l "$MAN" >"$T/man.txt" 2>"$T/man.err" ||
+	fail "man -l failed on clyde.1: $(head -n 5 "$T/man.err")"
+[[ ! -s $T/man.err ]] ||
+	fail "man -l warns on clyde.1: $(head -n 5 "$T/man.err")"
+assert_file_match "$T/man.txt" '^ +-s, --size size\[:chunk' \
+	"man -l shows the options"
 
 done_testing

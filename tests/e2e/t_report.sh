@@ -29,7 +29,7 @@ chromium_run()
 		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
 }
 
-fixtures=$CLYDE_SRC/../shared/fixtures
+fixtures=$CLYDE_SRC/tests/fixtures
 cd "$T"
 
 # --- Inputs: two real clyde results with repeats (latency percentiles),
@@ -39,18 +39,13 @@ run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m ext4-a --json a.json -q
 expect_rc 0 "clyde run a"
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -m ext4-b --json b.json -q
 expect_rc 0 "clyde run b"
-grep -q '"schema_version": 1' a.json ||
-	skip "the JSON writer does not write schema v1 yet"
-if [[ -d $fixtures ]]; then
-	head -n 1 "$fixtures/bonnie-1.03.csv" >old.csv
-	head -n 1 "$fixtures/bonnie-1.96.csv" >>old.csv
-	head -n 1 "$fixtures/bonnie-1.98.csv" >>old.csv
-else
-	cat >old.csv <<'EOF'
-devil2,8G,88390,99,175541,25,88470,17,51515,80,289555,27,389.0,0,16,2419,15,+++++,+++,1219,5,1502,9,+++++,+++,920,4
-1.98,2.00a,vm,1,1795987641,4G,,8192,5,438,75,397633,75,771032,62,548,91,3029445,99,5113,33,16,,,,,16216,98,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,58586us,30313us,11853us,46469us,4155us,8163us,1378us,283us,4146us,4064us,5410us,4200us
-EOF
-fi
+# A schema regression is a failure, never a skip.
+assert_file_match a.json '"schema_version": 1' "a.json is schema v1"
+assert_file_match b.json '"schema_version": 1' "b.json is schema v1"
+[[ -d $fixtures ]] || fail "no fixtures at $fixtures"
+head -n 1 "$fixtures/bonnie-1.03.csv" >old.csv
+head -n 1 "$fixtures/bonnie-1.96.csv" >>old.csv
+head -n 1 "$fixtures/bonnie-1.98.csv" >>old.csv
 evil='<img src=x onerror=alert(1)>&amp;'
 echo "1.98,2.00a,$evil,1,1,1G,,8192,5,500,50,200000,40,100000,30,600,90,400000,50,900.5,20,16,,,,,5000,50,+++++,+++,4000,40,3000,30,+++++,+++,2000,20,10ms,20ms,30ms,40ms,50ms,60ms,70us,80us,90us,100us,110us,120us" >>old.csv
 
@@ -96,8 +91,7 @@ assert_eq "$(grep -o 'class="chart bars"' dom.html | wc -l | tr -d ' ')" 5 \
 	"five bar charts (one per group)"
 assert_eq "$(grep -o 'class="chart latency"' dom.html | wc -l | tr -d ' ')" \
 	"$nlat" "one latency chart per test with percentiles"
-labels=(ext4-a ext4-b devil2 vm)
-[[ -d $fixtures ]] && labels+=(xfs)
+labels=(ext4-a ext4-b devil2 xfs vm)
 for label in "${labels[@]}"; do
 	assert_file_match dom.html "<td class=\"label\">.*</span>$label</td>" \
 		"the label $label is in the runs table"

@@ -3,10 +3,9 @@
  * 2.00a's shifted num_dirs against clyde's named layout (hand-made and
  * written by clyde's own writer), and malformed input.
  *
- * The fixtures live in shared/fixtures beside the repository clone.  Their
- * directory is argv[1], else $CLYDE_FIXTURES, else found from this file's
- * path (tests/unit/ -> ../../../shared/fixtures); the fixture checks are
- * skipped, with a message, when it does not exist.
+ * The fixtures live in the repository's tests/fixtures.  Their directory is
+ * argv[1], else $CLYDE_FIXTURES, else CLYDE_FIXTURES_DIR (set by CMake); a
+ * missing directory fails the test.
  */
 #include "core/ctx.h"
 #include "results/csv_read.h"
@@ -25,17 +24,12 @@
 static const char *dir_of_fixtures(int argc, char **argv, char *buf, size_t len)
 {
 	const char *env = getenv("CLYDE_FIXTURES");
-	const char *f = __FILE__, *slash = strrchr(f, '/');
 
 	if (argc > 1)
 		return argv[1];
 	if (env && *env)
 		return env;
-	if (slash)
-		snprintf(buf, len, "%.*s/../../../shared/fixtures",
-			 (int)(slash - f), f);
-	else
-		snprintf(buf, len, "../../../shared/fixtures");
+	snprintf(buf, len, "%s", CLYDE_FIXTURES_DIR);
 	return buf;
 }
 
@@ -670,9 +664,8 @@ int main(int argc, char **argv)
 		test_fixture_198(&ctx, dir);
 		clyde_ctx_release(&ctx);
 	} else {
-		printf("# skip: no fixtures at %s (give the directory as "
-		       "argv[1] or CLYDE_FIXTURES)\n",
-		       dir);
+		fprintf(stderr, "no fixtures at %s\n", dir);
+		CHECK(!"the fixture directory exists");
 	}
 	test_bonnie_shift();
 	test_clyde_layout();

@@ -1,0 +1,284 @@
+/*
+ * The IO test bodies (bonnie_io.c) run by hand, one worker, without the
+ * suite, on a temporary file in /tmp: what the result model says they did
+ * (ops, bytes, latency samples) and what they left in the file, checked
+ * without strace.
+ *
+ * Random seeks follow bonnie++ 2.00a (8192 seeks by 5 seekers by default):
+ * every seek reads one chunk at a chunk boundary; about one in ten is an
+ * update that changes one byte of the chunk and writes it back; the
+ * seekers are that many threads.  The threads are counted through the
+ * context's clock, which every seeker reads for its latencies.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/hist.h"
+#include "tap.h"
+#include "workloads/worker.h"
+
+#define MIB (1024u * 1024u)
+#define MAX_THREADS 64
+
+/* A clock that remembers which threads read it. */
+struct thread_clock {
+	pthread_mutex_t lock;
+	pthread_t seen[MAX_THREADS];
+	unsigned nseen;
+	int overflow;
+};
+
+static uint64_t counting_clock(void *arg)
+{
+	struct thread_clock *c = arg;
+	pthread_t self = pthread_self();
+	unsigned i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->nseen; i++)
+		if (pthread_equal(c->seen[i], self))
+			break;
+	if (i == c->nseen) {
+		if (c->nseen < MAX_THREADS)
+			c->seen[c->nseen++] = self;
+		else
+			c->overflow = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return clyde_monotonic_ns(NULL);
+}
+
+struct harness {
+	struct clyde_ctx ctx;
+	struct clyde_bonnie_config cfg;
+	struct clyde_worker w;
+	struct clyde_span span;
+	struct clyde_hist hist;
+	pthread_barrier_t bar;
+	struct thread_clock clock;
+	char dir[64];
+};
+
+static int setup(struct harness *h, uint64_t size_mib, uint32_t chunk,
+		 uint32_t seeks, uint32_t seekers)
+{
+	memset(h, 0, sizeof(*h));
+	clyde_ctx_init(&h->ctx);
+	pthread_mutex_init(&h->clock.lock, NULL);
+	h->ctx.clock = counting_clock;
+	h->ctx.clock_arg = &h->clock;
+	clyde_bonnie_config_init(&h->cfg);
+	h->cfg.file_size_mib = size_mib;
+	h->cfg.io_chunk = chunk;
+	h->cfg.seeks = seeks;
+	h->cfg.seekers = seekers;
+	h->cfg.direct = false;
+	h->cfg.fsync_each = false;
+	snprintf(h->dir, sizeof(h->dir), "/tmp/clyde-io-XXXXXX");
+	if (!mkdtemp(h->dir))
+		return -1;
+	h->w.ctx = &h->ctx;
+	h->w.cfg = &h->cfg;
+	h->w.scratch = h->dir;
+	h->w.scratch_fd = open(h->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (h->w.scratch_fd < 0)
+		return -1;
+	h->w.dirfd = -1;
+	snprintf(h->w.io_name, sizeof(h->w.io_name), "io.0");
+	clyde_rng_seed(&h->w.rng, 42);
+	if (clyde_pattern_init(&h->w.pat, 0, &h->w.rng) < 0)
+		return -1;
+	pthread_barrier_init(&h->bar, NULL, 1);
+	h->w.start = &h->bar;
+	return 0;
+}
+
+static void teardown(struct harness *h)
+{
+	unlinkat(h->w.scratch_fd, h->w.io_name, 0);
+	close(h->w.scratch_fd);
+	rmdir(h->dir);
+	clyde_pattern_release(&h->w.pat);
+	pthread_barrier_destroy(&h->bar);
+	pthread_mutex_destroy(&h->clock.lock);
+	clyde_ctx_release(&h->ctx);
+}
+
+/* Run one body with a fresh span and histogram, and a fresh record of the
+ * threads that read the clock. */
+static int run(struct harness *h, enum clyde_test t, const char *label,
+	       int (*body)(struct clyde_worker *))
+{
+	memset(&h->span, 0, sizeof(h->span));
+	clyde_hist_init(&h->hist);
+	h->span.hist = &h->hist;
+	h->clock.nseen = 0;
+	h->w.test = t;
+	h->w.test_label = label;
+	h->w.span = &h->span;
+	return body(&h->w);
+}
+
+/* The threads other than this one that read the clock. */
+static unsigned other_threads(const struct harness *h)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < h->clock.nseen; i++)
+		if (!pthread_equal(h->clock.seen[i], pthread_self()))
+			n++;
+	return n;
+}
+
+/* The whole test file, read back independently; NULL on error. */
+static unsigned char *slurp(const struct harness *h, size_t len)
+{
+	unsigned char *p = malloc(len);
+	int fd = openat(h->w.scratch_fd, h->w.io_name, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (!p || fd < 0)
+		goto fail;
+	while (got < len) {
+		ssize_t k = read(fd, p + got, len - got);
+
+		if (k <= 0)
+			goto fail;
+		got += (size_t)k;
+	}
+	close(fd);
+	return p;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	return NULL;
+}
+
+/* The sequential tests: one op per chunk, the whole file in bytes. */
+static void test_block(void)
+{
+	struct harness h;
+	const uint64_t size = 4 * MIB, chunk = 8192;
+
+	if (setup(&h, 4, (uint32_t)chunk, 8192, 5) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		return;
+	}
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	CHECK(h.span.bytes == size);
+	CHECK(h.span.ops == size / chunk);
+	CHECK(h.hist.count == size / chunk);
+	CHECK(h.span.end_ns >= h.span.start_ns);
+	CHECK(run(&h, CLYDE_REWRITE, "rewrite", clyde_test_rewrite) == 0);
+	CHECK(h.span.bytes == size);
+	CHECK(h.span.ops == size / chunk);
+	CHECK(run(&h, CLYDE_GET_BLOCK, "block read", clyde_test_get_block) ==
+	      0);
+	CHECK(h.span.bytes == size);
+	CHECK(h.span.ops == size / chunk);
+	CHECK(h.hist.count == size / chunk);
+	teardown(&h);
+}
+
+/*
+ * bonnie++ 2.00a's defaults on a 64 MiB file (8192 chunks of 8 KiB).  Every
+ * seek is one op and one latency sample and reads one chunk; an update
+ * also writes it, so bytes = (seeks + updates) * chunk.  An update changes
+ * the byte at ticket % chunk, a different position for every ticket below
+ * the chunk size: the file then differs from its copy before the test in
+ * exactly as many bytes as there were updates (less any lost to two
+ * seekers updating one chunk at once, which is rare), each one XORed with
+ * 0xa5 -- which a read or write of a wrong size or offset would not give.
+ */
+static void test_seeks_default(void)
+{
+	struct harness h;
+	const uint32_t chunk = 8192, seeks = 8192, seekers = 5;
+	const size_t size = 64 * MIB;
+	unsigned char *before, *after;
+	uint64_t updates = 0, diff = 0, bad_xor = 0;
+
+	if (setup(&h, size / MIB, chunk, seeks, seekers) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		return;
+	}
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	before = slurp(&h, size);
+	CHECK(before != NULL);
+	CHECK(run(&h, CLYDE_SEEKS, "random seeks", clyde_test_seeks) == 0);
+	printf("# seeks: %llu ops, %llu bytes, %u threads read the clock\n",
+	       (unsigned long long)h.span.ops, (unsigned long long)h.span.bytes,
+	       other_threads(&h));
+	CHECK(h.span.ops == seeks);
+	CHECK(h.hist.count == seeks);
+	CHECK(h.span.bytes % chunk == 0);
+	CHECK(h.span.bytes >= (uint64_t)seeks * chunk);
+	if (h.span.bytes >= (uint64_t)seeks * chunk)
+		updates = h.span.bytes / chunk - seeks;
+	printf("# %llu updates (%.1f%%)\n", (unsigned long long)updates,
+	       100.0 * (double)updates / seeks);
+	/* Binomial(8192, 0.1): 819 +- 27; these bounds are 9 sigma away. */
+	CHECK(updates >= seeks * 7 / 100 && updates <= seeks * 13 / 100);
+	CHECK(other_threads(&h) == seekers);
+	CHECK(!h.clock.overflow);
+	CHECK(h.span.end_ns >= h.span.start_ns);
+
+	after = slurp(&h, size);
+	CHECK(after != NULL);
+	if (before && after) {
+		for (size_t i = 0; i < size; i++) {
+			if (before[i] == after[i])
+				continue;
+			diff++;
+			if ((before[i] ^ after[i]) != 0xa5)
+				bad_xor++;
+		}
+		printf("# %llu bytes changed\n", (unsigned long long)diff);
+		CHECK(bad_xor == 0);
+		CHECK(diff <= updates);
+		CHECK(diff + 5 >= updates);
+	}
+	free(before);
+	free(after);
+	teardown(&h);
+}
+
+/* The seeker count is honoured whatever it is, and the seeks are shared
+ * out, not done once per seeker. */
+static void test_seekers(uint32_t seekers)
+{
+	struct harness h;
+	const uint32_t chunk = 4096, seeks = 2000;
+
+	if (setup(&h, 8, chunk, seeks, seekers) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		return;
+	}
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	CHECK(run(&h, CLYDE_SEEKS, "random seeks", clyde_test_seeks) == 0);
+	CHECK(other_threads(&h) == seekers);
+	CHECK(h.span.ops == seeks);
+	CHECK(h.hist.count == seeks);
+	CHECK(h.span.bytes % chunk == 0 && h.span.bytes >= seeks * chunk &&
+	      h.span.bytes <= 2ull * seeks * chunk);
+	teardown(&h);
+}
+
+int main(void)
+{
+	test_block();
+	test_seeks_default();
+	test_seekers(1);
+	test_seekers(3);
+	test_seekers(16);
+	return tap_done();
+}
