@@ -283,7 +283,10 @@ static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
 		rc = clyde_outfile_commit(&d->of);
 	}
 	d->open = false;
-	if (rc)
+	if (rc == -EPIPE)
+		fprintf(stderr, "clyde: --json: the output was closed "
+				"(SIGPIPE)\n");
+	else if (rc)
 		fprintf(stderr, "clyde: --json: cannot write %s: %s%s\n",
 			d->path, strerror(-rc),
 			strcmp(d->path, "-") ?
@@ -756,7 +759,9 @@ int clyde_cmd_run(int argc, char **argv)
 			status = CLYDE_EXIT_TEST_FAILED;
 		} else {
 			if (jd.open && json_dest_commit(&jd, doc, len) < 0)
-				status = CLYDE_EXIT_TEST_FAILED;
+				status = clyde_cli_output_closed() ?
+						 CLYDE_EXIT_INTERRUPTED :
+						 CLYDE_EXIT_TEST_FAILED;
 			save_history(&extra, doc, len);
 			free(doc);
 		}
