@@ -123,6 +123,14 @@ if [[ $(id -u) -eq 0 ]]; then
 	assert_file_match "$T/err" "size chosen without -s.*needs 300\.0 MiB" \
 		"-r 64: the message names the chosen size"
 	assert_empty_dir "$small" "-r 64: nothing written"
+	# Without -s or -r the calibration refuses a filesystem this small.
+	dd if=/dev/zero of="$small/fill" bs=1M count=20 2>/dev/null
+	run_clyde -d "$small" -n 0 -f --no-save
+	expect_rc 1 "calibration with 12 MiB free: exit status 1"
+	assert_file_match "$T/err" "has [0-9]+ MiB free; give -s.*needs" \
+		"calibration: the message gives both sizes"
+	rm -f "$small/fill"
+	assert_empty_dir "$small" "calibration: nothing left"
 fi
 
 # ---- a stale scratch directory is named -------------------------------------
