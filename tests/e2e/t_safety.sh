@@ -29,9 +29,9 @@ closed_output()
 	assert_file_match "$T/err" "output was closed" "$what: stderr says why"
 }
 closed_output "one run piped into a closed reader" -s 64m -n 1 -r 0 --no-save
-closed_output "-x 3 piped into a closed reader" -s 16m -n 1 -r 0 -x 3 \
+closed_output "-x 3 piped into a closed reader" -s 16m -n 1 -f -r 0 -x 3 \
 	--no-save
-closed_output "--json - piped into a closed reader" -s 16m -n 1 -r 0 \
+closed_output "--json - piped into a closed reader" -s 16m -n 1 -f -r 0 \
 	--json - --no-save
 
 # ---- --json - is alone on standard output -----------------------------------
