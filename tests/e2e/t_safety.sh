@@ -28,14 +28,27 @@ closed_output()
 	assert_empty_dir "$d" "$what: the scratch directory is removed"
 	assert_file_match "$T/err" "output was closed" "$what: stderr says why"
 }
-closed_output "one run piped into a closed reader" -s 64m -n 1 -r 0 --no-save
-closed_output "-x 3 piped into a closed reader" -s 16m -n 1 -f -r 0 -x 3 \
+closed_output "one run piped into a closed reader" -s 64m -n 0 -r 0 --no-save
+closed_output "-x 3 piped into a closed reader" -s 16m -n 0 -f -r 0 -x 3 \
 	--no-save
-closed_output "--json - piped into a closed reader" -s 16m -n 1 -f -r 0 \
+closed_output "--json - piped into a closed reader" -s 16m -n 0 -f -r 0 \
 	--json - --no-save
 
+# clyde tree shares the signal catcher: its scratch directory goes too.
+{
+	rc=0
+	timeout -k 10 "$CLYDE_TIMEOUT" "$CLYDE" tree -d "$d" --files 200 \
+		--dirs 20 2>"$T/err" || rc=$?
+	echo "$rc" >"$T/rc"
+} | true
+rc=$(cat "$T/rc")
+[[ $rc -ne 0 && $rc -ne 141 ]] ||
+	fail "clyde tree into a closed reader: exit status $rc"
+ok "clyde tree into a closed reader: exit status $rc, not killed"
+assert_empty_dir "$d" "clyde tree into a closed reader: the scratch is removed"
+
 # ---- --json - is alone on standard output -----------------------------------
-run_clyde -d "$d" -s 16m -n 1 -f -r 0 --json - --no-save
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 --json - --no-save
 expect_rc 0 "--json -: the run succeeds"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/out" ||
 	{ show_output; fail "--json -: standard output is not one JSON document"; }
@@ -71,7 +84,7 @@ if [[ $(id -u) -eq 0 ]]; then
 	full=$MNT
 	echo '{"old": true}' >"$full/run.json"
 	dd if=/dev/zero of="$full/fill" bs=4k 2>/dev/null || true
-	run_clyde -d "$d" -s 16m -n 1 -f -r 0 --json "$full/run.json" --no-save
+	run_clyde -d "$d" -s 16m -n 0 -f -r 0 --json "$full/run.json" --no-save
 	expect_rc 3 "--json on a full disk: exit status 3"
 	assert_file_match "$T/err" "--json.*$full/run.json" \
 		"--json on a full disk: the message names the file"
@@ -89,14 +102,14 @@ if [[ $(id -u) -eq 0 ]] && id nobody >/dev/null 2>&1; then
 	chown nobody "$w"
 	mkdir -m 700 "$T/rootonly"
 	echo '{"old": true}' >"$T/rootonly/run.json"
-	run_clyde -d "$w" -u nobody -s 16m -n 1 -f -r 0 -q --no-save \
+	run_clyde -d "$w" -u nobody -s 16m -n 0 -f -r 0 -q --no-save \
 		--json "$T/rootonly/run.json"
 	expect_rc 0 "-u nobody --json in a directory only root can write"
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))["runs"]' \
 		"$T/rootonly/run.json" ||
 		fail "-u nobody: the --json file is not the run's JSON"
 	ok "-u nobody: the --json file holds the run"
-	run_clyde -d "$w" -u nobody -s 16m -n 1 -f -r 0 -q --no-save \
+	run_clyde -d "$w" -u nobody -s 16m -n 0 -f -r 0 -q --no-save \
 		--json "$T/rootonly/new.json"
 	expect_rc 0 "-u nobody --json of a new file only root can create"
 	[[ -s $T/rootonly/new.json ]] || fail "-u nobody: new.json not written"
@@ -138,7 +151,7 @@ sleep 0 &
 dead=$!
 wait "$dead" || true
 mkdir "$d/clyde.$dead" "$d/clyde.$$"
-run_clyde -d "$d" -s 0 -n 1 -r 0 --no-save
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 --no-save
 expect_rc 0 "a run beside a stale scratch directory"
 assert_file_match "$T/err" \
 	"note: $d/clyde\.$dead was left by a clyde run that is gone; remove it with: rm -rf -- '$d'/clyde\.$dead" \

@@ -9,7 +9,7 @@
 "$CLYDE" -p -1 >/dev/null 2>&1 || true
 at_exit "'$CLYDE' -p -1"
 d=$(new_dir d)
-args=(-d "$d" -s 0 -n 1 -r 0 -y s -q --no-save)
+args=(-d "$d" -s 16m -n 0 -f -r 0 -y s -q --no-save)
 
 # A set used by a complete run.
 run_clyde -p 1
