@@ -269,6 +269,7 @@ static int write_in_place(int fd, const char *doc, size_t len)
 
 static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
 {
+	bool atomic = d->fd < 0 && strcmp(d->path, "-");
 	int rc;
 
 	if (d->fd >= 0) {
@@ -289,9 +290,7 @@ static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
 	else if (rc)
 		fprintf(stderr, "clyde: --json: cannot write %s: %s%s\n",
 			d->path, strerror(-rc),
-			strcmp(d->path, "-") ?
-				" (the file was left as it was)" :
-				"");
+			atomic ? " (the file was left as it was)" : "");
 	return rc;
 }
 
@@ -398,7 +397,7 @@ static const char *human_bytes(double b, char *buf, size_t len)
 
 /*
  * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
- * until the end of the run) and the file tests' data at their largest must
+ * until the end of the run) and the file tests' data (its expected size) must
  * fit in the free space of the scratch directory's filesystem, checked
  * before anything is written rather than discovered as ENOSPC after
  * filling a disk others share.  Returns 0, or -1 with the line printed.
@@ -412,8 +411,12 @@ static int check_space(const struct clyde_bonnie_config *cfg,
 	struct statvfs sv;
 	double avail;
 
+	/* The file sizes are uniform in [min, max]: over 1024 files and more
+	 * the total is close to its mean. */
 	if (cfg->max_size > 0)
-		files = (double)cfg->num_files * (double)cfg->max_size * n;
+		files = (double)cfg->num_files *
+			((double)cfg->max_size + (double)cfg->min_size) / 2.0 *
+			n;
 	if (io + files <= 0.0 || fstatvfs(scratch->dirfd, &sv) < 0)
 		return 0;
 	avail = (double)sv.f_bavail * (double)sv.f_frsize;
@@ -421,23 +424,19 @@ static int check_space(const struct clyde_bonnie_config *cfg,
 		return 0;
 	if (n > 1)
 		snprintf(per, sizeof(per), " (%u workers)", n);
-	if (io > 0.0 && cfg->size_given)
-		snprintf(what, sizeof(what), "-s %s%s%s",
-			 human_bytes((double)cfg->file_size_mib * 1048576.0, a,
-				     sizeof(a)),
-			 per, files > 0.0 ? " and the -n files" : "");
-	else if (io > 0.0)
-		snprintf(what, sizeof(what),
-			 "the size chosen without -s, %s%s%s (give a smaller "
-			 "-s)",
-			 human_bytes((double)cfg->file_size_mib * 1048576.0, a,
-				     sizeof(a)),
-			 per, files > 0.0 ? ", and the -n files" : "");
+	human_bytes((double)cfg->file_size_mib * 1048576.0, a, sizeof(a));
+	if (io > 0.0)
+		snprintf(what, sizeof(what), "%s%s%s%s",
+			 cfg->size_given ? "-s " :
+					   "the size chosen without -s, ",
+			 a, per, files > 0.0 ? " and the -n files" : "");
 	else
-		snprintf(what, sizeof(what), "-n at its largest files%s", per);
-	fprintf(stderr, "clyde: %s needs %s but %s has only %s free\n", what,
+		snprintf(what, sizeof(what), "the -n files%s", per);
+	fprintf(stderr, "clyde: %s %s %s but %s has only %s free%s\n", what,
+		io > 0.0 ? "needs" : "need",
 		human_bytes(io + files, a, sizeof(a)), cfg->dir,
-		human_bytes(avail, b, sizeof(b)));
+		human_bytes(avail, b, sizeof(b)),
+		io > 0.0 && !cfg->size_given ? "; give a smaller -s" : "");
 	return -1;
 }
 
