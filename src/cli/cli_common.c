@@ -6,10 +6,12 @@
 #include <string.h>
 
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t output_closed;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (sig == SIGPIPE)
+		output_closed = 1;
 	interrupted = 1;
 }
 
@@ -23,12 +25,18 @@ volatile sig_atomic_t *clyde_cli_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	return &interrupted;
 }
 
 bool clyde_cli_interrupted(void)
 {
 	return interrupted != 0;
+}
+
+bool clyde_cli_output_closed(void)
+{
+	return output_closed != 0;
 }
 
 int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,

@@ -12,15 +12,22 @@
 #include "report/loaded.h"
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP: each sets the returned flag, which the
- * command hands to its context (ctx.interrupted) so that running work stops
- * and cleans up.  No SA_RESTART: a blocking wait (a semaphore, stdin) must
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGPIPE: each sets the returned flag,
+ * which the command hands to its context (ctx.interrupted) so that running
+ * work stops and cleans up.  SIGPIPE (the reader of standard output or
+ * error went away, as in `clyde ... | head -1`) would otherwise kill the
+ * process and leave the scratch directory behind; caught, the write fails
+ * with EPIPE and the run stops like any other interruption.  No
+ * SA_RESTART: a blocking wait (a semaphore, stdin, opening a FIFO) must
  * return.  The flag is process-wide, as signal dispositions are.
  */
 volatile sig_atomic_t *clyde_cli_catch_signals(void);
 
 /* True once one of those signals arrived. */
 bool clyde_cli_interrupted(void);
+
+/* True once SIGPIPE arrived: an output was closed by its reader. */
+bool clyde_cli_output_closed(void);
 
 /*
  * Load result files (clyde JSON, bonnie++ or clyde CSV) into set for

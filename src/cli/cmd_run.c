@@ -6,10 +6,14 @@
  * prints to the user or decides the exit status.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 #include "cli/opts.h"
 #include "cli/privs.h"
 #include "cli/progress.h"
+#include "core/outfile.h"
 #include "dist/semsync.h"
 #include "io/scratch.h"
 #include "report/history.h"
@@ -90,17 +95,30 @@ static void after_test(void *arg, enum clyde_test t,
 			progress[t]);
 }
 
-/* -Z: the file's contents as 32-bit integers.  Returns the count, or 0
- * with a message in err. */
-static size_t load_random_file(const char *path, uint32_t **out, char *err,
-			       size_t errlen)
+/* -Z: the file's contents as 32-bit integers.  Returns the count, 0 with
+ * a message in err, or -EINTR when a signal interrupted the open or the
+ * read (a FIFO whose writer never comes). */
+static long load_random_file(const char *path, uint32_t **out, char *err,
+			     size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	size_t cap = 0, n = 0;
 	uint32_t *v = NULL;
+	struct stat st;
+	FILE *f;
+	int e = 0;
 
 	*out = NULL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "-Z: %s is a directory; give a file of random "
+			 "numbers (as generate_randfile writes)",
+			 path);
+		return 0;
+	}
+	f = fopen(path, "rb");
 	if (!f) {
+		if (errno == EINTR && clyde_cli_interrupted())
+			return -EINTR;
 		snprintf(err, errlen, "-Z: cannot open %s: %s", path,
 			 strerror(errno));
 		return 0;
@@ -115,22 +133,34 @@ static size_t load_random_file(const char *path, uint32_t **out, char *err,
 				break;
 			v = nv;
 		}
-		if (fread(&v[n], sizeof(*v), 1, f) != 1)
+		errno = 0;
+		if (fread(&v[n], sizeof(*v), 1, f) != 1) {
+			e = errno;
 			break;
+		}
 		n++;
 	}
+	if (ferror(f) && e == EINTR && clyde_cli_interrupted()) {
+		fclose(f);
+		free(v);
+		return -EINTR;
+	}
 	if (ferror(f) || n == 0) {
-		snprintf(err, errlen,
-			 "-Z: %s holds no random numbers (4-byte integers, "
-			 "as generate_randfile writes)",
-			 path);
+		if (ferror(f) && e)
+			snprintf(err, errlen, "-Z: cannot read %s: %s", path,
+				 strerror(e));
+		else
+			snprintf(err, errlen,
+				 "-Z: %s holds no random numbers (4-byte "
+				 "integers, as generate_randfile writes)",
+				 path);
 		free(v);
 		v = NULL;
 		n = 0;
 	}
 	fclose(f);
 	*out = v;
-	return n;
+	return (long)n;
 }
 
 /* The series as one JSON document in memory: the same bytes go to
@@ -154,24 +184,294 @@ static int render_json(const struct clyde_run *runs, unsigned n,
 	return ret;
 }
 
-static int write_json(const char *path, const char *doc, size_t len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ret = 0;
+/*
+ * Where --json goes.  It is opened before the first test, so that a
+ * destination that cannot be written costs nothing, and before -u/-g drop
+ * privileges, so that root may name a file only root can write.  Normally
+ * an outfile: a temporary file beside the destination, renamed over it
+ * once complete, so that a full disk keeps the old content.  Under a
+ * privilege drop the rename would be made by the new user, who may not
+ * write the directory; there the destination itself is opened now
+ * (without truncating it) and at the end its space is reserved with
+ * posix_fallocate() before the old content is overwritten, which keeps the
+ * old content on a full disk too (wherever fallocate works).
+ */
+struct json_dest {
+	const char *path;
+	struct clyde_outfile of; /* used unless fd >= 0 */
+	int fd;			 /* under a privilege drop: the file itself */
+	bool created;		 /* fd mode: this run created the file */
+	bool open;
+};
 
-	if (!f) {
-		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
-			strerror(errno));
+static int json_dest_open(struct json_dest *d, const char *path, bool drop)
+{
+	struct stat st;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = path;
+	if (!drop || !strcmp(path, "-")) {
+		rc = clyde_outfile_open(&d->of, path);
+		d->open = rc == 0;
+		return rc;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (d->fd >= 0)
+		d->created = true;
+	else if (errno == EEXIST)
+		d->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	d->open = true;
+	return 0;
+}
+
+static void json_dest_abort(struct json_dest *d)
+{
+	if (!d->open)
+		return;
+	if (d->fd >= 0) {
+		close(d->fd);
+		if (d->created)
+			unlink(d->path);
+	} else {
+		clyde_outfile_abort(&d->of);
+	}
+	d->open = false;
+}
+
+/* Write doc to a descriptor from offset 0, keeping the old content when
+ * the space cannot be had.  0 or -errno. */
+static int write_in_place(int fd, const char *doc, size_t len)
+{
+	size_t done = 0;
+	int rc = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
+
+	if (rc && rc != EOPNOTSUPP && rc != EINVAL)
+		return -rc;
+	while (done < len) {
+		ssize_t w = pwrite(fd, doc + done, len - done, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		done += (size_t)w;
+	}
+	if (ftruncate(fd, (off_t)len) < 0 || fsync(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
+{
+	bool atomic = d->fd < 0 && strcmp(d->path, "-");
+	int rc;
+
+	if (d->fd >= 0) {
+		rc = write_in_place(d->fd, doc, len);
+		if (close(d->fd) < 0 && !rc)
+			rc = -errno;
+		d->fd = -1;
+	} else if (len && fwrite(doc, 1, len, d->of.f) != len) {
+		rc = errno ? -errno : -EIO;
+		clyde_outfile_abort(&d->of);
+	} else {
+		rc = clyde_outfile_commit(&d->of);
+	}
+	d->open = false;
+	if (rc == -EPIPE)
+		fprintf(stderr, "clyde: --json: the output was closed "
+				"(SIGPIPE)\n");
+	else if (rc)
+		fprintf(stderr, "clyde: --json: cannot write %s: %s%s\n",
+			d->path, strerror(-rc),
+			atomic ? " (the file was left as it was)" : "");
+	return rc;
+}
+
+/* The directory a missing file would be created in (into dir): its
+ * parent, or with `walk_up` the nearest existing ancestor (the history
+ * makes the directories on the way).  Returns 0 when it is a directory
+ * this process may create files in, or -errno. */
+static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
+{
+	struct stat st;
+	char *copy = strdup(path), *d;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	d = dirname(copy);
+	for (;;) {
+		snprintf(dir, cap, "%s", d);
+		if (stat(d, &st) == 0)
+			break;
+		if (errno != ENOENT || !walk_up || !strcmp(d, "/") ||
+		    !strcmp(d, ".")) {
+			rc = -errno;
+			break;
+		}
+		d = dirname(d);
+	}
+	if (!rc && !S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	if (!rc && access(dir, W_OK | X_OK) < 0)
+		rc = -errno;
+	free(copy);
+	return rc;
+}
+
+/*
+ * The results history must be usable before the first test, so that a
+ * long run does not end in "not saved".  Nothing is created here: an
+ * existing file must be a clyde history this user can open; for a missing
+ * one the directory it would be made in must be writable.  Returns 0, or
+ * -1 with the one-line message printed.
+ */
+static int check_history(const struct clyde_cli_extra *extra)
+{
+	const char *opt = extra->db_path ? "--db" : "the results history";
+	char def[4096], dir[4096];
+	struct clyde_history *h = NULL;
+	struct clyde_ctx hctx;
+	const char *path = extra->db_path;
+	struct stat st;
+	int rc;
+
+	if (extra->no_save || !clyde_history_available())
+		return 0;
+	clyde_ctx_init(&hctx);
+	if (!path) {
+		if (clyde_history_default_path(&hctx, def, sizeof(def)) < 0) {
+			fprintf(stderr,
+				"clyde: %s: %s (give --db or --no-save)\n", opt,
+				clyde_errmsg(&hctx));
+			clyde_ctx_release(&hctx);
+			return -1;
+		}
+		path = def;
+	}
+	if (stat(path, &st) == 0) {
+		rc = clyde_history_open(&hctx, path, false, &h);
+		if (rc < 0) {
+			fprintf(stderr,
+				"clyde: %s: %s (give another --db or "
+				"--no-save)\n",
+				opt, clyde_errmsg(&hctx));
+			clyde_ctx_release(&hctx);
+			return -1;
+		}
+		clyde_history_close(h);
+	} else if ((rc = errno == ENOENT ? creatable(path, !extra->db_path, dir,
+						     sizeof(dir)) :
+					   -errno) < 0) {
+		fprintf(stderr,
+			"clyde: %s: cannot create %s: %s (give another --db or "
+			"--no-save)\n",
+			opt, path, strerror(-rc));
+		clyde_ctx_release(&hctx);
 		return -1;
 	}
-	if (fwrite(doc, 1, len, f) != len || fflush(f) != 0)
-		ret = -errno;
-	if (f != stdout && fclose(f) != 0 && !ret)
-		ret = -errno;
-	if (ret)
-		fprintf(stderr, "clyde: --json: cannot write %s: %s\n", path,
-			strerror(-ret));
-	return ret;
+	clyde_ctx_release(&hctx);
+	return 0;
+}
+
+static const char *human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B",   "KiB", "MiB", "GiB",
+					    "TiB", "PiB", "EiB" };
+	unsigned i = 0;
+
+	while (b >= 1024.0 && i < 6) {
+		b /= 1024.0;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
+	return buf;
+}
+
+/*
+ * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
+ * until the end of the run) and the file tests' data (its expected size) must
+ * fit in the free space of the scratch directory's filesystem, checked
+ * before anything is written rather than discovered as ENOSPC after
+ * filling a disk others share.  Returns 0, or -1 with the line printed.
+ */
+static int check_space(const struct clyde_bonnie_config *cfg,
+		       const struct clyde_scratch *scratch)
+{
+	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
+	double io = (double)cfg->file_size_mib * 1048576.0 * n, files = 0.0;
+	char what[256], a[32], b[32], per[64] = "";
+	struct statvfs sv;
+	double avail;
+
+	/* The file sizes are uniform in [min, max]: over 1024 files and more
+	 * the total is close to its mean. */
+	if (cfg->max_size > 0)
+		files = (double)cfg->num_files *
+			((double)cfg->max_size + (double)cfg->min_size) / 2.0 *
+			n;
+	if (io + files <= 0.0 || fstatvfs(scratch->dirfd, &sv) < 0)
+		return 0;
+	avail = (double)sv.f_bavail * (double)sv.f_frsize;
+	if (io + files <= avail)
+		return 0;
+	if (n > 1)
+		snprintf(per, sizeof(per), " (%u workers)", n);
+	human_bytes((double)cfg->file_size_mib * 1048576.0, a, sizeof(a));
+	if (io > 0.0)
+		snprintf(what, sizeof(what), "%s%s%s%s",
+			 cfg->size_given ? "-s " :
+					   "the size chosen without -s, ",
+			 a, per, files > 0.0 ? " and the -n files" : "");
+	else
+		snprintf(what, sizeof(what), "the -n files%s", per);
+	fprintf(stderr, "clyde: %s %s %s but %s has only %s free%s\n", what,
+		io > 0.0 ? "needs" : "need",
+		human_bytes(io + files, a, sizeof(a)), cfg->dir,
+		human_bytes(avail, b, sizeof(b)),
+		io > 0.0 && !cfg->size_given ? "; give a smaller -s" : "");
+	return -1;
+}
+
+/* Print s for a POSIX shell, in single quotes. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* Name the scratch directories that killed runs left in -d. */
+static void note_stale(const struct clyde_scratch *scratch, const char *dir)
+{
+	struct clyde_ctx q;
+	char **names = NULL;
+	size_t n = 0;
+
+	clyde_ctx_init(&q);
+	if (clyde_scratch_find_stale(&q, scratch->parentfd, &names, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			fprintf(stderr,
+				"clyde: note: %s/%s was left by a clyde run "
+				"that is gone; remove it with: rm -rf -- ",
+				dir, names[i]);
+			put_quoted(stderr, dir);
+			fprintf(stderr, "/%s\n", names[i]);
+		}
+	clyde_scratch_free_names(names, n);
+	clyde_ctx_release(&q);
 }
 
 /* Size the IO tests when -s was not given.  -r N keeps bonnie++'s rule
@@ -195,7 +495,7 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		      const uint32_t *ext, size_t n_ext,
 		      const struct clyde_bonnie_hooks *hooks,
 		      struct clyde_run *runs, unsigned cap, unsigned *done,
-		      struct clyde_json_extra *extra)
+		      struct clyde_json_extra *extra, FILE *out)
 {
 	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
 	struct clyde_summary sum[CLYDE_TEST_COUNT];
@@ -203,7 +503,7 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 
 	*done = 0;
 	if ((cfg->runs > 1 || cfg->until_stable_pct > 0) &&
-	    clyde_csv_header(stdout) < 0)
+	    clyde_csv_header(out) < 0)
 		return -EIO;
 	for (unsigned i = 0; i < cap; i++) {
 		clyde_run_init(&runs[i]);
@@ -214,14 +514,14 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 			return ret;
 		*done = i + 1;
 		if (!series &&
-		    (clyde_text_write(cfg->quiet ? stderr : stdout, &runs[i],
+		    (clyde_text_write(cfg->quiet ? stderr : out, &runs[i],
 				      CLYDE_VERSION) < 0 ||
-		     clyde_text_extra_write(cfg->quiet ? stderr : stdout,
-					    &runs[i], 1, NULL) < 0))
+		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
+					    1, NULL) < 0))
 			return -EIO;
-		if (clyde_csv_write(stdout, &runs[i], CLYDE_VERSION) < 0)
+		if (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
+		    fflush(out) != 0)
 			return -EIO;
-		fflush(stdout);
 		/* Three runs at least: two give an interval too wide to
 		 * trust (Student's t for one degree of freedom is 12.7). */
 		if (cfg->until_stable_pct > 0 && i + 1 >= 3 &&
@@ -267,6 +567,12 @@ static void save_history(const struct clyde_cli_extra *extra, const char *doc,
 static int report_failure(struct clyde_ctx *ctx, int ret,
 			  const struct clyde_scratch *scratch)
 {
+	if (clyde_cli_output_closed()) {
+		fprintf(stderr,
+			"clyde: the output was closed (SIGPIPE); removing %s\n",
+			scratch->path);
+		return CLYDE_EXIT_INTERRUPTED;
+	}
 	if (ret == -EINTR || clyde_cli_interrupted()) {
 		fprintf(stderr, "clyde: interrupted; removing %s\n",
 			scratch->path);
@@ -278,6 +584,16 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 	else
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(ctx));
 	return CLYDE_EXIT_TEST_FAILED;
+}
+
+/* Release what the run holds; returns status. */
+static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
+		  int status)
+{
+	json_dest_abort(jd);
+	free(ext);
+	clyde_ctx_release(ctx);
+	return status;
 }
 
 int clyde_cmd_run(int argc, char **argv)
@@ -293,11 +609,14 @@ int clyde_cmd_run(int argc, char **argv)
 					    .before_test = before_test,
 					    .after_test = after_test };
 	struct clyde_run *runs = NULL;
+	struct json_dest jd = { .fd = -1 };
 	uint32_t *ext = NULL;
-	size_t n_ext = 0;
+	long n_ext = 0;
 	unsigned cap = 1, done = 0;
 	uint64_t seed;
 	char err[1024];
+	FILE *out = stdout;
+	bool drop;
 	int status = CLYDE_EXIT_OK, ret = 0;
 
 	switch (clyde_opts_parse(argc, argv, &cfg, &extra, err, sizeof(err))) {
@@ -337,10 +656,16 @@ int clyde_cmd_run(int argc, char **argv)
 	if (cfg.random_file) {
 		n_ext = load_random_file(cfg.random_file, &ext, err,
 					 sizeof(err));
-		if (!n_ext) {
+		if (n_ext == -EINTR) {
+			fprintf(stderr,
+				"clyde: -Z: interrupted while reading "
+				"%s\n",
+				cfg.random_file);
+			return finish(&ctx, &jd, ext, CLYDE_EXIT_INTERRUPTED);
+		}
+		if (n_ext <= 0) {
 			fprintf(stderr, "clyde: %s\n", err);
-			clyde_ctx_release(&ctx);
-			return CLYDE_EXIT_USAGE;
+			return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 		}
 	}
 	seed = cfg.seed_given ? cfg.seed :
@@ -351,11 +676,25 @@ int clyde_cmd_run(int argc, char **argv)
 		cfg.seed_given = true;
 	}
 
+	/* The outputs, before the first test and before -u/-g. */
+	drop = geteuid() == 0 && (cfg.user || cfg.group);
+	if (extra.json_path) {
+		ret = json_dest_open(&jd, extra.json_path, drop);
+		if (ret < 0) {
+			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
+				extra.json_path, strerror(-ret));
+			return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+		}
+		/* --json -: standard output is the JSON's alone. */
+		if (!strcmp(extra.json_path, "-"))
+			out = stderr;
+	}
+	if (check_history(&extra) < 0)
+		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		free(ext);
-		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 	}
 
 	memset(&hk, 0, sizeof(hk));
@@ -365,23 +704,24 @@ int clyde_cmd_run(int argc, char **argv)
 	if (cfg.sync_mode == CLYDE_SYNC_SEM &&
 	    clyde_semsync_open(&ctx, &hk.sem) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
-		free(ext);
-		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 	}
 
 	if (clyde_scratch_create(&ctx, cfg.dir, &scratch) < 0) {
 		fprintf(stderr, "clyde: -d: %s\n", clyde_errmsg(&ctx));
-		free(ext);
-		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 	}
+	note_stale(scratch, cfg.dir);
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
 		status = ret == -EINTR ? report_failure(&ctx, ret, scratch) :
 					 CLYDE_EXIT_USAGE;
 		if (ret != -EINTR)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
+		goto out;
+	}
+	if (check_space(&cfg, scratch) < 0) {
+		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
 
@@ -400,8 +740,8 @@ int clyde_cmd_run(int argc, char **argv)
 		hk.live = &live;
 		hooks.progress = &live.state;
 	}
-	ret = run_series(&ctx, &cfg, scratch, seed, ext, n_ext, &hooks, runs,
-			 cap, &done, &jextra);
+	ret = run_series(&ctx, &cfg, scratch, seed, ext, (size_t)n_ext, &hooks,
+			 runs, cap, &done, &jextra, out);
 	if (hk.live)
 		clyde_progress_stop(hk.live);
 	if (ret < 0) {
@@ -417,9 +757,10 @@ int clyde_cmd_run(int argc, char **argv)
 				"clyde: cannot make the JSON document\n");
 			status = CLYDE_EXIT_TEST_FAILED;
 		} else {
-			if (extra.json_path &&
-			    write_json(extra.json_path, doc, len) < 0)
-				status = CLYDE_EXIT_TEST_FAILED;
+			if (jd.open && json_dest_commit(&jd, doc, len) < 0)
+				status = clyde_cli_output_closed() ?
+						 CLYDE_EXIT_INTERRUPTED :
+						 CLYDE_EXIT_TEST_FAILED;
 			save_history(&extra, doc, len);
 			free(doc);
 		}
@@ -435,9 +776,7 @@ out:
 		for (unsigned i = 0; i < cap; i++)
 			clyde_run_release(&runs[i]);
 	free(runs);
-	free(ext);
-	clyde_ctx_release(&ctx);
 	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
-	return status;
+	return finish(&ctx, &jd, ext, status);
 }

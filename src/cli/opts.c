@@ -88,7 +88,10 @@ static int fail(struct parser *p, const char *fmt, ...)
 /*
  * What a numeric field accepts, and what the messages say when it does not:
  * "<opt>[ <field>]: "<text>" is not <kind>; <form>" for malformed text and
- * "<opt>[ <field>] <text>: <range>" for a well-formed value out of range.
+ * "<opt>[ <field>] <text>: must be [a power of two ]from <min> to <max>"
+ * for a well-formed value out of range.  The range in that message is made
+ * from min and max (range_text), in a form the field accepts, so that it
+ * can never disagree with the check.
  */
 struct num_spec {
 	const char *field;    /* sub-field name ("chunk"), or NULL */
@@ -98,7 +101,7 @@ struct num_spec {
 	bool pow2;
 	const char *kind;
 	const char *form;
-	const char *range;
+	const char *note; /* after the range, or NULL */
 };
 
 static const struct num_spec spec_size = {
@@ -107,7 +110,6 @@ static const struct num_spec spec_size = {
 	.kind = "a size",
 	.form = "use MiB with an optional m, g or t suffix, "
 		"e.g. 512m or 4g[:chunk[:seeks[:seekers]]]",
-	.range = "must be at most 8388607t",
 };
 
 static const struct num_spec spec_io_chunk = {
@@ -119,7 +121,6 @@ static const struct num_spec spec_io_chunk = {
 	.pow2 = true,
 	.kind = "a number of bytes",
 	.form = "use bytes with an optional k suffix, e.g. 8192 or 64k",
-	.range = "must be a power of two from 256 to 1m, i.e. 256 to 1024k",
 };
 
 static const struct num_spec spec_seeks = {
@@ -130,7 +131,6 @@ static const struct num_spec spec_seeks = {
 	.max = UINT32_MAX,
 	.kind = "a number",
 	.form = "use a count with an optional k suffix, e.g. 8192 or 8k",
-	.range = "must be from 1 to 4294967295",
 };
 
 static const struct num_spec spec_seekers = {
@@ -140,7 +140,6 @@ static const struct num_spec spec_seekers = {
 	.max = MAX_SEEKERS,
 	.kind = "a number",
 	.form = "use a plain count, e.g. 5",
-	.range = "must be from 1 to 1024",
 };
 
 static const struct num_spec spec_num = {
@@ -150,7 +149,7 @@ static const struct num_spec spec_num = {
 	.kind = "a number",
 	.form = "use a count of 1024 files with an optional m suffix, "
 		"e.g. 16 or 1m[:max[:min[:dirs[:chunk]]]]",
-	.range = "must be at most 4194303 (units of 1024 files)",
+	.note = "(units of 1024 files)",
 };
 
 static const struct num_spec spec_max = {
@@ -161,7 +160,7 @@ static const struct num_spec spec_max = {
 	.kind = "a size in bytes",
 	.form = "use bytes with an optional k, m or g suffix, "
 		"-1 for hard links or -2 for symlinks",
-	.range = "must be at most 8589934591g",
+	.note = "or -1 for hard links, -2 for symlinks",
 };
 
 static const struct num_spec spec_min = {
@@ -171,7 +170,6 @@ static const struct num_spec spec_min = {
 	.max = INT64_MAX,
 	.kind = "a size in bytes",
 	.form = "use bytes with an optional k, m or g suffix, e.g. 4k",
-	.range = "must be at most 8589934591g",
 };
 
 static const struct num_spec spec_dirs = {
@@ -182,7 +180,6 @@ static const struct num_spec spec_dirs = {
 	.max = CLYDE_MAX_DIRS,
 	.kind = "a number",
 	.form = "use a count with an optional k suffix, e.g. 10",
-	.range = "must be from 1 to 99999",
 };
 
 static const struct num_spec spec_file_chunk = {
@@ -194,7 +191,6 @@ static const struct num_spec spec_file_chunk = {
 	.pow2 = true,
 	.kind = "a number of bytes",
 	.form = "use bytes with an optional k suffix, e.g. 4096 or 64k",
-	.range = "must be a power of two from 256 to 1m, i.e. 256 to 1024k",
 };
 
 static const struct num_spec spec_concurrency = {
@@ -203,7 +199,6 @@ static const struct num_spec spec_concurrency = {
 	.max = CLYDE_MAX_CONCURRENCY,
 	.kind = "a number",
 	.form = "use a count from 1 to 200",
-	.range = "must be from 1 to 200",
 };
 
 static const struct num_spec spec_runs = {
@@ -212,7 +207,6 @@ static const struct num_spec spec_runs = {
 	.max = UINT32_MAX,
 	.kind = "a number",
 	.form = "use a count of at least 1, e.g. 3",
-	.range = "must be from 1 to 4294967295",
 };
 
 static const struct num_spec spec_procs = {
@@ -222,7 +216,7 @@ static const struct num_spec spec_procs = {
 	.kind = "a number",
 	.form = "use the number of processes, e.g. 4, or -1 to remove the "
 		"semaphores",
-	.range = "must be from 1 to 32767, or -1 to remove the semaphores",
+	.note = "or -1 to remove the semaphores",
 };
 
 static const struct num_spec spec_ram = {
@@ -231,7 +225,7 @@ static const struct num_spec spec_ram = {
 	.kind = "a size",
 	.form = "use MiB with an optional m, g or t suffix, e.g. 4096 or 4g "
 		"(0 disables the RAM checks)",
-	.range = "must be at most 8388607t",
+	.note = "(0 disables the RAM checks)",
 };
 
 static const struct num_spec spec_perchar = {
@@ -241,8 +235,7 @@ static const struct num_spec spec_perchar = {
 	.kind = "a size",
 	.form = "attach MiB with an optional m, g or t suffix, as in -f8 or "
 		"--fast=8; a bare -f skips the per-char tests",
-	.range = "must be from 1 to 8388607t; a bare -f skips the per-char "
-		 "tests",
+	.note = "a bare -f skips the per-char tests",
 };
 
 static const struct num_spec spec_seed = {
@@ -250,8 +243,47 @@ static const struct num_spec spec_seed = {
 	.max = UINT64_MAX,
 	.kind = "a number",
 	.form = "use a decimal number, e.g. 12345",
-	.range = "must be at most 18446744073709551615",
 };
+
+/* v as the field would accept it: with the largest suffix that divides it
+ * exactly, else as plain digits. */
+static void num_text(const struct num_spec *s, uint64_t v, char *buf,
+		     size_t len)
+{
+	size_t ns = strlen(s->suffixes);
+
+	for (size_t i = ns; i-- > 0;) {
+		unsigned sh = s->shift + 10u * (unsigned)i;
+
+		if (sh > 0 && sh < 64 && v && !(v & ((1ull << sh) - 1))) {
+			snprintf(buf, len, "%llu%c",
+				 (unsigned long long)(v >> sh), s->suffixes[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/* "must be [a power of two ]from MIN to MAX[ NOTE]" or "must be at most
+ * MAX[ NOTE]", from the spec's own bounds. */
+static void range_text(const struct num_spec *s, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	const char *sep = !s->note		      ? "" :
+			  s->note[0] == '('	      ? " " :
+			  !strncmp(s->note, "or ", 3) ? ", " :
+							"; ";
+
+	num_text(s, s->min, lo, sizeof(lo));
+	num_text(s, s->max, hi, sizeof(hi));
+	if (s->min == 0 && !s->pow2)
+		snprintf(buf, len, "must be at most %s%s%s", hi, sep,
+			 s->note ? s->note : "");
+	else
+		snprintf(buf, len, "must be %sfrom %s to %s%s%s",
+			 s->pow2 ? "a power of two " : "", lo, hi, sep,
+			 s->note ? s->note : "");
+}
 
 static int parse_num(struct parser *p, const char *name,
 		     const struct num_spec *s, const char *text, uint64_t *out)
@@ -264,9 +296,12 @@ static int parse_num(struct parser *p, const char *name,
 	if (rc == -EINVAL)
 		return fail(p, "%s%s%s: \"%s\" is not %s; %s", name, sp, field,
 			    text, s->kind, s->form);
-	if (rc || v < s->min || v > s->max || (s->pow2 && !clyde_is_pow2(v)))
-		return fail(p, "%s%s%s %s: %s", name, sp, field, text,
-			    s->range);
+	if (rc || v < s->min || v > s->max || (s->pow2 && !clyde_is_pow2(v))) {
+		char range[160];
+
+		range_text(s, range, sizeof(range));
+		return fail(p, "%s%s%s %s: %s", name, sp, field, text, range);
+	}
 	*out = v;
 	return 0;
 }
@@ -653,7 +688,6 @@ static const struct num_spec spec_max_runs = {
 	.max = 1000,
 	.kind = "a number of runs",
 	.form = "use a whole number from 1 to 1000",
-	.range = "must be from 1 to 1000",
 };
 
 static int opt_until_stable(struct parser *p, const char *name, const char *arg)

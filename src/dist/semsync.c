@@ -1,6 +1,7 @@
 #include "dist/semsync.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
 #include <sys/types.h>
@@ -43,7 +44,7 @@ int clyde_semsync_remove(struct clyde_ctx *ctx)
 
 int clyde_semsync_open(struct clyde_ctx *ctx, struct clyde_semsync *s)
 {
-	int n;
+	int n, arrived, last;
 
 	s->semid = semget(CLYDE_SEM_KEY, 2, 0);
 	if (s->semid < 0)
@@ -54,6 +55,34 @@ int clyde_semsync_open(struct clyde_ctx *ctx, struct clyde_semsync *s)
 	if (n <= 0)
 		return clyde_err(ctx, n < 0 ? errno : EINVAL,
 				 "-y s: semaphores hold no process count");
+	/*
+	 * The barriers count arrivals since the set was made, so a set that
+	 * has seen a whole barrier (arrivals >= N) belongs to a run that is
+	 * over or under way, and one whose last arrival came from a process
+	 * that is gone was left by an interrupted run: joining either would
+	 * release the barriers at the wrong moments.
+	 */
+	arrived = semctl(s->semid, 0, GETVAL);
+	if (arrived < 0)
+		return clyde_err(ctx, errno,
+				 "-y s: cannot read the semaphores");
+	if (arrived >= n)
+		return clyde_err(
+			ctx, 0,
+			"-y s: the semaphores (key 0x%x) were already "
+			"used by a run (%d arrivals for %d processes); "
+			"reset them with clyde -p %d (or remove them "
+			"with clyde -p -1) before starting the "
+			"processes",
+			CLYDE_SEM_KEY, arrived, n, n);
+	last = arrived > 0 ? semctl(s->semid, 0, GETPID) : 0;
+	if (last > 0 && kill((pid_t)last, 0) < 0 && errno == ESRCH)
+		return clyde_err(ctx, 0,
+				 "-y s: the semaphores (key 0x%x) were left by "
+				 "an interrupted run (process %d is gone); "
+				 "reset them with clyde -p %d (or remove them "
+				 "with clyde -p -1)",
+				 CLYDE_SEM_KEY, last, n);
 	s->nprocs = n;
 	s->generation = 0;
 	return 0;

@@ -27,7 +27,8 @@ struct clyde_semsync {
 int clyde_semsync_create(struct clyde_ctx *ctx, int nprocs);
 /* Remove the set. */
 int clyde_semsync_remove(struct clyde_ctx *ctx);
-/* Attach to an existing set. */
+/* Attach to an existing set; refuse a set already used by a
+ * run or left by an interrupted one, naming how to reset it. */
 int clyde_semsync_open(struct clyde_ctx *ctx, struct clyde_semsync *s);
 /* Wait until every process has reached its next barrier.  Returns 0,
  * -EINTR when a signal interrupted the wait, or another negative errno. */

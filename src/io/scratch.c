@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,4 +131,81 @@ int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s)
 	free(s->name);
 	free(s);
 	return ret;
+}
+
+/* The pid in "clyde.<pid>" or "clyde.<pid>.<n>", or 0 for another name. */
+static long scratch_pid(const char *name)
+{
+	const char *p = name + 6;
+	long pid = 0;
+
+	if (strncmp(name, "clyde.", 6) || *p < '1' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (pid > 99999999)
+			return 0;
+		pid = pid * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		if (!p[1])
+			return 0;
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	return *p ? 0 : pid;
+}
+
+int clyde_scratch_find_stale(struct clyde_ctx *ctx, int parentfd, char ***names,
+			     size_t *n)
+{
+	int fd = dup(parentfd);
+	size_t cap = 0;
+	struct dirent *e;
+	DIR *d;
+
+	*names = NULL;
+	*n = 0;
+	if (fd < 0)
+		return clyde_err(ctx, errno, "cannot read the directory");
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return clyde_err(ctx, errno, "cannot read the directory");
+	}
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		long pid = scratch_pid(e->d_name);
+		struct stat st;
+
+		if (!pid || pid == (long)getpid())
+			continue;
+		if (fstatat(parentfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		/* EPERM: the process exists (another user's). */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (*n == cap) {
+			char **nn = realloc(*names,
+					    (cap ? cap * 2 : 4) * sizeof(*nn));
+
+			if (!nn)
+				break;
+			*names = nn;
+			cap = cap ? cap * 2 : 4;
+		}
+		if (!((*names)[*n] = strdup(e->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+void clyde_scratch_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -37,4 +37,16 @@ int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s);
  * never following symlinks.  `what` names it in messages. */
 int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what);
 
+/*
+ * The leftovers of killed runs in the directory `parentfd`: the entries
+ * named clyde.<pid> or clyde.<pid>.<n> that are directories (not symlinks)
+ * and whose process <pid> no longer exists.  Nothing is removed: the
+ * caller names them to the user.  On return *names is an array of *n
+ * names the caller frees with clyde_scratch_free_names().  Returns 0 or a
+ * negative errno.
+ */
+int clyde_scratch_find_stale(struct clyde_ctx *ctx, int parentfd, char ***names,
+			     size_t *n);
+void clyde_scratch_free_names(char **names, size_t n);
+
 #endif

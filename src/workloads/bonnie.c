@@ -306,7 +306,8 @@ static void *worker_main(void *arg)
 }
 
 /* Open (creating it the first time) worker i's directory for file tests. */
-static int worker_dir(struct suite_state *st, struct clyde_worker *w)
+static int worker_dir(struct suite_state *st, struct clyde_worker *w,
+		      const char *label)
 {
 	char name[32];
 
@@ -314,12 +315,12 @@ static int worker_dir(struct suite_state *st, struct clyde_worker *w)
 		return 0;
 	snprintf(name, sizeof(name), "files.%u", w->index);
 	if (mkdirat(st->scratch->dirfd, name, 0700) < 0 && errno != EEXIST)
-		return clyde_err(st->ctx, errno, "cannot create %s/%s",
-				 st->scratch->path, name);
+		return clyde_err(st->ctx, errno, "%s: cannot create %s/%s",
+				 label, st->scratch->path, name);
 	w->dirfd = openat(st->scratch->dirfd, name,
 			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (w->dirfd < 0)
-		return clyde_err(st->ctx, errno, "cannot open %s/%s",
+		return clyde_err(st->ctx, errno, "%s: cannot open %s/%s", label,
 				 st->scratch->path, name);
 	snprintf(w->dir_path, sizeof(w->dir_path), "%s/%s", st->scratch->path,
 		 name);
@@ -419,7 +420,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		return clyde_err(st->ctx, ENOMEM, "%s", te->label);
 	if (te->id >= CLYDE_FIRST_FILE_TEST)
 		for (unsigned i = 0; i < st->n && !ret; i++)
-			ret = worker_dir(st, &st->w[i]);
+			ret = worker_dir(st, &st->w[i], te->label);
 	if (!ret)
 		ret = prepare_cache(st, te->id, r);
 	if (ret) {
@@ -463,9 +464,14 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		void *res;
 
 		pthread_join(tid[i], &res);
-		if ((intptr_t)res < 0 && !ret)
+		/* A worker that stopped because a sibling failed returns
+		 * -EINTR: the sibling's error is the one to report. */
+		if ((intptr_t)res < 0 && (!ret || ret == -EINTR))
 			ret = (int)(intptr_t)res;
 	}
+	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
+	    st->ctx->err_code)
+		ret = -st->ctx->err_code;
 	process_cpu(&u1, &s1);
 	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);

@@ -19,10 +19,29 @@ check_enospc()
 	assert_empty_dir "$dir" "$what: nothing left on the filesystem"
 }
 
-# Data: a 128 MiB file on a 32 MiB tmpfs.
+# full_during_run DIR FILL: clyde checks the free space before it writes
+# (a -s beyond it is refused, see t_safety), so the disk fills up behind
+# its back: start a run that fits, paused before its first test, fill DIR's
+# filesystem but for nothing, then let it go on.
+full_during_run()
+{
+	local dir=$1
+	start_paused -d "$dir" -s 16m -n 0 -f -r 0
+	# shellcheck disable=SC2317 # called by wait_for
+	made()
+	{
+		[[ -n $(find "$dir" -mindepth 1 -maxdepth 1 -name 'clyde.*') ]]
+	}
+	wait_for 10 made || { finish_paused; fail "no scratch made in $dir"; }
+	dd if=/dev/zero of="$dir/fill" bs=64k 2>/dev/null || true
+	finish_paused
+	rm -f "$dir/fill"
+}
+
+# Data: the disk fills up during the block write.
 mount_tmpfs 32m
-run_clyde -d "$MNT" -s 128m -n 0 -f -r 0
-check_enospc "tmpfs 32 MiB, -s 128m" 'block write' "$MNT"
+full_during_run "$MNT"
+check_enospc "tmpfs 32 MiB filled during -s 16m" 'block write' "$MNT"
 used=$(df -k --output=used "$MNT" | tail -n 1 | tr -d ' ')
 [[ $used -lt 1024 ]] || fail "tmpfs still has ${used} KiB in use"
 ok "tmpfs space given back (${used} KiB in use)"
@@ -40,7 +59,7 @@ check_enospc "tmpfs of 200 inodes, -n 1" 'create' "$T/ino"
 require_cmd "the ext4 case" mkfs.ext4 losetup
 mount_loop ext4 32
 mkdir "$MNT/d"
-run_clyde -d "$MNT/d" -s 128m -n 0 -f -r 0
-check_enospc "ext4 32 MiB, -s 128m" 'block write' "$MNT/d"
+full_during_run "$MNT/d"
+check_enospc "ext4 32 MiB filled during -s 16m" 'block write' "$MNT/d"
 
 done_testing

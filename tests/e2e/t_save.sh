@@ -28,12 +28,13 @@ expect_rc 0 "a run with --db succeeds"
 "$CLYDE" history list --db "$T/other.db" >"$T/list" 2>&1 || fail "history list --db failed"
 assert_eq "$(grep -c ' other ' "$T/list")" 1 "--db chose the database"
 
-# A file that is not a clyde history is refused (and left alone); the run
-# itself still succeeds, with a warning.
+# A file that is not a clyde history is refused (and left alone) before
+# the first test: exit status 1, one line naming --db and the file.
 printf 'not a database\n' >"$T/bad.db"
 run_clyde -d "$d" -s 16m -n 0 -f -r 0 -x 1 --db "$T/bad.db"
-expect_rc 0 "a run whose history cannot be written still succeeds"
-assert_file_match "$T/err" "not saved in the history" "with a warning"
+expect_rc 1 "a run whose history cannot be written is refused first"
+assert_file_match "$T/err" "--db: $T/bad.db" "the message names --db and the file"
+assert_file_no_match "$T/out" '^1\.98,' "no test was run"
 assert_eq "$(cat "$T/bad.db")" "not a database" "the foreign file is unchanged"
 assert_empty_dir "$d" "nothing left behind"
 done_testing

@@ -144,7 +144,7 @@ static void test_size(void)
 	BAD("-s: \"12x\" is not a size; use MiB with an optional m, g or t "
 	    "suffix, e.g. 512m or 4g[:chunk[:seeks[:seekers]]]",
 	    "-s", "12x");
-	BAD("-s chunk 100: must be a power of two from 256 to 1m", "-s",
+	BAD("-s chunk 100: must be a power of two from 256 to 1024k", "-s",
 	    "64m:100");
 	BAD("-s chunk 128: ", "-s", "64m:128");
 	BAD("-s chunk 2048k: ", "-s", "64m:2048k");
@@ -164,7 +164,7 @@ static void test_size(void)
 	BAD("-s: \"64k\" is not a size", "-s", "64k");
 	BAD("-s 99999999999999999999: must be at most", "-s",
 	    "99999999999999999999");
-	BAD("-s 8388608t: must be at most 8388607t", "-s", "8388608t");
+	BAD("-s 8388608t: must be at most 8796093022207", "-s", "8388608t");
 	OK("-s", "8388607t");
 	BAD("--size: \"12x\" is not a size", "--size", "12x");
 	BAD("--size chunk 100: ", "--size=64m:100");
@@ -584,6 +584,96 @@ static void test_help_matches_parser(void)
 	}
 }
 
+/*
+ * Every range a message states is what the parser accepts: for each
+ * numeric field, an out-of-range value gives "from MIN to MAX" or "at most
+ * MAX", and MIN and MAX, given back in the same place, are accepted.  (The
+ * messages used to be hand-written: "-s 64m:100" said "256 to 1m", and
+ * "1m" is not a chunk size the parser takes.)
+ */
+struct range_case {
+	const char *opt; /* the option */
+	const char *pre; /* its argument up to the field */
+	const char *bad; /* a well-formed value out of range */
+};
+
+static void check_bound(const struct range_case *c, const char *v)
+{
+	char arg[256];
+	int r;
+
+	snprintf(arg, sizeof(arg), "%s%s", c->pre, v);
+	r = P(c->opt, arg, "-d", ".");
+	CHECK(r == CLYDE_OPTS_RUN);
+	if (r != CLYDE_OPTS_RUN)
+		fprintf(stderr, "  %s %s (a bound the message gave): %s\n",
+			c->opt, arg, err);
+}
+
+/* Copy the token at s (up to a blank, comma or semicolon) into out. */
+static void token(const char *s, char *out, size_t len)
+{
+	size_t n = strcspn(s, " ,;");
+
+	snprintf(out, len, "%.*s", (int)n, s);
+}
+
+static void test_ranges_match_parser(void)
+{
+	static const struct range_case cases[] = {
+		{ "-s", "", "8796093022208" },
+		{ "-s", "64m:", "100" },
+		{ "-s", "64m:", "2048k" },
+		{ "-s", "64m:8k:", "0" },
+		{ "-s", "64m:8k:8k:", "1025" },
+		{ "-n", "", "4194304" },
+		{ "-n", "1:", "9223372036854775808" },
+		{ "-n", "1:9223372036854775807:", "9223372036854775808" },
+		{ "-n", "1:0:0:", "0" },
+		{ "-n", "1:0:0:", "100000" },
+		{ "-n", "1:0:0:1:", "100" },
+		{ "-c", "", "201" },
+		{ "-x", "", "0" },
+		{ "-p", "", "32768" },
+		{ "-r", "", "8796093022208" },
+		{ "--max-runs", "", "1001" },
+		{ "-z", "", "18446744073709551616" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct range_case *c = &cases[i];
+		char arg[256], lo[64], hi[64];
+		const char *from, *to, *most;
+		int r;
+
+		snprintf(arg, sizeof(arg), "%s%s", c->pre, c->bad);
+		r = P(c->opt, arg, "-d", ".");
+		CHECK(r == CLYDE_OPTS_ERROR);
+		from = strstr(err, "from ");
+		to = from ? strstr(from, " to ") : NULL;
+		most = strstr(err, "at most ");
+		CHECK((from && to) || most);
+		if (!((from && to) || most)) {
+			fprintf(stderr, "  %s %s: no range in \"%s\"\n", c->opt,
+				arg, err);
+			continue;
+		}
+		if (from && to) {
+			token(from + 5, lo, sizeof(lo));
+			token(to + 4, hi, sizeof(hi));
+			check_bound(c, lo);
+		} else {
+			token(most + 8, hi, sizeof(hi));
+			check_bound(c, "0");
+		}
+		check_bound(c, hi);
+	}
+	/* -f takes its value attached. */
+	CHECK(P("-f0", "-d", ".") == CLYDE_OPTS_ERROR);
+	CHECK(strstr(err, "from 1 to 8796093022207") != NULL);
+	CHECK(P("-f8796093022207", "-d", ".") == CLYDE_OPTS_RUN);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -598,5 +688,6 @@ int main(void)
 	test_err_buffer();
 	test_auto_size();
 	test_help_matches_parser();
+	test_ranges_match_parser();
 	return tap_done();
 }
