@@ -79,14 +79,16 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 
 int clyde_cli_stdout_done(const char *cmd)
 {
-	int e;
-
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	e = errno ? errno : EIO;
-	fprintf(stderr, "clyde %s: standard output: write error: %s\n", cmd,
-		strerror(e));
+	/* An earlier printf may have failed: its errno is gone then. */
+	if (errno)
+		fprintf(stderr, "clyde %s: standard output: write error: %s\n",
+			cmd, strerror(errno));
+	else
+		fprintf(stderr, "clyde %s: standard output: write error\n",
+			cmd);
 	return -1;
 }
 

@@ -81,6 +81,20 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out);
 void clyde_history_close(struct clyde_history *h);
 
+/*
+ * Open the history at db_path (NULL: the default path; no directory is
+ * made) for reading only, writing nothing at all: not to the file, and no
+ * -wal, -shm or -journal file beside it, so that a history on a read-only
+ * filesystem, in a read-only directory or in someone else's home can be
+ * listed, shown and exported.  A missing file, or one without any table,
+ * is -ENOENT ("nothing saved yet").  Only a history of an older schema,
+ * which must be migrated before it can be read, is opened as by
+ * clyde_history_open() (without `create`).  Only the reading functions may
+ * be used on it.
+ */
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out);
+
 /* The database path (owned by h). */
 const char *clyde_history_path(const struct clyde_history *h);
 
