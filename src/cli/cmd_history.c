@@ -619,37 +619,6 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 
 /* ---- import ---------------------------------------------------------- */
 
-/* An import that stored nothing in a database it created removes it again:
- * a mistyped file name must not leave an empty history behind.  Only when
- * it is still empty (another clyde may have saved into it meanwhile). */
-static void discard_new(struct clyde_history *h, const char *path)
-{
-	struct clyde_history_entry *e = NULL;
-	struct clyde_ctx quiet;
-	size_t n = 1;
-	char side[PATH_MAX + 16];
-
-	clyde_ctx_init(&quiet);
-	if (clyde_history_list(&quiet, h, 1, &e, &n) < 0)
-		n = 1;
-	clyde_history_entries_free(e, n);
-	clyde_ctx_release(&quiet);
-	clyde_history_close(h);
-	if (n != 0)
-		return;
-	if (unlink(path) < 0 && errno != ENOENT) {
-		fprintf(stderr, "clyde history import: %s: remove: %s\n", path,
-			strerror(errno));
-		return;
-	}
-	for (size_t i = 0; i < 3; i++) {
-		static const char *const sfx[] = { "-wal", "-shm", "-journal" };
-
-		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
-		(void)unlink(side);
-	}
-}
-
 static int cmd_import(struct hist_cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -711,8 +680,10 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		}
 		clyde_history_import_release(&imp);
 	}
+	/* An import that stored nothing in a database it created removes
+	 * it again: a mistyped file name leaves no empty history behind. */
 	if (!existed && nstored == 0)
-		discard_new(h, path);
+		clyde_history_close_discard_empty(h);
 	else
 		clyde_history_close(h);
 	return status;

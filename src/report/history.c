@@ -369,6 +369,12 @@ void clyde_history_close(struct clyde_history *h)
 	(void)h;
 }
 
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	(void)h;
+	return 0;
+}
+
 const char *clyde_history_path(const struct clyde_history *h)
 {
 	(void)h;
@@ -1587,6 +1593,41 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 fail:
 	clyde_history_close(h);
 	return rc;
+}
+
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	char side[PATH_MAX + 16], *path;
+	sqlite3_stmt *st = NULL;
+	int64_t n = 1;
+
+	if (!h)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM runs", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	path = h->path;
+	h->path = NULL;
+	clyde_history_close(h);
+	if (n != 0) {
+		free(path);
+		return 0;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		n = -errno;
+		free(path);
+		return (int)n;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+
+		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+		(void)unlink(side);
+	}
+	free(path);
+	return 1;
 }
 
 void clyde_history_close(struct clyde_history *h)

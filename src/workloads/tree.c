@@ -112,6 +112,27 @@ struct phase_env {
 	int walk_dirfd;
 };
 
+/* Every message of a failed phase starts with the phase's name; running
+ * out of descriptors also says what the limit is. */
+static void name_phase(struct clyde_ctx *ctx, enum clyde_tree_phase p, int ret)
+{
+	const char *name = clyde_tree_phase_name(p);
+	size_t n = strlen(name);
+	char msg[CLYDE_ERR_MAX], limit[96] = "";
+	struct rlimit rl;
+
+	snprintf(msg, sizeof(msg), "%s", clyde_errmsg(ctx));
+	if (ret == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(limit, sizeof(limit),
+			 " (the limit is %llu descriptors: ulimit -n)",
+			 (unsigned long long)rl.rlim_cur);
+	clyde_err_clear(ctx);
+	if (!strncmp(msg, name, n) && msg[n] == ':')
+		clyde_err(ctx, 0, "%s%s", msg, limit);
+	else
+		clyde_err(ctx, 0, "%s: %s%s", name, msg, limit);
+}
+
 static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 {
 	struct clyde_tree_run *run = e->run;
@@ -169,6 +190,8 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 		r->dev.have_device = false;
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
+	if (ret < 0 && ret != -EINTR)
+		name_phase(e->ctx, p, ret);
 	return ret;
 }
 
