@@ -487,13 +487,23 @@ static int outputs_open(const struct tree_cli *c, struct outputs *o)
 			 0)
 			path[0] = '\0';
 		o->db_created = !path[0] || lstat(path, &st) < 0;
+		/* A --db the user named must work; the default history,
+		 * as for `clyde run`, only costs a warning. */
 		if (clyde_history_open(&hctx, c->db, true, &o->h) < 0) {
+			if (c->db) {
+				fprintf(stderr,
+					"clyde tree: --db: %s (--no-save "
+					"skips the history)\n",
+					clyde_errmsg(&hctx));
+				clyde_ctx_release(&hctx);
+				return -1;
+			}
 			fprintf(stderr,
-				"clyde tree: --db: %s (--no-save skips the "
-				"history)\n",
+				"clyde tree: warning: the result will not be "
+				"saved in the history: %s (--no-save skips "
+				"it)\n",
 				clyde_errmsg(&hctx));
-			clyde_ctx_release(&hctx);
-			return -1;
+			o->h = NULL;
 		}
 		clyde_ctx_release(&hctx);
 	}

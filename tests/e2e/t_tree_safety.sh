@@ -120,6 +120,15 @@ if ((HAVE_SQLITE)); then
 	run_clyde tree -d "$D" "${SMALL[@]}" --phases stat_walk --no-save
 	run_clyde history list
 	assert_eq "$(($(wc -l <"$T/out") - 1))" 1 "--no-save saves nothing"
+	# The default history unusable: a warning, as for `clyde run`.
+	: >"$T/xdg-file"
+	RC=0
+	XDG_DATA_HOME=$T/xdg-file "$CLYDE" tree -d "$D" "${SMALL[@]}" \
+		--phases stat_walk >"$T/out" 2>"$T/err" || RC=$?
+	expect_rc 0 "an unusable default history does not stop the run"
+	assert_file_match "$T/err" \
+		'^clyde tree: warning: the result will not be saved in the history: ' \
+		"it is a warning"
 fi
 
 # ---- --existing ------------------------------------------------------------
