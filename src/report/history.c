@@ -701,6 +701,7 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 {
 	size_t cap = 65536, n = 0;
 	char *p = malloc(cap + 1);
+	struct stat sb;
 	int fd;
 
 	if (!p)
@@ -709,6 +710,18 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 	if (fd < 0) {
 		free(p);
 		return clyde_err(ctx, errno, "%s: open", path);
+	}
+	/* Too big to be a result: refused by its size, before reading. */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (uint64_t)sb.st_size > HISTORY_MAX_FILE) {
+		close(fd);
+		free(p);
+		return clyde_err(ctx, 0,
+				 "%s: %llu MiB, larger than the %u MiB a "
+				 "result file may be; not read",
+				 path, (unsigned long long)(sb.st_size >> 20),
+				 HISTORY_MAX_FILE >> 20),
+		       -EFBIG;
 	}
 	for (;;) {
 		ssize_t r;

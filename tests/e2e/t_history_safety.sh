@@ -117,6 +117,16 @@ expect_rc 1 "import into the default database of a missing file"
 [[ ! -e $XDG_DATA_HOME/clyde/results.db ]] ||
 	fail "the default database was made by a failed import"
 ok "the default database is not made by a failed import"
+# A file too big to be a result is refused by its size, before reading.
+truncate -s 100G "$T/huge.csv"
+SECONDS=0
+run_clyde history --db "$NEW/x.db" import "$T/huge.csv"
+expect_rc 1 "import of a 100 GiB file exits 1"
+assert_file_match "$T/err" 'huge\.csv: 102400 MiB, larger than the 64 MiB' \
+	"says it is too big"
+((SECONDS < 10)) || fail "the huge file was read (${SECONDS}s)"
+assert_empty_dir "$NEW" "no database made by refusing a huge file"
+rm -f "$T/huge.csv"
 # An existing database stays, even when nothing was imported into it.
 run_clyde history --db "$RO/h.db" import "$T/empty.csv"
 expect_rc 1 "import of nothing into an existing database"
