@@ -530,6 +530,7 @@ static void outputs_abort(struct outputs *o)
 static long long copy_old(const char *path, FILE *f)
 {
 	char buf[65536];
+	struct stat st;
 	long long total = 0;
 	size_t n;
 	int last = '\n';
@@ -537,6 +538,9 @@ static long long copy_old(const char *path, FILE *f)
 
 	if (!in)
 		return errno == ENOENT ? 0 : -1;
+	/* The file keeps its mode across the rename. */
+	if (fstat(fileno(in), &st) == 0)
+		(void)fchmod(fileno(f), st.st_mode & 07777);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		if (fwrite(buf, 1, n, f) != n) {
 			fclose(in);

@@ -51,9 +51,11 @@ ok "a run that did not start made no history"
 run_clyde tree -d "$D" "${SMALL[@]}" --phases stat_walk --json "$T/t.json" \
 	--csv "$T/t.csv" --no-save
 expect_rc 0 "tree --json --csv"
+chmod 640 "$T/t.csv"
 run_clyde tree -d "$D" "${SMALL[@]}" --phases stat_walk --csv "$T/t.csv" \
 	--no-save
 expect_rc 0 "tree --csv again"
+assert_eq "$(stat -c %a "$T/t.csv")" 640 "the CSV keeps its mode"
 assert_eq "$(wc -l <"$T/t.csv" | tr -d ' ')" 3 "the header once, then two lines"
 assert_eq "$(grep -c '^format,' "$T/t.csv")" 1 "one header"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/t.json" ||
