@@ -133,6 +133,20 @@ if ((HAVE_SQLITE)); then
 		"it is a warning"
 fi
 
+# ---- an interruption leaves no temporary file and no new history -------------
+I=$(new_dir intr)
+"$CLYDE" tree -d "$D" --files 20000 --no-drop-caches -q --json "$I/i.json" \
+	--csv "$I/i.csv" --db "$I/i.db" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for 20 compgen -G "$D/clyde.*" >/dev/null ||
+	{ kill -KILL "$pid"; fail "the tree run did not start"; }
+kill -INT "$pid"
+RC=0
+wait "$pid" || RC=$?
+expect_rc 5 "SIGINT: exit 5"
+assert_empty_dir "$I" "no output, temporary file or new history after SIGINT"
+assert_empty_dir "$D" "no scratch directory after SIGINT"
+
 # ---- --existing ------------------------------------------------------------
 E=$(new_dir existing)
 mkdir -p "$E/a/b" "$E/c"
