@@ -43,7 +43,10 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			   size_t nfiles, bool merge,
 			   struct clyde_loaded_set *set)
 {
+	size_t unread = 0;
+
 	for (size_t i = 0; i < nfiles; i++) {
+		size_t before = set->nruns;
 		int rc = clyde_loaded_read_file(ctx, files[i], set);
 
 		if (rc) {
@@ -53,6 +56,10 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			if (rc == -ENOMEM)
 				return -1;
 		}
+		/* A file that gives no result would silently drop its
+		 * column: that is an error, not a table with one less. */
+		if (rc || set->nruns == before)
+			unread++;
 	}
 	for (size_t i = 0; i < set->nerrors; i++)
 		fprintf(stderr, "clyde %s: %s\n", cmd, set->errors[i]);
@@ -60,6 +67,13 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 		fprintf(stderr,
 			"clyde %s: %zu more malformed lines not shown\n", cmd,
 			set->nmalformed - set->nerrors);
+	if (unread) {
+		fprintf(stderr,
+			"clyde %s: %zu of %zu input%s gave no result; nothing "
+			"written\n",
+			cmd, unread, nfiles, nfiles == 1 ? "" : "s");
+		return -1;
+	}
 	if (merge && clyde_loaded_merge_repeats(ctx, set)) {
 		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(ctx));
 		return -1;
@@ -69,6 +83,21 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 		return -1;
 	}
 	return 0;
+}
+
+int clyde_cli_stdout_done(const char *cmd)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	/* An earlier printf may have failed: its errno is gone then. */
+	if (errno)
+		fprintf(stderr, "clyde %s: standard output: write error: %s\n",
+			cmd, strerror(errno));
+	else
+		fprintf(stderr, "clyde %s: standard output: write error\n",
+			cmd);
+	return -1;
 }
 
 const char *clyde_cli_option_value(int argc, char **argv, int *a,

@@ -30,11 +30,21 @@ bool clyde_cli_interrupted(void);
 bool clyde_cli_output_closed(void);
 
 /*
+ * Flush standard output and look at its error flag: a full disk, a closed
+ * pipe or /dev/full must not pass for success.  Every command that prints
+ * its result on stdout calls this last.  Returns 0, or -1 after printing
+ * "clyde CMD: standard output: write error: ..." on stderr.
+ */
+int clyde_cli_stdout_done(const char *cmd);
+
+/*
  * Load result files (clyde JSON, bonnie++ or clyde CSV) into set for
  * compare and report, printing "clyde CMD: ..." on stderr for each file
- * that cannot be read and each malformed line (the rest is still used),
- * then merge repeats when asked.  Returns 0 when at least one run was
- * read, -1 when nothing could be (the message is printed).
+ * that cannot be read (missing, too big: see CLYDE_LOADED_MAX_FILE) and
+ * each malformed line (the other lines of a file are still used), then
+ * merge repeats when asked.  Returns 0 when every file gave at least one
+ * run, -1 otherwise (a mistyped name must not drop a column in silence;
+ * the messages are printed).
  */
 int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			   size_t nfiles, bool merge,

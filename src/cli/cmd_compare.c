@@ -2,9 +2,11 @@
  * `clyde compare RESULT...`: read clyde JSON results and bonnie++ CSV
  * files (any format, any mix) and print them side by side.
  *
- * Exit status: 0 when a table was printed (even if some lines or files
- * were malformed: each got one "path:line: reason" message on stderr), 1
- * for a usage error or when nothing could be read.
+ * Exit status: 0 when a table was printed (even if some lines were
+ * malformed: each got one "path:line: reason" message on stderr), 1 for a
+ * usage error, when an input gave no result (missing, unreadable, too
+ * big, nothing in it: the table would silently lack its column) or when
+ * standard output could not be written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -85,7 +87,8 @@ int clyde_cmd_compare(int argc, char **argv)
 			strerror(-rc));
 		goto out;
 	}
-	status = CLYDE_EXIT_OK;
+	if (clyde_cli_stdout_done("compare") == 0)
+		status = CLYDE_EXIT_OK;
 out:
 	clyde_cli_results_release(&r);
 	clyde_loaded_set_release(&set);

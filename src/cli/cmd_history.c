@@ -11,16 +11,20 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "core/outfile.h"
 #include "report/compare.h"
 #include "report/history.h"
 #include "report/loaded.h"
@@ -161,6 +165,15 @@ static int open_db(struct hist_cli *c, bool create, struct clyde_history **h)
 	return 0;
 }
 
+/* list, show, compare and export only read: nothing is written to the
+ * database or beside it (it may be read-only, or someone else's). */
+static int open_db_ro(struct hist_cli *c, struct clyde_history **h)
+{
+	if (clyde_history_open_readonly(&c->ctx, c->db, h) < 0)
+		return fail(c);
+	return 0;
+}
+
 /* ---- list ------------------------------------------------------------ */
 
 static void fmt_date(char *buf, size_t len, int64_t t)
@@ -236,7 +249,7 @@ static int cmd_list(struct hist_cli *c, int argc, char **argv)
 		return usage_error(c, "unexpected argument \"%s\"",
 				   argv[optind]);
 
-	rc = clyde_history_open(&c->ctx, c->db, false, &h);
+	rc = clyde_history_open_readonly(&c->ctx, c->db, &h);
 	if (rc == -ENOENT) {
 		/* Nothing saved yet is not an error of `list`. */
 		fprintf(stderr, "clyde history list: %s\n",
@@ -341,16 +354,6 @@ static int load_stored(struct hist_cli *c, struct clyde_history *h, int64_t id,
 	return 0;
 }
 
-static int write_out(FILE *f, const char *path)
-{
-	if (fflush(f) == EOF || ferror(f)) {
-		fprintf(stderr, "clyde history: %s: write: %s\n", path,
-			strerror(errno));
-		return CLYDE_EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* ---- show ------------------------------------------------------------ */
 
 static int cmd_show(struct hist_cli *c, int argc, char **argv)
@@ -378,7 +381,7 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	rc = parse_ids(c, argc, argv, optind, 1, 1, &ids, &n);
 	if (rc)
 		return rc;
-	if (open_db(c, false, &h)) {
+	if (open_db_ro(c, &h)) {
 		free(ids);
 		return CLYDE_EXIT_USAGE;
 	}
@@ -414,7 +417,7 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	}
 	rc = clyde_compare_write(stdout, &cmp, CLYDE_COMPARE_TEXT) < 0 ?
 		     CLYDE_EXIT_USAGE :
-		     write_out(stdout, "stdout");
+		     0;
 	clyde_compare_release(&cmp);
 out:
 	clyde_loaded_set_release(&set);
@@ -504,7 +507,7 @@ static int cmd_compare(struct hist_cli *c, int argc, char **argv)
 					   baseline);
 		}
 	}
-	if (open_db(c, false, &h)) {
+	if (open_db_ro(c, &h)) {
 		free(labels);
 		free(ids);
 		return CLYDE_EXIT_USAGE;
@@ -538,9 +541,7 @@ static int cmd_compare(struct hist_cli *c, int argc, char **argv)
 		rc = fail(c);
 		goto out;
 	}
-	rc = clyde_compare_write(stdout, &cmp, fmt) < 0 ?
-		     CLYDE_EXIT_USAGE :
-		     write_out(stdout, "stdout");
+	rc = clyde_compare_write(stdout, &cmp, fmt) < 0 ? CLYDE_EXIT_USAGE : 0;
 	clyde_compare_release(&cmp);
 out:
 	for (size_t i = 0; deflabels && i < n; i++)
@@ -562,11 +563,11 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct clyde_history *h = NULL;
-	const char *out = NULL;
+	struct clyde_outfile of;
+	const char *out = "-";
 	int64_t *ids = NULL;
 	char *doc = NULL;
 	size_t n, len = 0;
-	FILE *f = stdout;
 	int o, rc;
 
 	optind = 0;
@@ -581,7 +582,7 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 	rc = parse_ids(c, argc, argv, optind, 1, 1, &ids, &n);
 	if (rc)
 		return rc;
-	if (open_db(c, false, &h)) {
+	if (open_db_ro(c, &h)) {
 		free(ids);
 		return CLYDE_EXIT_USAGE;
 	}
@@ -592,27 +593,28 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 	free(ids);
 	if (rc)
 		return rc;
-	if (out && strcmp(out, "-")) {
-		f = fopen(out, "we");
-		if (!f) {
-			fprintf(stderr, "clyde history export: %s: %s\n", out,
-				strerror(errno));
-			free(doc);
-			return CLYDE_EXIT_USAGE;
-		}
+	/* A temporary file renamed over FILE: a full disk keeps the old
+	 * content of FILE, never half a result. */
+	rc = clyde_outfile_open(&of, out);
+	if (rc < 0) {
+		fprintf(stderr, "clyde history export: %s: %s\n", out,
+			strerror(-rc));
+		free(doc);
+		return CLYDE_EXIT_USAGE;
 	}
-	fwrite(doc, 1, len, f);
+	fwrite(doc, 1, len, of.f);
 	/* A CSV line is stored without its line end. */
 	if (len == 0 || doc[len - 1] != '\n')
-		fputc('\n', f);
-	rc = write_out(f, out ? out : "stdout");
-	if (f != stdout && fclose(f) == EOF && !rc) {
-		fprintf(stderr, "clyde history export: %s: %s\n", out,
-			strerror(errno));
-		rc = CLYDE_EXIT_USAGE;
-	}
+		fputc('\n', of.f);
 	free(doc);
-	return rc;
+	rc = clyde_outfile_commit(&of);
+	if (rc < 0) {
+		fprintf(stderr, "clyde history export: %s: write: %s\n",
+			strcmp(out, "-") ? out : "standard output",
+			strerror(-rc));
+		return CLYDE_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* ---- import ---------------------------------------------------------- */
@@ -624,6 +626,10 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct clyde_history *h = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	size_t nstored = 0;
+	bool existed;
 	int o, status = CLYDE_EXIT_OK;
 
 	optind = 0;
@@ -634,6 +640,11 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(c, "no file to import");
+	if (c->db)
+		snprintf(path, sizeof(path), "%s", c->db);
+	else if (clyde_history_default_path(&c->ctx, path, sizeof(path)) < 0)
+		return fail(c);
+	existed = lstat(path, &st) == 0;
 	if (open_db(c, true, &h))
 		return CLYDE_EXIT_USAGE;
 	for (int i = optind; i < argc; i++) {
@@ -657,6 +668,7 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 					argv[i]);
 				status = CLYDE_EXIT_USAGE;
 			} else {
+				nstored += imp.nids;
 				printf("%s: %zu run%s imported, id%s", argv[i],
 				       imp.nids, imp.nids == 1 ? "" : "s",
 				       imp.nids == 1 ? "" : "s");
@@ -668,9 +680,12 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		}
 		clyde_history_import_release(&imp);
 	}
-	clyde_history_close(h);
-	if (write_out(stdout, "stdout"))
-		status = CLYDE_EXIT_USAGE;
+	/* An import that stored nothing in a database it created removes
+	 * it again: a mistyped file name leaves no empty history behind. */
+	if (!existed && nstored == 0)
+		clyde_history_close_discard_empty(h);
+	else
+		clyde_history_close(h);
 	return status;
 }
 
@@ -722,6 +737,7 @@ static const struct {
 int clyde_cmd_history(int argc, char **argv)
 {
 	struct hist_cli c = { .db = NULL, .cmd = NULL };
+	char name[32];
 	int i = 1, rc = CLYDE_EXIT_USAGE;
 
 	/* Options before the command: --db and --help. */
@@ -765,6 +781,11 @@ int clyde_cmd_history(int argc, char **argv)
 		opterr = 0;
 		rc = subcommands[k].fn(&c, argc - i, argv + i);
 		clyde_ctx_release(&c.ctx);
+		/* What was printed must have reached its reader
+		 * (`history list > /dev/full` is a failure). */
+		snprintf(name, sizeof(name), "history %s", c.cmd);
+		if (clyde_cli_stdout_done(name) < 0 && rc == 0)
+			rc = CLYDE_EXIT_USAGE;
 		return rc;
 	}
 	return usage_error(&c, "unknown command \"%s\"", argv[i]);

@@ -5,8 +5,8 @@
  * The page is written to a temporary file next to the output and renamed
  * over it at the end, so a failed report never leaves half a page where
  * a good one was.  Exit status as `clyde compare`: 0 when a report was
- * written, 1 for a usage error, when nothing could be read or the output
- * could not be written.
+ * written, 1 for a usage error, when an input gave no result or the
+ * output could not be written.
  *
  * `clyde report --experiment ID` (from the results history) and
  * `clyde report --experiment-json FILE` render one experiment of

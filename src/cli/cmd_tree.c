@@ -5,6 +5,7 @@
  * the command line, prints, and decides the exit status.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -20,8 +21,10 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "core/outfile.h"
 #include "core/size.h"
 #include "io/scratch.h"
+#include "report/history.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"
 
@@ -64,11 +67,16 @@ static const char help_text[] =
 	"      --csv FILE         append a CSV line, a header first when FILE\n"
 	"                         is new or empty (-: header and line on "
 	"stdout)\n"
+	"      --db PATH          results history to save the run in "
+	"(default:\n"
+	"                         $XDG_DATA_HOME/clyde/results.db)\n"
+	"      --no-save          do not save the run in the history\n"
 	"  -q, --quiet            no table and no progress\n"
 	"  -h, --help             this help\n"
 	"\n"
-	"Exit status: 0 ok, 1 invalid option or directory, 3 a phase failed,\n"
-	"5 interrupted.  See docs/tree.md and clyde(1), TREE WORKLOADS.\n";
+	"Exit status: 0 ok, 1 invalid option, directory or output (nothing\n"
+	"run), 3 a phase failed or an output could not be written, 5\n"
+	"interrupted.  See docs/tree.md and clyde(1), TREE WORKLOADS.\n";
 
 enum {
 	OPT_EXISTING = 256,
@@ -89,6 +97,8 @@ enum {
 	OPT_JSON,
 	OPT_CSV,
 	OPT_KEEP,
+	OPT_DB,
+	OPT_NO_SAVE,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +123,8 @@ static const struct option long_opts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -123,11 +135,14 @@ struct tree_cli {
 	const char *dir;
 	const char *json;
 	const char *csv;
+	const char *db; /* NULL: the default history */
+	bool no_save;
 	bool quiet;
 	bool keep;
 	bool help;
 	bool seed_given;
 	bool phases_given;
+	bool phases_all; /* --phases all: on --existing, every read-only one */
 	/* Shape options, applied over the preset once it is known. */
 	const char *files, *dirs, *fpd, *depth, *fanout, *size;
 };
@@ -146,12 +161,14 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-static int parse_count(const char *opt, const char *arg, uint64_t max,
-		       uint64_t *v, char *err, size_t len)
+/* A whole number in [min, max]; the message gives exactly that range. */
+static int parse_count(const char *opt, const char *arg, uint64_t min,
+		       uint64_t max, uint64_t *v, char *err, size_t len)
 {
-	if (clyde_u64_parse(arg, v) < 0 || *v > max) {
-		snprintf(err, len, "%s \"%s\": want a number from 0 to %llu",
-			 opt, arg, (unsigned long long)max);
+	if (clyde_u64_parse(arg, v) < 0 || *v < min || *v > max) {
+		snprintf(err, len, "%s \"%s\": want a number from %llu to %llu",
+			 opt, arg, (unsigned long long)min,
+			 (unsigned long long)max);
 		return -1;
 	}
 	return 0;
@@ -163,8 +180,8 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 	struct clyde_tree_shape *s = &c->cfg.shape;
 	uint64_t files = 10000, v;
 
-	if (c->files &&
-	    parse_count("--files", c->files, 4000000000ull, &files, err, len))
+	if (c->files && parse_count("--files", c->files, 0, 4000000000ull,
+				    &files, err, len))
 		return -1;
 	if (clyde_tree_preset(c->cfg.preset, files, s) < 0)
 		return bad(err, len, "%s \"%s\": want home or mail", "--preset",
@@ -173,13 +190,10 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 		return bad(err, len, "%s and %s: give one of them", "--dirs",
 			   "--files-per-dir");
 	if (c->dirs) {
-		if (parse_count("--dirs", c->dirs, CLYDE_TREE_MAX_DIRS, &v, err,
-				len))
+		/* At least the top directory. */
+		if (parse_count("--dirs", c->dirs, 1, CLYDE_TREE_MAX_DIRS, &v,
+				err, len))
 			return -1;
-		if (v == 0)
-			return bad(err, len,
-				   "%s \"%s\": at least 1 (the top directory)",
-				   "--dirs", c->dirs);
 		s->dirs = v;
 	}
 	if (c->fpd) {
@@ -189,22 +203,21 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 		s->files_per_dir = strtod(c->fpd, &end);
 		if (errno || *end || end == c->fpd ||
 		    !(s->files_per_dir > 0 && s->files_per_dir < 1e9))
-			return bad(err, len, "%s \"%s\": want a number above 0",
+			return bad(err, len,
+				   "%s \"%s\": want a number above 0 and "
+				   "below 1000000000",
 				   "--files-per-dir", c->fpd);
 	}
 	if (c->depth) {
-		if (parse_count("--depth", c->depth, CLYDE_TREE_MAX_DEPTH, &v,
-				err, len))
+		if (parse_count("--depth", c->depth, 0, CLYDE_TREE_MAX_DEPTH,
+				&v, err, len))
 			return -1;
 		s->depth = (unsigned)v;
 	}
 	if (c->fanout) {
-		if (parse_count("--fanout", c->fanout, UINT32_MAX, &v, err,
+		if (parse_count("--fanout", c->fanout, 1, UINT32_MAX, &v, err,
 				len))
 			return -1;
-		if (v == 0)
-			return bad(err, len, "%s \"%s\": at least 1",
-				   "--fanout", c->fanout);
 		s->fanout = (unsigned)v;
 	}
 	if (c->size && clyde_size_dist_parse(c->size, &s->size, err, len) < 0)
@@ -279,14 +292,12 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 						    len) < 0)
 				return -1;
 			c->phases_given = true;
+			c->phases_all = !strcmp(optarg, "all");
 			break;
 		case 'w':
-			if (parse_count("--workers", optarg, 1024, &v, err,
+			if (parse_count("--workers", optarg, 1, 1024, &v, err,
 					len))
 				return -1;
-			if (v == 0)
-				return bad(err, len, "%s \"%s\": at least 1",
-					   "--workers", optarg);
 			c->cfg.workers = (unsigned)v;
 			break;
 		case OPT_IO_SIZE:
@@ -323,6 +334,15 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		case OPT_KEEP:
 			c->keep = true;
 			break;
+		case OPT_DB:
+			if (!*optarg)
+				return bad(err, len, "--db: needs a path%s",
+					   "");
+			c->db = optarg;
+			break;
+		case OPT_NO_SAVE:
+			c->no_save = true;
+			break;
 		case 'h':
 			c->help = true;
 			return 0;
@@ -351,7 +371,8 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 				   "%s: shapes a generated tree, not an "
 				   "--existing one%s",
 				   gen, "");
-		if (!c->phases_given)
+		/* "all" on a tree that is only ever read: all that read. */
+		if (!c->phases_given || c->phases_all)
 			c->cfg.phases = CLYDE_TREE_READ_ONLY_PHASES;
 		if (c->cfg.phases & ~CLYDE_TREE_READ_ONLY_PHASES)
 			return bad(err, len,
@@ -409,57 +430,253 @@ static void raise_nofile(void)
 	}
 }
 
-/* "-" is stdout; otherwise open for writing (append when `append`). */
-static FILE *open_out(const char *path, bool append, bool *is_stdout)
+/*
+ * Where the result goes.  Every destination is opened before the first
+ * phase, so that a mistyped path costs nothing (exit 1, nothing run), and
+ * written at the end through a temporary file renamed over it, so that a
+ * full disk or an interruption keeps the old content.
+ */
+struct outputs {
+	struct clyde_outfile json, csv;
+	bool json_open, csv_open;
+	struct clyde_history *h; /* NULL: not saved */
+	bool db_created;	 /* the history did not exist before */
+};
+
+/* Open every destination.  Returns 0, or -1 after printing one line. */
+static int outputs_open(const struct tree_cli *c, struct outputs *o)
 {
-	*is_stdout = !strcmp(path, "-");
-	if (*is_stdout)
-		return stdout;
-	return fopen(path, append ? "a" : "w");
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	if (c->json) {
+		rc = clyde_outfile_open(&o->json, c->json);
+		if (rc < 0) {
+			fprintf(stderr, "clyde tree: --json %s: %s\n", c->json,
+				strerror(-rc));
+			return -1;
+		}
+		o->json_open = true;
+	}
+	if (c->csv) {
+		/* The old lines are copied into the new file at the end: it
+		 * must be readable now. */
+		if (strcmp(c->csv, "-") && access(c->csv, F_OK) == 0 &&
+		    access(c->csv, R_OK) < 0) {
+			fprintf(stderr, "clyde tree: --csv %s: %s\n", c->csv,
+				strerror(errno));
+			return -1;
+		}
+		rc = clyde_outfile_open(&o->csv, c->csv);
+		if (rc < 0) {
+			fprintf(stderr, "clyde tree: --csv %s: %s\n", c->csv,
+				strerror(-rc));
+			return -1;
+		}
+		o->csv_open = true;
+	}
+	if (!c->no_save && clyde_history_available()) {
+		struct clyde_ctx hctx;
+		char path[PATH_MAX];
+		struct stat st;
+
+		clyde_ctx_init(&hctx);
+		if (c->db)
+			snprintf(path, sizeof(path), "%s", c->db);
+		else if (clyde_history_default_path(&hctx, path, sizeof(path)) <
+			 0)
+			path[0] = '\0';
+		o->db_created = !path[0] || lstat(path, &st) < 0;
+		/* A --db the user named must work; the default history,
+		 * as for `clyde run`, only costs a warning. */
+		if (clyde_history_open(&hctx, c->db, true, &o->h) < 0) {
+			if (c->db) {
+				fprintf(stderr,
+					"clyde tree: --db: %s (--no-save "
+					"skips the history)\n",
+					clyde_errmsg(&hctx));
+				clyde_ctx_release(&hctx);
+				return -1;
+			}
+			fprintf(stderr,
+				"clyde tree: warning: the result will not be "
+				"saved in the history: %s (--no-save skips "
+				"it)\n",
+				clyde_errmsg(&hctx));
+			o->h = NULL;
+		}
+		clyde_ctx_release(&hctx);
+	}
+	return 0;
 }
 
-static int close_out(FILE *f, bool is_stdout)
+/* Nothing is written: remove the temporary files, and a history this run
+ * created and did not use. */
+static void outputs_abort(struct outputs *o)
 {
-	if (is_stdout)
-		return fflush(f) ? -1 : 0;
-	return fclose(f) ? -1 : 0;
+	if (o->json_open)
+		clyde_outfile_abort(&o->json);
+	if (o->csv_open)
+		clyde_outfile_abort(&o->csv);
+	if (o->h && o->db_created)
+		clyde_history_close_discard_empty(o->h);
+	else
+		clyde_history_close(o->h);
+	memset(o, 0, sizeof(*o));
 }
 
-static int write_outputs(const struct tree_cli *c,
+/* Copy the file at path (when there is one) to f, ending with a line
+ * end.  Returns the number of bytes copied, or -1 with errno set. */
+static long long copy_old(const char *path, FILE *f)
+{
+	char buf[65536];
+	struct stat st;
+	long long total = 0;
+	size_t n;
+	int last = '\n';
+	FILE *in = fopen(path, "re");
+
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	/* The file keeps its mode across the rename. */
+	if (fstat(fileno(in), &st) == 0)
+		(void)fchmod(fileno(f), st.st_mode & 07777);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, f) != n) {
+			fclose(in);
+			return -1;
+		}
+		total += (long long)n;
+		last = buf[n - 1];
+	}
+	if (ferror(in)) {
+		fclose(in);
+		errno = EIO;
+		return -1;
+	}
+	fclose(in);
+	if (last != '\n' && fputc('\n', f) == EOF)
+		return -1;
+	return total;
+}
+
+/* The run's JSON document in memory, for the history.  NULL on failure. */
+static char *json_doc(const struct clyde_tree_run *run, size_t *len)
+{
+	char *doc = NULL;
+	FILE *m = open_memstream(&doc, len);
+
+	if (!m)
+		return NULL;
+	if (clyde_tree_json_write(m, run, CLYDE_VERSION) < 0) {
+		fclose(m);
+		free(doc);
+		return NULL;
+	}
+	if (fclose(m) != 0) {
+		free(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* Write and commit every output.  Returns 0 or -1 (each failure printed;
+ * a destination that failed keeps its old content). */
+static int outputs_write(const struct tree_cli *c, struct outputs *o,
 			 const struct clyde_tree_run *run)
 {
-	bool so;
-	FILE *f;
-	int ret = 0;
+	int ret = 0, rc;
 
 	if (!c->quiet && clyde_tree_text_write(stdout, run, CLYDE_VERSION) < 0)
 		ret = -1;
-	if (c->json) {
-		f = open_out(c->json, false, &so);
-		if (!f || clyde_tree_json_write(f, run, CLYDE_VERSION) < 0 ||
-		    close_out(f, so) < 0) {
+	if (o->json_open) {
+		o->json_open = false;
+		rc = clyde_tree_json_write(o->json.f, run, CLYDE_VERSION);
+		if (rc < 0)
+			clyde_outfile_abort(&o->json);
+		else
+			rc = clyde_outfile_commit(&o->json);
+		if (rc < 0) {
 			fprintf(stderr,
 				"clyde tree: --json: cannot write %s: %s\n",
-				c->json, strerror(errno));
+				c->json, strerror(-rc));
 			ret = -1;
 		}
 	}
-	if (c->csv) {
-		struct stat st;
-		bool header = strcmp(c->csv, "-") == 0 ||
-			      stat(c->csv, &st) < 0 || st.st_size == 0;
+	if (o->csv_open) {
+		/* Appending, safely: the old lines and the new one go to the
+		 * temporary file, which then replaces the old file. */
+		long long old = o->csv.is_stdout ? 0 :
+						   copy_old(c->csv, o->csv.f);
 
-		f = open_out(c->csv, true, &so);
-		if (!f || (header && clyde_tree_csv_header(f) < 0) ||
-		    clyde_tree_csv_write(f, run, CLYDE_VERSION) < 0 ||
-		    close_out(f, so) < 0) {
+		o->csv_open = false;
+		rc = old < 0 ? -errno : 0;
+		if (rc == 0 && old == 0)
+			rc = clyde_tree_csv_header(o->csv.f);
+		if (rc == 0)
+			rc = clyde_tree_csv_write(o->csv.f, run, CLYDE_VERSION);
+		if (rc < 0)
+			clyde_outfile_abort(&o->csv);
+		else
+			rc = clyde_outfile_commit(&o->csv);
+		if (rc < 0) {
 			fprintf(stderr,
 				"clyde tree: --csv: cannot write %s: %s\n",
-				c->csv, strerror(errno));
+				c->csv, strerror(-rc));
 			ret = -1;
 		}
 	}
+	if (o->h) {
+		struct clyde_ctx hctx;
+		size_t len = 0;
+		char *doc = json_doc(run, &len);
+
+		/* As `clyde run`: a history that cannot be written costs
+		 * nothing already printed, so it is a warning. */
+		clyde_ctx_init(&hctx);
+		if (!doc)
+			fprintf(stderr,
+				"clyde tree: warning: the result was not saved "
+				"in the history: out of memory\n");
+		else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) <
+			 0)
+			fprintf(stderr,
+				"clyde tree: warning: the result was not saved "
+				"in the history: %s (--no-save skips it)\n",
+				clyde_errmsg(&hctx));
+		clyde_ctx_release(&hctx);
+		free(doc);
+		if (o->db_created)
+			clyde_history_close_discard_empty(o->h);
+		else
+			clyde_history_close(o->h);
+		o->h = NULL;
+	}
 	return ret;
+}
+
+/*
+ * An --existing tree must be a directory this process can list and enter;
+ * anything else is a usage error found before any phase (exit 1), not a
+ * failed phase.  Returns 0 or -1 after printing one line.
+ */
+static int check_existing(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "clyde tree: --existing %s: %s\n", dir,
+			errno == ENOTDIR ? "not a directory" : strerror(errno));
+		return -1;
+	}
+	if (faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) < 0) {
+		fprintf(stderr, "clyde tree: --existing %s: %s\n", dir,
+			strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 /* --keep: let go of the scratch directory without removing it. */
@@ -487,6 +704,7 @@ int clyde_cmd_tree(int argc, char **argv)
 	struct clyde_scratch *scratch = NULL;
 	struct clyde_tree_run run;
 	struct progress pr;
+	struct outputs outs;
 	struct clyde_tree_hooks hooks = { .arg = &pr,
 					  .before_phase = before_phase,
 					  .after_phase = after_phase };
@@ -510,20 +728,19 @@ int clyde_cmd_tree(int argc, char **argv)
 	ctx.interrupted = clyde_cli_catch_signals();
 	raise_nofile();
 
-	if (c.cfg.existing) {
-		struct stat st;
-
-		if (stat(c.cfg.existing, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr,
-				"clyde tree: --existing %s: not a directory "
-				"(%s)\n",
-				c.cfg.existing,
-				errno ? strerror(errno) : "wrong type");
-			clyde_ctx_release(&ctx);
-			return CLYDE_EXIT_USAGE;
-		}
-	} else if (clyde_scratch_create(&ctx, c.dir, &scratch) < 0) {
+	if (c.cfg.existing && check_existing(c.cfg.existing) < 0) {
+		clyde_ctx_release(&ctx);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (outputs_open(&c, &outs) < 0) {
+		outputs_abort(&outs);
+		clyde_ctx_release(&ctx);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (!c.cfg.existing &&
+	    clyde_scratch_create(&ctx, c.dir, &scratch) < 0) {
 		fprintf(stderr, "clyde tree: -d: %s\n", clyde_errmsg(&ctx));
+		outputs_abort(&outs);
 		clyde_ctx_release(&ctx);
 		return CLYDE_EXIT_USAGE;
 	}
@@ -543,9 +760,10 @@ int clyde_cmd_tree(int argc, char **argv)
 					 CLYDE_EXIT_USAGE :
 					 CLYDE_EXIT_TEST_FAILED;
 		}
-	} else if (write_outputs(&c, &run) < 0) {
+	} else if (outputs_write(&c, &outs, &run) < 0) {
 		status = CLYDE_EXIT_TEST_FAILED;
 	}
+	outputs_abort(&outs);
 	clyde_err_clear(&ctx);
 	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
 		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);
@@ -557,6 +775,8 @@ int clyde_cmd_tree(int argc, char **argv)
 	}
 	clyde_tree_run_release(&run);
 	clyde_ctx_release(&ctx);
+	if (clyde_cli_stdout_done("tree") < 0 && status == CLYDE_EXIT_OK)
+		status = CLYDE_EXIT_TEST_FAILED;
 	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
 	return status;

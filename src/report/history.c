@@ -356,9 +356,23 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 	return no_sqlite(ctx);
 }
 
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out)
+{
+	(void)db_path;
+	*out = NULL;
+	return no_sqlite(ctx);
+}
+
 void clyde_history_close(struct clyde_history *h)
 {
 	(void)h;
+}
+
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	(void)h;
+	return 0;
 }
 
 const char *clyde_history_path(const struct clyde_history *h)
@@ -687,6 +701,7 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 {
 	size_t cap = 65536, n = 0;
 	char *p = malloc(cap + 1);
+	struct stat sb;
 	int fd;
 
 	if (!p)
@@ -695,6 +710,18 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 	if (fd < 0) {
 		free(p);
 		return clyde_err(ctx, errno, "%s: open", path);
+	}
+	/* Too big to be a result: refused by its size, before reading. */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (uint64_t)sb.st_size > HISTORY_MAX_FILE) {
+		close(fd);
+		free(p);
+		return clyde_err(ctx, 0,
+				 "%s: %llu MiB, larger than the %u MiB a "
+				 "result file may be; not read",
+				 path, (unsigned long long)(sb.st_size >> 20),
+				 HISTORY_MAX_FILE >> 20),
+		       -EFBIG;
 	}
 	for (;;) {
 		ssize_t r;
@@ -1463,6 +1490,157 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 fail:
 	clyde_history_close(h);
 	return rc;
+}
+
+/* A "file:" URI for path with the query q: every byte but the unreserved
+ * ones and '/' is %-encoded, so that '?', '#' or '%' in a name stay part
+ * of the name.  NULL when out of memory. */
+static char *path_uri(const char *path, const char *q)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t cap = 5 + 3 * strlen(path) + 1 + strlen(q) + 1;
+	char *u = malloc(cap), *p;
+
+	if (!u)
+		return NULL;
+	memcpy(u, "file:", 5);
+	p = u + 5;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._-~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	snprintf(p, cap - (size_t)(p - u), "?%s", q);
+	return u;
+}
+
+/*
+ * Reading only.  SQLite's "mode=ro" alone is not enough: on a WAL
+ * database it creates the -wal and -shm files beside it (and leaves them),
+ * which fails in a read-only directory and writes next to a file the user
+ * wanted only read.  So: when no -wal file exists, every committed
+ * transaction is in the database file itself and it is opened immutable
+ * (no locks, no side files).  When a -wal file with frames exists (a
+ * clyde is saving right now, or one was killed), it holds transactions the
+ * file does not have yet, and the ordinary read-only open is used: it
+ * reads them through the -wal and -shm files that are already there.
+ * (A writer that starts while we read only appends to its -wal; the file
+ * itself changes only when the -wal is checkpointed at its close, which a
+ * read of a few milliseconds would have to overlap.)
+ */
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out)
+{
+	char defpath[PATH_MAX], wal[PATH_MAX + 8];
+	struct clyde_history *h;
+	int rc, version = -1;
+	struct stat sb;
+	char *uri;
+
+	*out = NULL;
+	if (!db_path) {
+		rc = clyde_history_default_path(ctx, defpath, sizeof(defpath));
+		if (rc < 0)
+			return rc;
+		db_path = defpath;
+	}
+	rc = precheck(ctx, db_path);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		return clyde_err(ctx, 0,
+				 "%s: no results history yet (nothing saved)",
+				 db_path),
+		       -ENOENT;
+	/* A -wal file of no more than its 32-byte header holds no
+	 * transaction (a save that failed on a full disk leaves one). */
+	snprintf(wal, sizeof(wal), "%s-wal", db_path);
+	uri = path_uri(db_path, stat(wal, &sb) == 0 && sb.st_size > 32 ?
+					"mode=ro" :
+					"mode=ro&immutable=1");
+	h = calloc(1, sizeof(*h));
+	if (!uri || !h || !(h->path = strdup(db_path))) {
+		free(uri);
+		free(h);
+		return clyde_err(ctx, ENOMEM, "%s", db_path);
+	}
+	rc = sqlite3_open_v2(uri, &h->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
+			  h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		rc = -EIO;
+		goto fail;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	switch (classify(ctx, h, &version)) {
+	case DB_EMPTY:
+		clyde_err(ctx, 0, "%s: no results history yet (nothing saved)",
+			  db_path);
+		rc = -ENOENT;
+		goto fail;
+	case DB_CLYDE:
+		break;
+	default:
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (version < CLYDE_HISTORY_SCHEMA_VERSION) {
+		/* An older schema must be migrated before it can be read,
+		 * and migrating writes: open it the ordinary way. */
+		clyde_history_close(h);
+		return clyde_history_open(ctx, db_path, false, out);
+	}
+	h->found_version = version;
+	*out = h;
+	return 0;
+fail:
+	clyde_history_close(h);
+	return rc;
+}
+
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	char side[PATH_MAX + 16], *path;
+	sqlite3_stmt *st = NULL;
+	int64_t n = 1;
+
+	if (!h)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM runs", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	path = h->path;
+	h->path = NULL;
+	clyde_history_close(h);
+	if (n != 0) {
+		free(path);
+		return 0;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		n = -errno;
+		free(path);
+		return (int)n;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+
+		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+		(void)unlink(side);
+	}
+	free(path);
+	return 1;
 }
 
 void clyde_history_close(struct clyde_history *h)

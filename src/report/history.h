@@ -81,6 +81,30 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out);
 void clyde_history_close(struct clyde_history *h);
 
+/*
+ * Close h and, when it holds no run at all, remove the database file (and
+ * any -wal, -shm or -journal beside it).  For a command that created the
+ * history and then stored nothing (a failed import, a failed run), so
+ * that no empty database is left behind.  Only for a history the caller
+ * created: an existing empty one would go too.  Returns 1 when removed, 0
+ * when kept, or a negative errno when the file could not be removed.
+ */
+int clyde_history_close_discard_empty(struct clyde_history *h);
+
+/*
+ * Open the history at db_path (NULL: the default path; no directory is
+ * made) for reading only, writing nothing at all: not to the file, and no
+ * -wal, -shm or -journal file beside it, so that a history on a read-only
+ * filesystem, in a read-only directory or in someone else's home can be
+ * listed, shown and exported.  A missing file, or one without any table,
+ * is -ENOENT ("nothing saved yet").  Only a history of an older schema,
+ * which must be migrated before it can be read, is opened as by
+ * clyde_history_open() (without `create`).  Only the reading functions may
+ * be used on it.
+ */
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out);
+
 /* The database path (owned by h). */
 const char *clyde_history_path(const struct clyde_history *h);
 

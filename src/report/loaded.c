@@ -14,10 +14,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Files bigger than this are not read (a CSV this size would be about
  * three million runs; a JSON result is refused well before). */
-#define LOADED_MAX_FILE ((size_t)256 << 20)
 
 const char *clyde_loaded_state_name(enum clyde_loaded_state s)
 {
@@ -1134,12 +1134,31 @@ int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
 	bool is_stdin = !strcmp(path, "-");
 	size_t n = 0, cap = 0;
 	char *buf = NULL;
+	struct stat st;
 	FILE *f;
 	int rc;
 
 	f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f)
 		return clyde_err(ctx, errno, "cannot open %s", path);
+	/* Refuse a file too big to be a result before reading any of it;
+	 * a pipe has no size and is stopped by the same bound below. */
+	if (fstat(fileno(f), &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			rc = clyde_err(ctx, EISDIR, "cannot read %s", path);
+			goto out;
+		}
+		if (S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size > CLYDE_LOADED_MAX_FILE) {
+			clyde_err(ctx, 0,
+				  "%s: %llu MiB, larger than the %u MiB a "
+				  "result file may be; not read",
+				  path, (unsigned long long)(st.st_size >> 20),
+				  CLYDE_LOADED_MAX_FILE >> 20);
+			rc = -EFBIG;
+			goto out;
+		}
+	}
 	for (;;) {
 		size_t got;
 
@@ -1147,10 +1166,15 @@ int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
 			size_t ncap = cap ? cap * 2 : 65536;
 			char *nb;
 
-			if (cap > LOADED_MAX_FILE) {
+			/* One byte over the bound tells "too big" apart
+			 * from "exactly the bound". */
+			if (ncap > CLYDE_LOADED_MAX_FILE)
+				ncap = (size_t)CLYDE_LOADED_MAX_FILE + 1;
+
+			if (cap > CLYDE_LOADED_MAX_FILE) {
 				rc = clyde_err(ctx, EFBIG,
-					       "%s is larger than %zu MiB",
-					       path, LOADED_MAX_FILE >> 20);
+					       "%s is larger than %u MiB", path,
+					       CLYDE_LOADED_MAX_FILE >> 20);
 				goto out;
 			}
 			nb = realloc(buf, ncap);

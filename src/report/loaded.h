@@ -125,6 +125,11 @@ const char *clyde_loaded_kv_get(const struct clyde_loaded_run *run,
 				const char *key);
 
 /* Messages kept per set; `nmalformed` counts them all. */
+/* The largest result file read (a JSON result is far smaller; a CSV file
+ * of this size holds about a million runs).  Bigger files are refused,
+ * by their size, before they are read. */
+#define CLYDE_LOADED_MAX_FILE (64u << 20)
+
 #define CLYDE_LOADED_MAX_ERRORS 100
 
 struct clyde_loaded_set {

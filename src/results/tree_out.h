@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "workloads/tree.h"
+#include "results/tree_result.h"
 
 #define CLYDE_TREE_CSV_FORMAT "clyde-tree-1"
 #define CLYDE_TREE_CSV_RUN_FIELDS 22

@@ -15,31 +15,6 @@
 
 #include "io/cache.h"
 
-static const char *const phase_names[CLYDE_TREE_PHASE_COUNT] = {
-	[CLYDE_TREE_EXTRACT] = "extract",
-	[CLYDE_TREE_STAT_WALK] = "stat_walk",
-	[CLYDE_TREE_READ_WALK] = "read_walk",
-	[CLYDE_TREE_PAR_STAT_WALK] = "par_stat_walk",
-	[CLYDE_TREE_PAR_READ_WALK] = "par_read_walk",
-	[CLYDE_TREE_DELETE] = "delete",
-};
-
-static const char *const op_names[CLYDE_TREE_OP_COUNT] = {
-	[CLYDE_TREE_OP_READDIR] = "readdir", [CLYDE_TREE_OP_STAT] = "stat",
-	[CLYDE_TREE_OP_OPEN] = "open",	     [CLYDE_TREE_OP_READ] = "read",
-	[CLYDE_TREE_OP_CREATE] = "create",   [CLYDE_TREE_OP_UNLINK] = "unlink",
-};
-
-const char *clyde_tree_phase_name(enum clyde_tree_phase p)
-{
-	return (unsigned)p < CLYDE_TREE_PHASE_COUNT ? phase_names[p] : "?";
-}
-
-const char *clyde_tree_op_name(enum clyde_tree_op op)
-{
-	return (unsigned)op < CLYDE_TREE_OP_COUNT ? op_names[op] : "?";
-}
-
 int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 			    size_t errlen)
 {
@@ -55,8 +30,8 @@ int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 		int found = -1;
 
 		for (int i = 0; i < CLYDE_TREE_PHASE_COUNT; i++)
-			if (strlen(phase_names[i]) == n &&
-			    !strncmp(p, phase_names[i], n))
+			if (strlen(clyde_tree_phase_name(i)) == n &&
+			    !strncmp(p, clyde_tree_phase_name(i), n))
 				found = i;
 		if (found < 0) {
 			snprintf(err, errlen,
@@ -75,19 +50,6 @@ int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 	return 0;
 }
 
-double clyde_tree_rate(uint64_t count, uint64_t elapsed_ns)
-{
-	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;
-}
-
-void clyde_tree_phase_release(struct clyde_tree_phase_result *r)
-{
-	for (int op = 0; op < CLYDE_TREE_OP_COUNT; op++)
-		free(r->lat[op]);
-	free(r->workers);
-	memset(r, 0, sizeof(*r));
-}
-
 void clyde_tree_config_init(struct clyde_tree_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -97,12 +59,6 @@ void clyde_tree_config_init(struct clyde_tree_config *cfg)
 	cfg->workers = 4;
 	cfg->io_size = CLYDE_TREE_DEFAULT_IO_SIZE;
 	cfg->drop_caches = true;
-}
-
-void clyde_tree_run_release(struct clyde_tree_run *run)
-{
-	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
-		clyde_tree_phase_release(&run->phases[p]);
 }
 
 static uint64_t process_cpu(uint64_t *sys)
@@ -155,6 +111,27 @@ struct phase_env {
 	const char *walk_root; /* relative to walk_dirfd */
 	int walk_dirfd;
 };
+
+/* Every message of a failed phase starts with the phase's name; running
+ * out of descriptors also says what the limit is. */
+static void name_phase(struct clyde_ctx *ctx, enum clyde_tree_phase p, int ret)
+{
+	const char *name = clyde_tree_phase_name(p);
+	size_t n = strlen(name);
+	char msg[CLYDE_ERR_MAX], limit[96] = "";
+	struct rlimit rl;
+
+	snprintf(msg, sizeof(msg), "%s", clyde_errmsg(ctx));
+	if (ret == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(limit, sizeof(limit),
+			 " (the limit is %llu descriptors: ulimit -n)",
+			 (unsigned long long)rl.rlim_cur);
+	clyde_err_clear(ctx);
+	if (!strncmp(msg, name, n) && msg[n] == ':')
+		clyde_err(ctx, 0, "%s%s", msg, limit);
+	else
+		clyde_err(ctx, 0, "%s: %s%s", name, msg, limit);
+}
 
 static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 {
@@ -213,6 +190,8 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 		r->dev.have_device = false;
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
+	if (ret < 0 && ret != -EINTR)
+		name_phase(e->ctx, p, ret);
 	return ret;
 }
 

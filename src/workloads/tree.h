@@ -33,7 +33,9 @@
  * of memory or descriptors, an interruption, or (for extract and delete,
  * on clyde's own tree) any error at all, ends a phase early.
  *
- * Nothing here prints; errors are recorded in the context.
+ * The result model (phases, shapes, phase results, the run) is in
+ * results/tree_result.h.  Nothing here prints; errors are recorded in the
+ * context.
  */
 #ifndef CLYDE_WORKLOADS_TREE_H
 #define CLYDE_WORKLOADS_TREE_H
@@ -49,29 +51,7 @@
 #include "env/env.h"
 #include "io/scratch.h"
 #include "results/result.h"
-
-/* The phases, in the order they run. */
-enum clyde_tree_phase {
-	CLYDE_TREE_EXTRACT,
-	CLYDE_TREE_STAT_WALK,
-	CLYDE_TREE_READ_WALK,
-	CLYDE_TREE_PAR_STAT_WALK,
-	CLYDE_TREE_PAR_READ_WALK,
-	CLYDE_TREE_DELETE,
-	CLYDE_TREE_PHASE_COUNT
-};
-
-#define CLYDE_TREE_PHASE_BIT(p) (1u << (p))
-/* Phases that only read: the only ones allowed on an existing tree. */
-#define CLYDE_TREE_READ_ONLY_PHASES                       \
-	(CLYDE_TREE_PHASE_BIT(CLYDE_TREE_STAT_WALK) |     \
-	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_READ_WALK) |     \
-	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_PAR_STAT_WALK) | \
-	 CLYDE_TREE_PHASE_BIT(CLYDE_TREE_PAR_READ_WALK))
-#define CLYDE_TREE_ALL_PHASES ((1u << CLYDE_TREE_PHASE_COUNT) - 1)
-
-/* "extract", "stat_walk", ... ("?" when out of range). */
-const char *clyde_tree_phase_name(enum clyde_tree_phase p);
+#include "results/tree_result.h"
 
 /* Parse "all" or a comma-separated list of phase names into a bit mask.
  * Returns 0, or -EINVAL (with the offending name in err) for an unknown
@@ -79,37 +59,7 @@ const char *clyde_tree_phase_name(enum clyde_tree_phase p);
 int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 			    size_t errlen);
 
-/* The operations whose latencies are recorded. */
-enum clyde_tree_op {
-	CLYDE_TREE_OP_READDIR, /* one getdents64() call */
-	CLYDE_TREE_OP_STAT,    /* fstatat(AT_SYMLINK_NOFOLLOW) */
-	CLYDE_TREE_OP_OPEN,    /* openat() of a file or directory */
-	CLYDE_TREE_OP_READ,    /* one read() */
-	CLYDE_TREE_OP_CREATE,  /* openat(O_CREAT|O_EXCL) or mkdirat() */
-	CLYDE_TREE_OP_UNLINK,  /* unlinkat(), with or without AT_REMOVEDIR */
-	CLYDE_TREE_OP_COUNT
-};
-
-const char *clyde_tree_op_name(enum clyde_tree_op op);
-
 /* ---- shapes and generation (tree_gen.c) ------------------------------ */
-
-enum clyde_size_kind {
-	CLYDE_SIZE_FIXED,     /* every file a bytes */
-	CLYDE_SIZE_UNIFORM,   /* uniform in [a, b] */
-	CLYDE_SIZE_LOGNORMAL, /* median a, sigma; at most cap */
-};
-
-struct clyde_size_dist {
-	enum clyde_size_kind kind;
-	uint64_t a;
-	uint64_t b;
-	double sigma;
-	uint64_t cap; /* lognormal only */
-};
-
-/* Default cap of a lognormal distribution without one. */
-#define CLYDE_SIZE_DEFAULT_CAP (1ull << 30)
 
 /*
  * Parse "fixed:S", "uniform:A-B" or "lognormal:MEDIAN,SIGMA[,CAP]"; sizes
@@ -120,26 +70,12 @@ struct clyde_size_dist {
 int clyde_size_dist_parse(const char *s, struct clyde_size_dist *d, char *err,
 			  size_t errlen);
 
-/* The distribution written back in the syntax above. */
-char *clyde_size_dist_format(char *buf, size_t len,
-			     const struct clyde_size_dist *d);
-
 /* One size drawn from d with rng. */
 uint64_t clyde_size_dist_sample(const struct clyde_size_dist *d,
 				struct clyde_rng *rng);
 
 /* The expected size (the cap of a lognormal taken into account). */
 double clyde_size_dist_mean(const struct clyde_size_dist *d);
-
-struct clyde_tree_shape {
-	uint64_t files;	      /* regular files in the whole tree */
-	uint64_t dirs;	      /* directories, the root included; 0: derive */
-	double files_per_dir; /* used when dirs is 0 */
-	unsigned depth;	      /* deepest level below the root (root is 0) */
-	unsigned fanout;      /* most subdirectories of one directory; 0:
-			       * chosen from dirs and depth */
-	struct clyde_size_dist size;
-};
 
 /* Deepest tree clyde generates (one descriptor per level is open). */
 #define CLYDE_TREE_MAX_DEPTH 200u
@@ -190,51 +126,6 @@ void clyde_tree_plan_release(struct clyde_tree_plan *p);
  * it with clyde_size_dist_sample() for files f0, f1, ... in order. */
 void clyde_tree_plan_dir_rng(const struct clyde_tree_plan *p, uint32_t d,
 			     struct clyde_rng *rng);
-
-/* ---- results ---------------------------------------------------------- */
-
-struct clyde_tree_errors {
-	uint64_t permission_denied; /* EACCES/EPERM opening or reading */
-	uint64_t vanished;	    /* ENOENT after readdir listed it */
-	uint64_t loops;		    /* ELOOP, or a directory its own ancestor */
-	uint64_t other;		    /* EIO and the like; skipped */
-};
-
-/* One worker's share of a walk.  elapsed_ns is the time it was busy (not
- * waiting for work); start/end are its first and last moment of work,
- * from the start of the phase. */
-struct clyde_tree_worker {
-	uint64_t entries, files, dirs, bytes;
-	uint64_t elapsed_ns;
-	uint64_t start_ns, end_ns;
-	uint64_t cpu_user_ns, cpu_sys_ns;
-};
-
-struct clyde_tree_phase_result {
-	bool ran;
-	/* Entries seen: the root counts, like `find DIR | wc -l`. */
-	uint64_t entries, files, dirs, symlinks, others;
-	uint64_t bytes; /* read (walks) or written (extract) */
-	uint64_t elapsed_ns;
-	uint64_t cpu_user_ns, cpu_sys_ns; /* the whole process */
-	/* Merged over the workers; owned; NULL for an op the phase did not
-	 * do. */
-	struct clyde_hist *lat[CLYDE_TREE_OP_COUNT];
-	bool cache_dropped;
-	char cache_reason[192]; /* why not (or a caveat); "" when none */
-	struct clyde_devio dev;
-	unsigned nworkers;
-	struct clyde_tree_worker *workers; /* nworkers entries, owned */
-	struct clyde_tree_errors errors;
-	uint64_t noatime_refused; /* opens where O_NOATIME gave EPERM */
-	char first_error[1024];	  /* the first skipped error, "" if none */
-};
-
-/* Release what a phase result owns and zero it. */
-void clyde_tree_phase_release(struct clyde_tree_phase_result *r);
-
-/* Rates, 0 when nothing was timed. */
-double clyde_tree_rate(uint64_t count, uint64_t elapsed_ns);
 
 /* ---- walks (tree_walk.c) ---------------------------------------------- */
 
@@ -297,41 +188,9 @@ int clyde_tree_extract(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
 
 /* ---- the whole run (tree.c) ------------------------------------------- */
 
-struct clyde_tree_config {
-	char preset[16]; /* "" when the shape was given option by option */
-	struct clyde_tree_shape shape;
-	uint64_t seed;
-	unsigned phases;  /* CLYDE_TREE_PHASE_BIT()s */
-	unsigned workers; /* for the parallel phases */
-	/* Walk this tree read-only instead of generating one; borrowed.
-	 * Only read-only phases are allowed with it. */
-	const char *existing;
-	size_t io_size;	  /* bytes per read() and write() */
-	bool drop_caches; /* try to drop every cache before each phase */
-	bool noatime;	  /* O_NOATIME on the generated tree (always on for
-			   * an existing one) */
-	bool one_fs;
-	bool zeros; /* bonnie++'s data pattern instead of random bytes */
-	char label[256];
-};
-
 /* Defaults: preset home with 10000 files, all phases, 4 workers, 128 KiB
  * IO, caches dropped, random data, seed 0 (the caller picks one). */
 void clyde_tree_config_init(struct clyde_tree_config *cfg);
-
-struct clyde_tree_run {
-	struct clyde_tree_config cfg; /* copy; cfg.existing points to
-				       * existing_path below */
-	char existing_path[4096];
-	char root[4096]; /* the tree walked, for messages and records */
-	bool generated;
-	uint64_t started_unix;
-	struct clyde_env env;
-	/* The generated tree (zeros for an existing one). */
-	uint64_t plan_files, plan_dirs, plan_bytes;
-	unsigned plan_depth, plan_fanout;
-	struct clyde_tree_phase_result phases[CLYDE_TREE_PHASE_COUNT];
-};
 
 /* Called around each phase, from the calling thread (for progress). */
 struct clyde_tree_hooks {
@@ -357,6 +216,5 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		   struct clyde_scratch *scratch,
 		   const struct clyde_tree_hooks *hooks,
 		   struct clyde_tree_run *run);
-void clyde_tree_run_release(struct clyde_tree_run *run);
 
 #endif

@@ -111,48 +111,6 @@ bad:
 	return -EINVAL;
 }
 
-/* A size as the parser reads it back: the largest exact suffix. */
-static char *fmt_size(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "kmgt";
-	int i = -1;
-
-	while (i < 3 && v && !(v & 1023)) {
-		v >>= 10;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
-	return buf;
-}
-
-char *clyde_size_dist_format(char *buf, size_t len,
-			     const struct clyde_size_dist *d)
-{
-	char a[32], b[32];
-
-	switch (d->kind) {
-	case CLYDE_SIZE_FIXED:
-		snprintf(buf, len, "fixed:%s", fmt_size(a, sizeof(a), d->a));
-		break;
-	case CLYDE_SIZE_UNIFORM:
-		snprintf(buf, len, "uniform:%s-%s",
-			 fmt_size(a, sizeof(a), d->a),
-			 fmt_size(b, sizeof(b), d->b));
-		break;
-	case CLYDE_SIZE_LOGNORMAL:
-		/* %g would follow LC_NUMERIC; sigma has few digits. */
-		snprintf(buf, len, "lognormal:%s,%d.%02d,%s",
-			 fmt_size(a, sizeof(a), d->a), (int)d->sigma,
-			 (int)lround((d->sigma - (int)d->sigma) * 100) % 100,
-			 fmt_size(b, sizeof(b), d->cap));
-		break;
-	}
-	return buf;
-}
-
 /* Uniform in (0, 1]: never 0, so that log() is finite. */
 static double unit_open(struct clyde_rng *rng)
 {

@@ -109,12 +109,21 @@ printf '{"schema": "clyde-result",\n "schema_version": 1,\n "runs": [,]}\n' \
 printf '{"schema": "clyde-result", "schema_version": 9, "runs": []}\n' \
 	>"$T/future.json"
 : >"$T/empty.csv"
-run_clyde compare mixed.csv broken.json future.json empty.csv missing.csv
-expect_rc 0 "malformed inputs: still exit 0 when something was compared"
+run_clyde compare mixed.csv
+expect_rc 0 "malformed lines: still exit 0 when every file gave a result"
 assert_file_match "$T/err" '^clyde compare: mixed\.csv:2: .*field' \
 	"a short 1.98 line is named with its line"
 assert_file_match "$T/err" '^clyde compare: mixed\.csv:3: ' \
 	"a short 1.96 line is named with its line"
+assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 2 "one message per bad line"
+assert_match "$(head -n 1 "$T/out")" '^test +metric +unit +devil2 +devil2#2$' \
+	"the two good lines are still compared"
+assert_file_match "$T/out" '^devil2#2: mixed\.csv:4 ' "the line after the bad ones"
+
+# An input that gives no result is an error: a mistyped name must not
+# drop a column in silence.  Every reason is still said.
+run_clyde compare mixed.csv broken.json future.json empty.csv missing.csv
+expect_rc 1 "inputs without a result: exit 1"
 assert_file_match "$T/err" '^clyde compare: broken\.json:3: expected a value, found .,.$' \
 	"broken JSON: file, line, reason"
 assert_file_match "$T/err" '^clyde compare: future\.json:1: schema_version 9 is newer than this clyde reads \(1\)$' \
@@ -123,14 +132,37 @@ assert_file_match "$T/err" '^clyde compare: empty\.csv: no results in the file \
 	"an empty file is reported"
 assert_file_match "$T/err" '^clyde compare: cannot open missing\.csv: No such file' \
 	"a missing file is reported"
-assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 6 "one message per bad line or file"
-assert_match "$(head -n 1 "$T/out")" '^test +metric +unit +devil2 +devil2#2$' \
-	"the two good lines are still compared"
-assert_file_match "$T/out" '^devil2#2: mixed\.csv:4 ' "the line after the bad ones"
+assert_file_match "$T/err" '^clyde compare: 4 of 5 inputs gave no result; nothing written$' \
+	"the count of inputs without a result"
+assert_eq "$(wc -c <"$T/out" | tr -d ' ')" 0 "no table with a column missing"
+run_clyde compare old.csv olld.csv
+expect_rc 1 "a mistyped file name: exit 1"
+assert_file_match "$T/err" 'cannot open olld\.csv' "names the mistyped file"
+
+# A file too big to be a result is refused by its size, before reading:
+# a sparse 100 GiB file takes no time.
+truncate -s 100G "$T/huge.csv"
+SECONDS=0
+run_clyde compare old.csv huge.csv
+expect_rc 1 "a 100 GiB input: exit 1"
+assert_file_match "$T/err" '^clyde compare: huge\.csv: 102400 MiB, larger than the 64 MiB a result file may be; not read$' \
+	"refused by its size, with both sizes"
+((SECONDS < 10)) || fail "the huge file was read (${SECONDS}s)"
+ok "refused without reading"
+rm -f "$T/huge.csv"
+
+# A table that cannot be written is a failure.
+if [[ -w /dev/full ]]; then
+	RC=0
+	"$CLYDE" compare old.csv >/dev/full 2>"$T/err" || RC=$?
+	expect_rc 1 "compare >/dev/full: exit 1"
+	assert_file_match "$T/err" 'No space left on device' \
+		"says the output failed"
+fi
 
 run_clyde compare broken.json empty.csv
 expect_rc 1 "nothing readable: exit 1"
-assert_file_match "$T/err" 'nothing could be read' "says so"
+assert_file_match "$T/err" '2 of 2 inputs gave no result' "says so"
 run_clyde compare old.csv --baseline 3
 expect_rc 1 "a baseline past the last result"
 assert_file_match "$T/err" 'baseline 3 is not a result number \(1 to 2\)' \

@@ -184,4 +184,23 @@ ok "no report from nothing"
 run_clyde report a.json -o "$T/no/such/dir/r.html"
 expect_rc 1 "an unwritable output"
 assert_file_match "$T/err" 'writing .*r\.html' "names the file"
+# A mistyped input is an error, not a report with one run less; the old
+# report stays as it was.
+cp report.html before.html
+run_clyde report a.json bb.json -o report.html
+expect_rc 1 "a missing input: exit 1"
+assert_file_match "$T/err" 'cannot open bb\.json' "names the missing input"
+cmp -s report.html before.html || fail "the report was rewritten"
+ok "the old report is kept"
+# Too big to be a result: refused by its size before reading.
+truncate -s 100G huge.json
+SECONDS=0
+run_clyde report a.json huge.json -o r3.html
+expect_rc 1 "a 100 GiB input: exit 1"
+assert_file_match "$T/err" 'huge\.json: 102400 MiB, larger than the 64 MiB' \
+	"says the file is too big"
+((SECONDS < 10)) || fail "the huge file was read (${SECONDS}s)"
+[[ ! -e r3.html ]] || fail "a report was written"
+ok "refused without reading, nothing written"
+rm -f huge.json
 done_testing

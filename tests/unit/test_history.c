@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -800,6 +801,127 @@ static void test_concurrent(void)
 	free(db);
 }
 
+/* Entries in directory `dir` (without . and ..). */
+static int count_entries(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((d = readdir(dp)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			n++;
+	closedir(dp);
+	return n;
+}
+
+/* Runs listed through a read-only open, or -1. */
+static int ro_count(struct clyde_ctx *ctx, const char *db)
+{
+	struct clyde_history_entry *e = NULL;
+	struct clyde_history *h = NULL;
+	size_t n = 0;
+
+	if (clyde_history_open_readonly(ctx, db, &h) < 0)
+		return -1;
+	if (clyde_history_list(ctx, h, 0, &e, &n) < 0)
+		n = (size_t)-1;
+	clyde_history_entries_free(e, n == (size_t)-1 ? 0 : n);
+	clyde_history_close(h);
+	return (int)n;
+}
+
+/*
+ * Reading never writes: no -wal, -shm or -journal appears beside the
+ * database, whether a writer is busy or not; a missing or empty file is
+ * "nothing saved" and stays missing or empty; a name with URI characters
+ * is still the name.  And a history created and left empty can be
+ * discarded.
+ */
+static void test_readonly(void)
+{
+	char *dir = tpath("ro"), *db = tpath("ro/h.db");
+	char *odd = tpath("ro/we?ird#n%61me.db"), *none = tpath("ro/none.db");
+	char *j1 = make_json("one", 1700000000, 1, 2, 3, 4, 0);
+	char *j2 = make_json("two", 1700000100, 1, 2, 3, 4, 0);
+	struct clyde_history *w = NULL, *h = NULL;
+	struct clyde_history_entry e;
+	struct clyde_ctx ctx;
+	char *doc = NULL;
+	size_t len = 0;
+	struct stat sb;
+
+	clyde_ctx_init(&ctx);
+	CHECK(mkdir(dir, 0755) == 0);
+	CHECK(clyde_history_save(&ctx, db, j1, strlen(j1), NULL) == 0);
+	CHECK(clyde_history_save(&ctx, db, j2, strlen(j2), NULL) == 0);
+	CHECK(count_entries(dir) == 1);
+
+	CHECK(ro_count(&ctx, db) == 2);
+	CHECK(clyde_history_open_readonly(&ctx, db, &h) == 0);
+	memset(&e, 0, sizeof(e));
+	CHECK(h && clyde_history_get(&ctx, h, 2, &e, &doc, &len) == 0);
+	CHECK(len == strlen(j2) && doc && !memcmp(doc, j2, len));
+	CHECK_STR(e.label, "two");
+	clyde_history_entry_release(&e);
+	free(doc);
+	clyde_history_close(h);
+	CHECK(count_entries(dir) == 1);
+
+	/* A writer with a transaction only in its -wal: the reader sees it
+	 * and adds no file of its own. */
+	CHECK(clyde_history_open(&ctx, db, false, &w) == 0);
+	CHECK(w && clyde_history_add(&ctx, w, j1, strlen(j1), NULL, NULL) == 0);
+	{
+		char *wal = tpath("ro/h.db-wal");
+
+		CHECK(stat(wal, &sb) == 0 && sb.st_size > 32);
+		free(wal);
+	}
+	CHECK(ro_count(&ctx, db) == 3);
+	CHECK(count_entries(dir) == 3); /* h.db and the writer's two */
+	clyde_history_close(w);
+	CHECK(count_entries(dir) == 1);
+	CHECK(ro_count(&ctx, db) == 3);
+
+	/* Missing and empty files are "nothing saved", and stay so. */
+	CHECK(clyde_history_open_readonly(&ctx, none, &h) == -ENOENT);
+	CHECK(h == NULL && stat(none, &sb) < 0);
+	CHECK(strstr(clyde_errmsg(&ctx), "nothing saved") != NULL);
+	clyde_err_clear(&ctx);
+	write_file(none, "", 0);
+	CHECK(clyde_history_open_readonly(&ctx, none, &h) == -ENOENT);
+	CHECK(stat(none, &sb) == 0 && sb.st_size == 0);
+	clyde_err_clear(&ctx);
+	unlink(none);
+
+	/* '?', '#' and '%' are part of the file name, not of a URI. */
+	CHECK(clyde_history_save(&ctx, odd, j1, strlen(j1), NULL) == 0);
+	CHECK(ro_count(&ctx, odd) == 1);
+	unlink(odd);
+
+	/* A new history left empty is removed with its side files; one
+	 * holding a run is kept. */
+	CHECK(clyde_history_open(&ctx, none, true, &w) == 0);
+	CHECK(clyde_history_close_discard_empty(w) == 1);
+	CHECK(count_entries(dir) == 1);
+	CHECK(clyde_history_open(&ctx, db, false, &w) == 0);
+	CHECK(clyde_history_close_discard_empty(w) == 0);
+	CHECK(ro_count(&ctx, db) == 3);
+	if (clyde_errmsg(&ctx)[0])
+		fprintf(stderr, "readonly: %s\n", clyde_errmsg(&ctx));
+
+	clyde_ctx_release(&ctx);
+	free(j1);
+	free(j2);
+	free(none);
+	free(odd);
+	free(db);
+	free(dir);
+}
+
 #else /* !CLYDE_HAVE_SQLITE */
 
 static void test_no_sqlite(void)
@@ -845,6 +967,7 @@ int main(void)
 	test_migration();
 	test_refuse_foreign();
 	test_concurrent();
+	test_readonly();
 #else
 	test_no_sqlite();
 #endif
