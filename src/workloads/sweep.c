@@ -280,7 +280,13 @@ struct parse_state {
 	struct clyde_sweep_workload *cur_wl;
 	struct clyde_sweep_axis *cur_axis;
 	bool has_experiment;
+	char *num_text[3]; /* repeat, max-runs, until-stable, as written */
+	unsigned num_line[3];
 };
+
+enum { NUM_REPEAT, NUM_MAX_RUNS, NUM_UNTIL_STABLE, NUM_KEYS };
+static const char *const num_keys[NUM_KEYS] = { "repeat", "max-runs",
+						 "until-stable" };
 
 static int perr(struct parse_state *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -464,22 +470,13 @@ static int section_experiment(struct parse_state *ps, const char *key,
 		return set_str(ps, &s->name, value);
 	if (!strcmp(key, "title"))
 		return set_str(ps, &s->title, value);
-	if (!strcmp(key, "repeat"))
-		return parse_uint(ps, key, value, 1, 1000, &s->repeat);
-	if (!strcmp(key, "max-runs"))
-		return parse_uint(ps, key, value, 2, 1000, &s->max_runs);
-	if (!strcmp(key, "until-stable")) {
-		char *end;
-		double pct = strtod(value, &end);
-
-		if (end == value || *end != '\0' || !(pct > 0 && pct < 100))
-			return perr(ps,
-				    "until-stable = %s: want a percentage "
-				    "above 0 and below 100",
-				    value);
-		s->until_stable = pct;
-		return 0;
-	}
+	/* Numbers may name variables ("repeat = {repeats}", overridden
+	 * with -D): they are read once the variables are known. */
+	for (int i = 0; i < NUM_KEYS; i++)
+		if (!strcmp(key, num_keys[i])) {
+			ps->num_line[i] = ps->line;
+			return set_str(ps, &ps->num_text[i], value);
+		}
 	if (!strcmp(key, "order")) {
 		if (!strcmp(value, "interleaved"))
 			s->order = CLYDE_SWEEP_INTERLEAVED;
@@ -1015,6 +1012,46 @@ static int apply_defines(struct parse_state *ps, char *const *defines,
 	return 0;
 }
 
+/* repeat, max-runs and until-stable, their variables expanded. */
+static int read_numbers(struct parse_state *ps)
+{
+	struct clyde_sweep *s = ps->s;
+
+	for (int i = 0; i < NUM_KEYS; i++) {
+		char *v = NULL;
+		int rc = 0;
+
+		if (!ps->num_text[i])
+			continue;
+		ps->line = ps->num_line[i];
+		if (clyde_sweep_expand(ps->ctx, s, 0, 1, ps->num_text[i],
+				       ps->line, &v) < 0)
+			return ps->rc = -EINVAL;
+		if (i == NUM_REPEAT) {
+			rc = parse_uint(ps, num_keys[i], v, 1, 1000,
+					&s->repeat);
+		} else if (i == NUM_MAX_RUNS) {
+			rc = parse_uint(ps, num_keys[i], v, 2, 1000,
+					&s->max_runs);
+		} else {
+			char *end;
+			double pct = strtod(v, &end);
+
+			if (end == v || *end != '\0' || !(pct > 0 && pct < 100))
+				rc = perr(ps,
+					  "until-stable = %s: want a percentage "
+					  "above 0 and below 100",
+					  v);
+			else
+				s->until_stable = pct;
+		}
+		free(v);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int finish(struct parse_state *ps, char *const *defines,
 		  size_t ndefines)
 {
@@ -1038,13 +1075,15 @@ static int finish(struct parse_state *ps, char *const *defines,
 				"measure");
 	if (apply_defines(ps, defines, ndefines) < 0)
 		return ps->rc;
+	if (make_points(ps) < 0 || read_numbers(ps) < 0)
+		return ps->rc;
+	if (!s->repeat)
+		s->repeat = s->until_stable > 0 ? 2 : 3;
 	if (!s->max_runs)
 		s->max_runs = 10;
 	if (s->until_stable > 0 && s->max_runs < s->repeat)
 		return perr(ps, "max-runs (%u) is below repeat (%u)",
 			    s->max_runs, s->repeat);
-	if (make_points(ps) < 0)
-		return ps->rc;
 	return check_templates(ps);
 }
 
@@ -1090,8 +1129,6 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
 	return -ENOTSUP;
 #endif
 	if (!ps.rc) {
-		if (!s->repeat)
-			s->repeat = s->until_stable > 0 ? 2 : 3;
 		if (!s->name) {
 			const char *b = strrchr(file, '/');
 			char *dot;
@@ -1104,6 +1141,8 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
 	}
 	if (!ps.rc)
 		finish(&ps, defines, ndefines);
+	for (int i = 0; i < NUM_KEYS; i++)
+		free(ps.num_text[i]);
 	if (ps.rc) {
 		clyde_sweep_release(s);
 		return ps.rc;

@@ -177,6 +177,31 @@ static void test_zip_and_defines(void)
 	clyde_ctx_release(&c);
 }
 
+/* Numbers of [experiment] may name variables, overridden with -D. */
+static void test_numbers_from_vars(void)
+{
+	static const char text[] = "[experiment]\n"
+				   "repeat = {repeats}\n"
+				   "[vars]\n"
+				   "repeats = 5\n"
+				   "[workload w]\n"
+				   "time = true\n";
+	char *defs[] = { "repeats=2" }, *bad[] = { "repeats=x" };
+	struct clyde_sweep s;
+	struct clyde_ctx c;
+
+	CHECK(parse(text, &s, &c) == 0 && s.repeat == 5 && s.npoints == 1);
+	clyde_sweep_release(&s);
+	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), defs, 1,
+				&s) == 0 &&
+	      s.repeat == 2);
+	clyde_sweep_release(&s);
+	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), bad, 1,
+				&s) == -EINVAL);
+	CHECK(strstr(clyde_errmsg(&c), "n.ini:2: repeat = x") != NULL);
+	clyde_ctx_release(&c);
+}
+
 static void test_order(void)
 {
 	static const char text[] = "axis a = 1..6 +1\n"
@@ -226,7 +251,7 @@ static void test_errors(void)
 	CHECK(strstr(parse_err("axis a = 1..4 x1\n[workload w]\ntime=true\n",
 			       m, sizeof(m)),
 		     "t.ini:1: axis a:") != NULL);
-	CHECK(strstr(parse_err("[experiment]\nrepeat = 0\n", m, sizeof(m)),
+	CHECK(strstr(parse_err("[experiment]\nrepeat = 0\n[workload w]\ntime=true\n", m, sizeof(m)),
 		     "t.ini:2: repeat = 0") != NULL);
 	CHECK(strstr(parse_err("axis a = 1 2\naxis b = 1 2 3\n"
 			       "[experiment]\nzip = a,b\n[workload w]\n"
@@ -251,6 +276,7 @@ int main(void)
 	test_ranges();
 	test_cross_product();
 	test_zip_and_defines();
+	test_numbers_from_vars();
 	test_order();
 	test_errors();
 	return tap_done();
