@@ -924,6 +924,38 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 	return 0;
 }
 
+/* A workload's `before` command: not measured; failing fails the
+ * workload. */
+static int before(struct sweep_exec *x, size_t p, unsigned r,
+		  const struct clyde_sweep_workload *w, struct visit_env *ve,
+		  struct wl_outcome *o)
+{
+	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
+	struct child_result res;
+	char *cmd;
+	int rc;
+
+	if (!w->before)
+		return 0;
+	cmd = expand(x, p, r, w->before, w->line);
+	if (!cmd)
+		return -EINVAL;
+	snprintf(log, sizeof(log), "%s/output.log", x->tmpdir);
+	rc = run_sh(x, cmd, log, ve->env, true, &res);
+	if (rc == 0 && (res.killed || interrupted()))
+		rc = -EINTR;
+	if (rc == 0 && !child_ok(&res)) {
+		describe_status(&res, st, sizeof(st));
+		log_tail(log, tail, sizeof(tail));
+		o->failed = true;
+		snprintf(o->message, sizeof(o->message),
+			 "workload %s: before `%s`: %s\n%s", w->name, cmd, st,
+			 tail);
+	}
+	free(cmd);
+	return rc;
+}
+
 /* Run the workloads not yet done at this visit. */
 static int workloads(struct sweep_exec *x, size_t p, unsigned r,
 		     struct visit_env *ve, char *msg, size_t cap)
@@ -953,7 +985,10 @@ static int workloads(struct sweep_exec *x, size_t p, unsigned r,
 		progress_set(&x->prog, p, r, "%s %s", w->name,
 			     clyde_sweep_wl_kind_name(w->kind));
 		memset(&o, 0, sizeof(o));
-		rc = wl_table[w->kind].run(x, w, args, dev, ve->env, &o);
+		rc = before(x, p, r, w, ve, &o);
+		if (rc == 0 && !o.failed)
+			rc = wl_table[w->kind].run(x, w, args, dev, ve->env,
+						   &o);
 		free(args);
 		free(dev);
 		if (rc == -EINTR) {
@@ -1298,6 +1333,20 @@ static int dry_run(struct sweep_exec *x)
 					free(a);
 					free(order);
 					return -1;
+				}
+				if (w->before) {
+					char *b = expand(x, p, r, w->before,
+							 w->line);
+
+					if (!b) {
+						free(a);
+						free(d);
+						free(order);
+						return -1;
+					}
+					fprintf(f, "before %s: %s\n", w->name,
+						b);
+					free(b);
 				}
 				if (w->kind == CLYDE_SWEEP_TIME)
 					fprintf(f, "time %s: %s%s%s%s\n",

@@ -78,6 +78,7 @@ void clyde_sweep_release(struct clyde_sweep *s)
 		free(s->workloads[i].args);
 		free(s->workloads[i].device);
 		free(s->workloads[i].path);
+		free(s->workloads[i].before);
 	}
 	free(s->workloads);
 	free(s->point_values);
@@ -595,9 +596,11 @@ static int section_workload(struct parse_state *ps, const char *key,
 		return set_str(ps, &w->device, value);
 	if (!strcmp(key, "path"))
 		return set_str(ps, &w->path, value);
+	if (!strcmp(key, "before"))
+		return set_str(ps, &w->before, value);
 	return perr(ps,
 		    "[workload %s]: unknown key \"%s\" (run, tree, time, "
-		    "device, path)",
+		    "before, device, path)",
 		    w->name, key);
 }
 
@@ -971,6 +974,7 @@ static int check_templates(struct parse_state *ps)
 		CHECK_T(s->workloads[i].args, s->workloads[i].line);
 		CHECK_T(s->workloads[i].device, s->workloads[i].line);
 		CHECK_T(s->workloads[i].path, s->workloads[i].line);
+		CHECK_T(s->workloads[i].before, s->workloads[i].line);
 	}
 #undef CHECK_T
 	return 0;

@@ -59,6 +59,7 @@ struct clyde_sweep_workload {
 	char *args;   /* options of run/tree, or the timed command */
 	char *device; /* TIME: count this block device (may be NULL) */
 	char *path;   /* TIME: or the device under this path (may be NULL) */
+	char *before; /* a shell command run first, not measured (NULL) */
 	unsigned line;
 };
 

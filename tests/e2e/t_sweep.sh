@@ -1,0 +1,98 @@
+#!/bin/bash
+# clyde sweep: the experiment files of examples/ parse and dry-run; the
+# loop-device examples run end to end with small sizes and two repeats:
+# a table with a row per point, every run in the history, nothing left
+# mounted or attached, sysfs values restored.
+# shellcheck source=tests/e2e/lib.sh disable=SC2317
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/e2e/sweep_lib.sh
+. "$E2E_DIR/sweep_lib.sh"
+
+EX=$CLYDE_SRC/examples
+DB=$T/h.db
+
+if ! "$CLYDE" sweep --help >/dev/null 2>&1; then
+	fail "clyde sweep --help"
+fi
+run_clyde sweep -n "$EX/loop/btrfs-profiles.ini"
+if grep -q "without libinih" "$T/err"; then
+	skip "built without libinih"
+fi
+
+# --- every example dry-runs, and says every command in order -------------
+for f in "$EX"/loop/*.ini "$EX"/posts/*.ini; do
+	run_clyde sweep --dry-run -D repeats=2 "$f"
+	expect_rc 0 "dry run of $(basename "$f")"
+done
+run_clyde sweep -n -D repeats=2 "$EX/loop/loop-readahead.ini"
+assert_eq "$(grep -c '^# point' "$T/out")" 8 "4 points x 2 repeats listed"
+assert_eq "$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr '\n' ' ')" \
+	"1 2 3 4 1 2 3 4 " "repeats interleaved: A B C D A B C D"
+assert_file_match "$T/out" '^set /sys/block/loop7/queue/read_ahead_kb = 4096$' \
+	"the sysfs write is listed with its value"
+assert_file_match "$T/out" '^restore /sys/block/loop7/queue/read_ahead_kb$' \
+	"and its restore"
+assert_file_match "$T/out" '^time read: dd if=/dev/loop7 ' "the timed command"
+
+# --- errors name the file and line ---------------------------------------
+printf '[experiment]\nname = x\n[workload w]\ntime = echo {nope}\n' >"$T/bad.ini"
+run_clyde sweep -n "$T/bad.ini"
+expect_rc 1 "an unknown placeholder is refused"
+assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
+	"the message names file:line"
+
+# --- the loop-device examples, for real ----------------------------------
+need_root
+need_cmd losetup mkfs.ext4 mkfs.xfs mkfs.btrfs findmnt sqlite3
+at_exit sweep_release_all
+
+# run_example NAME POINTS RUNS_PER_VISIT -D ...: run it, check the table
+# and the history.
+run_example()
+{
+	local name=$1 points=$2 per=$3 id rows
+	shift 3
+	run_clyde sweep -q --db "$DB" -D repeats=2 -D "dir=$T/$name" "$@" \
+		"$EX/loop/$name.ini"
+	expect_rc 0 "$name: sweep finished"
+	id=$(sweep_id)
+	[[ -n $id ]] || fail "$name: no experiment id on stderr"
+	rows=$(grep -cE '\(n=2\)' "$T/out" || true)
+	assert_eq "$rows" "$points" "$name: a table row per point, 2 samples"
+	assert_eq "$(runs_of "$DB" "$id" ok)" $((points * 2 * per)) \
+		"$name: every run saved in the history"
+	assert_eq "$(mounts_under "$T/$name")" 0 "$name: nothing left mounted"
+	assert_eq "$(loops_under "$T/$name")" 0 "$name: no loop device left"
+	cp "$T/out" "$T/$name.table"
+}
+
+run_example btrfs-profiles 5 1 -D dev_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
+assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +\|' \
+	"btrfs: zipped axes, one row per profile"
+assert_file_match "$T/btrfs-profiles.table" 'block write \(MiB/s\)' \
+	"btrfs: the bonnie++ rates are the columns"
+
+run_example ext4-journal 6 1 -D fs_size=64m -D journal_size=4m \
+	-D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example xfs-logbsize 4 1 -D fs_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example ext4-atime 3 1 -D fs_size=64m -D files=200
+assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
+
+LOOP=$(basename "$(losetup -f)")
+RA=$(cat "/sys/block/$LOOP/queue/read_ahead_kb")
+run_example loop-readahead 4 1 -D "loop=$LOOP" -D size_mib=4
+assert_eq "$(cat "/sys/block/$LOOP/queue/read_ahead_kb")" "$RA" \
+	"read_ahead_kb restored"
+assert_file_match "$T/loop-readahead.table" 'read time \(s\)' \
+	"a timed command's seconds"
+
+# The runs are normal runs of the history, and the table can be shown again.
+"$CLYDE" history --db "$DB" list >"$T/list" 2>&1 || fail "history list"
+assert_eq "$(grep -c ' btrfs ' "$T/list")" 10 "history list sees the runs"
+run_clyde sweep --db "$DB" --show "$(sweep_id)"
+expect_rc 0 "sweep --show"
+assert_eq "$(grep -cE '\(n=2\)' "$T/out")" 4 "the stored table"
+run_clyde sweep --db "$DB" --list
+assert_eq "$(grep -c ' finished ' "$T/out")" 5 "five finished experiments"
+
+done_testing
