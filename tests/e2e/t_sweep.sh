@@ -72,7 +72,7 @@ assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +\|' \
 assert_file_match "$T/btrfs-profiles.table" 'block write \(MiB/s\)' \
 	"btrfs: the bonnie++ rates are the columns"
 
-run_example ext4-journal 6 1 -D fs_size=64m -D journal_size=4m \
+run_example ext4-journal 6 1 -D fs_size=64m -D journal_size=16m \
 	-D "run_opts=-s 8 -n 0 -r 0 -f"
 run_example xfs-logbsize 4 1 -D fs_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
 run_example ext4-atime 3 1 -D fs_size=64m -D files=200
