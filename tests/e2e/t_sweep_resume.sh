@@ -55,6 +55,12 @@ time = {hook_work}; dd if=/dev/zero of={dir}/mnt/f bs=64k count=16 conv=fsync st
 path = {dir}/mnt
 INI
 
+# ok_ids ID: the ids of the experiment's finished runs, in order.
+ok_ids()
+{
+	sqlite3 "$DB" "SELECT group_concat(id) FROM (SELECT id FROM experiment_runs WHERE exp_id = '$1' AND status = 'ok' ORDER BY id)"
+}
+
 # stage NAME HOOK=CMD [external]: run the experiment with that hook, let it
 # be interrupted, check the restore and the cleanup, resume, check that it
 # finished without redoing the runs that had finished.
@@ -92,14 +98,14 @@ stage()
 		assert_eq "$(mounts_under "$dir")" 0 "$name: nothing mounted"
 		assert_eq "$(loops_under "$dir")" 0 "$name: loop device detached"
 	fi
-	before=$(sqlite3 "$DB" "SELECT group_concat(id) FROM experiment_runs WHERE exp_id = '$id' AND status = 'ok'")
+	before=$(ok_ids "$id")
 	run_clyde sweep -q --db "$DB" --resume "$id"
 	expect_rc 0 "$name: --resume finished"
 	assert_eq "$(cat "$RA_FILE")" "$RA" "$name: read_ahead_kb as before"
 	assert_eq "$(mounts_under "$dir")" 0 "$name: nothing mounted after resume"
 	assert_eq "$(loops_under "$dir")" 0 "$name: no loop device after resume"
 	assert_eq "$(runs_of "$DB" "$id" ok)" 8 "$name: 4 points x 2 repeats, once each"
-	after=$(sqlite3 "$DB" "SELECT group_concat(id) FROM experiment_runs WHERE exp_id = '$id' AND status = 'ok'")
+	after=$(ok_ids "$id")
 	[[ -n $before && $after == "$before",* ]] ||
 		fail "$name: the runs before the interruption changed: '$before' -> '$after'"
 	ok "$name: the runs saved before the interruption were kept, not redone"
