@@ -208,10 +208,10 @@ static void progress_draw(struct sweep_progress *p)
 	uint64_t el = clyde_now(p->ctx) - p->start_ns;
 	char e[32], eta[48] = "";
 	size_t done = p->visits_done;
-	size_t left = p->visits_total > p->visits_done + p->visits_skipped ?
-			      p->visits_total - p->visits_done -
-				      p->visits_skipped :
-			      0;
+	size_t left =
+		p->visits_total > p->visits_done + p->visits_skipped ?
+			p->visits_total - p->visits_done - p->visits_skipped :
+			0;
 
 	fmt_dur(el, e, sizeof(e));
 	if (done > 0) {
@@ -377,8 +377,7 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 	return 0;
 }
 
-static void describe_status(const struct child_result *r, char *buf,
-			    size_t cap)
+static void describe_status(const struct child_result *r, char *buf, size_t cap)
 {
 	if (WIFEXITED(r->status))
 		snprintf(buf, cap, "exit status %d", WEXITSTATUS(r->status));
@@ -667,8 +666,8 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		if (!tg)
 			return clyde_err(x->ctx, ENOMEM, "workload %s",
 					 w->name);
-		if (clyde_env_target(x->ctx, dev, tg) < 0 || !tg->block_dev[0] ||
-		    clyde_devstat_read(tg, &before) < 0) {
+		if (clyde_env_target(x->ctx, dev, tg) < 0 ||
+		    !tg->block_dev[0] || clyde_devstat_read(tg, &before) < 0) {
 			clyde_err_clear(x->ctx);
 			o->failed = true;
 			snprintf(o->message, sizeof(o->message),
@@ -762,8 +761,8 @@ static bool visit_done(struct sweep_exec *x, size_t p, unsigned r)
 }
 
 /* Record that a workload (or the whole visit) failed. */
-static void record_failure(struct sweep_exec *x, size_t p, unsigned r,
-			   size_t w, const char *msg)
+static void record_failure(struct sweep_exec *x, size_t p, unsigned r, size_t w,
+			   const char *msg)
 {
 	struct clyde_exp_run_rec rec = {
 		.point = p,
@@ -781,8 +780,8 @@ static void record_failure(struct sweep_exec *x, size_t p, unsigned r,
 }
 
 /* Expand a template or report why not (returns NULL). */
-static char *expand(struct sweep_exec *x, size_t p, unsigned r,
-		    const char *t, unsigned line)
+static char *expand(struct sweep_exec *x, size_t p, unsigned r, const char *t,
+		    unsigned line)
 {
 	char *out = NULL;
 
@@ -856,7 +855,11 @@ static int teardown(struct sweep_exec *x, size_t p, unsigned r,
 	return bad;
 }
 
-enum visit_result { VISIT_OK, VISIT_FAILED, VISIT_INTERRUPTED };
+enum visit_result {
+	VISIT_OK,
+	VISIT_FAILED,
+	VISIT_INTERRUPTED
+};
 
 /* Run the setup; 0, or -1 with the reason in msg. */
 static int setup(struct sweep_exec *x, size_t p, unsigned r,
@@ -915,7 +918,8 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 		if (!child_ok(&res)) {
 			describe_status(&res, st, sizeof(st));
 			log_tail(log, tail, sizeof(tail));
-			snprintf(msg, cap, "setup `%s`: %s\n%s", text, st, tail);
+			snprintf(msg, cap, "setup `%s`: %s\n%s", text, st,
+				 tail);
 			free(text);
 			return -1;
 		}
@@ -996,8 +1000,9 @@ static int workloads(struct sweep_exec *x, size_t p, unsigned r,
 			return -EINTR;
 		}
 		if (rc < 0) {
-			snprintf(o.message, sizeof(o.message), "workload %s: %s",
-				 w->name, clyde_errmsg(x->ctx));
+			snprintf(o.message, sizeof(o.message),
+				 "workload %s: %s", w->name,
+				 clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
 			o.failed = true;
 		}
@@ -1094,8 +1099,8 @@ static int undo_journal(struct sweep_exec *x)
 	say(x, "clyde sweep: %s: undoing an interrupted visit\n", x->journal);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *f1 = strchr(line, '\t'), *f2 = f1 ? strchr(f1 + 1, '\t') :
-							  NULL;
+		char *f1 = strchr(line, '\t'),
+		     *f2 = f1 ? strchr(f1 + 1, '\t') : NULL;
 
 		if (!f1 || !f2)
 			continue;
@@ -1119,8 +1124,9 @@ static int undo_journal(struct sweep_exec *x)
 		struct visit_env ve;
 
 		visit_env_init(x, (size_t)vp, vr, &ve);
-		say(x, "clyde sweep: running the teardown of point %ld repeat "
-		       "%u\n",
+		say(x,
+		    "clyde sweep: running the teardown of point %ld repeat "
+		    "%u\n",
 		    vp + 1, vr);
 		teardown(x, (size_t)vp, vr, &ve, true);
 	}
@@ -1211,8 +1217,8 @@ static void sweep_print_table(FILE *f, const struct clyde_exp *e)
 			if (!c->n)
 				continue;
 			v = clyde_stats_mean(c->samples, c->n);
-			if (!have || (e->metrics[m].higher_better ? v > bv :
-								    v < bv)) {
+			if (!have ||
+			    (e->metrics[m].higher_better ? v > bv : v < bv)) {
 				bv = v;
 				best[m] = p;
 				have = true;
@@ -1382,8 +1388,7 @@ static int dry_run(struct sweep_exec *x)
 							 s->setup[k].text,
 							 s->setup[k].line);
 
-					fprintf(f, "restore %s\n",
-						t ? t : "?");
+					fprintf(f, "restore %s\n", t ? t : "?");
 					free(t);
 				}
 		}
@@ -1394,8 +1399,7 @@ static int dry_run(struct sweep_exec *x)
 
 /* ---- the experiment ------------------------------------------------------- */
 
-static int run_rounds(struct sweep_exec *x, bool *was_interrupted,
-		      bool *fatal)
+static int run_rounds(struct sweep_exec *x, bool *was_interrupted, bool *fatal)
 {
 	const struct clyde_sweep *s = x->s;
 	size_t *order = calloc(s->npoints, sizeof(size_t));
@@ -1418,8 +1422,8 @@ static int run_rounds(struct sweep_exec *x, bool *was_interrupted,
 				break;
 			}
 			for (size_t p = 0; p < s->npoints; p++) {
-				stable[p] = point_stable(&e, p,
-							 s->until_stable);
+				stable[p] =
+					point_stable(&e, p, s->until_stable);
 				all = all && stable[p];
 			}
 			clyde_exp_release(&e);
@@ -1668,8 +1672,8 @@ static void journal_path(struct sweep_exec *x)
 	const char *slash = strrchr(db, '/');
 
 	if (slash)
-		snprintf(x->journal, sizeof(x->journal), "%.*s/sweep-%s.journal",
-			 (int)(slash - db), db, x->id);
+		snprintf(x->journal, sizeof(x->journal),
+			 "%.*s/sweep-%s.journal", (int)(slash - db), db, x->id);
 	else
 		snprintf(x->journal, sizeof(x->journal), "sweep-%s.journal",
 			 x->id);
@@ -1843,7 +1847,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 			status = CLYDE_EXIT_USAGE;
 		} else if (cli.list ? list_experiments(&ctx, h) :
 				      show_table(&ctx, h, cli.show, stdout)) {
-			fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+			fprintf(stderr, "clyde sweep: %s\n",
+				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;
 		}
 		goto out;
@@ -1856,7 +1861,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 			goto out;
 		}
 		if (clyde_exp_store_get(&ctx, h, cli.resume, &info) < 0) {
-			fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+			fprintf(stderr, "clyde sweep: %s\n",
+				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;
 			goto out;
 		}
@@ -1866,7 +1872,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 					      strlen(info.text), defs, nd, &s) :
 			    -ENOMEM;
 		if (rc < 0) {
-			fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+			fprintf(stderr, "clyde sweep: %s\n",
+				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;
 			goto out;
 		}
@@ -1896,7 +1903,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 		x.out = stdout;
 		x.dry = true;
 		if (dry_run(&x) < 0) {
-			fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+			fprintf(stderr, "clyde sweep: %s\n",
+				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;
 		}
 		goto out;

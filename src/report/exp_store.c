@@ -36,8 +36,9 @@ void clyde_exp_info_release(struct clyde_exp_info *i)
 
 static int no_sqlite(struct clyde_ctx *ctx)
 {
-	return clyde_err(ctx, 0, "experiments: clyde was built without "
-				 "SQLite (Debian: libsqlite3-dev)"),
+	return clyde_err(ctx, 0,
+			 "experiments: clyde was built without "
+			 "SQLite (Debian: libsqlite3-dev)"),
 	       -ENOTSUP;
 }
 
@@ -84,8 +85,7 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 }
 
 int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
-			 const char *id, struct clyde_exp_done **out,
-			 size_t *n)
+			 const char *id, struct clyde_exp_done **out, size_t *n)
 {
 	(void)h, (void)id, (void)out, (void)n;
 	return no_sqlite(ctx);
@@ -533,8 +533,7 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 }
 
 int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
-			 const char *id, struct clyde_exp_done **out,
-			 size_t *n)
+			 const char *id, struct clyde_exp_done **out, size_t *n)
 {
 	sqlite3_stmt *st = NULL;
 	struct clyde_exp_done *v = NULL;
@@ -587,15 +586,24 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 static const struct {
 	const char *name, *label;
 } test_labels[] = {
-	{ "putc", "char write" },	   { "put_block", "block write" },
-	{ "rewrite", "rewrite" },	   { "getc", "char read" },
-	{ "get_block", "block read" },	   { "seeks", "seeks" },
-	{ "seq_create", "seq create" },	   { "seq_stat", "seq stat" },
-	{ "seq_del", "seq delete" },	   { "ran_create", "random create" },
-	{ "ran_stat", "random stat" },	   { "ran_del", "random delete" },
-	{ "extract", "extract" },	   { "stat_walk", "stat walk" },
-	{ "read_walk", "read walk" },	   { "par_stat_walk", "par stat walk" },
-	{ "par_read_walk", "par read walk" }, { "delete", "delete" },
+	{ "putc", "char write" },
+	{ "put_block", "block write" },
+	{ "rewrite", "rewrite" },
+	{ "getc", "char read" },
+	{ "get_block", "block read" },
+	{ "seeks", "seeks" },
+	{ "seq_create", "seq create" },
+	{ "seq_stat", "seq stat" },
+	{ "seq_del", "seq delete" },
+	{ "ran_create", "random create" },
+	{ "ran_stat", "random stat" },
+	{ "ran_del", "random delete" },
+	{ "extract", "extract" },
+	{ "stat_walk", "stat walk" },
+	{ "read_walk", "read walk" },
+	{ "par_stat_walk", "par stat walk" },
+	{ "par_read_walk", "par read walk" },
+	{ "delete", "delete" },
 };
 
 /* Find or add metric key; returns its index or -1 (no memory). */
@@ -625,9 +633,8 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	}
 	/* Every point gets the new (empty) cell. */
 	for (size_t p = 0; p < e->npoints; p++) {
-		struct clyde_exp_cell *c =
-			realloc(e->points[p].cells,
-				(e->nmetrics + 1) * sizeof(*c));
+		struct clyde_exp_cell *c = realloc(
+			e->points[p].cells, (e->nmetrics + 1) * sizeof(*c));
 
 		if (!c)
 			return -1; /* nmetrics not yet counted: safe */
@@ -665,9 +672,8 @@ static int set_config(struct clyde_exp_point *p, const char *text)
 }
 
 /* A clyde run or tree result: one sample per test that has a rate. */
-static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e,
-		      size_t point, const char *wl, const char *doc,
-		      size_t len)
+static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
+		      const char *wl, const char *doc, size_t len)
 {
 	struct clyde_loaded_set set;
 	int rc;

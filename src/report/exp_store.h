@@ -39,7 +39,7 @@ struct clyde_exp_new {
 	const char *name;
 	const char *title; /* may be NULL */
 	const char *file;
-	const char *text; /* the experiment file's text */
+	const char *text;    /* the experiment file's text */
 	const char *defines; /* the -D NAME=VALUE, one per line ("" none) */
 	size_t naxes;
 	char *const *axis_names;

@@ -285,9 +285,14 @@ struct parse_state {
 	unsigned num_line[3];
 };
 
-enum { NUM_REPEAT, NUM_MAX_RUNS, NUM_UNTIL_STABLE, NUM_KEYS };
+enum {
+	NUM_REPEAT,
+	NUM_MAX_RUNS,
+	NUM_UNTIL_STABLE,
+	NUM_KEYS
+};
 static const char *const num_keys[NUM_KEYS] = { "repeat", "max-runs",
-						 "until-stable" };
+						"until-stable" };
 
 static int perr(struct parse_state *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -368,8 +373,8 @@ static int axis_add_values(struct parse_state *ps, struct clyde_sweep_axis *a,
 		if (rc < 0)
 			return perr(ps, "axis %s: %s", a->name, why);
 		for (size_t i = 0; i < n; i++) {
-			char **slot = push(&a->values, &a->nvalues,
-					   sizeof(char *));
+			char **slot =
+				push(&a->values, &a->nvalues, sizeof(char *));
 
 			if (!slot) {
 				free_strv(v, n);
@@ -452,8 +457,7 @@ static int parse_zip(struct parse_state *ps, const char *value)
 }
 
 /* "axis NAME = VALUES" anywhere outside an [axis] section. */
-static int key_axis(struct parse_state *ps, const char *name,
-		    const char *value)
+static int key_axis(struct parse_state *ps, const char *name, const char *value)
 {
 	struct clyde_sweep_axis *a = new_axis(ps, name);
 
@@ -517,7 +521,8 @@ static int add_step(struct parse_state *ps, struct clyde_sweep_step **arr,
 		return pnomem(ps);
 	st->kind = kind;
 	st->line = ps->line;
-	if (!(st->text = strdup(text)) || (value && !(st->value = strdup(value))))
+	if (!(st->text = strdup(text)) ||
+	    (value && !(st->value = strdup(value))))
 		return pnomem(ps);
 	return 0;
 }
@@ -539,8 +544,9 @@ static int section_point(struct parse_state *ps, const char *key,
 		while (isspace((unsigned char)*path))
 			path++;
 		if (*path != '/')
-			return perr(ps, "set %s: name an absolute path "
-					"(/sys/..., /proc/...)",
+			return perr(ps,
+				    "set %s: name an absolute path "
+				    "(/sys/..., /proc/...)",
 				    path);
 		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_SET,
 				path, value);
@@ -635,8 +641,9 @@ static int enter_section(struct parse_state *ps, const char *section)
 		struct clyde_sweep_workload *w;
 
 		if (!valid_name(name))
-			return perr(ps, "workload name \"%s\": letters, "
-					"digits, _ and -",
+			return perr(ps,
+				    "workload name \"%s\": letters, "
+				    "digits, _ and -",
 				    name);
 		for (size_t i = 0; i < ps->s->nworkloads; i++)
 			if (!strcmp(ps->s->workloads[i].name, name))
@@ -853,7 +860,8 @@ void clyde_sweep_point_label(const struct clyde_sweep *s, size_t point,
 	buf[0] = '\0';
 	for (size_t i = 0; i < s->naxes && off < cap; i++) {
 		int w = snprintf(buf + off, cap - off, "%s%s=%s", i ? " " : "",
-				 s->axes[i].name, clyde_sweep_value(s, point, i));
+				 s->axes[i].name,
+				 clyde_sweep_value(s, point, i));
 
 		if (w < 0)
 			break;
@@ -920,8 +928,8 @@ static int make_points(struct parse_state *ps)
 		total *= flen[f];
 	}
 	s->npoints = total;
-	s->point_values = calloc(total * (s->naxes ? s->naxes : 1),
-				 sizeof(size_t));
+	s->point_values =
+		calloc(total * (s->naxes ? s->naxes : 1), sizeof(size_t));
 	if (!s->point_values) {
 		rc = pnomem(ps);
 		goto out;
@@ -953,15 +961,15 @@ static int check_templates(struct parse_state *ps)
 	char *out;
 	int rc;
 
-#define CHECK_T(str, ln)                                                      \
-	do {                                                                  \
-		if (str) {                                                    \
+#define CHECK_T(str, ln)                                                       \
+	do {                                                                   \
+		if (str) {                                                     \
 			rc = clyde_sweep_expand(ps->ctx, s, 0, 1, (str), (ln), \
-						&out);                        \
-			if (rc < 0)                                           \
-				return ps->rc = rc;                           \
-			free(out);                                            \
-		}                                                             \
+						&out);                         \
+			if (rc < 0)                                            \
+				return ps->rc = rc;                            \
+			free(out);                                             \
+		}                                                              \
 	} while (0)
 
 	for (size_t i = 0; i < s->nsetup; i++) {
@@ -980,8 +988,7 @@ static int check_templates(struct parse_state *ps)
 	return 0;
 }
 
-static int apply_defines(struct parse_state *ps, char *const *defines,
-			 size_t n)
+static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(defines[i], '=');
@@ -1042,10 +1049,11 @@ static int read_numbers(struct parse_state *ps)
 			double pct = strtod(v, &end);
 
 			if (end == v || *end != '\0' || !(pct > 0 && pct < 100))
-				rc = perr(ps,
-					  "until-stable = %s: want a percentage "
-					  "above 0 and below 100",
-					  v);
+				rc = perr(
+					ps,
+					"until-stable = %s: want a percentage "
+					"above 0 and below 100",
+					v);
 			else
 				s->until_stable = pct;
 		}
@@ -1056,8 +1064,7 @@ static int read_numbers(struct parse_state *ps)
 	return 0;
 }
 
-static int finish(struct parse_state *ps, char *const *defines,
-		  size_t ndefines)
+static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 {
 	struct clyde_sweep *s = ps->s;
 
@@ -1091,9 +1098,9 @@ static int finish(struct parse_state *ps, char *const *defines,
 	return check_templates(ps);
 }
 
-int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
-		      const char *text, size_t len, char *const *defines,
-		      size_t ndefines, struct clyde_sweep *s)
+int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
+		      size_t len, char *const *defines, size_t ndefines,
+		      struct clyde_sweep *s)
 {
 	struct parse_state ps;
 
@@ -1126,8 +1133,9 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
 #else
 	(void)defines;
 	(void)ndefines;
-	clyde_err(ctx, 0, "%s: clyde was built without libinih, which reads "
-			  "experiment files (Debian: libinih-dev)",
+	clyde_err(ctx, 0,
+		  "%s: clyde was built without libinih, which reads "
+		  "experiment files (Debian: libinih-dev)",
 		  file);
 	clyde_sweep_release(s);
 	return -ENOTSUP;
@@ -1139,7 +1147,8 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
 
 			if (!(s->name = strdup(b ? b + 1 : file)))
 				pnomem(&ps);
-			else if ((dot = strrchr(s->name, '.')) && dot != s->name)
+			else if ((dot = strrchr(s->name, '.')) &&
+				 dot != s->name)
 				*dot = '\0';
 		}
 	}

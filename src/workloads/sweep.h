@@ -107,9 +107,9 @@ struct clyde_sweep {
  * Every template is checked: an unknown {placeholder} is an error naming
  * its line.  On success *s owns the plan (clyde_sweep_release()).
  */
-int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file,
-		      const char *text, size_t len, char *const *defines,
-		      size_t ndefines, struct clyde_sweep *s);
+int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
+		      size_t len, char *const *defines, size_t ndefines,
+		      struct clyde_sweep *s);
 
 void clyde_sweep_release(struct clyde_sweep *s);
 

@@ -37,8 +37,8 @@ static void test_ranges(void)
 	char **v, why[256];
 	size_t n;
 
-	CHECK(clyde_sweep_parse_range("64k..1m x2", &v, &n, why,
-				      sizeof(why)) == 0);
+	CHECK(clyde_sweep_parse_range("64k..1m x2", &v, &n, why, sizeof(why)) ==
+	      0);
 	CHECK(n == 5);
 	if (n == 5) {
 		CHECK_STR(v[0], "64k");
@@ -159,8 +159,8 @@ static void test_zip_and_defines(void)
 	char lab[128], *out = NULL;
 
 	clyde_ctx_init(&c);
-	CHECK(clyde_sweep_parse(&c, "z.ini", text, strlen(text), defs, 1,
-				&s) == 0);
+	CHECK(clyde_sweep_parse(&c, "z.ini", text, strlen(text), defs, 1, &s) ==
+	      0);
 	CHECK(s.npoints == 6);
 	if (s.npoints == 6) {
 		clyde_sweep_point_label(&s, 0, lab, sizeof(lab));
@@ -192,12 +192,12 @@ static void test_numbers_from_vars(void)
 
 	CHECK(parse(text, &s, &c) == 0 && s.repeat == 5 && s.npoints == 1);
 	clyde_sweep_release(&s);
-	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), defs, 1,
-				&s) == 0 &&
+	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), defs, 1, &s) ==
+		      0 &&
 	      s.repeat == 2);
 	clyde_sweep_release(&s);
-	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), bad, 1,
-				&s) == -EINVAL);
+	CHECK(clyde_sweep_parse(&c, "n.ini", text, strlen(text), bad, 1, &s) ==
+	      -EINVAL);
 	CHECK(strstr(clyde_errmsg(&c), "n.ini:2: repeat = x") != NULL);
 	clyde_ctx_release(&c);
 }
@@ -248,10 +248,12 @@ static void test_errors(void)
 		  "brace)");
 	CHECK(strstr(parse_err("[bogus]\nx = 1\n", m, sizeof(m)),
 		     "t.ini:2: unknown section [bogus]") != NULL);
-	CHECK(strstr(parse_err("axis a = 1..4 x1\n[workload w]\ntime=true\n",
-			       m, sizeof(m)),
+	CHECK(strstr(parse_err("axis a = 1..4 x1\n[workload w]\ntime=true\n", m,
+			       sizeof(m)),
 		     "t.ini:1: axis a:") != NULL);
-	CHECK(strstr(parse_err("[experiment]\nrepeat = 0\n[workload w]\ntime=true\n", m, sizeof(m)),
+	CHECK(strstr(parse_err(
+			     "[experiment]\nrepeat = 0\n[workload w]\ntime=true\n",
+			     m, sizeof(m)),
 		     "t.ini:2: repeat = 0") != NULL);
 	CHECK(strstr(parse_err("axis a = 1 2\naxis b = 1 2 3\n"
 			       "[experiment]\nzip = a,b\n[workload w]\n"
