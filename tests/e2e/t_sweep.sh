@@ -19,6 +19,8 @@ if grep -q "without libinih" "$T/err"; then
 	skip "built without libinih"
 fi
 
+need_cmd sqlite3
+
 # --- every example dry-runs, and says every command in order -------------
 for f in "$EX"/loop/*.ini "$EX"/posts/*.ini; do
 	run_clyde sweep --dry-run -D repeats=2 "$f"
@@ -41,9 +43,63 @@ expect_rc 1 "an unknown placeholder is refused"
 assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
 	"the message names file:line"
 
+# --- failures, -k, until-stable, random order (timed commands only) -------
+cat >"$T/fail.ini" <<'INI'
+[experiment]
+name = fail
+repeat = 2
+axis n = 1..3 +1
+[point]
+setup = echo building {n}
+setup = [ {n} != 2 ] || { echo "no device for {n}" >&2 && exit 1; }
+teardown = echo torn {n} >> {dir}/teardowns
+[vars]
+dir = /tmp
+[workload t]
+time = true
+INI
+run_clyde sweep -q --db "$DB" -D "dir=$T" "$T/fail.ini"
+expect_rc 3 "a failed point stops the sweep: exit 3"
+assert_file_match "$T/err" 'point 2 \(n=2\) repeat 1 failed: setup .*exit status 1' \
+	"the failed command is named"
+assert_file_match "$T/err" '^    no device for 2$' "with its output"
+assert_eq "$(cat "$T/teardowns")" "$(printf 'torn 1\ntorn 2')" \
+	"the teardown ran for the failed point too, then the sweep stopped"
+rm -f "$T/teardowns"
+run_clyde sweep -q -k --db "$DB" -D "dir=$T" "$T/fail.ini"
+expect_rc 3 "-k: exit 3 after going on"
+assert_eq "$(wc -l <"$T/teardowns")" 6 "-k: every visit ran and was torn down"
+assert_file_match "$T/out" '^2 +\| failed' "the failed point is marked in the table"
+assert_file_match "$T/out" '^3 +\| .*\(n=2\)' "the points after it ran"
+
+cat >"$T/stable.ini" <<'INI'
+[experiment]
+name = stable
+until-stable = 50
+max-runs = 4
+order = random
+seed = 7
+axis n = a b c d
+[workload t]
+time = true
+INI
+run_clyde sweep -n "$T/stable.ini"
+order1=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
+run_clyde sweep -n "$T/stable.ini"
+order2=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
+assert_eq "$order1" "$order2" "a seeded random order is the same every time"
+[[ $order1 != 12341234 ]] || fail "random order is not shuffled: $order1"
+ok "random order: $order1"
+run_clyde sweep -q --db "$DB" "$T/stable.ini"
+expect_rc 0 "until-stable finished"
+id=$(sweep_id)
+n=$(runs_of "$DB" "$id" ok)
+((n >= 8 && n <= 16)) || fail "until-stable: $n runs, want 8..16"
+ok "until-stable: $n runs (2 to 4 per point)"
+
 # --- the loop-device examples, for real ----------------------------------
 need_root
-need_cmd losetup mkfs.ext4 mkfs.xfs mkfs.btrfs findmnt sqlite3
+need_cmd losetup mkfs.ext4 mkfs.xfs mkfs.btrfs findmnt
 at_exit sweep_release_all
 
 # run_example NAME POINTS RUNS_PER_VISIT -D ...: run it, check the table
@@ -93,6 +149,7 @@ run_clyde sweep --db "$DB" --show "$(sweep_id)"
 expect_rc 0 "sweep --show"
 assert_eq "$(grep -cE '\(n=2\)' "$T/out")" 4 "the stored table"
 run_clyde sweep --db "$DB" --list
-assert_eq "$(grep -c ' finished ' "$T/out")" 5 "five finished experiments"
+assert_eq "$(grep ' finished ' "$T/out" | grep -c 'examples/loop/')" 5 \
+	"the five loop examples are listed as finished"
 
 done_testing
