@@ -89,6 +89,8 @@ struct sweep_progress {
 	size_t visits_total, visits_done, visits_skipped;
 	size_t point, npoints;
 	unsigned repeat, nrepeats;
+	const struct clyde_sweep *s;
+	char label[96]; /* the point's axis values */
 	char what[160];
 };
 
@@ -220,8 +222,9 @@ static void progress_draw(struct sweep_progress *p)
 		fmt_dur(el / done * left, t, sizeof(t));
 		snprintf(eta, sizeof(eta), ", ETA %s", t);
 	}
-	fprintf(stderr, "\r\033[Kpoint %zu/%zu, repeat %u/%u: %s, %s%s",
-		p->point, p->npoints, p->repeat, p->nrepeats, p->what, e, eta);
+	fprintf(stderr, "\r\033[Kpoint %zu/%zu (%s), repeat %u/%u: %s, %s%s",
+		p->point, p->npoints, p->label, p->repeat, p->nrepeats, p->what,
+		e, eta);
 	fflush(stderr);
 	p->shown = true;
 }
@@ -267,6 +270,9 @@ static void progress_set(struct sweep_progress *p, size_t point,
 	if (!p->running)
 		return;
 	pthread_mutex_lock(&p->lock);
+	if (p->point != point + 1)
+		clyde_sweep_point_label(p->s, point, p->label,
+					sizeof(p->label));
 	p->point = point + 1;
 	p->repeat = repeat;
 	va_start(ap, fmt);
@@ -1770,6 +1776,7 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 	clyde_err_clear(ctx);
 
 	x.prog.ctx = ctx;
+	x.prog.s = s;
 	x.prog.start_ns = clyde_now(ctx);
 	x.prog.visits_total = s->npoints * x.rounds;
 	x.prog.npoints = s->npoints;

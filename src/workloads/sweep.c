@@ -665,7 +665,6 @@ static int enter_section(struct parse_state *ps, const char *section)
 		    section);
 }
 
-#ifdef CLYDE_HAVE_INIH
 static int on_key(void *user, const char *section, const char *key,
 		  const char *value)
 {
@@ -710,7 +709,6 @@ static char *read_line(char *str, int num, void *stream)
 	ps->line++;
 	return str;
 }
-#endif
 
 /* ---- expansion ---------------------------------------------------------- */
 
@@ -1133,6 +1131,8 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 #else
 	(void)defines;
 	(void)ndefines;
+	(void)on_key;
+	(void)read_line;
 	clyde_err(ctx, 0,
 		  "%s: clyde was built without libinih, which reads "
 		  "experiment files (Debian: libinih-dev)",
