@@ -7,6 +7,11 @@
  * a good one was.  Exit status as `clyde compare`: 0 when a report was
  * written, 1 for a usage error, when nothing could be read or the output
  * could not be written.
+ *
+ * `clyde report --experiment ID` (from the results history) and
+ * `clyde report --experiment-json FILE` render one experiment of
+ * `clyde sweep` instead (src/report/exp_html.h), or its table with
+ * --format text|markdown|csv; they take no RESULT.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,12 +26,22 @@
 #include "cli/commands.h"
 #include "core/ctx.h"
 #include "report/compare.h"
+#include "report/exp_analysis.h"
+#include "report/exp_html.h"
+#include "report/exp_json.h"
+#include "report/exp_store.h"
+#include "report/exp_table.h"
+#include "report/history.h"
 #include "report/html.h"
 #include "report/loaded.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: clyde report [options] RESULT... -o FILE.html\n"
+	      "   or: clyde report --experiment ID [--db PATH] [options] "
+	      "-o FILE.html\n"
+	      "   or: clyde report --experiment-json FILE [options] "
+	      "-o FILE.html\n"
 	      "  RESULT: a clyde JSON result, or a file of bonnie++/clyde CSV\n"
 	      "          lines (formats 1.03, 1.96, 1.98), or - for stdin\n"
 	      "  -o, --output FILE the HTML file to write (- for stdout)\n"
@@ -37,6 +52,15 @@ static void usage(FILE *f)
 	      "  --merge-repeats   fold consecutive identical CSV lines "
 	      "(bonnie++ -x)\n"
 	      "                    into one result with repeats\n"
+	      "  --experiment ID   render experiment ID of clyde sweep from "
+	      "the history\n"
+	      "  --experiment-json FILE\n"
+	      "                    render the experiment described in FILE\n"
+	      "  --db PATH         the history database (with --experiment)\n"
+	      "  --metrics KEY,... the experiment's metrics to show, in order\n"
+	      "  --format FMT      html (default), or the experiment's table "
+	      "as\n"
+	      "                    text, markdown or csv\n"
 	      "  -h, --help        this text\n",
 	      f);
 }
@@ -87,6 +111,148 @@ static int own_option(void *arg, int argc, char **argv, int *a)
 	return 1;
 }
 
+/* ---- experiments ------------------------------------------------------ */
+
+struct exp_opts {
+	const char *id, *json, *db, *out, *title, *metrics, *format;
+};
+
+/* Is this command line about an experiment (before any "--")? */
+static bool experiment_mode(int argc, char **argv)
+{
+	for (int a = 1; a < argc && strcmp(argv[a], "--"); a++)
+		if (!strcmp(argv[a], "--experiment") ||
+		    !strncmp(argv[a], "--experiment=", 13) ||
+		    !strcmp(argv[a], "--experiment-json") ||
+		    !strncmp(argv[a], "--experiment-json=", 18))
+			return true;
+	return false;
+}
+
+/* Parse the experiment command line: 0, 1 for --help, -1 (printed). */
+static int exp_parse(int argc, char **argv, struct exp_opts *o)
+{
+	static const char *const names[] = {
+		"--experiment", "--experiment-json", "--db",	"--output",
+		"--title",	"--metrics",	     "--format"
+	};
+	const char **dest[] = { &o->id,	   &o->json,	&o->db,	   &o->out,
+				&o->title, &o->metrics, &o->format };
+
+	for (int a = 1; a < argc; a++) {
+		const char *v = NULL;
+		bool missing = false;
+		size_t i;
+
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 1;
+		}
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			v = clyde_cli_option_value(
+				argc, argv, &a, names[i],
+				!strcmp(names[i], "--output") ? "-o" : NULL,
+				&missing);
+			if (v || missing)
+				break;
+		}
+		if (missing) {
+			fprintf(stderr, "clyde report: %s needs a value\n",
+				argv[a]);
+			return -1;
+		}
+		if (!v) {
+			fprintf(stderr,
+				"clyde report: %s \"%s\" with an experiment\n",
+				argv[a][0] == '-' ? "unknown option" :
+						    "unexpected argument",
+				argv[a]);
+			return -1;
+		}
+		*dest[i] = v;
+	}
+	if (o->id && o->json) {
+		fprintf(stderr, "clyde report: --experiment and "
+				"--experiment-json exclude each other\n");
+		return -1;
+	}
+	if (!o->out) {
+		fprintf(stderr,
+			"clyde report: no output file (-o FILE.html)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Load the experiment from the history or the JSON file into *e. */
+static int exp_load(struct clyde_ctx *ctx, const struct exp_opts *o,
+		    struct clyde_exp *e)
+{
+	struct clyde_history *h;
+	int rc;
+
+	if (o->json)
+		return clyde_exp_json_load(ctx, o->json, e);
+	rc = clyde_history_open(ctx, o->db, false, &h);
+	if (rc < 0)
+		return rc;
+	rc = clyde_history_load_experiment(ctx, h, o->id, e);
+	clyde_history_close(h);
+	return rc;
+}
+
+static int report_experiment(int argc, char **argv)
+{
+	struct exp_opts o = { 0 };
+	enum clyde_exp_format fmt = CLYDE_EXP_TEXT;
+	bool html = true;
+	struct clyde_outfile of;
+	struct clyde_exp e = { 0 };
+	struct clyde_ctx ctx;
+	int status = CLYDE_EXIT_USAGE, rc;
+
+	rc = exp_parse(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? CLYDE_EXIT_OK : CLYDE_EXIT_USAGE;
+	if (o.format && strcmp(o.format, "html")) {
+		if (clyde_exp_format_parse(o.format, &fmt) < 0) {
+			fprintf(stderr,
+				"clyde report: --format %s: not html, text, "
+				"markdown or csv\n",
+				o.format);
+			return CLYDE_EXIT_USAGE;
+		}
+		html = false;
+	}
+	clyde_ctx_init(&ctx);
+	rc = exp_load(&ctx, &o, &e);
+	if (!rc)
+		rc = clyde_exp_select(&ctx, &e, o.metrics);
+	if (rc) {
+		fprintf(stderr, "clyde report: %s\n", clyde_errmsg(&ctx));
+		goto out;
+	}
+	rc = clyde_outfile_open(&of, o.out);
+	if (!rc) {
+		rc = html ? clyde_exp_html_write(of.f, &e, o.title) :
+			    clyde_exp_table_write(of.f, &e, fmt);
+		if (rc)
+			clyde_outfile_abort(&of);
+		else
+			rc = clyde_outfile_commit(&of);
+	}
+	if (rc) {
+		fprintf(stderr, "clyde report: writing %s: %s\n", o.out,
+			strerror(-rc));
+		goto out;
+	}
+	status = CLYDE_EXIT_OK;
+out:
+	clyde_exp_release(&e);
+	clyde_ctx_release(&ctx);
+	return status;
+}
+
 int clyde_cmd_report(int argc, char **argv)
 {
 	struct report_opts ro = { NULL, NULL };
@@ -96,6 +262,8 @@ int clyde_cmd_report(int argc, char **argv)
 	struct clyde_ctx ctx;
 	int status = CLYDE_EXIT_USAGE, rc;
 
+	if (experiment_mode(argc, argv))
+		return report_experiment(argc, argv);
 	clyde_ctx_init(&ctx);
 	clyde_loaded_set_init(&set);
 	rc = clyde_cli_results_parse("report", argc, argv, &r, own_option, &ro,

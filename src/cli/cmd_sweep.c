@@ -32,6 +32,7 @@
 #include "core/stats.h"
 #include "env/env.h"
 #include "report/exp_store.h"
+#include "report/exp_table.h"
 #include "report/experiment.h"
 #include "report/history.h"
 #include "workloads/sweep.h"
@@ -57,6 +58,8 @@ static const char usage_text[] =
 	"      --resume ID        continue an interrupted experiment\n"
 	"      --show ID          print the table of a stored experiment\n"
 	"      --list             list the stored experiments\n"
+	"      --metrics KEY,...  the table's columns (all: every metric;\n"
+	"                         default: rates and timed seconds)\n"
 	"      --db PATH          results history (default under "
 	"XDG_DATA_HOME)\n"
 	"  -q, --quiet            no progress line\n"
@@ -71,6 +74,7 @@ struct sweep_cli {
 	const char *show;
 	bool list;
 	const char *db;
+	const char *metrics; /* --metrics KEY,... or "all" */
 	bool dry_run;
 	bool keep_going;
 	bool quiet;
@@ -1187,99 +1191,82 @@ static bool point_stable(const struct clyde_exp *e, size_t p, double pct)
 	return any;
 }
 
-/* ---- the table (until the experiment table is merged) -------------------- */
+/* ---- the table ----------------------------------------------------------- */
 
-static double cell_scale(const char *unit, const char **shown)
+/* The experiment table (report/exp_table.h): one row per point, one
+ * column per metric, mean +- 95% CI, the best marked, significance
+ * against it, the legend. */
+static int sweep_print_table(FILE *f, const struct clyde_exp *e)
 {
-	if (!strcmp(unit, "B/s")) {
-		*shown = "MiB/s";
-		return 1.0 / 1048576.0;
-	}
-	*shown = unit;
-	return 1.0;
+	fprintf(f, "experiment %s: %s\n", e->id, e->title);
+	return clyde_exp_table_write(f, e, CLYDE_EXP_TEXT);
 }
 
-/*
- * A plain table of an experiment: one row per point, one column per
- * metric, each cell mean +- 95% CI half-width and the number of samples;
- * '*' marks the best mean of each column.  The lead switches this to
- * clyde_exp_table_write() when the analysis side is merged.
- */
-static void sweep_print_table(FILE *f, const struct clyde_exp *e)
+/* The default columns: every metric but a timed command's CPU seconds and
+ * device rates (the bonnie++ and tree rates, the timed seconds). */
+static bool default_metric(const char *key)
 {
-	char cell[96];
-	size_t *best = calloc(e->nmetrics + 1, sizeof(size_t));
+	static const char *const extra[] = { ".cpu", ".read_rate",
+					     ".write_rate" };
+	size_t n = strlen(key);
 
-	fprintf(f, "experiment %s: %s\n", e->id, e->title);
-	for (size_t m = 0; best && m < e->nmetrics; m++) {
-		double bv = 0;
-		bool have = false;
+	if (strncmp(key, "time.", 5))
+		return true;
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		size_t l = strlen(extra[i]);
 
-		best[m] = SIZE_MAX;
-		for (size_t p = 0; p < e->npoints; p++) {
-			const struct clyde_exp_cell *c = &e->points[p].cells[m];
-			double v;
-
-			if (!c->n)
-				continue;
-			v = clyde_stats_mean(c->samples, c->n);
-			if (!have ||
-			    (e->metrics[m].higher_better ? v > bv : v < bv)) {
-				bv = v;
-				best[m] = p;
-				have = true;
-			}
-		}
+		if (n > l && !strcmp(key + n - l, extra[i]))
+			return false;
 	}
-	for (size_t a = 0; a < e->naxes; a++)
-		fprintf(f, "%-10s ", e->axis_names[a]);
+	return true;
+}
+
+/* Keep the metrics asked for (NULL: the default ones; "all": every one). */
+static int select_metrics(struct clyde_ctx *ctx, struct clyde_exp *e,
+			  const char *metrics)
+{
+	char *keys;
+	size_t len = 1;
+	int rc;
+
+	if (metrics && !strcmp(metrics, "all"))
+		return 0;
+	if (metrics)
+		return clyde_exp_select(ctx, e, metrics);
+	for (size_t m = 0; m < e->nmetrics; m++)
+		len += strlen(e->metrics[m].key) + 1;
+	keys = calloc(1, len);
+	if (!keys)
+		return clyde_err(ctx, ENOMEM, "experiment %s", e->id);
 	for (size_t m = 0; m < e->nmetrics; m++) {
-		const char *u;
-
-		cell_scale(e->metrics[m].unit, &u);
-		snprintf(cell, sizeof(cell), "%s (%s)", e->metrics[m].label, u);
-		fprintf(f, "| %-24s", cell);
+		if (!default_metric(e->metrics[m].key))
+			continue;
+		if (*keys)
+			strcat(keys, ",");
+		strcat(keys, e->metrics[m].key);
 	}
-	fputc('\n', f);
-	for (size_t p = 0; p < e->npoints; p++) {
-		const struct clyde_exp_point *pt = &e->points[p];
-
-		for (size_t a = 0; a < e->naxes; a++)
-			fprintf(f, "%-10s ", pt->values[a]);
-		for (size_t m = 0; m < e->nmetrics; m++) {
-			const struct clyde_exp_cell *c = &pt->cells[m];
-			const char *u;
-			double k = cell_scale(e->metrics[m].unit, &u);
-			struct clyde_stats_summary sm;
-
-			if (!c->n) {
-				snprintf(cell, sizeof(cell), "%s",
-					 pt->failed ? "failed" : "-");
-			} else {
-				clyde_stats_summarize(c->samples, c->n, &sm);
-				snprintf(cell, sizeof(cell),
-					 "%.4g ± %.2g (n=%zu)%s", sm.mean * k,
-					 sm.ci95 * k, c->n,
-					 best && best[m] == p ? " *" : "");
-			}
-			/* "±" is two bytes and one column. */
-			fprintf(f, "| %-*s", c->n ? 25 : 24, cell);
-		}
-		fputc('\n', f);
-	}
-	fprintf(f, "(mean ± 95%% CI half-width over the repeats; * best)\n");
-	free(best);
+	/* An experiment with nothing measured yet keeps its (no) columns. */
+	rc = *keys ? clyde_exp_select(ctx, e, keys) : 0;
+	free(keys);
+	return rc;
 }
 
 static int show_table(struct clyde_ctx *ctx, struct clyde_history *h,
-		      const char *id, FILE *f)
+		      const char *id, const char *metrics, FILE *f)
 {
 	struct clyde_exp e;
+	int rc;
 
 	if (clyde_history_load_experiment(ctx, h, id, &e) < 0)
 		return -1;
-	sweep_print_table(f, &e);
+	if (select_metrics(ctx, &e, metrics) < 0) {
+		clyde_exp_release(&e);
+		return -1;
+	}
+	rc = sweep_print_table(f, &e);
 	clyde_exp_release(&e);
+	if (rc < 0)
+		return clyde_err(ctx, -rc, "experiment %s: the table", id);
 	return 0;
 }
 
@@ -1633,6 +1620,13 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 			if (missing)
 				goto need_value;
 			c->resume = v;
+		} else if ((v = clyde_cli_option_value(argc, argv, &a,
+						       "--metrics", NULL,
+						       &missing)) ||
+			   missing) {
+			if (missing)
+				goto need_value;
+			c->metrics = v;
 		} else if ((v = clyde_cli_option_value(argc, argv, &a, "--show",
 						       NULL, &missing)) ||
 			   missing) {
@@ -1816,7 +1810,7 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 		clyde_exp_store_set_state(ctx, h, x.id, "finished");
 	}
 	clyde_err_clear(ctx);
-	if (show_table(ctx, h, x.id, stdout) < 0)
+	if (show_table(ctx, h, x.id, cli->metrics, stdout) < 0)
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
 out:
 	if (x.jfd >= 0)
@@ -1853,7 +1847,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 		if (open_history(&ctx, cli.db, false, &h) < 0) {
 			status = CLYDE_EXIT_USAGE;
 		} else if (cli.list ? list_experiments(&ctx, h) :
-				      show_table(&ctx, h, cli.show, stdout)) {
+				      show_table(&ctx, h, cli.show, cli.metrics,
+						 stdout)) {
 			fprintf(stderr, "clyde sweep: %s\n",
 				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;

@@ -127,7 +127,9 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
  * the samples of every finished repeat in run order, `failed` for points
  * whose every run failed, and `config` from the first result of a point
  * (filesystem, mount options, device).  Returns 0, -ENOENT for an unknown
- * id, or another negative errno.
+ * id, or another negative errno, with a message in ctx.  This is the one
+ * call `clyde report --experiment ID` needs.  *out is zeroed after a
+ * failure; releasing it then (as the caller may) is harmless.
  */
 int clyde_history_load_experiment(struct clyde_ctx *ctx,
 				  struct clyde_history *h, const char *id,

@@ -42,3 +42,16 @@ runs_of()
 	fi
 	sqlite3 "$1" "$q"
 }
+
+# table_rows FILE: the rows of the experiment table in FILE (after the
+# "experiment ID: title" line and the header, up to the blank line).
+table_rows()
+{
+	awk 'NR > 2 && /^$/ { exit } NR > 2 { n++ } END { print n + 0 }' "$1"
+}
+
+# table_body FILE: those rows, into FILE.rows.
+table_body()
+{
+	awk 'NR > 2 && /^$/ { exit } NR > 2' "$1" >"$1.rows"
+}

@@ -109,7 +109,9 @@ stage()
 	[[ -n $before && $after == "$before",* ]] ||
 		fail "$name: the runs before the interruption changed: '$before' -> '$after'"
 	ok "$name: the runs saved before the interruption were kept, not redone"
-	assert_eq "$(grep -cE '\(n=2\)' "$T/out")" 4 "$name: the table has every point"
+	assert_eq "$(table_rows "$T/out")" 4 "$name: the table has every point"
+	table_body "$T/out"
+	assert_file_no_match "$T/out.rows" '(failed|\(n=1\)| - )' "$name: two samples each"
 	[[ ! -e $(dirname "$DB")/sweep-$id.journal ]] || fail "$name: journal left"
 }
 

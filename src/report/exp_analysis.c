@@ -1,0 +1,736 @@
+/*
+ * The experiment analysis (see exp_analysis.h): axis order, per-metric
+ * statistics against the best point, column units and the sentences.
+ *
+ * The sentence rules, in the order they are tried for one metric and one
+ * group of points (all points when there is one axis; the points sharing
+ * the values of the other axes when there are more):
+ *  1. fewer than two points with a value, or fewer than two samples at
+ *     the best point or at the runner-up: nothing is said;
+ *  2. the best differs from the runner-up (Welch p < 0.05): "X v is best
+ *     for M: +18% against w, the runner-up (significant, p = ...)";
+ *  3. every point has two samples or more and none differs from the best:
+ *     "X does not change M significantly (p > 0.05 ...)";
+ *  4. a numeric axis with a plateau: walking from the largest value down
+ *     (then from the smallest up) while points do not differ from the
+ *     best, at least two points are passed and the walk stops at a point
+ *     that differs significantly: "X v and above does not change M
+ *     significantly (p > 0.05 against the best, b); w is -23% (p = ...)";
+ *  5. otherwise: "X v is best for M, but not significantly better than w
+ *     (+2%, p = 0.41)".
+ * With two axes or more, when rule 2 names different best values in
+ * different groups, one more sentence says the best depends on them.
+ */
+#include "report/exp_analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/size.h"
+#include "core/stats.h"
+
+/* ---- axes -------------------------------------------------------------- */
+
+bool clyde_exp_value_number(const char *s, double *out, bool *sized)
+{
+	uint64_t u;
+	char *end;
+	double d;
+
+	if (!s || !*s)
+		return false;
+	if (!clyde_size_parse(s, "kmgt", 10, &u)) {
+		*out = (double)u;
+		if (sized) {
+			size_t l = strlen(s);
+
+			*sized = s[l - 1] < '0' || s[l - 1] > '9';
+		}
+		return true;
+	}
+	if ((*s < '0' || *s > '9') && *s != '-' && *s != '.')
+		return false;
+	errno = 0;
+	d = strtod(s, &end);
+	if (*end || errno || !isfinite(d))
+		return false;
+	*out = d;
+	if (sized)
+		*sized = false;
+	return true;
+}
+
+int clyde_exp_axis_init(const struct clyde_exp *e, size_t a,
+			struct clyde_exp_axis *ax)
+{
+	size_t i, j;
+
+	memset(ax, 0, sizeof(*ax));
+	ax->values = calloc(e->npoints ? e->npoints : 1, sizeof(*ax->values));
+	ax->num = calloc(e->npoints ? e->npoints : 1, sizeof(*ax->num));
+	if (!ax->values || !ax->num) {
+		clyde_exp_axis_release(ax);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->npoints; i++) {
+		const char *v = e->points[i].values[a];
+
+		if (clyde_exp_axis_index(ax, v) == ax->n)
+			ax->values[ax->n++] = v;
+	}
+	ax->numeric = ax->n > 0;
+	for (i = 0; i < ax->n && ax->numeric; i++) {
+		bool sz = false;
+
+		ax->numeric =
+			clyde_exp_value_number(ax->values[i], &ax->num[i], &sz);
+		ax->sized |= sz;
+	}
+	if (!ax->numeric) {
+		ax->sized = false;
+		return 0;
+	}
+	/* Insertion sort by value: a handful of values, and stable. */
+	for (i = 1; i < ax->n; i++) {
+		const char *v = ax->values[i];
+		double x = ax->num[i];
+
+		for (j = i; j > 0 && ax->num[j - 1] > x; j--) {
+			ax->values[j] = ax->values[j - 1];
+			ax->num[j] = ax->num[j - 1];
+		}
+		ax->values[j] = v;
+		ax->num[j] = x;
+	}
+	ax->log_scale = ax->num[0] > 0 &&
+			(ax->sized || ax->num[ax->n - 1] / ax->num[0] >= 10);
+	return 0;
+}
+
+void clyde_exp_axis_release(struct clyde_exp_axis *ax)
+{
+	free(ax->values);
+	free(ax->num);
+	memset(ax, 0, sizeof(*ax));
+}
+
+size_t clyde_exp_axis_index(const struct clyde_exp_axis *ax, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < ax->n; i++)
+		if (!strcmp(ax->values[i], v))
+			return i;
+	return ax->n;
+}
+
+/* ---- statistics -------------------------------------------------------- */
+
+bool clyde_exp_better(const struct clyde_exp_metric *m, double a, double b)
+{
+	return m->higher_better ? a > b : a < b;
+}
+
+static bool has_value(const struct clyde_exp *e, size_t p, size_t m)
+{
+	return !e->points[p].failed && e->points[p].cells[m].n > 0;
+}
+
+/* Relation of point p to point b (the best) for metric m. */
+static enum clyde_exp_rel relation(const struct clyde_exp *e, size_t m,
+				   size_t p, size_t b, double *pval)
+{
+	const struct clyde_exp_cell *cp = &e->points[p].cells[m];
+	const struct clyde_exp_cell *cb = &e->points[b].cells[m];
+	struct clyde_stats_welch w;
+
+	*pval = 1;
+	if (p == b)
+		return CLYDE_EXP_REL_BEST;
+	if (cp->n < 2 || cb->n < 2)
+		return CLYDE_EXP_REL_UNTESTED;
+	clyde_stats_welch(cb->samples, cb->n, cp->samples, cp->n, &w);
+	*pval = w.p;
+	return w.p < CLYDE_EXP_ALPHA ? CLYDE_EXP_REL_DIFF : CLYDE_EXP_REL_SAME;
+}
+
+/* The best of the points idx[0..k) for metric m, or SIZE_MAX. */
+static size_t best_of(const struct clyde_exp *e, size_t m, const size_t *idx,
+		      size_t k, size_t skip)
+{
+	size_t i, best = SIZE_MAX;
+	double bm = 0;
+
+	for (i = 0; i < k; i++) {
+		const struct clyde_exp_cell *c = &e->points[idx[i]].cells[m];
+		double mean;
+
+		if (idx[i] == skip || !has_value(e, idx[i], m))
+			continue;
+		mean = clyde_stats_mean(c->samples, c->n);
+		if (best == SIZE_MAX ||
+		    clyde_exp_better(&e->metrics[m], mean, bm)) {
+			best = idx[i];
+			bm = mean;
+		}
+	}
+	return best;
+}
+
+int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
+			 struct clyde_exp_mstat *ms)
+{
+	size_t p, *all;
+
+	memset(ms, 0, sizeof(*ms));
+	ms->best = e->npoints;
+	ms->cells = calloc(e->npoints ? e->npoints : 1, sizeof(*ms->cells));
+	all = malloc((e->npoints ? e->npoints : 1) * sizeof(*all));
+	if (!ms->cells || !all) {
+		free(all);
+		clyde_exp_mstat_release(ms);
+		return -ENOMEM;
+	}
+	for (p = 0; p < e->npoints; p++)
+		all[p] = p;
+	p = best_of(e, m, all, e->npoints, SIZE_MAX);
+	free(all);
+	if (p != SIZE_MAX)
+		ms->best = p;
+	for (p = 0; p < e->npoints; p++) {
+		const struct clyde_exp_cell *c = &e->points[p].cells[m];
+		struct clyde_exp_cellstat *s = &ms->cells[p];
+
+		s->p = 1;
+		if (!has_value(e, p, m))
+			continue;
+		ms->nvalid++;
+		s->n = c->n;
+		s->mean = clyde_stats_mean(c->samples, c->n);
+		s->ci95 = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
+		s->rel = relation(e, m, p, ms->best, &s->p);
+	}
+	return 0;
+}
+
+void clyde_exp_mstat_release(struct clyde_exp_mstat *ms)
+{
+	free(ms->cells);
+	memset(ms, 0, sizeof(*ms));
+}
+
+/* ---- selection --------------------------------------------------------- */
+
+static size_t metric_index(const struct clyde_exp *e, const char *k, size_t l)
+{
+	size_t i;
+
+	for (i = 0; i < e->nmetrics; i++)
+		if (strlen(e->metrics[i].key) == l &&
+		    !memcmp(e->metrics[i].key, k, l))
+			return i;
+	return e->nmetrics;
+}
+
+int clyde_exp_select(struct clyde_ctx *ctx, struct clyde_exp *e,
+		     const char *keys)
+{
+	size_t *pick, npick = 0, i, j, p;
+	struct clyde_exp_cell **keeps;
+	struct clyde_exp_metric *nm;
+	const char *s = keys;
+
+	if (!keys || !*keys)
+		return 0;
+	pick = calloc(e->nmetrics + 1, sizeof(*pick));
+	if (!pick)
+		return -ENOMEM;
+	while (*s) {
+		const char *k, *end;
+		size_t l, m;
+
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		k = s;
+		end = strchr(s, ',');
+		if (!end)
+			end = s + strlen(s);
+		s = end;
+		while (end > k && end[-1] == ' ')
+			end--;
+		l = (size_t)(end - k);
+		m = metric_index(e, k, l);
+		for (j = 0; m < e->nmetrics && j < npick; j++)
+			if (pick[j] == m)
+				break;
+		if (m == e->nmetrics || j < npick) {
+			free(pick);
+			return clyde_err(ctx, EINVAL, "metric \"%.*s\": %s",
+					 (int)l, k,
+					 m == e->nmetrics ?
+						 "not in the experiment" :
+						 "given twice");
+		}
+		pick[npick++] = m;
+	}
+	if (!npick) {
+		free(pick);
+		return 0;
+	}
+	/* Allocate everything first, so that a failure leaves e as it was. */
+	nm = calloc(npick, sizeof(*nm));
+	keeps = calloc(e->npoints ? e->npoints : 1, sizeof(*keeps));
+	for (p = 0; nm && keeps && p < e->npoints; p++)
+		if (!(keeps[p] = calloc(npick, sizeof(**keeps))))
+			break;
+	if (!nm || !keeps || p < e->npoints) {
+		for (i = 0; keeps && i < e->npoints; i++)
+			free(keeps[i]);
+		free(keeps);
+		free(nm);
+		free(pick);
+		return -ENOMEM;
+	}
+	for (p = 0; p < e->npoints; p++) {
+		struct clyde_exp_cell *c = e->points[p].cells;
+
+		for (i = 0; i < npick; i++) {
+			keeps[p][i] = c[pick[i]];
+			c[pick[i]].samples = NULL;
+		}
+		for (i = 0; i < e->nmetrics; i++)
+			free(c[i].samples);
+		free(c);
+		e->points[p].cells = keeps[p];
+	}
+	free(keeps);
+	for (i = 0; i < npick; i++) {
+		nm[i] = e->metrics[pick[i]];
+		e->metrics[pick[i]].key = NULL;
+		e->metrics[pick[i]].label = NULL;
+		e->metrics[pick[i]].unit = NULL;
+	}
+	for (i = 0; i < e->nmetrics; i++) {
+		free(e->metrics[i].key);
+		free(e->metrics[i].label);
+		free(e->metrics[i].unit);
+	}
+	free(e->metrics);
+	e->metrics = nm;
+	e->nmetrics = npick;
+	free(pick);
+	return 0;
+}
+
+/* ---- units and numbers ------------------------------------------------- */
+
+static int decimals(double ref)
+{
+	double a = fabs(ref);
+
+	if (a >= 1000)
+		return 0;
+	if (a >= 100)
+		return 1;
+	if (a >= 10 || a == 0)
+		return 2;
+	if (a >= 1)
+		return 3;
+	return 4;
+}
+
+void clyde_exp_unit_choose(const struct clyde_exp_metric *m, double maxabs,
+			   struct clyde_exp_unit *u)
+{
+	const char *unit = m->unit ? m->unit : "";
+
+	u->name = unit;
+	u->div = 1;
+	u->dec = 0;
+	if (!strcmp(unit, "B/s")) {
+		if (maxabs >= 1024.0 * 1024 * 1024 * 10)
+			*u = (struct clyde_exp_unit){ "GiB/s", 1073741824.0,
+						      0 };
+		else if (maxabs >= 1024.0 * 1024)
+			*u = (struct clyde_exp_unit){ "MiB/s", 1048576.0, 0 };
+		else if (maxabs >= 1024.0)
+			*u = (struct clyde_exp_unit){ "KiB/s", 1024.0, 0 };
+	} else if (!strcmp(unit, "s")) {
+		if (maxabs < 1)
+			*u = (struct clyde_exp_unit){ "ms", 1e-3, 0 };
+	} else if (!strcmp(unit, "ns")) {
+		if (maxabs >= 1e9)
+			*u = (struct clyde_exp_unit){ "s", 1e9, 0 };
+		else if (maxabs >= 1e6)
+			*u = (struct clyde_exp_unit){ "ms", 1e6, 0 };
+		else if (maxabs >= 1e3)
+			*u = (struct clyde_exp_unit){ "us", 1e3, 0 };
+	} else if (!strcmp(unit, "ops/s") && m->key) {
+		if (strstr(m->key, "seek"))
+			u->name = "seeks/s";
+		else if (strstr(m->key, "create") || strstr(m->key, "delete") ||
+			 strstr(m->key, "stat"))
+			u->name = "files/s";
+	}
+	u->dec = decimals(maxabs / u->div);
+}
+
+void clyde_exp_unit_for(const struct clyde_exp_metric *m,
+			const struct clyde_exp_mstat *ms, size_t npoints,
+			struct clyde_exp_unit *u)
+{
+	double max = 0;
+	size_t p;
+
+	for (p = 0; p < npoints; p++)
+		if (ms->cells[p].n && fabs(ms->cells[p].mean) > max)
+			max = fabs(ms->cells[p].mean);
+	clyde_exp_unit_choose(m, max, u);
+}
+
+void clyde_exp_num(char *buf, size_t len, double v,
+		   const struct clyde_exp_unit *u)
+{
+	snprintf(buf, len, "%.*f", u->dec, v);
+}
+
+/* ---- sentences --------------------------------------------------------- */
+
+/* A growing string; on allocation failure `oom` is set and text dropped. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+__attribute__((format(printf, 2, 3))) static void sb_add(struct sbuf *b,
+							 const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->oom = true;
+		return;
+	}
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = (b->len + (size_t)n + 1) * 2;
+		char *s = realloc(b->s, cap);
+
+		if (!s) {
+			b->oom = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+struct sentences {
+	char **s;
+	size_t n, cap;
+	bool oom;
+};
+
+static void emit(struct sentences *out, struct sbuf *b)
+{
+	if (b->oom || out->oom) {
+		free(b->s);
+		out->oom = true;
+	} else {
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 8;
+			char **s = realloc(out->s, cap * sizeof(*s));
+
+			if (!s) {
+				free(b->s);
+				out->oom = true;
+				memset(b, 0, sizeof(*b));
+				return;
+			}
+			out->s = s;
+			out->cap = cap;
+		}
+		out->s[out->n++] = b->s;
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+static void p_text(struct sbuf *b, double p)
+{
+	if (p < 0.001)
+		sb_add(b, "p < 0.001");
+	else
+		sb_add(b, "p = %.3f", p);
+}
+
+static double mean_of(const struct clyde_exp *e, size_t p, size_t m)
+{
+	const struct clyde_exp_cell *c = &e->points[p].cells[m];
+
+	return clyde_stats_mean(c->samples, c->n);
+}
+
+/* The change of point a against point b for metric m, in percent. */
+static double pct(const struct clyde_exp *e, size_t m, size_t a, size_t b)
+{
+	double ma = mean_of(e, a, m), mb = mean_of(e, b, m);
+
+	return mb != 0 ? (ma - mb) / fabs(mb) * 100 : 0;
+}
+
+static void prefix(struct sbuf *b, const struct clyde_exp *e, size_t p)
+{
+	size_t a;
+
+	if (e->naxes < 2)
+		return;
+	sb_add(b, "With ");
+	for (a = 1; a < e->naxes; a++)
+		sb_add(b, "%s%s %s", a > 1 ? ", " : "", e->axis_names[a],
+		       e->points[p].values[a]);
+	sb_add(b, ", ");
+}
+
+/* The metric's name in a sentence: its label, else its key. */
+static const char *mname(const struct clyde_exp_metric *m)
+{
+	return m->label && *m->label ? m->label : m->key;
+}
+
+/*
+ * Try rule 4 (the plateau) on points idx[0..k), sorted by axis 0, for
+ * metric m with best point `best`.  Returns true when a sentence was
+ * written.
+ */
+static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
+		    size_t k, size_t best, struct sbuf *b)
+{
+	int dir;
+
+	for (dir = 0; dir < 2; dir++) {
+		size_t i, len = 0, stop = SIZE_MAX, edge = SIZE_MAX;
+		double pv = 1;
+
+		for (i = 0; i < k; i++) {
+			size_t q = idx[dir ? i : k - 1 - i];
+			enum clyde_exp_rel r;
+
+			if (!has_value(e, q, m))
+				continue; /* failed: neither in nor out */
+			r = relation(e, m, q, best, &pv);
+
+			if (r == CLYDE_EXP_REL_BEST ||
+			    r == CLYDE_EXP_REL_SAME) {
+				/* The best itself counts only with repeats. */
+				if (r == CLYDE_EXP_REL_BEST &&
+				    e->points[q].cells[m].n < 2)
+					break;
+				edge = q;
+				len++;
+				continue;
+			}
+			if (r == CLYDE_EXP_REL_DIFF)
+				stop = q;
+			break;
+		}
+		if (len < 2 || stop == SIZE_MAX)
+			continue;
+		sb_add(b,
+		       "%s %s and %s does not change %s significantly "
+		       "(p > 0.05 against the best, %s); %s %s is %.0f%% "
+		       "worse (significant, ",
+		       e->axis_names[0], e->points[edge].values[0],
+		       dir ? "below" : "above", mname(&e->metrics[m]),
+		       e->points[best].values[0], e->axis_names[0],
+		       e->points[stop].values[0], fabs(pct(e, m, stop, best)));
+		p_text(b, pv);
+		sb_add(b, ").");
+		return true;
+	}
+	return false;
+}
+
+/* Rules 1-5 for metric m over the points idx[0..k) (sorted by axis 0).
+ * Returns the best point when rule 2 applied, else SIZE_MAX. */
+static size_t group_sentence(const struct clyde_exp *e, size_t m,
+			     const size_t *idx, size_t k, bool numeric,
+			     struct sentences *out)
+{
+	const struct clyde_exp_metric *mt = &e->metrics[m];
+	size_t best, runner, i, nsame = 0, nvalid = 0;
+	struct sbuf b = { 0 };
+	double p;
+
+	best = best_of(e, m, idx, k, SIZE_MAX);
+	if (best == SIZE_MAX)
+		return SIZE_MAX;
+	runner = best_of(e, m, idx, k, best);
+	if (runner == SIZE_MAX || e->points[best].cells[m].n < 2 ||
+	    e->points[runner].cells[m].n < 2)
+		return SIZE_MAX;
+	prefix(&b, e, best);
+	if (relation(e, m, runner, best, &p) == CLYDE_EXP_REL_DIFF) {
+		sb_add(&b,
+		       "%s %s is best for %s: %+.0f%% against %s, the "
+		       "runner-up (significant, ",
+		       e->axis_names[0], e->points[best].values[0], mname(mt),
+		       pct(e, m, best, runner), e->points[runner].values[0]);
+		p_text(&b, p);
+		sb_add(&b, ").");
+		emit(out, &b);
+		return best;
+	}
+	for (i = 0; i < k; i++) {
+		enum clyde_exp_rel r;
+		double q;
+
+		if (!has_value(e, idx[i], m))
+			continue;
+		nvalid++;
+		r = relation(e, m, idx[i], best, &q);
+		if (e->points[idx[i]].cells[m].n >= 2 &&
+		    (r == CLYDE_EXP_REL_BEST || r == CLYDE_EXP_REL_SAME))
+			nsame++;
+	}
+	if (nsame == nvalid) {
+		sb_add(&b,
+		       "%s does not change %s significantly (p > 0.05 "
+		       "between the best, %s, and every other value).",
+		       e->axis_names[0], mname(mt), e->points[best].values[0]);
+	} else if (!(numeric && plateau(e, m, idx, k, best, &b))) {
+		sb_add(&b,
+		       "%s %s is best for %s, but not significantly "
+		       "better than %s (%+.0f%%, ",
+		       e->axis_names[0], e->points[best].values[0], mname(mt),
+		       e->points[runner].values[0], pct(e, m, best, runner));
+		p_text(&b, p);
+		sb_add(&b, ").");
+	}
+	emit(out, &b);
+	return SIZE_MAX;
+}
+
+/* Do points p and q share the values of every axis but the first? */
+static bool same_group(const struct clyde_exp *e, size_t p, size_t q)
+{
+	size_t a;
+
+	for (a = 1; a < e->naxes; a++)
+		if (strcmp(e->points[p].values[a], e->points[q].values[a]))
+			return false;
+	return true;
+}
+
+int clyde_exp_sentences(const struct clyde_exp *e, char ***out, size_t *n)
+{
+	struct sentences s = { 0 };
+	struct clyde_exp_axis ax;
+	size_t *idx = NULL, *lead = NULL, *bests = NULL, m, p, i, g, ng;
+
+	*out = NULL;
+	*n = 0;
+	if (!e->naxes || !e->npoints)
+		return 0;
+	if (clyde_exp_axis_init(e, 0, &ax) < 0)
+		return -ENOMEM;
+	idx = calloc(e->npoints, sizeof(*idx));
+	lead = calloc(e->npoints, sizeof(*lead));
+	bests = calloc(e->npoints, sizeof(*bests));
+	if (!idx || !lead || !bests) {
+		s.oom = true;
+		goto out;
+	}
+	/* The groups: the first point of each set of points sharing the
+	 * other axes' values, in file order. */
+	for (ng = 0, p = 0; p < e->npoints; p++) {
+		for (g = 0; g < ng; g++)
+			if (same_group(e, lead[g], p))
+				break;
+		if (g == ng)
+			lead[ng++] = p;
+	}
+	for (m = 0; m < e->nmetrics && !s.oom; m++) {
+		size_t nbest = 0, first = SIZE_MAX;
+		bool differ = false;
+		struct sbuf b = { 0 };
+
+		for (g = 0; g < ng; g++) {
+			size_t k = 0, v, best;
+
+			/* The group's points in axis order. */
+			for (v = 0; v < ax.n; v++)
+				for (p = 0; p < e->npoints; p++)
+					if (same_group(e, lead[g], p) &&
+					    !strcmp(e->points[p].values[0],
+						    ax.values[v]))
+						idx[k++] = p;
+			best = group_sentence(e, m, idx, k, ax.numeric, &s);
+			if (best == SIZE_MAX)
+				continue;
+			bests[nbest++] = best;
+			if (first == SIZE_MAX)
+				first = best;
+			else if (strcmp(e->points[first].values[0],
+					e->points[best].values[0]))
+				differ = true;
+		}
+		if (!differ)
+			continue;
+		sb_add(&b, "The best %s for %s depends on ", e->axis_names[0],
+		       mname(&e->metrics[m]));
+		for (i = 1; i < e->naxes; i++)
+			sb_add(&b, "%s%s", i > 1 ? " and " : "",
+			       e->axis_names[i]);
+		sb_add(&b, ":");
+		for (i = 0; i < nbest; i++) {
+			size_t a, q = bests[i];
+
+			sb_add(&b, "%s %s with", i ? "," : "",
+			       e->points[q].values[0]);
+			for (a = 1; a < e->naxes; a++)
+				sb_add(&b, "%s %s %s", a > 1 ? "," : "",
+				       e->axis_names[a],
+				       e->points[q].values[a]);
+		}
+		sb_add(&b, ".");
+		emit(&s, &b);
+	}
+out:
+	free(idx);
+	free(lead);
+	free(bests);
+	clyde_exp_axis_release(&ax);
+	if (s.oom) {
+		clyde_exp_sentences_free(s.s, s.n);
+		return -ENOMEM;
+	}
+	*out = s.s;
+	*n = s.n;
+	return 0;
+}
+
+void clyde_exp_sentences_free(char **s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}

@@ -1,0 +1,30 @@
+/*
+ * The experiment report: one self-contained HTML page (inline CSS and
+ * SVG, no script, nothing fetched) with, in order,
+ *  - per metric a line chart (<svg class="chart exp">) of the metric
+ *    against the first axis: a log scale for sizes and positive values
+ *    spanning a factor of ten, a linear one for other numbers, evenly
+ *    spaced categories otherwise; one line (<polyline class="series">)
+ *    per value of the other axes, each with its colour, marker and legend
+ *    entry, its 95% confidence interval as a shaded band (<polygon
+ *    class="band">) and the best point ringed and starred;
+ *  - the plain sentences (clyde_exp_sentences());
+ *  - the table (the marks and legend of exp_table.h);
+ *  - per point its configuration text in a <details> block.
+ * Every string from the experiment is escaped.
+ */
+#ifndef CLYDE_REPORT_EXP_HTML_H
+#define CLYDE_REPORT_EXP_HTML_H
+
+#include <stdio.h>
+
+#include "report/experiment.h"
+
+/*
+ * Write the page for e to f with `title` (escaped; NULL: the experiment's
+ * title, else "clyde experiment").  Returns 0, -ENOMEM, or -EIO when the
+ * stream failed.
+ */
+int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * An experiment described in a small JSON file, for rendering one without
+ * the results history (`clyde report --experiment-json FILE`) and for
+ * tests.  The format (docs/sweep-report.md):
+ *
+ *   {
+ *     "schema": "clyde-experiment", "schema_version": 1,
+ *     "id": "md-chunk", "title": "md RAID5 chunk size",
+ *     "axes": ["chunk", "level"],
+ *     "metrics": [{"key": "run.put_block", "label": "block write",
+ *                  "unit": "B/s", "higher_better": true}],
+ *     "points": [{"values": ["64k", "raid5"], "failed": false,
+ *                 "config": "mdadm --create ... --chunk=64",
+ *                 "samples": {"run.put_block": [1.2e8, 1.3e8]}}]
+ *   }
+ *
+ * id, title, label, unit, higher_better, failed, config and samples are
+ * optional (label: the key; unit: none; higher_better: false for the
+ * units "s" and "ns", else true).  Every point has one value per axis;
+ * samples name known metrics only; numbers must be finite.
+ */
+#ifndef CLYDE_REPORT_EXP_JSON_H
+#define CLYDE_REPORT_EXP_JSON_H
+
+#include "core/ctx.h"
+#include "report/experiment.h"
+
+#define CLYDE_EXP_SCHEMA "clyde-experiment"
+#define CLYDE_EXP_SCHEMA_VERSION 1
+
+/*
+ * Read the experiment at `path` into *out (which the caller releases with
+ * clyde_exp_release(), also after a failure).  Returns 0, or a negative
+ * errno with one message in ctx: "PATH: cannot open ..." or
+ * "PATH:LINE: reason" for a malformed file (-EINVAL).
+ */
+int clyde_exp_json_load(struct clyde_ctx *ctx, const char *path,
+			struct clyde_exp *out);
+
+#endif
