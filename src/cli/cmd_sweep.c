@@ -304,10 +304,19 @@ static void say(struct sweep_exec *x, const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_erase(&x->prog);
+	/* Under the lock, so that the line is not redrawn in between. */
+	if (x->prog.running) {
+		pthread_mutex_lock(&x->prog.lock);
+		if (x->prog.shown) {
+			fputs("\r\033[K", stderr);
+			x->prog.shown = false;
+		}
+	}
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	if (x->prog.running)
+		pthread_mutex_unlock(&x->prog.lock);
 }
 
 /* ---- children --------------------------------------------------------------- */
@@ -1656,6 +1665,12 @@ need_value:
 			"clyde sweep: name one of FILE, --resume ID, --show ID "
 			"or --list\n%s",
 			usage_text);
+		return -1;
+	}
+	if (c->resume && c->ndefines) {
+		fprintf(stderr,
+			"clyde sweep: -D with --resume: the "
+			"experiment keeps the defines it started with\n");
 		return -1;
 	}
 	if (c->dry_run && !c->file) {
