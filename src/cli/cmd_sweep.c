@@ -330,27 +330,38 @@ struct child_result {
 
 /*
  * Run /bin/sh -c cmd in a process group of its own, stdin from /dev/null,
- * stdout and stderr into `log` (truncated first), with env (NAME=VALUE
+ * stdout and stderr into `log` (truncated first; stdout into `out`
+ * instead when it is not NULL), with env (NAME=VALUE
  * strings, may be NULL) added.  When `stoppable`, an interruption of clyde
  * sends SIGTERM to the group (SIGKILL after KILL_AFTER_NS); teardown runs
  * are not stoppable.  Returns 0 when the child ran (look at r->status) or
  * a negative errno when it could not be started.
  */
 static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
-		  char *const *env, bool stoppable, struct child_result *r)
+		  const char *out, char *const *env, bool stoppable,
+		  struct child_result *r)
 {
 	uint64_t t0, kill_at = 0;
-	int fd, term_sent = 0;
+	int fd, ofd = -1, term_sent = 0;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return clyde_err(x->ctx, errno, "%s: open", log);
+	if (out) {
+		ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (ofd < 0) {
+			close(fd);
+			return clyde_err(x->ctx, errno, "%s: open", out);
+		}
+	}
 	t0 = clyde_monotonic_ns(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
+		if (ofd >= 0)
+			close(ofd);
 		return clyde_err(x->ctx, errno, "fork");
 	}
 	if (pid == 0) {
@@ -359,7 +370,7 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 		setpgid(0, 0);
 		if (null >= 0)
 			dup2(null, 0);
-		dup2(fd, 1);
+		dup2(ofd >= 0 ? ofd : fd, 1);
 		dup2(fd, 2);
 		for (size_t i = 0; env && env[i]; i++)
 			putenv(env[i]);
@@ -369,6 +380,8 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 	}
 	setpgid(pid, pid);
 	close(fd);
+	if (ofd >= 0)
+		close(ofd);
 	for (;;) {
 		pid_t got = wait4(pid, &r->status, 0, &r->ru);
 
@@ -630,7 +643,7 @@ static int wl_clyde(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		     clyde_sweep_wl_kind_name(w->kind), args,
 		     w->kind == CLYDE_SWEEP_RUN ? "--no-save " : "") < 0)
 		return clyde_err(x->ctx, ENOMEM, "workload %s", w->name);
-	rc = run_sh(x, cmd, log, env2, true, &r);
+	rc = run_sh(x, cmd, log, NULL, env2, true, &r);
 	if (rc < 0) {
 		free(cmd);
 		return rc;
@@ -662,16 +675,108 @@ static int wl_clyde(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 	return 0;
 }
 
-/* time: a shell command; wall time, CPU of it and its children, device
- * counters of the named device or the one under the named path. */
+/* The most block devices one timed workload counts. */
+#define MAX_MEMBERS 32
+
+/* The devices a timed workload counts, and their counters. */
+struct members {
+	size_t n;
+	struct clyde_target *tg; /* n of them */
+	struct clyde_devstat before[MAX_MEMBERS], after[MAX_MEMBERS];
+};
+
+/* Find the devices of `spec` (paths separated by blanks: device nodes or
+ * directories) and read their counters.  0, or -1 with a message. */
+static int members_start(struct sweep_exec *x, const char *spec,
+			 struct members *m, char *msg, size_t cap)
+{
+	char buf[4096], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	m->tg = calloc(MAX_MEMBERS, sizeof(*m->tg));
+	if (!m->tg)
+		return snprintf(msg, cap, "out of memory"), -1;
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		struct clyde_target *t = &m->tg[m->n];
+
+		if (m->n == MAX_MEMBERS)
+			return snprintf(msg, cap, "more than %d devices",
+					MAX_MEMBERS),
+			       -1;
+		if (clyde_env_target(x->ctx, tok, t) < 0 || !t->block_dev[0] ||
+		    clyde_devstat_read(t, &m->before[m->n]) < 0) {
+			clyde_err_clear(x->ctx);
+			return snprintf(msg, cap,
+					"no block device counters for %s", tok),
+			       -1;
+		}
+		m->n++;
+	}
+	return 0;
+}
+
+static void json_devio(FILE *f, const char *name, const struct clyde_devio *io)
+{
+	fprintf(f, "{\"name\": ");
+	json_str(f, name);
+	fprintf(f,
+		", \"read_bytes\": %llu, \"write_bytes\": %llu, "
+		"\"read_ios\": %llu, \"write_ios\": %llu, "
+		"\"flush_ios\": %llu, \"io_ticks_ms\": %llu}",
+		(unsigned long long)io->read_bytes,
+		(unsigned long long)io->write_bytes,
+		(unsigned long long)io->read_ios,
+		(unsigned long long)io->write_ios,
+		(unsigned long long)io->flush_ios,
+		(unsigned long long)io->io_ticks_ms);
+}
+
+/* "device": the sum over the members (names joined with '+'), and with
+ * several, "members": each one's own counters. */
+static void json_members(FILE *f, const struct members *m)
+{
+	struct clyde_devio sum, io[MAX_MEMBERS];
+	char name[1024] = "";
+
+	memset(&sum, 0, sizeof(sum));
+	for (size_t i = 0; i < m->n; i++) {
+		clyde_devstat_delta(&m->before[i], &m->after[i], &io[i]);
+		sum.read_bytes += io[i].read_bytes;
+		sum.write_bytes += io[i].write_bytes;
+		sum.read_ios += io[i].read_ios;
+		sum.write_ios += io[i].write_ios;
+		sum.flush_ios += io[i].flush_ios;
+		if (io[i].io_ticks_ms > sum.io_ticks_ms)
+			sum.io_ticks_ms = io[i].io_ticks_ms;
+		if (strlen(name) + strlen(m->tg[i].block_dev) + 2 <
+		    sizeof(name)) {
+			if (i)
+				strcat(name, "+");
+			strcat(name, m->tg[i].block_dev);
+		}
+	}
+	fprintf(f, ", \"device\": ");
+	json_devio(f, name, &sum);
+	if (m->n < 2)
+		return;
+	fprintf(f, ", \"members\": [");
+	for (size_t i = 0; i < m->n; i++) {
+		if (i)
+			fprintf(f, ", ");
+		json_devio(f, m->tg[i].block_dev, &io[i]);
+	}
+	fprintf(f, "]");
+}
+
+/* time: a shell command; wall time, CPU of it and its children, the
+ * counters of the named devices (or those under the named paths). */
 static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		   const char *cmd, const char *dev, char *const *env,
 		   struct wl_outcome *o)
 {
-	char log[PATH_MAX + 32], st[64];
-	struct clyde_target *tg = NULL;
-	struct clyde_devstat before, after;
-	struct clyde_devio io;
+	char log[PATH_MAX + 32], st[64], why[512];
+	struct members m;
 	bool have_dev = false;
 	struct child_result r;
 	char *buf = NULL;
@@ -679,30 +784,24 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 	FILE *f;
 	int rc;
 
+	memset(&m, 0, sizeof(m));
 	snprintf(log, sizeof(log), "%s/output.log", x->tmpdir);
 	if (dev) {
-		tg = calloc(1, sizeof(*tg));
-		if (!tg)
-			return clyde_err(x->ctx, ENOMEM, "workload %s",
-					 w->name);
-		if (clyde_env_target(x->ctx, dev, tg) < 0 ||
-		    !tg->block_dev[0] || clyde_devstat_read(tg, &before) < 0) {
-			clyde_err_clear(x->ctx);
+		if (members_start(x, dev, &m, why, sizeof(why)) < 0) {
 			o->failed = true;
 			snprintf(o->message, sizeof(o->message),
-				 "workload %s: no block device counters for "
-				 "%s",
-				 w->name, dev);
-			free(tg);
+				 "workload %s: %s", w->name, why);
+			free(m.tg);
 			return 0;
 		}
-		have_dev = true;
+		have_dev = m.n > 0;
 	}
-	rc = run_sh(x, cmd, log, env, true, &r);
-	if (rc == 0 && have_dev && clyde_devstat_read(tg, &after) < 0)
-		have_dev = false;
+	rc = run_sh(x, cmd, log, NULL, env, true, &r);
+	for (size_t i = 0; rc == 0 && have_dev && i < m.n; i++)
+		if (clyde_devstat_read(&m.tg[i], &m.after[i]) < 0)
+			have_dev = false;
 	if (rc < 0 || r.killed || interrupted()) {
-		free(tg);
+		free(m.tg);
 		return rc < 0 ? rc : -EINTR;
 	}
 	if (!child_ok(&r)) {
@@ -713,12 +812,12 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),
 			 "workload %s: `%s`: %s\n%s", w->name, cmd, st, tail);
-		free(tg);
+		free(m.tg);
 		return 0;
 	}
 	f = open_memstream(&buf, &blen);
 	if (!f) {
-		free(tg);
+		free(m.tg);
 		return clyde_err(x->ctx, ENOMEM, "workload %s", w->name);
 	}
 	fprintf(f, "{\"kind\": \"timed\", \"workload\": ");
@@ -731,24 +830,11 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		(unsigned long long)r.elapsed_ns,
 		(unsigned long long)tv_ns(&r.ru.ru_utime),
 		(unsigned long long)tv_ns(&r.ru.ru_stime));
-	if (have_dev) {
-		clyde_devstat_delta(&before, &after, &io);
-		fprintf(f, ", \"device\": {\"name\": ");
-		json_str(f, tg->block_dev);
-		fprintf(f,
-			", \"read_bytes\": %llu, \"write_bytes\": %llu, "
-			"\"read_ios\": %llu, \"write_ios\": %llu, "
-			"\"flush_ios\": %llu, \"io_ticks_ms\": %llu}",
-			(unsigned long long)io.read_bytes,
-			(unsigned long long)io.write_bytes,
-			(unsigned long long)io.read_ios,
-			(unsigned long long)io.write_ios,
-			(unsigned long long)io.flush_ios,
-			(unsigned long long)io.io_ticks_ms);
-	}
+	if (have_dev)
+		json_members(f, &m);
 	fprintf(f, "}\n");
 	fclose(f);
-	free(tg);
+	free(m.tg);
 	if (!buf)
 		return clyde_err(x->ctx, ENOMEM, "workload %s", w->name);
 	o->doc = buf;
@@ -853,7 +939,7 @@ static int teardown(struct sweep_exec *x, size_t p, unsigned r,
 			continue;
 		}
 		progress_set(&x->prog, p, r, "teardown");
-		if (run_sh(x, cmd, log, ve->env, false, &res) < 0) {
+		if (run_sh(x, cmd, log, NULL, ve->env, false, &res) < 0) {
 			say(x, "clyde sweep: teardown: %s\n",
 			    clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
@@ -874,6 +960,65 @@ static int teardown(struct sweep_exec *x, size_t p, unsigned r,
 	return bad;
 }
 
+/* A captured value: the command's output with blanks and line ends
+ * folded into single blanks, trimmed. */
+static void fold_blanks(char *v)
+{
+	char *w = v;
+	bool blank = false;
+
+	for (char *c = v; *c; c++) {
+		if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r') {
+			blank = w != v;
+			continue;
+		}
+		if (blank)
+			*w++ = ' ';
+		blank = false;
+		*w++ = *c;
+	}
+	*w = '\0';
+}
+
+/* Give variable `name` the output in `path`, and journal it so that a
+ * resumed teardown after a crash sees the same value. */
+static int set_captured(struct sweep_exec *x, const char *name,
+			const char *path, char *msg, size_t cap)
+{
+	char *v = slurp(path, NULL);
+	int rc;
+
+	if (!v)
+		return snprintf(msg, cap, "capture %s: %s: %s", name, path,
+				strerror(errno)),
+		       -1;
+	fold_blanks(v);
+	rc = clyde_sweep_set_var(x->s, name, v);
+	if (rc == 0 && journal_add(x, "capture\t%s\t%s\n", name, v) < 0) {
+		snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
+		clyde_err_clear(x->ctx);
+		rc = -1;
+	} else if (rc < 0) {
+		snprintf(msg, cap, "capture %s: %s", name, strerror(-rc));
+	}
+	free(v);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Captured variables are empty until their command ran in this visit
+ * (the dry run shows "<NAME>"). */
+static void reset_captured(struct clyde_sweep *s, bool dry)
+{
+	for (size_t i = 0; i < s->nvars; i++) {
+		char mark[160];
+
+		if (!s->vars[i].captured)
+			continue;
+		snprintf(mark, sizeof(mark), "<%s>", s->vars[i].name);
+		clyde_sweep_set_var(s, s->vars[i].name, dry ? mark : "");
+	}
+}
+
 enum visit_result {
 	VISIT_OK,
 	VISIT_FAILED,
@@ -885,8 +1030,10 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 		 struct visit_env *ve, char *msg, size_t cap)
 {
 	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
+	char capture[PATH_MAX + 32];
 
 	snprintf(log, sizeof(log), "%s/setup.log", x->tmpdir);
+	snprintf(capture, sizeof(capture), "%s/capture.out", x->tmpdir);
 	for (size_t i = 0; i < x->s->nsetup; i++) {
 		const struct clyde_sweep_step *step = &x->s->setup[i];
 		char *text = expand(x, p, r, step->text, step->line);
@@ -922,27 +1069,32 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 			continue;
 		}
 		progress_set(&x->prog, p, r, "setup");
-		rc = run_sh(x, text, log, ve->env, true, &res);
+		rc = run_sh(x, text, log,
+			    step->kind == CLYDE_SWEEP_CAPTURE ? capture : NULL,
+			    ve->env, true, &res);
 		if (rc < 0) {
 			snprintf(msg, cap, "setup `%s`: %s", text,
 				 clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
-			free(text);
-			return -1;
-		}
-		if (res.killed || interrupted()) {
-			free(text);
-			return -EINTR;
-		}
-		if (!child_ok(&res)) {
+		} else if (res.killed || interrupted()) {
+			rc = -EINTR;
+		} else if (!child_ok(&res)) {
 			describe_status(&res, st, sizeof(st));
 			log_tail(log, tail, sizeof(tail));
-			snprintf(msg, cap, "setup `%s`: %s\n%s", text, st,
-				 tail);
-			free(text);
-			return -1;
+			snprintf(msg, cap, "%s `%s`: %s\n%s",
+				 step->kind == CLYDE_SWEEP_CAPTURE ? "capture" :
+								     "setup",
+				 text, st, tail);
+			rc = -1;
+		} else if (step->kind == CLYDE_SWEEP_CAPTURE) {
+			rc = set_captured(x, step->value, capture, msg, cap);
 		}
 		free(text);
+		free(value);
+		if (rc == -EINTR)
+			return rc;
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -964,7 +1116,7 @@ static int before(struct sweep_exec *x, size_t p, unsigned r,
 	if (!cmd)
 		return -EINVAL;
 	snprintf(log, sizeof(log), "%s/output.log", x->tmpdir);
-	rc = run_sh(x, cmd, log, ve->env, true, &res);
+	rc = run_sh(x, cmd, log, NULL, ve->env, true, &res);
 	if (rc == 0 && (res.killed || interrupted()))
 		rc = -EINTR;
 	if (rc == 0 && !child_ok(&res)) {
@@ -1059,6 +1211,7 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 	int rc, bad;
 
 	msg[0] = '\0';
+	reset_captured(x->s, false);
 	visit_env_init(x, p, r, &ve);
 	clyde_sweep_point_label(x->s, p, label, sizeof(label));
 	if (journal_add(x, "visit\t%zu\t%u\n", p, r) < 0) {
@@ -1128,6 +1281,9 @@ static int undo_journal(struct sweep_exec *x)
 		if (!strcmp(line, "visit")) {
 			vp = strtol(f1, NULL, 10);
 			vr = (unsigned)strtoul(f2, NULL, 10);
+			reset_captured(x->s, false);
+		} else if (!strcmp(line, "capture")) {
+			clyde_sweep_set_var(x->s, f1, f2);
 		} else if (!strcmp(line, "set")) {
 			struct saved_write *u =
 				realloc(undo, (nundo + 1) * sizeof(*u));
@@ -1291,6 +1447,7 @@ static int dry_run(struct sweep_exec *x)
 
 	if (!order)
 		return clyde_err(x->ctx, ENOMEM, "dry run");
+	reset_captured(x->s, true);
 	fprintf(f, "# experiment %s: %zu point%s x %u repeat%s, %s order\n",
 		s->name, s->npoints, s->npoints == 1 ? "" : "s", rounds,
 		rounds == 1 ? "" : "s",
@@ -1323,6 +1480,8 @@ static int dry_run(struct sweep_exec *x)
 				}
 				if (st->kind == CLYDE_SWEEP_SET)
 					fprintf(f, "set %s = %s\n", t, v);
+				else if (st->kind == CLYDE_SWEEP_CAPTURE)
+					fprintf(f, "capture <%s>: %s\n", v, t);
 				else
 					fprintf(f, "setup: %s\n", t);
 				free(t);
@@ -1697,7 +1856,8 @@ static void journal_path(struct sweep_exec *x)
 static void rm_tmpdir(const char *dir)
 {
 	static const char *const files[] = { "result.json", "output.log",
-					     "setup.log", "teardown.log" };
+					     "setup.log", "teardown.log",
+					     "capture.out" };
 	char p[PATH_MAX + 32];
 
 	if (!dir[0])

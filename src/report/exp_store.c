@@ -765,6 +765,33 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		if (rc == 0)
 			rc = set_config(&e->points[point], cfg);
 	}
+	/* Each member of several counted devices: its own rates, so that a
+	 * member doing more than its share shows. */
+	for (size_t i = 0; rc == 0 && el > 0; i++) {
+		const struct clyde_json *mb =
+			clyde_json_at(clyde_json_get(&root, "members"), i);
+		const char *mn = clyde_json_str(clyde_json_get(mb, "name"));
+
+		if (!mb)
+			break;
+		if (!mn ||
+		    !clyde_json_u64(clyde_json_get(mb, "read_bytes"), &rb) ||
+		    !clyde_json_u64(clyde_json_get(mb, "write_bytes"), &wb))
+			continue;
+		/* By position in `device =`: loop device names change from
+		 * visit to visit, positions do not.  The label names the
+		 * device of the first sample. */
+		snprintf(key, sizeof(key), "time.%s.m%zu.read_rate", wl, i + 1);
+		snprintf(label, sizeof(label), "%s %s read", wl, mn);
+		rc = add_sample(e, point, key, label, "B/s", true,
+				(double)rb * 1e9 / (double)el);
+		snprintf(key, sizeof(key), "time.%s.m%zu.write_rate", wl,
+			 i + 1);
+		snprintf(label, sizeof(label), "%s %s write", wl, mn);
+		if (rc == 0)
+			rc = add_sample(e, point, key, label, "B/s", true,
+					(double)wb * 1e9 / (double)el);
+	}
 	clyde_json_free(&root);
 	if (rc == -ENOMEM)
 		clyde_err(ctx, ENOMEM, "experiment %s", e->id);

@@ -551,9 +551,33 @@ static int section_point(struct parse_state *ps, const char *key,
 		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_SET,
 				path, value);
 	}
+	if (!strncmp(key, "capture ", 8)) {
+		const char *name = key + 8;
+		struct clyde_sweep_var *v;
+
+		while (isspace((unsigned char)*name))
+			name++;
+		if (!valid_name(name))
+			return perr(ps,
+				    "capture %s: a variable name (letters, "
+				    "digits, _ and -)",
+				    name);
+		if (find_var(s, name) || find_axis(s, name) ||
+		    !strcmp(name, "point") || !strcmp(name, "repeat"))
+			return perr(ps, "capture %s: the name is taken", name);
+		v = push(&s->vars, &s->nvars, sizeof(*v));
+		if (!v || !(v->name = strdup(name)) || !(v->value = strdup("")))
+			return pnomem(ps);
+		v->captured = true;
+		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_CAPTURE,
+				value, name);
+	}
 	if (!strncmp(key, "axis ", 5))
 		return key_axis(ps, key + 5, value);
-	return perr(ps, "unknown key \"%s\" (setup, set PATH, teardown)", key);
+	return perr(ps,
+		    "unknown key \"%s\" (setup, set PATH, capture NAME, "
+		    "teardown)",
+		    key);
 }
 
 static int section_axis(struct parse_state *ps, const char *key,
@@ -1009,6 +1033,12 @@ static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 			return ps->rc = -EINVAL;
 		}
 		v = find_var(ps->s, name);
+		if (v && v->captured) {
+			clyde_err(ps->ctx, 0,
+				  "-D %s: %s is captured from a command",
+				  defines[i], name);
+			return ps->rc = -EINVAL;
+		}
 		if (!v) {
 			v = push(&ps->s->vars, &ps->s->nvars, sizeof(*v));
 			if (!v || !(v->name = strdup(name)))
@@ -1160,6 +1190,21 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 		clyde_sweep_release(s);
 		return ps.rc;
 	}
+	return 0;
+}
+
+int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
+			const char *value)
+{
+	struct clyde_sweep_var *v = find_var(s, name);
+	char *p;
+
+	if (!v)
+		return -ENOENT;
+	if (!(p = strdup(value)))
+		return -ENOMEM;
+	free(v->value);
+	v->value = p;
 	return 0;
 }
 

@@ -32,15 +32,17 @@ struct clyde_sweep_axis {
 };
 
 enum clyde_sweep_step_kind {
-	CLYDE_SWEEP_SH = 0, /* a shell command: /bin/sh -c TEXT */
-	CLYDE_SWEEP_SET,    /* write VALUE to the file PATH (sysfs, /proc) */
+	CLYDE_SWEEP_SH = 0,  /* a shell command: /bin/sh -c TEXT */
+	CLYDE_SWEEP_SET,     /* write VALUE to the file PATH (sysfs, /proc) */
+	CLYDE_SWEEP_CAPTURE, /* run TEXT; its output is variable VALUE */
 };
 
 /* One thing done at a point; templates with {placeholders}. */
 struct clyde_sweep_step {
 	enum clyde_sweep_step_kind kind;
 	char *text;  /* the command, or the path of a SET */
-	char *value; /* SET: the value written; NULL otherwise */
+	char *value; /* SET: the value written; CAPTURE: the variable's
+		      * name; NULL otherwise */
 	unsigned line;
 };
 
@@ -66,6 +68,10 @@ struct clyde_sweep_workload {
 struct clyde_sweep_var {
 	char *name;
 	char *value;
+	/* Set by a `capture NAME = COMMAND` step of each visit: its value
+	 * is the command's output, "" until then (the executor sets it with
+	 * clyde_sweep_set_var()). */
+	bool captured;
 };
 
 enum clyde_sweep_order {
@@ -150,6 +156,13 @@ int clyde_sweep_parse_range(const char *spec, char ***values, size_t *n,
  */
 void clyde_sweep_round_order(const struct clyde_sweep *s, unsigned round,
 			     size_t *order);
+
+/*
+ * Give variable `name` a new value (a captured one, at run time).
+ * Returns 0, -ENOENT for no such variable, or -ENOMEM.
+ */
+int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
+			const char *value);
 
 /* The number of rounds to plan for: repeat, or max_runs with
  * until-stable. */

@@ -30,11 +30,13 @@ run_clyde sweep -n -D repeats=2 "$EX/loop/loop-readahead.ini"
 assert_eq "$(grep -c '^# point' "$T/out")" 8 "4 points x 2 repeats listed"
 assert_eq "$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr '\n' ' ')" \
 	"1 2 3 4 1 2 3 4 " "repeats interleaved: A B C D A B C D"
-assert_file_match "$T/out" '^set /sys/block/loop7/queue/read_ahead_kb = 4096$' \
+assert_file_match "$T/out" '^capture <loop>: basename ' \
+	"a captured variable is listed"
+assert_file_match "$T/out" '^set /sys/block/<loop>/queue/read_ahead_kb = 4096$' \
 	"the sysfs write is listed with its value"
-assert_file_match "$T/out" '^restore /sys/block/loop7/queue/read_ahead_kb$' \
+assert_file_match "$T/out" '^restore /sys/block/<loop>/queue/read_ahead_kb$' \
 	"and its restore"
-assert_file_match "$T/out" '^time read: dd if=/dev/loop7 ' "the timed command"
+assert_file_match "$T/out" '^time read: dd if=/dev/<loop> ' "the timed command"
 
 # --- errors name the file and line ---------------------------------------
 printf '[experiment]\nname = x\n[workload w]\ntime = echo {nope}\n' >"$T/bad.ini"
@@ -125,7 +127,9 @@ run_example()
 	cp "$T/out" "$T/$name.table"
 }
 
-run_example btrfs-profiles 5 1 -D dev_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example btrfs-profiles 5 2 -D dev_size=300m -D dd_mib=8 \
+	-D "run_opts=-s 8 -n 0 -r 0 -f"
+BT_ID=$(sweep_id)
 assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +[0-9]' \
 	"btrfs: zipped axes, one row per profile"
 assert_file_match "$T/btrfs-profiles.table" 'block write' \
@@ -137,14 +141,31 @@ run_example xfs-logbsize 4 1 -D fs_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
 run_example ext4-atime 3 1 -D fs_size=64m -D files=200
 assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
 
-LOOP=$(basename "$(losetup -f)")
-RA=$(cat "/sys/block/$LOOP/queue/read_ahead_kb")
-run_example loop-readahead 4 1 -D "loop=$LOOP" -D size_mib=4
+ra_values()
+{
+	local f
+	for f in /sys/block/loop*/queue/read_ahead_kb; do
+		echo "$f $(cat "$f")"
+	done
+}
+ra_values >"$T/ra.before"
+run_example loop-readahead 4 1 -D size_mib=4
 RA_ID=$(sweep_id)
-assert_eq "$(cat "/sys/block/$LOOP/queue/read_ahead_kb")" "$RA" \
-	"read_ahead_kb restored"
+ra_values | grep -Fxv -f "$T/ra.before" | cut -d/ -f4 >"$T/ra.changed" || true
+while read -r d; do
+	if grep -q "^/sys/block/$d/" "$T/ra.before"; then
+		fail "read_ahead_kb of $d not restored: $(cat "/sys/block/$d/queue/read_ahead_kb")"
+	fi
+done <"$T/ra.changed"
+ok "read_ahead_kb restored"
 assert_file_match "$T/loop-readahead.table" 'read time' \
 	"a timed command's seconds"
+
+# Per-member counters of the timed write on the four btrfs devices.
+run_clyde sweep --db "$DB" --show "$BT_ID" --metrics all
+expect_rc 0 "--metrics all"
+assert_match "$(sed -n 2p "$T/out")" 'write loop[0-9]+ write.*write loop[0-9]+ write.*write loop[0-9]+ write.*write loop[0-9]+ write' \
+	"each btrfs member's write rate is a column"
 
 # The runs are normal runs of the history, and the table can be shown again.
 "$CLYDE" history --db "$DB" list >"$T/list" 2>&1 || fail "history list"

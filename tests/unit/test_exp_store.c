@@ -79,8 +79,12 @@ static char *timed_doc(double seconds)
 		     "{\"kind\": \"timed\", \"workload\": \"dd\", "
 		     "\"elapsed_ns\": %.0f, \"cpu_user_ns\": 1000000, "
 		     "\"cpu_sys_ns\": 1000000, \"device\": {\"name\": "
-		     "\"loop0\", \"read_bytes\": 0, \"write_bytes\": %.0f}}",
-		     seconds * 1e9, seconds * 1048576.0) < 0)
+		     "\"loop0+loop1\", \"read_bytes\": 0, \"write_bytes\": "
+		     "%.0f}, \"members\": [{\"name\": \"loop0\", "
+		     "\"read_bytes\": 0, \"write_bytes\": %.0f}, {\"name\": "
+		     "\"loop1\", \"read_bytes\": 0, \"write_bytes\": 0}]}",
+		     seconds * 1e9, seconds * 1048576.0,
+		     seconds * 1048576.0) < 0)
 		abort();
 	return doc;
 }
@@ -189,9 +193,10 @@ static void test_round_trip(void)
 		CHECK(e.points[0].config &&
 		      strstr(e.points[0].config, "btrfs") != NULL);
 	}
-	/* bonnie.put_block, time.dd, time.dd.cpu, .read_rate, .write_rate */
-	CHECK(e.nmetrics == 5);
-	if (e.nmetrics == 5 && e.npoints == 3) {
+	/* bonnie.put_block, time.dd, time.dd.cpu, .read_rate, .write_rate,
+	 * and per member: .m1.read_rate ... .m2.write_rate */
+	CHECK(e.nmetrics == 9);
+	if (e.nmetrics == 9 && e.npoints == 3) {
 		const struct clyde_exp_cell *c = &e.points[0].cells[0];
 
 		CHECK_STR(e.metrics[0].key, "bonnie.put_block");
@@ -209,6 +214,10 @@ static void test_round_trip(void)
 		CHECK(near(e.points[0].cells[2].samples[0], 0.002));
 		CHECK_STR(e.metrics[4].key, "time.dd.write_rate");
 		CHECK(near(e.points[0].cells[4].samples[0], 1048576.0));
+		CHECK_STR(e.metrics[6].key, "time.dd.m1.write_rate");
+		CHECK_STR(e.metrics[6].label, "dd loop0 write");
+		CHECK(near(e.points[0].cells[6].samples[1], 1048576.0));
+		CHECK(near(e.points[0].cells[8].samples[0], 0));
 		CHECK(e.points[1].cells[0].n == 0);
 		CHECK(e.points[2].cells[4].n == 0);
 	}

@@ -202,6 +202,44 @@ static void test_numbers_from_vars(void)
 	clyde_ctx_release(&c);
 }
 
+/* capture NAME = COMMAND: a variable set at run time. */
+static void test_capture(void)
+{
+	static const char text[] =
+		"[point]\n"
+		"capture dev = losetup -f --show x\n"
+		"set /sys/block/{dev}/queue/nr_requests = 8\n"
+		"[workload w]\n"
+		"time = dd if=/dev/{dev}\n";
+	char *defs[] = { "dev=loop3" };
+	struct clyde_sweep s;
+	struct clyde_ctx c;
+	char *out = NULL;
+
+	CHECK(parse(text, &s, &c) == 0);
+	if (s.nsetup == 2) {
+		CHECK(s.setup[0].kind == CLYDE_SWEEP_CAPTURE);
+		CHECK_STR(s.setup[0].value, "dev");
+		CHECK(clyde_sweep_expand(&c, &s, 0, 1, s.workloads[0].args, 5,
+					 &out) == 0);
+		CHECK_STR(out, "dd if=/dev/");
+		free(out);
+		CHECK(clyde_sweep_set_var(&s, "dev", "loop9") == 0);
+		CHECK(clyde_sweep_expand(&c, &s, 0, 1, s.workloads[0].args, 5,
+					 &out) == 0);
+		CHECK_STR(out, "dd if=/dev/loop9");
+		free(out);
+		CHECK(clyde_sweep_set_var(&s, "nope", "x") == -ENOENT);
+	} else {
+		CHECK(s.nsetup == 2);
+	}
+	clyde_sweep_release(&s);
+	CHECK(clyde_sweep_parse(&c, "c.ini", text, strlen(text), defs, 1, &s) ==
+	      -EINVAL);
+	CHECK(strstr(clyde_errmsg(&c), "captured") != NULL);
+	clyde_ctx_release(&c);
+}
+
 static void test_order(void)
 {
 	static const char text[] = "axis a = 1..6 +1\n"
@@ -283,6 +321,7 @@ int main(void)
 	test_cross_product();
 	test_zip_and_defines();
 	test_numbers_from_vars();
+	test_capture();
 	test_order();
 	test_errors();
 	return tap_done();
