@@ -17,12 +17,10 @@ fi
 at_exit sweep_release_all
 
 DB=$T/h.db
-LOOP=$(basename "$(losetup -f)")
-RA_FILE=/sys/block/$LOOP/queue/read_ahead_kb
-RA=$(cat "$RA_FILE")
 
 # A small experiment with a hook at each stage; a hook fires once, at
-# point 2 of repeat 1, and leaves a marker.
+# point 2 of repeat 1, and leaves a marker.  Each visit notes the loop
+# device it captured and its read_ahead_kb before the write.
 cat >"$T/exp.ini" <<'INI'
 [experiment]
 name = resume
@@ -31,7 +29,6 @@ axis ra = 16 32 64 256
 
 [vars]
 dir = /tmp/unset
-loop = loop7
 once = [ {point}{repeat} = 21 ] && [ ! -e {dir}/fired ] && touch {dir}/fired
 hook_setup = true
 hook_set = true
@@ -40,20 +37,32 @@ hook_teardown = true
 
 [point]
 setup = mkdir -p {dir}/mnt
-setup = truncate -s 32m {dir}/fs.img && losetup /dev/{loop} {dir}/fs.img
+setup = truncate -s 32m {dir}/fs.img
+capture loop = basename "$(losetup -f --show {dir}/fs.img)"
+setup = echo {loop} > {dir}/loop && cat /sys/block/{loop}/queue/read_ahead_kb > {dir}/ra-before
 setup = {hook_setup}
 set /sys/block/{loop}/queue/read_ahead_kb = {ra}
 setup = {hook_set}
 setup = mkfs.ext4 -q -F /dev/{loop} && mount /dev/{loop} {dir}/mnt
 teardown = {hook_teardown}
 teardown = umount {dir}/mnt || true
-teardown = losetup -d /dev/{loop} || true
+teardown = [ -z "{loop}" ] || losetup -d /dev/{loop}
 teardown = rm -f {dir}/fs.img
 
 [workload write]
 time = {hook_work}; dd if=/dev/zero of={dir}/mnt/f bs=64k count=16 conv=fsync status=none
 path = {dir}/mnt
 INI
+
+# ra_restored DIR MSG: the loop device the last visit used has the
+# read_ahead_kb it had before the visit's write.
+ra_restored()
+{
+	local loop
+	loop=$(cat "$1/loop")
+	assert_eq "$(cat "/sys/block/$loop/queue/read_ahead_kb")" \
+		"$(cat "$1/ra-before")" "$2 ($loop)"
+}
 
 # ok_ids ID: the ids of the experiment's finished runs, in order.
 ok_ids()
@@ -67,8 +76,9 @@ ok_ids()
 stage()
 {
 	local name=$1 hook=$2 how=${3:-} dir=$T/$1 id pid before after i
+	local crash_loop crash_ra
 	mkdir -p "$dir"
-	"$CLYDE" sweep -q --db "$DB" -D "dir=$dir" -D "loop=$LOOP" -D "$hook" \
+	"$CLYDE" sweep -q --db "$DB" -D "dir=$dir" -D "$hook" \
 		"$T/exp.ini" >"$T/out" 2>"$T/err" &
 	pid=$!
 	if [[ $how == external ]]; then
@@ -91,17 +101,25 @@ stage()
 		[[ -e $(dirname "$DB")/sweep-$id.journal ]] ||
 			fail "$name: no restore journal after the crash"
 		ok "$name: the restore journal is there"
+		crash_loop=$(cat "$dir/loop")
+		crash_ra=$(cat "$dir/ra-before")
+		[[ $(cat "/sys/block/$crash_loop/queue/read_ahead_kb") != "$crash_ra" ]] ||
+			fail "$name: the crash came before the write"
 	else
 		expect_rc 5 "$name: interrupted, exit 5"
 		assert_file_match "$T/err" "--resume $id" "$name: says how to resume"
-		assert_eq "$(cat "$RA_FILE")" "$RA" "$name: read_ahead_kb restored"
+		ra_restored "$dir" "$name: read_ahead_kb restored"
 		assert_eq "$(mounts_under "$dir")" 0 "$name: nothing mounted"
 		assert_eq "$(loops_under "$dir")" 0 "$name: loop device detached"
 	fi
 	before=$(ok_ids "$id")
 	run_clyde sweep -q --db "$DB" --resume "$id"
 	expect_rc 0 "$name: --resume finished"
-	assert_eq "$(cat "$RA_FILE")" "$RA" "$name: read_ahead_kb as before"
+	ra_restored "$dir" "$name: read_ahead_kb as before"
+	if [[ $how == crash ]]; then
+		assert_eq "$(cat "/sys/block/$crash_loop/queue/read_ahead_kb")" \
+			"$crash_ra" "$name: the journal restored $crash_loop"
+	fi
 	assert_eq "$(mounts_under "$dir")" 0 "$name: nothing mounted after resume"
 	assert_eq "$(loops_under "$dir")" 0 "$name: no loop device after resume"
 	assert_eq "$(runs_of "$DB" "$id" ok)" 8 "$name: 4 points x 2 repeats, once each"
