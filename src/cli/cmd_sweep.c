@@ -356,7 +356,7 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 			return clyde_err(x->ctx, errno, "%s: open", out);
 		}
 	}
-	t0 = clyde_monotonic_ns(NULL);
+	t0 = clyde_now(x->ctx);
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
@@ -395,17 +395,17 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 			kill(-pid, SIGTERM);
 			term_sent = 1;
 			r->killed = true;
-			kill_at = clyde_monotonic_ns(NULL) + KILL_AFTER_NS;
+			kill_at = clyde_now(x->ctx) + KILL_AFTER_NS;
 			/* Wake up to check the deadline. */
 			alarm(1);
-		} else if (clyde_monotonic_ns(NULL) >= kill_at) {
+		} else if (clyde_now(x->ctx) >= kill_at) {
 			kill(-pid, SIGKILL);
 		} else {
 			alarm(1);
 		}
 	}
 	alarm(0);
-	r->elapsed_ns = clyde_monotonic_ns(NULL) - t0;
+	r->elapsed_ns = clyde_now(x->ctx) - t0;
 	return 0;
 }
 
