@@ -1721,6 +1721,35 @@ static int create_record(struct sweep_exec *x, const char *text,
 	return rc;
 }
 
+/*
+ * The `metrics =` of a stored experiment's file (malloc'ed), or NULL:
+ * none, or the file cannot be read back (the table then shows the default
+ * columns, and --show says what is wrong with the id itself).
+ */
+static char *file_metrics(struct clyde_history *h, const char *id)
+{
+	struct clyde_exp_info info;
+	struct clyde_sweep s;
+	struct clyde_ctx quiet;
+	char **defs = NULL, *out = NULL;
+	size_t nd = 0;
+
+	clyde_ctx_init(&quiet);
+	memset(&info, 0, sizeof(info));
+	if (clyde_exp_store_get(&quiet, h, id, &info) == 0 &&
+	    (defs = split_defines(info.defines, &nd)) != NULL &&
+	    clyde_sweep_parse(&quiet, info.file, info.text, strlen(info.text),
+			      defs, nd, &s) == 0) {
+		out = s.metrics;
+		s.metrics = NULL;
+		clyde_sweep_release(&s);
+	}
+	free(defs);
+	clyde_exp_info_release(&info);
+	clyde_ctx_release(&quiet);
+	return out;
+}
+
 static int open_history(struct clyde_ctx *ctx, const char *db, bool create,
 			struct clyde_history **h)
 {
@@ -1985,7 +2014,8 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 		clyde_exp_store_set_state(ctx, h, x.id, "finished");
 	}
 	clyde_err_clear(ctx);
-	if (show_table(ctx, h, x.id, cli->metrics, stdout) < 0)
+	if (show_table(ctx, h, x.id, cli->metrics ? cli->metrics : s->metrics,
+		       stdout) < 0)
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
 out:
 	if (x.jfd >= 0)
@@ -2021,12 +2051,24 @@ int clyde_cmd_sweep(int argc, char **argv)
 	if (cli.list || cli.show) {
 		if (open_history(&ctx, cli.db, false, &h) < 0) {
 			status = CLYDE_EXIT_USAGE;
-		} else if (cli.list ? list_experiments(&ctx, h) :
-				      show_table(&ctx, h, cli.show, cli.metrics,
-						 stdout)) {
-			fprintf(stderr, "clyde sweep: %s\n",
-				clyde_errmsg(&ctx));
-			status = CLYDE_EXIT_USAGE;
+		} else if (cli.list) {
+			if (list_experiments(&ctx, h) < 0) {
+				fprintf(stderr, "clyde sweep: %s\n",
+					clyde_errmsg(&ctx));
+				status = CLYDE_EXIT_USAGE;
+			}
+		} else {
+			char *fm = cli.metrics ? NULL :
+						 file_metrics(h, cli.show);
+
+			if (show_table(&ctx, h, cli.show,
+				       cli.metrics ? cli.metrics : fm,
+				       stdout) < 0) {
+				fprintf(stderr, "clyde sweep: %s\n",
+					clyde_errmsg(&ctx));
+				status = CLYDE_EXIT_USAGE;
+			}
+			free(fm);
 		}
 		goto out;
 	}

@@ -53,6 +53,7 @@ void clyde_sweep_release(struct clyde_sweep *s)
 	free(s->file);
 	free(s->name);
 	free(s->title);
+	free(s->metrics);
 	for (i = 0; i < s->naxes; i++) {
 		free(s->axes[i].name);
 		free_strv(s->axes[i].values, s->axes[i].nvalues);
@@ -475,6 +476,8 @@ static int section_experiment(struct parse_state *ps, const char *key,
 		return set_str(ps, &s->name, value);
 	if (!strcmp(key, "title"))
 		return set_str(ps, &s->title, value);
+	if (!strcmp(key, "metrics"))
+		return set_str(ps, &s->metrics, value);
 	/* Numbers may name variables ("repeat = {repeats}", overridden
 	 * with -D): they are read once the variables are known. */
 	for (int i = 0; i < NUM_KEYS; i++)

@@ -83,6 +83,7 @@ struct clyde_sweep {
 	char *file; /* as named in messages */
 	char *name; /* [experiment] name (default: the file's base name) */
 	char *title;
+	char *metrics;	     /* the table's columns ("KEY,..."), or NULL */
 	unsigned repeat;     /* rounds (the minimum with until-stable) */
 	double until_stable; /* PCT; 0: off */
 	unsigned max_runs;   /* cap with until_stable */
