@@ -77,6 +77,7 @@ static void test_ranges(void)
 static const char cross[] =
 	"[experiment]\n"
 	"name = demo\n"
+	"metrics = bon.put_block, dd.x\n"
 	"repeat = 2\n"
 	"axis chunk = 64k..256k x2\n"
 	"\n"
@@ -113,11 +114,12 @@ static void test_cross_product(void)
 		return;
 	}
 	CHECK_STR(s.name, "demo");
+	CHECK_STR(s.metrics, "bon.put_block, dd.x");
 	CHECK(s.repeat == 2);
 	CHECK(s.naxes == 2 && s.nsetup == 3 && s.nteardown == 1);
 	CHECK(s.setup[1].kind == CLYDE_SWEEP_SET);
 	CHECK_STR(s.setup[1].text, "/sys/block/loop0/queue/read_ahead_kb");
-	CHECK(s.setup[1].line == 14);
+	CHECK(s.setup[1].line == 15);
 	/* The first axis varies slowest. */
 	clyde_sweep_point_label(&s, 0, lab, sizeof(lab));
 	CHECK_STR(lab, "chunk=64k fs=ext4");
