@@ -1214,7 +1214,9 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 	reset_captured(x->s, false);
 	visit_env_init(x, p, r, &ve);
 	clyde_sweep_point_label(x->s, p, label, sizeof(label));
-	if (journal_add(x, "visit\t%zu\t%u\n", p, r) < 0) {
+	/* The work directory too: a crashed clyde cannot remove it. */
+	if (journal_add(x, "tmp\t%s\t-\n", x->tmpdir) < 0 ||
+	    journal_add(x, "visit\t%zu\t%u\n", p, r) < 0) {
 		say(x, "clyde sweep: %s\n", clyde_errmsg(x->ctx));
 		*fatal = true;
 		return VISIT_FAILED;
@@ -1254,6 +1256,8 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 	return VISIT_FAILED;
 }
 
+static void rm_tmpdir(const char *dir);
+
 /* ---- resume: undo what a crashed visit left -------------------------------- */
 
 static int undo_journal(struct sweep_exec *x)
@@ -1282,6 +1286,10 @@ static int undo_journal(struct sweep_exec *x)
 			vp = strtol(f1, NULL, 10);
 			vr = (unsigned)strtoul(f2, NULL, 10);
 			reset_captured(x->s, false);
+		} else if (!strcmp(line, "tmp")) {
+			/* Only the files clyde puts there, then rmdir. */
+			if (strstr(f1, "/clyde-sweep."))
+				rm_tmpdir(f1);
 		} else if (!strcmp(line, "capture")) {
 			clyde_sweep_set_var(x->s, f1, f2);
 		} else if (!strcmp(line, "set")) {

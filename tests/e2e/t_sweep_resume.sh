@@ -76,7 +76,7 @@ ok_ids()
 stage()
 {
 	local name=$1 hook=$2 how=${3:-} dir=$T/$1 id pid before after i
-	local crash_loop crash_ra
+	local crash_loop crash_ra crash_tmp
 	mkdir -p "$dir"
 	"$CLYDE" sweep -q --db "$DB" -D "dir=$dir" -D "$hook" \
 		"$T/exp.ini" >"$T/out" 2>"$T/err" &
@@ -101,6 +101,9 @@ stage()
 		[[ -e $(dirname "$DB")/sweep-$id.journal ]] ||
 			fail "$name: no restore journal after the crash"
 		ok "$name: the restore journal is there"
+		crash_tmp=$(sed -n 's/^tmp\t\([^\t]*\)\t.*/\1/p' \
+			"$(dirname "$DB")/sweep-$id.journal" | tail -n 1)
+		[[ -d $crash_tmp ]] || fail "$name: the journal names no work directory"
 		crash_loop=$(cat "$dir/loop")
 		crash_ra=$(cat "$dir/ra-before")
 		[[ $(cat "/sys/block/$crash_loop/queue/read_ahead_kb") != "$crash_ra" ]] ||
@@ -117,6 +120,8 @@ stage()
 	expect_rc 0 "$name: --resume finished"
 	ra_restored "$dir" "$name: read_ahead_kb as before"
 	if [[ $how == crash ]]; then
+		[[ ! -e $crash_tmp ]] || fail "$name: $crash_tmp left behind"
+		ok "$name: the crashed run's work directory was removed"
 		assert_eq "$(cat "/sys/block/$crash_loop/queue/read_ahead_kb")" \
 			"$crash_ra" "$name: the journal restored $crash_loop"
 	fi
