@@ -3,7 +3,8 @@
 # and install the Debian packages that provide the missing ones.
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
-#                           (libsqlite3-dev, for clyde history)
+#                           (libsqlite3-dev, for clyde history) and libinih
+#                           (libinih-dev, for clyde sweep)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
@@ -66,6 +67,10 @@ done
 # SQLite (clyde history) is a library, not a command: look for its header.
 if [[ ! -e /usr/include/sqlite3.h ]]; then
 	missing+=(libsqlite3-dev)
+fi
+# libinih (clyde sweep reads experiment files with it): its header too.
+if [[ ! -e /usr/include/ini.h ]]; then
+	missing+=(libinih-dev)
 fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then

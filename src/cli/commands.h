@@ -16,5 +16,6 @@ int clyde_cmd_tree(int argc, char **argv);
 int clyde_cmd_compare(int argc, char **argv);
 int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);
+int clyde_cmd_sweep(int argc, char **argv);
 
 #endif

@@ -9,7 +9,7 @@ static const struct {
 } commands[] = {
 	{ "run", clyde_cmd_run },	  { "tree", clyde_cmd_tree },
 	{ "compare", clyde_cmd_compare }, { "report", clyde_cmd_report },
-	{ "history", clyde_cmd_history },
+	{ "history", clyde_cmd_history }, { "sweep", clyde_cmd_sweep },
 };
 
 int main(int argc, char **argv)

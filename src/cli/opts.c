@@ -1050,7 +1050,9 @@ int clyde_opts_help(FILE *f)
 	      "bonnie++ CSV)\n"
 	      "  clyde report RESULT... -o F  an HTML report with charts\n"
 	      "  clyde history ...            the saved results "
-	      "(list, show, compare, ...)\n",
+	      "(list, show, compare, ...)\n"
+	      "  clyde sweep FILE             an experiment: settings swept, "
+	      "repeats, resume\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }

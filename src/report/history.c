@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/exp_store.h"
 #include "report/loaded.h"
 #include "results/csv_read.h"
 #include "results/json_read.h"
@@ -461,6 +462,11 @@ bool clyde_history_available(void)
 const char *clyde_history_path(const struct clyde_history *h)
 {
 	return h->path;
+}
+
+sqlite3 *clyde_history_sqlite(struct clyde_history *h)
+{
+	return h->db;
 }
 
 int clyde_history_found_version(const struct clyde_history *h)
@@ -1171,6 +1177,7 @@ static const struct migration {
 } migrations[] = {
 	{ 0, migrate_create_v0 },
 	{ 1, migrate_v1 },
+	{ 2, clyde_exp_store_migrate_v2 }, /* experiments (clyde sweep) */
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

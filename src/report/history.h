@@ -55,7 +55,7 @@
 #include "results/result.h"
 
 /* The schema this code writes; older databases are migrated to it. */
-#define CLYDE_HISTORY_SCHEMA_VERSION 1
+#define CLYDE_HISTORY_SCHEMA_VERSION 2
 
 /* True when this build can keep a history (SQLite was found). */
 bool clyde_history_available(void);
@@ -107,6 +107,10 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 
 /* The database path (owned by h). */
 const char *clyde_history_path(const struct clyde_history *h);
+
+/* The SQLite connection, for modules that keep their own tables in the
+ * history (report/exp_store.c).  Owned by h. */
+struct sqlite3 *clyde_history_sqlite(struct clyde_history *h);
 
 /* The schema version found in the file when it was opened, before any
  * migration (-1 for a new history). */

@@ -605,12 +605,14 @@ static void test_migration(void)
 	free(doc);
 	clyde_history_close(h);
 	CHECK(sql_int(db, "SELECT value FROM meta WHERE "
-			  "key = 'schema_version'") == 1);
+			  "key = 'schema_version'") ==
+	      CLYDE_HISTORY_SCHEMA_VERSION);
 
 	/* Opening again finds the current version: no second migration. */
 	CHECK(clyde_history_open(&ctx, db, false, &h) == 0);
 	if (h)
-		CHECK(clyde_history_found_version(h) == 1);
+		CHECK(clyde_history_found_version(h) ==
+		      CLYDE_HISTORY_SCHEMA_VERSION);
 	clyde_history_close(h);
 	h = NULL;
 
@@ -741,7 +743,8 @@ static void test_refuse_foreign(void)
 		CHECK(clyde_history_open(&ctx, p, true, &h) == 0);
 		clyde_history_close(h);
 		CHECK(sql_int(p, "SELECT value FROM meta WHERE "
-				 "key = 'schema_version'") == 1);
+				 "key = 'schema_version'") ==
+		      CLYDE_HISTORY_SCHEMA_VERSION);
 		clyde_ctx_release(&ctx);
 	}
 	free(p);

@@ -1,0 +1,184 @@
+#!/bin/bash
+# clyde sweep: the experiment files of examples/ parse and dry-run; the
+# loop-device examples run end to end with small sizes and two repeats:
+# a table with a row per point, every run in the history, nothing left
+# mounted or attached, sysfs values restored.
+# shellcheck source=tests/e2e/lib.sh disable=SC2317
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/e2e/sweep_lib.sh
+. "$E2E_DIR/sweep_lib.sh"
+
+EX=$CLYDE_SRC/examples
+DB=$T/h.db
+
+if ! "$CLYDE" sweep --help >/dev/null 2>&1; then
+	fail "clyde sweep --help"
+fi
+run_clyde sweep -n "$EX/loop/btrfs-profiles.ini"
+if grep -q "without libinih" "$T/err"; then
+	skip "built without libinih"
+fi
+
+need_cmd sqlite3
+
+# --- every example dry-runs, and says every command in order -------------
+for f in "$EX"/loop/*.ini "$EX"/posts/*.ini; do
+	run_clyde sweep --dry-run -D repeats=2 "$f"
+	expect_rc 0 "dry run of $(basename "$f")"
+done
+run_clyde sweep -n -D repeats=2 "$EX/loop/loop-readahead.ini"
+assert_eq "$(grep -c '^# point' "$T/out")" 8 "4 points x 2 repeats listed"
+assert_eq "$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr '\n' ' ')" \
+	"1 2 3 4 1 2 3 4 " "repeats interleaved: A B C D A B C D"
+assert_file_match "$T/out" '^capture <loop>: basename ' \
+	"a captured variable is listed"
+assert_file_match "$T/out" '^set /sys/block/<loop>/queue/read_ahead_kb = 4096$' \
+	"the sysfs write is listed with its value"
+assert_file_match "$T/out" '^restore /sys/block/<loop>/queue/read_ahead_kb$' \
+	"and its restore"
+assert_file_match "$T/out" '^time read: dd if=/dev/<loop> ' "the timed command"
+
+# --- errors name the file and line ---------------------------------------
+printf '[experiment]\nname = x\n[workload w]\ntime = echo {nope}\n' >"$T/bad.ini"
+run_clyde sweep -n "$T/bad.ini"
+expect_rc 1 "an unknown placeholder is refused"
+assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
+	"the message names file:line"
+
+# --- failures, -k, until-stable, random order (timed commands only) -------
+cat >"$T/fail.ini" <<'INI'
+[experiment]
+name = fail
+repeat = 2
+axis n = 1..3 +1
+[point]
+setup = echo building {n}
+setup = [ {n} != 2 ] || { echo "no device for {n}" >&2 && exit 1; }
+teardown = echo torn {n} >> {dir}/teardowns
+[vars]
+dir = /tmp
+[workload t]
+time = true
+INI
+run_clyde sweep -q --db "$DB" -D "dir=$T" "$T/fail.ini"
+expect_rc 3 "a failed point stops the sweep: exit 3"
+assert_file_match "$T/err" 'point 2 \(n=2\) repeat 1 failed: setup .*exit status 1' \
+	"the failed command is named"
+assert_file_match "$T/err" '^    no device for 2$' "with its output"
+assert_eq "$(cat "$T/teardowns")" "$(printf 'torn 1\ntorn 2')" \
+	"the teardown ran for the failed point too, then the sweep stopped"
+rm -f "$T/teardowns"
+run_clyde sweep -q -k --db "$DB" -D "dir=$T" "$T/fail.ini"
+expect_rc 3 "-k: exit 3 after going on"
+assert_eq "$(wc -l <"$T/teardowns")" 6 "-k: every visit ran and was torn down"
+assert_file_match "$T/out" '^2 +failed' "the failed point is marked in the table"
+assert_file_match "$T/out" '^3 +[0-9]' "the points after it ran"
+
+cat >"$T/stable.ini" <<'INI'
+[experiment]
+name = stable
+until-stable = 50
+max-runs = 4
+order = random
+seed = 7
+axis n = a b c d
+[workload t]
+time = true
+INI
+run_clyde sweep -n "$T/stable.ini"
+order1=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
+run_clyde sweep -n "$T/stable.ini"
+order2=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
+assert_eq "$order1" "$order2" "a seeded random order is the same every time"
+[[ $order1 != 12341234 ]] || fail "random order is not shuffled: $order1"
+ok "random order: $order1"
+run_clyde sweep -q --db "$DB" "$T/stable.ini"
+expect_rc 0 "until-stable finished"
+id=$(sweep_id)
+n=$(runs_of "$DB" "$id" ok)
+((n >= 8 && n <= 16)) || fail "until-stable: $n runs, want 8..16"
+ok "until-stable: $n runs (2 to 4 per point)"
+
+# --- the loop-device examples, for real ----------------------------------
+need_root
+need_cmd losetup mkfs.ext4 mkfs.xfs mkfs.btrfs findmnt
+at_exit sweep_release_all
+
+# run_example NAME POINTS RUNS_PER_VISIT -D ...: run it, check the table
+# and the history.
+run_example()
+{
+	local name=$1 points=$2 per=$3 id rows
+	shift 3
+	run_clyde sweep -q --db "$DB" -D repeats=2 -D "dir=$T/$name" "$@" \
+		"$EX/loop/$name.ini"
+	expect_rc 0 "$name: sweep finished"
+	id=$(sweep_id)
+	[[ -n $id ]] || fail "$name: no experiment id on stderr"
+	rows=$(table_rows "$T/out")
+	assert_eq "$rows" "$points" "$name: a table row per point"
+	table_body "$T/out"
+	assert_file_no_match "$T/out.rows" '(failed|\(n=1\)| - )' \
+		"$name: every point has its two samples"
+	assert_eq "$(runs_of "$DB" "$id" ok)" $((points * 2 * per)) \
+		"$name: every run saved in the history"
+	assert_eq "$(mounts_under "$T/$name")" 0 "$name: nothing left mounted"
+	assert_eq "$(loops_under "$T/$name")" 0 "$name: no loop device left"
+	cp "$T/out" "$T/$name.table"
+}
+
+run_example btrfs-profiles 5 2 -D dev_size=300m -D dd_mib=8 \
+	-D "run_opts=-s 8 -n 0 -r 0 -f"
+BT_ID=$(sweep_id)
+assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +[0-9]' \
+	"btrfs: zipped axes, one row per profile"
+assert_file_match "$T/btrfs-profiles.table" 'block write' \
+	"btrfs: the bonnie++ rates are the columns"
+
+run_example ext4-journal 6 1 -D fs_size=64m -D journal_size=16m \
+	-D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example xfs-logbsize 4 1 -D fs_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example ext4-atime 3 1 -D fs_size=64m -D files=200
+assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
+
+ra_values()
+{
+	local f
+	for f in /sys/block/loop*/queue/read_ahead_kb; do
+		echo "$f $(cat "$f")"
+	done
+}
+ra_values >"$T/ra.before"
+run_example loop-readahead 4 1 -D size_mib=4
+RA_ID=$(sweep_id)
+ra_values | grep -Fxv -f "$T/ra.before" | cut -d/ -f4 >"$T/ra.changed" || true
+while read -r d; do
+	if grep -q "^/sys/block/$d/" "$T/ra.before"; then
+		fail "read_ahead_kb of $d not restored: $(cat "/sys/block/$d/queue/read_ahead_kb")"
+	fi
+done <"$T/ra.changed"
+ok "read_ahead_kb restored"
+assert_file_match "$T/loop-readahead.table" 'read time' \
+	"a timed command's seconds"
+
+# Per-member counters of the timed write on the four btrfs devices.
+run_clyde sweep --db "$DB" --show "$BT_ID" --metrics all
+expect_rc 0 "--metrics all"
+assert_match "$(sed -n 2p "$T/out")" 'write loop[0-9]+ write.*write loop[0-9]+ write.*write loop[0-9]+ write.*write loop[0-9]+ write' \
+	"each btrfs member's write rate is a column"
+
+# The runs are normal runs of the history, and the table can be shown again.
+"$CLYDE" history --db "$DB" list >"$T/list" 2>&1 || fail "history list"
+assert_eq "$(grep -c ' btrfs ' "$T/list")" 10 "history list sees the runs"
+run_clyde sweep --db "$DB" --show "$RA_ID"
+expect_rc 0 "sweep --show"
+assert_eq "$(table_rows "$T/out")" 4 "the stored table"
+assert_file_match "$T/out" '★' "the best is marked"
+run_clyde report --experiment "$RA_ID" --db "$DB" -o "$T/exp.html"
+expect_rc 0 "clyde report --experiment of a sweep"
+assert_file_match "$T/exp.html" 'read_ahead_kb|loop-readahead' "the report names it"
+run_clyde sweep --db "$DB" --list
+assert_eq "$(grep ' finished ' "$T/out" | grep -c 'examples/loop/')" 5 \
+	"the five loop examples are listed as finished"
+
+done_testing

@@ -1,0 +1,258 @@
+/*
+ * report/exp_store: an experiment stored in a temporary history and loaded
+ * back as the analysis model (struct clyde_exp): axes, points in file
+ * order, one metric per figure with the samples in run order, failed
+ * points, the per-point configuration, timed documents, the runs list
+ * resume reads.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/exp_store.h"
+#include "tap.h"
+
+static char tmpdir[] = "/tmp/clyde-test-exp-store.XXXXXX";
+
+/* A clyde JSON result with one test done: put_block at `rate` B/s. */
+static char *bonnie_doc(double rate)
+{
+	static const char *const names[] = {
+		"putc",	     "put_block",  "rewrite",	 "getc",
+		"get_block", "seeks",	   "seq_create", "seq_stat",
+		"seq_del",   "ran_create", "ran_stat",	 "ran_del",
+	};
+	char *tests = strdup(""), *doc = NULL;
+
+	for (int i = 0; i < 12; i++) {
+		char *t = NULL, *next = NULL;
+
+		if (i == 1) {
+			if (asprintf(&t,
+				     "{\"name\": \"put_block\", \"state\": "
+				     "\"done\", \"note\": null, \"bytes\": 1, "
+				     "\"ops\": 1, \"elapsed_ns\": 1000000000, "
+				     "\"cpu_user_ns\": 1, \"cpu_sys_ns\": 1, "
+				     "\"rate_per_s\": %.17g, \"rate_unit\": "
+				     "\"B/s\", \"cpu_pct\": 10, \"too_fast\": "
+				     "false, \"latency\": null}",
+				     rate) < 0)
+				abort();
+		} else if (asprintf(&t,
+				    "{\"name\": \"%s\", \"state\": "
+				    "\"not_run\", \"note\": null}",
+				    names[i]) < 0) {
+			abort();
+		}
+		if (asprintf(&next, "%s%s%s", tests, i ? ", " : "", t) < 0)
+			abort();
+		free(t);
+		free(tests);
+		tests = next;
+	}
+	if (asprintf(
+		    &doc,
+		    "{\"schema\": \"clyde-result\", \"schema_version\": 1, "
+		    "\"clyde_version\": \"0.1.0\", \"kind\": \"bonnie\", "
+		    "\"label\": \"x\", \"started_unix\": 1700000000, "
+		    "\"machine\": {\"host\": \"box\", \"kernel\": \"6.1\", "
+		    "\"cpu_model\": \"\", \"ncpu\": 2, \"ram_bytes\": 1024}, "
+		    "\"target\": {\"path\": \"/mnt/x\", \"fstype\": \"btrfs\", "
+		    "\"mount_point\": \"/mnt\", \"mount_opts\": \"rw | rw\"}, "
+		    "\"config\": {\"concurrency\": 1, \"seed\": 7, "
+		    "\"file_size_mib\": 16}, "
+		    "\"runs\": [{\"index\": 0, \"seed\": 7, \"tests\": [%s]}], "
+		    "\"summary\": [], \"until_stable\": null}\n",
+		    tests) < 0)
+		abort();
+	free(tests);
+	return doc;
+}
+
+static char *timed_doc(double seconds)
+{
+	char *doc = NULL;
+
+	if (asprintf(&doc,
+		     "{\"kind\": \"timed\", \"workload\": \"dd\", "
+		     "\"elapsed_ns\": %.0f, \"cpu_user_ns\": 1000000, "
+		     "\"cpu_sys_ns\": 1000000, \"device\": {\"name\": "
+		     "\"loop0+loop1\", \"read_bytes\": 0, \"write_bytes\": "
+		     "%.0f}, \"members\": [{\"name\": \"loop0\", "
+		     "\"read_bytes\": 0, \"write_bytes\": %.0f}, {\"name\": "
+		     "\"loop1\", \"read_bytes\": 0, \"write_bytes\": 0}]}",
+		     seconds * 1e9, seconds * 1048576.0,
+		     seconds * 1048576.0) < 0)
+		abort();
+	return doc;
+}
+
+static int add(struct clyde_ctx *ctx, struct clyde_history *h, const char *id,
+	       size_t point, unsigned repeat, const char *wl, const char *kind,
+	       char *doc, bool failed)
+{
+	struct clyde_exp_run_rec r = {
+		.point = point,
+		.repeat = repeat,
+		.workload = wl,
+		.kind = kind,
+		.failed = failed,
+		.message = failed ? "setup `false`: exit status 1" : NULL,
+		.doc = doc,
+		.len = doc ? strlen(doc) : 0,
+	};
+	int rc = clyde_exp_store_add_run(ctx, h, id, &r, NULL);
+
+	free(doc);
+	return rc;
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b) + 1e-12;
+}
+
+static void test_round_trip(void)
+{
+	char *db = NULL, *id = NULL;
+	char *axes[] = { "profile" }, *wl[] = { "bonnie", "dd" };
+	const char *kinds[] = { "run", "time" };
+	const char *vals[] = { "single", "raid1", "raid5" };
+	struct clyde_exp_new ne = {
+		.name = "btrfs profiles",
+		.title = "btrfs data profiles",
+		.file = "x.ini",
+		.text = "[experiment]\n",
+		.defines = "repeats=2\n",
+		.naxes = 1,
+		.axis_names = axes,
+		.nworkloads = 2,
+		.wl_names = wl,
+		.wl_kinds = kinds,
+		.npoints = 3,
+		.values = vals,
+	};
+	struct clyde_history *h = NULL;
+	struct clyde_exp_info info;
+	struct clyde_exp_done *done = NULL;
+	struct clyde_exp e;
+	struct clyde_ctx ctx;
+	size_t n = 0;
+
+	clyde_ctx_init(&ctx);
+	if (asprintf(&db, "%s/h.db", tmpdir) < 0)
+		abort();
+	CHECK(clyde_history_open(&ctx, db, true, &h) == 0);
+	if (!h) {
+		fprintf(stderr, "%s\n", clyde_errmsg(&ctx));
+		free(db);
+		return;
+	}
+	CHECK(clyde_exp_store_create(&ctx, h, &ne, &id) == 0);
+	CHECK(id && strstr(id, "-btrfs-profiles") != NULL);
+	/* Point 0: two repeats of both workloads. */
+	CHECK(add(&ctx, h, id, 0, 1, "bonnie", "run", bonnie_doc(100e6),
+		  false) == 0);
+	CHECK(add(&ctx, h, id, 0, 1, "dd", "time", timed_doc(2.0), false) == 0);
+	CHECK(add(&ctx, h, id, 0, 2, "bonnie", "run", bonnie_doc(120e6),
+		  false) == 0);
+	CHECK(add(&ctx, h, id, 0, 2, "dd", "time", timed_doc(4.0), false) == 0);
+	/* Point 1: failed.  Point 2: not run yet. */
+	CHECK(add(&ctx, h, id, 1, 1, "bonnie", "run", NULL, true) == 0);
+	CHECK(clyde_exp_store_set_state(&ctx, h, id, "stopped") == 0);
+
+	CHECK(clyde_exp_store_get(&ctx, h, id, &info) == 0);
+	CHECK_STR(info.state, "stopped");
+	CHECK_STR(info.defines, "repeats=2\n");
+	CHECK_STR(info.text, "[experiment]\n");
+	clyde_exp_info_release(&info);
+	CHECK(clyde_exp_store_get(&ctx, h, "nope", &info) == -ENOENT);
+	clyde_err_clear(&ctx);
+
+	CHECK(clyde_exp_store_runs(&ctx, h, id, &done, &n) == 0);
+	CHECK(n == 5);
+	if (n == 5) {
+		CHECK(done[0].ok && done[0].point == 0 && done[0].repeat == 1);
+		CHECK_STR(done[3].workload, "dd");
+		CHECK(!done[4].ok && done[4].point == 1);
+	}
+	free(done);
+
+	CHECK(clyde_history_load_experiment(&ctx, h, id, &e) == 0);
+	CHECK_STR(e.id, id);
+	CHECK_STR(e.title, "btrfs data profiles");
+	CHECK(e.naxes == 1 && e.npoints == 3);
+	if (e.naxes == 1 && e.npoints == 3) {
+		CHECK_STR(e.axis_names[0], "profile");
+		CHECK_STR(e.points[1].values[0], "raid1");
+		CHECK(!e.points[0].failed);
+		CHECK(e.points[1].failed);
+		CHECK(!e.points[2].failed);
+		CHECK(e.points[0].config &&
+		      strstr(e.points[0].config, "btrfs") != NULL);
+	}
+	/* bonnie.put_block, time.dd, time.dd.cpu, .read_rate, .write_rate,
+	 * and per member: .m1.read_rate ... .m2.write_rate */
+	CHECK(e.nmetrics == 9);
+	if (e.nmetrics == 9 && e.npoints == 3) {
+		const struct clyde_exp_cell *c = &e.points[0].cells[0];
+
+		CHECK_STR(e.metrics[0].key, "bonnie.put_block");
+		CHECK_STR(e.metrics[0].label, "block write");
+		CHECK_STR(e.metrics[0].unit, "B/s");
+		CHECK(e.metrics[0].higher_better);
+		CHECK(c->n == 2 && near(c->samples[0], 100e6) &&
+		      near(c->samples[1], 120e6));
+		CHECK_STR(e.metrics[1].key, "time.dd");
+		CHECK_STR(e.metrics[1].unit, "s");
+		CHECK(!e.metrics[1].higher_better);
+		c = &e.points[0].cells[1];
+		CHECK(c->n == 2 && near(c->samples[1], 4.0));
+		CHECK_STR(e.metrics[2].key, "time.dd.cpu");
+		CHECK(near(e.points[0].cells[2].samples[0], 0.002));
+		CHECK_STR(e.metrics[4].key, "time.dd.write_rate");
+		CHECK(near(e.points[0].cells[4].samples[0], 1048576.0));
+		CHECK_STR(e.metrics[6].key, "time.dd.m1.write_rate");
+		CHECK_STR(e.metrics[6].label, "dd loop0 write");
+		CHECK(near(e.points[0].cells[6].samples[1], 1048576.0));
+		CHECK(near(e.points[0].cells[8].samples[0], 0));
+		CHECK(e.points[1].cells[0].n == 0);
+		CHECK(e.points[2].cells[4].n == 0);
+	}
+	clyde_exp_release(&e);
+	CHECK(clyde_history_load_experiment(&ctx, h, "nope", &e) == -ENOENT);
+
+	/* The clyde result is a normal run of the history too. */
+	{
+		struct clyde_history_entry *list = NULL;
+		size_t nl = 0;
+
+		CHECK(clyde_history_list(&ctx, h, 0, &list, &nl) == 0);
+		CHECK(nl == 2);
+		clyde_history_entries_free(list, nl);
+	}
+	clyde_history_close(h);
+	unlink(db);
+	free(db);
+	free(id);
+	clyde_ctx_release(&ctx);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (!clyde_history_available()) {
+		printf("no SQLite: skipped\n");
+		return 0;
+	}
+	if (!mkdtemp(tmpdir))
+		return 1;
+	test_round_trip();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return tap_done();
+}
