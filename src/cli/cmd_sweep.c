@@ -31,6 +31,7 @@
 #include "cli/commands.h"
 #include "core/stats.h"
 #include "env/env.h"
+#include "report/exp_analysis.h"
 #include "report/exp_store.h"
 #include "report/exp_table.h"
 #include "report/experiment.h"
@@ -1371,8 +1372,25 @@ static bool point_stable(const struct clyde_exp *e, size_t p, double pct)
  * against it, the legend. */
 static int sweep_print_table(FILE *f, const struct clyde_exp *e)
 {
+	char **said = NULL;
+	size_t n = 0;
+	int rc;
+
 	fprintf(f, "experiment %s: %s\n", e->id, e->title);
-	return clyde_exp_table_write(f, e, CLYDE_EXP_TEXT);
+	rc = clyde_exp_table_write(f, e, CLYDE_EXP_TEXT);
+	if (rc < 0)
+		return rc;
+	/* The plain sentences (report/exp_analysis.h) where the data says
+	 * something; none when it does not. */
+	rc = clyde_exp_sentences(e, &said, &n);
+	if (rc < 0)
+		return rc;
+	if (n)
+		fputc('\n', f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "- %s\n", said[i]);
+	clyde_exp_sentences_free(said, n);
+	return 0;
 }
 
 /* The default columns: every metric but a timed command's CPU seconds and
