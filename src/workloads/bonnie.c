@@ -610,7 +610,9 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 			uint64_t t0 = clyde_now(ctx);
 
 			ret = hooks->before_test(hooks->arg, te->id);
-			waited += clyde_now(ctx) - t0;
+			/* -y waits there for other processes or a key. */
+			if (cfg->sync_mode != CLYDE_SYNC_NONE)
+				waited += clyde_now(ctx) - t0;
 			if (ret < 0)
 				break;
 		}
