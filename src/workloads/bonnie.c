@@ -7,11 +7,15 @@
  * that all are released together.  The rate is total work over the time
  * from the first worker's start to the last one's end.  CPU is counted per
  * thread over exactly the timed window (the thread's CPU clock, read just
- * inside the wall-clock readings): a worker's CPU is its own thread's plus its seekers',
- * and the test's is the sum over the workers.  Set-up before the start
- * barrier (the subdirectories of -n N:0:0:D, the names) and the checks
- * after the end are not counted, nor is the suite's own thread; bonnie++
- * summed every seeker's process-wide CPU instead.
+ * inside the wall-clock readings): a worker's CPU is its own thread's plus
+ * its seekers', and the test's is the sum over the workers.  Set-up before
+ * the start barrier (the subdirectories of -n N:0:0:D, the names) and the
+ * checks after the end are not counted, nor is the suite's own thread;
+ * bonnie++ summed every seeker's process-wide CPU instead.
+ *
+ * A run also reports its wall time and the part of it outside the timed
+ * windows (cache eviction and residency, set-up, checks), so that what the
+ * honest numbers cost is a number too.
  */
 #include "workloads/bonnie.h"
 
