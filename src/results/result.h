@@ -138,11 +138,11 @@ struct clyde_run {
 	struct clyde_env env;
 	uint64_t started_unix; /* wall-clock seconds at the start, for records */
 	struct clyde_test_result tests[CLYDE_TEST_COUNT];
-	/* The whole run's time (clyde_bonnie_run, scratch directory made by
-	 * the caller excepted) and the part of it outside every test's timed
-	 * window: set-up, cache eviction and residency, checks, clean-up.
-	 * Waiting for other processes at -y is in neither.  0 when not
-	 * measured (a run read back from an older document). */
+	/* The whole run's time (clyde_bonnie_run: not the scratch directory
+	 * or the calibration, made once before a series) and the part of it
+	 * outside every test's timed window: set-up, cache eviction and
+	 * residency, checks, clean-up.  Waiting for other processes at -y is
+	 * in neither.  0 when not measured (a run read back from a file). */
 	uint64_t wall_ns;
 	uint64_t overhead_ns;
 };
