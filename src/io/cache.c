@@ -36,45 +36,61 @@ static const char *fd_name(int fd, char *buf, size_t size)
 	return buf;
 }
 
+/* `name` when the caller gave one, else what fd_name() finds: only
+ * called on the way to an error message, so /proc is read only then. */
+static const char *name_of(int fd, const char *name, char *buf, size_t size)
+{
+	return name ? name : fd_name(fd, buf, size);
+}
+
 int clyde_cache_evict_fd(struct clyde_ctx *ctx, int fd, const char *path)
 {
 	char buf[PATH_MAX];
 	int e;
 
-	if (!path)
-		path = fd_name(fd, buf, sizeof(buf));
 	/* DONTNEED skips dirty pages and pages under writeback; fsync
 	 * waits for both to finish, so after it every page is clean. */
-	if (fsync(fd) < 0)
-		return clyde_err(ctx, errno, "fsync %s before evicting it",
-				 path);
+	if (fsync(fd) < 0) {
+		e = errno;
+		return clyde_err(ctx, e, "fsync %s before evicting it",
+				 name_of(fd, path, buf, sizeof(buf)));
+	}
 	e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (e)
-		return clyde_err(ctx, e, "posix_fadvise(DONTNEED) %s", path);
+		return clyde_err(ctx, e, "posix_fadvise(DONTNEED) %s",
+				 name_of(fd, path, buf, sizeof(buf)));
 	return 0;
 }
 
-/* The size mincore has to cover: a regular file's or a block device's. */
+/* The size mincore has to cover: a regular file's or a block device's.
+ * `name` may be NULL (then found for a message only). */
 static int map_size(struct clyde_ctx *ctx, int fd, const char *name,
 		    uint64_t *size)
 {
+	char buf[PATH_MAX];
 	struct stat st;
+	int e;
 
-	if (fstat(fd, &st) < 0)
-		return clyde_err(ctx, errno, "fstat %s for its residency",
-				 name);
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		return clyde_err(ctx, e, "fstat %s for its residency",
+				 name_of(fd, name, buf, sizeof(buf)));
+	}
 	if (S_ISREG(st.st_mode)) {
 		*size = (uint64_t)st.st_size;
 		return 0;
 	}
 	if (S_ISBLK(st.st_mode)) {
-		if (ioctl(fd, BLKGETSIZE64, size) < 0)
-			return clyde_err(ctx, errno, "BLKGETSIZE64 %s", name);
+		if (ioctl(fd, BLKGETSIZE64, size) < 0) {
+			e = errno;
+			return clyde_err(ctx, e, "BLKGETSIZE64 %s",
+					 name_of(fd, name, buf, sizeof(buf)));
+		}
 		return 0;
 	}
 	return clyde_err(ctx, EINVAL,
 			 "residency of %s: not a regular file or block device",
-			 name);
+			 name_of(fd, name, buf, sizeof(buf)));
 }
 
 /*
@@ -87,22 +103,26 @@ static int count_window(struct clyde_ctx *ctx, int fd, const char *name,
 			unsigned char *vec, uint64_t *resident, int *eacces)
 {
 	size_t npages = (size_t)((len + (uint64_t)page - 1) / (uint64_t)page);
+	char buf[PATH_MAX];
 	void *p;
+	int e;
 
 	p = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, (off_t)off);
 	if (p == MAP_FAILED) {
-		if (errno == EACCES && eacces) {
+		e = errno;
+		if (e == EACCES && eacces) {
 			*eacces = 1;
 			return -EACCES;
 		}
-		return clyde_err(ctx, errno, "mmap %s at offset %llu", name,
+		return clyde_err(ctx, e, "mmap %s at offset %llu",
+				 name_of(fd, name, buf, sizeof(buf)),
 				 (unsigned long long)off);
 	}
 	if (mincore(p, (size_t)len, vec) < 0) {
-		int e = errno;
-
+		e = errno;
 		munmap(p, (size_t)len);
-		return clyde_err(ctx, e, "mincore %s at offset %llu", name,
+		return clyde_err(ctx, e, "mincore %s at offset %llu",
+				 name_of(fd, name, buf, sizeof(buf)),
 				 (unsigned long long)off);
 	}
 	munmap(p, (size_t)len);
@@ -118,29 +138,26 @@ static int count_window(struct clyde_ctx *ctx, int fd, const char *name,
 	return 0;
 }
 
-int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
-			     uint64_t *resident_bytes, uint64_t *total_bytes)
+/*
+ * The residency of the first `size` bytes of fd (size > 0).  `name` may
+ * be NULL: it is then looked up only for an error message.
+ */
+static int residency(struct clyde_ctx *ctx, int fd, const char *name,
+		     uint64_t size, uint64_t *resident_bytes)
 {
-	char name[PATH_MAX];
-	uint64_t size, resident = 0, win;
+	char buf[PATH_MAX];
+	uint64_t resident = 0, win;
 	unsigned char *vec;
 	long page = sysconf(_SC_PAGESIZE);
-	int mfd = fd, ret, eacces = 0;
+	int mfd = fd, ret = 0, eacces = 0;
 
-	*resident_bytes = 0;
-	*total_bytes = 0;
-	fd_name(fd, name, sizeof(name));
-	ret = map_size(ctx, fd, name, &size);
-	if (ret)
-		return ret;
-	if (size == 0)
-		return 0; /* nothing to map: mmap of length 0 is EINVAL */
 	if (page <= 0)
 		page = 4096;
 	win = size < CLYDE_CACHE_WINDOW ? size : CLYDE_CACHE_WINDOW;
 	vec = malloc((size_t)((win + (uint64_t)page - 1) / (uint64_t)page));
 	if (!vec)
-		return clyde_err(ctx, ENOMEM, "residency of %s", name);
+		return clyde_err(ctx, ENOMEM, "residency of %s",
+				 name_of(fd, name, buf, sizeof(buf)));
 	for (uint64_t off = 0; off < size; off += win) {
 		uint64_t len = size - off < win ? size - off : win;
 
@@ -154,11 +171,14 @@ int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
 			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 			mfd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 			if (mfd < 0) {
+				int e = errno;
+
 				ret = clyde_err(
-					ctx, errno,
+					ctx, e,
 					"reopen write-only %s read-only "
 					"via %s for its residency",
-					name, link);
+					name_of(fd, name, buf, sizeof(buf)),
+					link);
 				mfd = fd;
 				break;
 			}
@@ -171,6 +191,25 @@ int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
 	free(vec);
 	if (mfd != fd)
 		close(mfd);
+	if (!ret)
+		*resident_bytes = resident;
+	return ret;
+}
+
+int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
+			     uint64_t *resident_bytes, uint64_t *total_bytes)
+{
+	uint64_t size, resident = 0;
+	int ret;
+
+	*resident_bytes = 0;
+	*total_bytes = 0;
+	ret = map_size(ctx, fd, NULL, &size);
+	if (ret)
+		return ret;
+	if (size == 0)
+		return 0; /* nothing to map: mmap of length 0 is EINVAL */
+	ret = residency(ctx, fd, NULL, size, &resident);
 	if (ret)
 		return ret;
 	*resident_bytes = resident;
@@ -226,8 +265,10 @@ struct walk {
 	char *path; /* of the entry being visited, for messages */
 	size_t len; /* strlen(path) */
 	size_t cap;
-	uint64_t resident;
-	uint64_t total;
+	struct clyde_cache_dir_stats st;
+	const char *top; /* the walk's top directory, for messages */
+	int syncfd;	 /* ... and a descriptor of it, for the one syncfs */
+	bool synced;	 /* ... which has been done */
 };
 
 /* Append "/name" to the walk's path; path_pop() takes the old length. */
@@ -257,14 +298,18 @@ static void path_pop(struct walk *w, size_t saved)
 	w->path[saved] = '\0';
 }
 
+/*
+ * One regular file with data: measure, evict (the walk's syncfs made its
+ * pages clean), measure again.  No fsync, no name lookup in /proc.
+ */
 static int walk_file(struct walk *w, int dfd, const char *name)
 {
-	uint64_t res, tot;
+	uint64_t before = 0, after = 0, size;
 	struct stat st;
-	int fd, ret;
+	int fd, ret = 0, e;
 
-	/* O_NONBLOCK: should a FIFO have replaced the file since readdir,
-	 * the open must not hang; it is skipped below. */
+	/* O_NONBLOCK: should a FIFO have replaced the file since the
+	 * fstatat, the open must not hang; it is skipped below. */
 	fd = openat(dfd, name,
 		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
@@ -276,15 +321,38 @@ static int walk_file(struct walk *w, int dfd, const char *name)
 		ret = clyde_err(w->ctx, errno, "fstat %s", w->path);
 		goto out;
 	}
-	ret = 0;
 	if (!S_ISREG(st.st_mode))
 		goto out;
-	ret = clyde_cache_residency_fd(w->ctx, fd, &res, &tot);
+	size = (uint64_t)st.st_size;
+	w->st.files++;
+	w->st.total_bytes += size;
+	if (!size)
+		goto out;
+	/* DONTNEED skips dirty pages and pages under writeback.  One syncfs
+	 * before the first file with data writes back and waits for every
+	 * file of the filesystem, where an fsync per file cost a journal
+	 * round trip each.  A tree of empty files needs none. */
+	if (!w->synced) {
+		if (syncfs(w->syncfd) < 0) {
+			ret = clyde_err(w->ctx, errno,
+					"syncfs %s before evicting %s", w->top,
+					w->path);
+			goto out;
+		}
+		w->synced = true;
+	}
+	ret = residency(w->ctx, fd, w->path, size, &before);
 	if (ret)
 		goto out;
-	w->resident += res;
-	w->total += tot;
-	ret = clyde_cache_evict_fd(w->ctx, fd, w->path);
+	e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (e) {
+		ret = clyde_err(w->ctx, e, "posix_fadvise(DONTNEED) %s",
+				w->path);
+		goto out;
+	}
+	ret = residency(w->ctx, fd, w->path, size, &after);
+	w->st.resident_before += before;
+	w->st.resident_after += after;
 out:
 	close(fd);
 	return ret;
@@ -305,6 +373,7 @@ static int walk_dir(struct walk *w, int dfd)
 	for (;;) {
 		size_t saved = w->len;
 		unsigned char type;
+		struct stat st;
 
 		errno = 0;
 		de = readdir(d);
@@ -321,10 +390,10 @@ static int walk_dir(struct walk *w, int dfd)
 			break;
 		}
 		type = de->d_type;
-		if (type == DT_UNKNOWN) {
-			struct stat st;
-
-			/* Some filesystems do not fill d_type. */
+		if (type == DT_UNKNOWN || type == DT_REG) {
+			/* The size decides whether the file is opened at
+			 * all: an empty one has no pages to evict.  Some
+			 * filesystems do not fill d_type either. */
 			if (fstatat(dirfd(d), de->d_name, &st,
 				    AT_SYMLINK_NOFOLLOW) < 0) {
 				if (errno == ENOENT)
@@ -336,6 +405,10 @@ static int walk_dir(struct walk *w, int dfd)
 			type = S_ISDIR(st.st_mode) ? DT_DIR :
 			       S_ISREG(st.st_mode) ? DT_REG :
 						     DT_UNKNOWN;
+			if (type == DT_REG && st.st_size == 0) {
+				w->st.files++;
+				continue;
+			}
 		}
 		if (type != DT_DIR && type != DT_REG)
 			continue; /* symlinks, devices, FIFOs, sockets */
@@ -365,7 +438,7 @@ static int walk_dir(struct walk *w, int dfd)
 }
 
 int clyde_cache_evict_dir(struct clyde_ctx *ctx, int dirfd, const char *path,
-			  uint64_t *resident_bytes, uint64_t *total_bytes)
+			  struct clyde_cache_dir_stats *stats)
 {
 	struct walk w = { .ctx = ctx };
 	int fd, ret;
@@ -375,21 +448,25 @@ int clyde_cache_evict_dir(struct clyde_ctx *ctx, int dirfd, const char *path,
 	w.len = strlen(path);
 	w.cap = w.len + 256;
 	w.path = malloc(w.cap);
-	if (!w.path)
-		return clyde_err(ctx, ENOMEM, "walking %s", path);
+	if (!w.path) {
+		ret = clyde_err(ctx, ENOMEM, "walking %s", path);
+		goto out;
+	}
 	memcpy(w.path, path, w.len + 1);
 	/* A descriptor of our own: fdopendir() takes it over, and a dup()
 	 * would share (and move) the caller's directory offset. */
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
 		ret = clyde_err(ctx, errno, "open directory %s", path);
-	else
-		ret = walk_dir(&w, fd);
+		goto out;
+	}
+	w.syncfd = fd;
+	w.top = path;
+	ret = walk_dir(&w, fd);
+out:
 	free(w.path);
-	if (resident_bytes)
-		*resident_bytes = w.resident;
-	if (total_bytes)
-		*total_bytes = w.total;
+	if (stats)
+		*stats = w.st;
 	return ret;
 }
 

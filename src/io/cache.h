@@ -74,13 +74,29 @@ int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
  */
 int clyde_cache_drop_all(struct clyde_ctx *ctx);
 
+/* What clyde_cache_evict_dir() saw. */
+struct clyde_cache_dir_stats {
+	uint64_t files;		  /* regular files */
+	uint64_t total_bytes;	  /* their sizes */
+	uint64_t resident_before; /* of those bytes, cached before eviction */
+	uint64_t resident_after;  /* ... and still cached right after it */
+};
+
 /*
  * For the file tests: walk the tree below directory `dirfd` (`path` names
- * it in messages) and, for every regular file, add its residency to
- * *resident_bytes and its size to *total_bytes (measured before it is
- * evicted), then evict it as clyde_cache_evict_fd() does.  Either pointer
- * may be NULL; the outputs are set (not added to) on return, also on
- * failure, to what was seen so far.
+ * it in messages) and, for every regular file that has data, measure its
+ * residency, evict it (posix_fadvise DONTNEED) and measure it again, in
+ * the same visit.  Before the first such file, one syncfs() writes back
+ * the whole filesystem, so that every page is clean and can be dropped
+ * (no fsync per file).  Empty files are only counted (one fstatat each):
+ * they have no pages, so they are never opened, and a tree of empty files
+ * costs no sync at all.  `stats` (may be NULL) is set, also on failure,
+ * to what was seen so far.
+ *
+ * resident_after is what a test that starts now finds in the cache: the
+ * walk itself reads no data, so nothing it passed is cached again by it.
+ * syncfs flushes the whole filesystem (not only this tree); like fsync it
+ * leaves nothing of the files for the flusher to do during the next test.
  *
  * Symlinks are never followed (every open is O_NOFOLLOW; an entry that
  * turns out not to be a regular file or directory once open is skipped),
@@ -92,7 +108,7 @@ int clyde_cache_drop_all(struct clyde_ctx *ctx);
  * clyde_stopping() says so.
  */
 int clyde_cache_evict_dir(struct clyde_ctx *ctx, int dirfd, const char *path,
-			  uint64_t *resident_bytes, uint64_t *total_bytes);
+			  struct clyde_cache_dir_stats *stats);
 
 /*
  * Was O_DIRECT honoured?  Measure the file's residency before a test that

@@ -89,7 +89,8 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
  * test that ran with its measured rate (never "+++++"), the page-cache
  * residency at its start, latency percentiles and what reached the block
  * device; then a warning for each test served mostly from the page cache
- * and a note for each test where -D was not honoured; and with n > 1 runs
+ * and a note for each test where -D was not honoured; the time spent
+ * outside the timed windows, when the runs measured it; and with n > 1 runs
  * a statistics table (mean +/- 95% CI, stddev) and, with extra's target,
  * the tests that did not settle.  For n > 1 the rows merge the runs: the
  * mean rate, the latencies of all runs' operations, the highest residency,

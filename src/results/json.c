@@ -136,6 +136,8 @@ static void json_run(struct clyde_jw *w, unsigned index,
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_u64(w, "index", index);
 	clyde_jw_u64(w, "seed", r->params.seed);
+	clyde_jw_u64(w, "wall_ns", r->wall_ns);
+	clyde_jw_u64(w, "overhead_ns", r->overhead_ns);
 	clyde_jw_open(w, "tests", '[');
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
 		json_test(w, (enum clyde_test)i, &r->tests[i]);

@@ -47,7 +47,9 @@ struct clyde_span {
 	uint64_t end_ns;   /* after the last op (and its fsync/close) */
 	uint64_t bytes;
 	uint64_t ops;
-	uint64_t cpu_user_ns; /* this worker thread's own CPU */
+	/* CPU of this worker's threads (its own and its seekers') over
+	 * exactly its window [start_ns, end_ns]. */
+	uint64_t cpu_user_ns;
 	uint64_t cpu_sys_ns;
 	uint64_t latency_max_ns;
 	/* Every operation's latency; owned; merged into the test's
@@ -76,7 +78,8 @@ struct clyde_test_result {
 
 	/* Totals over all workers.  The rate is bytes (or ops) / elapsed_ns,
 	 * where elapsed runs from the first worker's start to the last one's
-	 * end.  CPU is the process's, measured once around the whole test. */
+	 * end.  CPU is the sum of the workers' (each over its own window):
+	 * set-up before the start barrier is not counted. */
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
@@ -135,6 +138,13 @@ struct clyde_run {
 	struct clyde_env env;
 	uint64_t started_unix; /* wall-clock seconds at the start, for records */
 	struct clyde_test_result tests[CLYDE_TEST_COUNT];
+	/* The whole run's time (clyde_bonnie_run: not the scratch directory
+	 * or the calibration, made once before a series) and the part of it
+	 * outside every test's timed window: set-up, cache eviction and
+	 * residency, checks, clean-up.  Waiting for other processes at -y is
+	 * in neither.  0 when not measured (a run read back from a file). */
+	uint64_t wall_ns;
+	uint64_t overhead_ns;
 };
 
 /* Zero a run; clyde_run_release() frees the spans. */

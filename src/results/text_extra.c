@@ -274,6 +274,27 @@ static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 				labels[i]);
 }
 
+/* What clyde spent outside the timed windows (eviction, residency,
+ * set-up), over all runs that measured it. */
+static void write_overhead(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	uint64_t wall = 0, over = 0;
+	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN];
+
+	for (unsigned i = 0; i < n; i++) {
+		wall += runs[i].wall_ns;
+		over += runs[i].overhead_ns;
+	}
+	if (!wall)
+		return;
+	clyde_fmt_human_ns(a, sizeof(a), (double)over);
+	clyde_fmt_human_ns(b, sizeof(b), (double)wall);
+	fprintf(f,
+		"clyde: untimed (set-up, cache eviction, checks): %s of %s "
+		"(%.1f%%)\n",
+		a, b, (double)over * 100.0 / (double)wall);
+}
+
 /* "mean" and friends in the test's unit; "n/a" when not finite. */
 static char *stat_cell(char *buf, size_t len, double v, enum clyde_test id)
 {
@@ -401,6 +422,7 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
 	write_warnings(f, rows, n);
 	write_metadata_note(f, rows, &runs[0].params);
+	write_overhead(f, runs, n);
 	if (n > 1)
 		write_stats(f, sum, n, extra);
 	if (fflush(f) != 0 || ferror(f))

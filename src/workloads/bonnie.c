@@ -5,9 +5,17 @@
  * For every test the suite starts one thread per worker; each body does its
  * untimed set-up, then meets the others at a barrier (clyde_worker_go) so
  * that all are released together.  The rate is total work over the time
- * from the first worker's start to the last one's end, and CPU is the
- * process's own, read once around the test, so it is counted once however
- * many threads ran (bonnie++ summed every seeker's process-wide CPU).
+ * from the first worker's start to the last one's end.  CPU is counted per
+ * thread over exactly the timed window (the thread's CPU clock, read just
+ * inside the wall-clock readings): a worker's CPU is its own thread's plus
+ * its seekers', and the test's is the sum over the workers.  Set-up before
+ * the start barrier (the subdirectories of -n N:0:0:D, the names) and the
+ * checks after the end are not counted, nor is the suite's own thread;
+ * bonnie++ summed every seeker's process-wide CPU instead.
+ *
+ * A run also reports its wall time and the part of it outside the timed
+ * windows (cache eviction and residency, set-up, checks), so that what the
+ * honest numbers cost is a number too.
  */
 #include "workloads/bonnie.h"
 
@@ -60,13 +68,42 @@ static uint64_t tv_ns(const struct timeval *tv)
 	       (uint64_t)tv->tv_usec * 1000u;
 }
 
-static void thread_cpu(uint64_t *user, uint64_t *sys)
+void clyde_cpu_mark(struct clyde_cpu_mark *m)
 {
+	struct timespec ts;
 	struct rusage ru;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	getrusage(RUSAGE_THREAD, &ru);
-	*user = tv_ns(&ru.ru_utime);
-	*sys = tv_ns(&ru.ru_stime);
+	m->ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	m->user_ns = tv_ns(&ru.ru_utime);
+	m->sys_ns = tv_ns(&ru.ru_stime);
+}
+
+/*
+ * The thread clock is exact to the nanosecond; RUSAGE_THREAD is not (it
+ * scales the scheduler's runtime by tick samples and can be a few
+ * milliseconds off either way over a short window), but it is the only
+ * source of the user/system split.  So the total is the clock's and the
+ * split follows getrusage's; with no tick in the window it is all user
+ * time, as the kernel does.
+ */
+void clyde_cpu_since(const struct clyde_cpu_mark *m, uint64_t *user_ns,
+		     uint64_t *sys_ns)
+{
+	struct clyde_cpu_mark now;
+	uint64_t total, du, ds;
+
+	clyde_cpu_mark(&now);
+	total = now.ns > m->ns ? now.ns - m->ns : 0;
+	du = now.user_ns > m->user_ns ? now.user_ns - m->user_ns : 0;
+	ds = now.sys_ns > m->sys_ns ? now.sys_ns - m->sys_ns : 0;
+	*user_ns = du + ds ? (uint64_t)((double)total * (double)du /
+					(double)(du + ds)) :
+			     total;
+	if (*user_ns > total)
+		*user_ns = total;
+	*sys_ns = total - *user_ns;
 }
 
 uint64_t clyde_worker_go(struct clyde_worker *w, int err)
@@ -74,19 +111,17 @@ uint64_t clyde_worker_go(struct clyde_worker *w, int err)
 	if (err < 0)
 		atomic_store(&w->ctx->failed, 1);
 	pthread_barrier_wait(w->start);
-	thread_cpu(&w->cpu_user0, &w->cpu_sys0);
+	/* The CPU window nests inside the clock's, so that one thread's CPU
+	 * can never exceed its elapsed time. */
 	w->span->start_ns = clyde_now(w->ctx);
+	clyde_cpu_mark(&w->cpu0);
 	return w->span->start_ns;
 }
 
 void clyde_worker_end(struct clyde_worker *w)
 {
-	uint64_t u, s;
-
+	clyde_cpu_since(&w->cpu0, &w->span->cpu_user_ns, &w->span->cpu_sys_ns);
 	w->span->end_ns = clyde_now(w->ctx);
-	thread_cpu(&u, &s);
-	w->span->cpu_user_ns = u - w->cpu_user0;
-	w->span->cpu_sys_ns = s - w->cpu_sys0;
 }
 
 uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
@@ -154,6 +189,18 @@ static bool is_metadata(enum clyde_test t)
 	       t == CLYDE_RAN_STAT || t == CLYDE_RAN_DEL;
 }
 
+/*
+ * Can the file tests' files hold data?  Not with -n N:0 (bonnie++'s
+ * default) nor with links (-1, -2), which all point to one empty file:
+ * such files have no pages to evict or measure, and walking them (a stat
+ * of every file before every stat and delete test) would cost as much as
+ * the stat tests themselves.
+ */
+static bool files_have_data(const struct clyde_bonnie_config *cfg)
+{
+	return cfg->max_size > 0;
+}
+
 /* The IO tests whose O_DIRECT use the file's residency can check. */
 static bool direct_checkable(enum clyde_test t)
 {
@@ -195,9 +242,11 @@ static int io_residency(struct suite_state *st, struct clyde_worker *w,
 }
 
 /*
- * Before a test: drop every cache (--drop-caches, metadata tests), evict
- * the files the test will read, and record how much of them is still
- * cached when it starts.  Untimed.
+ * Before a test: evict the files the test will read and record how much
+ * of them is still cached when it starts, then drop every cache
+ * (--drop-caches, metadata tests).  Untimed.  The drop comes last: the
+ * eviction walk looks up every inode, which would warm again the caches
+ * the drop has just emptied.
  */
 static int prepare_cache(struct suite_state *st, enum clyde_test t,
 			 struct clyde_test_result *r)
@@ -206,16 +255,8 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	bool evict = !cfg->no_evict && !st->memory_fs;
 	int ret;
 
-	if (is_metadata(t) && cfg->drop_caches) {
-		ret = clyde_cache_drop_all(st->ctx);
-		if (ret < 0)
-			return ret;
-		r->cache.dropped = true;
-	}
-	if (!reads_back(t))
-		return 0;
-	r->cache.evicted = evict;
-	for (unsigned i = 0; i < st->n; i++) {
+	r->cache.evicted = evict && reads_back(t);
+	for (unsigned i = 0; i < st->n && reads_back(t); i++) {
 		struct clyde_worker *w = &st->w[i];
 		struct clyde_span *sp = &r->spans[i];
 		uint64_t res = 0, tot = 0;
@@ -229,22 +270,28 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 						 st->scratch->path, w->io_name);
 			if (ret > 0 || st->memory_fs)
 				continue;
-		} else if (evict) {
-			/* The first pass evicts; the second measures what
-			 * is left, which is what the test starts with. */
+		} else if (evict && files_have_data(cfg)) {
+			struct clyde_cache_dir_stats ds;
+
+			/* One walk evicts and measures what is left,
+			 * which is what the test starts with. */
 			ret = clyde_cache_evict_dir(st->ctx, w->dirfd,
-						    w->dir_path, NULL, NULL);
-			if (ret == 0)
-				ret = clyde_cache_evict_dir(st->ctx, w->dirfd,
-							    w->dir_path, &res,
-							    &tot);
+						    w->dir_path, &ds);
 			if (ret < 0)
 				return ret;
+			res = ds.resident_after;
+			tot = ds.total_bytes;
 		} else {
 			continue;
 		}
 		sp->resident_bytes = res;
 		sp->cached_total_bytes = tot;
+	}
+	if (is_metadata(t) && cfg->drop_caches) {
+		ret = clyde_cache_drop_all(st->ctx);
+		if (ret < 0)
+			return ret;
+		r->cache.dropped = true;
 	}
 	return 0;
 }
@@ -393,21 +440,11 @@ static int test_wanted(const struct clyde_bonnie_config *cfg, enum clyde_test t)
 	return cfg->num_files > 0;
 }
 
-static void process_cpu(uint64_t *user, uint64_t *sys)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	*user = tv_ns(&ru.ru_utime);
-	*sys = tv_ns(&ru.ru_stime);
-}
-
 static int run_test(struct suite_state *st, const struct test_entry *te,
 		    struct clyde_test_result *r)
 {
 	pthread_barrier_t start;
 	pthread_t *tid;
-	uint64_t u0, s0, u1, s1;
 	struct clyde_devstat dev0, dev1;
 	bool have_dev = false;
 	unsigned started = 0;
@@ -439,7 +476,6 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		atomic_store(&st->progress->active, 1);
 	}
 	pthread_barrier_init(&start, NULL, st->n);
-	process_cpu(&u0, &s0);
 	for (unsigned i = 0; i < st->n; i++) {
 		struct clyde_worker *w = &st->w[i];
 
@@ -472,7 +508,6 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;
-	process_cpu(&u1, &s1);
 	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);
 	if (st->progress)
@@ -484,8 +519,13 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (st->ctx->interrupted && *st->ctx->interrupted)
 		return -EINTR;
 	clyde_test_sum_spans(r);
-	r->cpu_user_ns = u1 - u0;
-	r->cpu_sys_ns = s1 - s0;
+	/* Each worker's CPU covers its own timed window only. */
+	r->cpu_user_ns = 0;
+	r->cpu_sys_ns = 0;
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		r->cpu_user_ns += r->spans[i].cpu_user_ns;
+		r->cpu_sys_ns += r->spans[i].cpu_sys_ns;
+	}
 	r->state = CLYDE_DONE;
 	r->latency_sample_every = te->id == CLYDE_PUTC || te->id == CLYDE_GETC ?
 					  CLYDE_PERCHAR_SAMPLE :
@@ -550,6 +590,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 		.scratch = scratch,
 		.n = cfg->concurrency ? cfg->concurrency : 1,
 	};
+	uint64_t t_start = clyde_now(ctx), waited = 0, timed = 0;
 	int ret;
 
 	fill_params(cfg, seed, &run->params);
@@ -576,7 +617,12 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 			continue;
 		}
 		if (hooks && hooks->before_test) {
+			uint64_t t0 = clyde_now(ctx);
+
 			ret = hooks->before_test(hooks->arg, te->id);
+			/* -y waits there for other processes or a key. */
+			if (cfg->sync_mode != CLYDE_SYNC_NONE)
+				waited += clyde_now(ctx) - t0;
 			if (ret < 0)
 				break;
 		}
@@ -591,5 +637,13 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	if (ctx->interrupted && *ctx->interrupted)
 		ret = -EINTR;
 	suite_release(&st);
+	/* What the honest numbers cost: everything outside the windows. */
+	run->wall_ns = clyde_now(ctx) - t_start;
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+		if (run->tests[i].state == CLYDE_DONE)
+			timed += run->tests[i].elapsed_ns;
+	run->overhead_ns = run->wall_ns > timed + waited ?
+				   run->wall_ns - timed - waited :
+				   0;
 	return ret;
 }

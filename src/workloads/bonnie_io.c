@@ -306,6 +306,7 @@ struct seeker {
 	unsigned char *buf;
 	struct clyde_rng rng;
 	uint64_t end_ns, latency_max_ns, bytes, ops;
+	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
 	struct clyde_hist hist; /* this seeker's; merged after the join */
 	int ret;
 };
@@ -317,6 +318,7 @@ static void *seeker_main(void *arg)
 	struct clyde_worker *w = sh->w;
 	const struct clyde_engine_ops *e = engine(w);
 	size_t chunk = w->cfg->io_chunk;
+	struct clyde_cpu_mark cpu0;
 	uint64_t t0;
 
 	pthread_mutex_lock(&sh->lock);
@@ -324,6 +326,7 @@ static void *seeker_main(void *arg)
 		pthread_cond_wait(&sh->cond, &sh->lock);
 	pthread_mutex_unlock(&sh->lock);
 	t0 = clyde_now(w->ctx);
+	clyde_cpu_mark(&cpu0);
 	while (!s->ret) {
 		uint64_t ticket = atomic_fetch_add(&sh->next_ticket, 1);
 		off_t off;
@@ -368,6 +371,7 @@ static void *seeker_main(void *arg)
 		clyde_worker_progress(w, 1);
 		t0 = now;
 	}
+	clyde_cpu_since(&cpu0, &s->cpu_user_ns, &s->cpu_sys_ns);
 	s->end_ns = clyde_now(w->ctx);
 	return NULL;
 }
@@ -449,6 +453,9 @@ int clyde_test_seeks(struct clyde_worker *w)
 		clyde_hist_merge(w->span->hist, &s[i].hist);
 		w->span->ops += s[i].ops;
 		w->span->bytes += s[i].bytes;
+		/* The seekers did the worker's work: their CPU is its CPU. */
+		w->span->cpu_user_ns += s[i].cpu_user_ns;
+		w->span->cpu_sys_ns += s[i].cpu_sys_ns;
 		free(s[i].buf);
 	}
 	pthread_cond_destroy(&sh.cond);

@@ -19,6 +19,13 @@
 #include "results/result.h"
 #include "workloads/bonnie.h"
 
+/* A thread's CPU time at one moment (clyde_cpu_mark). */
+struct clyde_cpu_mark {
+	uint64_t ns;	  /* CLOCK_THREAD_CPUTIME_ID: exact */
+	uint64_t user_ns; /* RUSAGE_THREAD: for the user/system split */
+	uint64_t sys_ns;
+};
+
 struct clyde_worker {
 	struct clyde_ctx *ctx;
 	const struct clyde_bonnie_config *cfg;
@@ -39,7 +46,7 @@ struct clyde_worker {
 
 	pthread_barrier_t *start;	 /* shared by the workers of one test */
 	struct clyde_progress *progress; /* may be NULL */
-	uint64_t cpu_user0, cpu_sys0;
+	struct clyde_cpu_mark cpu0;	 /* this thread's CPU at the start */
 
 	/* State a body keeps from one test to the next (the random-order
 	 * names from random create, used by random stat and delete); the
@@ -54,8 +61,17 @@ struct clyde_worker {
  * and stop too). */
 uint64_t clyde_worker_go(struct clyde_worker *w, int err);
 
-/* Stop this worker's clock (after the last op of the timed region). */
+/* Stop this worker's clock (after the last op of the timed region).  The
+ * span's CPU is then this thread's over the window; a body that ran the
+ * test in helper threads (the seekers) adds theirs to the span. */
 void clyde_worker_end(struct clyde_worker *w);
+
+/* The calling thread's CPU time now, and the CPU it used since mark `m`
+ * (taken by the same thread): exact in total, split into user and system
+ * time as getrusage(RUSAGE_THREAD) samples it. */
+void clyde_cpu_mark(struct clyde_cpu_mark *m);
+void clyde_cpu_since(const struct clyde_cpu_mark *m, uint64_t *user_ns,
+		     uint64_t *sys_ns);
 
 /* Account one operation that began at `t0`: counts it in span->ops when
  * `count` is true and keeps the slowest latency.  Returns the time now,

@@ -430,9 +430,31 @@ static void test_memory_fs(struct clyde_ctx *ctx, int dfd)
 	close(fd);
 }
 
+/* Write `size` bytes to a new file and leave them dirty (no fsync). */
+static int write_dirty(int dirfd, const char *name, uint64_t size)
+{
+	static char buf[1 << 16];
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 0x5a, sizeof(buf));
+	while (size) {
+		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
+
+		if (write(fd, buf, n) != (ssize_t)n) {
+			close(fd);
+			return -1;
+		}
+		size -= n;
+	}
+	return close(fd);
+}
+
 static void test_evict_dir(struct clyde_ctx *ctx, int dfd)
 {
-	uint64_t expect = 0, r, tot, big_r;
+	struct clyde_cache_dir_stats ds;
+	uint64_t expect = 0, nfiles = 0, big_r;
 	char name[64];
 	int tfd, fd;
 
@@ -448,11 +470,24 @@ static void test_evict_dir(struct clyde_ctx *ctx, int dfd)
 			snprintf(name, sizeof(name), "d%d/f%d", d, f);
 			CHECK(write_file(tfd, name, size) == 0);
 			expect += size;
+			nfiles++;
+		}
+		/* Empty files: counted, nothing to evict. */
+		for (int f = 0; f < 5; f++) {
+			snprintf(name, sizeof(name), "d%d/empty%d", d, f);
+			CHECK(write_file(tfd, name, 0) == 0);
+			nfiles++;
 		}
 	}
 	CHECK(mkdirat(tfd, "d0/sub", 0700) == 0);
 	CHECK(write_file(tfd, "d0/sub/deep", 777777) == 0);
 	expect += 777777;
+	nfiles++;
+	/* Dirty pages are not dropped by fadvise: the walk's one syncfs
+	 * must have cleaned them (there is no fsync per file any more). */
+	CHECK(write_dirty(tfd, "d2/dirty", 3 * MIB) == 0);
+	expect += 3 * MIB;
+	nfiles++;
 	/* Followed, these would count big and d0 twice; a FIFO would hang
 	 * a blocking open. */
 	CHECK(symlinkat("../big", tfd, "link-big") == 0);
@@ -462,26 +497,34 @@ static void test_evict_dir(struct clyde_ctx *ctx, int dfd)
 	CHECK(read_file(dfd, "big", false) == (int64_t)BIG_SIZE);
 	CHECK(frac(ctx, dfd, "big", &big_r, NULL) > 0.5);
 
-	CHECK(clyde_cache_evict_dir(ctx, tfd, "tree", &r, &tot) == 0);
-	printf("# evict_dir: %llu of %llu bytes were resident\n",
-	       (unsigned long long)r, (unsigned long long)tot);
-	CHECK(tot == expect);
-	CHECK(r > tot / 2 && r <= tot);
+	/* One walk: measured before, evicted, measured after. */
+	CHECK(clyde_cache_evict_dir(ctx, tfd, "tree", &ds) == 0);
+	printf("# evict_dir: %llu of %llu bytes were resident, %llu after\n",
+	       (unsigned long long)ds.resident_before,
+	       (unsigned long long)ds.total_bytes,
+	       (unsigned long long)ds.resident_after);
+	CHECK(ds.files == nfiles);
+	CHECK(ds.total_bytes == expect);
+	CHECK(ds.resident_before > expect / 2 && ds.resident_before <= expect);
+	CHECK(ds.resident_after < expect / 10);
 	CHECK(frac(ctx, dfd, "big", NULL, NULL) > 0.5);
 	CHECK(frac(ctx, tfd, "d2/f9", NULL, NULL) < 0.1);
+	CHECK(frac(ctx, tfd, "d2/dirty", NULL, NULL) < 0.1);
 	CHECK(frac(ctx, tfd, "d0/sub/deep", NULL, NULL) < 0.1);
 
-	CHECK(clyde_cache_evict_dir(ctx, tfd, "tree", &r, &tot) == 0);
-	CHECK(tot == expect);
-	CHECK(r < tot / 10);
-	CHECK(clyde_cache_evict_dir(ctx, tfd, NULL, NULL, NULL) == 0);
+	/* Again: nothing was cached since. */
+	CHECK(clyde_cache_evict_dir(ctx, tfd, "tree", &ds) == 0);
+	CHECK(ds.total_bytes == expect);
+	CHECK(ds.resident_before < expect / 10);
+	CHECK(ds.resident_after < expect / 10);
+	CHECK(clyde_cache_evict_dir(ctx, tfd, NULL, NULL) == 0);
 
 	/* Not a directory: the error names it. */
 	fd = openat(dfd, "odd", O_RDONLY);
 	clyde_err_clear(ctx);
-	CHECK(clyde_cache_evict_dir(ctx, fd, "odd-file", &r, &tot) == -ENOTDIR);
+	CHECK(clyde_cache_evict_dir(ctx, fd, "odd-file", &ds) == -ENOTDIR);
 	CHECK(strstr(clyde_errmsg(ctx), "odd-file") != NULL);
-	CHECK(r == 0 && tot == 0);
+	CHECK(ds.files == 0 && ds.total_bytes == 0);
 	clyde_err_clear(ctx);
 	close(fd);
 	close(tfd);

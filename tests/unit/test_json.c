@@ -83,6 +83,8 @@ static void build(struct clyde_run *r, unsigned k)
 	r->params.drop_caches = false;
 	snprintf(r->params.pattern, sizeof(r->params.pattern), "random");
 	r->started_unix = 1700000000ull + k;
+	r->wall_ns = 70000000000ull + k;
+	r->overhead_ns = 3000000000ull + k;
 	fill_env(r);
 
 	/* put_block: two workers, latencies 1..10000 us split between
@@ -377,8 +379,10 @@ static const char *const checker[] = {
 	"runs = d['runs']\n",
 	"check(isinstance(runs, list) and len(runs) >= 1, 'runs')\n",
 	"for ri, r in enumerate(runs):\n",
-	"    keys(r, 'index seed tests', 'run')\n",
+	"    keys(r, 'index seed wall_ns overhead_ns tests', 'run')\n",
 	"    check(r['index'] == ri and r['seed'] == 1000 + ri, 'run index')\n",
+	"    check(r['wall_ns'] == 70 * 10**9 + ri and\n",
+	"          r['overhead_ns'] == 3 * 10**9 + ri, 'run wall and overhead')\n",
 	"    ts = r['tests']\n",
 	"    check([x['name'] for x in ts] == NAMES, 'all 12 tests in order')\n",
 	"    for x in ts:\n",

@@ -233,8 +233,19 @@ static void test_single(void)
 	CHECK(strstr(out, "note: sequential create") == NULL);
 	/* no statistics for one run */
 	CHECK(strstr(out, "statistics") == NULL);
+	/* the untimed share only when the run measured it */
+	CHECK(strstr(out, "untimed") == NULL);
 	CHECK(longest_line(out) < 100);
 	free(out);
+
+	r.wall_ns = 40000000000ull;
+	r.overhead_ns = 1500000000ull;
+	out = text_of(&r, 1, NULL);
+	CHECK(out && strstr(out, "\nclyde: untimed (set-up, cache eviction, "
+				 "checks): 1.50 s of 40.0 s (3.8%)\n") != NULL);
+	free(out);
+	r.wall_ns = 0;
+	r.overhead_ns = 0;
 
 	/* residency just below the threshold: no warning */
 	r.tests[CLYDE_GET_BLOCK].cache.resident_bytes = 499;

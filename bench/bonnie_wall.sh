@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+#
+# bonnie_wall.sh: the wall time of a whole clyde run next to bonnie++'s,
+# for the same file tests on the same directory, and clyde's own report of
+# the time it spent outside the timed windows (cache eviction, residency
+# checks, set-up), which must stay small next to the tests.
+#
+# Usage: bench/bonnie_wall.sh [-n N] [-b CLYDE] [-B BONNIE] [-o OUTDIR]
+#                             [-s SIZE] DIR [FILES]
+#
+#   DIR     directory on the filesystem under test (both tools make their
+#           scratch directory in it and remove it)
+#   FILES   the -n argument of both tools (default 128: 128 x 1024 empty
+#           files, bonnie++'s default)
+#   -n N    repeat each bonnie++/clyde pair N times (default 3); the order
+#           alternates (odd repeats bonnie++ first) so that a drift of a
+#           shared machine does not favour one side
+#   -s SIZE the -s argument of both tools (default 0: file tests only)
+#   -b PATH the clyde binary (default: $CLYDE, else build-bench/clyde or
+#           build/clyde next to this script, else clyde on PATH)
+#   -B PATH the bonnie++ binary (default: bonnie++ on PATH)
+#   -o DIR  keep clyde's JSON and both tools' output in DIR
+#
+# Both tools run with -r 0 (no RAM check or auto sizing) and -q; bonnie++
+# as root needs -u root, which it is then given.  clyde runs with
+# --no-save (no history) and --json; everything else is both tools'
+# default: clyde evicts and measures the page cache before every test that
+# reads back, bonnie++ does not.
+#
+# It prints one line per run (wall seconds; for clyde also the overhead
+# share of its wall time from the JSON's runs[].overhead_ns / wall_ns), then
+# the medians, the ratio clyde/bonnie++ of the medians and the two targets
+# of issue 8: ratio <= 1.2 and every clyde run's overhead <= 15%.  Exit
+# status 0 when both hold, 1 when not, 2 on a usage or run error.
+set -euo pipefail
+
+usage()
+{
+	sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+reps=3
+size=0
+clyde=${CLYDE:-}
+bonnie='bonnie++'
+keep=
+while getopts n:b:B:o:s:h opt; do
+	case $opt in
+	n) reps=$OPTARG ;;
+	b) clyde=$OPTARG ;;
+	B) bonnie=$OPTARG ;;
+	o) keep=$OPTARG ;;
+	s) size=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ $# -ge 1 && $# -le 2 ]] || usage
+dir=$1
+files=${2:-128}
+[[ -d $dir ]] || {
+	echo "bonnie_wall: $dir is not a directory" >&2
+	exit 2
+}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || usage
+if [[ -z $clyde ]]; then
+	for c in "$here/../build-bench/clyde" "$here/../build/clyde"; do
+		[[ -x $c ]] && clyde=$c && break
+	done
+	[[ -n $clyde ]] || clyde=$(command -v clyde || true)
+fi
+[[ -x $clyde ]] || {
+	echo "bonnie_wall: no clyde binary (use -b)" >&2
+	exit 2
+}
+command -v "$bonnie" >/dev/null || {
+	echo "bonnie_wall: no $bonnie (use -B)" >&2
+	exit 2
+}
+command -v python3 >/dev/null || {
+	echo "bonnie_wall: python3 is needed" >&2
+	exit 2
+}
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/bonnie_wall.XXXXXX")
+trap 'rm -rf -- "$out"' EXIT
+bonnie_user=()
+[[ $(id -u) -ne 0 ]] || bonnie_user=(-u root)
+
+now_ns() { date +%s%N; }
+
+# run_one TOOL REP: one timed run; appends "TOOL REP WALL_NS [OVERHEAD
+# WALL]" to $out/times.
+run_one()
+{
+	local tool=$1 rep=$2 t0 t1
+	t0=$(now_ns)
+	if [[ $tool == bonnie++ ]]; then
+		"$bonnie" "${bonnie_user[@]}" -d "$dir" -s "$size" -n "$files" \
+			-r 0 -q >"$out/bonnie.$rep.out" 2>&1 || {
+			cat "$out/bonnie.$rep.out" >&2
+			exit 2
+		}
+		t1=$(now_ns)
+		echo "bonnie++ $rep $((t1 - t0))" >>"$out/times"
+	else
+		"$clyde" -d "$dir" -s "$size" -n "$files" -r 0 -q --no-save \
+			--json "$out/clyde.$rep.json" >"$out/clyde.$rep.out" 2>&1 || {
+			cat "$out/clyde.$rep.out" >&2
+			exit 2
+		}
+		t1=$(now_ns)
+		python3 - "$out/clyde.$rep.json" "$rep" "$((t1 - t0))" \
+			>>"$out/times" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+print("clyde", sys.argv[2], sys.argv[3], run["overhead_ns"], run["wall_ns"])
+PY
+	fi
+	tail -n 1 "$out/times" | awk '{
+		printf "%-8s run %s: %8.2f s wall", $1, $2, $3 / 1e9
+		if (NF > 3) printf ", untimed %6.2f s of %6.2f s (%4.1f%%)", $4 / 1e9, $5 / 1e9, 100 * $4 / $5
+		printf "\n" }'
+}
+
+echo "bonnie_wall: $reps x (bonnie++ and clyde) -s $size -n $files -r 0 in $dir"
+echo "clyde: $clyde ($("$clyde" --version 2>/dev/null | head -n 1))"
+echo "bonnie++: $(command -v "$bonnie")"
+for ((r = 1; r <= reps; r++)); do
+	if ((r % 2)); then
+		run_one bonnie++ "$r"
+		run_one clyde "$r"
+	else
+		run_one clyde "$r"
+		run_one bonnie++ "$r"
+	fi
+done
+[[ -z $keep ]] || { mkdir -p "$keep" && cp "$out"/* "$keep"/; }
+
+python3 - "$out/times" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+b = [int(r[2]) / 1e9 for r in rows if r[0] == "bonnie++"]
+c = [int(r[2]) / 1e9 for r in rows if r[0] == "clyde"]
+over = [int(r[3]) / int(r[4]) for r in rows if r[0] == "clyde"]
+mb, mc = statistics.median(b), statistics.median(c)
+ratio = mc / mb
+print(f"median wall: bonnie++ {mb:.2f} s, clyde {mc:.2f} s, "
+      f"ratio clyde/bonnie++ {ratio:.2f}")
+print(f"clyde untimed share: median {100 * statistics.median(over):.1f}%, "
+      f"max {100 * max(over):.1f}%")
+ok = ratio <= 1.2 and max(over) <= 0.15
+print("target (ratio <= 1.2, every run's untimed share <= 15%): " +
+      ("met" if ok else "NOT met"))
+sys.exit(0 if ok else 1)
+PY
