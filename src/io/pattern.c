@@ -33,38 +33,68 @@ static uint64_t next_seed(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* Lanes are stepped in groups of 8: a group's state word is one AVX-512
+ * register (two AVX2, four SSE2), and the groups do not depend on each
+ * other, so the CPU overlaps their dependency chains. */
+#define GROUP 8
+#define NGROUPS (LANES / GROUP)
+
+/* One output of each lane of group S (uint64_t S[4][GROUP]) to
+ * OUT[0..GROUP).  A macro, not a function: gcc keeps the state of a group
+ * in registers only when it sees the arrays themselves. */
+#define STEP_GROUP(S, OUT)                                        \
+	for (int k = 0; k < GROUP; k++) {                         \
+		uint64_t t = S[1][k] << 17;                       \
+                                                                  \
+		(OUT)[k] = rotl(S[0][k] + S[3][k], 23) + S[0][k]; \
+		S[2][k] ^= S[0][k];                               \
+		S[3][k] ^= S[1][k];                               \
+		S[1][k] ^= S[2][k];                               \
+		S[0][k] ^= S[3][k];                               \
+		S[2][k] ^= t;                                     \
+		S[3][k] = rotl(S[3][k], 45);                      \
+	}
+
 /*
  * Make n blocks at out.  Each lane is a xoshiro256++ generator (Blackman
  * and Vigna); block i holds output i of lane 0, lane 1, ... in that order.
- * The lanes do not depend on each other, so the inner loop is one vector
- * operation per line, and the state stays in registers across blocks.
- * Inlined into each implementation, which the compiler vectorises for its
- * target.
+ * The state is copied into one local array per group so that it stays in
+ * registers across blocks.  Inlined into each implementation, which the
+ * compiler vectorises for its target.
  */
 static ALWAYS_INLINE void make_blocks(uint64_t st[4][LANES], unsigned char *out,
 				      size_t n)
 {
-	uint64_t s[4][LANES];
+	uint64_t a[4][GROUP], b[4][GROUP], c[4][GROUP], d[4][GROUP];
 
-	memcpy(s, st, sizeof(s));
-	for (size_t i = 0; i < n; i++) {
-		uint64_t r[LANES];
-
-		for (int k = 0; k < LANES; k++) {
-			uint64_t t = s[1][k] << 17;
-
-			r[k] = rotl(s[0][k] + s[3][k], 23) + s[0][k];
-			s[2][k] ^= s[0][k];
-			s[3][k] ^= s[1][k];
-			s[1][k] ^= s[2][k];
-			s[0][k] ^= s[3][k];
-			s[2][k] ^= t;
-			s[3][k] = rotl(s[3][k], 45);
-		}
-		memcpy(out + i * BLOCK, r, sizeof(r));
+	for (int j = 0; j < 4; j++) {
+		memcpy(a[j], &st[j][0 * GROUP], sizeof(a[j]));
+		memcpy(b[j], &st[j][1 * GROUP], sizeof(b[j]));
+		memcpy(c[j], &st[j][2 * GROUP], sizeof(c[j]));
+		memcpy(d[j], &st[j][3 * GROUP], sizeof(d[j]));
 	}
-	memcpy(st, s, sizeof(s));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ra[GROUP], rb[GROUP], rc[GROUP], rd[GROUP];
+		unsigned char *o = out + i * BLOCK;
+
+		STEP_GROUP(a, ra);
+		STEP_GROUP(b, rb);
+		STEP_GROUP(c, rc);
+		STEP_GROUP(d, rd);
+		memcpy(o, ra, sizeof(ra));
+		memcpy(o + 1 * sizeof(ra), rb, sizeof(rb));
+		memcpy(o + 2 * sizeof(ra), rc, sizeof(rc));
+		memcpy(o + 3 * sizeof(ra), rd, sizeof(rd));
+	}
+	for (int j = 0; j < 4; j++) {
+		memcpy(&st[j][0 * GROUP], a[j], sizeof(a[j]));
+		memcpy(&st[j][1 * GROUP], b[j], sizeof(b[j]));
+		memcpy(&st[j][2 * GROUP], c[j], sizeof(c[j]));
+		memcpy(&st[j][3 * GROUP], d[j], sizeof(d[j]));
+	}
 }
+
+_Static_assert(NGROUPS == 4, "make_blocks steps four groups");
 
 typedef void blocks_fn(uint64_t st[4][LANES], unsigned char *out, size_t n);
 

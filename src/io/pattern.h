@@ -19,7 +19,7 @@
 
 #include "core/rng.h"
 
-#define CLYDE_PATTERN_LANES 8
+#define CLYDE_PATTERN_LANES 32
 /* Bytes made by one step of every lane. */
 #define CLYDE_PATTERN_BLOCK (8 * CLYDE_PATTERN_LANES)
 
