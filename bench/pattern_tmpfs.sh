@@ -9,9 +9,10 @@
 # DIR must be on a tmpfs (default /dev/shm).  Each round runs, in
 # alternating order, `clyde -d DIR -s SIZE -n 0 -f -r 0 --pattern P` for
 # P = random and zeros (default 5 rounds of 1g) and reads put_block from
-# its JSON.  Prints every round, the median rate of each and the ratio of
-# the medians, and the median CPU seconds (user + system) of the block
-# write, which a shared machine disturbs less than the rate.
+# its JSON.  Prints every round, the median rate of each, the ratio of the
+# medians and the median of the rounds' ratios, and the median CPU seconds
+# (user + system) of the block write, which a shared machine disturbs less
+# than the rate.
 set -euo pipefail
 
 clyde=build/clyde
@@ -71,8 +72,11 @@ def load(f):
     rows = [tuple(map(float, l.split())) for l in open(f)]
     return st.median(r[0] for r in rows), st.median(r[1] for r in rows)
 (rr, rc), (zr, zc) = load(sys.argv[1]), load(sys.argv[2])
+rows = [[tuple(map(float, l.split())) for l in open(f)] for f in sys.argv[1:3]]
+pairs = st.median(a[0] / b[0] for a, b in zip(*rows))
 print("median block write: random %.0f MiB/s, zeros %.0f MiB/s, "
-      "random/zeros %.3f" % (rr / 2**20, zr / 2**20, rr / zr))
+      "random/zeros %.3f (median of the rounds' ratios %.3f)"
+      % (rr / 2**20, zr / 2**20, rr / zr, pairs))
 print("median CPU of the block write: random %.3f s, zeros %.3f s, "
       "random/zeros %.3f" % (rc, zc, rc / zc))
 print("target random/zeros >= 0.95: %s" % ("met" if rr / zr >= 0.95 else "NOT met"))
