@@ -9,7 +9,8 @@
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
 #                           groff/man, ipcs, strace, chromium (the HTML
-#                           report's test renders the page)
+#                           report's test renders the page), zstd and xz
+#                           (t_pattern compresses clyde's data)
 #
 # As root it runs apt-get; otherwise it prints the apt-get line to run and
 # exits 1.  Exit 0 means everything is there.
@@ -46,6 +47,9 @@ if [[ $mode == test ]]; then
 		groff:groff-base
 		man:man-db
 		strace:strace
+		zstd:zstd
+		xz:xz-utils
+		split:coreutils
 	)
 fi
 

@@ -1,83 +1,248 @@
 #include "io/pattern.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define POOL_LEN (4u << 20)
-#define STAMP_EVERY 4096u
+#define LANES CLYDE_PATTERN_LANES
+#define BLOCK CLYDE_PATTERN_BLOCK
+
+/* Copies of the generator built for wider vector units, chosen at run time
+ * (gcc and clang on x86-64; the attribute syntax is theirs). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_X86_IMPLS 1
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define HAVE_X86_IMPLS 0
+#define ALWAYS_INLINE inline
+#endif
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* The seeding sequence (splitmix64): distinct, well-mixed state words from
+ * one 64-bit value, so that no lane starts at zero or equal to another even
+ * when -Z feeds the run's generator a short cycle of integers. */
+static uint64_t next_seed(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Lanes are stepped in groups of 8: a group's state word is one AVX-512
+ * register (two AVX2, four SSE2), and the groups do not depend on each
+ * other, so the CPU overlaps their dependency chains. */
+#define GROUP 8
+#define NGROUPS (LANES / GROUP)
+
+/* One output of each lane of group S (uint64_t S[4][GROUP]) to
+ * OUT[0..GROUP).  A macro, not a function: gcc keeps the state of a group
+ * in registers only when it sees the arrays themselves. */
+#define STEP_GROUP(S, OUT)                                        \
+	for (int k = 0; k < GROUP; k++) {                         \
+		uint64_t t = S[1][k] << 17;                       \
+                                                                  \
+		(OUT)[k] = rotl(S[0][k] + S[3][k], 23) + S[0][k]; \
+		S[2][k] ^= S[0][k];                               \
+		S[3][k] ^= S[1][k];                               \
+		S[1][k] ^= S[2][k];                               \
+		S[0][k] ^= S[3][k];                               \
+		S[2][k] ^= t;                                     \
+		S[3][k] = rotl(S[3][k], 45);                      \
+	}
+
+/*
+ * Make n blocks at out.  Each lane is a xoshiro256++ generator (Blackman
+ * and Vigna); block i holds output i of lane 0, lane 1, ... in that order.
+ * The state is copied into one local array per group so that it stays in
+ * registers across blocks.  Inlined into each implementation, which the
+ * compiler vectorises for its target.
+ */
+static ALWAYS_INLINE void make_blocks(uint64_t st[4][LANES], unsigned char *out,
+				      size_t n)
+{
+	uint64_t a[4][GROUP], b[4][GROUP], c[4][GROUP], d[4][GROUP];
+
+	for (int j = 0; j < 4; j++) {
+		memcpy(a[j], &st[j][0 * GROUP], sizeof(a[j]));
+		memcpy(b[j], &st[j][1 * GROUP], sizeof(b[j]));
+		memcpy(c[j], &st[j][2 * GROUP], sizeof(c[j]));
+		memcpy(d[j], &st[j][3 * GROUP], sizeof(d[j]));
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ra[GROUP], rb[GROUP], rc[GROUP], rd[GROUP];
+		unsigned char *o = out + i * BLOCK;
+
+		STEP_GROUP(a, ra);
+		STEP_GROUP(b, rb);
+		STEP_GROUP(c, rc);
+		STEP_GROUP(d, rd);
+		memcpy(o, ra, sizeof(ra));
+		memcpy(o + 1 * sizeof(ra), rb, sizeof(rb));
+		memcpy(o + 2 * sizeof(ra), rc, sizeof(rc));
+		memcpy(o + 3 * sizeof(ra), rd, sizeof(rd));
+	}
+	for (int j = 0; j < 4; j++) {
+		memcpy(&st[j][0 * GROUP], a[j], sizeof(a[j]));
+		memcpy(&st[j][1 * GROUP], b[j], sizeof(b[j]));
+		memcpy(&st[j][2 * GROUP], c[j], sizeof(c[j]));
+		memcpy(&st[j][3 * GROUP], d[j], sizeof(d[j]));
+	}
+}
+
+_Static_assert(NGROUPS == 4, "make_blocks steps four groups");
+
+typedef void blocks_fn(uint64_t st[4][LANES], unsigned char *out, size_t n);
+
+static void blocks_generic(uint64_t st[4][LANES], unsigned char *out, size_t n)
+{
+	make_blocks(st, out, n);
+}
+
+#if HAVE_X86_IMPLS
+__attribute__((target("avx2"))) static void
+blocks_avx2(uint64_t st[4][LANES], unsigned char *out, size_t n)
+{
+	make_blocks(st, out, n);
+}
+
+__attribute__((target("avx512f,avx512vl"))) static void
+blocks_avx512(uint64_t st[4][LANES], unsigned char *out, size_t n)
+{
+	make_blocks(st, out, n);
+}
+#endif
+
+static int impl_usable(enum clyde_pattern_impl impl)
+{
+	switch (impl) {
+	case CLYDE_PATTERN_IMPL_GENERIC:
+		return 1;
+#if HAVE_X86_IMPLS
+	case CLYDE_PATTERN_IMPL_AVX2:
+		return __builtin_cpu_supports("avx2");
+	case CLYDE_PATTERN_IMPL_AVX512:
+		return __builtin_cpu_supports("avx512f") &&
+		       __builtin_cpu_supports("avx512vl");
+#endif
+	default:
+		return 0;
+	}
+}
+
+enum clyde_pattern_impl clyde_pattern_best_impl(void)
+{
+	if (impl_usable(CLYDE_PATTERN_IMPL_AVX512))
+		return CLYDE_PATTERN_IMPL_AVX512;
+	if (impl_usable(CLYDE_PATTERN_IMPL_AVX2))
+		return CLYDE_PATTERN_IMPL_AVX2;
+	return CLYDE_PATTERN_IMPL_GENERIC;
+}
+
+const char *clyde_pattern_impl_name(enum clyde_pattern_impl impl)
+{
+	switch (impl) {
+	case CLYDE_PATTERN_IMPL_AUTO:
+		return "auto";
+	case CLYDE_PATTERN_IMPL_GENERIC:
+		return "generic";
+	case CLYDE_PATTERN_IMPL_AVX2:
+		return "avx2";
+	case CLYDE_PATTERN_IMPL_AVX512:
+		return "avx512";
+	default:
+		return "?";
+	}
+}
+
+static blocks_fn *impl_fn(enum clyde_pattern_impl impl)
+{
+	switch (impl) {
+#if HAVE_X86_IMPLS
+	case CLYDE_PATTERN_IMPL_AVX2:
+		return blocks_avx2;
+	case CLYDE_PATTERN_IMPL_AVX512:
+		return blocks_avx512;
+#endif
+	default:
+		return blocks_generic;
+	}
+}
 
 int clyde_pattern_init(struct clyde_pattern_gen *g, int zeros,
 		       const struct clyde_rng *rng)
 {
+	struct clyde_rng copy = *rng;
+	uint64_t x = clyde_rng_next(&copy);
+
 	memset(g, 0, sizeof(*g));
 	g->zeros = zeros;
-	g->rng = *rng;
-	if (zeros)
-		return 0;
-	/* Twice the pool so that any offset below POOL_LEN can be followed
-	 * by a whole chunk (chunks are at most 1 MiB) without wrapping. */
-	g->pool_len = POOL_LEN;
-	g->pool = malloc(2 * (size_t)POOL_LEN);
-	if (!g->pool)
-		return -ENOMEM;
-	g->owns_pool = 1;
-	clyde_rng_fill(&g->rng, g->pool, 2 * (size_t)POOL_LEN);
+	for (int j = 0; j < 4; j++)
+		for (int k = 0; k < LANES; k++)
+			g->s[j][k] = next_seed(&x);
+	g->byte_pos = BLOCK; /* empty: the first byte makes a block */
 	return 0;
-}
-
-void clyde_pattern_init_shared(struct clyde_pattern_gen *g,
-			       const struct clyde_pattern_gen *src,
-			       const struct clyde_rng *rng)
-{
-	memset(g, 0, sizeof(*g));
-	g->zeros = src->zeros;
-	g->pool = src->pool;
-	g->pool_len = src->pool_len;
-	g->rng = *rng;
 }
 
 void clyde_pattern_release(struct clyde_pattern_gen *g)
 {
-	if (g->owns_pool)
-		free(g->pool);
-	g->pool = NULL;
-	g->owns_pool = 0;
+	memset(g, 0, sizeof(*g));
+}
+
+static void fill_zeros(struct clyde_pattern_gen *g, unsigned char *p,
+		       size_t len)
+{
+	uint64_t n = ++g->counter;
+
+	/* bonnie++ changes one byte of an otherwise zero buffer. */
+	memset(p, 0, len);
+	if (len)
+		p[n % len] = (unsigned char)(n & 0x7f);
+}
+
+int clyde_pattern_fill_impl(struct clyde_pattern_gen *g, void *buf, size_t len,
+			    enum clyde_pattern_impl impl)
+{
+	unsigned char *p = buf;
+	blocks_fn *fn;
+
+	if (g->zeros) {
+		fill_zeros(g, p, len);
+		return 0;
+	}
+	if (impl == CLYDE_PATTERN_IMPL_AUTO)
+		impl = clyde_pattern_best_impl();
+	if (!impl_usable(impl))
+		return -ENOTSUP;
+	fn = impl_fn(impl);
+	fn(g->s, p, len / BLOCK);
+	if (len % BLOCK) {
+		/* The rest of the last block is dropped: the next chunk
+		 * starts with a new one. */
+		unsigned char last[BLOCK];
+
+		fn(g->s, last, 1);
+		memcpy(p + len - len % BLOCK, last, len % BLOCK);
+	}
+	return 0;
 }
 
 void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len)
 {
-	unsigned char *p = buf;
-	uint64_t n = ++g->counter;
-
-	if (g->zeros) {
-		/* bonnie++ changes one byte of an otherwise zero buffer. */
-		memset(p, 0, len);
-		if (len)
-			p[n % len] = (unsigned char)(n & 0x7f);
-		return;
-	}
-	while (len) {
-		size_t piece = len < POOL_LEN ? len : POOL_LEN;
-		size_t off = (size_t)clyde_rng_below(&g->rng, g->pool_len) &
-			     ~(size_t)7;
-
-		memcpy(p, g->pool + off, piece);
-		/* A unique stamp in every 4 KiB block defeats deduplication
-		 * even where two chunks start at the same pool offset. */
-		for (size_t b = 0; b + sizeof(n) <= piece; b += STAMP_EVERY) {
-			uint64_t stamp = n ^ ((uint64_t)b << 40);
-
-			memcpy(p + b, &stamp, sizeof(stamp));
-		}
-		p += piece;
-		len -= piece;
-	}
+	clyde_pattern_fill_impl(g, buf, len, CLYDE_PATTERN_IMPL_AUTO);
 }
 
 unsigned char clyde_pattern_byte(struct clyde_pattern_gen *g)
 {
 	if (g->zeros)
 		return 0;
-	return g->pool[g->counter++ % g->pool_len];
+	if (g->byte_pos == BLOCK) {
+		blocks_generic(g->s, g->bytes, 1);
+		g->byte_pos = 0;
+	}
+	return g->bytes[g->byte_pos++];
 }

@@ -1,9 +1,15 @@
 /*
- * The data clyde writes.  By default it is incompressible and never repeats
- * a 4 KiB block: chunks are cut at random offsets from a pool of seeded
- * random bytes, and every 4 KiB block is stamped with its chunk number.
- * CLYDE_PATTERN_ZEROS reproduces bonnie++'s data (zeros, one byte changed
- * per chunk) for comparisons with old results.
+ * The data clyde writes.  By default every byte is new: it comes straight
+ * from a fast generator (CLYDE_PATTERN_LANES independent xoshiro256++
+ * streams, interleaved 8 bytes at a time), seeded from the run's seeded
+ * generator, so the data is incompressible, never repeats, and is the same
+ * for the same seed.  CLYDE_PATTERN_ZEROS reproduces bonnie++'s data
+ * (zeros, one byte changed per chunk) for comparisons with old results.
+ *
+ * Making the data costs about as much as a memcpy of it (docs/pattern.md):
+ * the lanes are independent, so the compiler vectorises the loop, and on
+ * x86-64 a copy of it built for AVX2 or AVX-512 is chosen at run time when
+ * the CPU has them.  Every implementation gives the same bytes.
  */
 #ifndef CLYDE_IO_PATTERN_H
 #define CLYDE_IO_PATTERN_H
@@ -13,32 +19,51 @@
 
 #include "core/rng.h"
 
+#define CLYDE_PATTERN_LANES 32
+/* Bytes made by one step of every lane. */
+#define CLYDE_PATTERN_BLOCK (8 * CLYDE_PATTERN_LANES)
+
 struct clyde_pattern_gen {
-	int zeros;	     /* bonnie++'s pattern */
-	unsigned char *pool; /* random bytes */
-	size_t pool_len;
-	int owns_pool;	      /* 0 when borrowed from another generator */
-	uint64_t counter;     /* chunks made so far */
-	struct clyde_rng rng; /* borrowed copy: picks pool offsets */
+	int zeros;	  /* bonnie++'s pattern */
+	uint64_t counter; /* chunks made so far (zeros) */
+	/* s[j][k]: state word j of lane k (the layout the vectoriser wants). */
+	uint64_t s[4][CLYDE_PATTERN_LANES];
+	/* Bytes for clyde_pattern_byte, made one block at a time. */
+	unsigned char bytes[CLYDE_PATTERN_BLOCK];
+	unsigned byte_pos;
 };
 
-/* Set up a generator; zeros != 0 selects bonnie++'s pattern.  The random
- * pool is filled from `rng`.  Returns 0 or -ENOMEM. */
+/* The implementations of the random data; each gives the same bytes. */
+enum clyde_pattern_impl {
+	CLYDE_PATTERN_IMPL_AUTO,    /* the best this CPU has */
+	CLYDE_PATTERN_IMPL_GENERIC, /* the compiler's baseline ISA */
+	CLYDE_PATTERN_IMPL_AVX2,
+	CLYDE_PATTERN_IMPL_AVX512,
+	CLYDE_PATTERN_IMPL_COUNT
+};
+
+/* Set up a generator; zeros != 0 selects bonnie++'s pattern.  The state is
+ * seeded from a copy of `rng` (left as it is: fork a stream per generator).
+ * Nothing is allocated; returns 0, and a generator needs no release, but
+ * callers pair init with release as for any other object. */
 int clyde_pattern_init(struct clyde_pattern_gen *g, int zeros,
 		       const struct clyde_rng *rng);
 void clyde_pattern_release(struct clyde_pattern_gen *g);
-
-/* Like clyde_pattern_init but borrowing the random pool of `src` (which must
- * outlive g), so that many workers share one pool; `rng` still gives each
- * its own sequence of offsets. */
-void clyde_pattern_init_shared(struct clyde_pattern_gen *g,
-			       const struct clyde_pattern_gen *src,
-			       const struct clyde_rng *rng);
 
 /* Fill buf[0..len) with the next chunk's data. */
 void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len);
 
 /* One byte for the per-char write test. */
 unsigned char clyde_pattern_byte(struct clyde_pattern_gen *g);
+
+/* clyde_pattern_fill with a given implementation, for the tests and
+ * bench/pattern_cost.c.  Returns -ENOTSUP (and fills nothing) when this
+ * build or CPU lacks it. */
+int clyde_pattern_fill_impl(struct clyde_pattern_gen *g, void *buf, size_t len,
+			    enum clyde_pattern_impl impl);
+
+/* The implementation IMPL_AUTO picks on this CPU, and a name for one. */
+enum clyde_pattern_impl clyde_pattern_best_impl(void);
+const char *clyde_pattern_impl_name(enum clyde_pattern_impl impl);
 
 #endif

@@ -129,7 +129,8 @@ char *clyde_fmt_chunk(char *buf, size_t len, uint32_t bytes)
 char *clyde_fmt_size_spec(char *buf, size_t len,
 			  const struct clyde_run_params *p)
 {
-	char opt[4][32] = { "", "", "", "" };
+	/* bonnie++ 2.00a never prints the seeker count here. */
+	char opt[3][32] = { "", "", "" };
 	char size[32];
 	int last = -1;
 
@@ -139,9 +140,7 @@ char *clyde_fmt_size_spec(char *buf, size_t len,
 		snprintf(opt[1], sizeof(opt[1]), "%u", p->concurrency);
 	if (p->seeks != CLYDE_DEFAULT_SEEKS)
 		snprintf(opt[2], sizeof(opt[2]), "%" PRIu32, p->seeks);
-	if (p->seekers != CLYDE_DEFAULT_SEEKERS)
-		snprintf(opt[3], sizeof(opt[3]), "%" PRIu32, p->seekers);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		if (opt[i][0])
 			last = i;
 

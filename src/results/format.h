@@ -25,7 +25,6 @@
  *  - the CSV line writes io_chunk_size and file_chunk_size, and num_dirs
  *    in its named column (bonnie++ leaves the chunks empty and shifts
  *    num_dirs right), and the header has the 50 names of the data;
- *  - the name cell shows a non-default seeker count (bonnie++ never does);
  *  - a rate that would round up past its column (99.96 MiB/s printed as
  *    "100.0m", 999.96 seeks/s as "1000.0") is printed in the next, shorter
  *    form ("100m", "1000") so the table stays aligned.
@@ -143,8 +142,10 @@ char *clyde_fmt_file_size(char *buf, size_t len, uint64_t mib);
 /* A chunk size: "1m" for whole MiB, "4k" for whole KiB, else bytes. */
 char *clyde_fmt_chunk(char *buf, size_t len, uint32_t bytes);
 
-/* size[:chunk:conc:seeks:seekers], each only when not the default, empty
- * middle fields kept and trailing ones trimmed: "64M:4k:2", "64M:::1000". */
+/* size[:chunk:conc:seeks], each only when not the default, empty middle
+ * fields kept and trailing ones trimmed: "64M:4k:2", "64M:::1000".  As in
+ * bonnie++ 2.00a the seeker count is never shown (it is in the CSV and the
+ * JSON): -s 16:4096:1000:3 gives "16M:4k::1000". */
 char *clyde_fmt_size_spec(char *buf, size_t len,
 			  const struct clyde_run_params *p);
 

@@ -157,8 +157,6 @@ struct suite_state {
 	struct clyde_scratch *scratch;
 	unsigned n;
 	struct clyde_worker *w;
-	/* owns the random pool the workers share */
-	struct clyde_pattern_gen pool;
 	const struct clyde_target *target;
 	struct clyde_progress *progress;
 	bool memory_fs; /* tmpfs and the like: the cache is the storage */
@@ -382,17 +380,13 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 	clyde_rng_seed(&master, seed);
 	if (ext && n_ext)
 		clyde_rng_external(&master, ext, n_ext, 0);
-	if (clyde_pattern_init(&st->pool,
-			       st->cfg->pattern == CLYDE_PATTERN_ZEROS,
-			       &master) < 0)
-		return clyde_err(st->ctx, ENOMEM,
-				 "cannot allocate the data pool");
 	st->w = calloc(st->n, sizeof(*st->w));
 	if (!st->w)
 		return clyde_err(st->ctx, ENOMEM, "cannot allocate %u workers",
 				 st->n);
 	for (unsigned i = 0; i < st->n; i++) {
 		struct clyde_worker *w = &st->w[i];
+		struct clyde_rng data_rng;
 
 		w->ctx = st->ctx;
 		w->cfg = st->cfg;
@@ -402,9 +396,11 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		w->dirfd = -1;
 		snprintf(w->io_name, sizeof(w->io_name), "io.%u", i);
 		clyde_rng_fork(&master, i, &w->rng);
-		clyde_pattern_init_shared(&w->pat, &st->pool, &w->rng);
-		/* Offsets into the pool follow their own stream. */
-		clyde_rng_fork(&master, 1000u + i, &w->pat.rng);
+		/* The data follows its own stream. */
+		clyde_rng_fork(&master, 1000u + i, &data_rng);
+		clyde_pattern_init(&w->pat,
+				   st->cfg->pattern == CLYDE_PATTERN_ZEROS,
+				   &data_rng);
 	}
 	return 0;
 }
@@ -425,7 +421,6 @@ static void suite_release(struct suite_state *st)
 		}
 	}
 	free(st->w);
-	clyde_pattern_release(&st->pool);
 }
 
 static int test_wanted(const struct clyde_bonnie_config *cfg, enum clyde_test t)

@@ -144,16 +144,16 @@ static int perchar_test(struct clyde_worker *w, bool write)
 	start = clyde_worker_go(w, 0);
 	for (i = 0; i < n && !ret; i++) {
 		bool timed = (i & (CLYDE_PERCHAR_SAMPLE - 1)) == 0;
+		/* The byte is made before the clock starts: an operation's
+		 * latency is its system call. */
+		unsigned char c = write ? clyde_pattern_byte(&w->pat) : 0;
 		uint64_t t0 = timed ? clyde_now(w->ctx) : 0;
-		unsigned char c = 0;
 		ssize_t k;
 
-		if (write) {
-			c = clyde_pattern_byte(&w->pat);
+		if (write)
 			k = e->write(fd, &c, 1, (off_t)i);
-		} else {
+		else
 			k = e->read(fd, &c, 1, (off_t)i);
-		}
 		if (k != 1)
 			ret = io_err(w,
 				     k < 0 ? (int)k :
@@ -232,7 +232,10 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		}
 		switch (mode) {
 		case BLOCK_WRITE:
+			/* Making the data counts in the test's time, not in
+			 * the write's latency: the clock restarts after it. */
 			clyde_pattern_fill(&w->pat, buf, chunk);
+			t0 = clyde_now(w->ctx);
 			ret = clyde_engine_write_full(e, fd, buf, chunk, off);
 			if (ret < 0)
 				ret = io_err(w, ret, "write", (uint64_t)off);

@@ -159,12 +159,26 @@ static void test_name_cell(void)
 	r.params.seeks = 1000;
 	CHECK_STR(clyde_fmt_name_cell(buf, sizeof(buf), &r.params),
 		  "ab       64M:::1000");
-	/* bonnie++ drops the seeker count; clyde shows it */
+	/* bonnie++ 2.00a never prints the seeker count, and neither does
+	 * clyde: -s 16:4096:1000:3 gives 16M:4k::1000 ... */
 	r.params.seekers = 3;
 	CHECK_STR(clyde_fmt_name_cell(buf, sizeof(buf), &r.params),
-		  "ab     64M:::1000:3");
-	r.params.seeks = CLYDE_DEFAULT_SEEKS;
-	CHECK_STR(clyde_fmt_size_spec(buf, sizeof(buf), &r.params), "64M::::3");
+		  "ab       64M:::1000");
+	defaults(&r, "vm");
+	r.params.file_size_mib = 16;
+	r.params.io_chunk = 4096;
+	r.params.seeks = 1000;
+	r.params.seekers = 3;
+	CHECK_STR(clyde_fmt_size_spec(buf, sizeof(buf), &r.params),
+		  "16M:4k::1000");
+	CHECK_STR(clyde_fmt_name_cell(buf, sizeof(buf), &r.params),
+		  "vm     16M:4k::1000");
+	/* ... and -s 16:8192:8192:3 gives 16M. */
+	r.params.io_chunk = 8192;
+	r.params.seeks = 8192;
+	CHECK_STR(clyde_fmt_size_spec(buf, sizeof(buf), &r.params), "16M");
+	CHECK_STR(clyde_fmt_name_cell(buf, sizeof(buf), &r.params),
+		  "vm              16M");
 
 	defaults(&r, "abcdefghij");
 	r.params.file_size_mib = 64;
