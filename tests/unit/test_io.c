@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/hist.h"
+#include "io/pattern.h"
 #include "tap.h"
 #include "workloads/worker.h"
 
@@ -273,9 +274,68 @@ static void test_seekers(uint32_t seekers)
 	teardown(&h);
 }
 
+/*
+ * The latency of an operation covers its system calls only: the data is
+ * made before the clock starts.  A clock that ticks by 1 per read, and
+ * jumps by FILL_MARK when the worker's data generator moved since its last
+ * read, makes a window that contains a fill show up as a latency of at
+ * least FILL_MARK; windows without one are a few ticks long.
+ */
+#define FILL_MARK 1000000u
+
+struct fill_clock {
+	const struct clyde_pattern_gen *pat;
+	struct clyde_pattern_gen last;
+	uint64_t ticks;
+};
+
+static uint64_t fill_clock(void *arg)
+{
+	struct fill_clock *c = arg;
+
+	if (memcmp(&c->last, c->pat, sizeof(c->last))) {
+		c->ticks += FILL_MARK;
+		memcpy(&c->last, c->pat, sizeof(c->last));
+	}
+	return ++c->ticks;
+}
+
+static void test_latency_excludes_fill(void)
+{
+	struct harness h;
+	struct fill_clock fc;
+
+	if (setup(&h, 4, 8192, 8192, 5) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		return;
+	}
+	memset(&fc, 0, sizeof(fc));
+	fc.pat = &h.w.pat;
+	memcpy(&fc.last, &h.w.pat, sizeof(fc.last));
+	h.ctx.clock = fill_clock;
+	h.ctx.clock_arg = &fc;
+
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	CHECK(h.hist.count == 4 * MIB / 8192);
+	/* The data was made 512 times, so the test's own time holds it... */
+	CHECK(h.span.end_ns - h.span.start_ns >= 512ull * FILL_MARK);
+	/* ...and no write's latency does. */
+	CHECK(clyde_hist_max(&h.hist) < FILL_MARK);
+	if (clyde_hist_max(&h.hist) >= FILL_MARK)
+		printf("# block write: a latency of %llu ticks holds a fill\n",
+		       (unsigned long long)clyde_hist_max(&h.hist));
+
+	CHECK(run(&h, CLYDE_PUTC, "per-char write", clyde_test_putc) == 0);
+	CHECK(h.hist.count > 0);
+	CHECK(clyde_hist_max(&h.hist) < FILL_MARK);
+	teardown(&h);
+}
+
 int main(void)
 {
 	test_block();
+	test_latency_excludes_fill();
 	test_seeks_default();
 	test_seekers(1);
 	test_seekers(3);
