@@ -357,6 +357,11 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 	if (optind < argc)
 		return bad(err, len, "unexpected argument \"%s\"%s",
 			   argv[optind], "");
+	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
+		return bad(err, len,
+			   "--json - and --csv -: only one of them can have "
+			   "standard output%s",
+			   "");
 	if (c->cfg.existing) {
 		const char *gen = c->files  ? "--files" :
 				  c->dirs   ? "--dirs" :
@@ -585,9 +590,11 @@ static char *json_doc(const struct clyde_tree_run *run, size_t *len)
 static int outputs_write(const struct tree_cli *c, struct outputs *o,
 			 const struct clyde_tree_run *run)
 {
+	/* --json -: standard output is the JSON's alone, as `clyde run`. */
+	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
 	int ret = 0, rc;
 
-	if (!c->quiet && clyde_tree_text_write(stdout, run, CLYDE_VERSION) < 0)
+	if (!c->quiet && clyde_tree_text_write(table, run, CLYDE_VERSION) < 0)
 		ret = -1;
 	if (o->json_open) {
 		o->json_open = false;
