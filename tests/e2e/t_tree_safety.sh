@@ -7,7 +7,7 @@
 # exported back byte for byte; an unusable --existing directory is exit 1;
 # --existing with --phases all runs every read-only phase; each range in
 # an error message is exactly what the parser accepts; running out of
-# descriptors names the phase.
+# descriptors names the phase; a tree that does not fit is refused.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -254,5 +254,25 @@ assert_file_match "$T/err" \
 # A run that fails saves nothing and leaves no new history behind.
 [[ ! -e $T/new.db ]] || fail "a failed tree run made $T/new.db"
 ok "a failed run makes no history"
+
+# A generated tree that does not fit (bytes or inodes) is refused before
+# anything is written, with both figures, instead of filling the disk.
+if [[ $(id -u) -eq 0 ]]; then
+	R=$T/room
+	mkdir "$R"
+	mount -t tmpfs -o size=4m,nr_inodes=1000,mode=755 tmpfs "$R" ||
+		fail "cannot mount a small tmpfs"
+	at_exit "umount -l '$R'"
+	run_clyde tree -d "$R" --files 500 --no-save --no-drop-caches -q
+	expect_rc 1 "a tree bigger than the free space: exit status 1"
+	assert_file_match "$T/err" 'needs [0-9]+ bytes but .* has only [0-9]+ free' \
+		"the message gives both sizes"
+	assert_empty_dir "$R" "nothing written for a tree too big"
+	run_clyde tree -d "$R" --dirs 2000 --files 10 --no-save --no-drop-caches -q
+	expect_rc 1 "a tree with more entries than free inodes: exit status 1"
+	assert_file_match "$T/err" 'needs [0-9]+ inodes but .* has only [0-9]+ free' \
+		"the message gives both counts"
+	assert_empty_dir "$R" "nothing written for a tree with too many entries"
+fi
 
 done_testing
