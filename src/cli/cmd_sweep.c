@@ -169,6 +169,37 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The most an experiment file may hold: it is written by hand. */
+#define EXPERIMENT_MAX (1 << 20)
+
+/* An experiment file is a regular file of a sane size: a directory would
+ * read as empty and /dev/zero would never end.  Returns 0, or -1 after
+ * printing one line. */
+static int check_experiment_file(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "clyde sweep: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr,
+			"clyde sweep: %s: not a regular file; an experiment "
+			"file is a text file (see docs/sweep.md)\n",
+			path);
+		return -1;
+	}
+	if (st.st_size > EXPERIMENT_MAX) {
+		fprintf(stderr,
+			"clyde sweep: %s: %lld bytes, larger than the %d an "
+			"experiment file may be; not read\n",
+			path, (long long)st.st_size, EXPERIMENT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 /* The last OUTPUT_TAIL bytes of a log file, indented, in buf. */
 static void log_tail(const char *path, char *buf, size_t cap)
 {
@@ -2123,6 +2154,10 @@ int clyde_cmd_sweep(int argc, char **argv)
 			goto out;
 		}
 		status = execute(&ctx, &cli, &s, h, info.text, info.id);
+		goto out;
+	}
+	if (check_experiment_file(cli.file) < 0) {
+		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
 	text = slurp(cli.file, &len);

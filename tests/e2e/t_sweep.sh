@@ -44,6 +44,17 @@ run_clyde sweep -n "$T/bad.ini"
 expect_rc 1 "an unknown placeholder is refused"
 assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
 	"the message names file:line"
+run_clyde sweep -n "$T"
+expect_rc 1 "a directory is not an experiment file"
+assert_file_match "$T/err" "clyde sweep: $T: not a regular file" \
+	"the message says it is not a regular file"
+run_clyde sweep -n /dev/zero
+expect_rc 1 "/dev/zero is not read as an experiment file"
+head -c 2000000 /dev/zero >"$T/huge.ini"
+run_clyde sweep -n "$T/huge.ini"
+expect_rc 1 "a 2 MB experiment file is refused"
+assert_file_match "$T/err" "huge.ini: 2000000 bytes, larger than" \
+	"the message gives its size"
 
 # --- failures, -k, until-stable, random order (timed commands only) -------
 cat >"$T/fail.ini" <<'INI'
