@@ -200,6 +200,69 @@ static int check_experiment_file(const char *path)
 	return 0;
 }
 
+/* Whether the experiment has a workload of `kind` named name[0..len). */
+static bool has_workload(const struct clyde_sweep *s, const char *name,
+			 size_t len, bool timed)
+{
+	for (size_t w = 0; w < s->nworkloads; w++)
+		if ((s->workloads[w].kind == CLYDE_SWEEP_TIME) == timed &&
+		    strlen(s->workloads[w].name) == len &&
+		    !strncmp(s->workloads[w].name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * The metric keys can only be checked against the results once the runs
+ * exist; their workload part is checked now, before anything runs, so a
+ * mistyped key is not found after an hour of runs.  A key is
+ * WORKLOAD.TEST for run and tree, time.WORKLOAD[.SUFFIX] for timed
+ * commands (docs/sweep.md).  Returns 0, or -1 after printing one line.
+ */
+static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
+			     const char *where, const char *what)
+{
+	const char *k = keys;
+
+	if (!keys || !strcmp(keys, "all"))
+		return 0;
+	while (*k) {
+		const char *end, *dot;
+		size_t l;
+
+		while (*k == ' ' || *k == ',')
+			k++;
+		if (!*k)
+			break;
+		end = strchr(k, ',');
+		if (!end)
+			end = k + strlen(k);
+		l = (size_t)(end - k);
+		while (l && k[l - 1] == ' ')
+			l--;
+		dot = memchr(k, '.', l);
+		if (dot && dot + 1 < k + l) {
+			const char *t = dot + 1,
+				   *tend = memchr(t, '.', l - (size_t)(t - k));
+			size_t tl = (size_t)((tend ? tend : k + l) - t);
+
+			if (has_workload(s, k, (size_t)(dot - k), false) ||
+			    (dot - k == 4 && !strncmp(k, "time", 4) &&
+			     has_workload(s, t, tl, true))) {
+				k = end;
+				continue;
+			}
+		}
+		fprintf(stderr,
+			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "
+			"(WORKLOAD.TEST for run and tree, time.WORKLOAD for "
+			"timed commands, or all)\n",
+			where ? where : "", where ? ": " : "", what, (int)l, k);
+		return -1;
+	}
+	return 0;
+}
+
 /* The last OUTPUT_TAIL bytes of a log file, indented, in buf. */
 static void log_tail(const char *path, char *buf, size_t cap)
 {
@@ -2171,6 +2234,11 @@ int clyde_cmd_sweep(int argc, char **argv)
 			       cli.ndefines, &s);
 	if (rc < 0) {
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+		status = CLYDE_EXIT_USAGE;
+		goto out;
+	}
+	if (check_metric_keys(&s, s.metrics, cli.file, "metrics =") < 0 ||
+	    check_metric_keys(&s, cli.metrics, NULL, "--metrics") < 0) {
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}

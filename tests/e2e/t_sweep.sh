@@ -44,6 +44,14 @@ run_clyde sweep -n "$T/bad.ini"
 expect_rc 1 "an unknown placeholder is refused"
 assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
 	"the message names file:line"
+printf '[experiment]\nname = m\n[point]\nsetup = touch %s/ran\n[workload w]\ntime = true\n' \
+	"$T" >"$T/m.ini"
+run_clyde sweep -q --db "$T/m.db" --metrics time.w,tmie.w "$T/m.ini"
+expect_rc 1 "a mistyped --metrics key is refused"
+assert_file_match "$T/err" '^clyde sweep: --metrics "tmie.w": not a metric' \
+	"the message names the key"
+[[ ! -e $T/ran ]] || fail "a mistyped --metrics key ran the experiment"
+ok "nothing ran for a mistyped --metrics key"
 run_clyde sweep -n "$T"
 expect_rc 1 "a directory is not an experiment file"
 assert_file_match "$T/err" "clyde sweep: $T: not a regular file" \
