@@ -1953,14 +1953,18 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 		} else if (!strncmp(arg, "-D", 2) && arg[2]) {
 			c->defines[c->ndefines++] = (char *)arg + 2;
 		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "clyde sweep: unknown option %s\n%s",
-				arg, usage_text);
+			fprintf(stderr,
+				"clyde sweep: unknown option \"%s\"; see clyde "
+				"sweep --help\n",
+				arg);
 			return -1;
 		} else if (!c->file) {
 			c->file = arg;
 		} else {
-			fprintf(stderr, "clyde sweep: one FILE only\n%s",
-				usage_text);
+			fprintf(stderr,
+				"clyde sweep: \"%s\": one FILE only; see clyde "
+				"sweep --help\n",
+				arg);
 			return -1;
 		}
 		continue;
@@ -1971,8 +1975,7 @@ need_value:
 	if (!!c->file + !!c->resume + !!c->show + c->list != 1) {
 		fprintf(stderr,
 			"clyde sweep: name one of FILE, --resume ID, --show ID "
-			"or --list\n%s",
-			usage_text);
+			"or --list; see clyde sweep --help\n");
 		return -1;
 	}
 	if (c->resume && c->ndefines) {

@@ -52,6 +52,13 @@ assert_file_match "$T/err" '^clyde sweep: --metrics "tmie.w": not a metric' \
 	"the message names the key"
 [[ ! -e $T/ran ]] || fail "a mistyped --metrics key ran the experiment"
 ok "nothing ran for a mistyped --metrics key"
+for args in "--bogus $T/m.ini" "$T/m.ini $T/m.ini" ""; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	run_clyde sweep $args
+	expect_rc 1 "clyde sweep $args: a usage error"
+	assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "clyde sweep $args: one line"
+	assert_file_match "$T/err" 'see clyde sweep --help$' "and where to look"
+done
 run_clyde sweep -n "$T"
 expect_rc 1 "a directory is not an experiment file"
 assert_file_match "$T/err" "clyde sweep: $T: not a regular file" \
