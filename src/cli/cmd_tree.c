@@ -686,9 +686,15 @@ static int check_existing(const char *dir)
 	return 0;
 }
 
-/* --keep: let go of the scratch directory without removing it. */
+/* --keep: let go of the scratch directory without removing it, marked
+ * so that later runs do not call it the leftover of a killed run. */
 static void keep_scratch(struct clyde_scratch *s)
 {
+	int fd = openat(s->dirfd, CLYDE_SCRATCH_KEPT,
+			O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd >= 0)
+		close(fd);
 	close(s->dirfd);
 	close(s->parentfd);
 	free(s->path);

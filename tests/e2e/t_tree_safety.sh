@@ -255,6 +255,16 @@ assert_file_match "$T/err" \
 [[ ! -e $T/new.db ]] || fail "a failed tree run made $T/new.db"
 ok "a failed run makes no history"
 
+# A tree kept with --keep is not named as the leftover of a killed run.
+K=$(new_dir kept)
+run_clyde tree -d "$K" --files 40 --phases extract --keep --no-save -q
+expect_rc 0 "tree --keep"
+run_clyde -d "$K" -s 0 -n 1 --no-save -q
+expect_rc 0 "a run beside a kept tree"
+assert_file_no_match "$T/err" 'was left by a clyde run' \
+	"a kept tree is not called a leftover"
+rm -rf -- "${K:?}"/clyde.*
+
 # A generated tree that does not fit (bytes or inodes) is refused before
 # anything is written, with both figures, instead of filling the disk.
 if [[ $(id -u) -eq 0 ]]; then
