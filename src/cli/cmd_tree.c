@@ -60,7 +60,8 @@ static const char help_text[] =
 	"      --noatime          O_NOATIME on a generated tree too\n"
 	"      --one-file-system  do not walk into other filesystems\n"
 	"      --keep             keep the generated tree (its path goes to\n"
-	"                         stderr) for later --existing walks\n"
+	"                         stderr) for later --existing walks; no\n"
+	"                         delete phase\n"
 	"Output:\n"
 	"  -m, --label NAME       name of the run (default: host name)\n"
 	"      --json FILE        write the result as JSON (- for stdout)\n"
@@ -387,6 +388,15 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		c->cfg.preset[0] = '\0';
 		return 0;
 	}
+	/* --keep keeps the tree: its delete phase would leave nothing. */
+	if (c->keep && !c->phases_given)
+		c->cfg.phases &= ~CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE);
+	if (c->keep &&
+	    (c->cfg.phases & CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE)))
+		return bad(err, len,
+			   "--keep: the delete phase would leave nothing to "
+			   "keep; leave delete out of --phases%s",
+			   "");
 	if (apply_shape(c, err, len) < 0)
 		return -1;
 	if (c->files || c->dirs || c->fpd || c->depth || c->fanout || c->size) {

@@ -264,6 +264,16 @@ expect_rc 0 "a run beside a kept tree"
 assert_file_no_match "$T/err" 'was left by a clyde run' \
 	"a kept tree is not called a leftover"
 rm -rf -- "${K:?}"/clyde.*
+run_clyde tree -d "$K" --files 40 --keep --no-save -q
+expect_rc 0 "tree --keep with the default phases"
+[[ -d $(find "$K" -mindepth 2 -maxdepth 2 -name tree) ]] ||
+	fail "tree --keep with the default phases deleted the tree it kept"
+ok "tree --keep leaves out the delete phase"
+rm -rf -- "${K:?}"/clyde.*
+run_clyde tree -d "$K" --files 40 --keep --phases extract,delete --no-save -q
+expect_rc 1 "tree --keep --phases ...,delete is refused"
+assert_file_match "$T/err" '^clyde tree: --keep: the delete phase' "and says why"
+assert_empty_dir "$K" "nothing written for --keep with delete"
 
 # A generated tree that does not fit (bytes or inodes) is refused before
 # anything is written, with both figures, instead of filling the disk.
