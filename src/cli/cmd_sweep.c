@@ -2138,8 +2138,13 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 	}
 	clyde_err_clear(ctx);
 	if (show_table(ctx, h, x.id, cli->metrics ? cli->metrics : s->metrics,
-		       stdout) < 0)
+		       stdout) < 0) {
+		/* The runs are saved (--show ID --metrics ... prints them);
+		 * a table that was not printed is still a failure. */
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
+		if (status == CLYDE_EXIT_OK)
+			status = CLYDE_EXIT_USAGE;
+	}
 out:
 	if (x.jfd >= 0)
 		close(x.jfd);

@@ -52,6 +52,13 @@ assert_file_match "$T/err" '^clyde sweep: --metrics "tmie.w": not a metric' \
 	"the message names the key"
 [[ ! -e $T/ran ]] || fail "a mistyped --metrics key ran the experiment"
 ok "nothing ran for a mistyped --metrics key"
+# A key whose workload exists but whose metric does not is only found at
+# the table: the runs are saved, and the exit status says it failed.
+run_clyde sweep -q --db "$T/m.db" --metrics time.w.nope "$T/m.ini"
+expect_rc 1 "a table that cannot be printed is a failure"
+assert_file_match "$T/err" 'metric "time.w.nope": not in the experiment' \
+	"the message names the metric"
+rm -f "$T/ran"
 for args in "--bogus $T/m.ini" "$T/m.ini $T/m.ini" ""; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	run_clyde sweep $args
