@@ -169,6 +169,100 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The most an experiment file may hold: it is written by hand. */
+#define EXPERIMENT_MAX (1 << 20)
+
+/* An experiment file is a regular file of a sane size: a directory would
+ * read as empty and /dev/zero would never end.  Returns 0, or -1 after
+ * printing one line. */
+static int check_experiment_file(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "clyde sweep: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr,
+			"clyde sweep: %s: not a regular file; an experiment "
+			"file is a text file (see docs/sweep.md)\n",
+			path);
+		return -1;
+	}
+	if (st.st_size > EXPERIMENT_MAX) {
+		fprintf(stderr,
+			"clyde sweep: %s: %lld bytes, larger than the %d an "
+			"experiment file may be; not read\n",
+			path, (long long)st.st_size, EXPERIMENT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the experiment has a workload of `kind` named name[0..len). */
+static bool has_workload(const struct clyde_sweep *s, const char *name,
+			 size_t len, bool timed)
+{
+	for (size_t w = 0; w < s->nworkloads; w++)
+		if ((s->workloads[w].kind == CLYDE_SWEEP_TIME) == timed &&
+		    strlen(s->workloads[w].name) == len &&
+		    !strncmp(s->workloads[w].name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * The metric keys can only be checked against the results once the runs
+ * exist; their workload part is checked now, before anything runs, so a
+ * mistyped key is not found after an hour of runs.  A key is
+ * WORKLOAD.TEST for run and tree, time.WORKLOAD[.SUFFIX] for timed
+ * commands (docs/sweep.md).  Returns 0, or -1 after printing one line.
+ */
+static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
+			     const char *where, const char *what)
+{
+	const char *k = keys;
+
+	if (!keys || !strcmp(keys, "all"))
+		return 0;
+	while (*k) {
+		const char *end, *dot;
+		size_t l;
+
+		while (*k == ' ' || *k == ',')
+			k++;
+		if (!*k)
+			break;
+		end = strchr(k, ',');
+		if (!end)
+			end = k + strlen(k);
+		l = (size_t)(end - k);
+		while (l && k[l - 1] == ' ')
+			l--;
+		dot = memchr(k, '.', l);
+		if (dot && dot + 1 < k + l) {
+			const char *t = dot + 1,
+				   *tend = memchr(t, '.', l - (size_t)(t - k));
+			size_t tl = (size_t)((tend ? tend : k + l) - t);
+
+			if (has_workload(s, k, (size_t)(dot - k), false) ||
+			    (dot - k == 4 && !strncmp(k, "time", 4) &&
+			     has_workload(s, t, tl, true))) {
+				k = end;
+				continue;
+			}
+		}
+		fprintf(stderr,
+			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "
+			"(WORKLOAD.TEST for run and tree, time.WORKLOAD for "
+			"timed commands, or all)\n",
+			where ? where : "", where ? ": " : "", what, (int)l, k);
+		return -1;
+	}
+	return 0;
+}
+
 /* The last OUTPUT_TAIL bytes of a log file, indented, in buf. */
 static void log_tail(const char *path, char *buf, size_t cap)
 {
@@ -1859,14 +1953,18 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 		} else if (!strncmp(arg, "-D", 2) && arg[2]) {
 			c->defines[c->ndefines++] = (char *)arg + 2;
 		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "clyde sweep: unknown option %s\n%s",
-				arg, usage_text);
+			fprintf(stderr,
+				"clyde sweep: unknown option \"%s\"; see clyde "
+				"sweep --help\n",
+				arg);
 			return -1;
 		} else if (!c->file) {
 			c->file = arg;
 		} else {
-			fprintf(stderr, "clyde sweep: one FILE only\n%s",
-				usage_text);
+			fprintf(stderr,
+				"clyde sweep: \"%s\": one FILE only; see clyde "
+				"sweep --help\n",
+				arg);
 			return -1;
 		}
 		continue;
@@ -1877,8 +1975,7 @@ need_value:
 	if (!!c->file + !!c->resume + !!c->show + c->list != 1) {
 		fprintf(stderr,
 			"clyde sweep: name one of FILE, --resume ID, --show ID "
-			"or --list\n%s",
-			usage_text);
+			"or --list; see clyde sweep --help\n");
 		return -1;
 	}
 	if (c->resume && c->ndefines) {
@@ -2041,8 +2138,13 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 	}
 	clyde_err_clear(ctx);
 	if (show_table(ctx, h, x.id, cli->metrics ? cli->metrics : s->metrics,
-		       stdout) < 0)
+		       stdout) < 0) {
+		/* The runs are saved (--show ID --metrics ... prints them);
+		 * a table that was not printed is still a failure. */
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
+		if (status == CLYDE_EXIT_OK)
+			status = CLYDE_EXIT_USAGE;
+	}
 out:
 	if (x.jfd >= 0)
 		close(x.jfd);
@@ -2125,6 +2227,10 @@ int clyde_cmd_sweep(int argc, char **argv)
 		status = execute(&ctx, &cli, &s, h, info.text, info.id);
 		goto out;
 	}
+	if (check_experiment_file(cli.file) < 0) {
+		status = CLYDE_EXIT_USAGE;
+		goto out;
+	}
 	text = slurp(cli.file, &len);
 	if (!text) {
 		fprintf(stderr, "clyde sweep: %s: %s\n", cli.file,
@@ -2136,6 +2242,11 @@ int clyde_cmd_sweep(int argc, char **argv)
 			       cli.ndefines, &s);
 	if (rc < 0) {
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(&ctx));
+		status = CLYDE_EXIT_USAGE;
+		goto out;
+	}
+	if (check_metric_keys(&s, s.metrics, cli.file, "metrics =") < 0 ||
+	    check_metric_keys(&s, cli.metrics, NULL, "--metrics") < 0) {
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}

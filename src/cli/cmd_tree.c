@@ -60,7 +60,8 @@ static const char help_text[] =
 	"      --noatime          O_NOATIME on a generated tree too\n"
 	"      --one-file-system  do not walk into other filesystems\n"
 	"      --keep             keep the generated tree (its path goes to\n"
-	"                         stderr) for later --existing walks\n"
+	"                         stderr) for later --existing walks; no\n"
+	"                         delete phase\n"
 	"Output:\n"
 	"  -m, --label NAME       name of the run (default: host name)\n"
 	"      --json FILE        write the result as JSON (- for stdout)\n"
@@ -357,6 +358,11 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 	if (optind < argc)
 		return bad(err, len, "unexpected argument \"%s\"%s",
 			   argv[optind], "");
+	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
+		return bad(err, len,
+			   "--json - and --csv -: only one of them can have "
+			   "standard output%s",
+			   "");
 	if (c->cfg.existing) {
 		const char *gen = c->files  ? "--files" :
 				  c->dirs   ? "--dirs" :
@@ -382,6 +388,15 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		c->cfg.preset[0] = '\0';
 		return 0;
 	}
+	/* --keep keeps the tree: its delete phase would leave nothing. */
+	if (c->keep && !c->phases_given)
+		c->cfg.phases &= ~CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE);
+	if (c->keep &&
+	    (c->cfg.phases & CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE)))
+		return bad(err, len,
+			   "--keep: the delete phase would leave nothing to "
+			   "keep; leave delete out of --phases%s",
+			   "");
 	if (apply_shape(c, err, len) < 0)
 		return -1;
 	if (c->files || c->dirs || c->fpd || c->depth || c->fanout || c->size) {
@@ -585,9 +600,11 @@ static char *json_doc(const struct clyde_tree_run *run, size_t *len)
 static int outputs_write(const struct tree_cli *c, struct outputs *o,
 			 const struct clyde_tree_run *run)
 {
+	/* --json -: standard output is the JSON's alone, as `clyde run`. */
+	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
 	int ret = 0, rc;
 
-	if (!c->quiet && clyde_tree_text_write(stdout, run, CLYDE_VERSION) < 0)
+	if (!c->quiet && clyde_tree_text_write(table, run, CLYDE_VERSION) < 0)
 		ret = -1;
 	if (o->json_open) {
 		o->json_open = false;
@@ -679,9 +696,15 @@ static int check_existing(const char *dir)
 	return 0;
 }
 
-/* --keep: let go of the scratch directory without removing it. */
+/* --keep: let go of the scratch directory without removing it, marked
+ * so that later runs do not call it the leftover of a killed run. */
 static void keep_scratch(struct clyde_scratch *s)
 {
+	int fd = openat(s->dirfd, CLYDE_SCRATCH_KEPT,
+			O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd >= 0)
+		close(fd);
 	close(s->dirfd);
 	close(s->parentfd);
 	free(s->path);

@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,16 @@ static long scratch_pid(const char *name)
 	return *p ? 0 : pid;
 }
 
+/* Whether parentfd/name holds the CLYDE_SCRATCH_KEPT marker. */
+static bool kept(int parentfd, const char *name)
+{
+	char path[NAME_MAX + sizeof(CLYDE_SCRATCH_KEPT) + 2];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", name, CLYDE_SCRATCH_KEPT);
+	return fstatat(parentfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 int clyde_scratch_find_stale(struct clyde_ctx *ctx, int parentfd, char ***names,
 			     size_t *n)
 {
@@ -185,6 +197,8 @@ int clyde_scratch_find_stale(struct clyde_ctx *ctx, int parentfd, char ***names,
 			continue;
 		/* EPERM: the process exists (another user's). */
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (kept(parentfd, e->d_name))
 			continue;
 		if (*n == cap) {
 			char **nn = realloc(*names,

@@ -37,10 +37,15 @@ int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s);
  * never following symlinks.  `what` names it in messages. */
 int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what);
 
+/* A file in a scratch directory that was kept on purpose (clyde tree
+ * --keep): such a directory is not a leftover. */
+#define CLYDE_SCRATCH_KEPT ".clyde-kept"
+
 /*
  * The leftovers of killed runs in the directory `parentfd`: the entries
- * named clyde.<pid> or clyde.<pid>.<n> that are directories (not symlinks)
- * and whose process <pid> no longer exists.  Nothing is removed: the
+ * named clyde.<pid> or clyde.<pid>.<n> that are directories (not symlinks),
+ * hold no CLYDE_SCRATCH_KEPT file, and whose process <pid> no longer
+ * exists.  Nothing is removed: the
  * caller names them to the user.  On return *names is an array of *n
  * names the caller frees with clyde_scratch_free_names().  Returns 0 or a
  * negative errno.

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,6 +196,39 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	return ret;
 }
 
+/*
+ * A generated tree must fit in the scratch directory's filesystem: one
+ * inode per file and directory, and its bytes.  Refused before anything
+ * is written (or the plan allocated), instead of filling a shared disk up
+ * to ENOSPC.  `bytes` is 0 when not known yet.  Returns 0 or -EINVAL.
+ */
+static int check_room(struct clyde_ctx *ctx, int dirfd, const char *path,
+		      const struct clyde_tree_shape *s, uint64_t bytes)
+{
+	struct statvfs v;
+	uint64_t dirs = s->dirs, avail;
+
+	if (fstatvfs(dirfd, &v) < 0)
+		return 0; /* unknown: the writes will tell */
+	if (!dirs && s->files_per_dir > 0)
+		dirs = (uint64_t)((double)s->files / s->files_per_dir) + 1;
+	/* f_files is 0 where inodes are not counted (btrfs). */
+	if (v.f_files && s->files + dirs > (uint64_t)v.f_favail)
+		return clyde_err(ctx, EINVAL,
+				 "the tree needs %llu inodes but %s has only "
+				 "%llu free",
+				 (unsigned long long)(s->files + dirs), path,
+				 (unsigned long long)v.f_favail);
+	avail = (uint64_t)v.f_bavail * v.f_frsize;
+	if (bytes > avail)
+		return clyde_err(ctx, EINVAL,
+				 "the tree needs %llu bytes but %s has only "
+				 "%llu free",
+				 (unsigned long long)bytes, path,
+				 (unsigned long long)avail);
+	return 0;
+}
+
 int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		   struct clyde_scratch *scratch,
 		   const struct clyde_tree_hooks *hooks,
@@ -259,9 +293,18 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 					 cfg->existing);
 		e.walk_root = cfg->existing;
 	} else {
-		ret = clyde_tree_plan_build(ctx, &cfg->shape, cfg->seed, &plan);
-		if (ret < 0)
+		ret = check_room(ctx, scratch->dirfd, scratch->path,
+				 &cfg->shape, 0);
+		if (ret == 0)
+			ret = clyde_tree_plan_build(ctx, &cfg->shape, cfg->seed,
+						    &plan);
+		if (ret == 0)
+			ret = check_room(ctx, scratch->dirfd, scratch->path,
+					 &cfg->shape, plan.total_bytes);
+		if (ret < 0) {
+			clyde_tree_plan_release(&plan);
 			return ret;
+		}
 		run->plan_files = plan.nfiles;
 		run->plan_dirs = plan.ndirs;
 		run->plan_bytes = plan.total_bytes;

@@ -44,6 +44,39 @@ run_clyde sweep -n "$T/bad.ini"
 expect_rc 1 "an unknown placeholder is refused"
 assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
 	"the message names file:line"
+printf '[experiment]\nname = m\n[point]\nsetup = touch %s/ran\n[workload w]\ntime = true\n' \
+	"$T" >"$T/m.ini"
+run_clyde sweep -q --db "$T/m.db" --metrics time.w,tmie.w "$T/m.ini"
+expect_rc 1 "a mistyped --metrics key is refused"
+assert_file_match "$T/err" '^clyde sweep: --metrics "tmie.w": not a metric' \
+	"the message names the key"
+[[ ! -e $T/ran ]] || fail "a mistyped --metrics key ran the experiment"
+ok "nothing ran for a mistyped --metrics key"
+# A key whose workload exists but whose metric does not is only found at
+# the table: the runs are saved, and the exit status says it failed.
+run_clyde sweep -q --db "$T/m.db" --metrics time.w.nope "$T/m.ini"
+expect_rc 1 "a table that cannot be printed is a failure"
+assert_file_match "$T/err" 'metric "time.w.nope": not in the experiment' \
+	"the message names the metric"
+rm -f "$T/ran"
+for args in "--bogus $T/m.ini" "$T/m.ini $T/m.ini" ""; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	run_clyde sweep $args
+	expect_rc 1 "clyde sweep $args: a usage error"
+	assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "clyde sweep $args: one line"
+	assert_file_match "$T/err" 'see clyde sweep --help$' "and where to look"
+done
+run_clyde sweep -n "$T"
+expect_rc 1 "a directory is not an experiment file"
+assert_file_match "$T/err" "clyde sweep: $T: not a regular file" \
+	"the message says it is not a regular file"
+run_clyde sweep -n /dev/zero
+expect_rc 1 "/dev/zero is not read as an experiment file"
+head -c 2000000 /dev/zero >"$T/huge.ini"
+run_clyde sweep -n "$T/huge.ini"
+expect_rc 1 "a 2 MB experiment file is refused"
+assert_file_match "$T/err" "huge.ini: 2000000 bytes, larger than" \
+	"the message gives its size"
 
 # --- failures, -k, until-stable, random order (timed commands only) -------
 cat >"$T/fail.ini" <<'INI'

@@ -155,6 +155,15 @@ ok "phases not run leave empty CSV fields"
 run_clyde tree -d "$D" --files 100 --seed 2 --phases stat_walk -q --csv - --no-drop-caches
 expect_rc 0 "--csv -"
 assert_eq "$(wc -l <"$T/out")" 2 "--csv - prints the header and the line"
+run_clyde tree -d "$D" --files 100 --seed 2 --phases stat_walk --json - --no-drop-caches
+expect_rc 0 "--json -"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" ||
+	fail "--json -: standard output is not the JSON alone"
+assert_file_match "$T/err" 'entries/s' "--json -: the table goes to stderr"
+ok "--json -: only the JSON on standard output"
+run_clyde tree -d "$D" --files 100 --json - --csv -
+expect_rc 1 "--json - with --csv -"
+assert_file_match "$T/err" 'only one of them' "--json - --csv - refused"
 
 # --- --phases -----------------------------------------------------------------
 run_clyde tree -d "$D" --files 300 --seed 4 --phases read_walk -q --json "$T/p.json" \

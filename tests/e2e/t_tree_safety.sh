@@ -7,7 +7,7 @@
 # exported back byte for byte; an unusable --existing directory is exit 1;
 # --existing with --phases all runs every read-only phase; each range in
 # an error message is exactly what the parser accepts; running out of
-# descriptors names the phase.
+# descriptors names the phase; a tree that does not fit is refused.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -254,5 +254,45 @@ assert_file_match "$T/err" \
 # A run that fails saves nothing and leaves no new history behind.
 [[ ! -e $T/new.db ]] || fail "a failed tree run made $T/new.db"
 ok "a failed run makes no history"
+
+# A tree kept with --keep is not named as the leftover of a killed run.
+K=$(new_dir kept)
+run_clyde tree -d "$K" --files 40 --phases extract --keep --no-save -q
+expect_rc 0 "tree --keep"
+run_clyde -d "$K" -s 0 -n 1 --no-save -q
+expect_rc 0 "a run beside a kept tree"
+assert_file_no_match "$T/err" 'was left by a clyde run' \
+	"a kept tree is not called a leftover"
+rm -rf -- "${K:?}"/clyde.*
+run_clyde tree -d "$K" --files 40 --keep --no-save -q
+expect_rc 0 "tree --keep with the default phases"
+[[ -d $(find "$K" -mindepth 2 -maxdepth 2 -name tree) ]] ||
+	fail "tree --keep with the default phases deleted the tree it kept"
+ok "tree --keep leaves out the delete phase"
+rm -rf -- "${K:?}"/clyde.*
+run_clyde tree -d "$K" --files 40 --keep --phases extract,delete --no-save -q
+expect_rc 1 "tree --keep --phases ...,delete is refused"
+assert_file_match "$T/err" '^clyde tree: --keep: the delete phase' "and says why"
+assert_empty_dir "$K" "nothing written for --keep with delete"
+
+# A generated tree that does not fit (bytes or inodes) is refused before
+# anything is written, with both figures, instead of filling the disk.
+if [[ $(id -u) -eq 0 ]]; then
+	R=$T/room
+	mkdir "$R"
+	mount -t tmpfs -o size=4m,nr_inodes=1000,mode=755 tmpfs "$R" ||
+		fail "cannot mount a small tmpfs"
+	at_exit "umount -l '$R'"
+	run_clyde tree -d "$R" --files 500 --no-save --no-drop-caches -q
+	expect_rc 1 "a tree bigger than the free space: exit status 1"
+	assert_file_match "$T/err" 'needs [0-9]+ bytes but .* has only [0-9]+ free' \
+		"the message gives both sizes"
+	assert_empty_dir "$R" "nothing written for a tree too big"
+	run_clyde tree -d "$R" --dirs 2000 --files 10 --no-save --no-drop-caches -q
+	expect_rc 1 "a tree with more entries than free inodes: exit status 1"
+	assert_file_match "$T/err" 'needs [0-9]+ inodes but .* has only [0-9]+ free' \
+		"the message gives both counts"
+	assert_empty_dir "$R" "nothing written for a tree with too many entries"
+fi
 
 done_testing
