@@ -26,9 +26,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "core/stats.h"
 #include "env/env.h"
 #include "report/exp_analysis.h"
@@ -210,6 +212,99 @@ static bool has_workload(const struct clyde_sweep *s, const char *name,
 		    !strncmp(s->workloads[w].name, name, len))
 			return true;
 	return false;
+}
+
+/* Give every captured variable the value v (they are "" until a visit
+ * sets them). */
+static void set_captured_all(struct clyde_sweep *s, const char *v)
+{
+	for (size_t i = 0; i < s->nvars; i++)
+		if (s->vars[i].captured)
+			clyde_sweep_set_var(s, s->vars[i].name, v);
+}
+
+/* A run workload's options expanded for point p, or NULL when they depend
+ * on a value captured at run time (then they cannot be checked now). */
+static char *static_run_args(struct clyde_ctx *ctx, struct clyde_sweep *s,
+			     size_t p, const struct clyde_sweep_workload *w)
+{
+	char *a = NULL, *b = NULL;
+
+	set_captured_all(s, "");
+	if (clyde_sweep_expand(ctx, s, p, 1, w->args, w->line, &a) < 0)
+		a = NULL;
+	set_captured_all(s, "\x01");
+	if (clyde_sweep_expand(ctx, s, p, 1, w->args, w->line, &b) < 0)
+		b = NULL;
+	set_captured_all(s, "");
+	clyde_err_clear(ctx);
+	if (!a || !b || strcmp(a, b)) {
+		free(a);
+		a = NULL;
+	}
+	free(b);
+	return a;
+}
+
+/*
+ * The options of every `run =` workload are checked with clyde run's own
+ * parser at every point before anything runs, so a mistyped option is
+ * found before the first setup command builds a configuration.  Options
+ * that need the shell (quotes, variables) or a captured value are left to
+ * the run itself.  Returns 0, or -1 after printing one line.
+ */
+static int check_run_options(struct clyde_ctx *ctx, struct clyde_sweep *s)
+{
+	for (size_t w = 0; w < s->nworkloads; w++) {
+		const struct clyde_sweep_workload *wl = &s->workloads[w];
+
+		if (wl->kind != CLYDE_SWEEP_RUN)
+			continue;
+		for (size_t p = 0; p < s->npoints; p++) {
+			struct clyde_bonnie_config cfg;
+			struct clyde_cli_extra extra;
+			char err[512] = "",
+			     *args = static_run_args(ctx, s, p, wl);
+			wordexp_t we;
+			int rc;
+
+			if (!args)
+				continue;
+			if (wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF) != 0) {
+				free(args);
+				continue;
+			}
+			/* we_wordv[0] is reserved for the program name. */
+			{
+				char **argv =
+					calloc(we.we_wordc + 2, sizeof(*argv));
+
+				if (!argv) {
+					wordfree(&we);
+					free(args);
+					return -1;
+				}
+				argv[0] = (char *)"clyde";
+				for (size_t i = 0; i < we.we_wordc; i++)
+					argv[i + 1] = we.we_wordv[i];
+				rc = clyde_opts_parse((int)we.we_wordc + 1,
+						      argv, &cfg, &extra, err,
+						      sizeof(err));
+				free(argv);
+			}
+			wordfree(&we);
+			free(args);
+			if (rc == CLYDE_OPTS_ERROR) {
+				fprintf(stderr,
+					"clyde sweep: %s:%u: workload %s, point "
+					"%zu: %s\n",
+					s->file, wl->line, wl->name, p + 1,
+					err);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 /*
@@ -2246,7 +2341,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (check_metric_keys(&s, s.metrics, cli.file, "metrics =") < 0 ||
-	    check_metric_keys(&s, cli.metrics, NULL, "--metrics") < 0) {
+	    check_metric_keys(&s, cli.metrics, NULL, "--metrics") < 0 ||
+	    check_run_options(&ctx, &s) < 0) {
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}

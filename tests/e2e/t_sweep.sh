@@ -52,6 +52,15 @@ assert_file_match "$T/err" '^clyde sweep: --metrics "tmie.w": not a metric' \
 	"the message names the key"
 [[ ! -e $T/ran ]] || fail "a mistyped --metrics key ran the experiment"
 ok "nothing ran for a mistyped --metrics key"
+# clyde run's options are checked at every point before any setup runs.
+printf '[experiment]\nname = o\naxis sz = 16m 32m\n[point]\nsetup = touch %s/ran\n[workload b]\nrun = -d %s -s {sz}:bogus -n 0\n' \
+	"$T" "$T" >"$T/o.ini"
+run_clyde sweep -q --db "$T/o.db" "$T/o.ini"
+expect_rc 1 "a bad run option is refused"
+assert_file_match "$T/err" 'o.ini:7: workload b, point 1: -s chunk: "bogus"' \
+	"the message names file:line, workload, point and option"
+[[ ! -e $T/ran && ! -e $T/o.db ]] || fail "a bad run option ran a setup or made a history"
+ok "nothing ran for a bad run option"
 # A key whose workload exists but whose metric does not is only found at
 # the table: the runs are saved, and the exit status says it failed.
 run_clyde sweep -q --db "$T/m.db" --metrics time.w.nope "$T/m.ini"
