@@ -4,6 +4,7 @@
  * layout constants, so the page needs nothing but a browser.
  */
 #include "report/exp_html.h"
+#include "report/html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,40 +22,6 @@ static const char *const palette[] = {
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 #define NMARKERS 5
-
-/*
- * Write s escaped for HTML text and attribute values alike (as html.c
- * does): & < > " ' become entities, control characters U+FFFD.
- */
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-				fputs("&#xfffd;", f);
-			else
-				fputc(c, f);
-		}
-	}
-}
 
 static const char css[] =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,"
@@ -103,9 +70,9 @@ static void series_name(FILE *f, const struct clyde_exp *e, size_t p)
 	for (a = 1; a < e->naxes; a++) {
 		if (a > 1)
 			fputs(", ", f);
-		esc(f, e->axis_names[a]);
+		clyde_html_esc(f, e->axis_names[a]);
 		fputc(' ', f);
-		esc(f, e->points[p].values[a]);
+		clyde_html_esc(f, e->points[p].values[a]);
 	}
 }
 
@@ -262,9 +229,9 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		"aria-label=\"",
 		CW, CH, CW, CH);
-	esc(f, mt->label);
+	clyde_html_esc(f, mt->label);
 	fputs("\"><title>", f);
-	esc(f, mt->label);
+	clyde_html_esc(f, mt->label);
 	fputs("</title>\n", f);
 	/* The y grid and its labels. */
 	for (t = fr.y0; t <= fr.y1 + step / 2; t += step) {
@@ -285,7 +252,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		"<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
 		"text-anchor=\"middle\">",
 		CT + (CH - CT - CB) / 2, CT + (CH - CT - CB) / 2);
-	esc(f, u.name);
+	clyde_html_esc(f, u.name);
 	fputs("</text>\n", f);
 	/* The x axis: one label per axis value. */
 	fprintf(f,
@@ -296,7 +263,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 	for (i = 0; i < ax->n; i++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 			xpix(&fr, i), CH - CB + 18);
-		esc(f, ax->values[i]);
+		clyde_html_esc(f, ax->values[i]);
 		fputs("</text>\n", f);
 	}
 	/* An axis value no point has a number for: say why on the axis. */
@@ -318,7 +285,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		CL + (CW - CL - CR) / 2, CH - 10);
-	esc(f, e->axis_names[0]);
+	clyde_html_esc(f, e->axis_names[0]);
 	if (ax->log_scale)
 		fputs(" (log scale)", f);
 	fputs("</text>\n", f);
@@ -376,16 +343,16 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			fputs("<title>", f);
 			for (a = 0; a < e->naxes; a++) {
 				fputs(a ? ", " : "", f);
-				esc(f, e->axis_names[a]);
+				clyde_html_esc(f, e->axis_names[a]);
 				fputc(' ', f);
-				esc(f, e->points[idx[i]].values[a]);
+				clyde_html_esc(f, e->points[idx[i]].values[a]);
 			}
 			clyde_exp_cell_text(cell, sizeof(cell),
 					    &e->points[idx[i]], c, &u, true);
 			fputs(": ", f);
-			esc(f, cell);
+			clyde_html_esc(f, cell);
 			fputc(' ', f);
-			esc(f, u.name);
+			clyde_html_esc(f, u.name);
 			fputs("</title>", f);
 			marker_end(f, s);
 			if (idx[i] == ms->best)
@@ -427,7 +394,7 @@ static int table(FILE *f, const struct clyde_exp *e,
 	fputs("<table class=\"exp\">\n<tr>", f);
 	for (a = 0; a < e->naxes; a++) {
 		fputs("<th>", f);
-		esc(f, e->axis_names[a]);
+		clyde_html_esc(f, e->axis_names[a]);
 		fputs("</th>", f);
 	}
 	for (m = 0; m < e->nmetrics; m++) {
@@ -435,9 +402,9 @@ static int table(FILE *f, const struct clyde_exp *e,
 
 		clyde_exp_unit_for(&e->metrics[m], &ms[m], e->npoints, &u);
 		fputs("<th>", f);
-		esc(f, e->metrics[m].label);
+		clyde_html_esc(f, e->metrics[m].label);
 		fputs(" (", f);
-		esc(f, u.name);
+		clyde_html_esc(f, u.name);
 		fputs(")</th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -445,7 +412,7 @@ static int table(FILE *f, const struct clyde_exp *e,
 		fputs("<tr>", f);
 		for (a = 0; a < e->naxes; a++) {
 			fputs("<td>", f);
-			esc(f, e->points[p].values[a]);
+			clyde_html_esc(f, e->points[p].values[a]);
 			fputs("</td>", f);
 		}
 		for (m = 0; m < e->nmetrics; m++) {
@@ -463,17 +430,17 @@ static int table(FILE *f, const struct clyde_exp *e,
 				e->points[p].failed	     ? " failed" :
 				c->rel == CLYDE_EXP_REL_BEST ? " best" :
 							       "");
-			esc(f, cell);
+			clyde_html_esc(f, cell);
 			if (*mark) {
 				fputc(' ', f);
-				esc(f, mark);
+				clyde_html_esc(f, mark);
 			}
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"legend\">", f);
-	esc(f, clyde_exp_legend);
+	clyde_html_esc(f, clyde_exp_legend);
 	fputs("</p>\n", f);
 	return 0;
 }
@@ -513,28 +480,28 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 	      "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 	      "content=\"width=device-width, initial-scale=1\">\n<title>",
 	      f);
-	esc(f, title);
+	clyde_html_esc(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-	esc(f, title);
+	clyde_html_esc(f, title);
 	fputs("</h1>\n<p class=\"meta\">", f);
 	if (e->id) {
 		fputs("experiment ", f);
-		esc(f, e->id);
+		clyde_html_esc(f, e->id);
 		fputs(" &middot; ", f);
 	}
 	fprintf(f, "%zu points &middot; axes: ", e->npoints);
 	for (a = 0; a < e->naxes; a++) {
 		fputs(a ? ", " : "", f);
-		esc(f, e->axis_names[a]);
+		clyde_html_esc(f, e->axis_names[a]);
 	}
 	fputs("</p>\n", f);
 
 	fputs("<h2>Charts</h2>\n", f);
 	for (m = 0; e->naxes && m < e->nmetrics; m++) {
 		fputs("<h3>", f);
-		esc(f, e->metrics[m].label);
+		clyde_html_esc(f, e->metrics[m].label);
 		fputs(" <small>(", f);
-		esc(f, e->metrics[m].key);
+		clyde_html_esc(f, e->metrics[m].key);
 		fputs(e->metrics[m].higher_better ? ", higher is better)" :
 						    ", lower is better)",
 		      f);
@@ -559,7 +526,7 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		fputs("<ul class=\"sentences\">\n", f);
 	for (s = 0; s < nsent; s++) {
 		fputs("<li>", f);
-		esc(f, sent[s]);
+		clyde_html_esc(f, sent[s]);
 		fputs("</li>\n", f);
 	}
 	if (nsent)
@@ -573,15 +540,16 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		fputs("<details class=\"point\"><summary>", f);
 		for (a = 0; a < e->naxes; a++) {
 			fputs(a ? ", " : "", f);
-			esc(f, e->axis_names[a]);
+			clyde_html_esc(f, e->axis_names[a]);
 			fputs(" = ", f);
-			esc(f, e->points[p].values[a]);
+			clyde_html_esc(f, e->points[p].values[a]);
 		}
 		if (e->points[p].failed)
 			fputs(" (failed)", f);
 		fputs("</summary>\n<pre>", f);
-		esc(f, e->points[p].config ? e->points[p].config :
-					     "(no configuration recorded)");
+		clyde_html_esc(f, e->points[p].config ?
+					  e->points[p].config :
+					  "(no configuration recorded)");
 		fputs("</pre></details>\n", f);
 	}
 	fputs("</body>\n</html>\n", f);

@@ -31,7 +31,7 @@ static const char *color(size_t i)
  * become U+FFFD, so that no name a user chose can close a tag or an
  * attribute or start one.
  */
-static void esc(FILE *f, const char *s)
+void clyde_html_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -179,9 +179,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 		" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
 		"role=\"img\" aria-label=\"",
 		CH_WIDTH, h, CH_WIDTH, h);
-	esc(f, clyde_loaded_group_name(g));
+	clyde_html_esc(f, clyde_loaded_group_name(g));
 	fputs("\"><title>", f);
-	esc(f, clyde_loaded_group_name(g));
+	clyde_html_esc(f, clyde_loaded_group_name(g));
 	fputs("</title>\n", f);
 	fprintf(f,
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
@@ -200,9 +200,9 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 				max = row->cells[c].value;
 		fprintf(f, "<text x=\"6\" y=\"%.1f\" font-weight=\"bold\">",
 			y + 13);
-		esc(f, row->test);
+		clyde_html_esc(f, row->test);
 		fprintf(f, " (");
-		esc(f, row->unit);
+		clyde_html_esc(f, row->unit);
 		fputs(")</text>\n", f);
 		y += 16;
 		for (c = 0; c < cmp->ncols; c++) {
@@ -213,7 +213,7 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 				"<text x=\"%d\" y=\"%.1f\" "
 				"text-anchor=\"end\">",
 				CH_LEFT - 6, y + 13);
-			esc(f, cmp->labels[c]);
+			clyde_html_esc(f, cmp->labels[c]);
 			fputs("</text>\n", f);
 			clyde_compare_cell_text(val, sizeof(val), row, cell);
 			if (cell->has_value && max > 0) {
@@ -229,11 +229,11 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 						" fill-opacity=\"0.4\"" :
 						"");
 				fputs("<title>", f);
-				esc(f, cmp->labels[c]);
+				clyde_html_esc(f, cmp->labels[c]);
 				fputs(": ", f);
-				esc(f, val);
+				clyde_html_esc(f, val);
 				fputc(' ', f);
-				esc(f, row->unit);
+				clyde_html_esc(f, row->unit);
 				fputs("</title></rect>\n", f);
 			}
 			if (!val[0])
@@ -244,10 +244,10 @@ static void bar_chart(FILE *f, const struct clyde_compare *cmp,
 							   CLYDE_LOADED_VALUE ?
 					"" :
 					" class=\"note\"");
-			esc(f, val);
+			clyde_html_esc(f, val);
 			if (cell->has_value) {
 				fputc(' ', f);
-				esc(f, row->unit);
+				clyde_html_esc(f, row->unit);
 			}
 			if (cell->best)
 				fputs(" \xe2\x98\x85", f); /* a star */
@@ -324,9 +324,9 @@ static void latency_chart(FILE *f, const struct clyde_compare *cmp,
 		"latency\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"role=\"img\" aria-label=\"",
 		LC_WIDTH, LC_HEIGHT, LC_WIDTH, LC_HEIGHT);
-	esc(f, name);
+	clyde_html_esc(f, name);
 	fputs(" latency percentiles\"><title>", f);
-	esc(f, name);
+	clyde_html_esc(f, name);
 	fputs(" latency percentiles</title>\n", f);
 	/* Decades as grid lines. */
 	for (d = l0; d <= l1 + 1e-9; d += 1) {
@@ -383,7 +383,7 @@ static void latency_chart(FILE *f, const struct clyde_compare *cmp,
 				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 				"fill=\"%s\"><title>",
 				x, y, color(c));
-			esc(f, cmp->labels[c]);
+			clyde_html_esc(f, cmp->labels[c]);
 			fprintf(f, " %s: %s</title></circle>\n", xl[k], buf);
 		}
 		/* The legend entry, with the run's p99 as its value. */
@@ -395,7 +395,7 @@ static void latency_chart(FILE *f, const struct clyde_compare *cmp,
 			"y=\"%.1f\">",
 			LC_LEFT + pw + 16, y - 10, color(c), LC_LEFT + pw + 32,
 			y);
-		esc(f, cmp->labels[c]);
+		clyde_html_esc(f, cmp->labels[c]);
 		fprintf(f, " (p99 %s)</text>\n", buf);
 	}
 	fputs("</svg>\n", f);
@@ -473,7 +473,7 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 				"<th><span class=\"sw\" style=\"background:"
 				"%s\"></span>",
 				color(c));
-			esc(f, cmp->labels[c]);
+			clyde_html_esc(f, cmp->labels[c]);
 			fputs("</th>", f);
 		}
 		fputs("</tr>\n", f);
@@ -481,7 +481,7 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 			if (!key_differs(cmp, keys[k]))
 				continue;
 			fputs("<tr><th>", f);
-			esc(f, keys[k]);
+			clyde_html_esc(f, keys[k]);
 			fputs("</th>", f);
 			for (c = 0; c < cmp->ncols; c++) {
 				const char *v = clyde_loaded_kv_get(
@@ -489,7 +489,7 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 
 				fputs("<td class=\"wrap\">", f);
 				if (v)
-					esc(f, v);
+					clyde_html_esc(f, v);
 				else
 					fputs("<i>not recorded</i>", f);
 				fputs("</td>", f);
@@ -508,9 +508,10 @@ static int what_differs(FILE *f, const struct clyde_compare *cmp)
 			if (cmp->ncols > 1 && key_differs(cmp, keys[k]))
 				continue;
 			fputs("<tr><th>", f);
-			esc(f, keys[k]);
+			clyde_html_esc(f, keys[k]);
 			fputs("</th><td class=\"wrap\">", f);
-			esc(f, clyde_loaded_kv_get(cmp->runs[0], keys[k]));
+			clyde_html_esc(f, clyde_loaded_kv_get(cmp->runs[0],
+							      keys[k]));
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table></details>\n", f);
@@ -533,7 +534,7 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 	      f);
 	for (c = 0; c < cmp->ncols; c++) {
 		fputs("<th>", f);
-		esc(f, cmp->labels[c]);
+		clyde_html_esc(f, cmp->labels[c]);
 		fputs("</th>", f);
 		if (cmp->baseline >= 0 && (long)c != cmp->baseline)
 			fputs("<th>change</th>", f);
@@ -543,9 +544,9 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 		const struct clyde_cmp_row *row = &cmp->rows[r];
 
 		fputs("<tr><td>", f);
-		esc(f, row->test);
+		clyde_html_esc(f, row->test);
 		fprintf(f, "</td><td>%s</td><td>", mname[row->metric]);
-		esc(f, row->unit);
+		clyde_html_esc(f, row->unit);
 		fputs("</td>", f);
 		for (c = 0; c < cmp->ncols; c++) {
 			const struct clyde_cmp_cell *cell = &row->cells[c];
@@ -556,7 +557,7 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 				cell->state == CLYDE_LOADED_TOO_FAST ? " fast" :
 				cell->state == CLYDE_LOADED_SKIPPED  ? " skip" :
 								       "");
-			esc(f, val);
+			clyde_html_esc(f, val);
 			if (cell->sig == CLYDE_CMP_SIG_YES)
 				fputs(" (s)", f);
 			else if (cell->sig == CLYDE_CMP_SIG_NO)
@@ -580,12 +581,12 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 	      f);
 	if (cmp->baseline >= 0) {
 		fputs(" Change: against ", f);
-		esc(f, cmp->labels[cmp->baseline]);
+		clyde_html_esc(f, cmp->labels[cmp->baseline]);
 		fputc('.', f);
 	}
 	if (cmp->any_sig) {
 		fputs(" (s) / (ns): the difference from ", f);
-		esc(f, cmp->labels[cmp->ref]);
+		clyde_html_esc(f, cmp->labels[cmp->ref]);
 		fputs(" is / is not significant (Welch&#8217;s t-test, "
 		      "95%).",
 		      f);
@@ -609,11 +610,11 @@ static void runs_table(FILE *f, const struct clyde_compare *cmp)
 			"<tr><td class=\"label\"><span class=\"sw\" "
 			"style=\"background:%s\"></span>",
 			color(c));
-		esc(f, cmp->labels[c]);
+		clyde_html_esc(f, cmp->labels[c]);
 		fputs("</td><td class=\"wrap\">", f);
-		esc(f, r->source);
+		clyde_html_esc(f, r->source);
 		fputs("</td><td>", f);
-		esc(f, r->format);
+		clyde_html_esc(f, r->format);
 		fprintf(f, "</td><td class=\"num\">%zu</td></tr>\n",
 			r->nrepeats);
 	}
@@ -634,9 +635,9 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 	      "initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"clyde\">\n<title>",
 	      f);
-	esc(f, title);
+	clyde_html_esc(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
-	esc(f, title);
+	clyde_html_esc(f, title);
 	fprintf(f,
 		"</h1>\n<p class=\"meta\">%zu result%s compared by "
 		"clyde.</p>\n",
@@ -652,7 +653,7 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		if (!first_of_group(cmp, r))
 			continue;
 		fputs("<section class=\"group\"><h3>", f);
-		esc(f, clyde_loaded_group_name(cmp->rows[r].group));
+		clyde_html_esc(f, clyde_loaded_group_name(cmp->rows[r].group));
 		fputs("</h3>\n", f);
 		bar_chart(f, cmp, cmp->rows[r].group);
 		fputs("</section>\n", f);
@@ -668,7 +669,7 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 			    !has_percentiles(cmp, cmp->rows[r].test))
 				continue;
 			fputs("<section class=\"latency\"><h3>", f);
-			esc(f, cmp->rows[r].test);
+			clyde_html_esc(f, cmp->rows[r].test);
 			fputs("</h3>\n", f);
 			latency_chart(f, cmp, cmp->rows[r].test);
 			fputs("</section>\n", f);

@@ -23,6 +23,15 @@
 #include "report/compare.h"
 #include "report/loaded.h"
 
+/*
+ * Write s escaped for HTML text and attribute values alike: & < > " '
+ * become entities and control characters (which HTML does not allow)
+ * become U+FFFD, so that no name a user chose can close a tag or an
+ * attribute or start one.  NULL writes nothing.  The experiment report
+ * (exp_html.c) uses it too.
+ */
+void clyde_html_esc(FILE *f, const char *s);
+
 /* How many <svg> charts clyde_html_write() draws for this table: one per
  * group with a value plus one per test with percentiles.  (Tests use it to
  * check what a browser rendered.) */
