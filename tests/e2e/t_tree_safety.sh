@@ -263,6 +263,20 @@ run_clyde -d "$K" -s 0 -n 1 --no-save -q
 expect_rc 0 "a run beside a kept tree"
 assert_file_no_match "$T/err" 'was left by a clyde run' \
 	"a kept tree is not called a leftover"
+# clyde tree names a killed run's scratch directory as clyde run does,
+# and not the kept tree beside it.
+sleep 0 &
+dead=$!
+wait "$dead" || true
+mkdir "$K/clyde.$dead"
+run_clyde tree -d "$K" --files 40 --phases extract --no-save -q
+expect_rc 0 "a tree beside a stale scratch directory and a kept tree"
+assert_file_match "$T/err" \
+	"^clyde: note: $K/clyde\\.$dead was left by a clyde run that is gone; remove it with: rm -rf -- '$K'/clyde\\.$dead\$" \
+	"tree names the stale directory and the command that removes it"
+assert_eq "$(grep -c 'was left by' "$T/err")" 1 \
+	"tree names the stale directory only, not the kept tree"
+rmdir "$K/clyde.$dead"
 rm -rf -- "${K:?}"/clyde.*
 run_clyde tree -d "$K" --files 40 --keep --no-save -q
 expect_rc 0 "tree --keep with the default phases"
