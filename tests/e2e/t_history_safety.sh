@@ -97,9 +97,11 @@ if [[ -w /dev/full ]]; then
 		"$CLYDE" history --db "$RO/h.db" $sub >/dev/full 2>"$T/err" ||
 			RC=$?
 		expect_rc 1 "history $sub >/dev/full exits 1"
+		assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 \
+			"history $sub >/dev/full: one line"
 		assert_file_match "$T/err" \
-			'^clyde history [a-z]+: .*(No space left on device|write error)' \
-			"history $sub >/dev/full says why"
+			"^clyde history ${sub%% *}: standard output: .*No space left on device\$" \
+			"history $sub >/dev/full names the output and says why"
 	done
 fi
 
