@@ -299,14 +299,22 @@ if [[ $(id -u) -eq 0 ]]; then
 	at_exit "umount -l '$R'"
 	run_clyde tree -d "$R" --files 500 --no-save --no-drop-caches -q
 	expect_rc 1 "a tree bigger than the free space: exit status 1"
-	assert_file_match "$T/err" 'needs [0-9]+ bytes but .* has only [0-9]+ free' \
+	assert_file_match "$T/err" '^clyde tree: the tree needs [0-9]+ bytes but .* has only [0-9]+ free$' \
 		"the message gives both sizes"
 	assert_empty_dir "$R" "nothing written for a tree too big"
 	run_clyde tree -d "$R" --dirs 2000 --files 10 --no-save --no-drop-caches -q
 	expect_rc 1 "a tree with more entries than free inodes: exit status 1"
-	assert_file_match "$T/err" 'needs [0-9]+ inodes but .* has only [0-9]+ free' \
+	assert_file_match "$T/err" '^clyde tree: the tree needs [0-9]+ inodes but .* has only [0-9]+ free$' \
 		"the message gives both counts"
 	assert_empty_dir "$R" "nothing written for a tree with too many entries"
+	# A shape that cannot be built is refused with the reason alone (no
+	# errno applies: no ": Invalid argument").
+	run_clyde tree -d "$R" --dirs 300 --depth 1 --fanout 2 --files 1 \
+		--no-save --no-drop-caches -q
+	expect_rc 1 "a tree shape that does not fit: exit status 1"
+	assert_file_match "$T/err" \
+		'^clyde tree: 300 directories do not fit in depth 1 with at most 2 subdirectories each$' \
+		"the message gives the reason alone"
 fi
 
 done_testing
