@@ -100,6 +100,39 @@ int clyde_cli_stdout_done(const char *cmd)
 	return -1;
 }
 
+/* Print s for a POSIX shell, in single quotes. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
+{
+	struct clyde_ctx q;
+	char **names = NULL;
+	size_t n = 0;
+
+	clyde_ctx_init(&q);
+	if (clyde_scratch_find_stale(&q, scratch->parentfd, &names, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			fprintf(stderr,
+				"clyde: note: %s/%s was left by a clyde run "
+				"that is gone; remove it with: rm -rf -- ",
+				dir, names[i]);
+			put_quoted(stderr, dir);
+			fprintf(stderr, "/%s\n", names[i]);
+		}
+	clyde_scratch_free_names(names, n);
+	clyde_ctx_release(&q);
+}
+
 const char *clyde_cli_option_value(int argc, char **argv, int *a,
 				   const char *lng, const char *shrt,
 				   bool *missing)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/ctx.h"
+#include "io/scratch.h"
 #include "report/compare.h"
 #include "report/loaded.h"
 
@@ -36,6 +37,14 @@ bool clyde_cli_output_closed(void);
  * "clyde CMD: standard output: write error: ..." on stderr.
  */
 int clyde_cli_stdout_done(const char *cmd);
+
+/*
+ * Print a note on stderr for each scratch directory a killed run left in
+ * `dir` (scratch->parentfd), with the command that removes it: the
+ * leftovers clyde_scratch_find_stale() finds, so a tree kept with --keep
+ * is not one.  `scratch` is this run's own, never named.
+ */
+void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir);
 
 /*
  * Load result files (clyde JSON, bonnie++ or clyde CSV) into set for

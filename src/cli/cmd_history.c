@@ -84,6 +84,14 @@ static int fail(struct hist_cli *c)
 	return CLYDE_EXIT_USAGE;
 }
 
+/* Writing the result on standard output failed with -err. */
+static int stdout_failed(struct hist_cli *c, int err)
+{
+	fprintf(stderr, "clyde history %s: standard output: write: %s\n",
+		c->cmd, strerror(-err));
+	return CLYDE_EXIT_USAGE;
+}
+
 /* A run id: a positive decimal integer. */
 static int parse_id(const char *s, int64_t *id)
 {
@@ -415,9 +423,9 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 		rc = fail(c);
 		goto out;
 	}
-	rc = clyde_compare_write(stdout, &cmp, CLYDE_COMPARE_TEXT) < 0 ?
-		     CLYDE_EXIT_USAGE :
-		     0;
+	rc = clyde_compare_write(stdout, &cmp, CLYDE_COMPARE_TEXT);
+	if (rc < 0)
+		rc = stdout_failed(c, rc);
 	clyde_compare_release(&cmp);
 out:
 	clyde_loaded_set_release(&set);
@@ -541,7 +549,9 @@ static int cmd_compare(struct hist_cli *c, int argc, char **argv)
 		rc = fail(c);
 		goto out;
 	}
-	rc = clyde_compare_write(stdout, &cmp, fmt) < 0 ? CLYDE_EXIT_USAGE : 0;
+	rc = clyde_compare_write(stdout, &cmp, fmt);
+	if (rc < 0)
+		rc = stdout_failed(c, rc);
 	clyde_compare_release(&cmp);
 out:
 	for (size_t i = 0; deflabels && i < n; i++)
@@ -782,9 +792,11 @@ int clyde_cmd_history(int argc, char **argv)
 		rc = subcommands[k].fn(&c, argc - i, argv + i);
 		clyde_ctx_release(&c.ctx);
 		/* What was printed must have reached its reader
-		 * (`history list > /dev/full` is a failure). */
+		 * (`history list > /dev/full` is a failure).  A command that
+		 * failed has said why, a failed write included: once is
+		 * enough. */
 		snprintf(name, sizeof(name), "history %s", c.cmd);
-		if (clyde_cli_stdout_done(name) < 0 && rc == 0)
+		if (rc == 0 && clyde_cli_stdout_done(name) < 0)
 			rc = CLYDE_EXIT_USAGE;
 		return rc;
 	}

@@ -440,40 +440,6 @@ static int check_space(const struct clyde_bonnie_config *cfg,
 	return -1;
 }
 
-/* Print s for a POSIX shell, in single quotes. */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* Name the scratch directories that killed runs left in -d. */
-static void note_stale(const struct clyde_scratch *scratch, const char *dir)
-{
-	struct clyde_ctx q;
-	char **names = NULL;
-	size_t n = 0;
-
-	clyde_ctx_init(&q);
-	if (clyde_scratch_find_stale(&q, scratch->parentfd, &names, &n) == 0)
-		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr,
-				"clyde: note: %s/%s was left by a clyde run "
-				"that is gone; remove it with: rm -rf -- ",
-				dir, names[i]);
-			put_quoted(stderr, dir);
-			fprintf(stderr, "/%s\n", names[i]);
-		}
-	clyde_scratch_free_names(names, n);
-	clyde_ctx_release(&q);
-}
-
 /* Size the IO tests when -s was not given.  -r N keeps bonnie++'s rule
  * (twice the RAM, at least 300 MiB; -r 0 gives 300); without -r clyde
  * calibrates, since it evicts the file instead of outgrowing the RAM. */
@@ -711,7 +677,7 @@ int clyde_cmd_run(int argc, char **argv)
 		fprintf(stderr, "clyde: -d: %s\n", clyde_errmsg(&ctx));
 		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 	}
-	note_stale(scratch, cfg.dir);
+	clyde_cli_note_stale(scratch, cfg.dir);
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
 		status = ret == -EINTR ? report_failure(&ctx, ret, scratch) :

@@ -767,6 +767,8 @@ int clyde_cmd_tree(int argc, char **argv)
 		clyde_ctx_release(&ctx);
 		return CLYDE_EXIT_USAGE;
 	}
+	if (scratch)
+		clyde_cli_note_stale(scratch, c.dir);
 
 	ret = clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
 	if (ret < 0) {

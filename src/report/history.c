@@ -1432,12 +1432,49 @@ static int set_wal(struct clyde_ctx *ctx, struct clyde_history *h)
 	}
 }
 
+/* The files SQLite may put beside a database. */
+static const char *const side_sfx[] = { "-wal", "-shm", "-journal" };
+#define N_SIDE (sizeof(side_sfx) / sizeof(side_sfx[0]))
+
+/* Which of path's side files exist now: bit i for side_sfx[i]. */
+static unsigned side_files(const char *path)
+{
+	char side[PATH_MAX + 16];
+	struct stat sb;
+	unsigned had = 0;
+
+	for (size_t i = 0; i < N_SIDE; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
+		if (lstat(side, &sb) == 0)
+			had |= 1u << i;
+	}
+	return had;
+}
+
+/* An open that created path failed: remove path and the side files that
+ * were not there before (`had`, from side_files()), so that a refused
+ * open leaves the directory as it was. */
+static void remove_created(const char *path, unsigned had)
+{
+	char side[PATH_MAX + 16];
+
+	(void)unlink(path);
+	for (size_t i = 0; i < N_SIDE; i++) {
+		if (had & (1u << i))
+			continue;
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
+		(void)unlink(side);
+	}
+}
+
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out)
 {
 	char defpath[PATH_MAX];
 	struct clyde_history *h;
 	int rc, version = -1, flags;
+	bool is_new;
+	unsigned had = 0;
 
 	*out = NULL;
 	if (!db_path) {
@@ -1456,6 +1493,9 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 				 "%s: no results history yet (nothing saved)",
 				 db_path),
 		       -ENOENT;
+	is_new = rc == 1;
+	if (is_new)
+		had = side_files(db_path);
 
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(db_path))) {
@@ -1496,6 +1536,8 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 	return 0;
 fail:
 	clyde_history_close(h);
+	if (is_new)
+		remove_created(db_path, had);
 	return rc;
 }
 
@@ -1640,10 +1682,8 @@ int clyde_history_close_discard_empty(struct clyde_history *h)
 		free(path);
 		return (int)n;
 	}
-	for (size_t i = 0; i < 3; i++) {
-		static const char *const sfx[] = { "-wal", "-shm", "-journal" };
-
-		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+	for (size_t i = 0; i < N_SIDE; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
 		(void)unlink(side);
 	}
 	free(path);

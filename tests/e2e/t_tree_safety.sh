@@ -263,6 +263,20 @@ run_clyde -d "$K" -s 0 -n 1 --no-save -q
 expect_rc 0 "a run beside a kept tree"
 assert_file_no_match "$T/err" 'was left by a clyde run' \
 	"a kept tree is not called a leftover"
+# clyde tree names a killed run's scratch directory as clyde run does,
+# and not the kept tree beside it.
+sleep 0 &
+dead=$!
+wait "$dead" || true
+mkdir "$K/clyde.$dead"
+run_clyde tree -d "$K" --files 40 --phases extract --no-save -q
+expect_rc 0 "a tree beside a stale scratch directory and a kept tree"
+assert_file_match "$T/err" \
+	"^clyde: note: $K/clyde\\.$dead was left by a clyde run that is gone; remove it with: rm -rf -- '$K'/clyde\\.$dead\$" \
+	"tree names the stale directory and the command that removes it"
+assert_eq "$(grep -c 'was left by' "$T/err")" 1 \
+	"tree names the stale directory only, not the kept tree"
+rmdir "$K/clyde.$dead"
 rm -rf -- "${K:?}"/clyde.*
 run_clyde tree -d "$K" --files 40 --keep --no-save -q
 expect_rc 0 "tree --keep with the default phases"
@@ -285,14 +299,22 @@ if [[ $(id -u) -eq 0 ]]; then
 	at_exit "umount -l '$R'"
 	run_clyde tree -d "$R" --files 500 --no-save --no-drop-caches -q
 	expect_rc 1 "a tree bigger than the free space: exit status 1"
-	assert_file_match "$T/err" 'needs [0-9]+ bytes but .* has only [0-9]+ free' \
+	assert_file_match "$T/err" '^clyde tree: the tree needs [0-9]+ bytes but .* has only [0-9]+ free$' \
 		"the message gives both sizes"
 	assert_empty_dir "$R" "nothing written for a tree too big"
 	run_clyde tree -d "$R" --dirs 2000 --files 10 --no-save --no-drop-caches -q
 	expect_rc 1 "a tree with more entries than free inodes: exit status 1"
-	assert_file_match "$T/err" 'needs [0-9]+ inodes but .* has only [0-9]+ free' \
+	assert_file_match "$T/err" '^clyde tree: the tree needs [0-9]+ inodes but .* has only [0-9]+ free$' \
 		"the message gives both counts"
 	assert_empty_dir "$R" "nothing written for a tree with too many entries"
+	# A shape that cannot be built is refused with the reason alone (no
+	# errno applies: no ": Invalid argument").
+	run_clyde tree -d "$R" --dirs 300 --depth 1 --fanout 2 --files 1 \
+		--no-save --no-drop-caches -q
+	expect_rc 1 "a tree shape that does not fit: exit status 1"
+	assert_file_match "$T/err" \
+		'^clyde tree: 300 directories do not fit in depth 1 with at most 2 subdirectories each$' \
+		"the message gives the reason alone"
 fi
 
 done_testing
