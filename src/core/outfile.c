@@ -43,10 +43,26 @@ int clyde_outfile_open(struct clyde_outfile *o, const char *path)
 	}
 	if (!*path)
 		return -ENOENT;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	o->path = strdup(path);
-	o->tmp = tmp_name(path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* A device or a FIFO (/dev/null, /dev/stdout, a pipe the
+		 * user made) is written in place: renaming over it would
+		 * replace the device with a regular file. */
+		if (!S_ISREG(st.st_mode)) {
+			o->f = fopen(path, "we");
+			if (!o->f)
+				return -errno;
+			o->is_direct = 1;
+			return 0;
+		}
+		/* A symlink to a regular file keeps pointing at it: the
+		 * rename goes over its target. */
+		o->path = realpath(path, NULL);
+	}
+	if (!o->path)
+		o->path = strdup(path);
+	o->tmp = tmp_name(o->path ? o->path : path);
 	if (!o->path || !o->tmp) {
 		clyde_outfile_abort(o);
 		return -ENOMEM;
@@ -85,6 +101,14 @@ int clyde_outfile_commit(struct clyde_outfile *o)
 		o->f = NULL;
 		return rc;
 	}
+	if (o->is_direct) {
+		if (fflush(o->f) != 0 || ferror(o->f))
+			rc = errno ? -errno : -EIO;
+		if (fclose(o->f) != 0 && !rc)
+			rc = -errno;
+		o->f = NULL;
+		return rc;
+	}
 	if (fflush(o->f) != 0 || ferror(o->f))
 		rc = errno ? -errno : -EIO;
 	if (!rc && fsync(fileno(o->f)) != 0)
@@ -107,6 +131,7 @@ void clyde_outfile_abort(struct clyde_outfile *o)
 {
 	if (o->f && !o->is_stdout)
 		fclose(o->f);
+	o->is_direct = 0;
 	o->f = NULL;
 	if (o->tmp)
 		unlink(o->tmp);

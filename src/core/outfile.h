@@ -9,7 +9,11 @@
  * place, never a truncated one.
  *
  * "-" means standard output, written directly; commit then only flushes
- * and reports a write error (EPIPE, ENOSPC on /dev/full, ...).
+ * and reports a write error (EPIPE, ENOSPC on /dev/full, ...).  So is an
+ * existing path that is neither a regular file nor a directory (a device
+ * such as /dev/null or /dev/full, a FIFO): it is opened and written in
+ * place, never replaced.  A symlink to a regular file stays a symlink: the
+ * new content replaces its target.
  *
  * Typical use, which also lets a caller check a destination before any
  * work is done (and before dropping privileges):
@@ -33,6 +37,7 @@ struct clyde_outfile {
 	char *path; /* the destination (owned copy) */
 	char *tmp;  /* the temporary file, NULL for "-" or once done */
 	int is_stdout;
+	int is_direct; /* an existing device or FIFO, written in place */
 };
 
 /*
