@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "results/format.h"
 
 const char *clyde_cmp_metric_name(enum clyde_cmp_metric m)
 {
@@ -819,22 +820,6 @@ static int write_markdown(FILE *f, const struct grid *g,
 	return 0;
 }
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int write_csv(FILE *f, const struct grid *g,
 		     const struct clyde_compare *cmp)
 {
@@ -845,7 +830,7 @@ static int write_csv(FILE *f, const struct grid *g,
 		for (c = 0; c < g->ncols; c++) {
 			if (c)
 				fputc(',', f);
-			csv_field(f, g->cells[r * g->ncols + c]);
+			clyde_fmt_csv_field(f, g->cells[r * g->ncols + c]);
 		}
 		fputc(',', f);
 		if (r == 0) {
@@ -855,7 +840,7 @@ static int write_csv(FILE *f, const struct grid *g,
 					 "significant vs %s",
 					 cmp->labels[cmp->ref]);
 				fputc(',', f);
-				csv_field(f, head);
+				clyde_fmt_csv_field(f, head);
 			}
 			fputc('\n', f);
 			continue;
@@ -877,7 +862,7 @@ static int write_csv(FILE *f, const struct grid *g,
 				first = false;
 			}
 			fclose(m);
-			csv_field(f, list ? list : "");
+			clyde_fmt_csv_field(f, list ? list : "");
 			free(list);
 			if (cmp->any_sig) {
 				list = NULL;
@@ -895,7 +880,7 @@ static int write_csv(FILE *f, const struct grid *g,
 				}
 				fclose(m);
 				fputc(',', f);
-				csv_field(f, list ? list : "");
+				clyde_fmt_csv_field(f, list ? list : "");
 				free(list);
 			}
 		}

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/format.h"
+
 #define CELL_MAX 96
 
 const char clyde_exp_legend[] =
@@ -111,21 +113,6 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int write_csv(FILE *f, const struct clyde_exp *e,
 		     const struct clyde_exp_mstat *ms)
 {
@@ -137,7 +124,7 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 	size_t a, m, p;
 
 	for (a = 0; a < e->naxes; a++) {
-		csv_field(f, e->axis_names[a]);
+		clyde_fmt_csv_field(f, e->axis_names[a]);
 		fputc(',', f);
 	}
 	fputs("status", f);
@@ -152,13 +139,13 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 			snprintf(name, sizeof(name), "%s.%s", e->metrics[m].key,
 				 col[c]);
 			fputc(',', f);
-			csv_field(f, name);
+			clyde_fmt_csv_field(f, name);
 		}
 	}
 	fputc('\n', f);
 	for (p = 0; p < e->npoints; p++) {
 		for (a = 0; a < e->naxes; a++) {
-			csv_field(f, e->points[p].values[a]);
+			clyde_fmt_csv_field(f, e->points[p].values[a]);
 			fputc(',', f);
 		}
 		fputs(e->points[p].failed ? "failed" : "ok", f);

@@ -358,3 +358,18 @@ char *clyde_fmt_test_latency(char *buf, size_t len,
 	}
 	return clyde_fmt_latency(buf, len, t->latency_max_ns);
 }
+
+void clyde_fmt_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -210,4 +210,9 @@ char *clyde_fmt_human_ns(char *buf, size_t len, double ns);
  * and code points above U+10FFFF are invalid. */
 size_t clyde_utf8_seq_len(const char *s, size_t avail);
 
+/* Write s as one CSV field (RFC 4180): as it is, or quoted with its quotes
+ * doubled when it holds a comma, a quote or a line break.  The compare and
+ * experiment tables use it. */
+void clyde_fmt_csv_field(FILE *f, const char *s);
+
 #endif
