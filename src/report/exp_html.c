@@ -23,31 +23,10 @@ static const char *const palette[] = {
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 #define NMARKERS 5
 
-static const char css[] =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,"
-	"'DejaVu Sans',sans-serif;margin:2em auto;max-width:1100px;"
-	"padding:0 1em;color:#222;background:#fff}"
-	"h1{font-size:1.6em;margin-bottom:.2em}"
-	"h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:2em}"
-	"h3{font-size:1.05em;margin:1.2em 0 .3em}"
-	".meta{color:#666;margin-top:0}"
-	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
-	"th,td{border:1px solid #ddd;padding:.25em .6em;text-align:left;"
-	"vertical-align:top}"
-	"th{background:#f4f4f4}"
-	"td.num{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}"
-	"td.best{font-weight:bold;background:#e6f4e6}"
+static const char css[] = CLYDE_HTML_BASE_CSS
 	"td.failed{color:#b00;font-style:italic}"
-	"svg{display:block;max-width:100%;height:auto;margin:.3em 0 1em}"
-	"svg text{font-family:inherit;font-size:12px;fill:#222}"
-	"svg .axis{stroke:#999;stroke-width:1}"
-	"svg .grid{stroke:#e3e3e3;stroke-width:1}"
-	"svg .note{fill:#777;font-style:italic}"
-	"details{margin:.5em 0}summary{cursor:pointer;color:#444}"
 	"pre{background:#f8f8f8;padding:.5em;overflow-x:auto;"
-	"white-space:pre-wrap}"
-	".legend{font-size:.85em;color:#555}";
+	"white-space:pre-wrap}";
 
 /* ---- series: the points sharing the values of axes 1.. ---------------- */
 
