@@ -1990,6 +1990,41 @@ static int list_experiments(struct clyde_ctx *ctx, struct clyde_history *h)
 	return 0;
 }
 
+/*
+ * The options that take a value, as one table: the value of --db, --resume,
+ * --metrics and --show goes to its field of the sweep_cli; -D/--define is
+ * appended to the defines (*slot is then NULL).  Returns the value (and
+ * advances *a past it), or NULL with *missing set when the option has no
+ * value, or NULL when argv[*a] is none of them.
+ */
+static const char *value_option(int argc, char **argv, int *a,
+				struct sweep_cli *c, const char ***slot,
+				bool *missing)
+{
+	const struct {
+		const char *name, *short_name;
+		const char **field;
+	} opts[] = {
+		{ "--define", "-D", NULL },
+		{ "--db", NULL, &c->db },
+		{ "--resume", NULL, &c->resume },
+		{ "--metrics", NULL, &c->metrics },
+		{ "--show", NULL, &c->show },
+	};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *v =
+			clyde_cli_option_value(argc, argv, a, opts[i].name,
+					       opts[i].short_name, missing);
+
+		if (v || *missing) {
+			*slot = opts[i].field;
+			return v;
+		}
+	}
+	return NULL;
+}
+
 static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -1997,7 +2032,7 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 	if (!c->defines)
 		return -1;
 	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a], *v;
+		const char *arg = argv[a], *v, **slot = NULL;
 		bool missing = false;
 
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -2012,39 +2047,15 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 			c->quiet = true;
 		} else if (!strcmp(arg, "--list")) {
 			c->list = true;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a,
-						       "--define", "-D",
-						       &missing)) ||
+		} else if ((v = value_option(argc, argv, &a, c, &slot,
+					     &missing)) ||
 			   missing) {
 			if (missing)
 				goto need_value;
-			c->defines[c->ndefines++] = (char *)v;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a, "--db",
-						       NULL, &missing)) ||
-			   missing) {
-			if (missing)
-				goto need_value;
-			c->db = v;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a,
-						       "--resume", NULL,
-						       &missing)) ||
-			   missing) {
-			if (missing)
-				goto need_value;
-			c->resume = v;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a,
-						       "--metrics", NULL,
-						       &missing)) ||
-			   missing) {
-			if (missing)
-				goto need_value;
-			c->metrics = v;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a, "--show",
-						       NULL, &missing)) ||
-			   missing) {
-			if (missing)
-				goto need_value;
-			c->show = v;
+			if (slot)
+				*slot = v;
+			else
+				c->defines[c->ndefines++] = (char *)v;
 		} else if (!strncmp(arg, "-D", 2) && arg[2]) {
 			c->defines[c->ndefines++] = (char *)arg + 2;
 		} else if (arg[0] == '-' && arg[1]) {
