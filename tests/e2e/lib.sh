@@ -283,6 +283,23 @@ mount_loop()
 	# ext* puts lost+found at the top: tests use a subdirectory.
 }
 
+# disk_dir: a fresh directory on a real disk filesystem, printed into
+# $DISK_DIR (tmpfs pages are the storage and cannot be evicted, so the
+# cache tests need a disk): a 400 MiB loop-mounted ext4 as root, else a
+# directory below $T, skipping when that is tmpfs.
+disk_dir()
+{
+	if [[ $(id -u) -eq 0 ]]; then
+		mount_loop ext4 400
+		DISK_DIR=$MNT/work
+		mkdir "$DISK_DIR"
+	else
+		DISK_DIR=$(new_dir d)
+		[[ $(stat -f -c %T "$DISK_DIR") != tmpfs ]] ||
+			skip "$DISK_DIR is on tmpfs"
+	fi
+}
+
 # mount_tmpfs SIZE: mount a tmpfs of SIZE (e.g. 32m) in $T; mount point in
 # $MNT, unmounted at exit.  Skips when not root.
 mount_tmpfs()

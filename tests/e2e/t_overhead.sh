@@ -9,15 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 
-# A real disk filesystem: tmpfs pages are the storage and are not evicted.
-if [[ $(id -u) -eq 0 ]]; then
-	mount_loop ext4 400
-	d=$MNT/work
-	mkdir "$d"
-else
-	d=$(new_dir d)
-	[[ $(stat -f -c %T "$d") != tmpfs ]] || skip "$d is on tmpfs"
-fi
+# A real disk filesystem: tmpfs pages cannot be evicted.
+disk_dir
+d=$DISK_DIR
 
 # check JSON MODE: "ok ..." / "FAIL ..." lines; non-zero exit on a failure.
 check()
