@@ -7,7 +7,7 @@
  * (report/exp_store.h), interleaved repeats, --resume, one progress line.
  *
  * A visit is one point at one repeat: setup, the point's writes, every
- * workload once, teardown, restore.  Repeats are rounds over all points
+ * workload once, restore, teardown.  Repeats are rounds over all points
  * (A B C A B C ...), so every repeat rebuilds its configuration.
  */
 #include <errno.h>
@@ -1416,9 +1416,12 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 		rc = workloads(x, p, r, &ve, msg, sizeof(msg));
 	if (rc == -2)
 		*fatal = true;
-	/* Teardown and restore whatever happened. */
-	bad = teardown(x, p, r, &ve, false);
-	bad += restore_writes(x);
+	/* Restore, then tear down, whatever happened: the values go back
+	 * while the device they belong to is still the point's (a teardown
+	 * that detaches a loop device would leave its number, and a later
+	 * write to it, to whoever attaches one next). */
+	bad = restore_writes(x);
+	bad += teardown(x, p, r, &ve, false);
 	if (bad == 0)
 		journal_done(x);
 	else if (rc == 0) {
@@ -1493,16 +1496,6 @@ static int undo_journal(struct sweep_exec *x)
 			undo[nundo++].old = f2;
 		}
 	}
-	if (vp >= 0 && (size_t)vp < x->s->npoints && vr >= 1) {
-		struct visit_env ve;
-
-		visit_env_init(x, (size_t)vp, vr, &ve);
-		say(x,
-		    "clyde sweep: running the teardown of point %ld repeat "
-		    "%u\n",
-		    vp + 1, vr);
-		teardown(x, (size_t)vp, vr, &ve, true);
-	}
 	while (nundo > 0) {
 		struct saved_write *u = &undo[--nundo];
 		struct clyde_ctx c;
@@ -1518,6 +1511,16 @@ static int undo_journal(struct sweep_exec *x)
 			    u->old);
 		}
 		clyde_ctx_release(&c);
+	}
+	if (vp >= 0 && (size_t)vp < x->s->npoints && vr >= 1) {
+		struct visit_env ve;
+
+		visit_env_init(x, (size_t)vp, vr, &ve);
+		say(x,
+		    "clyde sweep: running the teardown of point %ld repeat "
+		    "%u\n",
+		    vp + 1, vr);
+		teardown(x, (size_t)vp, vr, &ve, true);
 	}
 	free(undo);
 	free(text);
@@ -1747,6 +1750,15 @@ static int dry_run(struct sweep_exec *x)
 				free(a);
 				free(d);
 			}
+			for (size_t k = s->nsetup; k-- > 0;)
+				if (s->setup[k].kind == CLYDE_SWEEP_SET) {
+					char *t = expand(x, p, r,
+							 s->setup[k].text,
+							 s->setup[k].line);
+
+					fprintf(f, "restore %s\n", t ? t : "?");
+					free(t);
+				}
 			for (size_t k = 0; k < s->nteardown; k++) {
 				char *t = expand(x, p, r, s->teardown[k].text,
 						 s->teardown[k].line);
@@ -1758,15 +1770,6 @@ static int dry_run(struct sweep_exec *x)
 				fprintf(f, "teardown: %s\n", t);
 				free(t);
 			}
-			for (size_t k = s->nsetup; k-- > 0;)
-				if (s->setup[k].kind == CLYDE_SWEEP_SET) {
-					char *t = expand(x, p, r,
-							 s->setup[k].text,
-							 s->setup[k].line);
-
-					fprintf(f, "restore %s\n", t ? t : "?");
-					free(t);
-				}
 		}
 	}
 	free(order);
