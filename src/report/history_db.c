@@ -1,0 +1,644 @@
+/*
+ * Opening the results history: where it lives, and judging, opening and
+ * migrating the file.  See history.h for the contract.
+ *
+ * Opening is the delicate part, because the file at the path may not be
+ * ours.  The order is: look at the file's first bytes ourselves (read
+ * only), let SQLite read its schema (still no write), decide whether it
+ * is a clyde history, a new one, or something to refuse -- and only then
+ * switch to WAL mode and migrate, which are the first writes.
+ */
+#include "report/history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/history_internal.h"
+
+/* ---- where the database lives ----------------------------------------- */
+
+int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home;
+	int n;
+
+	/* The XDG spec ignores a relative XDG_DATA_HOME. */
+	if (xdg && xdg[0] == '/') {
+		n = snprintf(buf, cap, "%s/clyde/results.db", xdg);
+	} else {
+		home = getenv("HOME");
+		if (!home || home[0] != '/') {
+			struct passwd pw, *res = NULL;
+			char pwbuf[4096];
+
+			if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf),
+				       &res) ||
+			    !res || !pw.pw_dir || pw.pw_dir[0] != '/')
+				return clyde_err(ctx, 0,
+						 "no home directory for the "
+						 "results history (set HOME "
+						 "or XDG_DATA_HOME, or give "
+						 "--db)"),
+				       -ENOENT;
+			n = snprintf(buf, cap,
+				     "%s/.local/share/clyde/results.db",
+				     pw.pw_dir);
+		} else {
+			n = snprintf(buf, cap,
+				     "%s/.local/share/clyde/results.db", home);
+		}
+	}
+	if (n < 0 || (size_t)n >= cap)
+		return clyde_err(ctx, ENAMETOOLONG, "results history path"),
+		       -ENAMETOOLONG;
+	return 0;
+}
+
+#ifdef CLYDE_HAVE_SQLITE
+
+#include <sqlite3.h>
+
+/* How long a writer waits for another one before giving up. */
+#define HISTORY_BUSY_MS 5000
+
+/* The first 16 bytes of every SQLite 3 database file. */
+static const char sqlite_magic[16] = "SQLite format 3";
+
+bool clyde_history_available(void)
+{
+	return true;
+}
+
+const char *clyde_history_path(const struct clyde_history *h)
+{
+	return h->path;
+}
+
+sqlite3 *clyde_history_sqlite(struct clyde_history *h)
+{
+	return h->db;
+}
+
+int clyde_history_found_version(const struct clyde_history *h)
+{
+	return h->found_version;
+}
+
+/* Record "PATH: what: sqlite's message" and return -EIO (-ENOMEM when
+ * SQLite ran out of memory). */
+int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
+		       const char *what)
+{
+	int code = sqlite3_errcode(h->db);
+
+	clyde_err(ctx, 0, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	return code == SQLITE_NOMEM ? -ENOMEM : -EIO;
+}
+
+int clyde_hist_exec(struct clyde_ctx *ctx, struct clyde_history *h,
+		    const char *sql)
+{
+	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return clyde_hist_db_fail(ctx, h, sql);
+	return 0;
+}
+
+int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
+		       const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) != SQLITE_OK)
+		return clyde_hist_db_fail(ctx, h, "prepare");
+	return 0;
+}
+
+int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+void clyde_hist_rollback(struct clyde_history *h)
+{
+	if (!sqlite3_get_autocommit(h->db))
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* BEGIN IMMEDIATE takes the write lock now, so that two writers queue on
+ * the busy timeout instead of one failing when it upgrades a read. */
+int clyde_hist_begin(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	return clyde_hist_exec(ctx, h, "BEGIN IMMEDIATE");
+}
+
+int clyde_hist_commit(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	int rc = clyde_hist_exec(ctx, h, "COMMIT");
+
+	if (rc < 0)
+		clyde_hist_rollback(h);
+	return rc;
+}
+
+/* What the file at the path is, judged by reading only. */
+enum db_kind {
+	DB_EMPTY = 0, /* no table at all: a new history */
+	DB_CLYDE,     /* version in *version */
+	DB_REFUSED,   /* the reason is recorded in ctx */
+};
+
+static enum db_kind classify(struct clyde_ctx *ctx, struct clyde_history *h,
+			     int *version)
+{
+	sqlite3_stmt *st = NULL;
+	int ntables = -1, has_meta = 0, step;
+	char app[32] = "", ver[32] = "";
+	char *end;
+	long v;
+
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT count(*), "
+			       "sum(type = 'table' AND name = 'meta') "
+			       "FROM sqlite_master",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		clyde_err(ctx, 0,
+			  "%s: not a usable SQLite database (%s); left as it "
+			  "is",
+			  h->path, sqlite3_errmsg(h->db));
+		sqlite3_finalize(st);
+		return DB_REFUSED;
+	}
+	ntables = sqlite3_column_int(st, 0);
+	has_meta = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+	if (ntables == 0)
+		return DB_EMPTY;
+	if (!has_meta)
+		goto foreign;
+	if (sqlite3_prepare_v2(h->db,
+			       "SELECT key, value FROM meta WHERE key IN "
+			       "('application', 'schema_version')",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto foreign;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *val = (const char *)sqlite3_column_text(st, 1);
+
+		if (!k || !val)
+			continue;
+		if (!strcmp(k, "application"))
+			snprintf(app, sizeof(app), "%s", val);
+		else
+			snprintf(ver, sizeof(ver), "%s", val);
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
+		clyde_err(ctx, 0,
+			  "%s: cannot read its meta table (%s); left as it is",
+			  h->path, sqlite3_errmsg(h->db));
+		return DB_REFUSED;
+	}
+	if (strcmp(app, "clyde"))
+		goto foreign;
+	errno = 0;
+	v = strtol(ver, &end, 10);
+	if (!ver[0] || *end || errno || v < 0 || v > INT_MAX) {
+		clyde_err(ctx, 0,
+			  "%s: clyde history with a bad schema_version \"%s\"; "
+			  "left as it is",
+			  h->path, ver);
+		return DB_REFUSED;
+	}
+	if (v > CLYDE_HISTORY_SCHEMA_VERSION) {
+		clyde_err(ctx, 0,
+			  "%s: written by a newer clyde (schema version %ld, "
+			  "this clyde knows up to %d); left as it is",
+			  h->path, v, CLYDE_HISTORY_SCHEMA_VERSION);
+		return DB_REFUSED;
+	}
+	*version = (int)v;
+	return DB_CLYDE;
+foreign:
+	clyde_err(ctx, 0,
+		  "%s: an SQLite database of another application (no clyde "
+		  "meta table); left as it is",
+		  h->path);
+	return DB_REFUSED;
+}
+
+/* Bring the database to the current version in one write transaction.
+ * The version is read again inside it: another clyde may have created or
+ * migrated the database since we looked. */
+static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	int version = -1, rc;
+
+	rc = clyde_hist_begin(ctx, h);
+	if (rc < 0)
+		return rc;
+	switch (classify(ctx, h, &version)) {
+	case DB_EMPTY:
+		version = -1;
+		break;
+	case DB_CLYDE:
+		break;
+	default:
+		clyde_hist_rollback(h);
+		return -EINVAL;
+	}
+	if (version == CLYDE_HISTORY_SCHEMA_VERSION) {
+		clyde_hist_rollback(h);
+		return 0;
+	}
+	rc = clyde_hist_apply_migrations(ctx, h, version);
+	if (rc < 0) {
+		clyde_hist_rollback(h);
+		return rc;
+	}
+	return clyde_hist_commit(ctx, h);
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+/* mkdir -p the directories above path, each new one 0700. */
+static int make_parents(struct clyde_ctx *ctx, const char *path)
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(dir))
+		return clyde_err(ctx, ENAMETOOLONG, "%s", path);
+	memcpy(dir, path, n + 1);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			int e = errno;
+
+			*p = '/';
+			return clyde_err(ctx, e, "%.*s: mkdir", (int)(p - dir),
+					 dir);
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/*
+ * Look at the file before SQLite does.  Returns 1 when it does not exist,
+ * 0 when it is empty or starts with SQLite's header, or -EINVAL with the
+ * reason recorded when it is something else (left untouched).
+ */
+static int precheck(struct clyde_ctx *ctx, const char *path)
+{
+	char head[16];
+	struct stat sb;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		return clyde_err(ctx, errno, "%s: open results history", path);
+	}
+	if (fstat(fd, &sb) < 0) {
+		int e = errno;
+
+		close(fd);
+		return clyde_err(ctx, e, "%s: stat", path);
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return clyde_err(ctx, 0,
+				 "%s: not a regular file, so not a clyde "
+				 "results history",
+				 path),
+		       -EINVAL;
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	r = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (r != (ssize_t)sizeof(head) || memcmp(head, sqlite_magic, 16))
+		return clyde_err(ctx, 0,
+				 "%s: not a clyde results history (not an "
+				 "SQLite database); left as it is",
+				 path),
+		       -EINVAL;
+	return 0;
+}
+
+/* Switch to WAL: readers never block the writer and the other way round.
+ * The switch needs a moment of exclusive access, which SQLite does not
+ * always wait for, so wait here (up to the busy timeout). */
+static int set_wal(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	for (int tries = 0;; tries++) {
+		sqlite3_stmt *st = NULL;
+		int step = SQLITE_ERROR;
+		const char *mode = NULL;
+
+		if (sqlite3_prepare_v2(h->db, "PRAGMA journal_mode = WAL", -1,
+				       &st, NULL) == SQLITE_OK) {
+			step = sqlite3_step(st);
+			if (step == SQLITE_ROW)
+				mode = (const char *)sqlite3_column_text(st, 0);
+		}
+		if (step == SQLITE_ROW && mode && !strcmp(mode, "wal")) {
+			sqlite3_finalize(st);
+			return 0;
+		}
+		sqlite3_finalize(st);
+		if ((step & 0xff) != SQLITE_BUSY &&
+		    (step & 0xff) != SQLITE_LOCKED && step != SQLITE_ROW)
+			return clyde_hist_db_fail(ctx, h, "switch to WAL mode");
+		if (tries * 10 >= HISTORY_BUSY_MS)
+			return clyde_err(ctx, 0,
+					 "%s: cannot switch to WAL mode "
+					 "(busy)",
+					 h->path),
+			       -EBUSY;
+		usleep(10000);
+	}
+}
+
+/* The files SQLite may put beside a database. */
+static const char *const side_sfx[] = { "-wal", "-shm", "-journal" };
+#define N_SIDE (sizeof(side_sfx) / sizeof(side_sfx[0]))
+
+/* Which of path's side files exist now: bit i for side_sfx[i]. */
+static unsigned side_files(const char *path)
+{
+	char side[PATH_MAX + 16];
+	struct stat sb;
+	unsigned had = 0;
+
+	for (size_t i = 0; i < N_SIDE; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
+		if (lstat(side, &sb) == 0)
+			had |= 1u << i;
+	}
+	return had;
+}
+
+/* An open that created path failed: remove path and the side files that
+ * were not there before (`had`, from side_files()), so that a refused
+ * open leaves the directory as it was. */
+static void remove_created(const char *path, unsigned had)
+{
+	char side[PATH_MAX + 16];
+
+	(void)unlink(path);
+	for (size_t i = 0; i < N_SIDE; i++) {
+		if (had & (1u << i))
+			continue;
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
+		(void)unlink(side);
+	}
+}
+
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
+		       struct clyde_history **out)
+{
+	char defpath[PATH_MAX];
+	struct clyde_history *h;
+	int rc, version = -1, flags;
+	bool is_new;
+	unsigned had = 0;
+
+	*out = NULL;
+	if (!db_path) {
+		rc = clyde_history_default_path(ctx, defpath, sizeof(defpath));
+		if (rc < 0)
+			return rc;
+		db_path = defpath;
+		if (create && (rc = make_parents(ctx, db_path)) < 0)
+			return rc;
+	}
+	rc = precheck(ctx, db_path);
+	if (rc < 0)
+		return rc;
+	if (rc == 1 && !create)
+		return clyde_err(ctx, 0,
+				 "%s: no results history yet (nothing saved)",
+				 db_path),
+		       -ENOENT;
+	is_new = rc == 1;
+	if (is_new)
+		had = side_files(db_path);
+
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->path = strdup(db_path))) {
+		free(h);
+		return clyde_err(ctx, ENOMEM, "%s", db_path);
+	}
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(db_path, &h->db, flags, NULL) != SQLITE_OK) {
+		rc = clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
+			       h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		rc = -EIO;
+		goto fail;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+
+	/* Read-only judgement first: nothing is written to a file that
+	 * turns out not to be ours. */
+	switch (classify(ctx, h, &version)) {
+	case DB_EMPTY:
+		version = -1;
+		break;
+	case DB_CLYDE:
+		break;
+	default:
+		rc = -EINVAL;
+		goto fail;
+	}
+	h->found_version = version;
+	rc = set_wal(ctx, h);
+	if (rc == 0)
+		rc = migrate(ctx, h);
+	if (rc < 0)
+		goto fail;
+	*out = h;
+	return 0;
+fail:
+	clyde_history_close(h);
+	if (is_new)
+		remove_created(db_path, had);
+	return rc;
+}
+
+/* A "file:" URI for path with the query q: every byte but the unreserved
+ * ones and '/' is %-encoded, so that '?', '#' or '%' in a name stay part
+ * of the name.  NULL when out of memory. */
+static char *path_uri(const char *path, const char *q)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t cap = 5 + 3 * strlen(path) + 1 + strlen(q) + 1;
+	char *u = malloc(cap), *p;
+
+	if (!u)
+		return NULL;
+	memcpy(u, "file:", 5);
+	p = u + 5;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._-~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	snprintf(p, cap - (size_t)(p - u), "?%s", q);
+	return u;
+}
+
+/*
+ * Reading only.  SQLite's "mode=ro" alone is not enough: on a WAL
+ * database it creates the -wal and -shm files beside it (and leaves them),
+ * which fails in a read-only directory and writes next to a file the user
+ * wanted only read.  So: when no -wal file exists, every committed
+ * transaction is in the database file itself and it is opened immutable
+ * (no locks, no side files).  When a -wal file with frames exists (a
+ * clyde is saving right now, or one was killed), it holds transactions the
+ * file does not have yet, and the ordinary read-only open is used: it
+ * reads them through the -wal and -shm files that are already there.
+ * (A writer that starts while we read only appends to its -wal; the file
+ * itself changes only when the -wal is checkpointed at its close, which a
+ * read of a few milliseconds would have to overlap.)
+ */
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out)
+{
+	char defpath[PATH_MAX], wal[PATH_MAX + 8];
+	struct clyde_history *h;
+	int rc, version = -1;
+	struct stat sb;
+	char *uri;
+
+	*out = NULL;
+	if (!db_path) {
+		rc = clyde_history_default_path(ctx, defpath, sizeof(defpath));
+		if (rc < 0)
+			return rc;
+		db_path = defpath;
+	}
+	rc = precheck(ctx, db_path);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		return clyde_err(ctx, 0,
+				 "%s: no results history yet (nothing saved)",
+				 db_path),
+		       -ENOENT;
+	/* A -wal file of no more than its 32-byte header holds no
+	 * transaction (a save that failed on a full disk leaves one). */
+	snprintf(wal, sizeof(wal), "%s-wal", db_path);
+	uri = path_uri(db_path, stat(wal, &sb) == 0 && sb.st_size > 32 ?
+					"mode=ro" :
+					"mode=ro&immutable=1");
+	h = calloc(1, sizeof(*h));
+	if (!uri || !h || !(h->path = strdup(db_path))) {
+		free(uri);
+		free(h);
+		return clyde_err(ctx, ENOMEM, "%s", db_path);
+	}
+	rc = sqlite3_open_v2(uri, &h->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
+			  h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		rc = -EIO;
+		goto fail;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	switch (classify(ctx, h, &version)) {
+	case DB_EMPTY:
+		clyde_err(ctx, 0, "%s: no results history yet (nothing saved)",
+			  db_path);
+		rc = -ENOENT;
+		goto fail;
+	case DB_CLYDE:
+		break;
+	default:
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (version < CLYDE_HISTORY_SCHEMA_VERSION) {
+		/* An older schema must be migrated before it can be read,
+		 * and migrating writes: open it the ordinary way. */
+		clyde_history_close(h);
+		return clyde_history_open(ctx, db_path, false, out);
+	}
+	h->found_version = version;
+	*out = h;
+	return 0;
+fail:
+	clyde_history_close(h);
+	return rc;
+}
+
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	char side[PATH_MAX + 16], *path;
+	sqlite3_stmt *st = NULL;
+	int64_t n = 1;
+
+	if (!h)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM runs", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	path = h->path;
+	h->path = NULL;
+	clyde_history_close(h);
+	if (n != 0) {
+		free(path);
+		return 0;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		n = -errno;
+		free(path);
+		return (int)n;
+	}
+	for (size_t i = 0; i < N_SIDE; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, side_sfx[i]);
+		(void)unlink(side);
+	}
+	free(path);
+	return 1;
+}
+
+void clyde_history_close(struct clyde_history *h)
+{
+	if (!h)
+		return;
+	if (h->db)
+		sqlite3_close(h->db);
+	free(h->path);
+	free(h);
+}
+
+#endif /* CLYDE_HAVE_SQLITE */

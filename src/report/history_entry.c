@@ -1,0 +1,256 @@
+/*
+ * Entries and documents, no database needed: what a stored result says
+ * (clyde_history_describe) and the entry's lifecycle.  See history.h.
+ */
+#include "report/history.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/history_internal.h"
+#include "report/loaded.h"
+#include "results/csv_read.h"
+#include "results/json_read.h"
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+void clyde_history_entry_release(struct clyde_history_entry *e)
+{
+	if (!e)
+		return;
+	free(e->kind);
+	free(e->label);
+	free(e->host);
+	free(e->target_path);
+	free(e->fstype);
+	free(e->mount_opts);
+	free(e->source);
+	memset(e, 0, sizeof(*e));
+}
+
+void clyde_history_entries_free(struct clyde_history_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		clyde_history_entry_release(&e[i]);
+	free(e);
+}
+
+/* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
+int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
+{
+	char **f[] = { &e->kind,   &e->label,	   &e->host,  &e->target_path,
+		       &e->fstype, &e->mount_opts, &e->source };
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!*f[i] && !(*f[i] = strdup("")))
+			return -1;
+	return 0;
+}
+
+/* The figures of a loaded bonnie run.  A too-fast test whose rate clyde
+ * measured anyway keeps the number (flagged); only a CSV's "+++++" has
+ * none. */
+static void figures_from_loaded(const struct clyde_loaded_run *run,
+				struct clyde_history_figure *fig)
+{
+	if (run->kind != CLYDE_LOADED_BONNIE)
+		return;
+	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_loaded_test *t = &run->tests[i];
+		struct clyde_history_figure *f = &fig[i];
+
+		switch (t->state) {
+		case CLYDE_LOADED_VALUE:
+			f->state = CLYDE_HIST_FIG_VALUE;
+			f->value = t->rate;
+			break;
+		case CLYDE_LOADED_TOO_FAST:
+			if (t->has_rate) {
+				f->state = CLYDE_HIST_FIG_VALUE;
+				f->value = t->rate;
+				f->too_fast = true;
+			} else {
+				f->state = CLYDE_HIST_FIG_TOO_FAST;
+			}
+			break;
+		default:
+			continue;
+		}
+		f->has_cpu = t->has_cpu;
+		f->cpu_pct = t->has_cpu ? t->cpu_pct : 0;
+	}
+}
+
+/* Load doc as one run with the compare loader (so that the history and
+ * `clyde compare` read a document the same way).  A document that gives
+ * no run is refused with the loader's first message.  One whose run came
+ * with complaints about single members is kept: the document is stored
+ * whole, and `show` and `compare` repeat the loader's messages. */
+static int load_one(struct clyde_ctx *ctx, const char *what, const char *doc,
+		    size_t len, struct clyde_loaded_set *set)
+{
+	int rc;
+
+	clyde_loaded_set_init(set);
+	rc = clyde_loaded_read_buffer(ctx, doc, len, what, set);
+	if (rc < 0)
+		return rc;
+	if (set->nruns == 1)
+		return 0;
+	if (set->nerrors > 0)
+		return clyde_err(ctx, 0, "%s", set->errors[0]), -EINVAL;
+	return clyde_err(ctx, 0, "%s: holds %zu results, not one", what,
+			 set->nruns),
+	       -EINVAL;
+}
+
+/* The 5th field of a 1.96/1.98 CSV line is the run's start time, which
+ * the CSV reader does not keep; -1 when absent or not a number. */
+static int64_t csv_started(const char *line, size_t len)
+{
+	size_t i = 0, field = 1;
+	int64_t v = 0;
+	bool any = false;
+
+	while (i < len && field < 5)
+		if (line[i++] == ',')
+			field++;
+	if (field < 5)
+		return -1;
+	for (; i < len && line[i] != ',' && line[i] != '\r' && line[i] != '\n';
+	     i++) {
+		if (line[i] < '0' || line[i] > '9' || v > INT64_MAX / 10 - 9)
+			return -1;
+		v = v * 10 + (line[i] - '0');
+		any = true;
+	}
+	return any ? v : -1;
+}
+
+bool clyde_hist_starts_json(const char *doc, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(doc, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' ||
+			   doc[i] == '\r'))
+		i++;
+	return i < len && doc[i] == '{';
+}
+
+/* Fill e from a clyde JSON result. */
+static int describe_json(struct clyde_ctx *ctx, const char *what,
+			 const char *doc, size_t len,
+			 struct clyde_history_entry *e)
+{
+	struct clyde_json root;
+	struct clyde_json_error jerr;
+	struct clyde_loaded_set set;
+	const struct clyde_json *target, *machine;
+	uint64_t started;
+	int rc;
+
+	rc = clyde_json_parse(doc, len, NULL, &root, &jerr);
+	if (rc == -ENOMEM)
+		return clyde_err(ctx, ENOMEM, "%s", what);
+	if (rc < 0)
+		return clyde_err(ctx, 0, "%s:%lu: %s", what, jerr.line,
+				 jerr.why),
+		       -EINVAL;
+	if (clyde_json_result_check(&root, &jerr) < 0) {
+		clyde_json_free(&root);
+		return clyde_err(ctx, 0, "%s:%lu: %s", what, jerr.line,
+				 jerr.why),
+		       -EINVAL;
+	}
+	target = clyde_json_get(&root, "target");
+	machine = clyde_json_get(&root, "machine");
+	e->kind = dup_or_empty(clyde_json_str(clyde_json_get(&root, "kind")));
+	e->label = dup_or_empty(clyde_json_str(clyde_json_get(&root, "label")));
+	e->host = dup_or_empty(clyde_json_str(clyde_json_get(machine, "host")));
+	e->target_path =
+		dup_or_empty(clyde_json_str(clyde_json_get(target, "path")));
+	e->fstype =
+		dup_or_empty(clyde_json_str(clyde_json_get(target, "fstype")));
+	e->mount_opts = dup_or_empty(
+		clyde_json_str(clyde_json_get(target, "mount_opts")));
+	e->started_unix = -1;
+	if (clyde_json_u64(clyde_json_get(&root, "started_unix"), &started) &&
+	    started <= INT64_MAX)
+		e->started_unix = (int64_t)started;
+	clyde_json_free(&root);
+	if (clyde_hist_entry_fill_strings(e) < 0)
+		return clyde_err(ctx, ENOMEM, "%s", what);
+
+	rc = load_one(ctx, what, doc, len, &set);
+	if (rc == 0)
+		figures_from_loaded(&set.runs[0], e->fig);
+	clyde_loaded_set_release(&set);
+	return rc;
+}
+
+/* Fill e from one CSV line. */
+static int describe_csv(struct clyde_ctx *ctx, const char *what,
+			const char *doc, size_t len,
+			struct clyde_history_entry *e)
+{
+	struct clyde_csv_line *line;
+	struct clyde_loaded_set set;
+	char why[CLYDE_CSV_WHY_LEN];
+	int rc;
+
+	line = calloc(1, sizeof(*line));
+	if (!line)
+		return clyde_err(ctx, ENOMEM, "%s", what);
+	rc = clyde_csv_parse_line(doc, len, line, why, sizeof(why));
+	if (rc <= 0) {
+		free(line);
+		if (rc == 0)
+			return clyde_err(ctx, 0,
+					 "%s: not a result (a header or "
+					 "blank line)",
+					 what),
+			       -EINVAL;
+		return clyde_err(ctx, 0, "%s: %s", what, why), -EINVAL;
+	}
+	e->kind = strdup("bonnie-csv");
+	e->label = strdup(line->params.name);
+	e->started_unix = -1;
+	if (line->format != CLYDE_CSV_1_03)
+		e->started_unix = csv_started(doc, len);
+	free(line);
+	if (clyde_hist_entry_fill_strings(e) < 0)
+		return clyde_err(ctx, ENOMEM, "%s", what);
+
+	rc = load_one(ctx, what, doc, len, &set);
+	if (rc == 0) {
+		figures_from_loaded(&set.runs[0], e->fig);
+		if (e->started_unix < 0 && set.runs[0].started_unix > 0 &&
+		    set.runs[0].started_unix <= INT64_MAX)
+			e->started_unix = (int64_t)set.runs[0].started_unix;
+	}
+	clyde_loaded_set_release(&set);
+	return rc;
+}
+
+int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
+			   const char *doc, size_t len,
+			   struct clyde_history_entry *e)
+{
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (clyde_hist_starts_json(doc, len))
+		rc = describe_json(ctx, what, doc, len, e);
+	else
+		rc = describe_csv(ctx, what, doc, len, e);
+	if (rc < 0)
+		clyde_history_entry_release(e);
+	return rc;
+}

@@ -1,0 +1,255 @@
+/*
+ * Importing files into the history: one clyde JSON result, or CSV lines
+ * each stored as one run.  See history.h (clyde_history_import_file).
+ */
+#include "report/history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/history_internal.h"
+#include "results/csv_read.h"
+
+/* Files bigger than this are not imported (a JSON result is far smaller,
+ * and a CSV file of this size holds about a million runs). */
+#define HISTORY_MAX_FILE (64u << 20)
+
+void clyde_history_import_init(struct clyde_history_import *imp)
+{
+	memset(imp, 0, sizeof(*imp));
+}
+
+void clyde_history_import_release(struct clyde_history_import *imp)
+{
+	free(imp->ids);
+	for (size_t i = 0; i < imp->nerrors; i++)
+		free(imp->errors[i]);
+	free(imp->errors);
+	memset(imp, 0, sizeof(*imp));
+}
+
+#ifdef CLYDE_HAVE_SQLITE
+
+static int imp_push_id(struct clyde_history_import *imp, int64_t id)
+{
+	if (imp->nids == imp->ids_cap) {
+		size_t cap = imp->ids_cap ? imp->ids_cap * 2 : 16;
+		int64_t *p = realloc(imp->ids, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		imp->ids = p;
+		imp->ids_cap = cap;
+	}
+	imp->ids[imp->nids++] = id;
+	return 0;
+}
+
+/* Append "path:line: why" (or only why when path is NULL). */
+static int imp_push_error(struct clyde_history_import *imp, const char *path,
+			  unsigned long lineno, const char *why)
+{
+	char *msg;
+	int n;
+
+	if (imp->nerrors == imp->errors_cap) {
+		size_t cap = imp->errors_cap ? imp->errors_cap * 2 : 8;
+		char **p = realloc(imp->errors, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		imp->errors = p;
+		imp->errors_cap = cap;
+	}
+	if (path)
+		n = asprintf(&msg, "%s:%lu: %s", path, lineno, why);
+	else
+		n = asprintf(&msg, "%s", why);
+	if (n < 0)
+		return -ENOMEM;
+	imp->errors[imp->nerrors++] = msg;
+	return 0;
+}
+
+/* Read the whole file (at most HISTORY_MAX_FILE bytes) into *buf. */
+static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
+		 size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *p = malloc(cap + 1);
+	struct stat sb;
+	int fd;
+
+	if (!p)
+		return clyde_err(ctx, ENOMEM, "%s", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(p);
+		return clyde_err(ctx, errno, "%s: open", path);
+	}
+	/* Too big to be a result: refused by its size, before reading. */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (uint64_t)sb.st_size > HISTORY_MAX_FILE) {
+		close(fd);
+		free(p);
+		return clyde_err(ctx, 0,
+				 "%s: %llu MiB, larger than the %u MiB a "
+				 "result file may be; not read",
+				 path, (unsigned long long)(sb.st_size >> 20),
+				 HISTORY_MAX_FILE >> 20),
+		       -EFBIG;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *q;
+
+			if (cap >= HISTORY_MAX_FILE) {
+				close(fd);
+				free(p);
+				return clyde_err(ctx, EFBIG,
+						 "%s: bigger than %u MiB", path,
+						 HISTORY_MAX_FILE >> 20);
+			}
+			cap *= 2;
+			q = realloc(p, cap + 1);
+			if (!q) {
+				close(fd);
+				free(p);
+				return clyde_err(ctx, ENOMEM, "%s", path);
+			}
+			p = q;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			close(fd);
+			free(p);
+			return clyde_err(ctx, e, "%s: read", path);
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+/* Import each CSV data line of buf[0..len) (in a transaction). */
+static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
+		      const char *path, const char *buf, size_t len,
+		      struct clyde_history_import *imp)
+{
+	struct clyde_csv_line *line = malloc(sizeof(*line));
+	char why[CLYDE_CSV_WHY_LEN];
+	unsigned long lineno = 0;
+	size_t pos = 0;
+	int rc = 0;
+
+	if (!line)
+		return clyde_err(ctx, ENOMEM, "%s", path);
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;
+	while (pos < len && rc == 0) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		struct clyde_history_entry e = { 0 };
+		char what[PATH_MAX + 32];
+		struct clyde_ctx quiet;
+		int64_t id;
+		int prc;
+
+		pos += n + (nl ? 1 : 0);
+		lineno++;
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		if (n > CLYDE_CSV_LINE_MAX) {
+			rc = imp_push_error(imp, path, lineno, "line too long");
+			continue;
+		}
+		prc = clyde_csv_parse_line(s, n, line, why, sizeof(why));
+		if (prc == 0)
+			continue;
+		if (prc < 0) {
+			rc = imp_push_error(imp, path, lineno, why);
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s:%lu", path, lineno);
+		/* A scratch context: a line the compare loader refuses is a
+		 * malformed line (listed), not a failure of the import. */
+		clyde_ctx_init(&quiet);
+		rc = clyde_history_describe(&quiet, what, s, n, &e);
+		if (rc == -EINVAL)
+			rc = imp_push_error(imp, NULL, 0, clyde_errmsg(&quiet));
+		else if (rc < 0)
+			clyde_err(ctx, 0, "%s", clyde_errmsg(&quiet));
+		clyde_ctx_release(&quiet);
+		if (rc < 0 || !e.kind)
+			continue;
+		rc = clyde_hist_insert_run(ctx, h, s, n, path, &e, &id);
+		if (rc == 0)
+			rc = imp_push_id(imp, id);
+		clyde_history_entry_release(&e);
+	}
+	free(line);
+	if (rc == -ENOMEM && !clyde_errmsg(ctx)[0])
+		clyde_err(ctx, ENOMEM, "%s", path);
+	return rc;
+}
+
+int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
+			      const char *path,
+			      struct clyde_history_import *imp)
+{
+	size_t len = 0, before_ids = imp->nids;
+	char *buf = NULL;
+	int rc;
+
+	rc = slurp(ctx, path, &buf, &len);
+	if (rc < 0)
+		return rc;
+	rc = clyde_hist_begin(ctx, h);
+	if (rc == 0) {
+		if (clyde_hist_starts_json(buf, len)) {
+			struct clyde_history_entry e;
+
+			rc = clyde_history_describe(ctx, path, buf, len, &e);
+			if (rc == 0) {
+				int64_t id;
+
+				rc = clyde_hist_insert_run(ctx, h, buf, len,
+							   path, &e, &id);
+				if (rc == 0)
+					rc = imp_push_id(imp, id);
+				clyde_history_entry_release(&e);
+			}
+		} else {
+			rc = import_csv(ctx, h, path, buf, len, imp);
+		}
+	}
+	if (rc == 0)
+		rc = clyde_hist_commit(ctx, h);
+	else
+		clyde_hist_rollback(h);
+	if (rc < 0)
+		imp->nids = before_ids; /* nothing of this file is stored */
+	if (rc == -ENOMEM && !clyde_errmsg(ctx)[0])
+		clyde_err(ctx, ENOMEM, "%s", path);
+	free(buf);
+	return rc;
+}
+
+#endif /* CLYDE_HAVE_SQLITE */

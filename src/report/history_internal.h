@@ -1,0 +1,67 @@
+/*
+ * What the history_*.c files share and nothing else uses: the open
+ * history's struct and the small SQLite helpers.  Not a public header:
+ * other modules include report/history.h.
+ *
+ * Every helper that fails records "PATH: what: sqlite's message" in ctx
+ * and returns -EIO (-ENOMEM when SQLite ran out of memory).
+ */
+#ifndef CLYDE_REPORT_HISTORY_INTERNAL_H
+#define CLYDE_REPORT_HISTORY_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "report/history.h"
+
+/* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
+int clyde_hist_entry_fill_strings(struct clyde_history_entry *e);
+
+/* True when doc's first non-blank byte (after a UTF-8 BOM) is '{'. */
+bool clyde_hist_starts_json(const char *doc, size_t len);
+
+#ifdef CLYDE_HAVE_SQLITE
+
+#include <sqlite3.h>
+
+struct clyde_history {
+	sqlite3 *db;
+	char *path;
+	int found_version;
+};
+
+int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
+		       const char *what);
+int clyde_hist_exec(struct clyde_ctx *ctx, struct clyde_history *h,
+		    const char *sql);
+int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
+		       const char *sql, sqlite3_stmt **st);
+int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+/* BEGIN IMMEDIATE (the write lock now), COMMIT (rolled back when it
+ * fails), and ROLLBACK when a transaction is open. */
+int clyde_hist_begin(struct clyde_ctx *ctx, struct clyde_history *h);
+int clyde_hist_commit(struct clyde_ctx *ctx, struct clyde_history *h);
+void clyde_hist_rollback(struct clyde_history *h);
+
+/* Store e's columns and figures for run `id` (inside a transaction). */
+int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
+			     int64_t id, const struct clyde_history_entry *e);
+
+/* Insert one described document (inside a transaction); the new id in
+ * *id_out. */
+int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			  const char *doc, size_t len, const char *source,
+			  const struct clyde_history_entry *e, int64_t *id_out);
+
+/* Bring a clyde history of schema `version` (-1: an empty file) to
+ * CLYDE_HISTORY_SCHEMA_VERSION, inside the caller's write transaction
+ * (history_schema.c). */
+int clyde_hist_apply_migrations(struct clyde_ctx *ctx, struct clyde_history *h,
+				int version);
+
+#endif /* CLYDE_HAVE_SQLITE */
+
+#endif

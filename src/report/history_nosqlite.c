@@ -1,0 +1,112 @@
+/*
+ * A build without SQLite: every function that needs the database records
+ * "built without SQLite" and returns -ENOTSUP (see history.h).
+ */
+#include "report/history.h"
+
+#ifndef CLYDE_HAVE_SQLITE
+
+#include <errno.h>
+
+static int no_sqlite(struct clyde_ctx *ctx)
+{
+	return clyde_err(ctx, 0,
+			 "clyde was built without SQLite: no results history "
+			 "(install libsqlite3-dev and rebuild)"),
+	       -ENOTSUP;
+}
+
+bool clyde_history_available(void)
+{
+	return false;
+}
+
+int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
+		       struct clyde_history **out)
+{
+	(void)db_path;
+	(void)create;
+	*out = NULL;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
+				struct clyde_history **out)
+{
+	(void)db_path;
+	*out = NULL;
+	return no_sqlite(ctx);
+}
+
+void clyde_history_close(struct clyde_history *h)
+{
+	(void)h;
+}
+
+int clyde_history_close_discard_empty(struct clyde_history *h)
+{
+	(void)h;
+	return 0;
+}
+
+const char *clyde_history_path(const struct clyde_history *h)
+{
+	(void)h;
+	return "";
+}
+
+int clyde_history_found_version(const struct clyde_history *h)
+{
+	(void)h;
+	return -1;
+}
+
+int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
+		      const char *doc, size_t len, const char *source,
+		      int64_t *id_out)
+{
+	(void)h, (void)doc, (void)len, (void)source, (void)id_out;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
+		       const char *json_text, size_t len, int64_t *id_out)
+{
+	(void)db_path, (void)json_text, (void)len, (void)id_out;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
+			      const char *path,
+			      struct clyde_history_import *imp)
+{
+	(void)h, (void)path, (void)imp;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
+		       size_t limit, struct clyde_history_entry **out,
+		       size_t *n)
+{
+	(void)h, (void)limit;
+	*out = NULL;
+	*n = 0;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
+		      int64_t id, struct clyde_history_entry *e, char **doc,
+		      size_t *len)
+{
+	(void)h, (void)id, (void)e, (void)doc, (void)len;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
+			 int64_t id)
+{
+	(void)h, (void)id;
+	return no_sqlite(ctx);
+}
+
+#endif /* !CLYDE_HAVE_SQLITE */

@@ -1,0 +1,139 @@
+/*
+ * The history's schema versions: one function per version and the table
+ * that applies them in order.  The caller (history_db.c) holds the write
+ * transaction and has judged the file to be a clyde history.
+ */
+#include "report/history.h"
+
+#ifdef CLYDE_HAVE_SQLITE
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/exp_store.h"
+#include "report/history_internal.h"
+
+/* Version 0, the legacy layout: what the first histories held. */
+static int migrate_create_v0(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	return clyde_hist_exec(
+		ctx, h,
+		"CREATE TABLE meta (key TEXT PRIMARY KEY, "
+		"value TEXT NOT NULL);"
+		"INSERT INTO meta VALUES ('application', 'clyde'), "
+		"('schema_version', '0');"
+		"CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+		"saved_unix INTEGER NOT NULL, document TEXT NOT NULL);");
+}
+
+/* Version 1: the extracted columns and the figures, filled in for the
+ * runs already stored.  A document that cannot be read any more stays,
+ * with kind "unreadable" and no figures: a migration never drops data. */
+static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, step;
+
+	rc = clyde_hist_exec(
+		ctx, h,
+		"ALTER TABLE runs ADD COLUMN started_unix INTEGER;"
+		"ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN target_path TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN fstype TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN mount_opts TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT '';"
+		"CREATE INDEX runs_by_date ON runs (started_unix);"
+		"CREATE TABLE figures (run_id INTEGER NOT NULL, "
+		"test TEXT NOT NULL, unit TEXT NOT NULL, "
+		"state INTEGER NOT NULL, value REAL, "
+		"too_fast INTEGER NOT NULL DEFAULT 0, cpu_pct REAL, "
+		"PRIMARY KEY (run_id, test));");
+	if (rc < 0)
+		return rc;
+	rc = clyde_hist_prepare(ctx, h, "SELECT id, document FROM runs", &st);
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct clyde_history_entry e;
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *doc = (const char *)sqlite3_column_blob(st, 1);
+		size_t n = (size_t)sqlite3_column_bytes(st, 1);
+		char what[64];
+		struct clyde_ctx quiet;
+
+		snprintf(what, sizeof(what), "run %lld", (long long)id);
+		/* Describe in a scratch context: an unreadable document is
+		 * not this migration's error. */
+		clyde_ctx_init(&quiet);
+		if (clyde_history_describe(&quiet, what, doc ? doc : "", n,
+					   &e) < 0) {
+			memset(&e, 0, sizeof(e));
+			e.started_unix = -1;
+			e.kind = strdup("unreadable");
+			if (!e.kind || clyde_hist_entry_fill_strings(&e) < 0)
+				rc = clyde_err(ctx, ENOMEM, "%s", h->path);
+		}
+		clyde_ctx_release(&quiet);
+		if (rc == 0)
+			rc = clyde_hist_store_columns(ctx, h, id, &e);
+		clyde_history_entry_release(&e);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "read runs to migrate");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * One entry per schema version, in order: entry i brings a database from
+ * version i - 1 (-1: an empty file) to version i.  A new version is one
+ * function and one line here, and CLYDE_HISTORY_SCHEMA_VERSION + 1.
+ */
+static const struct migration {
+	int to;
+	int (*apply)(struct clyde_ctx *ctx, struct clyde_history *h);
+} migrations[] = {
+	{ 0, migrate_create_v0 },
+	{ 1, migrate_v1 },
+	{ 2, clyde_exp_store_migrate_v2 }, /* experiments (clyde sweep) */
+};
+
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
+		       CLYDE_HISTORY_SCHEMA_VERSION + 1,
+	       "one migration per schema version");
+
+int clyde_hist_apply_migrations(struct clyde_ctx *ctx, struct clyde_history *h,
+				int version)
+{
+	sqlite3_stmt *st = NULL;
+	char vbuf[16];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(migrations) / sizeof(migrations[0]);
+	     i++) {
+		if (migrations[i].to <= version)
+			continue;
+		rc = migrations[i].apply(ctx, h);
+		if (rc < 0)
+			return rc;
+	}
+	snprintf(vbuf, sizeof(vbuf), "%d", CLYDE_HISTORY_SCHEMA_VERSION);
+	rc = clyde_hist_prepare(ctx, h,
+				"UPDATE meta SET value = ?1 WHERE key = "
+				"'schema_version'",
+				&st);
+	if (rc < 0)
+		return rc;
+	clyde_hist_bind_text(st, 1, vbuf);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "write schema_version");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+#endif /* CLYDE_HAVE_SQLITE */

@@ -1,0 +1,195 @@
+/*
+ * Storing in the history: one run (its document, extracted columns and
+ * figures), and deleting one.  See history.h.
+ */
+#include "report/history.h"
+
+#ifdef CLYDE_HAVE_SQLITE
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/history_internal.h"
+
+static const char *fig_unit(enum clyde_test t)
+{
+	if (clyde_test_is_io(t))
+		return "B/s";
+	return t == CLYDE_SEEKS ? "seeks/s" : "files/s";
+}
+
+/* Store e's columns and figures for run `id` (inside a transaction). */
+int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
+			     int64_t id, const struct clyde_history_entry *e)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = clyde_hist_prepare(
+		ctx, h,
+		"UPDATE runs SET started_unix = ?1, kind = ?2, "
+		"label = ?3, host = ?4, target_path = ?5, fstype = ?6, "
+		"mount_opts = ?7 WHERE id = ?8",
+		&st);
+	if (rc < 0)
+		return rc;
+	if (e->started_unix >= 0)
+		sqlite3_bind_int64(st, 1, e->started_unix);
+	clyde_hist_bind_text(st, 2, e->kind);
+	clyde_hist_bind_text(st, 3, e->label);
+	clyde_hist_bind_text(st, 4, e->host);
+	clyde_hist_bind_text(st, 5, e->target_path);
+	clyde_hist_bind_text(st, 6, e->fstype);
+	clyde_hist_bind_text(st, 7, e->mount_opts);
+	sqlite3_bind_int64(st, 8, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "store the run's columns");
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+
+	rc = clyde_hist_prepare(
+		ctx, h,
+		"INSERT OR REPLACE INTO figures (run_id, test, unit, "
+		"state, value, too_fast, cpu_pct) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		&st);
+	if (rc < 0)
+		return rc;
+	for (int t = 0; t < CLYDE_TEST_COUNT && rc == 0; t++) {
+		const struct clyde_history_figure *f = &e->fig[t];
+
+		if (f->state == CLYDE_HIST_FIG_NONE)
+			continue;
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		sqlite3_bind_int64(st, 1, id);
+		clyde_hist_bind_text(st, 2,
+				     clyde_test_name((enum clyde_test)t));
+		clyde_hist_bind_text(st, 3, fig_unit((enum clyde_test)t));
+		sqlite3_bind_int(st, 4, (int)f->state);
+		if (f->state == CLYDE_HIST_FIG_VALUE)
+			sqlite3_bind_double(st, 5, f->value);
+		sqlite3_bind_int(st, 6, f->too_fast);
+		if (f->has_cpu)
+			sqlite3_bind_double(st, 7, f->cpu_pct);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(ctx, h,
+						"store the run's figures");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Insert one described document (inside a transaction). */
+int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			  const char *doc, size_t len, const char *source,
+			  const struct clyde_history_entry *e, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t id;
+	int rc;
+
+	rc = clyde_hist_prepare(
+		ctx, h,
+		"INSERT INTO runs (saved_unix, document, source) "
+		"VALUES (?1, ?2, ?3)",
+		&st);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
+	sqlite3_bind_text64(st, 2, doc, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	clyde_hist_bind_text(st, 3, source ? source : "");
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "store the run");
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	id = sqlite3_last_insert_rowid(h->db);
+	rc = clyde_hist_store_columns(ctx, h, id, e);
+	if (rc == 0 && id_out)
+		*id_out = id;
+	return rc;
+}
+
+int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
+		      const char *doc, size_t len, const char *source,
+		      int64_t *id_out)
+{
+	struct clyde_history_entry e;
+	int rc;
+
+	rc = clyde_history_describe(ctx, source ? source : "result", doc, len,
+				    &e);
+	if (rc < 0)
+		return rc;
+	rc = clyde_hist_begin(ctx, h);
+	if (rc == 0)
+		rc = clyde_hist_insert_run(ctx, h, doc, len, source, &e,
+					   id_out);
+	if (rc == 0)
+		rc = clyde_hist_commit(ctx, h);
+	else
+		clyde_hist_rollback(h);
+	clyde_history_entry_release(&e);
+	return rc;
+}
+
+int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
+		       const char *json_text, size_t len, int64_t *id_out)
+{
+	struct clyde_history *h;
+	int rc;
+
+	if (!clyde_hist_starts_json(json_text, len))
+		return clyde_err(ctx, 0,
+				 "results history: not a clyde JSON result"),
+		       -EINVAL;
+	rc = clyde_history_open(ctx, db_path, true, &h);
+	if (rc < 0)
+		return rc;
+	rc = clyde_history_add(ctx, h, json_text, len, NULL, id_out);
+	clyde_history_close(h);
+	return rc;
+}
+
+int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
+			 int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = clyde_hist_begin(ctx, h);
+	if (rc < 0)
+		return rc;
+	rc = clyde_hist_prepare(ctx, h, "DELETE FROM figures WHERE run_id = ?1",
+				&st);
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(ctx, h, "delete figures");
+		sqlite3_finalize(st);
+	}
+	if (rc == 0)
+		rc = clyde_hist_prepare(ctx, h,
+					"DELETE FROM runs WHERE id = ?1", &st);
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(ctx, h, "delete run");
+		else if (sqlite3_changes(h->db) == 0)
+			rc = clyde_err(ctx, 0, "no run with id %lld in %s",
+				       (long long)id, h->path),
+			rc = -ENOENT;
+		sqlite3_finalize(st);
+	}
+	if (rc == 0)
+		return clyde_hist_commit(ctx, h);
+	clyde_hist_rollback(h);
+	return rc;
+}
+
+#endif /* CLYDE_HAVE_SQLITE */
