@@ -152,8 +152,7 @@ const char *clyde_cli_option_value(int argc, char **argv, int *a,
 	return argv[++*a];
 }
 
-/* Append the labels of "A,B,C" (split in a copy kept in r->store). */
-static int add_labels(struct clyde_cli_results *r, const char *s)
+int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 {
 	char *copy = strdup(s), *p, **ns, **nl;
 
@@ -217,7 +216,7 @@ int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
 		} else if ((v = clyde_cli_option_value(argc, argv, &a,
 						       "--label", NULL,
 						       &missing))) {
-			if (add_labels(r, v) < 0) {
+			if (clyde_cli_results_add_labels(r, v) < 0) {
 				fprintf(stderr, "clyde %s: out of memory\n",
 					cmd);
 				return -1;

@@ -88,6 +88,11 @@ int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
 			    void *arg, void (*usage)(FILE *f));
 void clyde_cli_results_release(struct clyde_cli_results *r);
 
+/* Append the labels of "A,B,C" to r->labels, split at every comma (in a
+ * copy kept in r->store): what --label does for compare, report and
+ * history.  Returns 0 or -ENOMEM. */
+int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s);
+
 /*
  * If argv[*a] is option `lng` (or `shrt`, may be NULL), return its value
  * ("--opt=v", or the next argument, advancing *a); else NULL.  *missing is

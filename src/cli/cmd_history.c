@@ -1,6 +1,7 @@
 /*
  * `clyde history`: the results kept in the SQLite history (see
- * report/history.h): list, show, compare, export, import, delete.
+ * report/history.h): list, show, compare, report, export, import, label,
+ * note, delete.
  *
  *   clyde history [--db PATH] COMMAND [OPTION]... [ARG]...
  *
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -27,7 +29,9 @@
 #include "core/outfile.h"
 #include "report/compare.h"
 #include "report/history.h"
+#include "report/html.h"
 #include "report/loaded.h"
+#include "results/format.h"
 
 static const char usage_text[] =
 	"Usage: clyde history [--db PATH] COMMAND [OPTION]... [ARG]...\n"
@@ -35,21 +39,41 @@ static const char usage_text[] =
 	"\n"
 	"Commands:\n"
 	"  list [--limit N]       stored runs, newest first: id, date, label,\n"
-	"                         target, filesystem, key figures\n"
+	"                         target, filesystem, size, files, chunk, key\n"
+	"                         figures and note\n"
 	"  show ID                one run: where, how, and every figure\n"
-	"  compare ID...          the compare table of stored runs\n"
+	"  compare ID...          the compare table of stored runs, with the\n"
+	"                         options of clyde compare:\n"
 	"      --format FMT       text (default), markdown or csv\n"
 	"      --baseline ID      change in percent against run ID\n"
-	"      --label NAME       a column's label (repeat, in order)\n"
-	"  export ID [-o FILE]    the stored result as it was saved\n"
+	"      --label A,B,...    name the columns in order (repeatable)\n"
+	"      --merge-repeats    fold runs of one file with the same name and\n"
+	"                         settings into one column\n"
+	"  report ID... -o FILE   the HTML report of clyde report over stored\n"
+	"                         runs; --baseline, --label and --merge-repeats\n"
+	"                         as for compare, and:\n"
+	"  -o, --output FILE      the HTML file (- for standard output)\n"
+	"      --title TEXT       the page title\n"
+	"  export ID...|--all [-o FILE|DIR]\n"
+	"                         the stored results as they were saved; several\n"
+	"                         JSON results need a directory (one file each)\n"
+	"      --all              every stored run, oldest first\n"
 	"  import FILE...         bonnie++ CSV lines (each one run) or a\n"
-	"                         clyde JSON result\n"
-	"  delete ID              remove a run\n"
+	"                         clyde JSON result; one already stored is\n"
+	"                         skipped (\"already stored as id N\")\n"
+	"      --label NAME       label every imported run NAME\n"
+	"      --labels A,B,...   label the results in order (one per CSV line\n"
+	"                         or JSON file; the count must match)\n"
+	"      --force            store results that are stored already\n"
+	"  label ID NAME          rename run ID\n"
+	"  note ID TEXT...        a note on run ID (\"\" removes it)\n"
+	"  delete ID...           remove runs (each is named)\n"
 	"\n"
 	"Options:\n"
 	"      --db PATH          the database (default:\n"
 	"                         $XDG_DATA_HOME/clyde/results.db or\n"
 	"                         ~/.local/share/clyde/results.db)\n"
+	"      --limit N          list: the newest N runs only\n"
 	"  -h, --help             this help\n";
 
 /* What every subcommand gets. */
@@ -140,9 +164,10 @@ static int parse_ids(struct hist_cli *c, int argc, char **argv, int first,
 enum {
 	OPT_DB = 256,
 	OPT_LIMIT,
-	OPT_FORMAT,
-	OPT_BASELINE,
-	OPT_LABEL
+	OPT_LABEL,
+	OPT_LABELS,
+	OPT_FORCE,
+	OPT_ALL
 };
 
 /* getopt_long with clyde's message for an unknown option or a missing
@@ -194,14 +219,36 @@ static void fmt_date(char *buf, size_t len, int64_t t)
 		snprintf(buf, len, "-");
 }
 
-/* One key figure as the list shows it: MiB/s for the IO rates. */
+/* A column of key figures: its test and unit. */
+struct fig_col {
+	enum clyde_test test;
+	const char *base_unit; /* of the stored value */
+	double divisor;	       /* to the unit in the header */
+};
+
+/* One key figure as the list shows it, rounded as the compare table
+ * rounds (clyde_compare_cell_text()), so that one value reads alike in
+ * both; a whole number (a CSV's 888 files/s) without false decimals;
+ * "+++++" for a bonnie++ "too fast" without a number. */
 static void fmt_fig(char *buf, size_t len, const struct clyde_history_figure *f,
-		    double divisor, int decimals)
+		    const struct fig_col *col)
 {
+	double v = f->value / col->divisor;
+	struct clyde_cmp_row row = { .metric = CLYDE_CMP_RATE,
+				     .divisor = col->divisor };
+	struct clyde_cmp_cell cell = { .n = 1 };
+
+	snprintf(row.base_unit, sizeof(row.base_unit), "%s", col->base_unit);
 	switch (f->state) {
 	case CLYDE_HIST_FIG_VALUE:
-		snprintf(buf, len, "%s%.*f", f->too_fast ? "~" : "", decimals,
-			 f->value / divisor);
+		cell.state = f->too_fast ? CLYDE_LOADED_TOO_FAST :
+					   CLYDE_LOADED_VALUE;
+		cell.has_value = true;
+		cell.value = f->value;
+		if (!f->too_fast && v == floor(v))
+			clyde_fmt_double(buf, len, v, 0);
+		else
+			clyde_compare_cell_text(buf, len, &row, &cell);
 		break;
 	case CLYDE_HIST_FIG_TOO_FAST:
 		snprintf(buf, len, "+++++");
@@ -211,7 +258,15 @@ static void fmt_fig(char *buf, size_t len, const struct clyde_history_figure *f,
 	}
 }
 
-#define LIST_COLS 10
+static const struct fig_col fig_cols[] = {
+	{ CLYDE_PUT_BLOCK, "B/s", 1048576.0 },
+	{ CLYDE_GET_BLOCK, "B/s", 1048576.0 },
+	{ CLYDE_SEEKS, "seeks/s", 1.0 },
+	{ CLYDE_SEQ_CREATE, "files/s", 1.0 },
+};
+
+#define LIST_COLS 14
+#define CELL 256
 
 static const struct {
 	const char *head;
@@ -219,9 +274,32 @@ static const struct {
 } list_cols[LIST_COLS] = {
 	{ "ID", 1 },	      { "DATE", 0 },	   { "LABEL", 0 },
 	{ "KIND", 0 },	      { "TARGET", 0 },	   { "FS", 0 },
+	{ "SIZE", 1 },	      { "FILES", 1 },	   { "CHUNK", 1 },
 	{ "WRITE MiB/s", 1 }, { "READ MiB/s", 1 }, { "SEEKS/s", 1 },
-	{ "CREATE/s", 1 },
+	{ "CREATE/s", 1 },    { "NOTE", 0 },
 };
+
+static const char *or_dash(const char *s)
+{
+	return s && s[0] ? s : "-";
+}
+
+/* Fill the cells of one list row. */
+static void list_row(char *r, const struct clyde_history_entry *e)
+{
+	const char *text[] = { e->label,   e->kind,	 e->target_path,
+			       e->fstype,  e->file_size, e->files,
+			       e->io_chunk };
+
+	snprintf(r, CELL, "%" PRId64, e->id);
+	fmt_date(r + CELL, CELL, e->started_unix);
+	for (size_t j = 0; j < sizeof(text) / sizeof(text[0]); j++)
+		snprintf(r + (2 + j) * CELL, CELL, "%s", or_dash(text[j]));
+	for (size_t j = 0; j < sizeof(fig_cols) / sizeof(fig_cols[0]); j++)
+		fmt_fig(r + (9 + j) * CELL, CELL, &e->fig[fig_cols[j].test],
+			&fig_cols[j]);
+	snprintf(r + 13 * CELL, CELL, "%s", e->note);
+}
 
 static int cmd_list(struct hist_cli *c, int argc, char **argv)
 {
@@ -273,37 +351,20 @@ static int cmd_list(struct hist_cli *c, int argc, char **argv)
 
 	/* Render every cell first: the columns are as wide as their
 	 * widest cell. */
-	cells = calloc((n + 1) * LIST_COLS, 256);
+	cells = calloc((n + 1) * LIST_COLS, CELL);
 	if (!cells) {
 		clyde_history_entries_free(e, n);
 		fprintf(stderr, "clyde history list: out of memory\n");
 		return CLYDE_EXIT_USAGE;
 	}
 	for (int j = 0; j < LIST_COLS; j++)
-		snprintf(cells + j * 256, 256, "%s", list_cols[j].head);
-	for (size_t i = 0; i < n; i++) {
-		char *r = cells + (i + 1) * LIST_COLS * 256;
-
-		snprintf(r, 256, "%" PRId64, e[i].id);
-		fmt_date(r + 256, 256, e[i].started_unix);
-		snprintf(r + 2 * 256, 256, "%s",
-			 e[i].label[0] ? e[i].label : "-");
-		snprintf(r + 3 * 256, 256, "%s", e[i].kind);
-		snprintf(r + 4 * 256, 256, "%s",
-			 e[i].target_path[0] ? e[i].target_path : "-");
-		snprintf(r + 5 * 256, 256, "%s",
-			 e[i].fstype[0] ? e[i].fstype : "-");
-		fmt_fig(r + 6 * 256, 256, &e[i].fig[CLYDE_PUT_BLOCK], 1048576.0,
-			1);
-		fmt_fig(r + 7 * 256, 256, &e[i].fig[CLYDE_GET_BLOCK], 1048576.0,
-			1);
-		fmt_fig(r + 8 * 256, 256, &e[i].fig[CLYDE_SEEKS], 1.0, 1);
-		fmt_fig(r + 9 * 256, 256, &e[i].fig[CLYDE_SEQ_CREATE], 1.0, 0);
-	}
+		snprintf(cells + j * CELL, CELL, "%s", list_cols[j].head);
+	for (size_t i = 0; i < n; i++)
+		list_row(cells + (i + 1) * LIST_COLS * CELL, &e[i]);
 	for (int j = 0; j < LIST_COLS; j++) {
 		w[j] = 0;
 		for (size_t i = 0; i <= n; i++) {
-			size_t l = strlen(cells + (i * LIST_COLS + j) * 256);
+			size_t l = strlen(cells + (i * LIST_COLS + j) * CELL);
 
 			if (l > w[j])
 				w[j] = l;
@@ -311,7 +372,7 @@ static int cmd_list(struct hist_cli *c, int argc, char **argv)
 	}
 	for (size_t i = 0; i <= n; i++) {
 		for (int j = 0; j < LIST_COLS; j++) {
-			const char *s = cells + (i * LIST_COLS + j) * 256;
+			const char *s = cells + (i * LIST_COLS + j) * CELL;
 			int last = j == LIST_COLS - 1;
 
 			if (list_cols[j].right)
@@ -320,7 +381,9 @@ static int cmd_list(struct hist_cli *c, int argc, char **argv)
 				printf("%s", s);
 			else
 				printf("%-*s", (int)w[j], s);
-			if (!last)
+			/* No trailing blanks before an empty note. */
+			if (!last && !(j == LIST_COLS - 2 &&
+				       !cells[(i * LIST_COLS + j + 1) * CELL]))
 				fputs("  ", stdout);
 		}
 		putchar('\n');
@@ -330,19 +393,49 @@ static int cmd_list(struct hist_cli *c, int argc, char **argv)
 	return CLYDE_EXIT_OK;
 }
 
-/* ---- loading stored runs for show and compare ------------------------ */
+/* ---- loading stored runs for show, compare and report ---------------- */
 
-/* Append the stored run `id` to set.  Returns 0 or prints and returns 1. */
+/* Add the key "note" to a loaded run, so that the compare legend and the
+ * report's "what differs" table show the user's note. */
+static int add_note_kv(struct clyde_loaded_run *r, const char *note)
+{
+	struct clyde_loaded_kv *kv;
+
+	if (!note[0])
+		return 0;
+	kv = realloc(r->kv, (r->nkv + 1) * sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	r->kv = kv;
+	kv[r->nkv].key = strdup("note");
+	kv[r->nkv].value = strdup(note);
+	if (!kv[r->nkv].key || !kv[r->nkv].value) {
+		free(kv[r->nkv].key);
+		free(kv[r->nkv].value);
+		return -ENOMEM;
+	}
+	r->nkv++;
+	return 0;
+}
+
+/* Append the stored run `id` to set, named by the history's label and
+ * carrying its note.  `by_file` names the buffer after the file the run
+ * was imported from (so that --merge-repeats can fold the runs of one
+ * file), else "history:ID".  Returns 0 or prints and returns 1. */
 static int load_stored(struct hist_cli *c, struct clyde_history *h, int64_t id,
-		       struct clyde_history_entry *e,
+		       bool by_file, struct clyde_history_entry *e,
 		       struct clyde_loaded_set *set)
 {
-	char name[64], *doc = NULL;
+	char name[PATH_MAX + 32], *doc = NULL;
 	size_t len = 0, before = set->nruns, errs = set->nerrors;
+	struct clyde_loaded_run *r;
 
 	if (clyde_history_get(&c->ctx, h, id, e, &doc, &len) < 0)
 		return fail(c);
-	snprintf(name, sizeof(name), "history:%" PRId64, id);
+	if (by_file && e->source[0])
+		snprintf(name, sizeof(name), "%s", e->source);
+	else
+		snprintf(name, sizeof(name), "history:%" PRId64, id);
 	if (clyde_loaded_read_buffer(&c->ctx, doc, len, name, set) < 0) {
 		free(doc);
 		return fail(c);
@@ -359,7 +452,34 @@ static int load_stored(struct hist_cli *c, struct clyde_history *h, int64_t id,
 			c->cmd, id);
 		return CLYDE_EXIT_USAGE;
 	}
+	r = &set->runs[before];
+	if (e->label[0] && strcmp(r->label, e->label)) {
+		char *l = strdup(e->label);
+
+		if (!l)
+			return fprintf(stderr,
+				       "clyde history: out of memory\n"),
+			       CLYDE_EXIT_USAGE;
+		free(r->label);
+		r->label = l;
+	}
+	if (add_note_kv(r, e->note) < 0)
+		return fprintf(stderr, "clyde history: out of memory\n"),
+		       CLYDE_EXIT_USAGE;
 	return 0;
+}
+
+/* "file:line" (or "file") of an imported run into buf. */
+static const char *source_text(char *buf, size_t len,
+			       const struct clyde_history_entry *e)
+{
+	if (!e->source[0])
+		snprintf(buf, len, "- (saved by a run)");
+	else if (e->source_line)
+		snprintf(buf, len, "%s:%lu", e->source, e->source_line);
+	else
+		snprintf(buf, len, "%s", e->source);
+	return buf;
 }
 
 /* ---- show ------------------------------------------------------------ */
@@ -376,7 +496,7 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	struct clyde_compare_opts copts = { 0 };
 	struct clyde_history *h = NULL;
 	int64_t *ids = NULL;
-	char date[64], saved[64];
+	char date[64], saved[64], src[PATH_MAX + 32];
 	size_t n, w;
 	int o, rc;
 
@@ -394,7 +514,7 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 		return CLYDE_EXIT_USAGE;
 	}
 	clyde_loaded_set_init(&set);
-	rc = load_stored(c, h, ids[0], &e, &set);
+	rc = load_stored(c, h, ids[0], false, &e, &set);
 	clyde_history_close(h);
 	if (rc)
 		goto out;
@@ -411,8 +531,9 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	printf("  %-*s  %s\n", (int)w, "kind", e.kind);
 	printf("  %-*s  %s\n", (int)w, "saved", saved);
 	printf("  %-*s  %s\n", (int)w, "imported from",
-	       e.source[0] ? e.source : "- (saved by a run)");
-	/* What the run recorded about itself: machine, target, options. */
+	       source_text(src, sizeof(src), &e));
+	/* What the run recorded about itself (machine, target, options),
+	 * and the user's note last. */
 	for (size_t i = 0; i < set.runs[0].nkv; i++)
 		printf("  %-*s  %s\n", (int)w, set.runs[0].kv[i].key,
 		       set.runs[0].kv[i].value);
@@ -434,102 +555,130 @@ out:
 	return rc;
 }
 
-/* ---- compare --------------------------------------------------------- */
+/* ---- compare and report ---------------------------------------------- */
 
-static int cmd_compare(struct hist_cli *c, int argc, char **argv)
+/* The options compare and report add to clyde compare's (which
+ * clyde_cli_results_parse() reads: --label, --baseline, --merge-repeats). */
+struct table_opts {
+	struct hist_cli *c;
+	bool report;
+	enum clyde_compare_format fmt;
+	const char *out, *title;
+};
+
+static void table_usage(FILE *f)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum clyde_compare_format fmt = CLYDE_COMPARE_TEXT;
+	fputs(usage_text, f);
+}
+
+/* history compare's and report's own options: --db; --format (compare);
+ * -o/--output and --title (report). */
+static int table_option(void *arg, int argc, char **argv, int *a)
+{
+	struct table_opts *t = arg;
+	const char *opt = argv[*a], *v;
+	bool missing = false;
+
+	if ((v = clyde_cli_option_value(argc, argv, a, "--db", NULL,
+					&missing))) {
+		t->c->db = v;
+		return 1;
+	}
+	if (!missing && !t->report &&
+	    (v = clyde_cli_option_value(argc, argv, a, "--format", NULL,
+					&missing))) {
+		if (clyde_compare_parse_format(v, &t->fmt) < 0) {
+			usage_error(t->c,
+				    "--format \"%s\": text, markdown or csv",
+				    v);
+			return -1;
+		}
+		return 1;
+	}
+	if (!missing && t->report &&
+	    (v = clyde_cli_option_value(argc, argv, a, "--output", "-o",
+					&missing))) {
+		t->out = v;
+		return 1;
+	}
+	if (!missing && t->report &&
+	    (v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
+					&missing))) {
+		t->title = v;
+		return 1;
+	}
+	if (missing) {
+		usage_error(t->c, "%s needs a value", opt);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Parse the command line of compare or report, load the stored runs it
+ * names and build the table: the same command line as `clyde compare`
+ * (clyde_cli_results_parse(): --label split at commas, --baseline,
+ * --merge-repeats) with ids for files.  --baseline names a run id.
+ * Columns are "#ID label" unless --label names them; with --merge-repeats
+ * they keep the runs' labels (folded runs share one).  Returns 0 with
+ * *cmp built over *set, 2 after --help, or an exit status (printed).
+ */
+static int stored_table(struct hist_cli *c, int argc, char **argv,
+			struct table_opts *t, struct clyde_loaded_set *set,
+			struct clyde_compare *cmp)
+{
 	struct clyde_compare_opts copts = { 0 };
-	struct clyde_loaded_set set;
-	struct clyde_compare cmp;
+	struct clyde_cli_results r;
 	struct clyde_history *h = NULL;
 	const char **labels = NULL;
 	char **deflabels = NULL;
-	size_t nlabels = 0, n = 0;
-	int64_t *ids = NULL, baseline = 0;
-	int o, rc;
+	char name[64];
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
 
-	labels = calloc((size_t)argc, sizeof(*labels));
-	if (!labels)
-		return fprintf(stderr, "clyde history: out of memory\n"),
-		       CLYDE_EXIT_USAGE;
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		switch (o) {
-		case OPT_DB:
-			c->db = optarg;
-			break;
-		case OPT_FORMAT:
-			if (clyde_compare_parse_format(optarg, &fmt) < 0) {
-				free(labels);
-				return usage_error(c,
-						   "--format \"%s\": text, "
-						   "markdown or csv",
-						   optarg);
-			}
-			break;
-		case OPT_BASELINE:
-			if (parse_id(optarg, &baseline) < 0) {
-				free(labels);
-				return usage_error(c,
-						   "--baseline \"%s\" is not "
-						   "a run id",
-						   optarg);
-			}
-			break;
-		case OPT_LABEL:
-			labels[nlabels++] = optarg;
-			break;
-		default:
-			free(labels);
-			return CLYDE_EXIT_USAGE;
-		}
+	snprintf(name, sizeof(name), "history %s", c->cmd);
+	rc = clyde_cli_results_parse(name, argc, argv, &r, table_option, t,
+				     table_usage);
+	if (rc != 0) {
+		clyde_cli_results_release(&r);
+		return rc > 0 ? 2 : CLYDE_EXIT_USAGE;
 	}
-	rc = parse_ids(c, argc, argv, optind, 1, 0, &ids, &n);
-	if (rc) {
-		free(labels);
-		return rc;
+	rc = parse_ids(c, (int)r.nfiles, r.files, 0, 1, 0, &ids, &n);
+	if (rc)
+		goto out;
+	rc = CLYDE_EXIT_USAGE;
+	if (r.nlabels > n) {
+		usage_error(c, "%zu labels for %zu runs", r.nlabels, n);
+		goto out;
 	}
-	if (nlabels > n) {
-		free(labels);
-		free(ids);
-		return usage_error(c, "%zu labels for %zu runs", nlabels, n);
+	if (r.baseline && r.merge) {
+		usage_error(c, "--baseline and --merge-repeats together: "
+			       "compare the merged runs without a baseline");
+		goto out;
 	}
-	if (baseline) {
-		for (size_t i = 0; i < n && !copts.baseline; i++)
-			if (ids[i] == baseline)
-				copts.baseline = (long)i + 1;
-		if (!copts.baseline) {
-			free(labels);
-			free(ids);
-			return usage_error(c,
-					   "--baseline %" PRId64
-					   " is not one of the runs compared",
-					   baseline);
-		}
+	for (size_t i = 0; i < n && r.baseline && !copts.baseline; i++)
+		if (ids[i] == r.baseline)
+			copts.baseline = (long)i + 1;
+	if (r.baseline && !copts.baseline) {
+		usage_error(c, "--baseline %ld is not one of the runs compared",
+			    r.baseline);
+		goto out;
 	}
-	if (open_db_ro(c, &h)) {
-		free(labels);
-		free(ids);
-		return CLYDE_EXIT_USAGE;
-	}
-	clyde_loaded_set_init(&set);
+	if (open_db_ro(c, &h))
+		goto out;
+	labels = calloc(n, sizeof(*labels));
 	deflabels = calloc(n, sizeof(*deflabels));
-	rc = deflabels ? 0 : CLYDE_EXIT_USAGE;
+	rc = labels && deflabels ? 0 : CLYDE_EXIT_USAGE;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct clyde_history_entry e = { 0 };
 
-		rc = load_stored(c, h, ids[i], &e, &set);
+		rc = load_stored(c, h, ids[i], r.merge, &e, set);
 		/* A column is "#ID label" unless --label says otherwise: ids
 		 * are what the user typed, labels are often all the host. */
-		if (rc == 0 && i >= nlabels) {
+		if (rc == 0 && i < r.nlabels) {
+			labels[i] = r.labels[i];
+		} else if (rc == 0) {
 			if (asprintf(&deflabels[i], "#%" PRId64 "%s%s", e.id,
 				     e.label[0] ? " " : "", e.label) < 0) {
 				deflabels[i] = NULL;
@@ -543,41 +692,162 @@ static int cmd_compare(struct hist_cli *c, int argc, char **argv)
 	clyde_history_close(h);
 	if (rc)
 		goto out;
-	copts.labels = labels;
-	copts.nlabels = n;
-	if (clyde_compare_build(&c->ctx, &set, &copts, &cmp) < 0) {
-		rc = fail(c);
-		goto out;
+	if (r.merge) {
+		if (clyde_loaded_merge_repeats(&c->ctx, set) < 0) {
+			rc = fail(c);
+			goto out;
+		}
+		copts.labels = (const char *const *)r.labels;
+		copts.nlabels = r.nlabels < set->nruns ? r.nlabels : set->nruns;
+	} else {
+		copts.labels = labels;
+		copts.nlabels = n;
 	}
-	rc = clyde_compare_write(stdout, &cmp, fmt);
-	if (rc < 0)
-		rc = stdout_failed(c, rc);
-	clyde_compare_release(&cmp);
+	if (clyde_compare_build(&c->ctx, set, &copts, cmp) < 0)
+		rc = fail(c);
 out:
 	for (size_t i = 0; deflabels && i < n; i++)
 		free(deflabels[i]);
 	free(deflabels);
-	clyde_loaded_set_release(&set);
 	free(labels);
 	free(ids);
+	clyde_cli_results_release(&r);
+	return rc;
+}
+
+static int cmd_compare(struct hist_cli *c, int argc, char **argv)
+{
+	struct table_opts t = { .c = c, .fmt = CLYDE_COMPARE_TEXT };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	int rc;
+
+	clyde_loaded_set_init(&set);
+	rc = stored_table(c, argc, argv, &t, &set, &cmp);
+	if (rc == 0) {
+		rc = clyde_compare_write(stdout, &cmp, t.fmt);
+		if (rc < 0)
+			rc = stdout_failed(c, rc);
+		clyde_compare_release(&cmp);
+	}
+	clyde_loaded_set_release(&set);
+	return rc == 2 ? CLYDE_EXIT_OK : rc;
+}
+
+/* The report, through a temporary file renamed over `out`: a failure
+ * keeps what was there. */
+static int cmd_report(struct hist_cli *c, int argc, char **argv)
+{
+	struct table_opts t = { .c = c, .report = true };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_outfile of;
+	int rc;
+
+	clyde_loaded_set_init(&set);
+	rc = stored_table(c, argc, argv, &t, &set, &cmp);
+	if (rc) {
+		clyde_loaded_set_release(&set);
+		return rc == 2 ? CLYDE_EXIT_OK : rc;
+	}
+	if (!t.out) {
+		rc = usage_error(c, "no output file (-o FILE.html)");
+	} else if ((rc = clyde_outfile_open(&of, t.out)) < 0) {
+		fprintf(stderr, "clyde history report: %s: %s\n", t.out,
+			strerror(-rc));
+		rc = CLYDE_EXIT_USAGE;
+	} else if ((rc = clyde_html_write(of.f, &cmp, t.title)) < 0) {
+		clyde_outfile_abort(&of);
+		fprintf(stderr, "clyde history report: %s: write: %s\n", t.out,
+			strerror(-rc));
+		rc = CLYDE_EXIT_USAGE;
+	} else if ((rc = clyde_outfile_commit(&of)) < 0) {
+		fprintf(stderr, "clyde history report: %s: write: %s\n",
+			strcmp(t.out, "-") ? t.out : "standard output",
+			strerror(-rc));
+		rc = CLYDE_EXIT_USAGE;
+	}
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
 	return rc;
 }
 
 /* ---- export ---------------------------------------------------------- */
+
+/* Write one document to `path` (- for standard output) through a
+ * temporary file: a full disk keeps the old content, never half of it. */
+static int export_docs(const char *path, char **docs, size_t *lens, size_t n)
+{
+	struct clyde_outfile of;
+	int rc = clyde_outfile_open(&of, path);
+
+	if (rc < 0) {
+		fprintf(stderr, "clyde history export: %s: %s\n", path,
+			strerror(-rc));
+		return CLYDE_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fwrite(docs[i], 1, lens[i], of.f);
+		/* A CSV line is stored without its line end. */
+		if (lens[i] == 0 || docs[i][lens[i] - 1] != '\n')
+			fputc('\n', of.f);
+	}
+	rc = clyde_outfile_commit(&of);
+	if (rc < 0) {
+		fprintf(stderr, "clyde history export: %s: write: %s\n",
+			strcmp(path, "-") ? path : "standard output",
+			strerror(-rc));
+		return CLYDE_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Every stored id, oldest first. */
+static int all_ids(struct hist_cli *c, struct clyde_history *h, int64_t **ids,
+		   size_t *n)
+{
+	struct clyde_history_entry *e = NULL;
+	size_t cnt = 0;
+
+	if (clyde_history_list(&c->ctx, h, 0, &e, &cnt) < 0)
+		return fail(c);
+	*ids = calloc(cnt ? cnt : 1, sizeof(**ids));
+	if (!*ids) {
+		clyde_history_entries_free(e, cnt);
+		return fprintf(stderr, "clyde history: out of memory\n"),
+		       CLYDE_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < cnt; i++)
+		(*ids)[i] = e[i].id;
+	clyde_history_entries_free(e, cnt);
+	/* The list is newest first by run date; export in the order the
+	 * runs were stored. */
+	for (size_t i = 1; i < cnt; i++)
+		for (size_t j = i; j > 0 && (*ids)[j - 1] > (*ids)[j]; j--) {
+			int64_t t = (*ids)[j];
+
+			(*ids)[j] = (*ids)[j - 1];
+			(*ids)[j - 1] = t;
+		}
+	*n = cnt;
+	return 0;
+}
 
 static int cmd_export(struct hist_cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "output", required_argument, NULL, 'o' },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct clyde_history *h = NULL;
-	struct clyde_outfile of;
 	const char *out = "-";
 	int64_t *ids = NULL;
-	char *doc = NULL;
-	size_t n, len = 0;
+	char **docs = NULL;
+	size_t n = 0, *lens = NULL, njson = 0;
+	bool all = false, dir;
+	struct stat sb;
 	int o, rc;
 
 	optind = 0;
@@ -586,61 +856,233 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 			return CLYDE_EXIT_USAGE;
 		if (o == 'o')
 			out = optarg;
+		else if (o == OPT_ALL)
+			all = true;
 		else
 			c->db = optarg;
 	}
-	rc = parse_ids(c, argc, argv, optind, 1, 1, &ids, &n);
-	if (rc)
-		return rc;
+	if (all && optind < argc)
+		return usage_error(c, "--all and run ids: give one or the "
+				      "other");
+	if (!all) {
+		rc = parse_ids(c, argc, argv, optind, 1, 0, &ids, &n);
+		if (rc)
+			return rc;
+	}
 	if (open_db_ro(c, &h)) {
 		free(ids);
 		return CLYDE_EXIT_USAGE;
 	}
-	rc = clyde_history_get(&c->ctx, h, ids[0], NULL, &doc, &len) < 0 ?
-		     fail(c) :
-		     0;
+	rc = all ? all_ids(c, h, &ids, &n) : 0;
+	if (rc == 0 && n == 0) {
+		fprintf(stderr, "clyde history export: %s: no runs stored\n",
+			clyde_history_path(h));
+		rc = CLYDE_EXIT_USAGE;
+	}
+	if (rc == 0) {
+		docs = calloc(n, sizeof(*docs));
+		lens = calloc(n, sizeof(*lens));
+		if (!docs || !lens) {
+			fprintf(stderr, "clyde history: out of memory\n");
+			rc = CLYDE_EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (clyde_history_get(&c->ctx, h, ids[i], NULL, &docs[i],
+				      &lens[i]) < 0)
+			rc = fail(c);
+		else if (docs[i][strspn(docs[i], " \t\r\n")] == '{')
+			njson++;
+	}
 	clyde_history_close(h);
+	dir = strcmp(out, "-") && stat(out, &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (rc) {
+		/* said */
+	} else if (dir) {
+		/* One file per run: DIR/ID.json or DIR/ID.csv. */
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			char path[PATH_MAX];
+			bool json = docs[i][strspn(docs[i], " \t\r\n")] == '{';
+
+			snprintf(path, sizeof(path), "%s/%" PRId64 ".%s", out,
+				 ids[i], json ? "json" : "csv");
+			rc = export_docs(path, &docs[i], &lens[i], 1);
+			if (rc == 0)
+				printf("%s\n", path);
+		}
+	} else if (njson > 0 && n > 1) {
+		/* JSON results one after the other are not one JSON file. */
+		rc = usage_error(c,
+				 "%zu of the %zu runs are JSON results: export "
+				 "several runs with JSON results into a "
+				 "directory (-o DIR)",
+				 njson, n);
+	} else {
+		rc = export_docs(out, docs, lens, n);
+	}
+	for (size_t i = 0; docs && i < n; i++)
+		free(docs[i]);
+	free(docs);
+	free(lens);
 	free(ids);
-	if (rc)
-		return rc;
-	/* A temporary file renamed over FILE: a full disk keeps the old
-	 * content of FILE, never half a result. */
-	rc = clyde_outfile_open(&of, out);
-	if (rc < 0) {
-		fprintf(stderr, "clyde history export: %s: %s\n", out,
-			strerror(-rc));
-		free(doc);
-		return CLYDE_EXIT_USAGE;
-	}
-	fwrite(doc, 1, len, of.f);
-	/* A CSV line is stored without its line end. */
-	if (len == 0 || doc[len - 1] != '\n')
-		fputc('\n', of.f);
-	free(doc);
-	rc = clyde_outfile_commit(&of);
-	if (rc < 0) {
-		fprintf(stderr, "clyde history export: %s: write: %s\n",
-			strcmp(out, "-") ? out : "standard output",
-			strerror(-rc));
-		return CLYDE_EXIT_USAGE;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---- import ---------------------------------------------------------- */
 
+/* Print what importing one file did; returns its exit status. */
+static int import_report(const char *path,
+			 const struct clyde_history_import *imp)
+{
+	int status = CLYDE_EXIT_OK;
+
+	for (size_t j = 0; j < imp->nerrors; j++)
+		fprintf(stderr, "clyde history import: %s\n", imp->errors[j]);
+	if (imp->nerrors)
+		status = CLYDE_EXIT_USAGE;
+	/* A duplicate skipped is not an error: it is there already. */
+	for (size_t j = 0; j < imp->nskipped; j++)
+		printf("%s, skipped (--force stores it again)\n",
+		       imp->skipped[j]);
+	if (imp->nids == 0 && imp->nskipped == 0) {
+		fprintf(stderr, "clyde history import: %s: no results in it\n",
+			path);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (imp->nids == 0)
+		return status;
+	printf("%s: %zu run%s imported, id%s", path, imp->nids,
+	       imp->nids == 1 ? "" : "s", imp->nids == 1 ? "" : "s");
+	for (size_t j = 0; j < imp->nids; j++)
+		printf("%s%" PRId64, j ? ", " : " ", imp->ids[j]);
+	putchar('\n');
+	return status;
+}
+
 static int cmd_import(struct hist_cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "labels", required_argument, NULL, OPT_LABELS },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct clyde_cli_results lab = { 0 };
+	struct clyde_history *h = NULL;
+	const char *label = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	size_t nstored = 0, used = 0, nresults = 0;
+	bool existed, force = false;
+	int o, status = CLYDE_EXIT_OK;
+
+	optind = 0;
+	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
+		if (o == '?') {
+			clyde_cli_results_release(&lab);
+			return CLYDE_EXIT_USAGE;
+		}
+		if (o == OPT_LABEL) {
+			label = optarg;
+		} else if (o == OPT_LABELS) {
+			/* Split as compare's --label: at every comma. */
+			if (clyde_cli_results_add_labels(&lab, optarg) < 0) {
+				clyde_cli_results_release(&lab);
+				return fprintf(stderr, "clyde history: out of "
+						       "memory\n"),
+				       CLYDE_EXIT_USAGE;
+			}
+		} else if (o == OPT_FORCE) {
+			force = true;
+		} else {
+			c->db = optarg;
+		}
+	}
+	if (optind >= argc) {
+		clyde_cli_results_release(&lab);
+		return usage_error(c, "no file to import");
+	}
+	/* --labels must match the results one for one: counted before
+	 * anything is stored, so that a mismatch stores nothing. */
+	for (int i = optind; lab.nlabels && i < argc; i++) {
+		size_t k;
+
+		if (clyde_history_count_results(&c->ctx, argv[i], &k) < 0) {
+			clyde_cli_results_release(&lab);
+			return fail(c);
+		}
+		nresults += k;
+	}
+	if (lab.nlabels && lab.nlabels != nresults) {
+		size_t nl = lab.nlabels;
+
+		clyde_cli_results_release(&lab);
+		return usage_error(
+			c,
+			"--labels: %zu label%s for %zu result%s (one "
+			"per CSV line or JSON file, in order); "
+			"nothing imported",
+			nl, nl == 1 ? "" : "s", nresults,
+			nresults == 1 ? "" : "s");
+	}
+	if (c->db)
+		snprintf(path, sizeof(path), "%s", c->db);
+	else if (clyde_history_default_path(&c->ctx, path, sizeof(path)) < 0) {
+		clyde_cli_results_release(&lab);
+		return fail(c);
+	}
+	existed = lstat(path, &st) == 0;
+	if (open_db(c, true, &h)) {
+		clyde_cli_results_release(&lab);
+		return CLYDE_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct clyde_history_import imp;
+
+		clyde_history_import_init(&imp);
+		imp.label = label;
+		imp.force = force;
+		if (used < lab.nlabels) {
+			imp.labels = (const char *const *)lab.labels + used;
+			imp.nlabels = lab.nlabels - used;
+		}
+		if (clyde_history_import_file(&c->ctx, h, argv[i], &imp) < 0) {
+			fail(c);
+			clyde_err_clear(&c->ctx);
+			status = CLYDE_EXIT_USAGE;
+		} else {
+			if (import_report(argv[i], &imp))
+				status = CLYDE_EXIT_USAGE;
+			nstored += imp.nids;
+		}
+		used += imp.nresults;
+		clyde_history_import_release(&imp);
+	}
+	clyde_cli_results_release(&lab);
+	/* An import that stored nothing in a database it created removes
+	 * it again: a mistyped file name leaves no empty history behind. */
+	if (!existed && nstored == 0)
+		clyde_history_close_discard_empty(h);
+	else
+		clyde_history_close(h);
+	return status;
+}
+
+/* ---- label and note -------------------------------------------------- */
+
+/* `label ID NAME` and `note ID TEXT...` (the words joined by spaces). */
+static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct clyde_history *h = NULL;
-	char path[PATH_MAX];
-	struct stat st;
-	size_t nstored = 0;
-	bool existed;
-	int o, status = CLYDE_EXIT_OK;
+	char *text = NULL;
+	size_t tlen = 0;
+	int64_t id;
+	int o, rc;
 
 	optind = 0;
 	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
@@ -649,54 +1091,61 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		c->db = optarg;
 	}
 	if (optind >= argc)
-		return usage_error(c, "no file to import");
-	if (c->db)
-		snprintf(path, sizeof(path), "%s", c->db);
-	else if (clyde_history_default_path(&c->ctx, path, sizeof(path)) < 0)
-		return fail(c);
-	existed = lstat(path, &st) == 0;
-	if (open_db(c, true, &h))
-		return CLYDE_EXIT_USAGE;
-	for (int i = optind; i < argc; i++) {
-		struct clyde_history_import imp;
-
-		clyde_history_import_init(&imp);
-		if (clyde_history_import_file(&c->ctx, h, argv[i], &imp) < 0) {
-			fail(c);
-			clyde_err_clear(&c->ctx);
-			status = CLYDE_EXIT_USAGE;
-		} else {
-			for (size_t j = 0; j < imp.nerrors; j++)
-				fprintf(stderr, "clyde history import: %s\n",
-					imp.errors[j]);
-			if (imp.nerrors)
-				status = CLYDE_EXIT_USAGE;
-			if (imp.nids == 0) {
-				fprintf(stderr,
-					"clyde history import: %s: no "
-					"results in it\n",
-					argv[i]);
-				status = CLYDE_EXIT_USAGE;
-			} else {
-				nstored += imp.nids;
-				printf("%s: %zu run%s imported, id%s", argv[i],
-				       imp.nids, imp.nids == 1 ? "" : "s",
-				       imp.nids == 1 ? "" : "s");
-				for (size_t j = 0; j < imp.nids; j++)
-					printf("%s%" PRId64, j ? ", " : " ",
-					       imp.ids[j]);
-				putchar('\n');
-			}
-		}
-		clyde_history_import_release(&imp);
+		return usage_error(c, "a run id is missing");
+	if (parse_id(argv[optind], &id) < 0)
+		return usage_error(c, "\"%s\" is not a run id", argv[optind]);
+	if (optind + 1 >= argc)
+		return usage_error(c, "%s",
+				   note ? "the note is missing (\"\" "
+					  "removes it)" :
+					  "the new label is missing");
+	if (!note && optind + 2 < argc)
+		return usage_error(c,
+				   "unexpected argument \"%s\" (quote a "
+				   "label with spaces)",
+				   argv[optind + 2]);
+	for (int i = optind + 1; i < argc; i++)
+		tlen += strlen(argv[i]) + 1;
+	text = calloc(1, tlen + 1);
+	if (!text)
+		return fprintf(stderr, "clyde history: out of memory\n"),
+		       CLYDE_EXIT_USAGE;
+	for (int i = optind + 1; i < argc; i++) {
+		if (i > optind + 1)
+			strcat(text, " ");
+		strcat(text, argv[i]);
 	}
-	/* An import that stored nothing in a database it created removes
-	 * it again: a mistyped file name leaves no empty history behind. */
-	if (!existed && nstored == 0)
-		clyde_history_close_discard_empty(h);
+	if (!note && !text[0]) {
+		free(text);
+		return usage_error(c, "the new label is empty");
+	}
+	if (open_db(c, false, &h)) {
+		free(text);
+		return CLYDE_EXIT_USAGE;
+	}
+	rc = note ? clyde_history_set_note(&c->ctx, h, id, text) :
+		    clyde_history_set_label(&c->ctx, h, id, text);
+	clyde_history_close(h);
+	if (rc < 0)
+		rc = fail(c);
+	else if (note)
+		printf(text[0] ? "run %" PRId64 ": note set\n" :
+				 "run %" PRId64 ": note removed\n",
+		       id);
 	else
-		clyde_history_close(h);
-	return status;
+		printf("run %" PRId64 ": label set to \"%s\"\n", id, text);
+	free(text);
+	return rc;
+}
+
+static int cmd_label(struct hist_cli *c, int argc, char **argv)
+{
+	return set_text(c, argc, argv, false);
+}
+
+static int cmd_note(struct hist_cli *c, int argc, char **argv)
+{
+	return set_text(c, argc, argv, true);
 }
 
 /* ---- delete ---------------------------------------------------------- */
@@ -725,9 +1174,23 @@ static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 		free(ids);
 		return CLYDE_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < n && !rc; i++)
-		if (clyde_history_delete(&c->ctx, h, ids[i]) < 0)
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct clyde_history_entry e = { 0 };
+		char date[64], src[PATH_MAX + 32];
+
+		/* Say what went: the id alone is easy to mistype. */
+		if (clyde_history_get(&c->ctx, h, ids[i], &e, NULL, NULL) < 0 ||
+		    clyde_history_delete(&c->ctx, h, ids[i]) < 0) {
 			rc = fail(c);
+		} else {
+			fmt_date(date, sizeof(date), e.started_unix);
+			printf("deleted run %" PRId64
+			       ": %s (%s, %s, from %s)\n",
+			       e.id, or_dash(e.label), e.kind, date,
+			       source_text(src, sizeof(src), &e));
+		}
+		clyde_history_entry_release(&e);
+	}
 	clyde_history_close(h);
 	free(ids);
 	return rc;
@@ -740,8 +1203,10 @@ static const struct {
 	int (*fn)(struct hist_cli *c, int argc, char **argv);
 } subcommands[] = {
 	{ "list", cmd_list },	    { "show", cmd_show },
-	{ "compare", cmd_compare }, { "export", cmd_export },
-	{ "import", cmd_import },   { "delete", cmd_delete },
+	{ "compare", cmd_compare }, { "report", cmd_report },
+	{ "export", cmd_export },   { "import", cmd_import },
+	{ "label", cmd_label },	    { "note", cmd_note },
+	{ "delete", cmd_delete },
 };
 
 int clyde_cmd_history(int argc, char **argv)
@@ -768,7 +1233,8 @@ int clyde_cmd_history(int argc, char **argv)
 	}
 	if (i >= argc)
 		return usage_error(&c, "no command (list, show, compare, "
-				       "export, import, delete)");
+				       "report, export, import, label, note, "
+				       "delete)");
 	if (!clyde_history_available()) {
 		fprintf(stderr, "clyde history: clyde was built without "
 				"SQLite, so there is no results history\n");

@@ -639,10 +639,11 @@ static void legend(FILE *f, const struct clyde_compare *cmp, const char *pre)
 {
 	size_t i, ri, ci;
 	char l[512], src[1024];
-	bool approx = false, fast = false;
+	bool approx = false, fast = false, best = false;
 
 	for (ri = 0; ri < cmp->nrows; ri++)
-		for (ci = 0; ci < cmp->ncols; ci++)
+		for (ci = 0; ci < cmp->ncols; ci++) {
+			best |= cmp->rows[ri].cells[ci].best;
 			if (cmp->rows[ri].cells[ci].state ==
 			    CLYDE_LOADED_TOO_FAST) {
 				if (cmp->rows[ri].cells[ci].has_value)
@@ -650,10 +651,13 @@ static void legend(FILE *f, const struct clyde_compare *cmp, const char *pre)
 				else
 					fast = true;
 			}
-	fprintf(f,
-		"%s* best in its row (rates: highest; CPU and latency: "
-		"lowest)\n",
-		pre);
+		}
+	/* No mark, no legend for it (one run, as history show prints). */
+	if (best)
+		fprintf(f,
+			"%s* best in its row (rates: highest; CPU and latency: "
+			"lowest)\n",
+			pre);
 	if (approx)
 		fprintf(f,
 			"%s~ ran under 0.5 s (bonnie++ prints +++++): "

@@ -11,15 +11,18 @@
  * was handed in (a clyde JSON result, or one bonnie++/clyde CSV line
  * without its line end) and columns extracted from it: the run's date,
  * label, kind ("bonnie" or "tree" for clyde JSON, "bonnie-csv" for a CSV
- * line), host, target path, filesystem, mount options and the file it was
- * imported from.  Beside it, `figures` holds one row per test of the
+ * line), host, target path, filesystem, mount options, file size, file
+ * count and IO chunk (as the compare table shows them), the file it was
+ * imported from and the line in it; and what the user added: a label of
+ * their choice (which replaces the document's) and a free-text note.
+ * Beside it, `figures` holds one row per test of the
  * bonnie++ suite that the result carries: its rate (the mean over the
  * result's repeats), unit and CPU share, so that a list needs no parsing.
  *
  * Schema versions.  The `meta` table holds application = "clyde" and
  * schema_version.  Opening a database brings it forward to
  * CLYDE_HISTORY_SCHEMA_VERSION in one transaction, one step per version
- * (history.c: the `migrations` table); a new version is one function and
+ * (history_schema.c: the `migrations` table); a new version is one function and
  * one entry there.  Version 0 is the legacy layout: meta plus
  * runs(id, saved_unix, document) and nothing else.
  *
@@ -55,7 +58,7 @@
 #include "results/result.h"
 
 /* The schema this code writes; older databases are migrated to it. */
-#define CLYDE_HISTORY_SCHEMA_VERSION 2
+#define CLYDE_HISTORY_SCHEMA_VERSION 3
 
 /* True when this build can keep a history (SQLite was found). */
 bool clyde_history_available(void);
@@ -146,6 +149,11 @@ struct clyde_history_entry {
 	char *fstype;
 	char *mount_opts;
 	char *source; /* the imported file; "" when saved by a run */
+	unsigned long source_line; /* its CSV line; 0 for a whole file */
+	char *note;		   /* the user's note, "" for none */
+	char *file_size;	   /* "1.00 GiB" as compare shows it, or "" */
+	char *files;		   /* the file tests' file count, or "" */
+	char *io_chunk;		   /* "8.00 KiB", or "" */
 	struct clyde_history_figure fig[CLYDE_TEST_COUNT];
 };
 
@@ -174,6 +182,32 @@ int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
 		      int64_t *id_out);
 
 /*
+ * "Already stored" (what import refuses without --force): two documents
+ * are the same when their normalised bytes are equal.  Normalised means:
+ * a leading UTF-8 byte order mark, and leading and trailing white space
+ * (spaces, tabs, CR, LF) removed -- so a CSV line is the same whatever its
+ * line end, and a JSON result is the same file byte for byte (a JSON file
+ * re-indented by hand is a different document).  The database keeps a
+ * 64-bit FNV-1a hash of the normalised bytes to find candidates and then
+ * compares the bytes themselves, so a hash collision is never taken for a
+ * duplicate.
+ */
+uint64_t clyde_history_doc_hash(const char *doc, size_t len);
+
+/* Is the document stored already?  Returns 1 with the lowest such id in
+ * *id, 0 when not, or a negative errno. */
+int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
+			    const char *doc, size_t len, int64_t *id);
+
+/* Set run `id`'s label (replacing the document's name in list, show,
+ * compare and report) or its note ("" removes it).  Returns 0, -ENOENT
+ * for an unknown id, or an error. */
+int clyde_history_set_label(struct clyde_ctx *ctx, struct clyde_history *h,
+			    int64_t id, const char *label);
+int clyde_history_set_note(struct clyde_ctx *ctx, struct clyde_history *h,
+			   int64_t id, const char *note);
+
+/*
  * What the run command calls after each run: open the history at db_path
  * (NULL: the default, created as needed), store the clyde JSON document
  * json_text[0..len) and close it.  Returns 0 with the new id in *id_out
@@ -182,12 +216,27 @@ int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
 int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 		       const char *json_text, size_t len, int64_t *id_out);
 
-/* What importing one file did.  Owns every array and string. */
+/* What importing one file did.  Owns every array and string, except the
+ * inputs the caller sets after clyde_history_import_init(). */
 struct clyde_history_import {
+	/* Inputs.  A run's label is labels[k] for the k-th result of the
+	 * file (k < nlabels), else `label` when set, else its own name.  A
+	 * result is a JSON file or a CSV line the CSV parser accepts,
+	 * whether it is then stored, skipped or refused; nresults counts
+	 * them.  With `force` a document already stored is stored again. */
+	const char *label;
+	const char *const *labels;
+	size_t nlabels;
+	bool force;
+	/* Outputs. */
+	size_t nresults;
 	int64_t *ids; /* the runs stored, in file order */
 	size_t nids, ids_cap;
 	char **errors; /* "path:line: reason" for each malformed line */
 	size_t nerrors, errors_cap;
+	/* "path:line: already stored as id N" for each document skipped */
+	char **skipped;
+	size_t nskipped, skipped_cap;
 };
 
 void clyde_history_import_init(struct clyde_history_import *imp);
@@ -207,6 +256,12 @@ void clyde_history_import_release(struct clyde_history_import *imp);
 int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 			      const char *path,
 			      struct clyde_history_import *imp);
+
+/* How many results (see struct clyde_history_import) the file at path
+ * holds, without storing anything: for matching a list of labels to them
+ * before the import.  Returns 0 with *n, or a negative errno (in ctx). */
+int clyde_history_count_results(struct clyde_ctx *ctx, const char *path,
+				size_t *n);
 
 /*
  * The stored runs, ordered by run date, newest first (runs without a date

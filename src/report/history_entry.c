@@ -30,6 +30,10 @@ void clyde_history_entry_release(struct clyde_history_entry *e)
 	free(e->fstype);
 	free(e->mount_opts);
 	free(e->source);
+	free(e->note);
+	free(e->file_size);
+	free(e->files);
+	free(e->io_chunk);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -43,8 +47,10 @@ void clyde_history_entries_free(struct clyde_history_entry *e, size_t n)
 /* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
 int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
 {
-	char **f[] = { &e->kind,   &e->label,	   &e->host,  &e->target_path,
-		       &e->fstype, &e->mount_opts, &e->source };
+	char **f[] = { &e->kind,	&e->label,   &e->host,
+		       &e->target_path, &e->fstype,  &e->mount_opts,
+		       &e->source,	&e->note,    &e->file_size,
+		       &e->files,	&e->io_chunk };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (!*f[i] && !(*f[i] = strdup("")))
@@ -84,6 +90,25 @@ static void figures_from_loaded(const struct clyde_loaded_run *run,
 		f->has_cpu = t->has_cpu;
 		f->cpu_pct = t->has_cpu ? t->cpu_pct : 0;
 	}
+}
+
+/* The settings that tell runs of one name apart, as the compare table's
+ * "what differs" shows them (so list and compare say the same). */
+static int settings_from_loaded(const struct clyde_loaded_run *run,
+				struct clyde_history_entry *e)
+{
+	static const char *const keys[] = { "file size", "files", "IO chunk" };
+	char **dst[] = { &e->file_size, &e->files, &e->io_chunk };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = clyde_loaded_kv_get(run, keys[i]);
+
+		free(*dst[i]);
+		*dst[i] = strdup(v ? v : "");
+		if (!*dst[i])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Load doc as one run with the compare loader (so that the history and
@@ -189,8 +214,11 @@ static int describe_json(struct clyde_ctx *ctx, const char *what,
 		return clyde_err(ctx, ENOMEM, "%s", what);
 
 	rc = load_one(ctx, what, doc, len, &set);
-	if (rc == 0)
+	if (rc == 0) {
 		figures_from_loaded(&set.runs[0], e->fig);
+		if (settings_from_loaded(&set.runs[0], e) < 0)
+			rc = clyde_err(ctx, ENOMEM, "%s", what);
+	}
 	clyde_loaded_set_release(&set);
 	return rc;
 }
@@ -231,6 +259,8 @@ static int describe_csv(struct clyde_ctx *ctx, const char *what,
 	rc = load_one(ctx, what, doc, len, &set);
 	if (rc == 0) {
 		figures_from_loaded(&set.runs[0], e->fig);
+		if (settings_from_loaded(&set.runs[0], e) < 0)
+			rc = clyde_err(ctx, ENOMEM, "%s", what);
 		if (e->started_unix < 0 && set.runs[0].started_unix > 0 &&
 		    set.runs[0].started_unix <= INT64_MAX)
 			e->started_unix = (int64_t)set.runs[0].started_unix;
@@ -253,4 +283,34 @@ int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
 	if (rc < 0)
 		clyde_history_entry_release(e);
 	return rc;
+}
+
+/* The normalised bytes of doc (see history.h): *start and *n. */
+void clyde_hist_normalise(const char *doc, size_t len, size_t *start, size_t *n)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(doc, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\r' ||
+			   doc[i] == '\n'))
+		i++;
+	while (len > i && (doc[len - 1] == ' ' || doc[len - 1] == '\t' ||
+			   doc[len - 1] == '\r' || doc[len - 1] == '\n'))
+		len--;
+	*start = i;
+	*n = len - i;
+}
+
+uint64_t clyde_history_doc_hash(const char *doc, size_t len)
+{
+	uint64_t hash = 14695981039346656037ull; /* FNV-1a, 64 bits */
+	size_t start, n;
+
+	clyde_hist_normalise(doc, len, &start, &n);
+	for (size_t i = 0; i < n; i++) {
+		hash ^= (unsigned char)doc[start + i];
+		hash *= 1099511628211ull;
+	}
+	return hash;
 }

@@ -31,50 +31,10 @@ void clyde_history_import_release(struct clyde_history_import *imp)
 	for (size_t i = 0; i < imp->nerrors; i++)
 		free(imp->errors[i]);
 	free(imp->errors);
+	for (size_t i = 0; i < imp->nskipped; i++)
+		free(imp->skipped[i]);
+	free(imp->skipped);
 	memset(imp, 0, sizeof(*imp));
-}
-
-#ifdef CLYDE_HAVE_SQLITE
-
-static int imp_push_id(struct clyde_history_import *imp, int64_t id)
-{
-	if (imp->nids == imp->ids_cap) {
-		size_t cap = imp->ids_cap ? imp->ids_cap * 2 : 16;
-		int64_t *p = realloc(imp->ids, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		imp->ids = p;
-		imp->ids_cap = cap;
-	}
-	imp->ids[imp->nids++] = id;
-	return 0;
-}
-
-/* Append "path:line: why" (or only why when path is NULL). */
-static int imp_push_error(struct clyde_history_import *imp, const char *path,
-			  unsigned long lineno, const char *why)
-{
-	char *msg;
-	int n;
-
-	if (imp->nerrors == imp->errors_cap) {
-		size_t cap = imp->errors_cap ? imp->errors_cap * 2 : 8;
-		char **p = realloc(imp->errors, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		imp->errors = p;
-		imp->errors_cap = cap;
-	}
-	if (path)
-		n = asprintf(&msg, "%s:%lu: %s", path, lineno, why);
-	else
-		n = asprintf(&msg, "%s", why);
-	if (n < 0)
-		return -ENOMEM;
-	imp->errors[imp->nerrors++] = msg;
-	return 0;
 }
 
 /* Read the whole file (at most HISTORY_MAX_FILE bytes) into *buf. */
@@ -148,6 +108,166 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 	return 0;
 }
 
+/* Is the line s[0..n) a result (see struct clyde_history_import)?  1
+ * yes, 0 a header or blank line, -1 malformed (why in why). */
+static int csv_result(const char *s, size_t n, struct clyde_csv_line *line,
+		      char *why, size_t whylen)
+{
+	int rc;
+
+	if (n > CLYDE_CSV_LINE_MAX) {
+		snprintf(why, whylen, "line too long");
+		return -1;
+	}
+	rc = clyde_csv_parse_line(s, n, line, why, whylen);
+
+	return rc > 0 ? 1 : rc == 0 ? 0 : -1;
+}
+
+int clyde_history_count_results(struct clyde_ctx *ctx, const char *path,
+				size_t *count)
+{
+	struct clyde_csv_line *line;
+	char why[CLYDE_CSV_WHY_LEN], *buf = NULL;
+	size_t len = 0, pos = 0;
+	int rc;
+
+	*count = 0;
+	rc = slurp(ctx, path, &buf, &len);
+	if (rc < 0)
+		return rc;
+	if (clyde_hist_starts_json(buf, len)) {
+		*count = 1;
+		free(buf);
+		return 0;
+	}
+	line = malloc(sizeof(*line));
+	if (!line) {
+		free(buf);
+		return clyde_err(ctx, ENOMEM, "%s", path);
+	}
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;
+	while (pos < len) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		pos += n + (nl ? 1 : 0);
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		if (csv_result(s, n, line, why, sizeof(why)) > 0)
+			(*count)++;
+	}
+	free(line);
+	free(buf);
+	return 0;
+}
+
+#ifdef CLYDE_HAVE_SQLITE
+
+static int imp_push_id(struct clyde_history_import *imp, int64_t id)
+{
+	if (imp->nids == imp->ids_cap) {
+		size_t cap = imp->ids_cap ? imp->ids_cap * 2 : 16;
+		int64_t *p = realloc(imp->ids, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		imp->ids = p;
+		imp->ids_cap = cap;
+	}
+	imp->ids[imp->nids++] = id;
+	return 0;
+}
+
+/* Append "path:line: why" (or only why when path is NULL). */
+static int imp_push_error(struct clyde_history_import *imp, const char *path,
+			  unsigned long lineno, const char *why)
+{
+	char *msg;
+	int n;
+
+	if (imp->nerrors == imp->errors_cap) {
+		size_t cap = imp->errors_cap ? imp->errors_cap * 2 : 8;
+		char **p = realloc(imp->errors, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		imp->errors = p;
+		imp->errors_cap = cap;
+	}
+	if (path)
+		n = asprintf(&msg, "%s:%lu: %s", path, lineno, why);
+	else
+		n = asprintf(&msg, "%s", why);
+	if (n < 0)
+		return -ENOMEM;
+	imp->errors[imp->nerrors++] = msg;
+	return 0;
+}
+
+/* Append "path[:line]: already stored as id N" to imp->skipped. */
+static int imp_push_skipped(struct clyde_history_import *imp, const char *path,
+			    unsigned long lineno, int64_t id)
+{
+	char *msg;
+	int n;
+
+	if (imp->nskipped == imp->skipped_cap) {
+		size_t cap = imp->skipped_cap ? imp->skipped_cap * 2 : 8;
+		char **p = realloc(imp->skipped, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		imp->skipped = p;
+		imp->skipped_cap = cap;
+	}
+	if (lineno)
+		n = asprintf(&msg, "%s:%lu: already stored as id %lld", path,
+			     lineno, (long long)id);
+	else
+		n = asprintf(&msg, "%s: already stored as id %lld", path,
+			     (long long)id);
+	if (n < 0)
+		return -ENOMEM;
+	imp->skipped[imp->nskipped++] = msg;
+	return 0;
+}
+
+/* Store the described result doc[0..n) of path:lineno (lineno 0: the
+ * whole file), the imp->nresults-th of the file: with the label the
+ * caller chose for it, unless it is stored already (and not forced). */
+static int store_result(struct clyde_ctx *ctx, struct clyde_history *h,
+			const char *path, unsigned long lineno, const char *doc,
+			size_t n, struct clyde_history_entry *e,
+			struct clyde_history_import *imp)
+{
+	size_t k = imp->nresults - 1;
+	const char *label = k < imp->nlabels ? imp->labels[k] : imp->label;
+	int64_t id;
+	int rc;
+
+	if (!imp->force) {
+		rc = clyde_history_find_same(ctx, h, doc, n, &id);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			return imp_push_skipped(imp, path, lineno, id);
+	}
+	if (label) {
+		char *l = strdup(label);
+
+		if (!l)
+			return -ENOMEM;
+		free(e->label);
+		e->label = l;
+	}
+	rc = clyde_hist_insert_run(ctx, h, doc, n, path, lineno, e, &id);
+	if (rc == 0)
+		rc = imp_push_id(imp, id);
+	return rc;
+}
+
 /* Import each CSV data line of buf[0..len) (in a transaction). */
 static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		      const char *path, const char *buf, size_t len,
@@ -169,24 +289,20 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		struct clyde_history_entry e = { 0 };
 		char what[PATH_MAX + 32];
 		struct clyde_ctx quiet;
-		int64_t id;
 		int prc;
 
 		pos += n + (nl ? 1 : 0);
 		lineno++;
 		if (n > 0 && s[n - 1] == '\r')
 			n--;
-		if (n > CLYDE_CSV_LINE_MAX) {
-			rc = imp_push_error(imp, path, lineno, "line too long");
-			continue;
-		}
-		prc = clyde_csv_parse_line(s, n, line, why, sizeof(why));
+		prc = csv_result(s, n, line, why, sizeof(why));
 		if (prc == 0)
 			continue;
 		if (prc < 0) {
 			rc = imp_push_error(imp, path, lineno, why);
 			continue;
 		}
+		imp->nresults++;
 		snprintf(what, sizeof(what), "%s:%lu", path, lineno);
 		/* A scratch context: a line the compare loader refuses is a
 		 * malformed line (listed), not a failure of the import. */
@@ -199,9 +315,7 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 		clyde_ctx_release(&quiet);
 		if (rc < 0 || !e.kind)
 			continue;
-		rc = clyde_hist_insert_run(ctx, h, s, n, path, &e, &id);
-		if (rc == 0)
-			rc = imp_push_id(imp, id);
+		rc = store_result(ctx, h, path, lineno, s, n, &e, imp);
 		clyde_history_entry_release(&e);
 	}
 	free(line);
@@ -214,7 +328,7 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 			      const char *path,
 			      struct clyde_history_import *imp)
 {
-	size_t len = 0, before_ids = imp->nids;
+	size_t len = 0, before_ids = imp->nids, before_skipped = imp->nskipped;
 	char *buf = NULL;
 	int rc;
 
@@ -226,14 +340,11 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 		if (clyde_hist_starts_json(buf, len)) {
 			struct clyde_history_entry e;
 
+			imp->nresults++;
 			rc = clyde_history_describe(ctx, path, buf, len, &e);
 			if (rc == 0) {
-				int64_t id;
-
-				rc = clyde_hist_insert_run(ctx, h, buf, len,
-							   path, &e, &id);
-				if (rc == 0)
-					rc = imp_push_id(imp, id);
+				rc = store_result(ctx, h, path, 0, buf, len, &e,
+						  imp);
 				clyde_history_entry_release(&e);
 			}
 		} else {
@@ -244,8 +355,12 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 		rc = clyde_hist_commit(ctx, h);
 	else
 		clyde_hist_rollback(h);
-	if (rc < 0)
-		imp->nids = before_ids; /* nothing of this file is stored */
+	if (rc < 0) {
+		/* Nothing of this file is stored. */
+		imp->nids = before_ids;
+		while (imp->nskipped > before_skipped)
+			free(imp->skipped[--imp->nskipped]);
+	}
 	if (rc == -ENOMEM && !clyde_errmsg(ctx)[0])
 		clyde_err(ctx, ENOMEM, "%s", path);
 	free(buf);

@@ -22,6 +22,11 @@ int clyde_hist_entry_fill_strings(struct clyde_history_entry *e);
 /* True when doc's first non-blank byte (after a UTF-8 BOM) is '{'. */
 bool clyde_hist_starts_json(const char *doc, size_t len);
 
+/* The normalised part of doc (history.h, "Already stored"):
+ * doc[*start .. *start + *n). */
+void clyde_hist_normalise(const char *doc, size_t len, size_t *start,
+			  size_t *n);
+
 #ifdef CLYDE_HAVE_SQLITE
 
 #include <sqlite3.h>
@@ -54,7 +59,14 @@ int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
  * *id_out. */
 int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 			  const char *doc, size_t len, const char *source,
+			  unsigned long line,
 			  const struct clyde_history_entry *e, int64_t *id_out);
+
+/* Store what schema version 3 added for run `id`: the settings columns
+ * of e and the document's hash (inside a transaction). */
+int clyde_hist_store_v3_columns(struct clyde_ctx *ctx, struct clyde_history *h,
+				int64_t id, const struct clyde_history_entry *e,
+				const char *doc, size_t len);
 
 /* Bring a clyde history of schema `version` (-1: an empty file) to
  * CLYDE_HISTORY_SCHEMA_VERSION, inside the caller's write transaction

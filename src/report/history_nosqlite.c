@@ -109,4 +109,25 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 	return no_sqlite(ctx);
 }
 
+int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
+			    const char *doc, size_t len, int64_t *id)
+{
+	(void)h, (void)doc, (void)len, (void)id;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_set_label(struct clyde_ctx *ctx, struct clyde_history *h,
+			    int64_t id, const char *label)
+{
+	(void)h, (void)id, (void)label;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_set_note(struct clyde_ctx *ctx, struct clyde_history *h,
+			   int64_t id, const char *note)
+{
+	(void)h, (void)id, (void)note;
+	return no_sqlite(ctx);
+}
+
 #endif /* !CLYDE_HAVE_SQLITE */

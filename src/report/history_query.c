@@ -16,7 +16,10 @@
 
 #define ENTRY_COLUMNS                                                    \
 	"id, saved_unix, started_unix, kind, label, host, target_path, " \
-	"fstype, mount_opts, source"
+	"fstype, mount_opts, source, source_line, note, file_size, "     \
+	"files, io_chunk"
+/* The column after ENTRY_COLUMNS. */
+#define ENTRY_NCOLUMNS 15
 
 static char *col_text(sqlite3_stmt *st, int i)
 {
@@ -45,6 +48,13 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 	e->fstype = col_text(st, 7);
 	e->mount_opts = col_text(st, 8);
 	e->source = col_text(st, 9);
+	e->source_line = sqlite3_column_type(st, 10) == SQLITE_NULL ?
+				 0 :
+				 (unsigned long)sqlite3_column_int64(st, 10);
+	e->note = col_text(st, 11);
+	e->file_size = col_text(st, 12);
+	e->files = col_text(st, 13);
+	e->io_chunk = col_text(st, 14);
 	if (clyde_hist_entry_fill_strings(e) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", h->path);
 
@@ -168,8 +178,8 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		goto out;
 	}
 	if (doc) {
-		const void *p = sqlite3_column_blob(st, 10);
-		size_t n = (size_t)sqlite3_column_bytes(st, 10);
+		const void *p = sqlite3_column_blob(st, ENTRY_NCOLUMNS);
+		size_t n = (size_t)sqlite3_column_bytes(st, ENTRY_NCOLUMNS);
 
 		*doc = malloc(n + 1);
 		if (!*doc) {

@@ -29,34 +29,20 @@ static int migrate_create_v0(struct clyde_ctx *ctx, struct clyde_history *h)
 		"saved_unix INTEGER NOT NULL, document TEXT NOT NULL);");
 }
 
-/* Version 1: the extracted columns and the figures, filled in for the
- * runs already stored.  A document that cannot be read any more stays,
- * with kind "unreadable" and no figures: a migration never drops data. */
-static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
+/* What a migration stores for one described run. */
+typedef int (*store_fn)(struct clyde_ctx *ctx, struct clyde_history *h,
+			int64_t id, const struct clyde_history_entry *e,
+			const char *doc, size_t len);
+
+/* Describe every stored run again and hand it to `store`.  A document
+ * that cannot be read any more is described as kind "unreadable" with no
+ * figures: a migration never drops data. */
+static int describe_each(struct clyde_ctx *ctx, struct clyde_history *h,
+			 store_fn store)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, step;
 
-	rc = clyde_hist_exec(
-		ctx, h,
-		"ALTER TABLE runs ADD COLUMN started_unix INTEGER;"
-		"ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN target_path TEXT NOT NULL "
-		"DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN fstype TEXT NOT NULL DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN mount_opts TEXT NOT NULL "
-		"DEFAULT '';"
-		"ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT '';"
-		"CREATE INDEX runs_by_date ON runs (started_unix);"
-		"CREATE TABLE figures (run_id INTEGER NOT NULL, "
-		"test TEXT NOT NULL, unit TEXT NOT NULL, "
-		"state INTEGER NOT NULL, value REAL, "
-		"too_fast INTEGER NOT NULL DEFAULT 0, cpu_pct REAL, "
-		"PRIMARY KEY (run_id, test));");
-	if (rc < 0)
-		return rc;
 	rc = clyde_hist_prepare(ctx, h, "SELECT id, document FROM runs", &st);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct clyde_history_entry e;
@@ -80,13 +66,76 @@ static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
 		}
 		clyde_ctx_release(&quiet);
 		if (rc == 0)
-			rc = clyde_hist_store_columns(ctx, h, id, &e);
+			rc = store(ctx, h, id, &e, doc ? doc : "", n);
 		clyde_history_entry_release(&e);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = clyde_hist_db_fail(ctx, h, "read runs to migrate");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+static int store_v1(struct clyde_ctx *ctx, struct clyde_history *h, int64_t id,
+		    const struct clyde_history_entry *e, const char *doc,
+		    size_t len)
+{
+	(void)doc, (void)len;
+	return clyde_hist_store_columns(ctx, h, id, e);
+}
+
+/* Version 1: the extracted columns and the figures, filled in for the
+ * runs already stored.  A document that cannot be read any more stays,
+ * with kind "unreadable" and no figures: a migration never drops data. */
+static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	int rc;
+
+	rc = clyde_hist_exec(
+		ctx, h,
+		"ALTER TABLE runs ADD COLUMN started_unix INTEGER;"
+		"ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN target_path TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN fstype TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN mount_opts TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT '';"
+		"CREATE INDEX runs_by_date ON runs (started_unix);"
+		"CREATE TABLE figures (run_id INTEGER NOT NULL, "
+		"test TEXT NOT NULL, unit TEXT NOT NULL, "
+		"state INTEGER NOT NULL, value REAL, "
+		"too_fast INTEGER NOT NULL DEFAULT 0, cpu_pct REAL, "
+		"PRIMARY KEY (run_id, test));");
+	if (rc < 0)
+		return rc;
+	return describe_each(ctx, h, store_v1);
+}
+
+/* Version 3: what tells runs apart (the user's label -- in the label
+ * column since v1 -- and note; file size, file count and IO chunk; the
+ * CSV line a run was imported from) and the document hash that finds
+ * duplicates.  Filled in for the runs already stored; their source line
+ * stays unknown (NULL). */
+static int migrate_v3(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	int rc;
+
+	rc = clyde_hist_exec(
+		ctx, h,
+		"ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN source_line INTEGER;"
+		"ALTER TABLE runs ADD COLUMN file_size TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN files TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN io_chunk TEXT NOT NULL "
+		"DEFAULT '';"
+		"ALTER TABLE runs ADD COLUMN doc_hash INTEGER;"
+		"CREATE INDEX runs_by_hash ON runs (doc_hash);");
+	if (rc < 0)
+		return rc;
+	return describe_each(ctx, h, clyde_hist_store_v3_columns);
 }
 
 /*
@@ -101,6 +150,7 @@ static const struct migration {
 	{ 0, migrate_create_v0 },
 	{ 1, migrate_v1 },
 	{ 2, clyde_exp_store_migrate_v2 }, /* experiments (clyde sweep) */
+	{ 3, migrate_v3 },
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -84,9 +84,35 @@ int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
 	return rc;
 }
 
+int clyde_hist_store_v3_columns(struct clyde_ctx *ctx, struct clyde_history *h,
+				int64_t id, const struct clyde_history_entry *e,
+				const char *doc, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = clyde_hist_prepare(ctx, h,
+				"UPDATE runs SET file_size = ?1, files = ?2, "
+				"io_chunk = ?3, doc_hash = ?4 WHERE id = ?5",
+				&st);
+	if (rc < 0)
+		return rc;
+	clyde_hist_bind_text(st, 1, e->file_size ? e->file_size : "");
+	clyde_hist_bind_text(st, 2, e->files ? e->files : "");
+	clyde_hist_bind_text(st, 3, e->io_chunk ? e->io_chunk : "");
+	/* SQLite integers are signed: the hash's bits, as they are. */
+	sqlite3_bind_int64(st, 4, (int64_t)clyde_history_doc_hash(doc, len));
+	sqlite3_bind_int64(st, 5, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "store the run's settings");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Insert one described document (inside a transaction). */
 int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 			  const char *doc, size_t len, const char *source,
+			  unsigned long line,
 			  const struct clyde_history_entry *e, int64_t *id_out)
 {
 	sqlite3_stmt *st = NULL;
@@ -95,14 +121,16 @@ int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	rc = clyde_hist_prepare(
 		ctx, h,
-		"INSERT INTO runs (saved_unix, document, source) "
-		"VALUES (?1, ?2, ?3)",
+		"INSERT INTO runs (saved_unix, document, source, source_line) "
+		"VALUES (?1, ?2, ?3, ?4)",
 		&st);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
 	sqlite3_bind_text64(st, 2, doc, len, SQLITE_TRANSIENT, SQLITE_UTF8);
 	clyde_hist_bind_text(st, 3, source ? source : "");
+	if (line > 0)
+		sqlite3_bind_int64(st, 4, (int64_t)line);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = clyde_hist_db_fail(ctx, h, "store the run");
 	sqlite3_finalize(st);
@@ -110,6 +138,8 @@ int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		return rc;
 	id = sqlite3_last_insert_rowid(h->db);
 	rc = clyde_hist_store_columns(ctx, h, id, e);
+	if (rc == 0)
+		rc = clyde_hist_store_v3_columns(ctx, h, id, e, doc, len);
 	if (rc == 0 && id_out)
 		*id_out = id;
 	return rc;
@@ -128,7 +158,7 @@ int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
 		return rc;
 	rc = clyde_hist_begin(ctx, h);
 	if (rc == 0)
-		rc = clyde_hist_insert_run(ctx, h, doc, len, source, &e,
+		rc = clyde_hist_insert_run(ctx, h, doc, len, source, 0, &e,
 					   id_out);
 	if (rc == 0)
 		rc = clyde_hist_commit(ctx, h);
@@ -190,6 +220,80 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 		return clyde_hist_commit(ctx, h);
 	clyde_hist_rollback(h);
 	return rc;
+}
+
+int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
+			    const char *doc, size_t len, int64_t *id)
+{
+	sqlite3_stmt *st = NULL;
+	size_t start, n;
+	int rc, step;
+
+	clyde_hist_normalise(doc, len, &start, &n);
+	rc = clyde_hist_prepare(ctx, h,
+				"SELECT id, document FROM runs "
+				"WHERE doc_hash = ?1 ORDER BY id",
+				&st);
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, (int64_t)clyde_history_doc_hash(doc, len));
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *d = (const char *)sqlite3_column_blob(st, 1);
+		size_t dl = (size_t)sqlite3_column_bytes(st, 1), ds, dn;
+
+		clyde_hist_normalise(d ? d : "", d ? dl : 0, &ds, &dn);
+		if (dn == n && (n == 0 || !memcmp(d + ds, doc + start, n))) {
+			*id = sqlite3_column_int64(st, 0);
+			rc = 1;
+			break;
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "look for the same run");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Set one text column of run id (label or note: never user SQL). */
+static int set_text(struct clyde_ctx *ctx, struct clyde_history *h, int64_t id,
+		    const char *sql, const char *value)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = clyde_hist_begin(ctx, h);
+	if (rc < 0)
+		return rc;
+	rc = clyde_hist_prepare(ctx, h, sql, &st);
+	if (rc == 0) {
+		clyde_hist_bind_text(st, 1, value);
+		sqlite3_bind_int64(st, 2, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(ctx, h, "update run");
+		else if (sqlite3_changes(h->db) == 0)
+			rc = clyde_err(ctx, 0, "no run with id %lld in %s",
+				       (long long)id, h->path),
+			rc = -ENOENT;
+		sqlite3_finalize(st);
+	}
+	if (rc == 0)
+		return clyde_hist_commit(ctx, h);
+	clyde_hist_rollback(h);
+	return rc;
+}
+
+int clyde_history_set_label(struct clyde_ctx *ctx, struct clyde_history *h,
+			    int64_t id, const char *label)
+{
+	return set_text(ctx, h, id, "UPDATE runs SET label = ?1 WHERE id = ?2",
+			label);
+}
+
+int clyde_history_set_note(struct clyde_ctx *ctx, struct clyde_history *h,
+			   int64_t id, const char *note)
+{
+	return set_text(ctx, h, id, "UPDATE runs SET note = ?1 WHERE id = ?2",
+			note);
 }
 
 #endif /* CLYDE_HAVE_SQLITE */

@@ -163,7 +163,7 @@ if [[ $(id -u) -eq 0 ]]; then
 	for _ in $(seq 200); do
 		cat "$T/runs.csv" >>"$T/many.csv"
 	done
-	run_clyde history --db "$FULL/h.db" import "$T/many.csv"
+	run_clyde history --db "$FULL/h.db" import --force "$T/many.csv"
 	expect_rc 1 "an import on a full disk fails"
 	assert_file_match "$T/err" "$FULL/h\.db" "and names the database"
 	run_clyde history --db "$FULL/h.db" list
@@ -179,7 +179,7 @@ if [[ $(id -u) -eq 0 ]]; then
 	# Room for SQLite's side files but not for the transaction: the
 	# save fails half-way and is rolled back.
 	truncate -s -96K "$FULL/filler"
-	run_clyde history --db "$FULL/h.db" import "$T/many.csv"
+	run_clyde history --db "$FULL/h.db" import --force "$T/many.csv"
 	expect_rc 1 "an import that fills the disk half-way fails"
 	assert_file_match "$T/err" 'disk is full' "and says the disk is full"
 	run_clyde history --db "$FULL/h.db" list
@@ -198,7 +198,7 @@ if [[ $(id -u) -eq 0 ]]; then
 		ok "a failed open with ${room}K free leaves no file"
 	done
 	rm -f "$FULL/filler"
-	run_clyde history --db "$FULL/h.db" import "$T/runs.csv"
+	run_clyde history --db "$FULL/h.db" import --force "$T/runs.csv"
 	expect_rc 0 "with space again, an import works"
 	run_clyde history --db "$FULL/h.db" list
 	assert_eq "$(($(wc -l <"$T/out") - 1))" 4 "and the runs are all there"

@@ -1,5 +1,5 @@
 /*
- * The results history (src/report/history.c) on temporary databases:
+ * The results history (src/report/history_*.c) on temporary databases:
  * save / list / get / import round trips, the extracted figures, schema
  * migration from a hand-made legacy database, refusal of files that are
  * not a clyde history (left byte for byte as they were), and concurrent
@@ -544,6 +544,282 @@ out:
 	free(j);
 }
 
+/* Labels from the import (per result, and for all), notes and labels set
+ * afterwards, the settings columns, the source line, and duplicates:
+ * skipped with the id they are stored as, stored again with force. */
+static void test_names_and_duplicates(void)
+{
+	static const char *const labels[] = { "a", "b", "c" };
+	char *db = tpath("names.db");
+	char *csv = tpath("names.csv");
+	char *crlf = tpath("names-crlf.csv");
+	char *json = tpath("names.json");
+	char *j = make_json("named", 1750000000, 5e6, 6e6, 7, 8, 0);
+	struct clyde_history_import imp;
+	struct clyde_history_entry e;
+	struct clyde_history *h = NULL;
+	struct clyde_ctx ctx;
+	int64_t first[3] = { 0 }, id = 0;
+	size_t n = 0;
+	char *s;
+
+	clyde_ctx_init(&ctx);
+	write_file(csv, csv_text, strlen(csv_text));
+	write_file(json, j, strlen(j));
+	CHECK(clyde_history_count_results(&ctx, csv, &n) == 0 && n == 3);
+	CHECK(clyde_history_count_results(&ctx, json, &n) == 0 && n == 1);
+	CHECK(clyde_history_open(&ctx, db, true, &h) == 0);
+	if (!h)
+		goto out;
+
+	clyde_history_import_init(&imp);
+	imp.labels = labels;
+	imp.nlabels = 3;
+	CHECK(clyde_history_import_file(&ctx, h, csv, &imp) == 0);
+	CHECK(imp.nids == 3 && imp.nresults == 3 && imp.nskipped == 0);
+	for (size_t i = 0; i < imp.nids && i < 3; i++) {
+		static const unsigned long lines[] = { 2, 5, 6 };
+
+		first[i] = imp.ids[i];
+		CHECK(clyde_history_get(&ctx, h, imp.ids[i], &e, NULL, NULL) ==
+		      0);
+		CHECK_STR(e.label, labels[i]);
+		CHECK(e.source_line == lines[i]);
+		CHECK_STR(e.note, "");
+		clyde_history_entry_release(&e);
+	}
+	/* The 1.96 line: 16G, 16 (x 1024) files. */
+	CHECK(clyde_history_get(&ctx, h, first[2], &e, NULL, NULL) == 0);
+	CHECK(e.file_size[0] != '\0' && strstr(e.file_size, "16") != NULL);
+	CHECK_STR(e.files, "16384");
+	clyde_history_entry_release(&e);
+	clyde_history_import_release(&imp);
+
+	/* The same file again: every line already stored, nothing new. */
+	clyde_history_import_init(&imp);
+	CHECK(clyde_history_import_file(&ctx, h, csv, &imp) == 0);
+	CHECK(imp.nids == 0 && imp.nskipped == 3);
+	if (imp.nskipped == 3) {
+		if (asprintf(&s, "%s:2: already stored as id %lld", csv,
+			     (long long)first[0]) < 0)
+			abort();
+		CHECK_STR(imp.skipped[0], s);
+		free(s);
+	}
+	clyde_history_import_release(&imp);
+
+	/* Other line ends are the same document. */
+	s = strdup(csv_text);
+	if (!s)
+		abort();
+	{
+		char *c = s;
+		FILE *f = fopen(crlf, "w");
+
+		if (!f)
+			abort();
+		for (; *c; c++)
+			fputs(*c == '\n' ? "\r\n" : (char[]){ *c, 0 }, f);
+		fclose(f);
+	}
+	free(s);
+	clyde_history_import_init(&imp);
+	CHECK(clyde_history_import_file(&ctx, h, crlf, &imp) == 0);
+	CHECK(imp.nids == 0 && imp.nskipped == 3);
+	clyde_history_import_release(&imp);
+
+	/* With force they are stored again, under a label for all. */
+	clyde_history_import_init(&imp);
+	imp.force = true;
+	imp.label = "again";
+	CHECK(clyde_history_import_file(&ctx, h, csv, &imp) == 0);
+	CHECK(imp.nids == 3 && imp.nskipped == 0);
+	if (imp.nids == 3) {
+		CHECK(imp.ids[0] > first[2]);
+		CHECK(clyde_history_get(&ctx, h, imp.ids[1], &e, NULL, NULL) ==
+		      0);
+		CHECK_STR(e.label, "again");
+		clyde_history_entry_release(&e);
+	}
+	clyde_history_import_release(&imp);
+
+	/* A JSON file: stored once, then "already stored". */
+	clyde_history_import_init(&imp);
+	CHECK(clyde_history_import_file(&ctx, h, json, &imp) == 0);
+	CHECK(imp.nids == 1);
+	id = imp.nids ? imp.ids[0] : 0;
+	clyde_history_import_release(&imp);
+	clyde_history_import_init(&imp);
+	CHECK(clyde_history_import_file(&ctx, h, json, &imp) == 0);
+	CHECK(imp.nids == 0 && imp.nskipped == 1);
+	if (imp.nskipped == 1) {
+		if (asprintf(&s, "%s: already stored as id %lld", json,
+			     (long long)id) < 0)
+			abort();
+		CHECK_STR(imp.skipped[0], s);
+		free(s);
+	}
+	clyde_history_import_release(&imp);
+	/* A run saved by clyde itself is found too (the -o JSON file). */
+	{
+		int64_t same = 0;
+
+		CHECK(clyde_history_find_same(&ctx, h, j, strlen(j), &same) ==
+		      1);
+		CHECK(same == id);
+		CHECK(clyde_history_find_same(&ctx, h, "x", 1, &same) == 0);
+	}
+	/* A hash of the normalised bytes: blanks around do not count. */
+	CHECK(clyde_history_doc_hash("a,b\r\n", 5) ==
+	      clyde_history_doc_hash("  a,b", 5));
+	CHECK(clyde_history_doc_hash("a,b", 3) !=
+	      clyde_history_doc_hash("a,c", 3));
+
+	/* Label and note afterwards. */
+	CHECK(clyde_history_set_label(&ctx, h, first[0], "devil2 4k") == 0);
+	CHECK(clyde_history_set_note(&ctx, h, first[0], "after fstrim") == 0);
+	CHECK(clyde_history_get(&ctx, h, first[0], &e, NULL, NULL) == 0);
+	CHECK_STR(e.label, "devil2 4k");
+	CHECK_STR(e.note, "after fstrim");
+	clyde_history_entry_release(&e);
+	CHECK(clyde_history_set_note(&ctx, h, first[0], "") == 0);
+	CHECK(clyde_history_get(&ctx, h, first[0], &e, NULL, NULL) == 0);
+	CHECK_STR(e.note, "");
+	clyde_history_entry_release(&e);
+	CHECK(clyde_history_set_label(&ctx, h, 99999, "x") == -ENOENT);
+	CHECK(strstr(clyde_errmsg(&ctx), "no run with id 99999") != NULL);
+	clyde_err_clear(&ctx);
+	CHECK(clyde_history_set_note(&ctx, h, 99999, "x") == -ENOENT);
+	clyde_err_clear(&ctx);
+	clyde_history_close(h);
+out:
+	clyde_ctx_release(&ctx);
+	free(db);
+	free(csv);
+	free(crlf);
+	free(json);
+	free(j);
+}
+
+/* Make a database of schema `version` (1 or 2) from a current one by
+ * taking away what the later versions added, with one run whose label the
+ * user changed.  Returns the run's id, or -1. */
+static int64_t make_old_history(const char *db, int version, const char *doc)
+{
+	struct clyde_history *h = NULL;
+	struct clyde_ctx ctx;
+	int64_t id = -1;
+	char *sql;
+
+	clyde_ctx_init(&ctx);
+	if (clyde_history_open(&ctx, db, true, &h) == 0 &&
+	    clyde_history_add(&ctx, h, doc, strlen(doc), "/old/runs.csv", &id) <
+		    0)
+		id = -1;
+	clyde_history_close(h);
+	clyde_ctx_release(&ctx);
+	if (id < 0)
+		return -1;
+	if (asprintf(&sql,
+		     "DROP INDEX runs_by_hash;"
+		     "ALTER TABLE runs DROP COLUMN note;"
+		     "ALTER TABLE runs DROP COLUMN source_line;"
+		     "ALTER TABLE runs DROP COLUMN file_size;"
+		     "ALTER TABLE runs DROP COLUMN files;"
+		     "ALTER TABLE runs DROP COLUMN io_chunk;"
+		     "ALTER TABLE runs DROP COLUMN doc_hash;"
+		     "UPDATE runs SET label = 'mine';"
+		     "UPDATE meta SET value = '%d' WHERE "
+		     "key = 'schema_version';",
+		     version) < 0)
+		abort();
+	if (sql_exec(db, sql) < 0)
+		id = -1;
+	free(sql);
+	/* Version 1 had no experiment tables (clyde sweep, v2). */
+	if (version == 1 && id >= 0) {
+		sqlite3 *s;
+		sqlite3_stmt *st;
+		char names[16][64];
+		int n = 0;
+
+		if (sqlite3_open(db, &s) != SQLITE_OK)
+			abort();
+		if (sqlite3_prepare_v2(s,
+				       "SELECT name FROM sqlite_master WHERE "
+				       "type = 'table' AND name NOT IN "
+				       "('meta', 'runs', 'figures', "
+				       "'sqlite_sequence')",
+				       -1, &st, NULL) != SQLITE_OK)
+			abort();
+		while (sqlite3_step(st) == SQLITE_ROW && n < 16)
+			snprintf(names[n++], sizeof(names[0]), "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		sqlite3_close(s);
+		for (int i = 0; i < n; i++) {
+			if (asprintf(&sql, "DROP TABLE \"%s\";", names[i]) < 0)
+				abort();
+			if (sql_exec(db, sql) < 0)
+				id = -1;
+			free(sql);
+		}
+	}
+	return id;
+}
+
+/* Histories of schema 1 and 2 are brought to 3: the user's label stays,
+ * the settings and the hash are filled in (so a duplicate is found), the
+ * note is empty and the source line unknown. */
+static void test_migration_v3(void)
+{
+	for (int v = 1; v <= 2; v++) {
+		char name[32], *db;
+		char *j = make_json("old", 1600000000, 1e6, 2e6, 3, 4, 0);
+		struct clyde_history_entry e;
+		struct clyde_history *h = NULL;
+		struct clyde_ctx ctx;
+		int64_t id, same = 0;
+
+		snprintf(name, sizeof(name), "v%d.db", v);
+		db = tpath(name);
+		clyde_ctx_init(&ctx);
+		id = make_old_history(db, v, j);
+		CHECK(id > 0);
+		CHECK(sql_int(db, "SELECT value FROM meta WHERE "
+				  "key = 'schema_version'") == v);
+		CHECK(clyde_history_open(&ctx, db, false, &h) == 0);
+		if (!h) {
+			fprintf(stderr, "  v%d: %s\n", v, clyde_errmsg(&ctx));
+			goto next;
+		}
+		CHECK(clyde_history_found_version(h) == v);
+		CHECK(clyde_history_get(&ctx, h, id, &e, NULL, NULL) == 0);
+		CHECK_STR(e.label, "mine");
+		CHECK_STR(e.note, "");
+		CHECK(e.source_line == 0);
+		CHECK_STR(e.source, "/old/runs.csv");
+		CHECK_STR(e.files, "");
+		CHECK(e.file_size[0] != '\0');
+		clyde_history_entry_release(&e);
+		CHECK(clyde_history_find_same(&ctx, h, j, strlen(j), &same) ==
+		      1);
+		CHECK(same == id);
+		/* Version 2's experiment tables are there after either. */
+		CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE "
+				  "type = 'table' AND name NOT IN ('meta', "
+				  "'runs', 'figures', 'sqlite_sequence')") > 0);
+		clyde_history_close(h);
+		CHECK(sql_int(db, "SELECT value FROM meta WHERE "
+				  "key = 'schema_version'") ==
+		      CLYDE_HISTORY_SCHEMA_VERSION);
+next:
+		clyde_ctx_release(&ctx);
+		free(db);
+		free(j);
+	}
+}
+
 /* A database at the legacy version 0, made by hand, is migrated: the new
  * columns and figures are filled from the stored documents, the documents
  * and ids are kept, and an unreadable document stays. */
@@ -968,6 +1244,8 @@ int main(void)
 	test_save_list_get();
 	test_import();
 	test_migration();
+	test_names_and_duplicates();
+	test_migration_v3();
 	test_refuse_foreign();
 	test_concurrent();
 	test_readonly();
