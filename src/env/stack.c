@@ -445,8 +445,8 @@ int clyde_stack_probe(struct clyde_ctx *ctx, const char *sysroot,
 
 	/* A fixture tree: the path names a device. */
 	if (!sys_exists(w.root, base_name(path), "dev"))
-		return clyde_err(ctx, ENOENT, "%s: no block device %s under %s",
-				 path, base_name(path), w.root);
+		return clyde_err(ctx, ENOENT, "%s: not in %s/sys/class/block",
+				 path, w.root);
 	add_top(&w, base_name(path));
 	return 0;
 }
@@ -615,7 +615,7 @@ char *clyde_stack_fmt_bytes(char *buf, size_t len, uint64_t bytes)
 		v /= 1024;
 		u++;
 	}
-	if (u > 0 || bytes < 1024) {
+	if ((u > 0 && v < 1024) || bytes < 1024) {
 		snprintf(buf, len, "%llu %s", (unsigned long long)v, units[u]);
 		return buf;
 	}

@@ -237,8 +237,9 @@ int clyde_stack_stripe(const struct clyde_stack *s,
  * stripe (raid1, linear). */
 uint32_t clyde_stack_md_data_disks(const struct clyde_stack_node *n);
 
-/* A byte count as "64 KiB" when it is a whole number of KiB, MiB, GiB or
- * TiB, else "1.50 GiB" (three significant digits) or "812 B"; into buf. */
+/* A byte count as "64 KiB" when it is a whole number (below 1024) of KiB,
+ * MiB, GiB or TiB, else "1.50 GiB" (three significant digits) or "812 B";
+ * into buf. */
 char *clyde_stack_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 
 #endif

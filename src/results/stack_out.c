@@ -392,10 +392,15 @@ static void text_kind(FILE *f, const struct clyde_stack_node *n)
 			fprintf(f, ", offset %" PRIu64, n->loop_offset);
 		break;
 	case CLYDE_STACK_MD:
-		fprintf(f, " %s, %u disks, chunk %s, layout %s", n->md_level,
-			n->raid_disks,
-			clyde_stack_fmt_bytes(a, sizeof(a), n->chunk_bytes),
-			md_layout_name(n, b, sizeof(b)));
+		fprintf(f, " %s, %u disks", n->md_level, n->raid_disks);
+		if (n->chunk_bytes)
+			fprintf(f, ", chunk %s",
+				clyde_stack_fmt_bytes(a, sizeof(a),
+						      n->chunk_bytes));
+		if (strcmp(n->md_level, "raid0") &&
+		    strcmp(n->md_level, "raid1"))
+			fprintf(f, ", layout %s",
+				md_layout_name(n, b, sizeof(b)));
 		if (n->stripe_cache_size)
 			fprintf(f, ", stripe_cache_size %u",
 				n->stripe_cache_size);
