@@ -4,7 +4,8 @@
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
 #                           (libsqlite3-dev, for clyde history) and libinih
-#                           (libinih-dev, for clyde sweep)
+#                           (libinih-dev, for clyde sweep) and libblkid
+#                           (libblkid-dev, for clyde dev's guards)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
@@ -75,6 +76,11 @@ fi
 # libinih (clyde sweep reads experiment files with it): its header too.
 if [[ ! -e /usr/include/ini.h ]]; then
 	missing+=(libinih-dev)
+fi
+
+# libblkid (clyde dev checks devices for signatures before writing).
+if [[ ! -e /usr/include/blkid/blkid.h ]]; then
+	missing+=(libblkid-dev)
 fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
