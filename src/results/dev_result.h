@@ -78,7 +78,7 @@ struct clyde_dev_test_result {
 
 /* One position of zcav: `loops` times, one per pass. */
 struct clyde_zcav_point {
-	uint64_t offset_bytes;
+	uint64_t offset_bytes; /* from the start of the device */
 	uint64_t bytes;
 	uint64_t *loop_ns; /* loops entries; owned */
 	uint64_t ns;	   /* zcav's average of the passes (see zcav.h) */

@@ -85,7 +85,7 @@ static int make_points(struct clyde_ctx *ctx, struct clyde_dev_run *run)
 	for (size_t i = 0; i < res->npoints; i++) {
 		struct clyde_zcav_point *p = &res->points[i];
 
-		p->offset_bytes = i * step * z->block_bytes;
+		p->offset_bytes = run->cfg.offset + i * step * z->block_bytes;
 		p->bytes = z->block_bytes;
 		p->loop_ns = calloc(z->loops, sizeof(*p->loop_ns));
 		if (!p->loop_ns)
@@ -106,7 +106,7 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		struct clyde_dev_job_out out;
 		int rc;
 
-		job->start = run->cfg.offset + p->offset_bytes;
+		job->start = p->offset_bytes;
 		rc = clyde_dev_job_run(ctx, job, &out);
 		if (rc < 0)
 			return rc;
