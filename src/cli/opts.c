@@ -1052,7 +1052,11 @@ int clyde_opts_help(FILE *f)
 	      "  clyde history ...            the saved results "
 	      "(list, show, compare, ...)\n"
 	      "  clyde sweep FILE             an experiment: settings swept, "
-	      "repeats, resume\n",
+	      "repeats, resume\n"
+	      "  clyde dev DEVICE             raw device tests at a queue "
+	      "depth, guarded\n"
+	      "  clyde zcav DEVICE            zcav(8): throughput by "
+	      "position\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }
