@@ -4,7 +4,8 @@
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
 #                           (libsqlite3-dev, for clyde history), libinih
-#                           (libinih-dev, for clyde sweep), libblkid-dev and
+#                           (libinih-dev, for clyde sweep), libblkid-dev
+#                           (clyde stack, clyde dev's guards) and
 #                           xfslibs-dev (for clyde stack)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
@@ -77,7 +78,8 @@ fi
 if [[ ! -e /usr/include/ini.h ]]; then
 	missing+=(libinih-dev)
 fi
-# libblkid (clyde stack names an ext4 external journal's device) and the
+# libblkid (clyde stack names an ext4 external journal's device; clyde dev
+# checks devices for signatures before writing) and the
 # xfs headers (clyde stack reads xfs stripe geometry): headers too.
 if [[ ! -e /usr/include/blkid/blkid.h ]]; then
 	missing+=(libblkid-dev)

@@ -18,5 +18,7 @@ int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);
 int clyde_cmd_sweep(int argc, char **argv);
 int clyde_cmd_stack(int argc, char **argv);
+int clyde_cmd_dev(int argc, char **argv);
+int clyde_cmd_zcav(int argc, char **argv);
 
 #endif

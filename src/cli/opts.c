@@ -1054,7 +1054,11 @@ int clyde_opts_help(FILE *f)
 	      "  clyde sweep FILE             an experiment: settings swept, "
 	      "repeats, resume\n"
 	      "  clyde stack PATH|DEVICE      the storage stack below, "
-	      "--advise on it\n",
+	      "--advise on it\n"
+	      "  clyde dev DEVICE             raw device tests at a queue "
+	      "depth, guarded\n"
+	      "  clyde zcav DEVICE            zcav(8): throughput by "
+	      "position\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -59,6 +59,7 @@ enum clyde_loaded_group {
 	CLYDE_GROUP_SEQ_FILES,	    /* seq_create, seq_stat, seq_del */
 	CLYDE_GROUP_RAN_FILES,	    /* ran_create, ran_stat, ran_del */
 	CLYDE_GROUP_TREE,	    /* tree phases */
+	CLYDE_GROUP_DEV,	    /* clyde dev tests (seqwrite, ...) */
 	CLYDE_GROUP_COUNT
 };
 
@@ -100,6 +101,14 @@ struct clyde_loaded_kv {
 enum clyde_loaded_kind {
 	CLYDE_LOADED_BONNIE = 0,
 	CLYDE_LOADED_TREE,
+	CLYDE_LOADED_DEV,
+};
+
+/* zcav's curve of a clyde dev run: throughput by position (owned). */
+struct clyde_loaded_zcav {
+	size_t n;
+	double *offset_bytes;
+	double *mib_per_s;
 };
 
 struct clyde_loaded_run {
@@ -118,6 +127,7 @@ struct clyde_loaded_run {
 	 * clyde_test); tree: its phases in order. */
 	struct clyde_loaded_test *tests;
 	size_t ntests;
+	struct clyde_loaded_zcav zcav; /* dev: n 0 when zcav did not run */
 };
 
 /* The value of config key `key` of a run, or NULL when not recorded. */
