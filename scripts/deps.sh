@@ -3,8 +3,9 @@
 # and install the Debian packages that provide the missing ones.
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
-#                           (libsqlite3-dev, for clyde history) and libinih
-#                           (libinih-dev, for clyde sweep)
+#                           (libsqlite3-dev, for clyde history), libinih
+#                           (libinih-dev, for clyde sweep), libblkid-dev and
+#                           xfslibs-dev (for clyde stack)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
@@ -75,6 +76,14 @@ fi
 # libinih (clyde sweep reads experiment files with it): its header too.
 if [[ ! -e /usr/include/ini.h ]]; then
 	missing+=(libinih-dev)
+fi
+# libblkid (clyde stack names an ext4 external journal's device) and the
+# xfs headers (clyde stack reads xfs stripe geometry): headers too.
+if [[ ! -e /usr/include/blkid/blkid.h ]]; then
+	missing+=(libblkid-dev)
+fi
+if [[ ! -e /usr/include/xfs/xfs.h ]]; then
+	missing+=(xfslibs-dev)
 fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then

@@ -17,5 +17,6 @@ int clyde_cmd_compare(int argc, char **argv);
 int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);
 int clyde_cmd_sweep(int argc, char **argv);
+int clyde_cmd_stack(int argc, char **argv);
 
 #endif

@@ -1072,7 +1072,9 @@ int clyde_opts_help(FILE *f)
 	      "  clyde history ...            the saved results "
 	      "(list, show, compare, ...)\n"
 	      "  clyde sweep FILE             an experiment: settings swept, "
-	      "repeats, resume\n",
+	      "repeats, resume\n"
+	      "  clyde stack PATH|DEVICE      the storage stack below, "
+	      "--advise on it\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }
