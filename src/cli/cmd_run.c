@@ -27,6 +27,7 @@
 #include "io/scratch.h"
 #include "report/history.h"
 #include "results/format.h"
+#include "results/members_text.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
 
@@ -461,7 +462,8 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		      const uint32_t *ext, size_t n_ext,
 		      const struct clyde_bonnie_hooks *hooks,
 		      struct clyde_run *runs, unsigned cap, unsigned *done,
-		      struct clyde_json_extra *extra, FILE *out)
+		      struct clyde_json_extra *extra,
+		      const struct clyde_cli_extra *cli, FILE *out)
 {
 	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
 	struct clyde_summary sum[CLYDE_TEST_COUNT];
@@ -483,7 +485,9 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		    (clyde_text_write(cfg->quiet ? stderr : out, &runs[i],
 				      CLYDE_VERSION) < 0 ||
 		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
-					    1, NULL) < 0))
+					    1, NULL) < 0 ||
+		     clyde_members_text_write(cfg->quiet ? stderr : out,
+					      &runs[i], 1, cli->verbose) < 0))
 			return -EIO;
 		if (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
 		    fflush(out) != 0)
@@ -503,7 +507,9 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
 		extra->n_unsettled =
 			clyde_summary_unsettled(sum, extra->unsettled);
-	if (series && clyde_text_extra_write(stderr, runs, *done, extra) < 0)
+	if (series && (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
+		       clyde_members_text_write(stderr, runs, *done,
+						cli->verbose) < 0))
 		return -EIO;
 	return 0;
 }
@@ -707,7 +713,7 @@ int clyde_cmd_run(int argc, char **argv)
 		hooks.progress = &live.state;
 	}
 	ret = run_series(&ctx, &cfg, scratch, seed, ext, (size_t)n_ext, &hooks,
-			 runs, cap, &done, &jextra, out);
+			 runs, cap, &done, &jextra, &extra, out);
 	if (hk.live)
 		clyde_progress_stop(hk.live);
 	if (ret < 0) {

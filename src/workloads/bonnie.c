@@ -31,7 +31,9 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/members.h"
 #include "io/cache.h"
+#include "io/loopcache.h"
 #include "io/scratch.h"
 #include "workloads/worker.h"
 
@@ -160,6 +162,8 @@ struct suite_state {
 	const struct clyde_target *target;
 	struct clyde_progress *progress;
 	bool memory_fs; /* tmpfs and the like: the cache is the storage */
+	struct clyde_member_watch members; /* the leaf devices below */
+	struct clyde_loopcache loops;	   /* ... that are loops without dio */
 };
 
 /* Tests that read back what an earlier test wrote: the data must be made
@@ -285,6 +289,10 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 		sp->resident_bytes = res;
 		sp->cached_total_bytes = tot;
 	}
+	/* Below the filesystem: a loop device without direct I/O would
+	 * serve the test from its backing file's cache. */
+	if (reads_back(t) && st->loops.n)
+		clyde_loopcache_prepare(&st->loops, evict, &r->cache.loop);
 	if (is_metadata(t) && cfg->drop_caches) {
 		ret = clyde_cache_drop_all(st->ctx);
 		if (ret < 0)
@@ -462,6 +470,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (st->target && st->target->has_block_device &&
 	    clyde_devstat_read(st->target, &dev0) == 0)
 		have_dev = true;
+	clyde_members_begin(&st->members);
 	if (st->progress) {
 		atomic_store(&st->progress->test, (int)te->id);
 		atomic_store(&st->progress->done, 0);
@@ -505,6 +514,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		ret = -st->ctx->err_code;
 	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);
+	clyde_members_end(&st->members, &r->members);
 	if (st->progress)
 		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);
@@ -594,6 +604,9 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	st.target = &run->env.target;
 	st.progress = hooks ? hooks->progress : NULL;
 	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
+	clyde_members_setup_target(&st.members, &run->env.target,
+				   &run->env.virt);
+	clyde_loopcache_find(&st.loops, &st.members);
 	ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
 		const struct test_entry *te = &suite[i];
