@@ -625,7 +625,9 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	case CLYDE_OPTS_RUN:
 		break;
 	default:
-		fprintf(stderr, "clyde: %s\n", err);
+		/* The same on every rank: rank 0 says it once. */
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr, "clyde: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
 
