@@ -5,8 +5,9 @@
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
 #                           (libsqlite3-dev, for clyde history), libinih
 #                           (libinih-dev, for clyde sweep), libblkid-dev
-#                           (clyde stack, clyde dev's guards) and
-#                           xfslibs-dev (for clyde stack)
+#                           (clyde stack, clyde dev's guards),
+#                           xfslibs-dev (for clyde stack) and OpenMPI
+#                           (libopenmpi-dev, openmpi-bin, for clyde-mpi)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
@@ -28,7 +29,7 @@ build | test) ;;
 esac
 
 # command:package pairs (Debian 12 package names).
-want=(cmake:cmake make:make gcc:gcc)
+want=(cmake:cmake make:make gcc:gcc mpicc:libopenmpi-dev mpirun:openmpi-bin)
 if [[ $mode == test ]]; then
 	want+=(
 		clang:clang

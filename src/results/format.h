@@ -39,6 +39,8 @@
 
 #include "results/result.h"
 
+struct clyde_jw;
+
 /* Text table.  `version` fills the "Version" label (bonnie++ shows its own
  * version there; 5 characters line up exactly like bonnie++'s "2.00a").
  * The IO section is written when any IO test (putc .. seeks) is not
@@ -66,6 +68,10 @@ struct clyde_json_extra {
 	unsigned runs_done; /* the runs it made */
 	unsigned n_unsettled;
 	enum clyde_test unsettled[CLYDE_TEST_COUNT];
+	/* When not NULL, writes more members of the top-level object (the
+	 * "mpi" member of clyde-mpi) after until_stable. */
+	void (*more)(struct clyde_jw *w, const void *arg);
+	const void *more_arg;
 };
 
 /*

@@ -227,6 +227,8 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_close(&w, ']');
 	json_summary(&w, sum);
 	json_until_stable(&w, extra);
+	if (extra && extra->more)
+		extra->more(&w, extra->more_arg);
 	clyde_jw_close(&w, '}');
 	fputc('\n', f);
 	if (fflush(f) != 0 || ferror(f))

@@ -366,7 +366,8 @@ static int worker_dir(struct suite_state *st, struct clyde_worker *w,
 
 	if (w->dirfd >= 0)
 		return 0;
-	snprintf(name, sizeof(name), "files.%u", w->index);
+	snprintf(name, sizeof(name), "files.%u",
+		 st->cfg->worker_base + w->index);
 	if (mkdirat(st->scratch->dirfd, name, 0700) < 0 && errno != EEXIST)
 		return clyde_err(st->ctx, errno, "%s: cannot create %s/%s",
 				 label, st->scratch->path, name);
@@ -402,10 +403,12 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		w->scratch_fd = st->scratch->dirfd;
 		w->scratch = st->scratch->path;
 		w->dirfd = -1;
-		snprintf(w->io_name, sizeof(w->io_name), "io.%u", i);
-		clyde_rng_fork(&master, i, &w->rng);
+		unsigned g = st->cfg->worker_base + i; /* over all ranks */
+
+		snprintf(w->io_name, sizeof(w->io_name), "io.%u", g);
+		clyde_rng_fork(&master, g, &w->rng);
 		/* The data follows its own stream. */
-		clyde_rng_fork(&master, 1000u + i, &data_rng);
+		clyde_rng_fork(&master, 1000u + g, &data_rng);
 		clyde_pattern_init(&w->pat,
 				   st->cfg->pattern == CLYDE_PATTERN_ZEROS,
 				   &data_rng);
