@@ -1348,3 +1348,25 @@ int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 		return clyde_err(ctx, ENOMEM, "merging repeats");
 	return 0;
 }
+
+bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
+				double *hi)
+{
+	double mn, mx;
+	size_t i;
+
+	if (t->nsamples < 2)
+		return false;
+	mn = mx = t->samples[0];
+	for (i = 1; i < t->nsamples; i++) {
+		if (t->samples[i] < mn)
+			mn = t->samples[i];
+		if (t->samples[i] > mx)
+			mx = t->samples[i];
+	}
+	if (lo)
+		*lo = mn;
+	if (hi)
+		*hi = mx;
+	return mn <= 0 ? mx > 0 : mx >= CLYDE_LOADED_DISAGREE * mn;
+}

@@ -200,6 +200,17 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 			       struct clyde_loaded_set *set);
 
+/*
+ * Do the repeats of a test disagree wildly?  True when it has two or more
+ * samples and the largest is at least CLYDE_LOADED_DISAGREE times the
+ * smallest (or the smallest is 0): their mean then describes none of
+ * them (ss1's ran_stat 500, 39603, 725, 27351 averages to 17045).  The
+ * smallest and largest sample go to *lo and *hi (either may be NULL).
+ */
+#define CLYDE_LOADED_DISAGREE 2.0
+bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
+				double *hi);
+
 /* Record "fmt..." in set->errors (counted in nmalformed; kept while fewer
  * than CLYDE_LOADED_MAX_ERRORS).  For callers that find a bad input
  * themselves (e.g. a database row).  Returns 0 or -ENOMEM. */
