@@ -51,7 +51,6 @@ if [[ $mode == test ]]; then
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
-		fio:fio
 	)
 fi
 
