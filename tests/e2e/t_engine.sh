@@ -26,7 +26,7 @@ bad()
 	assert_empty_dir "$d" "$what: nothing written"
 }
 bad "unknown engine" --engine aio
-assert_file_match "$T/err" '^clyde: --engine: "aio" is not an engine; use psync or io_uring$' \
+assert_file_match "$T/err" '^clyde: --engine: "aio" is not an engine; use one of psync\|io_uring$' \
 	"the line names --engine and the engines"
 bad "empty engine" --engine=
 bad "depth 0" --iodepth 0

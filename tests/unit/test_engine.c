@@ -265,6 +265,14 @@ int main(void)
 	CHECK(clyde_engine_find("psync") == &clyde_engine_psync);
 	CHECK(clyde_engine_find("io_uring") == &clyde_engine_io_uring);
 	CHECK(clyde_engine_find("aio") == NULL);
+	/* The names the messages give are the table's. */
+	{
+		char names[64];
+
+		snprintf(names, sizeof(names), "%s|%s", clyde_engine_psync.name,
+			 clyde_engine_io_uring.name);
+		CHECK_STR(clyde_engine_names(), names);
+	}
 	test_engine(&clyde_engine_psync, fd);
 
 	ret = clyde_engine_init(&e, &clyde_engine_io_uring, 1, NULL, NULL);
