@@ -6,7 +6,8 @@
 #                           (libsqlite3-dev, for clyde history), libinih
 #                           (libinih-dev, for clyde sweep), libblkid-dev
 #                           (clyde stack, clyde dev's guards),
-#                           xfslibs-dev (for clyde stack) and OpenMPI
+#                           xfslibs-dev (for clyde stack), liburing
+#                           (liburing-dev, for --engine io_uring) and OpenMPI
 #                           (libopenmpi-dev, openmpi-bin, for clyde-mpi)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
@@ -87,6 +88,10 @@ if [[ ! -e /usr/include/blkid/blkid.h ]]; then
 fi
 if [[ ! -e /usr/include/xfs/xfs.h ]]; then
 	missing+=(xfslibs-dev)
+fi
+# liburing (the io_uring engine, --engine io_uring): its header too.
+if [[ ! -e /usr/include/liburing.h ]]; then
+	missing+=(liburing-dev)
 fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then

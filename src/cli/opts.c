@@ -748,6 +748,35 @@ static int opt_no_advice(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static int opt_engine(struct parser *p, const char *name, const char *arg)
+{
+	const struct clyde_engine_ops *e = clyde_engine_find(arg);
+
+	if (!e)
+		return fail(p, "%s: \"%s\" is not an engine; use one of %s",
+			    name, arg, clyde_engine_names());
+	p->cfg->engine = e;
+	return 0;
+}
+
+static const struct num_spec spec_iodepth = {
+	.suffixes = "",
+	.min = 1,
+	.max = CLYDE_ENGINE_MAX_DEPTH,
+	.kind = "a queue depth",
+	.form = "use a whole number from 1 to 1024, e.g. 32",
+};
+
+static int opt_iodepth(struct parser *p, const char *name, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_num(p, name, &spec_iodepth, arg, &v))
+		return CLYDE_OPTS_ERROR;
+	p->cfg->iodepth = (unsigned)v;
+	return 0;
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -831,6 +860,10 @@ static const struct opt_def opt_table[] = {
 	  "also a table of each member disk's I/O per test", opt_verbose },
 	{ 0, "no-advice", ARG_NONE, NULL, GROUP_CLYDE,
 	  "no advice on the storage stack after the table", opt_no_advice },
+	{ 0, "engine", ARG_REQUIRED, "psync|io_uring", GROUP_CLYDE,
+	  "I/O engine of the block and seek tests (psync)", opt_engine },
+	{ 0, "iodepth", ARG_REQUIRED, "N", GROUP_CLYDE,
+	  "requests in flight per worker/seeker (1..1024, 1)", opt_iodepth },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,

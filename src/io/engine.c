@@ -61,6 +61,19 @@ int clyde_engine_init(struct clyde_engine *e,
 	return ret;
 }
 
+int clyde_engine_check(const struct clyde_engine_ops *ops, unsigned depth,
+		       char *err, size_t errlen)
+{
+	struct clyde_engine e;
+	int ret = clyde_engine_init(&e, ops, depth, NULL, NULL);
+
+	if (ret < 0)
+		snprintf(err, errlen, "%s", e.err);
+	else
+		clyde_engine_release(&e);
+	return ret;
+}
+
 void clyde_engine_release(struct clyde_engine *e)
 {
 	struct clyde_io_req *out[16];

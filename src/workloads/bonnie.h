@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/ctx.h"
+#include "io/engine.h"
 #include "results/result.h"
 
 #define CLYDE_MAX_CONCURRENCY 200
@@ -77,6 +78,12 @@ struct clyde_bonnie_config {
 	 * rank times -c), which seeds the workers' streams and names their
 	 * files so that ranks never collide; 0 in one process. */
 	unsigned worker_base;
+
+	/* The engine of the block and seek tests, and how many requests each
+	 * worker (each seeker) keeps in flight; the per-char tests always
+	 * make one synchronous call per byte. */
+	const struct clyde_engine_ops *engine; /* --engine (psync) */
+	unsigned iodepth;		       /* --iodepth, 1..1024 (1) */
 };
 
 /* One per-char call in this many is timed into the latency histogram

@@ -565,11 +565,12 @@ static void test_help_matches_parser(void)
 		}
 	}
 	free(text);
-	/* 21 short names (-l has no long form), 29 long (--pattern, --json,
+	/* 21 short names (-l has no long form), 31 long (--pattern, --json,
 	 * --no-evict, --drop-caches, --until-stable, --max-runs, --db,
-	 * --no-save and --no-advice have no short form). */
-	CHECK(nopts == 21 + 29);
-	if (nopts != 21 + 29)
+	 * --no-save, --no-advice, --engine and --iodepth have no short
+	 * form). */
+	CHECK(nopts == 21 + 31);
+	if (nopts != 21 + 31)
 		fprintf(stderr, "  --help names %zu options\n", nopts);
 	for (c = 33; c < 127; c++) {
 		char opt[3] = { '-', (char)c, 0 };
