@@ -719,7 +719,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	 * scratch directory is made. */
 	if (clyde_engine_check(cfg.engine, cfg.iodepth, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
 
 	memset(&hk, 0, sizeof(hk));
