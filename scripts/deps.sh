@@ -4,7 +4,8 @@
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
 #                           (libsqlite3-dev, for clyde history) and libinih
-#                           (libinih-dev, for clyde sweep) and libblkid
+#                           (libinih-dev, for clyde sweep), liburing
+#                           (liburing-dev, for --engine io_uring) and libblkid
 #                           (libblkid-dev, for clyde dev's guards)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
@@ -51,6 +52,7 @@ if [[ $mode == test ]]; then
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
+		fio:fio
 	)
 fi
 
@@ -76,6 +78,10 @@ fi
 # libinih (clyde sweep reads experiment files with it): its header too.
 if [[ ! -e /usr/include/ini.h ]]; then
 	missing+=(libinih-dev)
+fi
+# liburing (the io_uring engine, --engine io_uring): its header too.
+if [[ ! -e /usr/include/liburing.h ]]; then
+	missing+=(liburing-dev)
 fi
 
 # libblkid (clyde dev checks devices for signatures before writing).

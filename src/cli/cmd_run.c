@@ -24,6 +24,7 @@
 #include "cli/progress.h"
 #include "core/outfile.h"
 #include "dist/semsync.h"
+#include "io/engine.h"
 #include "io/scratch.h"
 #include "report/history.h"
 #include "results/format.h"
@@ -659,6 +660,13 @@ int clyde_cmd_run(int argc, char **argv)
 		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde: %s\n", err);
+		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+	}
+	/* --engine: one instance now says whether the engine can run here
+	 * (built in, permitted, a ring of --iodepth entries), before the
+	 * scratch directory is made. */
+	if (clyde_engine_check(cfg.engine, cfg.iodepth, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
 		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
 	}

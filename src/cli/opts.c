@@ -732,6 +732,38 @@ static int opt_no_save(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static int opt_engine(struct parser *p, const char *name, const char *arg)
+{
+	const struct clyde_engine_ops *e = clyde_engine_find(arg);
+	char names[64];
+
+	if (!e) {
+		clyde_engine_names(names, sizeof(names), " or ");
+		return fail(p, "%s: \"%s\" is not an engine; use %s", name, arg,
+			    names);
+	}
+	p->cfg->engine = e;
+	return 0;
+}
+
+static const struct num_spec spec_iodepth = {
+	.suffixes = "",
+	.min = 1,
+	.max = CLYDE_ENGINE_MAX_DEPTH,
+	.kind = "a queue depth",
+	.form = "use a whole number from 1 to 1024, e.g. 32",
+};
+
+static int opt_iodepth(struct parser *p, const char *name, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_num(p, name, &spec_iodepth, arg, &v))
+		return CLYDE_OPTS_ERROR;
+	p->cfg->iodepth = (unsigned)v;
+	return 0;
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -811,6 +843,10 @@ static const struct opt_def opt_table[] = {
 	  "results history database (default under XDG_DATA_HOME)", opt_db },
 	{ 0, "no-save", ARG_NONE, NULL, GROUP_CLYDE,
 	  "do not save this run in the results history", opt_no_save },
+	{ 0, "engine", ARG_REQUIRED, "psync|io_uring", GROUP_CLYDE,
+	  "I/O engine of the block and seek tests (psync)", opt_engine },
+	{ 0, "iodepth", ARG_REQUIRED, "N", GROUP_CLYDE,
+	  "requests in flight per worker/seeker (1..1024, 1)", opt_iodepth },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,

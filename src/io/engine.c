@@ -25,9 +25,20 @@ const struct clyde_engine_ops *clyde_engine_find(const char *name)
 	return NULL;
 }
 
-const char *clyde_engine_names(void)
+void clyde_engine_names(char *buf, size_t len, const char *sep)
 {
-	return "psync|io_uring";
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < N_ENGINES && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
+				 engines[i]->name);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
 }
 
 int clyde_engine_init(struct clyde_engine *e,
@@ -58,6 +69,19 @@ int clyde_engine_init(struct clyde_engine *e,
 		free(e->done);
 		e->done = NULL;
 	}
+	return ret;
+}
+
+int clyde_engine_check(const struct clyde_engine_ops *ops, unsigned depth,
+		       char *err, size_t errlen)
+{
+	struct clyde_engine e;
+	int ret = clyde_engine_init(&e, ops, depth, NULL, NULL);
+
+	if (ret < 0)
+		snprintf(err, errlen, "%s", e.err);
+	else
+		clyde_engine_release(&e);
 	return ret;
 }
 

@@ -133,8 +133,9 @@ extern const struct clyde_engine_ops clyde_engine_io_uring;
  * with a message that says so. */
 const struct clyde_engine_ops *clyde_engine_find(const char *name);
 
-/* The engines' names, for help texts: "psync|io_uring". */
-const char *clyde_engine_names(void);
+/* The engines' names joined by `sep` into buf (len bytes), for messages:
+ * "psync or io_uring". */
+void clyde_engine_names(char *buf, size_t len, const char *sep);
 
 /*
  * Make an instance of `ops` for `depth` (1..CLYDE_ENGINE_MAX_DEPTH)
@@ -145,6 +146,11 @@ const char *clyde_engine_names(void);
 int clyde_engine_init(struct clyde_engine *e,
 		      const struct clyde_engine_ops *ops, unsigned depth,
 		      clyde_clock_fn clock, void *clock_arg);
+
+/* Whether `ops` can make an instance of `depth` here: 0, or a negative
+ * errno with init's one line in err (errlen bytes). */
+int clyde_engine_check(const struct clyde_engine_ops *ops, unsigned depth,
+		       char *err, size_t errlen);
 
 /* Free an instance.  Requests still in flight are waited for first (their
  * buffers must stay valid until this returns). */

@@ -559,6 +559,8 @@ static const struct keymap config_keys[] = {
 	{ "direct", "O_DIRECT", 0 },
 	{ "fsync_each", "fsync each", 0 },
 	{ "pattern", "pattern", 0 },
+	{ "engine", "engine", 0 },
+	{ "iodepth", "iodepth", 0 },
 	/* Always different between runs: not configuration; and the run's
 	 * name, which is its label. */
 	{ "seed", NULL, 0 },
@@ -1069,6 +1071,10 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 	rc |= kv_set(r, "fsync each", p->fsync_each ? "yes" : "no");
 	if (p->pattern[0])
 		rc |= kv_set(r, "pattern", p->pattern);
+	if (p->engine[0]) {
+		rc |= kv_set(r, "engine", p->engine);
+		rc |= kv_setf(r, "iodepth", "%u", p->iodepth);
+	}
 	for (i = 0; i < CLYDE_TEST_COUNT && !rc; i++) {
 		const struct clyde_test_result *tr = &run->tests[i];
 		struct clyde_loaded_test *t = &r->tests[i];

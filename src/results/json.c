@@ -46,6 +46,8 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	clyde_jw_bool(w, "evict", p->evict);
 	clyde_jw_bool(w, "drop_caches", p->drop_caches);
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
+	CLYDE_JW_ARR(w, "engine", p->engine);
+	clyde_jw_u64(w, "iodepth", p->iodepth);
 	clyde_jw_close(w, '}');
 }
 

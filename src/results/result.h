@@ -119,6 +119,8 @@ struct clyde_run_params {
 	bool evict;		/* caches evicted before read-side tests */
 	bool drop_caches;	/* --drop-caches */
 	char pattern[16];	/* "random" or "zeros" */
+	char engine[16];	/* --engine of the block and seek tests */
+	unsigned iodepth;	/* --iodepth: in flight per worker/seeker */
 };
 
 /* bonnie++'s defaults, which the name cell leaves out. */

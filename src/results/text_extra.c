@@ -247,6 +247,22 @@ static void write_metadata_note(FILE *f,
 		      f);
 }
 
+/* A queue depth changes what the rates and latencies mean: say which
+ * engine and depth the block and seek tests had, unless bonnie++'s. */
+static void write_engine_note(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
+			      const struct clyde_run_params *p)
+{
+	if (!p->engine[0] || (!strcmp(p->engine, "psync") && p->iodepth <= 1))
+		return;
+	if (rows[CLYDE_PUT_BLOCK].done || rows[CLYDE_REWRITE].done ||
+	    rows[CLYDE_GET_BLOCK].done || rows[CLYDE_SEEKS].done)
+		fprintf(f,
+			"clyde: note: block and seek tests ran on %s with up "
+			"to %u requests in flight per worker%s\n",
+			p->engine, p->iodepth,
+			rows[CLYDE_SEEKS].done ? " and seeker" : "");
+}
+
 static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			   unsigned n)
 {
@@ -422,6 +438,7 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
 	write_warnings(f, rows, n);
 	write_metadata_note(f, rows, &runs[0].params);
+	write_engine_note(f, rows, &runs[0].params);
 	write_overhead(f, runs, n);
 	if (n > 1)
 		write_stats(f, sum, n, extra);

@@ -128,16 +128,21 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 {
 	uint64_t now = clyde_now(w->ctx);
 
+	clyde_worker_latency(w, now - t0, count);
+	return now;
+}
+
+void clyde_worker_latency(struct clyde_worker *w, uint64_t ns, int count)
+{
 	if (count) {
 		w->span->ops++;
 		if (!clyde_test_is_io(w->test))
 			clyde_worker_progress(w, 1);
 	}
 	if (w->span->hist)
-		clyde_hist_record(w->span->hist, now - t0);
-	if (now - t0 > w->span->latency_max_ns)
-		w->span->latency_max_ns = now - t0;
-	return now;
+		clyde_hist_record(w->span->hist, ns);
+	if (ns > w->span->latency_max_ns)
+		w->span->latency_max_ns = ns;
 }
 
 int clyde_worker_err(struct clyde_worker *w, int errnum, const char *fmt, ...)
@@ -558,6 +563,8 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->drop_caches = cfg->drop_caches;
 	snprintf(p->pattern, sizeof(p->pattern), "%s",
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
+	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
+	p->iodepth = cfg->iodepth;
 }
 
 /* Learn the machine and the target; what cannot be learned stays empty

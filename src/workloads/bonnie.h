@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/ctx.h"
+#include "io/engine.h"
 #include "results/result.h"
 
 #define CLYDE_MAX_CONCURRENCY 200
@@ -72,6 +73,12 @@ struct clyde_bonnie_config {
 	double until_stable_pct; /* --until-stable PCT; 0 = off */
 	unsigned max_runs;	 /* --max-runs: bound for --until-stable */
 	bool show_progress; /* the live line on a terminal (set by the CLI) */
+
+	/* The engine of the block and seek tests, and how many requests each
+	 * worker (each seeker) keeps in flight; the per-char tests always
+	 * make one synchronous call per byte. */
+	const struct clyde_engine_ops *engine; /* --engine (psync) */
+	unsigned iodepth;		       /* --iodepth, 1..1024 (1) */
 };
 
 /* One per-char call in this many is timed into the latency histogram

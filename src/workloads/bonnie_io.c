@@ -4,6 +4,16 @@
  * transfer goes through an engine (io/engine.h); every test ends with
  * fsync and close inside the timed region, as bonnie++'s do.  Under -D the
  * file is opened with O_DIRECT and buffers are aligned to 4 KiB.
+ *
+ * The block tests and the seeks run on the configured engine (--engine)
+ * with up to --iodepth operations in flight per worker and per seeker
+ * (io/engine_pipe.h), each with its own buffer: the block tests stream
+ * the file's chunks in order, a rewrite writes a chunk back only after
+ * reading it, and a seek's update follows its own read.  An operation's
+ * latency runs from the submission of its first request to the completion
+ * of its last.  At the defaults (psync, depth 1) this is bonnie++'s loop:
+ * one synchronous call after the other.  The per-char tests always make
+ * one synchronous call per byte.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +25,7 @@
 #include <unistd.h>
 
 #include "io/engine.h"
+#include "io/engine_pipe.h"
 #include "workloads/worker.h"
 
 #define BUF_ALIGN 4096u
@@ -24,10 +35,10 @@
  * pass clock = false: they time one call in CLYDE_PERCHAR_SAMPLE themselves.
  */
 static int engine_open(struct clyde_worker *w, struct clyde_engine *e,
+		       const struct clyde_engine_ops *ops, unsigned depth,
 		       bool clock)
 {
-	int ret = clyde_engine_init(e, &clyde_engine_psync, 1,
-				    clock ? w->ctx->clock : NULL,
+	int ret = clyde_engine_init(e, ops, depth, clock ? w->ctx->clock : NULL,
 				    w->ctx->clock_arg);
 
 	if (ret < 0)
@@ -144,7 +155,7 @@ static int perchar_test(struct clyde_worker *w, bool write)
 	struct clyde_engine e;
 	int fd, ret;
 
-	ret = engine_open(w, &e, false);
+	ret = engine_open(w, &e, &clyde_engine_psync, 1, false);
 	if (ret < 0)
 		return go_failed(w, ret);
 	if (write) {
@@ -205,21 +216,121 @@ int clyde_test_getc(struct clyde_worker *w)
 	return perchar_test(w, false);
 }
 
-/* The sequential block tests share one loop; `mode` says what a chunk is. */
+/* Message for a failed request of a test's operation. */
+static int req_err(struct clyde_worker *w, int ret,
+		   const struct clyde_pipe_slot *failed)
+{
+	if (!failed)
+		return clyde_worker_err(w, -ret, "the %s engine failed",
+					w->cfg->engine->name);
+	if (failed->req.op == CLYDE_IO_FSYNC)
+		return clyde_worker_err(w, -ret, "cannot fsync %s/%s",
+					w->scratch, w->io_name);
+	return io_err(w, ret,
+		      failed->req.op == CLYDE_IO_WRITE ? "write" : "read",
+		      (uint64_t)failed->req.off);
+}
+
+/* n slots with a buffer of `chunk` bytes each (one aligned block). */
+static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk)
+{
+	struct clyde_pipe_slot *s = calloc(n, sizeof(*s));
+	unsigned char *bufs = alloc_buf((size_t)n * chunk);
+
+	if (!s || !bufs) {
+		free(s);
+		free(bufs);
+		return NULL;
+	}
+	for (unsigned i = 0; i < n; i++)
+		s[i].buf = bufs + (size_t)i * chunk;
+	return s;
+}
+
+static void slots_free(struct clyde_pipe_slot *s)
+{
+	if (s)
+		free(s[0].buf);
+	free(s);
+}
+
+/* The sequential block tests share one driver; `mode` says what a chunk
+ * is. */
 enum block_mode {
 	BLOCK_WRITE,
 	BLOCK_REWRITE,
 	BLOCK_READ
 };
 
+struct block_run {
+	struct clyde_worker *w;
+	enum block_mode mode;
+	int fd;
+	size_t chunk;
+	uint64_t next, nchunks;
+};
+
+/*
+ * A chunk's first request: its write or its read.  A write's data is made
+ * here, before the request is submitted: making it counts in the test's
+ * time but not in the write's latency.
+ */
+static int block_start(void *arg, struct clyde_pipe_slot *s)
+{
+	struct block_run *b = arg;
+
+	if (b->next >= b->nchunks)
+		return 0;
+	if (clyde_stopping(b->w->ctx))
+		return -EINTR;
+	s->index = b->next++;
+	s->stage = 0;
+	s->req = (struct clyde_io_req){
+		.op = b->mode == BLOCK_WRITE ? CLYDE_IO_WRITE : CLYDE_IO_READ,
+		.fd = b->fd,
+		.buf = s->buf,
+		.len = b->chunk,
+		.off = (off_t)(s->index * b->chunk),
+	};
+	if (b->mode == BLOCK_WRITE)
+		clyde_pattern_fill(&b->w->pat, s->buf, b->chunk);
+	return 1;
+}
+
+/* A chunk's request is done: a rewrite changes a byte and writes the chunk
+ * back in place; otherwise the chunk is one operation, done. */
+static int block_next(void *arg, struct clyde_pipe_slot *s)
+{
+	struct block_run *b = arg;
+
+	if (b->mode == BLOCK_REWRITE && s->stage == 0) {
+		s->buf[s->index % b->chunk] ^= 0x5a;
+		s->req.op = CLYDE_IO_WRITE;
+		s->stage = 1;
+		return 1;
+	}
+	clyde_worker_latency(b->w, s->req.complete_ns - s->start_ns, 1);
+	clyde_worker_progress(b->w, b->chunk);
+	return 0;
+}
+
+static const struct clyde_pipe_ops block_ops = {
+	.start = block_start,
+	.next = block_next,
+};
+
 static int block_test(struct clyde_worker *w, enum block_mode mode)
 {
-	struct clyde_engine eng, *e = &eng;
-	size_t chunk = w->cfg->io_chunk;
-	uint64_t nchunks = file_bytes(w) / chunk, t0;
-	unsigned char *buf;
-	int fd, ret, flags;
+	struct block_run b = { .w = w, .mode = mode };
+	struct clyde_pipe_slot *slots = NULL, *failed;
+	struct clyde_engine e;
+	unsigned n = w->cfg->iodepth;
+	int ret, flags;
 
+	b.chunk = w->cfg->io_chunk;
+	b.nchunks = file_bytes(w) / b.chunk;
+	if (n > b.nchunks)
+		n = b.nchunks ? (unsigned)b.nchunks : 1;
 	if (mode == BLOCK_WRITE) {
 		/* bonnie++ recreates the file: unlink, then O_EXCL. */
 		if (unlinkat(w->scratch_fd, w->io_name, 0) < 0 &&
@@ -232,70 +343,35 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	} else {
 		flags = mode == BLOCK_READ ? O_RDONLY : O_RDWR;
 	}
-	buf = alloc_buf(chunk);
-	if (!buf)
+	slots = slots_alloc(n, b.chunk);
+	if (!slots)
 		return go_failed(w, clyde_worker_err(w, ENOMEM,
-						     "buffer of %zu bytes",
-						     chunk));
-	ret = engine_open(w, e, true);
+						     "%u buffers of %zu bytes",
+						     n, b.chunk));
+	ret = engine_open(w, &e, w->cfg->engine, w->cfg->iodepth, true);
 	if (ret < 0) {
-		free(buf);
+		slots_free(slots);
 		return go_failed(w, ret);
 	}
-	ret = open_io(w, flags, &fd);
+	ret = open_io(w, flags, &b.fd);
 	if (ret < 0) {
-		clyde_engine_release(e);
-		free(buf);
+		clyde_engine_release(&e);
+		slots_free(slots);
 		return go_failed(w, ret);
 	}
-	t0 = clyde_worker_go(w, 0);
-	for (uint64_t i = 0; i < nchunks && !ret; i++) {
-		off_t off = (off_t)(i * chunk);
-
-		if (clyde_stopping(w->ctx)) {
-			ret = -EINTR;
-			break;
-		}
-		switch (mode) {
-		case BLOCK_WRITE:
-			/* Making the data counts in the test's time, not in
-			 * the write's latency: the clock restarts after it. */
-			clyde_pattern_fill(&w->pat, buf, chunk);
-			t0 = clyde_now(w->ctx);
-			ret = clyde_engine_write_full(e, fd, buf, chunk, off);
-			if (ret < 0)
-				ret = io_err(w, ret, "write", (uint64_t)off);
-			break;
-		case BLOCK_READ:
-			ret = clyde_engine_read_full(e, fd, buf, chunk, off);
-			if (ret < 0)
-				ret = io_err(w, ret, "read", (uint64_t)off);
-			break;
-		case BLOCK_REWRITE:
-			/* Read, change a byte, write back in place. */
-			ret = clyde_engine_read_full(e, fd, buf, chunk, off);
-			if (ret < 0) {
-				ret = io_err(w, ret, "read", (uint64_t)off);
-				break;
-			}
-			buf[i % chunk] ^= 0x5a;
-			ret = clyde_engine_write_full(e, fd, buf, chunk, off);
-			if (ret < 0)
-				ret = io_err(w, ret, "write", (uint64_t)off);
-			break;
-		}
-		t0 = clyde_worker_op(w, t0, 1);
-		clyde_worker_progress(w, chunk);
-	}
-	w->span->bytes = nchunks * chunk;
-	free(buf);
+	clyde_worker_go(w, 0);
+	ret = clyde_pipe_run(&e, slots, n, &block_ops, &b, &failed);
+	if (ret < 0 && ret != -EINTR)
+		ret = req_err(w, ret, failed);
+	w->span->bytes = b.nchunks * b.chunk;
 	if (ret) {
-		close(fd);
+		close(b.fd);
 		clyde_worker_end(w);
 	} else {
-		ret = finish(w, e, fd, mode != BLOCK_READ);
+		ret = finish(w, &e, b.fd, mode != BLOCK_READ);
 	}
-	clyde_engine_release(e);
+	clyde_engine_release(&e);
+	slots_free(slots);
 	return ret;
 }
 
@@ -315,10 +391,11 @@ int clyde_test_get_block(struct clyde_worker *w)
 }
 
 /*
- * Random seeks: `seekers` threads, each with its own descriptor, take
- * tickets from one counter until `seeks` are done.  A ticket reads a random
- * chunk; about one in ten also changes a byte and writes the chunk back
- * (with -b, followed by fsync).
+ * Random seeks: `seekers` threads, each with its own descriptor and its own
+ * engine instance, take tickets from one counter until `seeks` are done.
+ * A ticket reads a random chunk; about one in ten also changes a byte and
+ * writes the chunk back (with -b, followed by fsync).  Each seeker keeps
+ * up to --iodepth tickets in flight.
  */
 struct seek_shared {
 	struct clyde_worker *w;
@@ -334,81 +411,126 @@ struct seeker {
 	struct seek_shared *sh;
 	unsigned index;
 	int fd;
-	/* Made by the worker during set-up, used by the seeker, and after
-	 * the join by the worker again for the final fsync. */
-	struct clyde_engine eng;
-	bool eng_ready;
-	unsigned char *buf;
+	struct clyde_pipe_slot *slots; /* iodepth, with their buffers */
+	unsigned nslots;
 	struct clyde_rng rng;
-	uint64_t end_ns, latency_max_ns, bytes, ops;
+	uint64_t end_ns; /* when it stopped, by the context's clock */
+	uint64_t latency_max_ns, bytes, ops;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
 	struct clyde_hist hist; /* this seeker's; merged after the join */
 	int ret;
 };
+
+#define SEEK_UPDATE 1u /* slot flag: the read is followed by a write */
+
+/* A ticket's read.  The update is decided here, right after the offset,
+ * so that each seeker draws its random numbers in the same order at any
+ * depth. */
+static int seek_start(void *arg, struct clyde_pipe_slot *sl)
+{
+	struct seeker *s = arg;
+	struct clyde_worker *w = s->sh->w;
+	uint64_t ticket = atomic_fetch_add(&s->sh->next_ticket, 1);
+	size_t chunk = w->cfg->io_chunk;
+
+	if (ticket >= w->cfg->seeks)
+		return 0;
+	if (clyde_stopping(w->ctx))
+		return -EINTR;
+	sl->index = ticket;
+	sl->stage = 0;
+	sl->req = (struct clyde_io_req){
+		.op = CLYDE_IO_READ,
+		.fd = s->fd,
+		.buf = sl->buf,
+		.len = chunk,
+		.off = (off_t)(clyde_rng_below(&s->rng, s->sh->nchunks) *
+			       chunk),
+	};
+	sl->flags = clyde_rng_below(&s->rng, 10) == 0 ? SEEK_UPDATE : 0;
+	return 1;
+}
+
+/* read -> (update: write -> (-b: fsync)) -> the seek is done. */
+static int seek_next(void *arg, struct clyde_pipe_slot *sl)
+{
+	struct seeker *s = arg;
+	const struct clyde_bonnie_config *cfg = s->sh->w->cfg;
+	uint64_t lat;
+
+	switch (sl->stage) {
+	case 0:
+		s->bytes += cfg->io_chunk;
+		if (sl->flags & SEEK_UPDATE) {
+			sl->buf[sl->index % cfg->io_chunk] ^= 0xa5;
+			sl->req.op = CLYDE_IO_WRITE;
+			sl->stage = 1;
+			return 1;
+		}
+		break;
+	case 1:
+		s->bytes += cfg->io_chunk;
+		if (cfg->fsync_each) {
+			sl->req.op = CLYDE_IO_FSYNC;
+			sl->stage = 2;
+			return 1;
+		}
+		break;
+	default:
+		break;
+	}
+	lat = sl->req.complete_ns - sl->start_ns;
+	clyde_hist_record(&s->hist, lat);
+	if (lat > s->latency_max_ns)
+		s->latency_max_ns = lat;
+	s->ops++;
+	clyde_worker_progress(s->sh->w, 1);
+	return 0;
+}
+
+static const struct clyde_pipe_ops seek_ops = {
+	.start = seek_start,
+	.next = seek_next,
+};
+
+/* After a failure: the other seekers find the counter exhausted. */
+static void seeks_stop(struct seek_shared *sh)
+{
+	atomic_store(&sh->next_ticket, UINT64_MAX / 2);
+}
 
 static void *seeker_main(void *arg)
 {
 	struct seeker *s = arg;
 	struct seek_shared *sh = s->sh;
 	struct clyde_worker *w = sh->w;
-	struct clyde_engine *e = &s->eng;
-	size_t chunk = w->cfg->io_chunk;
+	struct clyde_pipe_slot *failed;
 	struct clyde_cpu_mark cpu0;
-	uint64_t t0;
+	struct clyde_engine e;
+	/* The instance is this thread's: made here, used and freed here. */
+	int ret = engine_open(w, &e, w->cfg->engine, w->cfg->iodepth, true);
 
+	if (ret < 0) {
+		s->ret = ret;
+		seeks_stop(sh);
+	}
 	pthread_mutex_lock(&sh->lock);
 	while (!sh->released)
 		pthread_cond_wait(&sh->cond, &sh->lock);
 	pthread_mutex_unlock(&sh->lock);
-	t0 = clyde_now(w->ctx);
+	if (ret < 0)
+		return NULL;
 	clyde_cpu_mark(&cpu0);
-	while (!s->ret) {
-		uint64_t ticket = atomic_fetch_add(&sh->next_ticket, 1);
-		off_t off;
-		uint64_t now;
-		int ret;
-
-		if (ticket >= w->cfg->seeks)
-			break;
-		if (clyde_stopping(w->ctx)) {
-			s->ret = -EINTR;
-			break;
-		}
-		off = (off_t)(clyde_rng_below(&s->rng, sh->nchunks) * chunk);
-		ret = clyde_engine_read_full(e, s->fd, s->buf, chunk, off);
-		if (ret < 0) {
-			s->ret = io_err(w, ret, "read", (uint64_t)off);
-			break;
-		}
-		s->bytes += chunk;
-		if (clyde_rng_below(&s->rng, 10) == 0) {
-			s->buf[ticket % chunk] ^= 0xa5;
-			ret = clyde_engine_write_full(e, s->fd, s->buf, chunk,
-						      off);
-			if (ret < 0) {
-				s->ret = io_err(w, ret, "write", (uint64_t)off);
-				break;
-			}
-			if (w->cfg->fsync_each &&
-			    (ret = clyde_engine_fsync(e, s->fd)) < 0) {
-				s->ret = clyde_worker_err(w, -ret,
-							  "cannot fsync %s/%s",
-							  w->scratch,
-							  w->io_name);
-				break;
-			}
-			s->bytes += chunk;
-		}
-		now = clyde_now(w->ctx);
-		clyde_hist_record(&s->hist, now - t0);
-		if (now - t0 > s->latency_max_ns)
-			s->latency_max_ns = now - t0;
-		s->ops++;
-		clyde_worker_progress(w, 1);
-		t0 = now;
-	}
+	ret = clyde_pipe_run(&e, s->slots, s->nslots, &seek_ops, s, &failed);
+	if (ret == -EINTR)
+		s->ret = ret;
+	else if (ret < 0)
+		s->ret = req_err(w, ret, failed);
+	if (ret < 0)
+		seeks_stop(sh);
 	clyde_cpu_since(&cpu0, &s->cpu_user_ns, &s->cpu_sys_ns);
 	s->end_ns = clyde_now(w->ctx);
+	clyde_engine_release(&e);
 	return NULL;
 }
 
@@ -418,7 +540,8 @@ int clyde_test_seeks(struct clyde_worker *w)
 	struct seek_shared sh = { .w = w };
 	struct seeker *s = calloc(n, sizeof(*s));
 	pthread_t *tid = calloc(n, sizeof(*tid));
-	unsigned started = 0;
+	struct clyde_engine fe; /* the final fsyncs, in this thread */
+	unsigned started = 0, depth = w->cfg->iodepth;
 	int ret = 0;
 
 	atomic_init(&sh.next_ticket, 0);
@@ -429,6 +552,14 @@ int clyde_test_seeks(struct clyde_worker *w)
 		return go_failed(w,
 				 clyde_worker_err(w, ENOMEM, "%u seekers", n));
 	}
+	ret = engine_open(w, &fe, w->cfg->engine, 1, false);
+	if (ret < 0) {
+		free(s);
+		free(tid);
+		return go_failed(w, ret);
+	}
+	if (depth > w->cfg->seeks)
+		depth = w->cfg->seeks ? w->cfg->seeks : 1;
 	if (!sh.nchunks)
 		ret = clyde_worker_err(w, EINVAL,
 				       "file %s/%s is smaller than one chunk",
@@ -439,12 +570,11 @@ int clyde_test_seeks(struct clyde_worker *w)
 		s[i].fd = -1;
 		clyde_hist_init(&s[i].hist);
 		clyde_rng_fork(&w->rng, i, &s[i].rng);
-		s[i].buf = alloc_buf(w->cfg->io_chunk);
-		if (!s[i].buf)
-			ret = clyde_worker_err(w, ENOMEM, "seek buffer");
-		else if ((ret = engine_open(w, &s[i].eng, true)) == 0)
-			s[i].eng_ready = true;
-		if (!ret)
+		s[i].nslots = depth;
+		s[i].slots = slots_alloc(depth, w->cfg->io_chunk);
+		if (!s[i].slots)
+			ret = clyde_worker_err(w, ENOMEM, "seek buffers");
+		else
 			ret = open_io(w, O_RDWR, &s[i].fd);
 	}
 	pthread_mutex_init(&sh.lock, NULL);
@@ -459,7 +589,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 	/* After a set-up error the seekers that did start find the counter
 	 * exhausted and stop at once. */
 	if (ret)
-		atomic_store(&sh.next_ticket, UINT64_MAX / 2);
+		seeks_stop(&sh);
 	clyde_worker_go(w, ret);
 	pthread_mutex_lock(&sh.lock);
 	sh.released = 1;
@@ -472,7 +602,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 	for (unsigned i = 0; i < n; i++) {
 		if (s[i].fd >= 0) {
 			int r = started == n && !ret ?
-					clyde_engine_fsync(&s[i].eng, s[i].fd) :
+					clyde_engine_fsync(&fe, s[i].fd) :
 					0;
 
 			if (r < 0 && !ret)
@@ -483,6 +613,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		}
 	}
 	clyde_worker_end(w);
+	clyde_engine_release(&fe);
 	for (unsigned i = 0; i < n; i++) {
 		if (s[i].ret && !ret)
 			ret = s[i].ret;
@@ -494,9 +625,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;
-		if (s[i].eng_ready)
-			clyde_engine_release(&s[i].eng);
-		free(s[i].buf);
+		slots_free(s[i].slots);
 	}
 	pthread_cond_destroy(&sh.cond);
 	pthread_mutex_destroy(&sh.lock);

@@ -31,6 +31,8 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->seed_given = false;
 	cfg->pattern = CLYDE_PATTERN_RANDOM;
 	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
+	cfg->engine = &clyde_engine_psync;
+	cfg->iodepth = 1;
 }
 
 uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)

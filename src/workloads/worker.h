@@ -78,6 +78,10 @@ void clyde_cpu_since(const struct clyde_cpu_mark *m, uint64_t *user_ns,
  * which can serve as the next operation's start. */
 uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count);
 
+/* The same for an operation whose latency `ns` is already known (requests
+ * timed by an engine from submission to completion). */
+void clyde_worker_latency(struct clyde_worker *w, uint64_t ns, int count);
+
 /* Add `n` units (bytes, seeks or files) to the progress display. */
 static inline void clyde_worker_progress(struct clyde_worker *w, uint64_t n)
 {

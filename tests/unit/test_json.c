@@ -82,6 +82,8 @@ static void build(struct clyde_run *r, unsigned k)
 	r->params.evict = true;
 	r->params.drop_caches = false;
 	snprintf(r->params.pattern, sizeof(r->params.pattern), "random");
+	snprintf(r->params.engine, sizeof(r->params.engine), "io_uring");
+	r->params.iodepth = 32;
 	r->started_unix = 1700000000ull + k;
 	r->wall_ns = 70000000000ull + k;
 	r->overhead_ns = 3000000000ull + k;
@@ -278,14 +280,16 @@ static const char *const checker[] = {
 	"c = d['config']\n",
 	"keys(c, 'name concurrency seed file_size_mib io_chunk seeks seekers '\n",
 	"     'num_files max_size min_size num_dirs file_chunk direct '\n",
-	"     'fsync_each perchar_bytes size_auto evict drop_caches pattern',\n",
+	"     'fsync_each perchar_bytes size_auto evict drop_caches pattern '\n",
+	"     'engine iodepth',\n",
 	"     'config')\n",
 	"check(c == {'name': HOSTILE, 'concurrency': 2, 'seed': 1000,\n",
 	"  'file_size_mib': 512, 'io_chunk': 4096, 'seeks': 8192,\n",
 	"  'seekers': 5, 'num_files': 16384, 'max_size': -2, 'min_size': 0,\n",
 	"  'num_dirs': 3, 'file_chunk': 8192, 'direct': True,\n",
 	"  'fsync_each': False, 'perchar_bytes': 1048576, 'size_auto': True,\n",
-	"  'evict': True, 'drop_caches': False, 'pattern': 'random'},\n",
+	"  'evict': True, 'drop_caches': False, 'pattern': 'random',\n",
+	"  'engine': 'io_uring', 'iodepth': 32},\n",
 	"  'config values ' + repr(c))\n",
 	"NAMES = ['putc', 'put_block', 'rewrite', 'getc', 'get_block', 'seeks',\n",
 	"  'seq_create', 'seq_stat', 'seq_del', 'ran_create', 'ran_stat',\n",
