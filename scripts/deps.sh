@@ -52,7 +52,6 @@ if [[ $mode == test ]]; then
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
-		fio:fio
 	)
 fi
 

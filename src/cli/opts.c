@@ -735,13 +735,10 @@ static int opt_no_save(struct parser *p, const char *name, const char *arg)
 static int opt_engine(struct parser *p, const char *name, const char *arg)
 {
 	const struct clyde_engine_ops *e = clyde_engine_find(arg);
-	char names[64];
 
-	if (!e) {
-		clyde_engine_names(names, sizeof(names), " or ");
-		return fail(p, "%s: \"%s\" is not an engine; use %s", name, arg,
-			    names);
-	}
+	if (!e)
+		return fail(p, "%s: \"%s\" is not an engine; use one of %s",
+			    name, arg, clyde_engine_names());
 	p->cfg->engine = e;
 	return 0;
 }

@@ -25,20 +25,9 @@ const struct clyde_engine_ops *clyde_engine_find(const char *name)
 	return NULL;
 }
 
-void clyde_engine_names(char *buf, size_t len, const char *sep)
+const char *clyde_engine_names(void)
 {
-	size_t used = 0;
-
-	if (len)
-		buf[0] = '\0';
-	for (size_t i = 0; i < N_ENGINES && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
-				 engines[i]->name);
-
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
+	return "psync|io_uring";
 }
 
 int clyde_engine_init(struct clyde_engine *e,

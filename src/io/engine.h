@@ -133,9 +133,9 @@ extern const struct clyde_engine_ops clyde_engine_io_uring;
  * with a message that says so. */
 const struct clyde_engine_ops *clyde_engine_find(const char *name);
 
-/* The engines' names joined by `sep` into buf (len bytes), for messages:
- * "psync or io_uring". */
-void clyde_engine_names(char *buf, size_t len, const char *sep);
+/* The engines' names for messages and help texts: "psync|io_uring" (the
+ * table's names in its order; test_engine checks that they agree). */
+const char *clyde_engine_names(void);
 
 /*
  * Make an instance of `ops` for `depth` (1..CLYDE_ENGINE_MAX_DEPTH)

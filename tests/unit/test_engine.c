@@ -8,13 +8,20 @@
  * liburing and the kernel allows it; otherwise its init must fail with the
  * documented one-line message, and the program exits 77 (skip) after the
  * psync checks, so a build without io_uring is never reported as a pass of
- * the io_uring tests.
+ * the io_uring tests.  A kernel that refuses io_uring is simulated with a
+ * seccomp filter in a child process.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/engine.h"
@@ -180,6 +187,57 @@ static void contract(const struct clyde_engine_ops *ops, int fd)
 				NULL) == -EINVAL);
 }
 
+#ifdef CLYDE_HAVE_LIBURING
+/*
+ * A kernel that refuses io_uring (sysctl kernel.io_uring_disabled, or a
+ * seccomp policy as in containers): a child process forbids
+ * io_uring_setup to itself with a seccomp filter, and init must then say
+ * "io_uring: not permitted (...)".  The exit status says what it saw: 0
+ * right, 1 wrong, 2 the filter could not be installed.
+ */
+static void test_not_permitted(void)
+{
+	pid_t pid;
+	int status = 0;
+
+	fflush(stdout); /* the child must not print our buffer again */
+	pid = fork();
+
+	if (pid == 0) {
+		struct sock_filter prog[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup,
+				 0, 1),
+			BPF_STMT(BPF_RET | BPF_K,
+				 SECCOMP_RET_ERRNO |
+					 (EPERM & SECCOMP_RET_DATA)),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog fp = { .len = sizeof(prog) / sizeof(prog[0]),
+					 .filter = prog };
+		struct clyde_engine e;
+		int ret;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp) < 0)
+			_exit(2);
+		ret = clyde_engine_init(&e, &clyde_engine_io_uring, 4, NULL,
+					NULL);
+		printf("# with io_uring_setup forbidden: %d \"%s\"\n", ret,
+		       e.err);
+		fflush(stdout);
+		_exit(ret == -EPERM && !strncmp(e.err,
+						"io_uring: not permitted (",
+						25) ?
+			      0 :
+			      1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+#endif
+
 static void test_engine(const struct clyde_engine_ops *ops, int fd)
 {
 	static const unsigned depths[] = { 1, 8, 64 };
@@ -207,6 +265,14 @@ int main(void)
 	CHECK(clyde_engine_find("psync") == &clyde_engine_psync);
 	CHECK(clyde_engine_find("io_uring") == &clyde_engine_io_uring);
 	CHECK(clyde_engine_find("aio") == NULL);
+	/* The names the messages give are the table's. */
+	{
+		char names[64];
+
+		snprintf(names, sizeof(names), "%s|%s", clyde_engine_psync.name,
+			 clyde_engine_io_uring.name);
+		CHECK_STR(clyde_engine_names(), names);
+	}
 	test_engine(&clyde_engine_psync, fd);
 
 	ret = clyde_engine_init(&e, &clyde_engine_io_uring, 1, NULL, NULL);
@@ -223,6 +289,7 @@ int main(void)
 	if (ret == 0)
 		clyde_engine_release(&e);
 	test_engine(&clyde_engine_io_uring, fd);
+	test_not_permitted();
 #endif
 	close(fd);
 	return tap_done();

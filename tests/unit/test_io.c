@@ -332,13 +332,104 @@ static void test_latency_excludes_fill(void)
 	teardown(&h);
 }
 
+/*
+ * The tests at a queue depth (--engine, --iodepth): a block write at depth
+ * 8 leaves the same file as one at depth 1 (the chunks' data is made in
+ * order); a rewrite changes exactly byte i % chunk of every chunk i, which
+ * it could not if a chunk's write overtook its read; the block read and
+ * the seeks count every operation once, and the seeks' updates still XOR
+ * one byte of the chunk they read.
+ */
+static void test_depth(const struct clyde_engine_ops *engine, unsigned depth)
+{
+	struct harness h;
+	const uint32_t chunk = 4096, seeks = 4000;
+	const size_t size = 4 * MIB;
+	unsigned char *ref = NULL, *before = NULL, *after = NULL;
+	uint64_t bad = 0, diff = 0, updates;
+
+	printf("# %s at depth %u\n", engine->name, depth);
+	/* The reference file: psync, depth 1, the same seed. */
+	if (setup(&h, size / MIB, chunk, seeks, 2) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		return;
+	}
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	ref = slurp(&h, size);
+	teardown(&h);
+
+	if (setup(&h, size / MIB, chunk, seeks, 2) < 0) {
+		CHECK(!"set up a temporary directory in /tmp");
+		free(ref);
+		return;
+	}
+	h.cfg.engine = engine;
+	h.cfg.iodepth = depth;
+	CHECK(run(&h, CLYDE_PUT_BLOCK, "block write", clyde_test_put_block) ==
+	      0);
+	CHECK(h.span.ops == size / chunk && h.hist.count == size / chunk);
+	before = slurp(&h, size);
+	CHECK(ref && before && !memcmp(ref, before, size));
+
+	CHECK(run(&h, CLYDE_REWRITE, "rewrite", clyde_test_rewrite) == 0);
+	CHECK(h.span.ops == size / chunk && h.hist.count == size / chunk);
+	after = slurp(&h, size);
+	for (size_t i = 0; before && after && i < size; i++) {
+		size_t k = i / chunk;
+		unsigned char want = before[i];
+
+		if (i % chunk == k % chunk)
+			want ^= 0x5a;
+		bad += after[i] != want;
+	}
+	CHECK(before && after && bad == 0);
+
+	CHECK(run(&h, CLYDE_GET_BLOCK, "block read", clyde_test_get_block) ==
+	      0);
+	CHECK(h.span.ops == size / chunk && h.hist.count == size / chunk);
+	CHECK(h.span.bytes == size);
+
+	free(before);
+	before = after;
+	CHECK(run(&h, CLYDE_SEEKS, "random seeks", clyde_test_seeks) == 0);
+	CHECK(h.span.ops == seeks && h.hist.count == seeks);
+	updates = h.span.bytes / chunk - seeks;
+	/* Binomial(4000, 0.1): 400 +- 19. */
+	CHECK(updates >= seeks * 7 / 100 && updates <= seeks * 13 / 100);
+	after = slurp(&h, size);
+	bad = 0;
+	for (size_t i = 0; before && after && i < size; i++) {
+		if (before[i] == after[i])
+			continue;
+		diff++;
+		bad += (before[i] ^ after[i]) != 0xa5;
+	}
+	CHECK(bad == 0 && diff > 0 && diff <= updates);
+	free(ref);
+	free(before);
+	free(after);
+	teardown(&h);
+}
+
 int main(void)
 {
+	char why[160];
+
 	test_block();
 	test_latency_excludes_fill();
 	test_seeks_default();
 	test_seekers(1);
 	test_seekers(3);
 	test_seekers(16);
+	test_depth(&clyde_engine_psync, 8);
+	/* io_uring last: where it cannot run, the test is a skip, not a
+	 * pass (and a failure above is still reported as one). */
+	if (clyde_engine_check(&clyde_engine_io_uring, 64, why, sizeof(why)) <
+	    0)
+		tap_skip_all(why);
+	test_depth(&clyde_engine_io_uring, 1);
+	test_depth(&clyde_engine_io_uring, 8);
+	test_depth(&clyde_engine_io_uring, 64);
 	return tap_done();
 }

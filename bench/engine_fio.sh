@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+#
+# engine_fio.sh: clyde's I/O engines next to fio, on a file and on a loop
+# device with direct I/O, the same sizes and block sizes, in one run, with
+# ratios (issue 10, section 4).
+#
+# Usage: bash bench/engine_fio.sh [options]
+#
+#   -r N       interleaved repeats (default 5): each repeat runs every
+#              clyde/fio pair once, clyde first in odd repeats and fio first
+#              in even ones, so a drift of the shared machine favours
+#              neither side
+#   -s SIZE    size of the file and of the loop device, with a k, m or g
+#              suffix (default 1g)
+#   -d DIR     where the file and the loop device's backing file go
+#              (default /var/tmp; a filesystem that takes O_DIRECT, not
+#              tmpfs); both are removed at the end
+#   -R OPS     requests per random-read run at depth 32 (default 32768)
+#   -P OPS     requests per random-read run at depth 1 (default 2048)
+#   -L         the file only, no loop device (the loop device needs root)
+#   -b PATH    the clyde binary (default: $CLYDE, else build-bench/clyde or
+#              build/clyde next to this script, else clyde on PATH); it
+#              must have `clyde dev`
+#   -o OUTDIR  keep every raw JSON (clyde's and fio's) in OUTDIR
+#
+# What is compared, on each target (TARGET = the file or /dev/loopN), every
+# request O_DIRECT, every clyde run `clyde dev TARGET --size SIZE --no-save`
+# and every fio job `--filename=TARGET --size=SIZE --direct=1`:
+#
+# randread d32  clyde --tests randread --rand-bs 4k --rand-ops R --iodepth 32
+#               --engine io_uring; fio --rw=randread --bs=4k --iodepth=32
+#               --ioengine=io_uring --number_ios=R --norandommap
+#               --randrepeat=0 (uniform offsets with replacement, as
+#               clyde's).  IOPS; target clyde/fio >= 0.95.
+# seqread d16   clyde --tests seqread --bs 1m --iodepth 16 --engine io_uring;
+#               fio --rw=read --bs=1m --iodepth=16 --ioengine=io_uring.
+#               MiB/s; target >= 0.95.
+# seqwrite d16  clyde --tests seqwrite (the same, writing, then a timed
+#               fsync); fio --rw=write --end_fsync=1 --fallocate=none (fio
+#               counts its end_fsync in the job's runtime, as clyde does).
+#               MiB/s; target >= 0.95.
+# psync d1      clyde --tests randread --rand-bs 4k --rand-ops P --iodepth 1
+#               --engine psync; fio --rw=randread --bs=4k --ioengine=psync
+#               --iodepth=1 --number_ios=P.  IOPS; target 0.9-1.1.
+# CPU per I/O   of the randread d32 runs: clyde's (cpu_user_ns + cpu_sys_ns)
+#               / ops, the CPU of the thread that ran the requests; fio's
+#               (usr_cpu + sys_cpu) / 100 * job_runtime / I/Os, its job's.
+#               Target clyde/fio <= 1.2.
+#
+# Before the repeats, one untimed fio write fills each target, so that no
+# measured write allocates blocks and no read meets a hole (the loop
+# device's backing file starts sparse).  The loop device is attached with
+# losetup --direct-io=on, so its own I/O to the backing file bypasses the
+# page cache too.
+#
+# Output: the machine, then per target a table of medians (clyde, fio,
+# clyde/fio, the range of the per-repeat ratios, the target, a verdict).
+# The machine these figures come from is shared and noisy: quote medians
+# and ratios, never a single run (docs/benchmarks.md).
+set -euo pipefail
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+REPEATS=5
+SIZE=1g
+DIR=/var/tmp
+RAND_OPS=32768
+PSYNC_OPS=2048
+LOOP=1
+CLYDE_BIN=${CLYDE:-}
+OUTDIR=
+while getopts 'r:s:d:R:P:Lb:o:h' opt; do
+	case $opt in
+	r) REPEATS=$OPTARG ;;
+	s) SIZE=$OPTARG ;;
+	d) DIR=$OPTARG ;;
+	R) RAND_OPS=$OPTARG ;;
+	P) PSYNC_OPS=$OPTARG ;;
+	L) LOOP=0 ;;
+	b) CLYDE_BIN=$OPTARG ;;
+	o) OUTDIR=$OPTARG ;;
+	h) usage 0 ;;
+	*) usage 2 >&2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage 2 >&2
+
+die() {
+	echo "engine_fio: $*" >&2
+	exit 1
+}
+
+for v in REPEATS RAND_OPS PSYNC_OPS; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "-${v:0:1}: ${!v} is not a positive integer"
+done
+[[ $SIZE =~ ^([1-9][0-9]*)([kKmMgG])$ ]] ||
+	die "-s: $SIZE is not a size with a k, m or g suffix (e.g. 1g)"
+case ${BASH_REMATCH[2],,} in
+k) BYTES=$((BASH_REMATCH[1] << 10)) ;;
+m) BYTES=$((BASH_REMATCH[1] << 20)) ;;
+g) BYTES=$((BASH_REMATCH[1] << 30)) ;;
+esac
+[ $((BYTES % (1 << 20))) -eq 0 ] || die "-s: $SIZE is not a whole number of MiB"
+[ -d "$DIR" ] || die "-d: $DIR is not a directory"
+[ "$(stat -f -c %T "$DIR")" != tmpfs ] || die "-d: $DIR is on tmpfs (no O_DIRECT)"
+command -v fio >/dev/null || die "fio not found (apt-get install fio)"
+command -v python3 >/dev/null || die "python3 not found"
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+if [ "$LOOP" = 1 ]; then
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
+		echo "engine_fio: not root or no losetup: the file only (as -L)" >&2
+		LOOP=0
+	fi
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "$CLYDE_BIN" ]; then
+	for c in "$here/../build-bench/clyde" "$here/../build/clyde"; do
+		[ -x "$c" ] && CLYDE_BIN=$c && break
+	done
+	[ -n "$CLYDE_BIN" ] || CLYDE_BIN=$(command -v clyde || true)
+fi
+if [ -z "$CLYDE_BIN" ] || [ ! -x "$CLYDE_BIN" ]; then
+	die "no clyde binary (build it, or give -b PATH or CLYDE=PATH)"
+fi
+"$CLYDE_BIN" dev --help >/dev/null 2>&1 ||
+	die "$CLYDE_BIN has no 'clyde dev' to run one pattern on a target"
+
+WORK=$(mktemp -d "$DIR/engine_fio.XXXXXX")
+LOOPDEV=
+cleanup() {
+	[ -z "$LOOPDEV" ] || losetup -d "$LOOPDEV" 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+TSV=$WORK/results.tsv
+: >"$TSV"
+
+# ---- the targets ----------------------------------------------------------
+truncate -s "$BYTES" "$WORK/file"
+TARGETS=("file:$WORK/file")
+if [ "$LOOP" = 1 ]; then
+	truncate -s "$BYTES" "$WORK/loop.img"
+	LOOPDEV=$(losetup --direct-io=on -f --show "$WORK/loop.img") ||
+		die "losetup --direct-io=on failed"
+	TARGETS+=("loop:$LOOPDEV")
+fi
+
+# ---- the machine ------------------------------------------------------------
+echo "== machine"
+echo "host:       $(uname -n)"
+echo "cpus:       $(nproc) ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo))"
+echo "ram:        $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "kernel:     $(uname -sr)"
+read -r fstype source target < <(findmnt -no FSTYPE,SOURCE,TARGET -T "$DIR")
+echo "filesystem: $fstype on $source at $target (the file, and the loop device's backing file)"
+if [ -n "$LOOPDEV" ]; then
+	echo "loop:       $LOOPDEV direct-io=$(cat "/sys/block/$(basename "$LOOPDEV")/loop/dio" 2>/dev/null || echo '?')"
+fi
+echo "fio:        $(fio --version)"
+echo "clyde:      $("$CLYDE_BIN" --version | head -n1) ($CLYDE_BIN)"
+echo "load:       $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at start"
+echo "== settings"
+echo "size $SIZE ($BYTES bytes), repeats $REPEATS, random reads: $RAND_OPS at depth 32," \
+	"$PSYNC_OPS at depth 1"
+echo
+
+# test name -> clyde dev options / fio options.
+declare -A CLYDE_ARGS=(
+	[randread32]="--tests randread --rand-bs 4k --rand-ops $RAND_OPS --iodepth 32 --engine io_uring"
+	[seqread16]="--tests seqread --bs 1m --iodepth 16 --engine io_uring"
+	[seqwrite16]="--tests seqwrite --bs 1m --iodepth 16 --engine io_uring --destroy-data"
+	[psync1]="--tests randread --rand-bs 4k --rand-ops $PSYNC_OPS --iodepth 1 --engine psync"
+)
+declare -A FIO_ARGS=(
+	[randread32]="--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --number_ios=$RAND_OPS --norandommap --randrepeat=0"
+	[seqread16]="--rw=read --bs=1m --iodepth=16 --ioengine=io_uring"
+	[seqwrite16]="--rw=write --bs=1m --iodepth=16 --ioengine=io_uring --end_fsync=1 --fallocate=none"
+	[psync1]="--rw=randread --bs=4k --iodepth=1 --ioengine=psync --number_ios=$PSYNC_OPS --norandommap --randrepeat=0"
+)
+TESTS=(seqwrite16 seqread16 randread32 psync1)
+
+run_clyde() {
+	local tname=$1 path=$2 test=$3 rep=$4 out
+	out=$WORK/clyde-$tname-$test-$rep.json
+	# shellcheck disable=SC2086 # the options are split on purpose
+	"$CLYDE_BIN" dev "$path" --size "$BYTES" ${CLYDE_ARGS[$test]} -q \
+		--no-save --json "$out" >"$WORK/clyde.log" 2>&1 ||
+		die "clyde dev $path ${CLYDE_ARGS[$test]} failed: $(tail -n3 "$WORK/clyde.log")"
+	printf 'clyde\t%s\t%s\t%s\t%s\n' "$tname" "$test" "$rep" "$out" >>"$TSV"
+}
+
+run_fio() {
+	local tname=$1 path=$2 test=$3 rep=$4 out
+	out=$WORK/fio-$tname-$test-$rep.json
+	# shellcheck disable=SC2086 # the options are split on purpose
+	fio --name="$test" --filename="$path" --size="$BYTES" --direct=1 \
+		${FIO_ARGS[$test]} --output-format=json >"$out" 2>"$WORK/fio.log" ||
+		die "fio ${FIO_ARGS[$test]} on $path failed: $(tail -n3 "$WORK/fio.log")"
+	printf 'fio\t%s\t%s\t%s\t%s\n' "$tname" "$test" "$rep" "$out" >>"$TSV"
+}
+
+# Fill every target once, untimed.
+for t in "${TARGETS[@]}"; do
+	fio --name=fill --filename="${t#*:}" --size="$BYTES" --direct=1 --rw=write \
+		--bs=1m --iodepth=16 --ioengine=io_uring --end_fsync=1 \
+		--fallocate=none --output-format=terse >/dev/null 2>"$WORK/fio.log" ||
+		die "filling ${t#*:} failed: $(tail -n3 "$WORK/fio.log")"
+done
+
+start=$(date +%s)
+for rep in $(seq 1 "$REPEATS"); do
+	echo "repeat $rep/$REPEATS ..." >&2
+	for t in "${TARGETS[@]}"; do
+		for test in "${TESTS[@]}"; do
+			if [ $((rep % 2)) -eq 1 ]; then
+				run_clyde "${t%%:*}" "${t#*:}" "$test" "$rep"
+				run_fio "${t%%:*}" "${t#*:}" "$test" "$rep"
+			else
+				run_fio "${t%%:*}" "${t#*:}" "$test" "$rep"
+				run_clyde "${t%%:*}" "${t#*:}" "$test" "$rep"
+			fi
+		done
+	done
+done
+echo "($(($(date +%s) - start)) s of measuring)" >&2
+
+[ -z "$OUTDIR" ] || { mkdir -p "$OUTDIR" && cp "$WORK"/*.json "$TSV" "$OUTDIR"/; }
+
+python3 - "$TSV" <<'EOF'
+import json, statistics, sys
+
+MIB = 1 << 20
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+# (target, metric) -> side -> repeat -> value
+vals = {}
+
+def put(target, metric, side, rep, v):
+	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
+
+for side, target, test, rep, path in rows:
+	rep = int(rep)
+	d = json.load(open(path))
+	if side == "clyde":
+		t = d["runs"][0]["tests"][0]
+		ops, cpu = t["ops"], t["cpu_user_ns"] + t["cpu_sys_ns"]
+		iops, mibs = t["iops"], t["bytes_per_s"] / MIB
+	else:
+		j = d["jobs"][0]
+		io = j["write"] if test.startswith("seqwrite") else j["read"]
+		ops = io["total_ios"]
+		cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
+		iops, mibs = io["iops"], io["bw_bytes"] / MIB
+	if test in ("randread32", "psync1"):
+		put(target, test, side, rep, iops)
+	else:
+		put(target, test, side, rep, mibs)
+	if test == "randread32" and ops:
+		put(target, "cpu32", side, rep, cpu / ops / 1e3)
+
+METRICS = [
+	("randread32", "randread 4k d32 io_uring  IOPS", ">=0.95", lambda r: r >= 0.95),
+	("seqread16", "seqread 1m d16 io_uring  MiB/s", ">=0.95", lambda r: r >= 0.95),
+	("seqwrite16", "seqwrite 1m d16 io_uring MiB/s", ">=0.95", lambda r: r >= 0.95),
+	("psync1", "randread 4k d1 psync      IOPS", "0.9-1.1", lambda r: 0.9 <= r <= 1.1),
+	("cpu32", "CPU per I/O at d32          us", "<=1.2", lambda r: r <= 1.2),
+]
+targets = []
+for side, target, *_ in rows:
+	if target not in targets:
+		targets.append(target)
+for target in targets:
+	n = len(vals[(target, "randread32")]["clyde"])
+	print("== %s (medians of %d interleaved repeats; ratio = clyde/fio)"
+	      % (target, n))
+	print("%-32s %11s %11s %7s %-11s %-8s %s" % ("metric", "clyde", "fio",
+	      "ratio", "per-repeat", "target", "verdict"))
+	for key, label, want, okf in METRICS:
+		if (target, key) not in vals:
+			continue
+		c, f = vals[(target, key)]["clyde"], vals[(target, key)]["fio"]
+		mc = statistics.median(c.values())
+		mf = statistics.median(f.values())
+		ratio = mc / mf if mf else float("nan")
+		pr = [c[r] / f[r] for r in sorted(c) if r in f and f[r]]
+		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,
+		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
+		      want, "ok" if okf(ratio) else "MISSED"))
+	print()
+EOF

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# --engine and --iodepth: bad values are one-line errors that write
+# nothing; the defaults stay bonnie++'s (psync, depth 1, no note, 50 CSV
+# fields); with --engine io_uring --iodepth 32 the block and seek tests
+# really go through io_uring with several requests submitted at once (strace
+# sees io_uring_enter with more than one submission and no pread64/pwrite64
+# at all), and the JSON records the engine and the depth.  Without liburing
+# (or where the kernel refuses io_uring) the io_uring part is a skip, after
+# checking the one-line refusal.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_cmd python3
+d=$(new_dir d)
+small=(-d "$d" -s 32m:65536:2000:1 -n 0 -f -r 0 --no-save)
+
+# One line on stderr naming the option, nothing on stdout, status 1,
+# nothing left in -d.
+bad()
+{
+	local what=$1
+	shift
+	run_clyde "${small[@]}" "$@"
+	expect_rc 1 "$what: status 1"
+	assert_eq "$(wc -l <"$T/err")" 1 "$what: one line on stderr"
+	assert_eq "$(wc -c <"$T/out")" 0 "$what: nothing on stdout"
+	assert_empty_dir "$d" "$what: nothing written"
+}
+bad "unknown engine" --engine aio
+assert_file_match "$T/err" '^clyde: --engine: "aio" is not an engine; use one of psync\|io_uring$' \
+	"the line names --engine and the engines"
+bad "empty engine" --engine=
+bad "depth 0" --iodepth 0
+assert_file_match "$T/err" '^clyde: --iodepth 0: must be from 1 to 1024$' \
+	"the line names --iodepth and its range"
+bad "depth 1025" --iodepth 1025
+assert_file_match "$T/err" '--iodepth 1025: must be from 1 to 1024' "1025 is out of range"
+bad "depth garbage" --iodepth 8x
+assert_file_match "$T/err" '--iodepth: "8x" is not a queue depth' "8x is refused"
+bad "depth missing" --iodepth
+
+# The defaults: psync at depth 1, recorded; no engine note; bonnie++'s CSV.
+run_clyde "${small[@]}" --json "$T/def.json"
+expect_rc 0 "a default run succeeds"
+assert_file_no_match "$T/out" 'requests in flight' "no engine note at the defaults"
+line=$(grep -E '^1\.98,' "$T/out") || fail "no CSV line"
+assert_eq "$(csv_nfields "$line")" 50 "the CSV line keeps 50 fields"
+run_checker "$T/def.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+print(("ok" if c["engine"] == "psync" else "FAIL"), "default engine psync")
+print(("ok" if c["iodepth"] == 1 else "FAIL"), "default iodepth 1")
+PY
+
+# psync at a depth: the same tests, the depth recorded.
+run_clyde "${small[@]}" --engine psync --iodepth 4 --json "$T/p4.json"
+expect_rc 0 "psync at depth 4 succeeds"
+assert_file_match "$T/out" 'on psync with up to 4 requests in flight' \
+	"the text notes a depth that is not bonnie++'s"
+
+# io_uring: where it cannot run, the refusal is one line, then a skip.
+run_clyde "${small[@]}" --engine io_uring --iodepth 32
+if [[ $RC -ne 0 ]]; then
+	expect_rc 1 "io_uring refused with status 1"
+	assert_eq "$(wc -l <"$T/err")" 1 "the refusal is one line"
+	assert_file_match "$T/err" '^clyde: io_uring: (not built in|not permitted \()' \
+		"the refusal says why"
+	assert_empty_dir "$d" "nothing written before the refusal"
+	skip "io_uring is not available here: $(cat "$T/err")"
+fi
+ok "io_uring at depth 32 runs"
+
+require_cmd "checking the system calls" strace
+RC=0
+timeout -k 10 "$CLYDE_TIMEOUT" strace -f -o "$T/strace" \
+	-e trace=io_uring_setup,io_uring_enter,pread64,pwrite64,preadv,pwritev \
+	"$CLYDE" "${small[@]}" --engine io_uring --iodepth 32 \
+	--json "$T/u.json" >"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0 "clyde --engine io_uring --iodepth 32 under strace succeeds"
+assert_file_match "$T/strace" 'io_uring_setup\(32,' "rings of 32 entries"
+# The dynamic loader preads the libraries before main: look only after
+# the first ring was set up (clyde checks the engine before any test).
+sed -n '/io_uring_setup(/,$p' "$T/strace" >"$T/strace.run"
+assert_file_match "$T/strace.run" 'io_uring_enter\(' "io_uring_enter is called"
+assert_file_no_match "$T/strace.run" '(pread64|pwrite64|preadv|pwritev)\(' \
+	"no pread64/pwrite64: every transfer went through io_uring"
+# io_uring_enter(fd, to_submit, min_complete, ...): to_submit above 1
+# means several requests went to the kernel at once.
+most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace" |
+	sort -n | tail -n 1)
+assert_match "${most:-0}" '^([2-9]|[1-9][0-9]+)$' \
+	"io_uring_enter submitted several requests at once (most: ${most:-none})"
+line=$(grep -E '^1\.98,' "$T/out") || fail "no CSV line"
+assert_eq "$(csv_nfields "$line")" 50 "the CSV line keeps 50 fields"
+run_checker "$T/u.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["config"]
+print(("ok" if c["engine"] == "io_uring" else "FAIL"), "engine io_uring recorded")
+print(("ok" if c["iodepth"] == 32 else "FAIL"), "iodepth 32 recorded")
+tests = {t["name"]: t for t in doc["runs"][0]["tests"]}
+for n, ops in (("put_block", 512), ("rewrite", 512), ("get_block", 512),
+               ("seeks", 2000)):
+    t = tests[n]
+    print(("ok" if t["state"] == "done" and t["ops"] == ops else "FAIL"),
+          n, "done,", ops, "operations")
+PY
+assert_empty_dir "$d" "-d is left empty"
+done_testing
