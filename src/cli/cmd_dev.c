@@ -181,7 +181,7 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		      char *err, size_t len)
 {
 	struct clyde_dev_config *cfg = &c->cfg;
-	char name[64], names[64];
+	char name[64];
 	uint64_t v = 0;
 	int rc = 0;
 
@@ -213,10 +213,9 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		cfg->iodepth = (uint32_t)v;
 		break;
 	case OPT_ENGINE:
-		clyde_engine_names(names, sizeof(names), " or ");
 		if (!clyde_engine_find(arg))
-			return bad(err, len, "--engine \"%s\": want %s", arg,
-				   names);
+			return bad(err, len, "--engine \"%s\": want one of %s",
+				   arg, clyde_engine_names());
 		snprintf(cfg->engine, sizeof(cfg->engine), "%s", arg);
 		break;
 	case OPT_OFFSET:
