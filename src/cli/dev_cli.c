@@ -255,7 +255,8 @@ int clyde_dev_cli_execute(const char *cmd, struct clyde_dev_cli *c)
 		/* A refusal or a setting the device cannot take: nothing
 		 * was written. */
 		status = rc == -EINVAL || rc == -EBUSY || rc == -EEXIST ||
-					 rc == -ENOENT || rc == -EACCES ?
+					 rc == -ENOENT || rc == -EACCES ||
+					 rc == -ENOTSUP ?
 				 CLYDE_EXIT_USAGE :
 				 CLYDE_EXIT_TEST_FAILED;
 	} else if (outputs_write(cmd, c, &outs, &run) < 0) {

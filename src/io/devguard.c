@@ -24,6 +24,12 @@
 
 #define SYS_BLOCK "/sys/class/block"
 
+static const struct clyde_devguard_paths real_paths = {
+	.sys_block = SYS_BLOCK,
+	.mountinfo = "/proc/self/mountinfo",
+	.swaps = "/proc/swaps",
+};
+
 bool clyde_devguard_have_blkid(void)
 {
 #ifdef CLYDE_HAVE_BLKID
@@ -35,12 +41,13 @@ bool clyde_devguard_have_blkid(void)
 
 /* Where device `dev` is mounted (its first mount point in mountinfo) or
  * "[swap]" when it is active swap space; false when neither. */
-static bool mounted_at(dev_t dev, char *where, size_t len)
+static bool mounted_at(const struct clyde_devguard_paths *p, dev_t dev,
+		       char *where, size_t len)
 {
 	char line[8192];
 	unsigned maj, min;
 	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = fopen(p->mountinfo, "re");
 
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		char mp[4096];
@@ -55,7 +62,7 @@ static bool mounted_at(dev_t dev, char *where, size_t len)
 	}
 	if (f)
 		fclose(f);
-	f = found ? NULL : fopen("/proc/swaps", "re");
+	f = found ? NULL : fopen(p->swaps, "re");
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		char path[4096];
 		struct stat st;
@@ -73,14 +80,14 @@ static bool mounted_at(dev_t dev, char *where, size_t len)
 }
 
 /* The device number in /sys/class/block/NAME/dev; 0 when unreadable. */
-static dev_t sys_devno(const char *name)
+static dev_t sys_devno(const struct clyde_devguard_paths *p, const char *name)
 {
 	char path[PATH_MAX];
 	unsigned maj, min;
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), SYS_BLOCK "/%s/dev", name);
+	snprintf(path, sizeof(path), "%s/%s/dev", p->sys_block, name);
 	f = fopen(path, "re");
 	if (f) {
 		n = fscanf(f, "%u:%u", &maj, &min);
@@ -132,17 +139,17 @@ static bool parent_disk(const char *name, char *disk, size_t len)
  * for the message.  Returns 0 when nothing is found, else -EBUSY with the
  * message recorded.
  */
-static int in_use(struct clyde_ctx *ctx, const char *top, const char *name,
-		  int depth)
+static int in_use(struct clyde_ctx *ctx, const struct clyde_devguard_paths *p,
+		  const char *top, const char *name, int depth)
 {
 	static const char *const subdirs[] = { "holders", "" };
 	char where[4096], path[PATH_MAX];
-	dev_t dev = sys_devno(name);
+	dev_t dev = sys_devno(p, name);
 	int rc = 0;
 
 	if (depth > 16)
 		return 0;
-	if (dev && mounted_at(dev, where, sizeof(where))) {
+	if (dev && mounted_at(p, dev, where, sizeof(where))) {
 		if (!strcmp(top, name))
 			return clyde_err(ctx, 0,
 					 "%s is mounted on %s: clyde never "
@@ -161,7 +168,7 @@ static int in_use(struct clyde_ctx *ctx, const char *top, const char *name,
 		DIR *d;
 		struct dirent *e;
 
-		snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s", name,
+		snprintf(path, sizeof(path), "%s/%s/%s", p->sys_block, name,
 			 subdirs[s]);
 		d = opendir(path);
 		while (d && rc == 0 && (e = readdir(d))) {
@@ -178,7 +185,7 @@ static int in_use(struct clyde_ctx *ctx, const char *top, const char *name,
 				    access(part, F_OK) < 0)
 					continue;
 			}
-			rc = in_use(ctx, top, e->d_name, depth + 1);
+			rc = in_use(ctx, p, top, e->d_name, depth + 1);
 			if (rc == 0 && s == 0)
 				rc = (clyde_err(ctx, 0,
 						"%s is in use by %s (a "
@@ -278,7 +285,8 @@ static int backing_loop(struct clyde_ctx *ctx, const char *path,
 				snprintf(loop, len, "%s", e->d_name);
 		}
 		fclose(f);
-		if (loop[0] && in_use(ctx, e->d_name, e->d_name, 0) < 0) {
+		if (loop[0] &&
+		    in_use(ctx, &real_paths, e->d_name, e->d_name, 0) < 0) {
 			char why[CLYDE_ERR_MAX];
 
 			snprintf(why, sizeof(why), "%s", clyde_errmsg(ctx));
@@ -291,6 +299,13 @@ static int backing_loop(struct clyde_ctx *ctx, const char *path,
 	if (d)
 		closedir(d);
 	return rc;
+}
+
+int clyde_devguard_in_use(struct clyde_ctx *ctx,
+			  const struct clyde_devguard_paths *paths,
+			  const char *name)
+{
+	return in_use(ctx, paths, name, name, 0);
 }
 
 static const char *article(const char *word)
@@ -406,11 +421,12 @@ int clyde_devguard_check_write(struct clyde_ctx *ctx, const char *path,
 	} else {
 		if (kernel_name(st.st_rdev, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "%s", path);
-		rc = in_use(ctx, name, name, 0);
+		rc = in_use(ctx, &real_paths, name, name, 0);
 		if (rc < 0)
 			return rc;
 		if (parent_disk(name, disk, sizeof(disk)) &&
-		    mounted_at(sys_devno(disk), where, sizeof(where)))
+		    mounted_at(&real_paths, sys_devno(&real_paths, disk), where,
+			       sizeof(where)))
 			return clyde_err(ctx, 0,
 					 "%s is a partition of %s, which is "
 					 "mounted on %s: clyde never writes "

@@ -42,4 +42,20 @@ bool clyde_devguard_have_blkid(void);
 int clyde_devguard_check_write(struct clyde_ctx *ctx, const char *path,
 			       bool destroy_data);
 
+/* Where the mount and holder checks look: /sys/class/block,
+ * /proc/self/mountinfo and /proc/swaps, or a tree a test made. */
+struct clyde_devguard_paths {
+	const char *sys_block;
+	const char *mountinfo;
+	const char *swaps;
+};
+
+/* The "never" checks alone (mounted, through partitions and holders, or
+ * held) for the device with kernel name `name` under `paths`.  0, or
+ * -EBUSY with the message.  For the tests; check_write uses the real
+ * paths. */
+int clyde_devguard_in_use(struct clyde_ctx *ctx,
+			  const struct clyde_devguard_paths *paths,
+			  const char *name);
+
 #endif

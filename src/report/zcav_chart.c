@@ -20,16 +20,20 @@ bool clyde_zcav_chart_wanted(const struct clyde_compare *cmp)
 	return false;
 }
 
-/* A round upper bound for an axis: 1, 2 or 5 times a power of ten. */
+/* A round upper bound for an axis: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8
+ * times a power of ten, so that the curves fill most of the chart. */
 static double nice_max(double v)
 {
-	double p, m;
+	static const double steps[] = { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 };
+	double p;
 
 	if (!(v > 0))
 		return 1;
 	p = pow(10, floor(log10(v)));
-	m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (v <= steps[i] * p * (1 + 1e-9))
+			return steps[i] * p;
+	return 10 * p;
 }
 
 static void axes(FILE *f, double xmax, double ymax, double pw, double ph)

@@ -249,6 +249,19 @@ static unsigned char *make_bufs(struct clyde_ctx *ctx,
 	return p;
 }
 
+/* Can the engine be set up here (io_uring: built in, permitted)?  Asked
+ * before the first test, so that a missing engine costs no test. */
+static int engine_usable(struct clyde_ctx *ctx,
+			 const struct clyde_engine_ops *engine, unsigned depth)
+{
+	struct clyde_engine e;
+
+	if (clyde_engine_init(&e, engine, depth, NULL, NULL) < 0)
+		return clyde_err(ctx, 0, "--engine %s", e.err), -ENOTSUP;
+	clyde_engine_release(&e);
+	return 0;
+}
+
 static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 		   const struct clyde_dev_hooks *hooks)
 {
@@ -261,6 +274,9 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	if (!engine)
 		return clyde_err(ctx, 0, "no I/O engine named %s", c->engine),
 		       -EINVAL;
+	rc = engine_usable(ctx, engine, c->iodepth);
+	if (rc < 0)
+		return rc;
 	bufs = make_bufs(ctx, c, &len);
 	if (!bufs)
 		return -ENOMEM;

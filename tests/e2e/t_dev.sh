@@ -76,6 +76,22 @@ check(abs(float(h["seqwrite_bytes_per_s"]) - w["bytes_per_s"]) < 1, "CSV and JSO
 check(h["zcav_bs"] == "", "CSV: a test that did not run is empty")
 PY
 
+# io_uring at depth 16: the engine and depth are recorded, every request
+# is counted once.
+run_clyde dev "$DEV" --no-save --tests randread,seqread --bs 256k --size 16m \
+	--rand-ops 2000 --engine io_uring --iodepth 16 --json "$T/uring.json" -q
+expect_rc 0 "clyde dev --engine io_uring --iodepth 16"
+run_checker "$T/uring.json" <<'PY'
+import json, sys
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+d = json.load(open(sys.argv[1]))
+check(d["config"]["engine"] == "io_uring" and d["config"]["iodepth"] == 16, "io_uring: engine and depth in the JSON")
+t = {x["name"]: x for x in d["runs"][0]["tests"]}
+check(t["randread"]["ops"] == 2000 and t["randread"]["latency"]["count"] == 2000, "io_uring: 2000 random reads, 2000 latencies")
+check(t["seqread"]["bytes"] == 16 << 20 and t["seqread"]["iodepth"] == 16, "io_uring: the sequential read covers the range")
+PY
+
 # zcav: the same lines as bonnie++'s zcav, column for column.
 zcav -b 8 -c 1 "$DEV" >"$T/zcav.ref" 2>/dev/null || fail "zcav failed"
 run_clyde zcav -b 8 -c 1 "$DEV" --no-save --json "$T/zcav.json"
