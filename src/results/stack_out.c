@@ -154,6 +154,7 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 {
 	const char *leaves[CLYDE_STACK_MAX_NODES];
 	size_t nleaves = clyde_stack_leaves(s, leaves, CLYDE_STACK_MAX_NODES);
+	struct clyde_stack_stripe st;
 
 	clyde_jw_open(w, key, '{');
 	CLYDE_JW_ARR(w, "target", s->target);
@@ -166,6 +167,21 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 		clyde_jw_close(w, '}');
 	} else {
 		clyde_jw_null(w, "filesystem");
+	}
+	if (clyde_stack_stripe(s, &st) == 0) {
+		/* Derived from the layers above, for readers' convenience
+		 * (read back, it is computed again). */
+		clyde_jw_open(w, "stripe", '{');
+		CLYDE_JW_ARR(w, "layer", st.layer);
+		CLYDE_JW_ARR(w, "level", st.level);
+		clyde_jw_u64(w, "chunk_bytes", st.chunk_bytes);
+		clyde_jw_u64(w, "data_disks", st.data_disks);
+		clyde_jw_u64(w, "disks", st.disks);
+		clyde_jw_u64(w, "stripe_bytes", st.stripe_bytes);
+		clyde_jw_bool(w, "parity", st.parity);
+		clyde_jw_close(w, '}');
+	} else {
+		clyde_jw_null(w, "stripe");
 	}
 	write_names(w, "top", s, s->top, s->ntop);
 	clyde_jw_open(w, "leaves", '[');
@@ -531,12 +547,21 @@ static void text_fs(FILE *f, const struct clyde_stack_fs *fs)
 
 void clyde_stack_text(FILE *f, const struct clyde_stack *s)
 {
+	const struct clyde_stack_node *j;
+
 	if (s->has_fs)
 		text_fs(f, &s->fs);
 	else
 		fprintf(f, "%s (not mounted)\n", s->target);
 	for (uint32_t t = 0; t < s->ntop; t++)
 		text_node(f, s, s->top[t], 0);
+	/* An external journal or log: a stack of its own beside the data. */
+	if (s->has_fs && s->fs.journal == CLYDE_JOURNAL_EXTERNAL &&
+	    (j = clyde_stack_find(s, s->fs.journal_dev)) != NULL) {
+		fprintf(f, "  %s device:\n",
+			strcmp(s->fs.type, "xfs") ? "journal" : "log");
+		text_node(f, s, (uint32_t)(j - s->nodes), 1);
+	}
 	if (s->note[0])
 		fprintf(f, "  note: %s\n", s->note);
 }
