@@ -370,6 +370,50 @@ static void test_json_errors(void)
 	}
 }
 
+/* The value of fact `key`, or NULL. */
+static const char *fact_of(const struct clyde_stack_fact *f, size_t n,
+			   const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].key, key))
+			return f[i].value;
+	return NULL;
+}
+
+static void test_facts(void)
+{
+	struct clyde_stack s;
+	struct clyde_stack_fact f[64];
+	size_t n;
+
+	CHECK(probe_in("lvm-striped-md", "dm-0", &s) == 0);
+	n = clyde_stack_facts(&s, f, 64);
+	CHECK(n > 0 && n <= 64);
+	CHECK_STR(fact_of(f, n, "stripe level"), "striped");
+	CHECK_STR(fact_of(f, n, "full stripe"), "128 KiB");
+	CHECK_STR(fact_of(f, n, "md level"), "raid5");
+	CHECK_STR(fact_of(f, n, "md chunk"), "64 KiB");
+	CHECK_STR(fact_of(f, n, "md stripe_cache_size"), "4096");
+	CHECK_STR(fact_of(f, n, "dm target"), "striped");
+	CHECK_STR(fact_of(f, n, "dm stripe size"), "64 KiB");
+	CHECK_STR(fact_of(f, n, "members"), "6");
+	CHECK_STR(fact_of(f, n, "member rotational"),
+		  "rotational,non-rotational");
+	CHECK_STR(fact_of(f, n, "member model"),
+		  "ST4000VN008-2DR1,Samsung SSD 870");
+	CHECK(fact_of(f, n, "filesystem") == NULL);
+	/* Fewer slots than facts: the count is still all of them. */
+	CHECK(clyde_stack_facts(&s, f, 2) == n);
+	clyde_stack_free(&s);
+
+	CHECK(probe_in("plain-disk", "nvme0n1", &s) == 0);
+	n = clyde_stack_facts(&s, f, 64);
+	CHECK(fact_of(f, n, "stripe level") == NULL);
+	CHECK(fact_of(f, n, "md level") == NULL);
+	CHECK_STR(fact_of(f, n, "member scheduler"), "none");
+	clyde_stack_free(&s);
+}
+
 static void test_fmt(void)
 {
 	char b[32];
@@ -393,6 +437,7 @@ int main(void)
 	test_json_round_trip("md-raid5-degraded", "md0");
 	test_json_round_trip("lvm-striped-md", "dm-0");
 	test_json_errors();
+	test_facts();
 	test_fmt();
 	return tap_done();
 }
