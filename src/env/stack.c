@@ -400,6 +400,8 @@ static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 		free(t);
 		return rc;
 	}
+	if (!t->mount_point[0] && t->has_block_device)
+		clyde_stack_content(s, path);
 	if (t->mount_point[0]) {
 		s->has_fs = true;
 		clyde_stack_copy(s->fs.type, sizeof(s->fs.type), t->fstype);

@@ -171,6 +171,10 @@ struct clyde_stack {
 	char target[4096]; /* the path or device as given */
 	bool has_fs;	   /* false for a device node that is not mounted */
 	struct clyde_stack_fs fs;
+	/* A device node that is not mounted: what it holds, as libblkid
+	 * names it (ext4, xfs, linux_raid_member, LVM2_member, swap, ...);
+	 * "" when nothing was recognised or it could not be read. */
+	char content[32];
 
 	size_t nnodes;
 	struct clyde_stack_node *nodes; /* owned; clyde_stack_free() */

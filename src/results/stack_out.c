@@ -160,6 +160,7 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 	clyde_jw_open(w, key, '{');
 	CLYDE_JW_ARR(w, "target", s->target);
 	CLYDE_JW_ARR(w, "note", s->note);
+	CLYDE_JW_ARR(w, "content", s->content);
 	if (s->has_fs) {
 		clyde_jw_open(w, "filesystem", '{');
 		write_fields(w, &s->fs, fs_fields, NFIELDS(fs_fields), 0);
@@ -305,6 +306,8 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 		snprintf(out->target, sizeof(out->target), "%s", v->str);
 	if ((v = clyde_json_get(obj, "note")) && clyde_json_str(v))
 		snprintf(out->note, sizeof(out->note), "%s", v->str);
+	if ((v = clyde_json_get(obj, "content")) && clyde_json_str(v))
+		snprintf(out->content, sizeof(out->content), "%s", v->str);
 	fs = clyde_json_get(obj, "filesystem");
 	if (fs && fs->type == CLYDE_JSON_OBJECT) {
 		out->has_fs = true;
@@ -553,7 +556,8 @@ void clyde_stack_text(FILE *f, const struct clyde_stack *s)
 	if (s->has_fs)
 		text_fs(f, &s->fs);
 	else
-		fprintf(f, "%s (not mounted)\n", s->target);
+		fprintf(f, "%s (not mounted%s%s)\n", s->target,
+			s->content[0] ? "; holds " : "", s->content);
 	for (uint32_t t = 0; t < s->ntop; t++)
 		text_node(f, s, s->top[t], 0);
 	/* An external journal or log: a stack of its own beside the data. */

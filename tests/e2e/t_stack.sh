@@ -20,7 +20,7 @@
 
 need_root
 need_cmd losetup mount umount
-require_cmd "the stack checks" lsblk dumpe2fs xfs_info mkfs.ext4 mke2fs \
+require_cmd "the stack checks" lsblk blkid dumpe2fs xfs_info mkfs.ext4 mke2fs \
 	mkfs.xfs python3
 
 # ---- usage errors: one line, exit 1, nothing on stdout ------------------
@@ -226,6 +226,13 @@ compare_lsblk(stack, p, lp, queue=False)
 compare_lsblk(stack, d, lsblk(disk))
 say("part-align" not in ids(advice), "partition: 1 MiB start, no alignment advice")
 PY
+
+# The whole disk is not mounted: what it holds is its partition table.
+run_clyde stack "$DP"
+expect_rc 0 "clyde stack on the partitioned disk"
+pttype=$(blkid -p -o value -s PTTYPE "$DP")
+assert_eq "$(head -n 1 "$T/out")" "$DP (not mounted; holds $pttype)" \
+	"the unmounted disk holds a $pttype partition table, as blkid -p says"
 
 # ---- zram: the device itself ---------------------------------------------
 if [[ -b /dev/zram0 ]]; then
