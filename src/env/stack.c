@@ -71,13 +71,21 @@ static bool sys_exists(const char *root, const char *dev, const char *attr)
 	return access(path, F_OK) == 0;
 }
 
-const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
-						const char *name)
+/* The index of the node named `name`, or -1. */
+static int node_index(const struct clyde_stack *s, const char *name)
 {
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (strcmp(s->nodes[i].name, name) == 0)
-			return &s->nodes[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
+						const char *name)
+{
+	int i = node_index(s, name);
+
+	return i < 0 ? NULL : &s->nodes[i];
 }
 
 /* The disk holding partition `part`: the block device D with a
@@ -261,15 +269,12 @@ static void add_slaves(struct walk *w, size_t idx)
 	n = scandir(dir, &list, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		if (list[i]->d_name[0] != '.') {
+			int m;
+
 			add_child(w, idx, list[i]->d_name);
-			if (w->s->nodes[idx].kind == CLYDE_STACK_MD) {
-				struct clyde_stack_node *m =
-					(struct clyde_stack_node *)
-						clyde_stack_find(
-							w->s, list[i]->d_name);
-				if (m)
-					md_member(w->root, name, m);
-			}
+			m = node_index(w->s, list[i]->d_name);
+			if (m >= 0 && w->s->nodes[idx].kind == CLYDE_STACK_MD)
+				md_member(w->root, name, &w->s->nodes[m]);
 		}
 		free(list[i]);
 	}
@@ -282,13 +287,13 @@ static int add_node(struct walk *w, const char *name)
 {
 	struct clyde_stack *s = w->s;
 	struct clyde_stack_node *n;
-	const struct clyde_stack_node *have = clyde_stack_find(s, name);
+	int have = node_index(s, name);
 	char buf[64], disk[64];
 	uint64_t sectors;
 	size_t idx;
 
-	if (have)
-		return (int)(have - s->nodes);
+	if (have >= 0)
+		return have;
 	if (!sys_exists(w->root, name, "dev"))
 		return -1;
 	if (s->nnodes >= CLYDE_STACK_MAX_NODES) {
