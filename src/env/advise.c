@@ -454,24 +454,12 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 }
 
 /* True when nodes a and b (indexes) reach a common leaf. */
-static bool reach(const struct clyde_stack *s, uint32_t from, uint32_t to,
-		  unsigned depth)
-{
-	if (from == to)
-		return true;
-	if (depth > CLYDE_STACK_MAX_NODES)
-		return false;
-	for (uint32_t c = 0; c < s->nodes[from].nchildren; c++)
-		if (reach(s, s->nodes[from].children[c], to, depth + 1))
-			return true;
-	return false;
-}
-
 static bool share_leaf(const struct clyde_stack *s, uint32_t a, uint32_t b)
 {
 	for (uint32_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].nchildren == 0 && reach(s, a, i, 0) &&
-		    reach(s, b, i, 0))
+		if (s->nodes[i].nchildren == 0 &&
+		    clyde_stack_reaches(s, a, i) &&
+		    clyde_stack_reaches(s, b, i))
 			return true;
 	return false;
 }

@@ -88,6 +88,90 @@ const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
 	return i < 0 ? NULL : &s->nodes[i];
 }
 
+/* Depth-first from `from`, each node once (nodes are at most 64: one bit
+ * each). */
+static bool reaches_seen(const struct clyde_stack *s, uint32_t from,
+			 uint32_t to, uint64_t *seen)
+{
+	const struct clyde_stack_node *n;
+
+	if (from == to)
+		return true;
+	if (from >= s->nnodes || (*seen & (1ull << from)))
+		return false;
+	*seen |= 1ull << from;
+	n = &s->nodes[from];
+	for (uint32_t c = 0; c < n->nchildren; c++)
+		if (reaches_seen(s, n->children[c], to, seen))
+			return true;
+	return false;
+}
+
+bool clyde_stack_reaches(const struct clyde_stack *s, uint32_t from,
+			 uint32_t to)
+{
+	uint64_t seen = 0;
+
+	return reaches_seen(s, from, to, &seen);
+}
+
+/* The number of lines node i unfolds into (itself and, again, every
+ * device below it per path), capped just above `cap`. */
+static size_t unfolded(const struct clyde_stack *s, uint32_t i, size_t cap)
+{
+	size_t n = 1;
+
+	for (uint32_t c = 0; c < s->nodes[i].nchildren && n <= cap; c++)
+		n += unfolded(s, s->nodes[i].children[c], cap - n + 1);
+	return n;
+}
+
+int clyde_stack_check(const struct clyde_stack *s, char *why, size_t n)
+{
+	size_t lines = 0;
+
+	if (s->nnodes > CLYDE_STACK_MAX_NODES) {
+		snprintf(why, n, "more than %d devices", CLYDE_STACK_MAX_NODES);
+		return -EINVAL;
+	}
+	for (uint32_t t = 0; t < s->ntop; t++)
+		if (s->top[t] >= s->nnodes) {
+			snprintf(why, n, "a top device that does not exist");
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *d = &s->nodes[i];
+
+		for (uint32_t c = 0; c < d->nchildren; c++) {
+			if (d->children[c] >= s->nnodes) {
+				snprintf(why, n,
+					 "%s: a child that does not "
+					 "exist",
+					 d->name);
+				return -EINVAL;
+			}
+			if (clyde_stack_reaches(s, d->children[c],
+						(uint32_t)i)) {
+				snprintf(why, n, "%s is below itself", d->name);
+				return -EINVAL;
+			}
+		}
+	}
+	/* Acyclic now, so unfolded() ends; the cap keeps it short. */
+	for (uint32_t t = 0; t < s->ntop && lines <= CLYDE_STACK_MAX_UNFOLDED;
+	     t++)
+		lines += unfolded(s, s->top[t],
+				  CLYDE_STACK_MAX_UNFOLDED - lines + 1);
+	if (lines > CLYDE_STACK_MAX_UNFOLDED) {
+		snprintf(why, n,
+			 "the device tree unfolds into more than %d "
+			 "lines",
+			 CLYDE_STACK_MAX_UNFOLDED);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The disk holding partition `part`: the block device D with a
  * D/part/partition attribute.  Returns 0 with its name in out. */
 static int partition_disk(const char *root, const char *part, char *out,
@@ -232,6 +316,10 @@ static void add_child(struct walk *w, size_t parent, const char *child)
 	struct clyde_stack_node *p;
 
 	if (c < 0)
+		return;
+	/* A fixture (or a kernel bug) could make a device its own
+	 * ancestor: that edge is left out. */
+	if (clyde_stack_reaches(w->s, (uint32_t)c, (uint32_t)parent))
 		return;
 	p = &w->s->nodes[parent];
 	for (uint32_t i = 0; i < p->nchildren; i++)
@@ -535,12 +623,13 @@ static bool md_parity(const char *level)
 
 /* The first striping node found depth-first from node i. */
 static int stripe_below(const struct clyde_stack *s, uint32_t i,
-			struct clyde_stack_stripe *st, unsigned depth)
+			struct clyde_stack_stripe *st, uint64_t *seen)
 {
 	const struct clyde_stack_node *n = &s->nodes[i];
 
-	if (depth > CLYDE_STACK_MAX_NODES)
+	if (i >= s->nnodes || (*seen & (1ull << i)))
 		return -ENOENT;
+	*seen |= 1ull << i;
 	if (n->kind == CLYDE_STACK_MD && clyde_stack_md_data_disks(n) &&
 	    n->chunk_bytes) {
 		memset(st, 0, sizeof(*st));
@@ -565,7 +654,7 @@ static int stripe_below(const struct clyde_stack *s, uint32_t i,
 		return 0;
 	}
 	for (uint32_t c = 0; c < n->nchildren; c++)
-		if (stripe_below(s, n->children[c], st, depth + 1) == 0)
+		if (stripe_below(s, n->children[c], st, seen) == 0)
 			return 0;
 	return -ENOENT;
 }
@@ -605,8 +694,10 @@ int clyde_stack_stripe(const struct clyde_stack *s,
 {
 	if (s->has_fs && !strcmp(s->fs.type, "btrfs"))
 		return btrfs_stripe(s, st);
+	uint64_t seen = 0;
+
 	for (uint32_t t = 0; t < s->ntop; t++)
-		if (stripe_below(s, s->top[t], st, 0) == 0)
+		if (stripe_below(s, s->top[t], st, &seen) == 0)
 			return 0;
 	return -ENOENT;
 }

@@ -294,6 +294,7 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			  struct clyde_json_error *err)
 {
 	const struct clyde_json *devs, *fs, *v;
+	char why[96];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -364,6 +365,14 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			CLYDE_STACK_MAX_TOP, err);
 	if (rc)
 		goto fail;
+	if (clyde_stack_check(out, why, sizeof(why)) != 0) {
+		if (err) {
+			err->line = obj->line;
+			snprintf(err->why, sizeof(err->why), "stack: %s", why);
+		}
+		rc = -EINVAL;
+		goto fail;
+	}
 	return 0;
 fail:
 	clyde_stack_free(out);

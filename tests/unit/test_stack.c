@@ -354,6 +354,10 @@ static void test_json_errors(void)
 		"{\"devices\": [{\"name\": 3}]}",
 		"{\"devices\": [{\"name\": \"a\", \"raid_disks\": -1}]}",
 		"[]",
+		/* A device below itself. */
+		"{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]},"
+		" {\"name\": \"b\", \"children\": [\"a\"]}], \"top\": [\"a\"]}",
+		"{\"devices\": [{\"name\": \"a\", \"children\": [\"a\"]}]}",
 	};
 	struct clyde_json root;
 	struct clyde_json_error err;
@@ -414,6 +418,41 @@ static void test_facts(void)
 	clyde_stack_free(&s);
 }
 
+/* 40 devices, each with the next two as children: few devices, but the
+ * printed tree would unfold into about 2^40 lines.  Refused on reading. */
+static void test_json_unfold(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct clyde_json root;
+	struct clyde_json_error err;
+	struct clyde_stack s;
+
+	if (!f) {
+		CHECK(!"open_memstream");
+		return;
+	}
+	fputs("{\"top\": [\"d0\"], \"devices\": [", f);
+	for (int i = 0; i < 40; i++) {
+		fprintf(f, "%s{\"name\": \"d%d\", \"children\": [",
+			i ? "," : "", i);
+		if (i + 1 < 40)
+			fprintf(f, "\"d%d\"", i + 1);
+		if (i + 2 < 40)
+			fprintf(f, ", \"d%d\"", i + 2);
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+	fclose(f);
+	CHECK(clyde_json_parse(text, len, NULL, &root, &err) == 0);
+	CHECK(clyde_stack_from_json(&root, &s, &err) == -EINVAL);
+	CHECK(strstr(err.why, "unfolds into more than") != NULL);
+	clyde_stack_free(&s);
+	clyde_json_free(&root);
+	free(text);
+}
+
 static void test_fmt(void)
 {
 	char b[32];
@@ -437,6 +476,7 @@ int main(void)
 	test_json_round_trip("md-raid5-degraded", "md0");
 	test_json_round_trip("lvm-striped-md", "dm-0");
 	test_json_errors();
+	test_json_unfold();
 	test_facts();
 	test_fmt();
 	return tap_done();
