@@ -479,6 +479,28 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* /sys does not name the device: describe it from its node, which is the
+ * path itself or the mount source. */
+static void add_from_ioctl(struct walk *w, const char *path,
+			   const struct clyde_target *t)
+{
+	struct clyde_stack *s = w->s;
+	const char *node = t->source;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		node = path;
+	if (s->nnodes < CLYDE_STACK_MAX_NODES &&
+	    clyde_stack_node_ioctl(node, &s->nodes[s->nnodes]) == 0) {
+		s->top[s->ntop++] = (uint32_t)s->nnodes++;
+		return;
+	}
+	snprintf(s->note, sizeof(s->note),
+		 "device %u:%u has no name in /sys and %.200s cannot be "
+		 "opened",
+		 t->dev_major, t->dev_minor, node[0] ? node : "no node");
+}
+
 /* A real target: its mount from env.c, its geometry, its devices. */
 static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 {
@@ -508,9 +530,7 @@ static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 	if (!t->has_block_device) {
 		clyde_stack_copy(s->note, sizeof(s->note), t->no_device_reason);
 	} else if (!t->block_dev[0]) {
-		snprintf(s->note, sizeof(s->note),
-			 "device %u:%u has no name in /sys", t->dev_major,
-			 t->dev_minor);
+		add_from_ioctl(w, path, t);
 	} else {
 		if (strcmp(s->fs.type, "btrfs") == 0)
 			add_btrfs_devices(w);
