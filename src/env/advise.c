@@ -191,6 +191,16 @@ static bool stripe_of(const struct clyde_stack *s, uint32_t i,
 	return clyde_stack_stripe(&sub, st) == 0;
 }
 
+/* A start for a partition that was at `start`: the first multiple of
+ * `unit` at or after it and at or after 1 MiB (where partitioning tools
+ * start by default). */
+static uint64_t aligned_start(uint64_t start, uint64_t unit)
+{
+	uint64_t at = start > (1u << 20) ? start : (1u << 20);
+
+	return (at + unit - 1) / unit * unit;
+}
+
 /* 2. Partitions and LVs must start on a stripe boundary of what they
  * are carved from, and partitions of disks on a physical block. */
 static void check_alignment(const struct clyde_stack *s,
@@ -230,8 +240,8 @@ static void check_alignment(const struct clyde_stack *s,
 			    "recreate it starting on a multiple of %s, e.g. "
 			    "parted /dev/%s mkpart primary %lluKiB 100%%",
 			    sz(&z, unit), d->name,
-			    (unsigned long long)(((n->start_bytes + unit - 1) /
-						  unit * unit) >>
+			    (unsigned long long)(aligned_start(n->start_bytes,
+							       unit) >>
 						 10));
 			continue;
 		}
@@ -446,10 +456,8 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 			"written twice, so block writes run at about half "
 			"the device's speed",
 			s->fs.mount_point);
-		fix(a,
-		    "mount -o remount,data=ordered %s (needs umount and "
-		    "mount for ext4)",
-		    fs_mnt(s));
+		fix(a, "umount %s && mount -o data=ordered %s %s", fs_mnt(s),
+		    fs_dev(s), fs_mnt(s));
 	}
 }
 

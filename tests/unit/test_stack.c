@@ -232,6 +232,9 @@ static void test_misaligned(void)
 	CHECK_STR(leaves_of(&s), "sda1");
 	CHECK_STR(advice_ids(&s, 0, &l), "part-align@sda1");
 	CHECK(strstr(l.items[0].text, "sector 63") != NULL);
+	CHECK_STR(l.items[0].fix, "recreate it starting on a multiple of 4 "
+				  "KiB, e.g. parted /dev/sda mkpart primary "
+				  "1024KiB 100%");
 	clyde_stack_free(&s);
 
 	CHECK(probe_in("misaligned-part", "md0p2", &s) == 0);
