@@ -61,8 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (clyde_stack_check(&s, why, sizeof(why)))
 		abort();
-	(void)clyde_advice_from_json(clyde_json_get(&root, "advice"), &l,
-				     &err);
+	(void)clyde_advice_from_json(clyde_json_get(&root, "advice"), &l, &err);
 	clyde_advise(&s, CLYDE_ADVISE_TREE, &l);
 	(void)clyde_stack_facts(&s, facts, 64);
 	devnull = fopen("/dev/null", "w");
