@@ -121,7 +121,7 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n,
 unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_members *m,
 				const struct clyde_members_verdict *v,
-				const struct clyde_stripe_geom *g,
+				const struct clyde_stack_stripe *g,
 				uint32_t chunk)
 {
 	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN];
@@ -133,6 +133,7 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 	if (v->rmw) {
 		clyde_fmt_human_bytes(a, sizeof(a), (double)v->read_bytes);
 		if (g && g->chunk_bytes && g->data_disks) {
+			/* e.g. "stripe = 64 KiB x 3 data disks = 192 KiB" */
 			clyde_fmt_human_bytes(b, sizeof(b),
 					      (double)g->chunk_bytes);
 			clyde_fmt_human_bytes(c, sizeof(c),
@@ -216,13 +217,14 @@ unsigned clyde_members_run_findings(char *buf, size_t n,
 				    enum clyde_test id,
 				    const struct clyde_members_verdict *v)
 {
+	struct clyde_stack_stripe st;
 	uint32_t chunk = 0;
 
 	if (id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE)
 		chunk = r->params.io_chunk;
 	else if (id == CLYDE_SEQ_CREATE || id == CLYDE_RAN_CREATE)
 		chunk = r->params.file_chunk;
-	return clyde_members_findings(buf, n, clyde_test_label(id),
-				      &r->tests[id].members, v, &r->env.stripe,
-				      chunk);
+	return clyde_members_findings(
+		buf, n, clyde_test_label(id), &r->tests[id].members, v,
+		clyde_stack_stripe(&r->env.stack, &st) ? NULL : &st, chunk);
 }

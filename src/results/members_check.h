@@ -61,13 +61,13 @@ void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
  * starting with the test's label: "block write read 312 MiB from the
  * members: partial-stripe writes (stripe = 64 KiB x 3 data disks = 192
  * KiB; this test writes 8 KiB chunks)".  `chunk` is the size the test
- * writes in (0 unknown); g may be NULL or unknown.  Returns the number of
+ * writes in (0 unknown); g (the stack's stripe, env/stack.h) may be NULL.  Returns the number of
  * findings (0: buf is "").
  */
 unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_members *m,
 				const struct clyde_members_verdict *v,
-				const struct clyde_stripe_geom *g,
+				const struct clyde_stack_stripe *g,
 				uint32_t chunk);
 
 /* A test's name in sentences: "block write", "sequential create". */

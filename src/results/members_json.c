@@ -1,8 +1,11 @@
 #include "results/members_json.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/members_check.h"
+#include "results/stack_out.h"
 
 void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
 		      enum clyde_test id)
@@ -99,4 +102,18 @@ void clyde_jw_virt(struct clyde_jw *w, const struct clyde_virt *v)
 		     "pause tell more",
 		     256);
 	clyde_jw_close(w, '}');
+}
+
+int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
+			  unsigned workload)
+{
+	struct clyde_advice_list *l = malloc(sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	clyde_advise(s, workload, l);
+	clyde_stack_json(w, "stack", s);
+	clyde_advice_json(w, "advice", l);
+	free(l);
+	return 0;
 }

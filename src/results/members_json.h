@@ -28,4 +28,12 @@ void clyde_jw_virt(struct clyde_jw *w, const struct clyde_virt *v);
 double clyde_loop_fraction(const struct clyde_loopcache_seen *l,
 			   uint64_t data_bytes);
 
+struct clyde_stack;
+
+/* "stack": {...} (results/stack_out.h) and "advice": [...] for it
+ * (env/advise.h, `workload` a CLYDE_ADVISE_* mask).  Returns 0 or
+ * -ENOMEM. */
+int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
+			  unsigned workload);
+
 #endif
