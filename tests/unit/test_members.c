@@ -156,13 +156,13 @@ static void test_mirror_and_imbalance(void)
 	/* raid1 over two disks: each writes everything. */
 	member(&m, "sdb", 0, 256 * MIB, 800);
 	member(&m, "sdc", 0, 256 * MIB, 820);
-	clyde_members_check(&m, CLYDE_PUT_BLOCK, 256 * MIB, &v);
+	clyde_members_check(&m, true, 256 * MIB, &v);
 	CHECK(v.wa_array > 1.99 && v.wa_array < 2.01);
 	CHECK(v.wa[0] > 0.99 && v.wa[0] < 1.01);
 	CHECK(!v.busier && !v.slower && !v.rmw);
 	/* One disk three times slower per byte. */
 	m.m[1].io.io_ticks_ms = 3000;
-	clyde_members_check(&m, CLYDE_PUT_BLOCK, 256 * MIB, &v);
+	clyde_members_check(&m, true, 256 * MIB, &v);
 	CHECK(v.slower && v.slow == 1 && !v.busier);
 	CHECK(clyde_members_findings(text, sizeof(text), "block write", &m, &v,
 				     NULL, 8192) == 1);
@@ -170,7 +170,7 @@ static void test_mirror_and_imbalance(void)
 	/* One disk doing almost nothing. */
 	m.m[1].io.io_ticks_ms = 820;
 	m.m[1].io.write_bytes = 1 * MIB;
-	clyde_members_check(&m, CLYDE_PUT_BLOCK, 256 * MIB, &v);
+	clyde_members_check(&m, true, 256 * MIB, &v);
 	CHECK(v.busier && v.busy == 0 && v.idle == 1);
 	clyde_members_findings(text, sizeof(text), "block write", &m, &v, NULL,
 			       8192);
@@ -179,10 +179,10 @@ static void test_mirror_and_imbalance(void)
 	/* The creates write metadata: the members' writes are the base. */
 	memset(&m, 0, sizeof(m));
 	member(&m, "sdb", 512 * 1024, 8 * MIB, 100);
-	clyde_members_check(&m, CLYDE_SEQ_CREATE, 0, &v);
+	clyde_members_check(&m, true, 0, &v);
 	CHECK(!v.rmw && v.wa_array < 0);
 	member(&m, "sdc", 1 * MIB, 8 * MIB, 100);
-	clyde_members_check(&m, CLYDE_SEQ_CREATE, 0, &v);
+	clyde_members_check(&m, true, 0, &v);
 	CHECK(v.rmw);
 }
 
