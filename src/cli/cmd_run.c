@@ -502,7 +502,10 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
 					    1, NULL) < 0 ||
 		     clyde_members_text_write(cfg->quiet ? stderr : out,
-					      &runs[i], 1, cli->verbose) < 0))
+					      &runs[i], 1, cli->verbose) < 0 ||
+		     (!cli->no_advice &&
+		      clyde_advice_section(cfg->quiet ? stderr : out,
+					   &runs[i].env.stack, 0) < 0)))
 			return -EIO;
 		if (leader &&
 		    (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
@@ -529,7 +532,9 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 			clyde_summary_unsettled(sum, extra->unsettled);
 	if (leader && series &&
 	    (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
-	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0))
+	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0 ||
+	     (!cli->no_advice &&
+	      clyde_advice_section(stderr, &runs[0].env.stack, 0) < 0)))
 		return -EIO;
 	return 0;
 }

@@ -1,6 +1,5 @@
 #include "env/members.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "env/members_sys.h"
 #include "env/members_virt.h"
+#include "env/stack.h"
 
 void clyde_members_init(struct clyde_member_watch *w, const char *root)
 {
@@ -25,97 +25,14 @@ static bool has(const struct clyde_member_watch *w, const char *name)
 	return false;
 }
 
-/* The leaves below `name`, depth-bounded: a stack is never this deep. */
-static int add_leaves(struct clyde_member_watch *w, const char *name, int depth)
+int clyde_members_add(struct clyde_member_watch *w, const char *name)
 {
-	char dir[4200];
-	struct dirent *de;
-	DIR *d;
-	int ret = 0, slaves = 0;
-
-	if (!name[0] || strlen(name) >= CLYDE_MEMBER_NAME)
-		return 0;
-	if (depth < 8 &&
-	    clyde_sys_path(w->root, dir, sizeof(dir),
-			   "/sys/class/block/%s/slaves", name) == 0 &&
-	    (d = opendir(dir)) != NULL) {
-		while (!ret && (de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			slaves++;
-			ret = add_leaves(w, de->d_name, depth + 1);
-		}
-		closedir(d);
-		if (slaves)
-			return ret;
-	}
-	if (has(w, name))
+	if (!name[0] || strlen(name) >= CLYDE_MEMBER_NAME || has(w, name))
 		return 0;
 	if (w->n == CLYDE_MAX_MEMBERS)
 		return -ENOSPC;
 	snprintf(w->name[w->n++], CLYDE_MEMBER_NAME, "%s", name);
 	return 0;
-}
-
-int clyde_members_add(struct clyde_member_watch *w, const char *name)
-{
-	return add_leaves(w, name, 0);
-}
-
-/* Does /sys/fs/btrfs/<fsid>/devices hold `dev`? */
-static bool btrfs_has(const char *dir, const char *dev)
-{
-	char p[4400];
-	int n = snprintf(p, sizeof(p), "%s/%s", dir, dev);
-
-	return n > 0 && (size_t)n < sizeof(p) && access(p, F_OK) == 0;
-}
-
-/* Add every device of the btrfs filesystem that holds `dev`; 1 when one
- * was found, 0 when none, or -ENOSPC. */
-static int add_btrfs(struct clyde_member_watch *w, const char *dev)
-{
-	char top[4200], dir[4400];
-	struct dirent *de, *e;
-	DIR *d, *dd;
-	int ret = 0;
-
-	if (clyde_sys_path(w->root, top, sizeof(top), "/sys/fs/btrfs") ||
-	    !(d = opendir(top)))
-		return 0;
-	while (!ret && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "features"))
-			continue;
-		int len = snprintf(dir, sizeof(dir), "%s/%s/devices", top,
-				   de->d_name);
-
-		if (len < 0 || (size_t)len >= sizeof(dir) ||
-		    !btrfs_has(dir, dev) || !(dd = opendir(dir)))
-			continue;
-		while (ret >= 0 && (e = readdir(dd)) != NULL)
-			if (e->d_name[0] != '.')
-				ret = add_leaves(w, e->d_name, 0);
-		closedir(dd);
-		if (ret >= 0)
-			ret = 1;
-	}
-	closedir(d);
-	return ret;
-}
-
-int clyde_members_find(struct clyde_member_watch *w,
-		       const struct clyde_target *t)
-{
-	int ret;
-
-	if (!t->has_block_device || !t->block_dev[0])
-		return 0;
-	if (!strcmp(t->fstype, "btrfs")) {
-		ret = add_btrfs(w, t->block_dev);
-		if (ret)
-			return ret < 0 ? ret : 0;
-	}
-	return add_leaves(w, t->block_dev, 0);
 }
 
 int clyde_members_stat(const char *root, const char *name,
@@ -166,12 +83,15 @@ static int loop_disk(const char *root, const char *dev, char *out, size_t n)
 	return clyde_sys_link_base(root, out, n, "%s", link);
 }
 
-void clyde_members_setup_target(struct clyde_member_watch *w,
-				const struct clyde_target *t,
-				struct clyde_virt *virt)
+void clyde_members_setup(struct clyde_member_watch *w,
+			 const struct clyde_stack *s, struct clyde_virt *virt)
 {
+	const char *leaves[CLYDE_MAX_MEMBERS];
+	size_t n = clyde_stack_leaves(s, leaves, CLYDE_MAX_MEMBERS);
+
 	clyde_members_init(w, NULL);
-	clyde_members_find(w, t);
+	for (size_t i = 0; i < n && i < CLYDE_MAX_MEMBERS; i++)
+		clyde_members_add(w, leaves[i]);
 	memset(virt, 0, sizeof(*virt));
 	for (unsigned i = 0; i < w->n; i++) {
 		char under[CLYDE_MEMBER_NAME];

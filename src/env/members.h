@@ -41,45 +41,25 @@ struct clyde_member_watch {
 	bool have[CLYDE_MAX_MEMBERS];
 };
 
-/* The stripe the members are written in, when the stack knows it (md
- * RAID 4/5/6, btrfs raid5/6, dm-striped): what a partial-stripe write is. */
-struct clyde_stripe_geom {
-	uint64_t chunk_bytes; /* stripe unit; 0 unknown */
-	unsigned data_disks;  /* disks holding data in one stripe; 0 unknown */
-	char what[64];	      /* "md0 raid5", "btrfs raid5" */
-};
-
 /* An empty watch reading sysfs under root (NULL: the machine's). */
 void clyde_members_init(struct clyde_member_watch *w, const char *root);
 
-/*
- * Add device `name` (a kernel name such as "md0" or "sdb1") and, in its
- * place, the leaves below it: a device with entries in
- * /sys/class/block/<name>/slaves is replaced by them, recursively.  A name
- * already in the watch is not added twice.  Returns 0, or -ENOSPC when the
- * watch is full (the devices added so far stay).
- */
+/* Add device `name` (a kernel name such as "sdb" or "loop3") unless it
+ * is there already.  Returns 0, or -ENOSPC when the watch is full. */
 int clyde_members_add(struct clyde_member_watch *w, const char *name);
 
-/*
- * Fill the watch with the leaves under target t: for btrfs every device
- * of the filesystem (/sys/fs/btrfs/<fsid>/devices), else t->block_dev;
- * then the leaves below each.  Returns 0 (possibly with no member: no
- * block device) or -ENOSPC.
- */
-int clyde_members_find(struct clyde_member_watch *w,
-		       const struct clyde_target *t);
-
 struct clyde_virt;
+struct clyde_stack;
 
 /*
- * For a run: an empty watch on the machine's sysfs filled with the leaves
- * under target t (clyde_members_find), and in *virt the first member that
- * is a virtual disk (is_virtual false when none is).
+ * For a run: an empty watch on the machine's sysfs holding the leaves of
+ * stack s (clyde_stack_leaves: every disk of a btrfs filesystem, the
+ * members of an md array, a loop device), and in *virt the first member
+ * that is a virtual disk, or whose loop backing file is on one
+ * (is_virtual false when none is).
  */
-void clyde_members_setup_target(struct clyde_member_watch *w,
-				const struct clyde_target *t,
-				struct clyde_virt *virt);
+void clyde_members_setup(struct clyde_member_watch *w,
+			 const struct clyde_stack *s, struct clyde_virt *virt);
 
 /* Read every member's counters: the start of a test. */
 void clyde_members_begin(struct clyde_member_watch *w);

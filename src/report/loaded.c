@@ -16,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/stack_keys.h"
+#include "results/stack_out.h"
+
 /* Files bigger than this are not read (a CSV this size would be about
  * three million runs; a JSON result is refused well before). */
 
@@ -614,6 +617,30 @@ static void json_kv_section(struct jload *jl, struct clyde_loaded_run *r,
 	}
 }
 
+/* clyde_stack_keys() into a run's settings. */
+static int stack_kv(void *arg, const char *key, const char *value)
+{
+	return kv_set(arg, key, value);
+}
+
+/* The "stack" object of a result (env/stack.h), read into settings.  A
+ * stack that does not read is left out: it is extra information, never
+ * a reason to refuse the result. */
+static void json_stack_kv(struct jload *jl, struct clyde_loaded_run *r,
+			  const struct clyde_json *obj)
+{
+	struct clyde_json_error err;
+	struct clyde_stack s;
+
+	if (!obj || obj->type != CLYDE_JSON_OBJECT)
+		return;
+	memset(&err, 0, sizeof(err));
+	if (clyde_stack_from_json(obj, &s, &err) == 0 &&
+	    clyde_stack_keys(&s, stack_kv, r) < 0)
+		jl->rc = -ENOMEM;
+	clyde_stack_free(&s);
+}
+
 static void json_latency(struct jload *jl, const struct clyde_json *lat,
 			 const char *where, struct clyde_loaded_test *t)
 {
@@ -985,6 +1012,7 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			"machine");
 	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
 			"config");
+	json_stack_kv(&jl, r, clyde_json_get(root, "stack"));
 	if (rows)
 		json_row_runs(&jl, r, runs, rows);
 	else
@@ -1116,6 +1144,8 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 			t->latency.max_ns = clyde_hist_max(h);
 		}
 	}
+	if (clyde_stack_keys(&run->env.stack, stack_kv, r) < 0)
+		rc = -ENOMEM;
 	if (rc) {
 		drop_last_run(set);
 		return clyde_err(ctx, ENOMEM, "loading %s", name);

@@ -21,6 +21,7 @@
 
 #include "results/json_out.h"
 #include "results/members_json.h"
+#include "results/stack_out.h"
 #include "results/summary.h"
 
 #define SCHEMA_VERSION 1
@@ -222,6 +223,9 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_machine(&w, &r0->env.machine);
 	clyde_jw_target(&w, &r0->env.target);
 	clyde_jw_virt(&w, &r0->env.virt);
+	ret = clyde_jw_stack_advice(&w, &r0->env.stack, 0);
+	if (ret < 0)
+		return ret;
 	json_config(&w, &r0->params);
 	clyde_jw_open(&w, "runs", '[');
 	for (unsigned i = 0; i < nruns; i++)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "results/format.h"
+#include "results/tree_result.h"
 
 bool clyde_test_only_writes(enum clyde_test id)
 {
@@ -68,7 +69,7 @@ static void balance(const struct clyde_members *m,
 	}
 }
 
-void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
+void clyde_members_check(const struct clyde_members *m, bool only_writes,
 			 uint64_t written, struct clyde_members_verdict *v)
 {
 	uint64_t base;
@@ -93,8 +94,7 @@ void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
 	if (written)
 		v->wa_array = (double)v->write_bytes / (double)written;
 	base = written ? written : v->write_bytes;
-	v->rmw = clyde_test_only_writes(id) &&
-		 v->read_bytes >= CLYDE_RMW_MIN_BYTES &&
+	v->rmw = only_writes && v->read_bytes >= CLYDE_RMW_MIN_BYTES &&
 		 (double)v->read_bytes > CLYDE_RMW_FRACTION * (double)base;
 	balance(m, v);
 }
@@ -121,7 +121,7 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n,
 unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_members *m,
 				const struct clyde_members_verdict *v,
-				const struct clyde_stripe_geom *g,
+				const struct clyde_stack_stripe *g,
 				uint32_t chunk)
 {
 	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN];
@@ -133,6 +133,7 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 	if (v->rmw) {
 		clyde_fmt_human_bytes(a, sizeof(a), (double)v->read_bytes);
 		if (g && g->chunk_bytes && g->data_disks) {
+			/* e.g. "stripe = 64 KiB x 3 data disks = 192 KiB" */
 			clyde_fmt_human_bytes(b, sizeof(b),
 					      (double)g->chunk_bytes);
 			clyde_fmt_human_bytes(c, sizeof(c),
@@ -208,7 +209,8 @@ void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
 {
 	const struct clyde_test_result *t = &r->tests[id];
 
-	clyde_members_check(&t->members, id, writes_data(id) ? t->bytes : 0, v);
+	clyde_members_check(&t->members, clyde_test_only_writes(id),
+			    writes_data(id) ? t->bytes : 0, v);
 }
 
 unsigned clyde_members_run_findings(char *buf, size_t n,
@@ -216,13 +218,30 @@ unsigned clyde_members_run_findings(char *buf, size_t n,
 				    enum clyde_test id,
 				    const struct clyde_members_verdict *v)
 {
+	struct clyde_stack_stripe st;
 	uint32_t chunk = 0;
 
 	if (id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE)
 		chunk = r->params.io_chunk;
 	else if (id == CLYDE_SEQ_CREATE || id == CLYDE_RAN_CREATE)
 		chunk = r->params.file_chunk;
-	return clyde_members_findings(buf, n, clyde_test_label(id),
-				      &r->tests[id].members, v, &r->env.stripe,
-				      chunk);
+	return clyde_members_findings(
+		buf, n, clyde_test_label(id), &r->tests[id].members, v,
+		clyde_stack_stripe(&r->env.stack, &st) ? NULL : &st, chunk);
+}
+
+void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
+			      struct clyde_members_verdict *v, char *text,
+			      size_t n)
+{
+	const struct clyde_tree_phase_result *r = &run->phases[p];
+	bool extract = p == CLYDE_TREE_EXTRACT;
+	struct clyde_stack_stripe st;
+
+	clyde_members_check(&r->members, extract, extract ? r->bytes : 0, v);
+	clyde_members_findings(
+		text, n, clyde_tree_phase_name((enum clyde_tree_phase)p),
+		&r->members, v,
+		clyde_stack_stripe(&run->env.stack, &st) ? NULL : &st,
+		extract ? (uint32_t)run->cfg.io_size : 0);
 }

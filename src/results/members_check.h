@@ -50,10 +50,11 @@ struct clyde_members_verdict {
 /* Does test id only write (no data is read back)? */
 bool clyde_test_only_writes(enum clyde_test id);
 
-/* Look at one test's members.  `written` is the bytes the test wrote
- * (0 when it writes only metadata: the members' writes are used as the
- * base of the read-modify-write rule then). */
-void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
+/* Look at one test's members.  `only_writes`: the test reads nothing
+ * back (the read-modify-write rule applies).  `written` is the bytes the
+ * test wrote (0 when it writes only metadata: the members' writes are
+ * used as the base of the read-modify-write rule then). */
+void clyde_members_check(const struct clyde_members *m, bool only_writes,
 			 uint64_t written, struct clyde_members_verdict *v);
 
 /*
@@ -61,13 +62,13 @@ void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
  * starting with the test's label: "block write read 312 MiB from the
  * members: partial-stripe writes (stripe = 64 KiB x 3 data disks = 192
  * KiB; this test writes 8 KiB chunks)".  `chunk` is the size the test
- * writes in (0 unknown); g may be NULL or unknown.  Returns the number of
+ * writes in (0 unknown); g (the stack's stripe, env/stack.h) may be NULL.  Returns the number of
  * findings (0: buf is "").
  */
 unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_members *m,
 				const struct clyde_members_verdict *v,
-				const struct clyde_stripe_geom *g,
+				const struct clyde_stack_stripe *g,
 				uint32_t chunk);
 
 /* A test's name in sentences: "block write", "sequential create". */
@@ -86,5 +87,14 @@ unsigned clyde_members_run_findings(char *buf, size_t n,
 				    const struct clyde_run *r,
 				    enum clyde_test id,
 				    const struct clyde_members_verdict *v);
+
+struct clyde_tree_run;
+
+/* The verdict on phase p of a tree run and its sentences (labelled with
+ * the phase's name): extract only writes (its bytes, in io_size
+ * chunks), the other phases are not checked for read-modify-write. */
+void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
+			      struct clyde_members_verdict *v, char *text,
+			      size_t n);
 
 #endif

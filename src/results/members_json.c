@@ -1,18 +1,20 @@
 #include "results/members_json.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/members_check.h"
+#include "results/stack_out.h"
+#include "results/tree_result.h"
 
-void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
-		      enum clyde_test id)
+void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
+			 const struct clyde_members_verdict *v,
+			 const char *findings)
 {
-	const struct clyde_members *m = &r->tests[id].members;
-	struct clyde_members_verdict v;
 	char text[2048];
 	char *line, *save = NULL;
 
-	clyde_members_check_run(r, id, &v);
 	clyde_jw_open(w, "members", '[');
 	for (unsigned i = 0; i < m->n; i++) {
 		const struct clyde_devio *d = &m->m[i].io;
@@ -25,30 +27,41 @@ void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
 		clyde_jw_u64(w, "read_ios", d->read_ios);
 		clyde_jw_u64(w, "write_ios", d->write_ios);
 		clyde_jw_u64(w, "io_ticks_ms", d->io_ticks_ms);
-		if (v.wa[i] >= 0.0)
-			clyde_jw_num(w, "write_amplification", v.wa[i], 4);
+		if (v->wa[i] >= 0.0)
+			clyde_jw_num(w, "write_amplification", v->wa[i], 4);
 		else
 			clyde_jw_null(w, "write_amplification");
 		clyde_jw_close(w, '}');
 	}
 	clyde_jw_close(w, ']');
 	clyde_jw_open(w, "members_check", '{');
-	clyde_jw_u64(w, "read_bytes", v.read_bytes);
-	clyde_jw_u64(w, "write_bytes", v.write_bytes);
-	if (v.wa_array >= 0.0)
-		clyde_jw_num(w, "write_amplification", v.wa_array, 4);
+	clyde_jw_u64(w, "read_bytes", v->read_bytes);
+	clyde_jw_u64(w, "write_bytes", v->write_bytes);
+	if (v->wa_array >= 0.0)
+		clyde_jw_num(w, "write_amplification", v->wa_array, 4);
 	else
 		clyde_jw_null(w, "write_amplification");
-	clyde_jw_bool(w, "read_modify_write", v.rmw);
-	clyde_jw_bool(w, "unbalanced", v.busier);
-	clyde_jw_bool(w, "slow_member", v.slower);
+	clyde_jw_bool(w, "read_modify_write", v->rmw);
+	clyde_jw_bool(w, "unbalanced", v->busier);
+	clyde_jw_bool(w, "slow_member", v->slower);
 	clyde_jw_open(w, "findings", '[');
-	clyde_members_run_findings(text, sizeof(text), r, id, &v);
+	snprintf(text, sizeof(text), "%s", findings);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		clyde_jw_str(w, NULL, line, strlen(line));
 	clyde_jw_close(w, ']');
 	clyde_jw_close(w, '}');
+}
+
+void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
+		      enum clyde_test id)
+{
+	struct clyde_members_verdict v;
+	char text[2048];
+
+	clyde_members_check_run(r, id, &v);
+	clyde_members_run_findings(text, sizeof(text), r, id, &v);
+	clyde_jw_members_of(w, &r->tests[id].members, &v, text);
 }
 
 double clyde_loop_fraction(const struct clyde_loopcache_seen *l,
@@ -99,4 +112,29 @@ void clyde_jw_virt(struct clyde_jw *w, const struct clyde_virt *v)
 		     "pause tell more",
 		     256);
 	clyde_jw_close(w, '}');
+}
+
+int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
+			  unsigned workload)
+{
+	struct clyde_advice_list *l = malloc(sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	clyde_advise(s, workload, l);
+	clyde_stack_json(w, "stack", s);
+	clyde_advice_json(w, "advice", l);
+	free(l);
+	return 0;
+}
+
+void clyde_tree_jw_members(struct clyde_jw *w, const struct clyde_tree_run *run,
+			   int p)
+{
+	const struct clyde_tree_phase_result *r = &run->phases[p];
+	struct clyde_members_verdict v;
+	char text[2048];
+
+	clyde_tree_members_check(run, p, &v, text, sizeof(text));
+	clyde_jw_members_of(w, &r->members, &v, text);
 }

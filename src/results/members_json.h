@@ -10,7 +10,15 @@
 #include "results/json_out.h"
 #include "results/result.h"
 
-/* "members": [...] and "members_check": {...} of test id of run r. */
+struct clyde_members_verdict;
+
+/* "members": [...] and "members_check": {...} of one test or phase: its
+ * members, their verdict and the verdict's sentences (one per line). */
+void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
+			 const struct clyde_members_verdict *v,
+			 const char *findings);
+
+/* The same for test id of run r. */
 void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
 		      enum clyde_test id);
 
@@ -27,5 +35,19 @@ void clyde_jw_virt(struct clyde_jw *w, const struct clyde_virt *v);
  * not measured. */
 double clyde_loop_fraction(const struct clyde_loopcache_seen *l,
 			   uint64_t data_bytes);
+
+struct clyde_stack;
+struct clyde_tree_run;
+
+/* "members" and "members_check" of phase p of a tree run: extract only
+ * writes (its bytes and -io-size chunks), the walks read. */
+void clyde_tree_jw_members(struct clyde_jw *w, const struct clyde_tree_run *run,
+			   int p);
+
+/* "stack": {...} (results/stack_out.h) and "advice": [...] for it
+ * (env/advise.h, `workload` a CLYDE_ADVISE_* mask).  Returns 0 or
+ * -ENOMEM. */
+int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
+			  unsigned workload);
 
 #endif

@@ -1,11 +1,13 @@
 #include "results/members_text.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/format.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
+#include "results/stack_out.h"
 
 /* The worst loop residency of test id over the runs; < 0 when none. */
 static double loop_worst(const struct clyde_run *runs, unsigned n,
@@ -159,6 +161,23 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 	write_findings(f, runs, n);
 	if (verbose)
 		write_table(f, runs, n);
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int clyde_advice_section(FILE *f, const struct clyde_stack *s,
+			 unsigned workload)
+{
+	struct clyde_advice_list *l = malloc(sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	clyde_advise(s, workload, l);
+	errno = 0;
+	if (l->n)
+		clyde_advice_text(f, l);
+	free(l);
 	if (fflush(f) != 0 || ferror(f))
 		return errno ? -errno : -EIO;
 	return 0;

@@ -18,4 +18,12 @@
 int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			     bool verbose);
 
+struct clyde_stack;
+
+/* The advice on stack s (env/advise.h; `workload` a CLYDE_ADVISE_* mask)
+ * as a short section, or nothing when there is none.  Returns 0 or the
+ * stream's negative errno. */
+int clyde_advice_section(FILE *f, const struct clyde_stack *s,
+			 unsigned workload);
+
 #endif

@@ -40,6 +40,7 @@ void clyde_run_release(struct clyde_run *run)
 		run->tests[i].spans = NULL;
 		run->tests[i].nworkers = 0;
 	}
+	clyde_stack_free(&run->env.stack);
 }
 
 int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)

@@ -13,6 +13,7 @@
 #include "core/hist.h"
 #include "env/env.h"
 #include "env/members.h"
+#include "env/stack.h"
 #include "env/members_virt.h"
 #include "io/loopcache.h"
 
@@ -140,8 +141,9 @@ struct clyde_run_params {
 struct clyde_env {
 	struct clyde_machine machine;
 	struct clyde_target target;
-	struct clyde_virt virt;		 /* the first virtual member disk */
-	struct clyde_stripe_geom stripe; /* the members' stripe, if known */
+	struct clyde_virt virt; /* the first virtual member disk */
+	/* The storage stack under the target; owned (clyde_run_release). */
+	struct clyde_stack stack;
 };
 
 struct clyde_run {

@@ -8,8 +8,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "env/advise.h"
 #include "results/format.h"
 #include "results/json_out.h"
+#include "results/members_json.h"
 
 #define MB 1e6
 
@@ -236,8 +238,8 @@ static void jw_str_or_null(struct clyde_jw *w, const char *key, const char *s,
 	clyde_jw_str(w, key, s && s[0] ? s : NULL, max);
 }
 
-static void json_phase(struct clyde_jw *w, int p,
-		       const struct clyde_tree_phase_result *r)
+static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
+		       int p, const struct clyde_tree_phase_result *r)
 {
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_str(w, "name", clyde_tree_phase_name((enum clyde_tree_phase)p),
@@ -268,9 +270,11 @@ static void json_phase(struct clyde_jw *w, int p,
 	clyde_jw_open(w, "cache", '{');
 	clyde_jw_bool(w, "dropped", r->cache_dropped);
 	jw_str_or_null(w, "reason", r->cache_reason, sizeof(r->cache_reason));
+	clyde_jw_loop(w, &r->loop, r->bytes);
 	clyde_jw_close(w, '}');
 	/* Only extract writes data of its own to compare with. */
 	clyde_jw_device(w, &r->dev, p == CLYDE_TREE_EXTRACT ? r->bytes : 0);
+	clyde_tree_jw_members(w, run, p);
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		const struct clyde_tree_worker *k = &r->workers[i];
@@ -364,6 +368,9 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 		     sizeof(run->cfg.label));
 	clyde_jw_u64(&w, "started_unix", run->started_unix);
 	json_env(&w, &run->env);
+	clyde_jw_virt(&w, &run->env.virt);
+	if (clyde_jw_stack_advice(&w, &run->env.stack, CLYDE_ADVISE_TREE) < 0)
+		return -ENOMEM;
 	json_config(&w, run);
 	clyde_jw_open(&w, "tree", '{');
 	clyde_jw_str(&w, "root", run->root, sizeof(run->root));
@@ -381,7 +388,7 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 	clyde_jw_open(&w, "phases", '[');
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
 		if (phase_ran(run, p))
-			json_phase(&w, p, &run->phases[p]);
+			json_phase(&w, run, p, &run->phases[p]);
 	clyde_jw_close(&w, ']');
 	clyde_jw_close(&w, '}');
 	clyde_jw_close(&w, ']');

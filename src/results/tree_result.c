@@ -50,6 +50,7 @@ void clyde_tree_run_release(struct clyde_tree_run *run)
 {
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
 		clyde_tree_phase_release(&run->phases[p]);
+	clyde_stack_free(&run->env.stack);
 }
 
 /* A size as the parser reads it back: the largest exact suffix. */

@@ -116,6 +116,11 @@ struct clyde_tree_phase_result {
 	bool cache_dropped;
 	char cache_reason[192]; /* why not (or a caveat); "" when none */
 	struct clyde_devio dev;
+	struct clyde_members members; /* each leaf device below the target */
+	/* Loop devices without direct I/O: their backing files' cache
+	 * before a walk (evicted along with the caches when they are
+	 * dropped). */
+	struct clyde_loopcache_seen loop;
 	unsigned nworkers;
 	struct clyde_tree_worker *workers; /* nworkers entries, owned */
 	struct clyde_tree_errors errors;

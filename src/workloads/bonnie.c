@@ -589,6 +589,8 @@ static void fill_env(const char *path, struct clyde_env *env)
 	clyde_ctx_init(&quiet);
 	clyde_env_machine(&quiet, &env->machine);
 	clyde_env_target(&quiet, path, &env->target);
+	clyde_stack_free(&env->stack);
+	clyde_stack_probe(&quiet, "", path, &env->stack);
 	clyde_ctx_release(&quiet);
 }
 
@@ -614,8 +616,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	st.target = &run->env.target;
 	st.progress = hooks ? hooks->progress : NULL;
 	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
-	clyde_members_setup_target(&st.members, &run->env.target,
-				   &run->env.virt);
+	clyde_members_setup(&st.members, &run->env.stack, &run->env.virt);
 	clyde_loopcache_find(&st.loops, &st.members);
 	ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {

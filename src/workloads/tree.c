@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/cache.h"
+#include "io/loopcache.h"
 
 int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 			    size_t errlen)
@@ -111,6 +112,8 @@ struct phase_env {
 	int probe_fd;
 	const char *walk_root; /* relative to walk_dirfd */
 	int walk_dirfd;
+	struct clyde_member_watch members; /* the leaf devices below */
+	struct clyde_loopcache loops;	   /* ... that are loops without dio */
 };
 
 /* Every message of a failed phase starts with the phase's name; running
@@ -159,7 +162,12 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 		o.visit_arg = e->hooks->visit_arg;
 	}
 	cold_cache(e->ctx, run, e->probe_fd, r);
+	/* The walks read: a loop device without direct I/O could serve
+	 * them from its backing file's cache. */
+	if (p != CLYDE_TREE_EXTRACT && p != CLYDE_TREE_DELETE && e->loops.n)
+		clyde_loopcache_prepare(&e->loops, r->cache_dropped, &r->loop);
 	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
+	clyde_members_begin(&e->members);
 	u0 = process_cpu(&s0);
 	switch (p) {
 	case CLYDE_TREE_EXTRACT:
@@ -189,6 +197,7 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 		clyde_devstat_delta(&d0, &d1, &r->dev);
 	else
 		r->dev.have_device = false;
+	clyde_members_end(&e->members, &r->members);
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
 	if (ret < 0 && ret != -EINTR)
@@ -286,6 +295,12 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		clyde_err_clear(ctx);
 	}
 	clyde_err_clear(ctx);
+	if (clyde_stack_probe(ctx, "",
+			      cfg->existing ? cfg->existing : scratch->path,
+			      &run->env.stack) < 0)
+		clyde_err_clear(ctx);
+	clyde_members_setup(&e.members, &run->env.stack, &run->env.virt);
+	clyde_loopcache_find(&e.loops, &e.members);
 
 	if (cfg->existing) {
 		/* Read-only: O_RDONLY, nothing else is ever asked of it. */

@@ -256,7 +256,7 @@ static const char *const checker[] = {
 	"HOSTILE = 'a\"b\\\\c\\nd\\te\\x7ff\\ufffdg\\u00e9h\\u2028i\\x01'\n",
 	"keys(d, 'schema schema_version clyde_version kind label started_unix '\n",
 	"     'machine target config runs summary until_stable '\n",
-	"     'virtual_disk', 'top')\n",
+	"     'virtual_disk stack advice', 'top')\n",
 	"check(d['schema'] == 'clyde-result', 'schema')\n",
 	"check(d['schema_version'] == 1 and isint(d['schema_version']), 'v')\n",
 	"check(d['clyde_version'] == '0.1.0', 'clyde_version')\n",

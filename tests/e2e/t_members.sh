@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Every member disk, every test: on btrfs over loop devices the JSON has
+# each device's bytes per test; raid1 over two disks writes everything
+# twice (write amplification about 2) on balanced members; raid0 and raid5
+# over three spread the block write over all three; on a plain disk
+# nothing is flagged as read-modify-write.  Also the -v table, and the
+# virtual-disk note on this machine's disk when it is virtio.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd python3 mkfs.btrfs mkfs.ext4 losetup mount umount
+
+# btrfs over N loop devices with data profile P: btrfs_loops P N.
+btrfs_loops()
+{
+	local p=$1 n=$2 i dev devs=()
+	for ((i = 0; i < n; i++)); do
+		truncate -s 300M "$T/$p.$i"
+		dev=$(losetup -f --show "$T/$p.$i" 2>/dev/null) ||
+			skip "no loop device available"
+		at_exit "losetup -d '$dev'"
+		devs+=("$dev")
+	done
+	mkfs.btrfs -q -f -d "$p" -m "$p" "${devs[@]}" >/dev/null 2>&1 ||
+		skip "mkfs.btrfs -d $p failed (no btrfs $p support?)"
+	MNT=$T/mnt.$p
+	mkdir "$MNT"
+	mount "${devs[0]}" "$MNT" || skip "cannot mount btrfs"
+	at_exit "umount -l '$MNT'"
+	mkdir "$MNT/work"
+}
+
+check_json()
+{
+	run_checker "$@" <<'PY'
+import json, sys
+path, profile, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+doc = json.load(open(path))
+tests = {t["name"]: t for t in doc["runs"][0]["tests"]}
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+pb = tests["put_block"]
+mem = pb["members"]
+mc = pb["members_check"]
+check(len(mem) == n and all(m["present"] for m in mem),
+      f"{profile}: {n} members counted: {[m['device'] for m in mem]}")
+check(sorted(doc["stack"]["leaves"]) == sorted(m["device"] for m in mem),
+      f"{profile}: the members are the stack's leaves")
+wrote = [m["write_bytes"] for m in mem]
+check(sum(wrote) == mc["write_bytes"], f"{profile}: the array sums its members")
+if profile != "raid5":  # parity: partial stripes are read first
+    check(mc["read_modify_write"] is False, f"{profile}: no read-modify-write")
+wa = mc["write_amplification"]
+want = {"raid1": (1.9, 2.3), "raid0": (0.95, 1.2), "raid5": (1.4, 1.8),
+        "plain": (0.95, 1.3)}[profile]
+check(want[0] <= wa <= want[1], f"{profile}: write amplification {wa} in {want}")
+check(mc["unbalanced"] is False, f"{profile}: block write balanced: {wrote}")
+if n > 1:
+    check(min(wrote) > 0.5 * max(wrote), f"{profile}: every member wrote its share")
+for name in ("seq_create", "ran_create") if profile == "plain" else ():
+    check(tests[name]["members_check"]["read_modify_write"] is False,
+          f"{profile}: {name} not flagged")
+PY
+}
+
+for spec in raid1:2 raid0:3 raid5:3; do
+	p=${spec%:*}
+	n=${spec#*:}
+	btrfs_loops "$p" "$n"
+	run_clyde -d "$MNT/work" -s 32m -n 0 -f -r 0 --no-save \
+		-v --json "$T/$p.json"
+	expect_rc 0 "a run on btrfs $p over $n loop devices"
+	check_json "$T/$p.json" "$p" "$n"
+	assert_file_match "$T/out" "^clyde: per member and test" \
+		"$p: -v prints the per-member table"
+done
+
+# A plain disk: one ext4 loop device, nothing flagged.
+mount_loop ext4 300
+mkdir "$MNT/work"
+run_clyde -d "$MNT/work" -s 32m -n 1:4096:4096 -f -r 0 --no-save \
+	--json "$T/plain.json"
+expect_rc 0 "a run on ext4 over one loop device"
+check_json "$T/plain.json" plain 1
+assert_file_no_match "$T/out" "from the members" \
+	"no read-modify-write sentence on a plain disk"
+assert_file_no_match "$T/out" "per member and test" \
+	"no per-member table without -v"
+
+# The disk under it: virtio here is a virtual disk the host may cache.
+disk=$(lsblk -no PKNAME "$(df --output=source "$T" | tail -n 1)" 2>/dev/null | head -n 1)
+disk=${disk:-$(basename "$(df --output=source "$T" | tail -n 1)")}
+if [[ $(basename "$(readlink -f "/sys/block/$disk/device/driver" 2>/dev/null)") == virtio_blk ]]; then
+	run_checker "$T/plain.json" "$disk" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+v = doc["virtual_disk"]
+print(("ok " if v and v["kind"] == "virtio" and v["device"] == sys.argv[2]
+       else "FAIL ") + f"the loop's backing disk is virtio: {v}")
+PY
+	assert_file_match "$T/out" "is a virtual disk .virtio" \
+		"the text notes the virtual disk"
+	assert_file_match "$T/out" "-D and repeats after a pause tell more" \
+		"... and what tells more"
+else
+	ok "# $T is not on a virtio disk: the virtual-disk note is not checked"
+fi
+done_testing
