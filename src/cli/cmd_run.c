@@ -720,7 +720,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
 
-	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir,
+	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir, &seed,
 					   &scratch) :
 		    clyde_scratch_create(&ctx, cfg.dir, &scratch)) < 0) {
 		if (*clyde_errmsg(&ctx))
@@ -733,6 +733,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	}
 	if (clyde_run_dist_leader(rd) || !rd->d->shared)
 		clyde_cli_note_stale(scratch, cfg.dir);
+	cfg.seed = seed; /* under clyde-mpi, rank 0's */
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
 		status =

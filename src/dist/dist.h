@@ -35,12 +35,16 @@
 /* A peer failed: returned where the local rank was told, not the cause. */
 #define CLYDE_DIST_PEER_FAILED (-ECANCELED)
 
-/* One rank's part of one test, on rank 0's clock. */
+/* The most items (tests of the suite, phases of a tree) of one run. */
+#define CLYDE_DIST_MAX_ITEMS CLYDE_TEST_COUNT
+
+/* One rank's part of one test (or tree phase), on rank 0's clock. */
 struct clyde_dist_share {
 	uint64_t start_ns; /* its first worker's start */
 	uint64_t end_ns;   /* its last worker's end */
 	uint64_t bytes;
-	uint64_t ops;
+	uint64_t ops;		 /* operations; entries for a tree phase */
+	bool in_bytes;		 /* the rate counts bytes, not ops */
 	struct clyde_hist *hist; /* owned; NULL when none */
 };
 
@@ -50,9 +54,11 @@ struct clyde_dist {
 	double stonewall_s;	 /* reserved: 0 */
 	/* Rank 0: every rank's host. */
 	char (*hosts)[CLYDE_HOST_MAX];
-	/* Rank 0: per merged run, per test, comm->size shares. */
+	/* Rank 0: per merged run, per item, comm->size shares (NULL for an
+	 * item that did not run), and the items' names. */
 	unsigned nruns;
-	struct clyde_dist_share *(*shares)[CLYDE_TEST_COUNT];
+	struct clyde_dist_share *(*shares)[CLYDE_DIST_MAX_ITEMS];
+	const char *(*item_name)(int item);
 };
 
 /* Learn every rank's host (collective).  Returns 0 or a negative errno. */
@@ -83,6 +89,24 @@ int clyde_dist_agree(struct clyde_dist *d, int status, int64_t *value);
  * error.
  */
 int clyde_dist_end_run(struct clyde_dist *d, int ret, struct clyde_run *run);
+
+/*
+ * The end of a run, whatever it measured: announce `ret` as
+ * clyde_dist_end_run() does and, when every rank succeeded, call
+ * merge(d, arg) on every rank (a collective), then agree on its outcome.
+ */
+int clyde_dist_end(struct clyde_dist *d, int ret,
+		   int (*merge)(struct clyde_dist *d, void *arg), void *arg);
+
+/* Rank 0: a new row of shares for the run being merged (the other ranks
+ * do nothing).  Returns 0 or -ENOMEM. */
+int clyde_dist_add_run(struct clyde_dist *d);
+
+/* The same for a tree run (dist_tree.c): `start_ns` are this rank's phase
+ * starts on its own clock (when the ranks were released). */
+struct clyde_tree_run;
+int clyde_dist_end_tree(struct clyde_dist *d, int ret,
+			struct clyde_tree_run *run, const uint64_t *start_ns);
 
 /*
  * Bring every rank's status and message to rank 0 (collective).  On rank 0

@@ -110,6 +110,7 @@ struct phase_env {
 	struct clyde_scratch *scratch;
 	int probe_fd;
 	const char *walk_root; /* relative to walk_dirfd */
+	const char *tree_name; /* the generated tree in the scratch */
 	int walk_dirfd;
 };
 
@@ -160,16 +161,21 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	}
 	cold_cache(e->ctx, run, e->probe_fd, r);
 	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
+	if (e->hooks && e->hooks->start_phase) {
+		ret = e->hooks->start_phase(e->hooks->arg, p);
+		if (ret < 0)
+			return ret;
+	}
 	u0 = process_cpu(&s0);
 	switch (p) {
 	case CLYDE_TREE_EXTRACT:
 		ret = clyde_tree_extract(e->ctx, e->plan, e->scratch->dirfd,
-					 "tree", run->root, cfg->seed,
+					 e->tree_name, run->root, cfg->seed,
 					 cfg->zeros, cfg->io_size, r);
 		break;
 	case CLYDE_TREE_DELETE:
-		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, "tree",
-					run->root, r);
+		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd,
+					e->tree_name, run->root, r);
 		break;
 	case CLYDE_TREE_PAR_STAT_WALK:
 	case CLYDE_TREE_PAR_READ_WALK:
@@ -271,8 +277,9 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 					 "a generated tree needs a scratch "
 					 "directory"),
 			       -EINVAL;
-		snprintf(run->root, sizeof(run->root), "%s/tree",
-			 scratch->path);
+		e.tree_name = cfg->tree_name[0] ? cfg->tree_name : "tree";
+		snprintf(run->root, sizeof(run->root), "%s/%s", scratch->path,
+			 e.tree_name);
 		phases |= CLYDE_TREE_PHASE_BIT(CLYDE_TREE_EXTRACT);
 		run->generated = true;
 	}
@@ -316,7 +323,7 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		run->plan_fanout = plan.fanout;
 		e.probe_fd = scratch->dirfd;
 		e.walk_dirfd = scratch->dirfd;
-		e.walk_root = "tree";
+		e.walk_root = e.tree_name;
 	}
 
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT && !ret; p++)
