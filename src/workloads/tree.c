@@ -174,8 +174,8 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 					 cfg->zeros, cfg->io_size, r);
 		break;
 	case CLYDE_TREE_DELETE:
-		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd,
-					e->tree_name, run->root, r);
+		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, e->tree_name,
+					run->root, r);
 		break;
 	case CLYDE_TREE_PAR_STAT_WALK:
 	case CLYDE_TREE_PAR_READ_WALK:
