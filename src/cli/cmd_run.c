@@ -66,6 +66,10 @@ static int before_test(void *arg, enum clyde_test t)
 
 		if (all)
 			return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+		/* Another rank's failure stops this test too. */
+		all = clyde_dist_watch(h->rd->d, &h->ctx->failed);
+		if (all < 0)
+			return all;
 	}
 	if (h->cfg->sync_mode == CLYDE_SYNC_SEM) {
 		int ret = clyde_semsync_wait(h->ctx, &h->sem);

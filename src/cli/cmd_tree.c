@@ -427,7 +427,8 @@ static int start_phase(void *arg, enum clyde_tree_phase p)
 	if (all)
 		return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
 	pr->start_ns[p] = clyde_now(pr->ctx);
-	return 0;
+	/* Another rank's failure stops this phase too. */
+	return clyde_dist_watch(pr->rd->d, &pr->ctx->failed);
 }
 
 static void before_phase(void *arg, enum clyde_tree_phase p)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "results/json_out.h"
 
@@ -39,6 +40,44 @@ int clyde_dist_init(struct clyde_dist *d, struct clyde_comm *comm)
 	return comm->ops->gather(comm, host, sizeof(host), d->hosts);
 }
 
+static void *watch_main(void *arg)
+{
+	struct clyde_dist *d = arg;
+
+	while (!atomic_load(&d->watch_quit)) {
+		if (d->comm->ops->notified(d->comm)) {
+			atomic_store(&d->peer_stopped, true);
+			atomic_store(d->watch_stop, 1);
+			break;
+		}
+		/* A failure elsewhere is seen within 10 ms. */
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	return NULL;
+}
+
+int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop)
+{
+	if (!d->comm->ops->notified || d->watching ||
+	    atomic_load(&d->peer_stopped))
+		return 0;
+	d->watch_stop = stop;
+	atomic_store(&d->watch_quit, false);
+	if (pthread_create(&d->watch, NULL, watch_main, d) != 0)
+		return -EAGAIN;
+	d->watching = true;
+	return 0;
+}
+
+static void watch_end(struct clyde_dist *d)
+{
+	if (!d->watching)
+		return;
+	atomic_store(&d->watch_quit, true);
+	pthread_join(d->watch, NULL);
+	d->watching = false;
+}
+
 static void free_shares(struct clyde_dist *d)
 {
 	for (unsigned r = 0; r < d->nruns; r++)
@@ -56,6 +95,7 @@ static void free_shares(struct clyde_dist *d)
 
 void clyde_dist_release(struct clyde_dist *d)
 {
+	watch_end(d);
 	free_shares(d);
 	free(d->hosts);
 	d->hosts = NULL;
@@ -97,7 +137,10 @@ int clyde_dist_expand(const struct clyde_comm *c, const char *pattern,
 int clyde_dist_agree(struct clyde_dist *d, int status, int64_t *value)
 {
 	int64_t v[2] = { status, value ? *value : INT64_MIN };
-	int ret = d->comm->ops->max_i64(d->comm, v, 2);
+	int ret;
+
+	watch_end(d);
+	ret = d->comm->ops->max_i64(d->comm, v, 2);
 
 	if (ret < 0)
 		return ret;
@@ -287,8 +330,19 @@ int clyde_dist_end(struct clyde_dist *d, int ret,
 {
 	int all;
 
+	watch_end(d);
 	if (ret == CLYDE_DIST_PEER_FAILED)
 		return ret;
+	/* Stopped by another rank's failure: that rank announces it at this
+	 * very agreement. */
+	if (atomic_load(&d->peer_stopped)) {
+		all = clyde_dist_agree(d, 0, NULL);
+		return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+	}
+	/* Tell the others now, so that they stop in the middle of their
+	 * test rather than at its end. */
+	if (ret < 0 && d->comm->ops->notify)
+		d->comm->ops->notify(d->comm);
 	all = clyde_dist_agree(d, ret < 0 ? -ret : 0, NULL);
 	if (all < 0)
 		return all;

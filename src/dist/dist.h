@@ -24,6 +24,8 @@
 #define CLYDE_DIST_DIST_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,7 +61,25 @@ struct clyde_dist {
 	unsigned nruns;
 	struct clyde_dist_share *(*shares)[CLYDE_DIST_MAX_ITEMS];
 	const char *(*item_name)(int item);
+
+	/* The watchdog of the running test (clyde_dist_watch). */
+	pthread_t watch;
+	bool watching;
+	atomic_bool watch_quit;
+	atomic_bool peer_stopped; /* another rank's failure stopped this one */
+	atomic_int *watch_stop;	  /* set when it does: the ctx's `failed` */
 };
+
+/*
+ * While a test (or tree phase) runs, watch for another rank's failure: a
+ * thread polls comm->ops->notified and, when told, sets *stop (the
+ * context's `failed`, which every workload loop polls), so this rank stops
+ * in the middle of its test instead of at its end.  The next agreement
+ * (clyde_dist_agree, clyde_dist_end) stops the watchdog first, so that
+ * only one thread uses the communicator at a time.  Does nothing without
+ * notify support.  Returns 0 or a negative errno.
+ */
+int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop);
 
 /* Learn every rank's host (collective).  Returns 0 or a negative errno. */
 int clyde_dist_init(struct clyde_dist *d, struct clyde_comm *comm);
