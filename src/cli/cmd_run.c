@@ -68,6 +68,10 @@ static int before_test(void *arg, enum clyde_test t)
 
 		if (all)
 			return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+		/* Another rank's failure stops this test too. */
+		all = clyde_dist_watch(h->rd->d, &h->ctx->failed);
+		if (all < 0)
+			return all;
 	}
 	if (h->cfg->sync_mode == CLYDE_SYNC_SEM) {
 		int ret = clyde_semsync_wait(h->ctx, &h->sem);
@@ -738,7 +742,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
 
-	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir,
+	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir, &seed,
 					   &scratch) :
 		    clyde_scratch_create(&ctx, cfg.dir, &scratch)) < 0) {
 		if (*clyde_errmsg(&ctx))
@@ -751,6 +755,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	}
 	if (clyde_run_dist_leader(rd) || !rd->d->shared)
 		clyde_cli_note_stale(scratch, cfg.dir);
+	cfg.seed = seed; /* under clyde-mpi, rank 0's */
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
 		status =

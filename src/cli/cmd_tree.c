@@ -21,6 +21,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/run_dist.h"
 #include "core/outfile.h"
 #include "core/size.h"
 #include "io/scratch.h"
@@ -410,7 +411,25 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 
 struct progress {
 	bool show;
+	struct clyde_ctx *ctx;
+	struct clyde_run_dist *rd;
+	/* clyde-mpi: when each phase's ranks were released (this rank's
+	 * clock). */
+	uint64_t start_ns[CLYDE_TREE_PHASE_COUNT];
 };
+
+/* clyde-mpi: every rank starts the phase together, or all stop. */
+static int start_phase(void *arg, enum clyde_tree_phase p)
+{
+	struct progress *pr = arg;
+	int all = clyde_dist_agree(pr->rd->d, 0, NULL);
+
+	if (all)
+		return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+	pr->start_ns[p] = clyde_now(pr->ctx);
+	/* Another rank's failure stops this phase too. */
+	return clyde_dist_watch(pr->rd->d, &pr->ctx->failed);
+}
 
 static void before_phase(void *arg, enum clyde_tree_phase p)
 {
@@ -576,14 +595,17 @@ static long long copy_old(const char *path, FILE *f)
 }
 
 /* The run's JSON document in memory, for the history.  NULL on failure. */
-static char *json_doc(const struct clyde_tree_run *run, size_t *len)
+static char *json_doc(const struct clyde_tree_run *run, size_t *len,
+		      const struct clyde_dist *dist)
 {
 	char *doc = NULL;
 	FILE *m = open_memstream(&doc, len);
 
 	if (!m)
 		return NULL;
-	if (clyde_tree_json_write(m, run, CLYDE_VERSION) < 0) {
+	if (clyde_tree_json_write_more(m, run, CLYDE_VERSION,
+				       dist ? clyde_dist_json : NULL,
+				       dist) < 0) {
 		fclose(m);
 		free(doc);
 		return NULL;
@@ -598,7 +620,8 @@ static char *json_doc(const struct clyde_tree_run *run, size_t *len)
 /* Write and commit every output.  Returns 0 or -1 (each failure printed;
  * a destination that failed keeps its old content). */
 static int outputs_write(const struct tree_cli *c, struct outputs *o,
-			 const struct clyde_tree_run *run)
+			 const struct clyde_tree_run *run,
+			 const struct clyde_dist *dist)
 {
 	/* --json -: standard output is the JSON's alone, as `clyde run`. */
 	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
@@ -608,7 +631,9 @@ static int outputs_write(const struct tree_cli *c, struct outputs *o,
 		ret = -1;
 	if (o->json_open) {
 		o->json_open = false;
-		rc = clyde_tree_json_write(o->json.f, run, CLYDE_VERSION);
+		rc = clyde_tree_json_write_more(o->json.f, run, CLYDE_VERSION,
+						dist ? clyde_dist_json : NULL,
+						dist);
 		if (rc < 0)
 			clyde_outfile_abort(&o->json);
 		else
@@ -646,7 +671,7 @@ static int outputs_write(const struct tree_cli *c, struct outputs *o,
 	if (o->h) {
 		struct clyde_ctx hctx;
 		size_t len = 0;
-		char *doc = json_doc(run, &len);
+		char *doc = json_doc(run, &len, dist);
 
 		/* As `clyde run`: a history that cannot be written costs
 		 * nothing already printed, so it is a warning. */
@@ -722,6 +747,12 @@ static bool any_phase_ran(const struct clyde_tree_run *run)
 
 int clyde_cmd_tree(int argc, char **argv)
 {
+	return clyde_cmd_tree_dist(argc, argv, NULL);
+}
+
+int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
+{
+	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
 	struct tree_cli c;
 	struct clyde_ctx ctx;
 	struct clyde_scratch *scratch = NULL;
@@ -735,7 +766,9 @@ int clyde_cmd_tree(int argc, char **argv)
 	int status = CLYDE_EXIT_OK, ret;
 
 	if (parse_args(argc, argv, &c, err, sizeof(err)) < 0) {
-		fprintf(stderr, "clyde tree: %s\n", err);
+		/* The same on every rank: rank 0 says it once. */
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr, "clyde tree: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
 	if (c.help) {
@@ -745,33 +778,67 @@ int clyde_cmd_tree(int argc, char **argv)
 	if (!c.seed_given)
 		c.cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
 			     0xffffffffu;
+	if (!clyde_run_dist_leader(rd)) {
+		/* Rank 0 alone prints, writes --json and --csv, saves. */
+		c.json = c.csv = NULL;
+		c.no_save = true;
+		c.quiet = true;
+	}
 	pr.show = !c.quiet;
 
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
 	raise_nofile();
+	pr.ctx = &ctx;
+	pr.rd = rd;
+	if (dist)
+		hooks.start_phase = start_phase;
 
 	if (c.cfg.existing && check_existing(c.cfg.existing) < 0) {
+		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
 		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return status;
 	}
 	if (outputs_open(&c, &outs) < 0) {
 		outputs_abort(&outs);
+		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
 		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return status;
 	}
 	if (!c.cfg.existing &&
-	    clyde_scratch_create(&ctx, c.dir, &scratch) < 0) {
-		fprintf(stderr, "clyde tree: -d: %s\n", clyde_errmsg(&ctx));
+	    (dist ? clyde_run_dist_scratch(rd, &ctx, c.dir, &c.dir, &c.cfg.seed,
+					   &scratch) :
+		    clyde_scratch_create(&ctx, c.dir, &scratch)) < 0) {
+		if (*clyde_errmsg(&ctx))
+			fprintf(stderr, "clyde tree: -d: %s\n",
+				clyde_errmsg(&ctx));
 		outputs_abort(&outs);
+		status = clyde_run_dist_setup(rd, CLYDE_EXIT_USAGE, NULL);
+		if (dist)
+			clyde_run_dist_remove(rd, &ctx, scratch);
 		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
+		return status;
 	}
-	if (scratch)
+	if (scratch && (clyde_run_dist_leader(rd) || !dist->shared))
 		clyde_cli_note_stale(scratch, c.dir);
+	/* --shared: one tree per rank, side by side. */
+	if (dist && dist->shared)
+		snprintf(c.cfg.tree_name, sizeof(c.cfg.tree_name), "tree.r%d",
+			 dist->comm->rank);
+	status = clyde_run_dist_setup(rd, 0, NULL);
 
-	ret = clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
-	if (ret < 0) {
+	ret = status ? CLYDE_DIST_PEER_FAILED :
+		       clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
+	if (dist && !status)
+		ret = clyde_dist_end_tree(dist, ret, &run, pr.start_ns);
+	if (status) {
+		/* A rank's set-up failed; it said why. */
+		memset(&run, 0, sizeof(run));
+	} else if (ret < 0 && dist) {
+		if (pr.show)
+			fputc('\n', stderr);
+		status = clyde_run_dist_failed(rd, &ctx, ret);
+	} else if (ret < 0) {
 		if (pr.show)
 			fputc('\n', stderr);
 		if (ret == -EINTR || clyde_cli_interrupted()) {
@@ -785,7 +852,7 @@ int clyde_cmd_tree(int argc, char **argv)
 					 CLYDE_EXIT_USAGE :
 					 CLYDE_EXIT_TEST_FAILED;
 		}
-	} else if (outputs_write(&c, &outs, &run) < 0) {
+	} else if (outputs_write(&c, &outs, &run, dist) < 0) {
 		status = CLYDE_EXIT_TEST_FAILED;
 	}
 	outputs_abort(&outs);
@@ -793,12 +860,14 @@ int clyde_cmd_tree(int argc, char **argv)
 	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
 		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);
 		keep_scratch(scratch);
-	} else if (scratch && clyde_scratch_remove(&ctx, scratch) < 0) {
+	} else if ((scratch || dist) &&
+		   clyde_run_dist_remove(rd, &ctx, scratch) < 0) {
 		fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));
 		if (status == CLYDE_EXIT_OK)
 			status = CLYDE_EXIT_TEST_FAILED;
 	}
 	clyde_tree_run_release(&run);
+	status = clyde_run_dist_finish(rd, &ctx, status);
 	clyde_ctx_release(&ctx);
 	if (clyde_cli_stdout_done("tree") < 0 && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_TEST_FAILED;

@@ -25,5 +25,6 @@ int clyde_cmd_zcav(int argc, char **argv);
  * is plain clyde run. */
 struct clyde_dist;
 int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist);
+int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist);
 
 #endif

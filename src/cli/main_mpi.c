@@ -1,11 +1,11 @@
 /*
  * clyde-mpi: clyde run on every rank of an MPI job (docs/mpi.md).
  *
- *   mpirun -np N [--hostfile F] clyde-mpi [--shared] run [clyde run options]
+ *   mpirun -np N [--hostfile F] clyde-mpi [--shared] run|tree [options]
  *
- * Every rank runs the suite on its own files, in -d with %r (rank) and %h
- * (host) replaced; all start each test together, and rank 0 prints,
- * writes --json and saves the one history entry for all of them.
+ * Every rank runs the suite (or the tree phases) on its own files, in -d
+ * with %r (rank) and %h (host) replaced; all start each test together, and
+ * rank 0 prints, writes --json and saves the one history entry for all.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,21 +17,23 @@
 #include "dist/mpi_comm.h"
 
 static const char usage[] =
-	"usage: mpirun -np N [--hostfile FILE] clyde-mpi [--shared] run "
+	"usage: mpirun -np N [--hostfile FILE] clyde-mpi [--shared] run|tree "
 	"[options]\n"
 	"\n"
-	"Runs `clyde run` on every rank of the MPI job, every test started\n"
-	"together on all ranks; rank 0 prints the aggregate (total work over\n"
-	"the last end minus the first start, latency histograms merged) and\n"
-	"saves it, with every rank's and host's share in the JSON.\n"
+	"Runs `clyde run` (or `clyde tree`) on every rank of the MPI job,\n"
+	"every test started together on all ranks; rank 0 prints the\n"
+	"aggregate (total work over the last end minus the first start,\n"
+	"latency histograms merged) and saves it, with every rank's and\n"
+	"host's share in the JSON.\n"
 	"\n"
 	"  --shared    one scratch directory for all ranks (made by rank 0 in\n"
 	"              -d, which must then name the same directory on every\n"
 	"              rank, e.g. on a shared filesystem)\n"
-	"  -d DIR      (of clyde run) %r is the rank, %h the host name, %% a\n"
-	"              percent sign; a missing DIR is made, and removed at\n"
-	"              the end\n"
-	"  --help      this text; `clyde-mpi run --help` lists run's options\n"
+	"  -d DIR      (of run and tree) %r is the rank, %h the host name,\n"
+	"              %% a percent sign; a missing DIR is made, and removed\n"
+	"              at the end\n"
+	"  --help      this text; `clyde-mpi run --help` lists run's options,\n"
+	"              `clyde-mpi tree --help` tree's\n"
 	"\n"
 	"Exit status: 0 done, 1 bad options or set-up, 3 a rank failed (rank\n"
 	"0 names it, its host and why), 5 interrupted.\n";
@@ -60,9 +62,9 @@ int main(int argc, char **argv)
 			return CLYDE_EXIT_USAGE;
 		}
 	}
-	if (i >= argc || strcmp(argv[i], "run")) {
-		fprintf(stderr, "clyde-mpi: give the subcommand run (see "
-				"clyde-mpi --help)\n");
+	if (i >= argc || (strcmp(argv[i], "run") && strcmp(argv[i], "tree"))) {
+		fprintf(stderr, "clyde-mpi: give the subcommand run or tree "
+				"(see clyde-mpi --help)\n");
 		return CLYDE_EXIT_USAGE;
 	}
 	intr = clyde_cli_catch_signals();
@@ -76,7 +78,9 @@ int main(int argc, char **argv)
 		comm.ops->abort(&comm, CLYDE_EXIT_USAGE);
 	}
 	dist.shared = shared;
-	status = clyde_cmd_run_dist(argc - i, argv + i, &dist);
+	status = !strcmp(argv[i], "run") ?
+			 clyde_cmd_run_dist(argc - i, argv + i, &dist) :
+			 clyde_cmd_tree_dist(argc - i, argv + i, &dist);
 	clyde_dist_release(&dist);
 	if (clyde_mpi_broken(&comm)) {
 		/* MPI cannot finish with a peer gone; the clean-up is done. */

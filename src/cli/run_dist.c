@@ -62,19 +62,22 @@ static void close_shared(struct clyde_scratch *s)
 
 int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			   const char *pattern, const char **dir,
-			   struct clyde_scratch **out)
+			   uint64_t *seed, struct clyde_scratch **out)
 {
 	struct clyde_dist *d = rd->d;
+	/* Seeds fit in 32 bits; the others' INT64_MIN lets rank 0's win. */
+	int64_t s = d->comm->rank == 0 ? (int64_t)*seed : INT64_MIN;
 	char name[256] = "";
 	int ret;
 
 	*out = NULL;
 	/* A rank that failed before (its --json, -Z) announces it here. */
-	ret = clyde_dist_agree(d, 0, NULL);
+	ret = clyde_dist_agree(d, 0, &s);
 	if (ret) {
 		rd->failed = true;
 		return ret < 0 ? ret : CLYDE_DIST_PEER_FAILED;
 	}
+	*seed = (uint64_t)s;
 	ret = clyde_dist_expand(d->comm, pattern, rd->dir, sizeof(rd->dir));
 	if (ret == -EINVAL)
 		ret = clyde_err(ctx, EINVAL,

@@ -32,12 +32,13 @@ bool clyde_run_dist_leader(const struct clyde_run_dist *rd);
  * The scratch directory of this rank: -d's `pattern` expanded (created when
  * missing, its parent must exist), then a scratch directory made in it; with
  * --shared rank 0 makes it and the others open the same one.  On success
- * *dir is the expanded directory (rd->dir).  Returns 0 or a negative errno
- * with the message in ctx.
+ * *dir is the expanded directory (rd->dir) and *seed rank 0's seed, which
+ * every rank then uses.  Returns 0, CLYDE_DIST_PEER_FAILED when another
+ * rank failed before, or a negative errno with the message in ctx.
  */
 int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			   const char *pattern, const char **dir,
-			   struct clyde_scratch **out);
+			   uint64_t *seed, struct clyde_scratch **out);
 
 /*
  * End the set-up on every rank: `status` is this rank's exit status so far

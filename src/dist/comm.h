@@ -10,6 +10,7 @@
 #ifndef CLYDE_DIST_COMM_H
 #define CLYDE_DIST_COMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,13 @@ struct clyde_comm_ops {
 	/* End every rank now, from any rank that can no longer run the
 	 * protocol (after its own clean-up).  Does not return. */
 	void (*abort)(struct clyde_comm *c, int status);
+	/* Not collective: tell every other rank to stop (a failure here),
+	 * without waiting; and whether another rank told this one.  Optional
+	 * (NULL: failures are only learned at the next agreement).  May be
+	 * called from a thread other than the one that calls the
+	 * collectives, never at the same time. */
+	void (*notify)(struct clyde_comm *c);
+	bool (*notified)(struct clyde_comm *c);
 };
 
 struct clyde_comm {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "results/json_out.h"
 
@@ -39,10 +40,48 @@ int clyde_dist_init(struct clyde_dist *d, struct clyde_comm *comm)
 	return comm->ops->gather(comm, host, sizeof(host), d->hosts);
 }
 
+static void *watch_main(void *arg)
+{
+	struct clyde_dist *d = arg;
+
+	while (!atomic_load(&d->watch_quit)) {
+		if (d->comm->ops->notified(d->comm)) {
+			atomic_store(&d->peer_stopped, true);
+			atomic_store(d->watch_stop, 1);
+			break;
+		}
+		/* A failure elsewhere is seen within 10 ms. */
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	return NULL;
+}
+
+int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop)
+{
+	if (!d->comm->ops->notified || d->watching ||
+	    atomic_load(&d->peer_stopped))
+		return 0;
+	d->watch_stop = stop;
+	atomic_store(&d->watch_quit, false);
+	if (pthread_create(&d->watch, NULL, watch_main, d) != 0)
+		return -EAGAIN;
+	d->watching = true;
+	return 0;
+}
+
+static void watch_end(struct clyde_dist *d)
+{
+	if (!d->watching)
+		return;
+	atomic_store(&d->watch_quit, true);
+	pthread_join(d->watch, NULL);
+	d->watching = false;
+}
+
 static void free_shares(struct clyde_dist *d)
 {
 	for (unsigned r = 0; r < d->nruns; r++)
-		for (int t = 0; t < CLYDE_TEST_COUNT; t++) {
+		for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++) {
 			struct clyde_dist_share *s = d->shares[r][t];
 
 			for (int i = 0; s && i < d->comm->size; i++)
@@ -56,6 +95,7 @@ static void free_shares(struct clyde_dist *d)
 
 void clyde_dist_release(struct clyde_dist *d)
 {
+	watch_end(d);
 	free_shares(d);
 	free(d->hosts);
 	d->hosts = NULL;
@@ -97,7 +137,10 @@ int clyde_dist_expand(const struct clyde_comm *c, const char *pattern,
 int clyde_dist_agree(struct clyde_dist *d, int status, int64_t *value)
 {
 	int64_t v[2] = { status, value ? *value : INT64_MIN };
-	int ret = d->comm->ops->max_i64(d->comm, v, 2);
+	int ret;
+
+	watch_end(d);
+	ret = d->comm->ops->max_i64(d->comm, v, 2);
 
 	if (ret < 0)
 		return ret;
@@ -112,9 +155,10 @@ static uint64_t on_rank0(const struct clyde_comm *c, int rank, uint64_t t)
 }
 
 /* Rank 0: fold the gathered spans and histograms into test `t`. */
-static int fold_test(struct clyde_dist *d, struct clyde_test_result *t,
-		     const struct wire_span *ws, const struct clyde_hist *hs,
-		     unsigned per_rank, struct clyde_dist_share *shares)
+static int fold_test(struct clyde_dist *d, enum clyde_test id,
+		     struct clyde_test_result *t, const struct wire_span *ws,
+		     const struct clyde_hist *hs, unsigned per_rank,
+		     struct clyde_dist_share *shares)
 {
 	const struct clyde_comm *c = d->comm;
 	unsigned total = per_rank * (unsigned)c->size;
@@ -164,6 +208,7 @@ static int fold_test(struct clyde_dist *d, struct clyde_test_result *t,
 			sh->bytes += s->bytes;
 			sh->ops += s->ops;
 		}
+		sh->in_bytes = clyde_test_is_io(id);
 		clyde_hist_merge(t->latency, &hs[r]);
 		sh->hist = malloc(sizeof(*sh->hist));
 		if (sh->hist)
@@ -174,8 +219,9 @@ static int fold_test(struct clyde_dist *d, struct clyde_test_result *t,
 }
 
 /* Move one test's spans and histogram to rank 0 (collective). */
-static int merge_test(struct clyde_dist *d, struct clyde_test_result *t,
-		      unsigned per_rank, struct clyde_dist_share **out)
+static int merge_test(struct clyde_dist *d, enum clyde_test id,
+		      struct clyde_test_result *t, unsigned per_rank,
+		      struct clyde_dist_share **out)
 {
 	struct clyde_comm *c = d->comm;
 	size_t n = (size_t)c->size;
@@ -222,7 +268,7 @@ static int merge_test(struct clyde_dist *d, struct clyde_test_result *t,
 			ret = r1 < 0 ? r1 : r2;
 	}
 	if (!ret && c->rank == 0)
-		ret = fold_test(d, t, ws, hs, per_rank, *out);
+		ret = fold_test(d, id, t, ws, hs, per_rank, *out);
 	free(mine);
 	free(h);
 	free(ws);
@@ -230,24 +276,35 @@ static int merge_test(struct clyde_dist *d, struct clyde_test_result *t,
 	return ret;
 }
 
-static int merge_run(struct clyde_dist *d, struct clyde_run *run)
+int clyde_dist_add_run(struct clyde_dist *d)
 {
+	struct clyde_dist_share *(*grown)[CLYDE_DIST_MAX_ITEMS];
+
+	if (d->comm->rank != 0)
+		return 0;
+	grown = realloc(d->shares, (d->nruns + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	d->shares = grown;
+	memset(d->shares[d->nruns], 0, sizeof(d->shares[d->nruns]));
+	d->nruns++;
+	return 0;
+}
+
+static const char *test_name(int item)
+{
+	return clyde_test_name((enum clyde_test)item);
+}
+
+static int merge_run(struct clyde_dist *d, void *arg)
+{
+	struct clyde_run *run = arg;
 	unsigned per_rank = run->params.concurrency ? run->params.concurrency :
 						      1;
-	struct clyde_dist_share *(*grown)[CLYDE_TEST_COUNT] = NULL;
-	int ret = 0;
+	int ret = clyde_dist_add_run(d);
+	bool keep = d->comm->rank == 0 && !ret;
 
-	if (d->comm->rank == 0) {
-		grown = realloc(d->shares, (d->nruns + 1) * sizeof(*grown));
-		if (!grown)
-			ret = -ENOMEM;
-		else {
-			d->shares = grown;
-			memset(d->shares[d->nruns], 0,
-			       sizeof(d->shares[d->nruns]));
-			d->nruns++;
-		}
-	}
+	d->item_name = test_name;
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
 		struct clyde_dist_share *sh = NULL;
 		int r;
@@ -255,8 +312,9 @@ static int merge_run(struct clyde_dist *d, struct clyde_run *run)
 		/* The states follow from the options, the same on all. */
 		if (run->tests[i].state != CLYDE_DONE)
 			continue;
-		r = merge_test(d, &run->tests[i], per_rank, &sh);
-		if (d->comm->rank == 0 && grown)
+		r = merge_test(d, (enum clyde_test)i, &run->tests[i], per_rank,
+			       &sh);
+		if (keep)
 			d->shares[d->nruns - 1][i] = sh;
 		else
 			free(sh);
@@ -267,12 +325,24 @@ static int merge_run(struct clyde_dist *d, struct clyde_run *run)
 	return ret;
 }
 
-int clyde_dist_end_run(struct clyde_dist *d, int ret, struct clyde_run *run)
+int clyde_dist_end(struct clyde_dist *d, int ret,
+		   int (*merge)(struct clyde_dist *d, void *arg), void *arg)
 {
 	int all;
 
+	watch_end(d);
 	if (ret == CLYDE_DIST_PEER_FAILED)
 		return ret;
+	/* Stopped by another rank's failure: that rank announces it at this
+	 * very agreement. */
+	if (atomic_load(&d->peer_stopped)) {
+		all = clyde_dist_agree(d, 0, NULL);
+		return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+	}
+	/* Tell the others now, so that they stop in the middle of their
+	 * test rather than at its end. */
+	if (ret < 0 && d->comm->ops->notify)
+		d->comm->ops->notify(d->comm);
 	all = clyde_dist_agree(d, ret < 0 ? -ret : 0, NULL);
 	if (all < 0)
 		return all;
@@ -280,12 +350,17 @@ int clyde_dist_end_run(struct clyde_dist *d, int ret, struct clyde_run *run)
 		return ret;
 	if (all > 0)
 		return CLYDE_DIST_PEER_FAILED;
-	ret = merge_run(d, run);
+	ret = merge(d, arg);
 	/* Rank 0 may lack the memory to merge: all learn it. */
 	all = clyde_dist_agree(d, ret < 0 ? -ret : 0, NULL);
 	if (all < 0 || ret < 0)
 		return all < 0 ? all : ret;
 	return all > 0 ? CLYDE_DIST_PEER_FAILED : 0;
+}
+
+int clyde_dist_end_run(struct clyde_dist *d, int ret, struct clyde_run *run)
+{
+	return clyde_dist_end(d, ret, merge_run, run);
 }
 
 int clyde_dist_failures(struct clyde_dist *d, int ret, const char *msg,
@@ -331,12 +406,13 @@ static double rate(uint64_t units, uint64_t start, uint64_t end)
 	return end > start ? (double)units * 1e9 / (double)(end - start) : 0.0;
 }
 
-static void json_share(struct clyde_jw *w, unsigned run, int test,
-		       const struct clyde_dist_share *s, bool with_hist)
+static void json_share(struct clyde_jw *w, const struct clyde_dist *d,
+		       unsigned run, int test, const struct clyde_dist_share *s,
+		       bool with_hist)
 {
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_u64(w, "run", run);
-	clyde_jw_str(w, "name", clyde_test_name((enum clyde_test)test), 64);
+	clyde_jw_str(w, "name", d->item_name(test), 64);
 	clyde_jw_u64(w, "start_ns", s->start_ns);
 	clyde_jw_u64(w, "end_ns", s->end_ns);
 	clyde_jw_u64(w, "elapsed_ns",
@@ -344,11 +420,10 @@ static void json_share(struct clyde_jw *w, unsigned run, int test,
 	clyde_jw_u64(w, "bytes", s->bytes);
 	clyde_jw_u64(w, "ops", s->ops);
 	clyde_jw_num(w, "rate_per_s",
-		     rate(clyde_test_is_io((enum clyde_test)test) ? s->bytes :
-								    s->ops,
-			  s->start_ns, s->end_ns),
+		     rate(s->in_bytes ? s->bytes : s->ops, s->start_ns,
+			  s->end_ns),
 		     3);
-	if (with_hist)
+	if (with_hist && s->hist)
 		clyde_jw_latency(w, "latency", s->hist,
 				 test == CLYDE_PUTC || test == CLYDE_GETC ? 16 :
 									    1);
@@ -383,11 +458,12 @@ static void json_hosts(struct clyde_jw *w, const struct clyde_dist *d)
 		clyde_jw_close(w, ']');
 		clyde_jw_open(w, "tests", '[');
 		for (unsigned run = 0; run < d->nruns; run++)
-			for (int t = 0; t < CLYDE_TEST_COUNT; t++) {
+			for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++) {
 				const struct clyde_dist_share *s =
 					d->shares[run][t];
 				struct clyde_dist_share sum = {
-					.start_ns = UINT64_MAX
+					.start_ns = UINT64_MAX,
+					.in_bytes = s ? s[0].in_bytes : false,
 				};
 
 				if (!s)
@@ -402,7 +478,7 @@ static void json_hosts(struct clyde_jw *w, const struct clyde_dist *d)
 					if (s[r].end_ns > sum.end_ns)
 						sum.end_ns = s[r].end_ns;
 				}
-				json_share(w, run, t, &sum, false);
+				json_share(w, d, run, t, &sum, false);
 			}
 		clyde_jw_close(w, ']');
 		clyde_jw_close(w, '}');
@@ -416,7 +492,7 @@ static void json_slowest(struct clyde_jw *w, const struct clyde_dist *d)
 {
 	clyde_jw_open(w, "slowest", '[');
 	for (unsigned run = 0; run < d->nruns; run++)
-		for (int t = 0; t < CLYDE_TEST_COUNT; t++) {
+		for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++) {
 			const struct clyde_dist_share *s = d->shares[run][t];
 			int slow = 0;
 
@@ -428,8 +504,7 @@ static void json_slowest(struct clyde_jw *w, const struct clyde_dist *d)
 					slow = r;
 			clyde_jw_open(w, NULL, '{');
 			clyde_jw_u64(w, "run", run);
-			clyde_jw_str(w, "name",
-				     clyde_test_name((enum clyde_test)t), 64);
+			clyde_jw_str(w, "name", d->item_name(t), 64);
 			clyde_jw_u64(w, "rank", (uint64_t)slow);
 			clyde_jw_str(w, "host", d->hosts[slow], CLYDE_HOST_MAX);
 			clyde_jw_u64(w, "elapsed_ns",
@@ -461,9 +536,9 @@ void clyde_dist_json(struct clyde_jw *w, const void *arg)
 		clyde_jw_u64(w, "clock_rtt_ns", c->rtt_ns[r]);
 		clyde_jw_open(w, "tests", '[');
 		for (unsigned run = 0; run < d->nruns; run++)
-			for (int t = 0; t < CLYDE_TEST_COUNT; t++)
+			for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++)
 				if (d->shares[run][t])
-					json_share(w, run, t,
+					json_share(w, d, run, t,
 						   &d->shares[run][t][r], true);
 		clyde_jw_close(w, ']');
 		clyde_jw_close(w, '}');

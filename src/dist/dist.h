@@ -24,6 +24,8 @@
 #define CLYDE_DIST_DIST_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,12 +37,16 @@
 /* A peer failed: returned where the local rank was told, not the cause. */
 #define CLYDE_DIST_PEER_FAILED (-ECANCELED)
 
-/* One rank's part of one test, on rank 0's clock. */
+/* The most items (tests of the suite, phases of a tree) of one run. */
+#define CLYDE_DIST_MAX_ITEMS CLYDE_TEST_COUNT
+
+/* One rank's part of one test (or tree phase), on rank 0's clock. */
 struct clyde_dist_share {
 	uint64_t start_ns; /* its first worker's start */
 	uint64_t end_ns;   /* its last worker's end */
 	uint64_t bytes;
-	uint64_t ops;
+	uint64_t ops;		 /* operations; entries for a tree phase */
+	bool in_bytes;		 /* the rate counts bytes, not ops */
 	struct clyde_hist *hist; /* owned; NULL when none */
 };
 
@@ -50,10 +56,30 @@ struct clyde_dist {
 	double stonewall_s;	 /* reserved: 0 */
 	/* Rank 0: every rank's host. */
 	char (*hosts)[CLYDE_HOST_MAX];
-	/* Rank 0: per merged run, per test, comm->size shares. */
+	/* Rank 0: per merged run, per item, comm->size shares (NULL for an
+	 * item that did not run), and the items' names. */
 	unsigned nruns;
-	struct clyde_dist_share *(*shares)[CLYDE_TEST_COUNT];
+	struct clyde_dist_share *(*shares)[CLYDE_DIST_MAX_ITEMS];
+	const char *(*item_name)(int item);
+
+	/* The watchdog of the running test (clyde_dist_watch). */
+	pthread_t watch;
+	bool watching;
+	atomic_bool watch_quit;
+	atomic_bool peer_stopped; /* another rank's failure stopped this one */
+	atomic_int *watch_stop;	  /* set when it does: the ctx's `failed` */
 };
+
+/*
+ * While a test (or tree phase) runs, watch for another rank's failure: a
+ * thread polls comm->ops->notified and, when told, sets *stop (the
+ * context's `failed`, which every workload loop polls), so this rank stops
+ * in the middle of its test instead of at its end.  The next agreement
+ * (clyde_dist_agree, clyde_dist_end) stops the watchdog first, so that
+ * only one thread uses the communicator at a time.  Does nothing without
+ * notify support.  Returns 0 or a negative errno.
+ */
+int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop);
 
 /* Learn every rank's host (collective).  Returns 0 or a negative errno. */
 int clyde_dist_init(struct clyde_dist *d, struct clyde_comm *comm);
@@ -83,6 +109,24 @@ int clyde_dist_agree(struct clyde_dist *d, int status, int64_t *value);
  * error.
  */
 int clyde_dist_end_run(struct clyde_dist *d, int ret, struct clyde_run *run);
+
+/*
+ * The end of a run, whatever it measured: announce `ret` as
+ * clyde_dist_end_run() does and, when every rank succeeded, call
+ * merge(d, arg) on every rank (a collective), then agree on its outcome.
+ */
+int clyde_dist_end(struct clyde_dist *d, int ret,
+		   int (*merge)(struct clyde_dist *d, void *arg), void *arg);
+
+/* Rank 0: a new row of shares for the run being merged (the other ranks
+ * do nothing).  Returns 0 or -ENOMEM. */
+int clyde_dist_add_run(struct clyde_dist *d);
+
+/* The same for a tree run (dist_tree.c): `start_ns` are this rank's phase
+ * starts on its own clock (when the ranks were released). */
+struct clyde_tree_run;
+int clyde_dist_end_tree(struct clyde_dist *d, int ret,
+			struct clyde_tree_run *run, const uint64_t *start_ns);
 
 /*
  * Bring every rank's status and message to rank 0 (collective).  On rank 0

@@ -19,9 +19,17 @@
 /* Ping-pong exchanges per rank for its clock offset. */
 #define CLOCK_SAMPLES 20
 
+/* The tag of the stop messages (notify). */
+#define TAG_STOP 99
+
 struct mpi_impl {
 	volatile sig_atomic_t *interrupted;
 	bool broken;
+	bool serialized;       /* the MPI library allows a second thread */
+	MPI_Request stop_recv; /* posted at start: a stop from any rank */
+	int stop_buf;
+	MPI_Request *stop_sends; /* notify's, one per other rank */
+	int nsends;
 };
 
 static int wait_req(struct clyde_comm *c, MPI_Request *req)
@@ -101,7 +109,45 @@ static void mpi_abort(struct clyde_comm *c, int status)
 	_exit(status);
 }
 
+static void mpi_notify(struct clyde_comm *c)
+{
+	struct mpi_impl *m = c->impl;
+	static int one = 1;
+
+	if (m->broken || m->stop_sends)
+		return;
+	m->stop_sends = calloc((size_t)c->size, sizeof(*m->stop_sends));
+	if (!m->stop_sends)
+		return;
+	for (int r = 0; r < c->size; r++)
+		if (r != c->rank &&
+		    MPI_Isend(&one, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD,
+			      &m->stop_sends[m->nsends]) == MPI_SUCCESS)
+			m->nsends++;
+}
+
+static bool mpi_notified(struct clyde_comm *c)
+{
+	struct mpi_impl *m = c->impl;
+	int done = 0;
+
+	if (m->broken || m->stop_recv == MPI_REQUEST_NULL)
+		return false;
+	return MPI_Test(&m->stop_recv, &done, MPI_STATUS_IGNORE) ==
+		       MPI_SUCCESS &&
+	       done;
+}
+
 static const struct clyde_comm_ops mpi_ops = {
+	.max_i64 = mpi_max_i64,
+	.gather = mpi_gather,
+	.bcast = mpi_bcast,
+	.abort = mpi_abort,
+	.notify = mpi_notify,
+	.notified = mpi_notified,
+};
+
+static const struct clyde_comm_ops mpi_ops_no_watch = {
 	.max_i64 = mpi_max_i64,
 	.gather = mpi_gather,
 	.bcast = mpi_bcast,
@@ -163,12 +209,22 @@ int clyde_mpi_init(struct clyde_comm *c, int *argc, char ***argv,
 	m->interrupted = interrupted;
 	c->impl = m;
 	c->ops = &mpi_ops;
-	/* Only the main thread calls MPI; the workers are threads too. */
-	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
+	/* The workers never call MPI; the main thread and the watchdog
+	 * (dist.h) do, one at a time. */
+	m->stop_recv = MPI_REQUEST_NULL;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) !=
 	    MPI_SUCCESS) {
 		snprintf(err, len, "MPI_Init failed");
 		return -EIO;
 	}
+	m->serialized = provided >= MPI_THREAD_SERIALIZED;
+	if (m->serialized &&
+	    MPI_Irecv(&m->stop_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP,
+		      MPI_COMM_WORLD, &m->stop_recv) != MPI_SUCCESS)
+		m->serialized = false;
+	/* Without a second thread failures are learned at test ends. */
+	if (!m->serialized)
+		c->ops = &mpi_ops_no_watch;
 	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &c->size);
 	if (gethostname(c->host, sizeof(c->host) - 1) < 0)
@@ -196,8 +252,20 @@ bool clyde_mpi_broken(const struct clyde_comm *c)
 
 void clyde_mpi_finalize(struct clyde_comm *c)
 {
-	if (c->impl && !clyde_mpi_broken(c))
+	struct mpi_impl *m = c->impl;
+
+	if (m && !m->broken) {
+		if (m->stop_recv != MPI_REQUEST_NULL) {
+			MPI_Cancel(&m->stop_recv);
+			MPI_Wait(&m->stop_recv, MPI_STATUS_IGNORE);
+		}
+		/* Every rank is here: the stops were received or are
+		 * buffered, so the sends complete. */
+		MPI_Waitall(m->nsends, m->stop_sends, MPI_STATUSES_IGNORE);
 		MPI_Finalize();
+	}
+	if (m)
+		free(m->stop_sends);
 	free(c->impl);
 	free(c->offset_ns);
 	free(c->rtt_ns);

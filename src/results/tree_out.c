@@ -345,15 +345,15 @@ static void json_config(struct clyde_jw *w, const struct clyde_tree_run *run)
 	clyde_jw_close(w, '}');
 }
 
-/* The figure a phase is summarised by: bytes/s where data moves. */
-static bool phase_in_bytes(int p)
-{
-	return p == CLYDE_TREE_EXTRACT || p == CLYDE_TREE_READ_WALK ||
-	       p == CLYDE_TREE_PAR_READ_WALK;
-}
-
 int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 			  const char *version)
+{
+	return clyde_tree_json_write_more(f, run, version, NULL, NULL);
+}
+
+int clyde_tree_json_write_more(
+	FILE *f, const struct clyde_tree_run *run, const char *version,
+	void (*more)(struct clyde_jw *w, const void *arg), const void *arg)
 {
 	struct clyde_jw w = { .f = f };
 
@@ -404,11 +404,13 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 			     clyde_tree_phase_name((enum clyde_tree_phase)p),
 			     64);
 		clyde_jw_str(&w, "unit",
-			     phase_in_bytes(p) ? "B/s" : "entries/s", 16);
+			     clyde_tree_phase_in_bytes(p) ? "B/s" : "entries/s",
+			     16);
 		clyde_jw_u64(&w, "n", 1);
 		clyde_jw_num(&w, "mean",
-			     clyde_tree_rate(phase_in_bytes(p) ? r->bytes :
-								 r->entries,
+			     clyde_tree_rate(clyde_tree_phase_in_bytes(p) ?
+						     r->bytes :
+						     r->entries,
 					     r->elapsed_ns),
 			     3);
 		clyde_jw_null(&w, "stddev");
@@ -420,6 +422,8 @@ int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 	}
 	clyde_jw_close(&w, ']');
 	clyde_jw_null(&w, "until_stable");
+	if (more)
+		more(&w, arg);
 	clyde_jw_close(&w, '}');
 	fputc('\n', f);
 	return finish(f);

@@ -33,6 +33,12 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 			  const char *version);
 int clyde_tree_json_write(FILE *f, const struct clyde_tree_run *run,
 			  const char *version);
+/* The same with `more` (when not NULL) writing further members of the
+ * top-level object at its end (clyde-mpi's "mpi"). */
+struct clyde_jw;
+int clyde_tree_json_write_more(
+	FILE *f, const struct clyde_tree_run *run, const char *version,
+	void (*more)(struct clyde_jw *w, const void *arg), const void *arg);
 int clyde_tree_csv_header(FILE *f);
 int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
 			 const char *version);

@@ -33,6 +33,12 @@ const char *clyde_tree_op_name(enum clyde_tree_op op)
 	return (unsigned)op < CLYDE_TREE_OP_COUNT ? op_names[op] : "?";
 }
 
+bool clyde_tree_phase_in_bytes(enum clyde_tree_phase p)
+{
+	return p == CLYDE_TREE_EXTRACT || p == CLYDE_TREE_READ_WALK ||
+	       p == CLYDE_TREE_PAR_READ_WALK;
+}
+
 double clyde_tree_rate(uint64_t count, uint64_t elapsed_ns)
 {
 	return elapsed_ns ? (double)count * 1e9 / (double)elapsed_ns : 0;

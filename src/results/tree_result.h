@@ -131,6 +131,10 @@ struct clyde_tree_phase_result {
 /* Release what a phase result owns and zero it. */
 void clyde_tree_phase_release(struct clyde_tree_phase_result *r);
 
+/* The figure a phase is summarised by: bytes/s where data moves (extract,
+ * the read walks), entries/s otherwise. */
+bool clyde_tree_phase_in_bytes(enum clyde_tree_phase p);
+
 /* Rates, 0 when nothing was timed. */
 double clyde_tree_rate(uint64_t count, uint64_t elapsed_ns);
 
@@ -152,6 +156,9 @@ struct clyde_tree_config {
 	bool one_fs;
 	bool zeros; /* bonnie++'s data pattern instead of random bytes */
 	char label[256];
+	/* The generated tree's name in the scratch directory; "" is "tree"
+	 * (clyde-mpi --shared gives each rank its own). */
+	char tree_name[32];
 };
 
 struct clyde_tree_run {

@@ -111,6 +111,7 @@ struct phase_env {
 	struct clyde_scratch *scratch;
 	int probe_fd;
 	const char *walk_root; /* relative to walk_dirfd */
+	const char *tree_name; /* the generated tree in the scratch */
 	int walk_dirfd;
 	struct clyde_member_watch members; /* the leaf devices below */
 	struct clyde_loopcache loops;	   /* ... that are loops without dio */
@@ -167,16 +168,21 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	if (p != CLYDE_TREE_EXTRACT && p != CLYDE_TREE_DELETE && e->loops.n)
 		clyde_loopcache_prepare(&e->loops, r->cache_dropped, &r->loop);
 	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
+	if (e->hooks && e->hooks->start_phase) {
+		ret = e->hooks->start_phase(e->hooks->arg, p);
+		if (ret < 0)
+			return ret;
+	}
 	clyde_members_begin(&e->members);
 	u0 = process_cpu(&s0);
 	switch (p) {
 	case CLYDE_TREE_EXTRACT:
 		ret = clyde_tree_extract(e->ctx, e->plan, e->scratch->dirfd,
-					 "tree", run->root, cfg->seed,
+					 e->tree_name, run->root, cfg->seed,
 					 cfg->zeros, cfg->io_size, r);
 		break;
 	case CLYDE_TREE_DELETE:
-		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, "tree",
+		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, e->tree_name,
 					run->root, r);
 		break;
 	case CLYDE_TREE_PAR_STAT_WALK:
@@ -280,8 +286,9 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 					 "a generated tree needs a scratch "
 					 "directory"),
 			       -EINVAL;
-		snprintf(run->root, sizeof(run->root), "%s/tree",
-			 scratch->path);
+		e.tree_name = cfg->tree_name[0] ? cfg->tree_name : "tree";
+		snprintf(run->root, sizeof(run->root), "%s/%s", scratch->path,
+			 e.tree_name);
 		phases |= CLYDE_TREE_PHASE_BIT(CLYDE_TREE_EXTRACT);
 		run->generated = true;
 	}
@@ -331,7 +338,7 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		run->plan_fanout = plan.fanout;
 		e.probe_fd = scratch->dirfd;
 		e.walk_dirfd = scratch->dirfd;
-		e.walk_root = "tree";
+		e.walk_root = e.tree_name;
 	}
 
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT && !ret; p++)

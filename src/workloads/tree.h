@@ -198,6 +198,10 @@ struct clyde_tree_hooks {
 	void (*before_phase)(void *arg, enum clyde_tree_phase p);
 	void (*after_phase)(void *arg, enum clyde_tree_phase p,
 			    const struct clyde_tree_phase_result *r);
+	/* Called when the phase's set-up (the cold cache) is done, just
+	 * before its timed work (clyde-mpi's ranks start together there);
+	 * a negative errno stops the run with it.  Optional. */
+	int (*start_phase)(void *arg, enum clyde_tree_phase p);
 	clyde_tree_visit_fn visit; /* passed to the walks (tests) */
 	void *visit_arg;
 };

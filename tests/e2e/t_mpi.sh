@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# clyde-mpi with 4 ranks on one host: every rank's share adds up to the
+# aggregate, the merged latency histogram is the bucket-by-bucket sum of the
+# ranks', the aggregate window runs from the first start to the last end,
+# -d's %r and %h name each rank's directory, and --shared puts every
+# rank's files in one scratch directory.  Nothing is left behind.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+require_cmd mpirun
+[[ -n ${CLYDE_MPI:-} && -x $CLYDE_MPI ]] ||
+	fail "no clyde-mpi binary (CLYDE_MPI); the build found no MPI"
+
+mpi()
+{
+	RC=0
+	timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+		"$CLYDE_MPI" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
+host=$(hostname)
+host=${host:0:63}
+
+# Per-rank directories that clyde-mpi makes and removes.
+base=$(new_dir ranks)
+mpi run -d "$base/r%r" -s 4 -n 1 -f --no-save --json "$T/r.json"
+expect_rc 0 "4 ranks with -d DIR/r%r"
+assert_empty_dir "$base" "the rank directories clyde-mpi made are removed"
+assert_match "$(cat "$T/out")" "Sequential Output" "rank 0 prints the table"
+[[ $(grep -c '^1.98,' "$T/out") -eq 1 ]] || fail "one CSV line"
+ok "rank 0 alone prints (one CSV line)"
+
+run_checker "$T/r.json" "$host" <<'PY'
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1])); host = sys.argv[2]
+m = d["mpi"]
+def say(c, what): print(("ok " if c else "FAIL ") + what)
+say(m["ranks"] == 4 and m["hosts"] == [host], "4 ranks on this host")
+say(d["config"]["concurrency"] == 4, "concurrency is ranks x -c")
+tests = {t["name"]: t for t in d["runs"][0]["tests"] if t["state"] == "done"}
+say(len(tests) == 10, "ten tests ran")
+ranks = m["per_rank"]
+ok_sum = ok_hist = ok_win = ok_workers = ok_host = True
+for name, t in tests.items():
+    shares = [s for r in ranks for s in r["tests"] if s["name"] == name]
+    if len(shares) != 4:
+        ok_sum = False; continue
+    if sum(s["bytes"] for s in shares) != t["bytes"] or \
+       sum(s["ops"] for s in shares) != t["ops"]:
+        ok_sum = False
+    if len(t["workers"]) != 4 or \
+       sum(w["bytes"] for w in t["workers"]) != t["bytes"]:
+        ok_workers = False
+    first = min(s["start_ns"] for s in shares)
+    last = max(s["end_ns"] for s in shares)
+    if last - first != t["elapsed_ns"]:
+        ok_win = False
+    merged = Counter()
+    for s in shares:
+        for lo, hi, n in s["latency"]["buckets"]:
+            merged[(lo, hi)] += n
+    agg = Counter({(lo, hi): n for lo, hi, n in t["latency"]["buckets"]})
+    if merged != agg or \
+       sum(s["latency"]["count"] for s in shares) != t["latency"]["count"] or \
+       max(s["latency"]["max_ns"] for s in shares) != t["latency"]["max_ns"]:
+        ok_hist = False
+    hs = [s for s in m["per_host"][0]["tests"] if s["name"] == name]
+    if len(hs) != 1 or hs[0]["bytes"] != t["bytes"] or hs[0]["ops"] != t["ops"]:
+        ok_host = False
+say(ok_sum, "per-rank bytes and ops sum to the aggregate in every test")
+say(ok_workers, "the aggregate has every rank's worker")
+say(ok_win, "aggregate elapsed = last rank end - first rank start")
+say(ok_hist, "merged histogram = sum of the ranks' histograms, bucket by bucket")
+say(ok_host, "the per-host share equals the aggregate on one host")
+say(all(abs(r["clock_offset_ns"]) < 10**9 for r in ranks),
+    "clock offsets on one host are small")
+say(len(m["slowest"]) == len(tests), "the slowest rank of every test")
+PY
+
+# One history entry for the whole job, with the ranks and hosts.
+hist=$(new_dir hist)
+mpi run -d "$hist/r%r" -s 1 -n 0 -f --db "$T/h.db"
+expect_rc 0 "a run saved in the history"
+RC=0
+"$CLYDE" history --db "$T/h.db" list >"$T/list" 2>&1 || RC=$?
+[[ $RC -eq 0 && $(grep -c "$host" "$T/list") -eq 1 ]] ||
+	fail "one history entry, not: $(cat "$T/list")"
+ok "rank 0 saved one history entry"
+id=$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1; exit }' "$T/list")
+"$CLYDE" history --db "$T/h.db" export "$id" -o "$T/h.json"
+assert_match "$(tr -d ' \n' <"$T/h.json")" '"mpi":\{"ranks":4,"hosts":\["'"$host"'"\]' \
+	"the entry records the 4 ranks and the host"
+
+# %h and %r: directories that exist are used and kept; a file with the
+# literal name would make an unexpanded -d fail.
+sub=$(new_dir subst)
+for r in 0 1 2 3; do mkdir "$sub/$host-$r"; done
+touch "$sub/%h-%r"
+mpi run -d "$sub/%h-%r" -s 1 -n 0 -f --no-save --json "$T/s.json"
+expect_rc 0 "-d DIR/%h-%r"
+for r in 0 1 2 3; do
+	assert_empty_dir "$sub/$host-$r" "rank $r's directory $host-$r was used and emptied"
+done
+[[ $(count_files "$sub") -eq 5 ]] || fail "only the given entries in $sub"
+ok "directories that existed are kept"
+assert_match "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"]["path"])' "$T/s.json")" \
+	"$host-0\$" "rank 0's target is its expanded directory"
+
+mpi run -d "$sub/%x" -s 1 -n 0 --no-save
+expect_rc 1 "an unknown % sequence is refused"
+assert_match "$(cat "$T/err")" "only %r \\(rank\\), %h \\(host\\)" "the message names what is accepted"
+
+# --shared: one scratch directory holds every rank's files.
+shared=$(new_dir shared)
+set -m
+timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+	"$CLYDE_MPI" --shared run -d "$shared" -s 48 -n 0 -f --no-save \
+	--json "$T/sh.json" >"$T/out" 2>"$T/err" &
+pid=$!
+set +m
+seen=0
+for ((i = 0; i < 400; i++)); do
+	if [[ $(find "$shared" -name 'io.*' | wc -l) -eq 4 ]]; then
+		seen=$(find "$shared" -mindepth 1 -maxdepth 1 -name 'clyde.*' | wc -l)
+		break
+	fi
+	sleep 0.05
+done
+RC=0
+wait "$pid" || RC=$?
+expect_rc 0 "--shared run"
+[[ $seen -eq 1 ]] || fail "--shared: $seen scratch directories, want 1"
+ok "--shared: the four ranks' files are in one scratch directory"
+assert_empty_dir "$shared" "--shared leaves nothing behind"
+assert_match "$(cat "$T/sh.json")" '"shared_dir": true' "the JSON says shared"
+
+done_testing

@@ -1,0 +1,139 @@
+/*
+ * The distributed run's library side (dist/dist.h) over a fake
+ * communicator in one process: -d's %r/%h expansion, and the merge of a
+ * run whose "ranks" all sent this process's data with different clock
+ * offsets, so that the sums, the window on rank 0's clock and the merged
+ * histogram can be checked exactly.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/dist.h"
+#include "tap.h"
+
+#define RANKS 3
+
+/* Every rank "sends" what this process passes; max over equal values is
+ * the value. */
+static int fake_max(struct clyde_comm *c, int64_t *v, size_t n)
+{
+	(void)c;
+	(void)v;
+	(void)n;
+	return 0;
+}
+
+static int fake_gather(struct clyde_comm *c, const void *mine, size_t len,
+		       void *all)
+{
+	for (int r = 0; all && r < c->size; r++)
+		memcpy((char *)all + (size_t)r * len, mine, len);
+	return 0;
+}
+
+static int fake_bcast(struct clyde_comm *c, void *buf, size_t len)
+{
+	(void)c;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+static void fake_abort(struct clyde_comm *c, int status)
+{
+	(void)c;
+	exit(status);
+}
+
+static const struct clyde_comm_ops fake_ops = {
+	.max_i64 = fake_max,
+	.gather = fake_gather,
+	.bcast = fake_bcast,
+	.abort = fake_abort,
+};
+
+static void test_expand(struct clyde_comm *c)
+{
+	char out[64];
+
+	CHECK(clyde_dist_expand(c, "/d/%h-r%r/%%x", out, sizeof(out)) == 0);
+	CHECK_STR(out, "/d/node7-r0/%x");
+	CHECK(clyde_dist_expand(c, "/d/%x", out, sizeof(out)) == -EINVAL);
+	CHECK(clyde_dist_expand(c, "/d/%", out, sizeof(out)) == -EINVAL);
+	CHECK(clyde_dist_expand(c, "/a/very/long/%h/%h/%h/%h/%h/%h/%h/%h", out,
+				16) == -ENAMETOOLONG);
+}
+
+static void test_merge(struct clyde_comm *c)
+{
+	struct clyde_dist d;
+	struct clyde_run run;
+	struct clyde_test_result *t;
+	struct clyde_hist *h = malloc(sizeof(*h));
+
+	CHECK(clyde_dist_init(&d, c) == 0);
+	clyde_run_init(&run);
+	run.params.concurrency = 2;
+	t = &run.tests[CLYDE_PUT_BLOCK];
+	t->state = CLYDE_DONE;
+	CHECK(clyde_test_alloc_spans(t, 2) == 0);
+	t->spans[0] = (struct clyde_span){
+		.start_ns = 10000, .end_ns = 20000, .bytes = 100, .ops = 1
+	};
+	t->spans[1] = (struct clyde_span){
+		.start_ns = 11000, .end_ns = 25000, .bytes = 300, .ops = 3
+	};
+	clyde_hist_init(h);
+	clyde_hist_record(h, 5);
+	clyde_hist_record(h, 1000);
+	t->latency = h;
+
+	CHECK(clyde_dist_end_run(&d, 0, &run) == 0);
+	CHECK(t->nworkers == 2 * RANKS);
+	CHECK(t->bytes == 400 * RANKS);
+	CHECK(t->ops == 4 * RANKS);
+	CHECK(run.params.concurrency == 2 * RANKS);
+	/* Rank r's clock is r * 1000 ahead: its start 10000 is 10000 - 1000r
+	 * on rank 0's clock.  First start: rank 2's 8000; last end: rank
+	 * 0's 25000. */
+	CHECK(t->spans[4].start_ns == 8000);
+	CHECK(t->elapsed_ns == 25000 - 8000);
+	CHECK(clyde_hist_count(t->latency) == 2 * RANKS);
+	CHECK(clyde_hist_min(t->latency) == 5 &&
+	      clyde_hist_max(t->latency) == 1000);
+	/* Every rank's share is kept. */
+	CHECK(d.nruns == 1);
+	CHECK(d.shares[0][CLYDE_PUT_BLOCK] != NULL);
+	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].bytes == 400);
+	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].start_ns == 9000);
+	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].end_ns == 24000);
+	CHECK(clyde_hist_count(d.shares[0][CLYDE_PUT_BLOCK][2].hist) == 2);
+	CHECK(d.shares[0][CLYDE_GET_BLOCK] == NULL);
+	/* A failure here stops the run without merging. */
+	CHECK(clyde_dist_end_run(&d, -ENOSPC, &run) == -ENOSPC);
+	CHECK(clyde_dist_end_run(&d, CLYDE_DIST_PEER_FAILED, &run) ==
+	      CLYDE_DIST_PEER_FAILED);
+	CHECK(d.nruns == 1);
+	clyde_run_release(&run);
+	clyde_dist_release(&d);
+}
+
+int main(void)
+{
+	int64_t off[RANKS] = { 0, 1000, 2000 };
+	uint64_t rtt[RANKS] = { 0 };
+	struct clyde_comm c = {
+		.ops = &fake_ops,
+		.rank = 0,
+		.size = RANKS,
+		.host = "node7",
+		.offset_ns = off,
+		.rtt_ns = rtt,
+	};
+
+	test_expand(&c);
+	test_merge(&c);
+	return tap_done();
+}
