@@ -36,7 +36,7 @@ getc        lat max                                             33.3 ms [B]
 get_block   rate     MiB/s      282.8 [A]  285.0 * [A]   +0.8%    196.6 [B]   -30.5%
 get_block   CPU      %                 27           27   +0.0%           83  +207.4%
 get_block   lat max                                             86.7 ms [B]
-seeks       rate     seeks/s    389.0 [A]  406.7 * [A]   +4.6%    517.6 [B]   +33.1%
+seeks       rate     seeks/s      389 [A]  406.7 * [A]   +4.6%    517.6 [B]   +33.1%
 seeks       CPU      %                  0            0                   30
 seeks       lat max                                             84.2 ms [B]
 seq_create  rate     files/s       2419 *         1254  -48.2%           93   -96.2%

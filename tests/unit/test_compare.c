@@ -246,8 +246,7 @@ out:
  * string per line (C compilers need not take longer literals). */
 static const char *const golden_text[] = {
 	"test        metric   unit             xfs     change        "
-	"   vm   change             ext4                 ext4#2  chan"
-	"ge\n",
+	"   vm   change           ext4               ext4#2  change\n",
 	"putc        rate     KiB/s        425 [A]                 43"
 	"8 [B]\n",
 	"putc        CPU      %                 98                   "
@@ -255,15 +254,13 @@ static const char *const golden_text[] = {
 	"putc        lat max           42.2 ms [A]             58.6 m"
 	"s [B]\n",
 	"put_block   rate     MiB/s      178.6 [A]     +62.4%    388."
-	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +81."
-	"8%\n",
+	"3 [B]  +253.0%  110 ±24.8 [C]  200 ±24.8 * [C] (s)  +81.8%\n",
 	"put_block   CPU      %                 64    +190.9%        "
-	"   75  +240.9%               22                     30  +36."
-	"4%\n",
+	"   75  +240.9%             22                   30  +36.4%\n",
 	"put_block   lat max            2.38 s [A]  +4753900%  30.3 m"
-	"s [B]  +60526%        50 us [C]\n",
+	"s [B]  +60526%      50 us [C]\n",
 	"put_block   lat p99                                         "
-	"                       9 us [C]\n",
+	"                     9 us [C]\n",
 	"rewrite     rate     MiB/s       45.9 [A]               753."
 	"0 [B]\n",
 	"rewrite     CPU      %                 41                   "
@@ -271,11 +268,11 @@ static const char *const golden_text[] = {
 	"rewrite     lat max            195 ms [A]             11.9 m"
 	"s [B]\n",
 	"getc        rate     KiB/s        955 [A]                 54"
-	"8 [B]               skipped [C]\n",
+	"8 [B]             skipped [C]\n",
 	"getc        CPU      %                 97                   "
-	"   91                   skipped\n",
+	"   91                 skipped\n",
 	"getc        lat max           33.3 ms [A]             46.5 m"
-	"s [B]               skipped [C]\n",
+	"s [B]             skipped [C]\n",
 	"get_block   rate     GiB/s      0.192 [A]                2.8"
 	"9 [B]\n",
 	"get_block   CPU      %                 83                   "
@@ -295,11 +292,9 @@ static const char *const golden_text[] = {
 	"seq_create  lat max                939 ms               1.38"
 	" ms *\n",
 	"seq_stat    rate     files/s     too fast                too"
-	" fast                   ~500000                ~600000  +20."
-	"0%\n",
+	" fast                 ~500000              ~600000  +20.0%\n",
 	"seq_stat    CPU      %           too fast                too"
-	" fast                       100                     90  -10."
-	"0%\n",
+	" fast                     100                   90  -10.0%\n",
 	"seq_stat    lat max               2.28 ms                283"
 	" us *\n",
 	"seq_del     rate     files/s           90                too"
@@ -364,8 +359,8 @@ static const char *const golden_md[] = {
 	"| putc | lat max |  | 42.2 ms \\[A\\] |  | 58.6 ms \\[B\\] |"
 	"  |  |  |  |\n",
 	"| put_block | rate | MiB/s | 178.6 \\[A\\] | +62.4% | 388.3 "
-	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\* "
-	"\\[C\\] (s)** | +81.8% |\n",
+	"\\[B\\] | +253.0% | 110 ±24.8 \\[C\\] | **200 ±24.8 \\* \\[C"
+	"\\] (s)** | +81.8% |\n",
 	"| put_block | CPU | % | 64 | +190.9% | 75 | +240.9% | 22 | 3"
 	"0 | +36.4% |\n",
 	"| put_block | lat max |  | 2.38 s \\[A\\] | +4753900% | 30.3"
@@ -454,84 +449,86 @@ static const char *const golden_md[] = {
 static const char *const golden_csv[] = {
 	"run,source,format,repeats,started (UTC),setting: source form"
 	"at,setting: written by,setting: file size,setting: files,set"
-	"ting: directories,setting: seeks,setting: seekers,setting: f"
-	"ilesystem,setting: mount options,setting: host,setting: CPUs"
-	",putc rate (B/s),putc rate 95% CI half-width (B/s),putc stat"
-	"e,putc best,putc settings group,putc change vs ext4 (%),putc"
-	" significant vs ext4,putc CPU (%),putc latency max (ns),put_"
-	"block rate (B/s),put_block rate 95% CI half-width (B/s),put_"
-	"block state,put_block best,put_block settings group,put_bloc"
-	"k change vs ext4 (%),put_block significant vs ext4,put_block"
-	" CPU (%),put_block latency max (ns),put_block latency p99 (n"
-	"s),rewrite rate (B/s),rewrite rate 95% CI half-width (B/s),r"
-	"ewrite state,rewrite best,rewrite settings group,rewrite cha"
-	"nge vs ext4 (%),rewrite significant vs ext4,rewrite CPU (%),"
-	"rewrite latency max (ns),getc rate (B/s),getc rate 95% CI ha"
-	"lf-width (B/s),getc state,getc best,getc settings group,getc"
-	" change vs ext4 (%),getc significant vs ext4,getc CPU (%),ge"
-	"tc latency max (ns),get_block rate (B/s),get_block rate 95% "
-	"CI half-width (B/s),get_block state,get_block best,get_block"
-	" settings group,get_block change vs ext4 (%),get_block signi"
-	"ficant vs ext4,get_block CPU (%),get_block latency max (ns),"
-	"seeks rate (seeks/s),seeks rate 95% CI half-width (seeks/s),"
-	"seeks state,seeks best,seeks settings group,seeks change vs "
-	"ext4 (%),seeks significant vs ext4,seeks CPU (%),seeks laten"
-	"cy max (ns),seq_create rate (files/s),seq_create rate 95% CI"
-	" half-width (files/s),seq_create state,seq_create best,seq_c"
-	"reate change vs ext4 (%),seq_create significant vs ext4,seq_"
-	"create CPU (%),seq_create latency max (ns),seq_stat rate (fi"
-	"les/s),seq_stat rate 95% CI half-width (files/s),seq_stat st"
-	"ate,seq_stat best,seq_stat change vs ext4 (%),seq_stat signi"
-	"ficant vs ext4,seq_stat CPU (%),seq_stat latency max (ns),se"
-	"q_del rate (files/s),seq_del rate 95% CI half-width (files/s"
-	"),seq_del state,seq_del best,seq_del change vs ext4 (%),seq_"
-	"del significant vs ext4,seq_del CPU (%),seq_del latency max "
-	"(ns),ran_create rate (files/s),ran_create rate 95% CI half-w"
-	"idth (files/s),ran_create state,ran_create best,ran_create c"
-	"hange vs ext4 (%),ran_create significant vs ext4,ran_create "
-	"CPU (%),ran_create latency max (ns),ran_stat rate (files/s),"
-	"ran_stat rate 95% CI half-width (files/s),ran_stat state,ran"
-	"_stat best,ran_stat change vs ext4 (%),ran_stat significant "
-	"vs ext4,ran_stat latency max (ns),ran_del rate (files/s),ran"
-	"_del rate 95% CI half-width (files/s),ran_del state,ran_del "
-	"best,ran_del change vs ext4 (%),ran_del significant vs ext4,"
-	"ran_del CPU (%),ran_del latency max (ns)\n",
+	"ting: max size,setting: min size,setting: directories,settin"
+	"g: seeks,setting: seekers,setting: filesystem,setting: mount"
+	" options,setting: host,setting: CPUs,putc rate (B/s),putc ra"
+	"te 95% CI half-width (B/s),putc state,putc best,putc setting"
+	"s group,putc change vs ext4 (%),putc significant vs ext4,put"
+	"c CPU (%),putc latency max (ns),put_block rate (B/s),put_blo"
+	"ck rate 95% CI half-width (B/s),put_block state,put_block be"
+	"st,put_block settings group,put_block change vs ext4 (%),put"
+	"_block significant vs ext4,put_block CPU (%),put_block laten"
+	"cy max (ns),put_block latency p99 (ns),rewrite rate (B/s),re"
+	"write rate 95% CI half-width (B/s),rewrite state,rewrite bes"
+	"t,rewrite settings group,rewrite change vs ext4 (%),rewrite "
+	"significant vs ext4,rewrite CPU (%),rewrite latency max (ns)"
+	",getc rate (B/s),getc rate 95% CI half-width (B/s),getc stat"
+	"e,getc best,getc settings group,getc change vs ext4 (%),getc"
+	" significant vs ext4,getc CPU (%),getc latency max (ns),get_"
+	"block rate (B/s),get_block rate 95% CI half-width (B/s),get_"
+	"block state,get_block best,get_block settings group,get_bloc"
+	"k change vs ext4 (%),get_block significant vs ext4,get_block"
+	" CPU (%),get_block latency max (ns),seeks rate (seeks/s),see"
+	"ks rate 95% CI half-width (seeks/s),seeks state,seeks best,s"
+	"eeks settings group,seeks change vs ext4 (%),seeks significa"
+	"nt vs ext4,seeks CPU (%),seeks latency max (ns),seq_create r"
+	"ate (files/s),seq_create rate 95% CI half-width (files/s),se"
+	"q_create state,seq_create best,seq_create change vs ext4 (%)"
+	",seq_create significant vs ext4,seq_create CPU (%),seq_creat"
+	"e latency max (ns),seq_stat rate (files/s),seq_stat rate 95%"
+	" CI half-width (files/s),seq_stat state,seq_stat best,seq_st"
+	"at change vs ext4 (%),seq_stat significant vs ext4,seq_stat "
+	"CPU (%),seq_stat latency max (ns),seq_del rate (files/s),seq"
+	"_del rate 95% CI half-width (files/s),seq_del state,seq_del "
+	"best,seq_del change vs ext4 (%),seq_del significant vs ext4,"
+	"seq_del CPU (%),seq_del latency max (ns),ran_create rate (fi"
+	"les/s),ran_create rate 95% CI half-width (files/s),ran_creat"
+	"e state,ran_create best,ran_create change vs ext4 (%),ran_cr"
+	"eate significant vs ext4,ran_create CPU (%),ran_create laten"
+	"cy max (ns),ran_stat rate (files/s),ran_stat rate 95% CI hal"
+	"f-width (files/s),ran_stat state,ran_stat best,ran_stat chan"
+	"ge vs ext4 (%),ran_stat significant vs ext4,ran_stat latency"
+	" max (ns),ran_del rate (files/s),ran_del rate 95% CI half-wi"
+	"dth (files/s),ran_del state,ran_del best,ran_del change vs e"
+	"xt4 (%),ran_del significant vs ext4,ran_del CPU (%),ran_del "
+	"latency max (ns)\n",
 	"xfs,a.csv:2,bonnie++ CSV 1.96,1,,bonnie++ CSV 1.96,bonnie++ "
-	"1.96,16G,16384,1,,,,,,,435200,,,no,A,,not tested,98,42207000"
-	",187319296,,,no,A,62.4014559659091,not tested,64,2377000000,"
-	",48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,,not"
-	" tested,97,33339000,206104576,,,no,A,,not tested,83,86675000"
-	",517.6,,,no,A,,not tested,30,84167000,93,,,no,,not tested,1,"
-	"939000000,,,too fast,no,,not tested,,2279000,90,,,no,,not te"
-	"sted,1,1415000000,123,,,no,,not tested,1,307000000,,,too fas"
-	"t,no,,not tested,1057000,127,,,no,,not tested,1,724000000\n",
+	"1.96,16G,16384,0,0,1,,,,,,,435200,,,no,A,,not tested,98,4220"
+	"7000,187319296,,,no,A,62.4014559659091,not tested,64,2377000"
+	"000,,48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,"
+	",not tested,97,33339000,206104576,,,no,A,,not tested,83,8667"
+	"5000,517.6,,,no,A,,not tested,30,84167000,93,,,no,,not teste"
+	"d,1,939000000,,,too fast,no,,not tested,,2279000,90,,,no,,no"
+	"t tested,1,1415000000,123,,,no,,not tested,1,307000000,,,too"
+	" fast,no,,not tested,1057000,127,,,no,,not tested,1,72400000"
+	"0\n",
 	"vm,a.csv:3,bonnie++ CSV 1.98,1,,bonnie++ CSV 1.98,bonnie++ 2"
-	".00a,4G,16384,1,8192,5,,,,,448512,,,no,B,,not tested,75,5858"
-	"6000,407176192,,,no,B,253.012251420455,not tested,75,3031300"
-	"0,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,B,,n"
-	"ot tested,91,46469000,3102151680,,,no,B,,not tested,99,41550"
-	"00,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not teste"
-	"d,98,1378000,,,too fast,no,,not tested,,283000,,,too fast,no"
-	",,not tested,,4146000,,,too fast,no,,not tested,,4064000,,,t"
-	"oo fast,no,,not tested,5410000,,,too fast,no,,not tested,,42"
-	"00000\n",
+	".00a,4G,16384,0,0,1,8192,5,,,,,448512,,,no,B,,not tested,75,"
+	"58586000,407176192,,,no,B,253.012251420455,not tested,75,303"
+	"13000,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,"
+	"B,,not tested,91,46469000,3102151680,,,no,B,,not tested,99,4"
+	"155000,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not t"
+	"ested,98,1378000,,,too fast,no,,not tested,,283000,,,too fas"
+	"t,no,,not tested,,4146000,,,too fast,no,,not tested,,4064000"
+	",,,too fast,no,,not tested,5410000,,,too fast,no,,not tested"
+	",,4200000\n",
 	"ext4,b.json:1,clyde JSON v1,3,1970-01-01 00:01 UTC,clyde JSO"
-	"N v1,clyde 0.1.0,1G,,,,,ext4,\"rw,noatime\",box,2,,,not run,"
-	"no,,,not tested,,,115343360,26048071.8523631,,no,C,,not test"
-	"ed,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,C,"
+	"N v1,clyde 0.1.0,1G,,,,,,,ext4,\"rw,noatime\",box,2,,,not ru"
+	"n,no,,,not tested,,,115343360,26048071.8523631,,no,C,,not te"
+	"sted,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,"
+	"C,,not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,n"
+	"ot tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,"
+	",not tested,100,,,,not run,no,,not tested,,,,,not run,no,,no"
+	"t tested,,,,,not run,no,,not tested,,,,not run,no,,not teste"
+	"d,,\n",
+	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,,,xfs"
+	",\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,2604"
+	"8071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,"
 	",not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not"
-	" tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,,n"
-	"ot tested,100,,,,not run,no,,not tested,,,,,not run,no,,not "
-	"tested,,,,,not run,no,,not tested,,,,not run,no,,not tested,"
-	",\n",
-	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,xfs,"
-	"\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,26048"
-	"071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,,"
-	"not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not "
-	"tested,,,,,not run,no,,,not tested,,,,,not run,no,,not teste"
-	"d,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,not"
-	" tested,,,,,not run,no,,not tested,,,,,not run,no,,not teste"
-	"d,,,,not run,no,,not tested,,\n",
+	" tested,,,,,not run,no,,,not tested,,,,,not run,no,,not test"
+	"ed,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,no"
+	"t tested,,,,,not run,no,,not tested,,,,,not run,no,,not test"
+	"ed,,,,not run,no,,not tested,,\n",
 	NULL
 };
 
@@ -827,18 +824,27 @@ static void test_html(void)
 				       &set) == 0);
 	CHECK(set.nruns == 5);
 	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
-	/* Groups: seq output, seq input, seeks, seq create, random create;
-	 * percentiles: put_block (ext4). */
-	CHECK(clyde_html_chart_count(&cmp) == 6);
+	/* Groups: seq output, seq input, seeks, seq create, random create,
+	 * each with a rate chart and (the 1.96 and 1.98 lines have them) a
+	 * maximum latency chart; percentiles: put_block (ext4). */
+	CHECK(clyde_html_chart_count(&cmp) == 11);
 	f = open_memstream(&out, &len);
 	CHECK(f != NULL);
 	if (!f)
 		goto out;
 	CHECK(clyde_html_write(f, &cmp, "T<i>") == 0);
 	fclose(f);
-	CHECK(count(out, "<svg") == 6);
-	CHECK(count(out, "</svg>") == 6);
-	CHECK(count(out, "class=\"chart bars\"") == 5);
+	CHECK(count(out, "<svg") == 11);
+	CHECK(count(out, "</svg>") == 11);
+	CHECK(count(out, "class=\"chart bars rate\"") == 5);
+	CHECK(count(out, "class=\"chart bars latmax\"") == 5);
+	/* The overview: a row per run, shaded cells, a star. */
+	CHECK(count(out, "<table class=\"overview\">") == 1);
+	CHECK(count(out, "<td class=\"num heat") > 2);
+	CHECK(count(out, "<td class=\"num alone\"") > 2);
+	CHECK(strstr(out, "<td class=\"num heat best\"") != NULL);
+	/* The generation date is on the page. */
+	CHECK(strstr(out, "Generated 20") != NULL);
 	CHECK(count(out, "class=\"chart latency\"") == 1);
 	CHECK(strstr(out, "<script") == NULL);
 	CHECK(strstr(out, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;"
