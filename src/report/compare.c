@@ -193,6 +193,17 @@ static void choose_unit(struct clyde_cmp_row *row, size_t ncols)
 	}
 }
 
+/* A value at display precision, for telling ties: the cell's text, but
+ * rates always with their decimals (a whole 100 and 100.0 are a tie). */
+static void tie_text(char *buf, size_t len, const struct clyde_cmp_row *row,
+		     const struct clyde_cmp_cell *c)
+{
+	if (row->metric == CLYDE_CMP_RATE)
+		clyde_fmt_readable(buf, len, c->value / row->divisor, false);
+	else
+		clyde_compare_cell_text(buf, len, row, c);
+}
+
 /* Mark the best measured value(s) of each settings group of a row: only
  * VALUE cells take part (a "too fast" number is imprecise), only when
  * there is a choice, and values that show alike are marked alike.  CPU
@@ -212,7 +223,7 @@ static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
 		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
 		    !c->has_value)
 			continue;
-		clyde_compare_cell_text(text, sizeof(text), row, c);
+		tie_text(text, sizeof(text), row, c);
 		if (!n) {
 			best = c->value;
 			bi = i;
@@ -230,15 +241,14 @@ static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
 	}
 	if (n < 2 || !differ)
 		return;
-	clyde_compare_cell_text(best_text, sizeof(best_text), row,
-				&row->cells[bi]);
+	tie_text(best_text, sizeof(best_text), row, &row->cells[bi]);
 	for (i = 0; i < ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
 
 		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
 		    !c->has_value)
 			continue;
-		clyde_compare_cell_text(text, sizeof(text), row, c);
+		tie_text(text, sizeof(text), row, c);
 		if (!strcmp(text, best_text))
 			c->best = true;
 	}
@@ -568,11 +578,13 @@ static void number(char *buf, size_t len, const struct clyde_cmp_row *row,
 		snprintf(buf, len, "%s %s", n, u);
 		return;
 	}
-	/* A whole number shows whole (a CSV's 93 files/s next to a JSON's
-	 * 508.7), in a row of whole numbers every cell does. */
+	/* A whole number in the unit its source wrote (files/s, seeks/s,
+	 * KiB/s) shows whole: a CSV's 93 files/s next to a JSON's 508.7.  A
+	 * rate that happens to be 100 MiB/s keeps its decimal. */
 	clyde_fmt_readable(buf, len, v / row->divisor,
-			   row->whole ||
-				   v / row->divisor == floor(v / row->divisor));
+			   row->whole || (row->divisor <= 1024 &&
+					  v / row->divisor ==
+						  floor(v / row->divisor)));
 }
 
 char *clyde_compare_change_text(char *buf, size_t len, double pct)

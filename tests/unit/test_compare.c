@@ -15,6 +15,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/loaded.h"
+#include "results/format.h"
 #include "tap.h"
 
 /* Two fixture lines (bonnie++ 1.96 and 2.00a) and a broken one. */
@@ -246,7 +247,8 @@ out:
  * string per line (C compilers need not take longer literals). */
 static const char *const golden_text[] = {
 	"test        metric   unit             xfs     change        "
-	"   vm   change           ext4               ext4#2  change\n",
+	"   vm   change             ext4                 ext4#2  chan"
+	"ge\n",
 	"putc        rate     KiB/s        425 [A]                 43"
 	"8 [B]\n",
 	"putc        CPU      %                 98                   "
@@ -254,13 +256,15 @@ static const char *const golden_text[] = {
 	"putc        lat max           42.2 ms [A]             58.6 m"
 	"s [B]\n",
 	"put_block   rate     MiB/s      178.6 [A]     +62.4%    388."
-	"3 [B]  +253.0%  110 ±24.8 [C]  200 ±24.8 * [C] (s)  +81.8%\n",
+	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +81."
+	"8%\n",
 	"put_block   CPU      %                 64    +190.9%        "
-	"   75  +240.9%             22                   30  +36.4%\n",
+	"   75  +240.9%               22                     30  +36."
+	"4%\n",
 	"put_block   lat max            2.38 s [A]  +4753900%  30.3 m"
-	"s [B]  +60526%      50 us [C]\n",
+	"s [B]  +60526%        50 us [C]\n",
 	"put_block   lat p99                                         "
-	"                     9 us [C]\n",
+	"                       9 us [C]\n",
 	"rewrite     rate     MiB/s       45.9 [A]               753."
 	"0 [B]\n",
 	"rewrite     CPU      %                 41                   "
@@ -268,11 +272,11 @@ static const char *const golden_text[] = {
 	"rewrite     lat max            195 ms [A]             11.9 m"
 	"s [B]\n",
 	"getc        rate     KiB/s        955 [A]                 54"
-	"8 [B]             skipped [C]\n",
+	"8 [B]               skipped [C]\n",
 	"getc        CPU      %                 97                   "
-	"   91                 skipped\n",
+	"   91                   skipped\n",
 	"getc        lat max           33.3 ms [A]             46.5 m"
-	"s [B]             skipped [C]\n",
+	"s [B]               skipped [C]\n",
 	"get_block   rate     GiB/s      0.192 [A]                2.8"
 	"9 [B]\n",
 	"get_block   CPU      %                 83                   "
@@ -292,9 +296,11 @@ static const char *const golden_text[] = {
 	"seq_create  lat max                939 ms               1.38"
 	" ms *\n",
 	"seq_stat    rate     files/s     too fast                too"
-	" fast                 ~500000              ~600000  +20.0%\n",
+	" fast                   ~500000                ~600000  +20."
+	"0%\n",
 	"seq_stat    CPU      %           too fast                too"
-	" fast                     100                   90  -10.0%\n",
+	" fast                       100                     90  -10."
+	"0%\n",
 	"seq_stat    lat max               2.28 ms                283"
 	" us *\n",
 	"seq_del     rate     files/s           90                too"
@@ -359,8 +365,8 @@ static const char *const golden_md[] = {
 	"| putc | lat max |  | 42.2 ms \\[A\\] |  | 58.6 ms \\[B\\] |"
 	"  |  |  |  |\n",
 	"| put_block | rate | MiB/s | 178.6 \\[A\\] | +62.4% | 388.3 "
-	"\\[B\\] | +253.0% | 110 ±24.8 \\[C\\] | **200 ±24.8 \\* \\[C"
-	"\\] (s)** | +81.8% |\n",
+	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\* "
+	"\\[C\\] (s)** | +81.8% |\n",
 	"| put_block | CPU | % | 64 | +190.9% | 75 | +240.9% | 22 | 3"
 	"0 | +36.4% |\n",
 	"| put_block | lat max |  | 2.38 s \\[A\\] | +4753900% | 30.3"
@@ -919,6 +925,206 @@ static void test_add_run(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* Numbers for a person, shared with history list (results/fmt.c). */
+static void test_readable(void)
+{
+	char b[64];
+	double d;
+
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 888, true), "888");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 888, false), "888.0");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 171.36, false), "171.4");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 2.5, false), "2.50");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 0.0123, false), "0.0123");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 1234.6, false), "1235");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), NAN, false), "0");
+	CHECK_STR(clyde_fmt_pick_unit("B/s", 3e9, &d), "GiB/s");
+	CHECK(d == 1073741824.0);
+	CHECK_STR(clyde_fmt_pick_unit("B/s", 500, &d), "KiB/s");
+	CHECK(d == 1024);
+	CHECK_STR(clyde_fmt_pick_unit("ns", 215000, &d), "us");
+	CHECK(d == 1e3);
+	CHECK_STR(clyde_fmt_pick_unit("files/s", 1e9, &d), "files/s");
+	CHECK(d == 1);
+}
+
+/* Three 1.96 lines: a and b alike (16G, -n 16), c with a 32G file and
+ * -n 128:65536:0:512, d like a and b but slower.  put_block: a 102400
+ * and b 102450 KiB/s show alike (100.0 MiB/s) and are both best, c is
+ * faster but is compared with no one. */
+static const char groups_csv[] =
+	"1.96,1.96,a,1,1,16G,,,,102400,20,,,,,,,400.0,5,16,,,,,1000,10,,,,"
+	",,,,,,,,215us,,,,,2ms,,,,,\n"
+	"1.96,1.96,b,1,1,16G,,,,102450,30,,,,,,,500.0,5,16,,,,,2000,50,,,,"
+	",,,,,,,,300us,,,,,3ms,,,,,\n"
+	"1.96,1.96,c,1,1,32G,,,,409600,90,,,,,,,600.0,5,128,65536,0,512,,"
+	"5000,90,,,,,,,,,,,,1ms,,,,,1ms,,,,,\n"
+	"1.96,1.96,d,1,1,16G,,,,51200,20,,,,,,,300.0,5,16,,,,,900,10,,,,"
+	",,,,,,,,400us,,,,,2ms,,,,,\n";
+
+static const struct clyde_cmp_row *row_of(const struct clyde_compare *cmp,
+					  const char *test,
+					  enum clyde_cmp_metric m)
+{
+	size_t r;
+
+	for (r = 0; r < cmp->nrows; r++)
+		if (!strcmp(cmp->rows[r].test, test) &&
+		    cmp->rows[r].metric == m)
+			return &cmp->rows[r];
+	return NULL;
+}
+
+static void test_groups(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	const struct clyde_cmp_scope *sc;
+	char buf[64], *out;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, groups_csv, strlen(groups_csv),
+				       "g.csv", &set) == 0);
+	CHECK(set.nruns == 4 && set.nmalformed == 0);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	if (cmp.ncols != 4)
+		goto out;
+	sc = &cmp.scopes[CLYDE_SCOPE_IO];
+	CHECK(sc->used && sc->nclasses == 2 && sc->nkeys == 1);
+	CHECK_STR(sc->keys[0], "file size");
+	CHECK(sc->cls[0] == 0 && sc->cls[1] == 0 && sc->cls[2] == 1 &&
+	      sc->cls[3] == 0);
+	sc = &cmp.scopes[CLYDE_SCOPE_FILES];
+	CHECK(sc->nclasses == 2);
+	CHECK_STR(clyde_compare_scope_keys(buf, sizeof(buf), sc),
+		  "files, max size, directories");
+	/* The star: a and b tie at 100.0 MiB/s; c is alone in its group. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK_STR(row->unit, "MiB/s");
+		CHECK(row->cells[0].best && row->cells[1].best);
+		CHECK(!row->cells[2].best);
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[0]),
+			  "100.0");
+	}
+	/* No star on CPU, whatever the numbers. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_CPU);
+	CHECK(row && !row->cells[0].best && !row->cells[1].best &&
+	      !row->cells[2].best);
+	/* A latency carries its unit: 215 us, not 0.000215 s. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_LAT_MAX);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK_STR(row->unit, "");
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[0]),
+			  "215 us");
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[2]),
+			  "1 ms");
+		CHECK(row->cells[0].best && !row->cells[2].best);
+	}
+	/* Whole files/s show no decimals; 400.0 seeks/s from %.1f neither. */
+	row = row_of(&cmp, "seq_create", CLYDE_CMP_RATE);
+	CHECK(row && row->whole);
+	if (row) {
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[1]),
+			  "2000");
+		CHECK(row->cells[1].best && !row->cells[2].best);
+	}
+	/* Every writer names the groups. */
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "100.0 * [A]"));
+	CHECK(out && strstr(out, "file tests: the runs differ in files, max "
+				 "size, directories"));
+	CHECK(out && strstr(out, "  [B] file size 32G: c\n"));
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_MARKDOWN);
+	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 \\* "
+				 "\\[A\\]** |"));
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_CSV);
+	CHECK(out && strstr(out, ",put_block settings group,"));
+	CHECK(out && strstr(out, "\nc,g.csv:3,bonnie++ CSV 1.96,1,,32G,1310"
+				 "72,64k,512,"));
+	free(out);
+out:
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* ss1's ran_stat repeats, 500, 39603, 725, 27351, merged: a mean with a
+ * CI and the mark of repeats that disagree. */
+static void test_spread(void)
+{
+	static const char *const rs[] = { "500", "39603", "725", "27351" };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	const struct clyde_loaded_test *t;
+	char line[256], *text = NULL;
+	size_t i, len = 0;
+	double lo = 0, hi = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	for (i = 0; i < 4; i++) {
+		snprintf(line, sizeof(line),
+			 "1.96,1.96,ss1,1,1,,,,,,,,,,,,,,,16,,,,,,,,,,,,,%s,5,"
+			 ",,,,,,,,,,,,,\n",
+			 rs[i]);
+		fputs(line, m);
+	}
+	fclose(m);
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, text, len, "ss1.csv", &set) == 0);
+	CHECK(set.nruns == 4);
+	CHECK(clyde_loaded_merge_repeats(&ctx, &set) == 0);
+	CHECK(set.nruns == 1);
+	if (set.nruns != 1)
+		goto out;
+	t = &set.runs[0].tests[CLYDE_RAN_STAT];
+	CHECK(t->nsamples == 4 && fabs(t->rate - 17044.75) < 1e-9);
+	CHECK(clyde_loaded_test_disagree(t, &lo, &hi));
+	CHECK(lo == 500 && hi == 39603);
+	/* Close repeats do not disagree. */
+	{
+		double s[] = { 100, 150, 199 };
+		struct clyde_loaded_test c = { .samples = s, .nsamples = 3 };
+
+		CHECK(!clyde_loaded_test_disagree(&c, NULL, NULL));
+		s[2] = 200;
+		CHECK(clyde_loaded_test_disagree(&c, NULL, NULL));
+	}
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	row = row_of(&cmp, "ran_stat", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK(row->cells[0].disagree && row->cells[0].ci95 > 17000);
+		CHECK(cmp.any_ci && cmp.any_disagree);
+	}
+	free(text);
+	text = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(text && strstr(text, "17045 \xc2\xb1"));
+	CHECK(text && strstr(text, "! the repeats disagree"));
+	clyde_compare_release(&cmp);
+out:
+	free(text);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	test_load();
@@ -928,5 +1134,8 @@ int main(void)
 	test_bad_json();
 	test_html();
 	test_add_run();
+	test_readable();
+	test_groups();
+	test_spread();
 	return tap_done();
 }
