@@ -217,6 +217,24 @@ expect_rc 1 "no files"
 run_clyde compare --help
 expect_rc 0 "--help"
 assert_file_match "$T/out" '^usage: clyde compare' "usage on stdout"
+# --help matches the parser: every option it lists is accepted, and every
+# option the parser takes is listed.
+grep -oE '^  (-h, )?--[a-z-]+' "$T/out" | sed -E 's/^ +(-h, )?//' >"$T/helpopts"
+assert_eq "$(sort "$T/helpopts" | tr '\n' ' ')" \
+	"--baseline --format --help --label --merge-repeats " \
+	"--help lists the options compare takes"
+while read -r o; do
+	case $o in
+	--format) args=(--format csv) ;;
+	--label) args=(--label x) ;;
+	--baseline) args=(--baseline 1) ;;
+	*) args=("$o") ;;
+	esac
+	run_clyde compare "${args[@]}" old.csv
+	expect_rc 0 "compare ${args[*]} is accepted"
+done <"$T/helpopts"
+run_clyde compare --format=md old.csv
+expect_rc 0 "--format=md (the = form and md, both in --help)"
 
 # --- C: every fixture line reads (each file is one format).
 [[ -d $fixtures ]] || fail "no fixtures at $fixtures"
