@@ -1,9 +1,12 @@
 #include "cli/cli_common.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "results/format.h"
 
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t output_closed;
@@ -37,6 +40,46 @@ bool clyde_cli_interrupted(void)
 bool clyde_cli_output_closed(void)
 {
 	return output_closed != 0;
+}
+
+/* After merging: say which merged repeats disagree wildly (loaded.h), as
+ * their mean describes none of them. */
+static void warn_disagree(const char *cmd, const struct clyde_loaded_set *set)
+{
+	for (size_t i = 0; i < set->nruns; i++) {
+		const struct clyde_loaded_run *r = &set->runs[i];
+
+		for (size_t k = 0; k < r->ntests && r->nrepeats > 1; k++) {
+			const struct clyde_loaded_test *t = &r->tests[k];
+			double lo, hi, div;
+			const char *unit;
+			char buf[64];
+
+			if (!clyde_loaded_test_disagree(t, &lo, &hi))
+				continue;
+			unit = clyde_fmt_pick_unit(t->unit, hi, &div);
+			fprintf(stderr,
+				"clyde %s: warning: %s (%s): the %zu repeats of "
+				"%s disagree (the largest is %.1f times the "
+				"smallest), their mean ",
+				cmd, r->label[0] ? r->label : "(no name)",
+				r->source, t->nsamples, t->name,
+				lo > 0 ? hi / lo : INFINITY);
+			fputs(clyde_fmt_readable(buf, sizeof(buf),
+						 t->rate / div, false),
+			      stderr);
+			fprintf(stderr, " %s hides:", unit);
+			for (size_t j = 0; j < t->nsamples; j++)
+				fprintf(stderr, "%s %s", j ? "," : "",
+					clyde_fmt_readable(
+						buf, sizeof(buf),
+						t->samples[j] / div,
+						t->samples[j] / div ==
+							floor(t->samples[j] /
+							      div)));
+			fputc('\n', stderr);
+		}
+	}
 }
 
 int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
@@ -78,6 +121,8 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(ctx));
 		return -1;
 	}
+	if (merge)
+		warn_disagree(cmd, set);
 	if (!set->nruns) {
 		fprintf(stderr, "clyde %s: nothing could be read\n", cmd);
 		return -1;

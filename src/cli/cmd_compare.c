@@ -21,21 +21,29 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: clyde compare [options] RESULT...\n"
+	fputs("usage: clyde compare [options] [--] RESULT...\n"
 	      "  RESULT: a clyde JSON result, or a file of bonnie++/clyde CSV\n"
 	      "          lines (formats 1.03, 1.96, 1.98; one run per line),\n"
 	      "          or - for standard input\n"
-	      "  --format FMT      text (default), markdown or csv\n"
+	      "  --format FMT      text (default), markdown, md or csv (one line\n"
+	      "                    per result, raw numbers in the unit of each\n"
+	      "                    column header, flags in their own columns)\n"
 	      "  --label A,B,...   name the results in order (else their run\n"
-	      "                    names, made unique: vm, vm#2)\n"
+	      "                    names, made unique: vm, vm#2); repeatable\n"
 	      "  --baseline N      add each result's change in % against "
 	      "result N\n"
 	      "  --merge-repeats   fold consecutive CSV lines of one file "
 	      "with the\n"
 	      "                    same name and settings (bonnie++ -x) into "
 	      "one\n"
-	      "                    result with repeats\n"
-	      "  -h, --help        this text\n",
+	      "                    result with repeats; warn when they "
+	      "disagree\n"
+	      "  -h, --help        this text\n"
+	      "Options with a value also take --option=VALUE.  Results whose "
+	      "settings\n"
+	      "differ (file size, chunk, -D, file counts) are compared only "
+	      "within\n"
+	      "their settings group ([A], [B]), named under the table.\n",
 	      f);
 }
 

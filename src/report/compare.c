@@ -193,6 +193,17 @@ static void choose_unit(struct clyde_cmp_row *row, size_t ncols)
 	}
 }
 
+/* A value at display precision, for telling ties: the cell's text, but
+ * rates always with their decimals (a whole 100 and 100.0 are a tie). */
+static void tie_text(char *buf, size_t len, const struct clyde_cmp_row *row,
+		     const struct clyde_cmp_cell *c)
+{
+	if (row->metric == CLYDE_CMP_RATE)
+		clyde_fmt_readable(buf, len, c->value / row->divisor, false);
+	else
+		clyde_compare_cell_text(buf, len, row, c);
+}
+
 /* Mark the best measured value(s) of each settings group of a row: only
  * VALUE cells take part (a "too fast" number is imprecise), only when
  * there is a choice, and values that show alike are marked alike.  CPU
@@ -212,7 +223,7 @@ static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
 		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
 		    !c->has_value)
 			continue;
-		clyde_compare_cell_text(text, sizeof(text), row, c);
+		tie_text(text, sizeof(text), row, c);
 		if (!n) {
 			best = c->value;
 			bi = i;
@@ -230,15 +241,14 @@ static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
 	}
 	if (n < 2 || !differ)
 		return;
-	clyde_compare_cell_text(best_text, sizeof(best_text), row,
-				&row->cells[bi]);
+	tie_text(best_text, sizeof(best_text), row, &row->cells[bi]);
 	for (i = 0; i < ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
 
 		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
 		    !c->has_value)
 			continue;
-		clyde_compare_cell_text(text, sizeof(text), row, c);
+		tie_text(text, sizeof(text), row, c);
 		if (!strcmp(text, best_text))
 			c->best = true;
 	}
@@ -280,7 +290,8 @@ static void mark_sig(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 	for (i = 0; i < cmp->ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
 
-		if (i == cmp->ref)
+		/* Runs of other settings are not compared at all. */
+		if (i == cmp->ref || c->cls != row->cells[cmp->ref].cls)
 			continue;
 		t = find_test(cmp->runs[i], row->test);
 		if (!t || t->nsamples < 2 || !c->has_value)
@@ -567,7 +578,13 @@ static void number(char *buf, size_t len, const struct clyde_cmp_row *row,
 		snprintf(buf, len, "%s %s", n, u);
 		return;
 	}
-	clyde_fmt_readable(buf, len, v / row->divisor, row->whole);
+	/* A whole number in the unit its source wrote (files/s, seeks/s,
+	 * KiB/s) shows whole: a CSV's 93 files/s next to a JSON's 508.7.  A
+	 * rate that happens to be 100 MiB/s keeps its decimal. */
+	clyde_fmt_readable(buf, len, v / row->divisor,
+			   row->whole || (row->divisor <= 1024 &&
+					  v / row->divisor ==
+						  floor(v / row->divisor)));
 }
 
 char *clyde_compare_change_text(char *buf, size_t len, double pct)
@@ -755,4 +772,21 @@ int clyde_compare_write(FILE *f, const struct clyde_compare *cmp,
 	if (fflush(f) || ferror(f))
 		return -(errno ? errno : EIO);
 	return 0;
+}
+
+bool clyde_compare_scope_same(const struct clyde_compare *cmp, size_t a,
+			      size_t b)
+{
+	const struct clyde_cmp_scope *x = &cmp->scopes[a], *y = &cmp->scopes[b];
+	size_t c;
+
+	if (x->nkeys != y->nkeys || x->nclasses != y->nclasses)
+		return false;
+	for (c = 0; c < x->nkeys; c++)
+		if (strcmp(x->keys[c], y->keys[c]))
+			return false;
+	for (c = 0; c < cmp->ncols; c++)
+		if (x->in[c] != y->in[c] || x->cls[c] != y->cls[c])
+			return false;
+	return true;
 }

@@ -209,6 +209,11 @@ char *clyde_compare_class_name(char *buf, size_t len, unsigned cls);
 char *clyde_compare_scope_keys(char *buf, size_t len,
 			       const struct clyde_cmp_scope *sc);
 
+/* Do scopes a and b split the runs alike, on the same settings (so that
+ * a legend tells them once: "IO tests and seeks")? */
+bool clyde_compare_scope_same(const struct clyde_compare *cmp, size_t a,
+			      size_t b);
+
 /* Settings group `cls` of scope sc described by run col's values:
  * "files 131072, max size 64k, directories 512".  Returns buf. */
 char *clyde_compare_class_text(char *buf, size_t len,

@@ -164,23 +164,6 @@ static void clean(char *dst, size_t len, const char *s)
 
 /* The settings groups of one scope: which settings differ, and per group
  * its values and its runs. */
-/* Do scopes a and b split the runs alike, on the same settings? */
-static bool same_split(const struct clyde_compare *cmp, size_t a, size_t b)
-{
-	const struct clyde_cmp_scope *x = &cmp->scopes[a], *y = &cmp->scopes[b];
-	size_t c;
-
-	if (x->nkeys != y->nkeys || x->nclasses != y->nclasses)
-		return false;
-	for (c = 0; c < x->nkeys; c++)
-		if (strcmp(x->keys[c], y->keys[c]))
-			return false;
-	for (c = 0; c < cmp->ncols; c++)
-		if (x->in[c] != y->in[c] || x->cls[c] != y->cls[c])
-			return false;
-	return true;
-}
-
 static void legend_scope(FILE *f, const struct clyde_compare *cmp, size_t s)
 {
 	const struct clyde_cmp_scope *sc = &cmp->scopes[s];
@@ -190,11 +173,11 @@ static void legend_scope(FILE *f, const struct clyde_compare *cmp, size_t s)
 
 	for (o = 0; o < s; o++)
 		if (cmp->scopes[o].used && cmp->scopes[o].nclasses > 1 &&
-		    same_split(cmp, o, s))
+		    clyde_compare_scope_same(cmp, o, s))
 			return; /* told with scope o */
 	fputs(clyde_scope_name((enum clyde_scope)s), f);
 	for (o = s + 1; o < CLYDE_SCOPE_COUNT; o++)
-		if (cmp->scopes[o].used && same_split(cmp, o, s))
+		if (cmp->scopes[o].used && clyde_compare_scope_same(cmp, o, s))
 			fprintf(f, " and %s",
 				clyde_scope_name((enum clyde_scope)o));
 	clyde_compare_scope_keys(keys, sizeof(keys), sc);

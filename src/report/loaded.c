@@ -18,6 +18,7 @@
 
 #include "report/stack_keys.h"
 #include "results/stack_out.h"
+#include "results/format.h"
 
 /* Files bigger than this are not read (a CSV this size would be about
  * three million runs; a JSON result is refused well before). */
@@ -356,10 +357,20 @@ static int csv_kv(struct clyde_loaded_run *r, const struct clyde_csv_line *l)
 			rc |= kv_setf(r, "max size", "link");
 		else if (p->max_size == -2)
 			rc |= kv_setf(r, "max size", "symlink");
-		else if (p->max_size > 0)
-			rc |= kv_setf(r, "max size", "%" PRId64, p->max_size);
-		if (p->max_size > 0)
-			rc |= kv_setf(r, "min size", "%" PRId64, p->min_size);
+		else {
+			/* 0 (empty files) too: runs that differ in it are
+			 * not comparable. */
+			size_text(b, sizeof(b),
+				  (uint64_t)(p->max_size > 0 ? p->max_size :
+							       0));
+			rc |= kv_setf(r, "max size", "%s", b);
+		}
+		if (p->max_size >= 0) {
+			size_text(b, sizeof(b),
+				  (uint64_t)(p->min_size > 0 ? p->min_size :
+							       0));
+			rc |= kv_setf(r, "min size", "%s", b);
+		}
 		if (p->num_dirs)
 			rc |= kv_setf(r, "directories", "%" PRIu32,
 				      p->num_dirs);
@@ -523,7 +534,8 @@ static bool scalar_text(const struct clyde_json *v, char *buf, size_t len)
 struct keymap {
 	const char *json;
 	const char *key;
-	int kind; /* 0 as is, 1 bytes as a size, 2 MiB as a size */
+	int kind; /* 0 as is, 1 bytes as a size, 2 MiB as a size, 3 bytes
+		   * rounded for a person ("23.5 GiB") */
 };
 
 static const struct keymap target_keys[] = {
@@ -545,7 +557,7 @@ static const struct keymap target_keys[] = {
 static const struct keymap machine_keys[] = {
 	{ "host", "host", 0 },	   { "kernel", "kernel", 0 },
 	{ "cpu_model", "CPU", 0 }, { "ncpu", "CPUs", 0 },
-	{ "ram_bytes", "RAM", 1 }, { NULL, NULL, 0 },
+	{ "ram_bytes", "RAM", 3 }, { NULL, NULL, 0 },
 };
 
 static const struct keymap config_keys[] = {
@@ -555,15 +567,19 @@ static const struct keymap config_keys[] = {
 	{ "seeks", "seeks", 0 },
 	{ "seekers", "seekers", 0 },
 	{ "num_files", "files", 0 },
-	{ "max_size", "max size", 0 },
-	{ "min_size", "min size", 0 },
+	{ "max_size", "max size", 1 },
+	{ "min_size", "min size", 1 },
 	{ "num_dirs", "directories", 0 },
 	{ "file_chunk", "file chunk", 1 },
 	{ "direct", "O_DIRECT", 0 },
 	{ "fsync_each", "fsync each", 0 },
 	{ "pattern", "pattern", 0 },
-	{ "engine", "engine", 0 },
-	{ "iodepth", "iodepth", 0 },
+	{ "perchar_bytes", "putc bytes", 1 },
+	{ "size_auto", "file size chosen by clyde", 0 },
+	{ "evict", "evict the page cache", 0 },
+	{ "drop_caches", "drop caches", 0 },
+	{ "engine", "I/O engine", 0 },
+	{ "iodepth", "queue depth", 0 },
 	/* Always different between runs: not configuration; and the run's
 	 * name, which is its label. */
 	{ "seed", NULL, 0 },
@@ -595,7 +611,9 @@ static void json_kv_section(struct jload *jl, struct clyde_loaded_run *r,
 			continue;
 		if (v->type == CLYDE_JSON_STRING && !v->str[0])
 			continue;
-		if (m->kind && clyde_json_u64(v, &u))
+		if (m->kind == 3 && clyde_json_u64(v, &u))
+			clyde_fmt_human_bytes(val, sizeof(val), (double)u);
+		else if (m->kind && clyde_json_u64(v, &u))
 			size_text(val, sizeof(val), m->kind == 2 ? u << 20 : u);
 		if (kv_set(r, m->key, val))
 			jl->rc = -ENOMEM;

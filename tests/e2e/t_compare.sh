@@ -36,7 +36,7 @@ getc        lat max                                             33.3 ms [B]
 get_block   rate     MiB/s      282.8 [A]  285.0 * [A]   +0.8%    196.6 [B]   -30.5%
 get_block   CPU      %                 27           27   +0.0%           83  +207.4%
 get_block   lat max                                             86.7 ms [B]
-seeks       rate     seeks/s    389.0 [A]  406.7 * [A]   +4.6%    517.6 [B]   +33.1%
+seeks       rate     seeks/s      389 [A]  406.7 * [A]   +4.6%    517.6 [B]   +33.1%
 seeks       CPU      %                  0            0                   30
 seeks       lat max                                             84.2 ms [B]
 seq_create  rate     files/s       2419 *         1254  -48.2%           93   -96.2%
@@ -217,6 +217,24 @@ expect_rc 1 "no files"
 run_clyde compare --help
 expect_rc 0 "--help"
 assert_file_match "$T/out" '^usage: clyde compare' "usage on stdout"
+# --help matches the parser: every option it lists is accepted, and every
+# option the parser takes is listed.
+grep -oE '^  (-h, )?--[a-z-]+' "$T/out" | sed -E 's/^ +(-h, )?//' >"$T/helpopts"
+assert_eq "$(sort "$T/helpopts" | tr '\n' ' ')" \
+	"--baseline --format --help --label --merge-repeats " \
+	"--help lists the options compare takes"
+while read -r o; do
+	case $o in
+	--format) args=(--format csv) ;;
+	--label) args=(--label x) ;;
+	--baseline) args=(--baseline 1) ;;
+	*) args=("$o") ;;
+	esac
+	run_clyde compare "${args[@]}" old.csv
+	expect_rc 0 "compare ${args[*]} is accepted"
+done <"$T/helpopts"
+run_clyde compare --format=md old.csv
+expect_rc 0 "--format=md (the = form and md, both in --help)"
 
 # --- C: every fixture line reads (each file is one format).
 [[ -d $fixtures ]] || fail "no fixtures at $fixtures"

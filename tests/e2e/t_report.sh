@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # clyde report: one self-contained HTML page, checked in a real browser.
+# The screenshot of three results is kept as $E2E_OUT/t_report_3.png
+# (default: e2e-out/ in the directory ctest runs in); t_report_many does
+# twenty-four.
 # Headless Chromium (Debian's `chromium`, installed here when missing and
 # we are root) renders it: the DOM after rendering must hold one <svg> per
 # test group plus one per test with latency percentiles, every run label
@@ -30,6 +33,8 @@ chromium_run()
 }
 
 fixtures=$CLYDE_SRC/tests/fixtures
+E2E_OUT=${E2E_OUT:-$PWD/e2e-out}
+mkdir -p "$E2E_OUT"
 cd "$T"
 
 # --- Inputs: two real clyde results with repeats (latency percentiles),
@@ -77,7 +82,9 @@ print(len(names))
 EOF
 )
 [[ $nlat -gt 0 ]] || fail "the JSON results have no latency percentiles"
-want_svg=$((5 + nlat))
+# Five rate charts, five maximum latency charts (the 1.96 line has all
+# twelve latencies), one percentile chart per test.
+want_svg=$((10 + nlat))
 assert_eq "$(grep -o '<svg' report.html | wc -l | tr -d ' ')" "$want_svg" \
 	"the file holds $want_svg charts"
 
@@ -87,8 +94,10 @@ chromium_run --dump-dom "file://$T/report.html" >dom.html ||
 [[ -s dom.html ]] || fail "chromium rendered nothing"
 assert_eq "$(grep -o '<svg' dom.html | wc -l | tr -d ' ')" "$want_svg" \
 	"the rendered DOM holds $want_svg <svg> charts"
-assert_eq "$(grep -o 'class="chart bars"' dom.html | wc -l | tr -d ' ')" 5 \
-	"five bar charts (one per group)"
+assert_eq "$(grep -o 'class="chart bars rate"' dom.html | wc -l | tr -d ' ')" 5 \
+	"five rate charts (one per group)"
+assert_eq "$(grep -o 'class="chart bars latmax"' dom.html | wc -l | tr -d ' ')" 5 \
+	"five maximum latency charts (bonnie++ 1.96 latencies charted too)"
 assert_eq "$(grep -o 'class="chart latency"' dom.html | wc -l | tr -d ' ')" \
 	"$nlat" "one latency chart per test with percentiles"
 labels=(ext4-a ext4-b devil2 xfs vm)
@@ -106,20 +115,33 @@ assert_file_match dom.html '<title>ext4 &lt;vs&gt; the rest</title>' \
 	"the title is escaped"
 assert_file_match dom.html '<th>filesystem</th>' \
 	"what differs: the filesystem (recorded by JSON only)"
+assert_file_no_match dom.html 'perchar_bytes|size_auto|evict<|drop_caches|[0-9]k</td>.*RAM' \
+	"what differs: friendly names, no internal keys"
+assert_file_match dom.html '<th>RAM</th>' "RAM is a setting"
+assert_file_match dom.html '<td>[0-9.]+ GiB</td>' "RAM in GiB, not in k"
+assert_file_match dom.html 'Generated 20[0-9-]+ [0-9:]+ UTC' \
+	"the generation date is on the page"
+assert_file_match dom.html '<table class="overview">' "the overview comes first"
 assert_file_match dom.html '<details>' "the common settings are collapsed"
 assert_eq "$(grep -o '<tr><td class="label">' dom.html | wc -l | tr -d ' ')" \
 	"$nruns" "one row per result in the runs table"
-assert_file_match dom.html '<text [^>]*class="note">too fast</text>' \
+assert_file_match dom.html '<text [^>]*class="note">too fast( \[[A-Z]\])?</text>' \
 	"too fast is written in a chart, not drawn as 0"
 
 # --- The screenshot: not blank, and the run colours are on it.
-chromium_run --screenshot="$T/out.png" --window-size=1200,2000 \
-	"file://$T/report.html" >/dev/null ||
+# Three results (two clyde runs and a bonnie++ 1.96 line) at 1400 px,
+# kept in $E2E_OUT for a person to look at.
+head -n 1 "$fixtures/bonnie-1.96.csv" >three.csv
+run_clyde report a.json b.json three.csv -o three.html --title 'three results'
+expect_rc 0 "clyde report of three results"
+chromium_run --screenshot="$E2E_OUT/t_report_3.png" --window-size=1400,2400 \
+	"file://$T/three.html" >/dev/null ||
 	fail "chromium --screenshot failed: $(tail -n 5 "$T/chromium.err")"
-[[ -s out.png ]] || fail "no screenshot"
-python3 "$E2E_DIR/png_check.py" --colours 1f77b4,ff7f0e out.png >png.txt 2>&1 ||
+[[ -s $E2E_OUT/t_report_3.png ]] || fail "no screenshot"
+python3 "$E2E_DIR/png_check.py" --width 1400 --colours 1f77b4,ff7f0e \
+	"$E2E_OUT/t_report_3.png" >png.txt 2>&1 ||
 	fail "screenshot check: $(cat png.txt)"
-ok "screenshot is not blank: $(cat png.txt)"
+ok "screenshot of three results is not blank: $(cat png.txt)"
 
 # --- Failures: no output file, nothing readable, an unwritable output.
 run_clyde report a.json

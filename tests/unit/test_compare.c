@@ -15,6 +15,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/loaded.h"
+#include "results/format.h"
 #include "tap.h"
 
 /* Two fixture lines (bonnie++ 1.96 and 2.00a) and a broken one. */
@@ -454,84 +455,86 @@ static const char *const golden_md[] = {
 static const char *const golden_csv[] = {
 	"run,source,format,repeats,started (UTC),setting: source form"
 	"at,setting: written by,setting: file size,setting: files,set"
-	"ting: directories,setting: seeks,setting: seekers,setting: f"
-	"ilesystem,setting: mount options,setting: host,setting: CPUs"
-	",putc rate (B/s),putc rate 95% CI half-width (B/s),putc stat"
-	"e,putc best,putc settings group,putc change vs ext4 (%),putc"
-	" significant vs ext4,putc CPU (%),putc latency max (ns),put_"
-	"block rate (B/s),put_block rate 95% CI half-width (B/s),put_"
-	"block state,put_block best,put_block settings group,put_bloc"
-	"k change vs ext4 (%),put_block significant vs ext4,put_block"
-	" CPU (%),put_block latency max (ns),put_block latency p99 (n"
-	"s),rewrite rate (B/s),rewrite rate 95% CI half-width (B/s),r"
-	"ewrite state,rewrite best,rewrite settings group,rewrite cha"
-	"nge vs ext4 (%),rewrite significant vs ext4,rewrite CPU (%),"
-	"rewrite latency max (ns),getc rate (B/s),getc rate 95% CI ha"
-	"lf-width (B/s),getc state,getc best,getc settings group,getc"
-	" change vs ext4 (%),getc significant vs ext4,getc CPU (%),ge"
-	"tc latency max (ns),get_block rate (B/s),get_block rate 95% "
-	"CI half-width (B/s),get_block state,get_block best,get_block"
-	" settings group,get_block change vs ext4 (%),get_block signi"
-	"ficant vs ext4,get_block CPU (%),get_block latency max (ns),"
-	"seeks rate (seeks/s),seeks rate 95% CI half-width (seeks/s),"
-	"seeks state,seeks best,seeks settings group,seeks change vs "
-	"ext4 (%),seeks significant vs ext4,seeks CPU (%),seeks laten"
-	"cy max (ns),seq_create rate (files/s),seq_create rate 95% CI"
-	" half-width (files/s),seq_create state,seq_create best,seq_c"
-	"reate change vs ext4 (%),seq_create significant vs ext4,seq_"
-	"create CPU (%),seq_create latency max (ns),seq_stat rate (fi"
-	"les/s),seq_stat rate 95% CI half-width (files/s),seq_stat st"
-	"ate,seq_stat best,seq_stat change vs ext4 (%),seq_stat signi"
-	"ficant vs ext4,seq_stat CPU (%),seq_stat latency max (ns),se"
-	"q_del rate (files/s),seq_del rate 95% CI half-width (files/s"
-	"),seq_del state,seq_del best,seq_del change vs ext4 (%),seq_"
-	"del significant vs ext4,seq_del CPU (%),seq_del latency max "
-	"(ns),ran_create rate (files/s),ran_create rate 95% CI half-w"
-	"idth (files/s),ran_create state,ran_create best,ran_create c"
-	"hange vs ext4 (%),ran_create significant vs ext4,ran_create "
-	"CPU (%),ran_create latency max (ns),ran_stat rate (files/s),"
-	"ran_stat rate 95% CI half-width (files/s),ran_stat state,ran"
-	"_stat best,ran_stat change vs ext4 (%),ran_stat significant "
-	"vs ext4,ran_stat latency max (ns),ran_del rate (files/s),ran"
-	"_del rate 95% CI half-width (files/s),ran_del state,ran_del "
-	"best,ran_del change vs ext4 (%),ran_del significant vs ext4,"
-	"ran_del CPU (%),ran_del latency max (ns)\n",
+	"ting: max size,setting: min size,setting: directories,settin"
+	"g: seeks,setting: seekers,setting: filesystem,setting: mount"
+	" options,setting: host,setting: CPUs,putc rate (B/s),putc ra"
+	"te 95% CI half-width (B/s),putc state,putc best,putc setting"
+	"s group,putc change vs ext4 (%),putc significant vs ext4,put"
+	"c CPU (%),putc latency max (ns),put_block rate (B/s),put_blo"
+	"ck rate 95% CI half-width (B/s),put_block state,put_block be"
+	"st,put_block settings group,put_block change vs ext4 (%),put"
+	"_block significant vs ext4,put_block CPU (%),put_block laten"
+	"cy max (ns),put_block latency p99 (ns),rewrite rate (B/s),re"
+	"write rate 95% CI half-width (B/s),rewrite state,rewrite bes"
+	"t,rewrite settings group,rewrite change vs ext4 (%),rewrite "
+	"significant vs ext4,rewrite CPU (%),rewrite latency max (ns)"
+	",getc rate (B/s),getc rate 95% CI half-width (B/s),getc stat"
+	"e,getc best,getc settings group,getc change vs ext4 (%),getc"
+	" significant vs ext4,getc CPU (%),getc latency max (ns),get_"
+	"block rate (B/s),get_block rate 95% CI half-width (B/s),get_"
+	"block state,get_block best,get_block settings group,get_bloc"
+	"k change vs ext4 (%),get_block significant vs ext4,get_block"
+	" CPU (%),get_block latency max (ns),seeks rate (seeks/s),see"
+	"ks rate 95% CI half-width (seeks/s),seeks state,seeks best,s"
+	"eeks settings group,seeks change vs ext4 (%),seeks significa"
+	"nt vs ext4,seeks CPU (%),seeks latency max (ns),seq_create r"
+	"ate (files/s),seq_create rate 95% CI half-width (files/s),se"
+	"q_create state,seq_create best,seq_create change vs ext4 (%)"
+	",seq_create significant vs ext4,seq_create CPU (%),seq_creat"
+	"e latency max (ns),seq_stat rate (files/s),seq_stat rate 95%"
+	" CI half-width (files/s),seq_stat state,seq_stat best,seq_st"
+	"at change vs ext4 (%),seq_stat significant vs ext4,seq_stat "
+	"CPU (%),seq_stat latency max (ns),seq_del rate (files/s),seq"
+	"_del rate 95% CI half-width (files/s),seq_del state,seq_del "
+	"best,seq_del change vs ext4 (%),seq_del significant vs ext4,"
+	"seq_del CPU (%),seq_del latency max (ns),ran_create rate (fi"
+	"les/s),ran_create rate 95% CI half-width (files/s),ran_creat"
+	"e state,ran_create best,ran_create change vs ext4 (%),ran_cr"
+	"eate significant vs ext4,ran_create CPU (%),ran_create laten"
+	"cy max (ns),ran_stat rate (files/s),ran_stat rate 95% CI hal"
+	"f-width (files/s),ran_stat state,ran_stat best,ran_stat chan"
+	"ge vs ext4 (%),ran_stat significant vs ext4,ran_stat latency"
+	" max (ns),ran_del rate (files/s),ran_del rate 95% CI half-wi"
+	"dth (files/s),ran_del state,ran_del best,ran_del change vs e"
+	"xt4 (%),ran_del significant vs ext4,ran_del CPU (%),ran_del "
+	"latency max (ns)\n",
 	"xfs,a.csv:2,bonnie++ CSV 1.96,1,,bonnie++ CSV 1.96,bonnie++ "
-	"1.96,16G,16384,1,,,,,,,435200,,,no,A,,not tested,98,42207000"
-	",187319296,,,no,A,62.4014559659091,not tested,64,2377000000,"
-	",48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,,not"
-	" tested,97,33339000,206104576,,,no,A,,not tested,83,86675000"
-	",517.6,,,no,A,,not tested,30,84167000,93,,,no,,not tested,1,"
-	"939000000,,,too fast,no,,not tested,,2279000,90,,,no,,not te"
-	"sted,1,1415000000,123,,,no,,not tested,1,307000000,,,too fas"
-	"t,no,,not tested,1057000,127,,,no,,not tested,1,724000000\n",
+	"1.96,16G,16384,0,0,1,,,,,,,435200,,,no,A,,not tested,98,4220"
+	"7000,187319296,,,no,A,62.4014559659091,not tested,64,2377000"
+	"000,,48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,"
+	",not tested,97,33339000,206104576,,,no,A,,not tested,83,8667"
+	"5000,517.6,,,no,A,,not tested,30,84167000,93,,,no,,not teste"
+	"d,1,939000000,,,too fast,no,,not tested,,2279000,90,,,no,,no"
+	"t tested,1,1415000000,123,,,no,,not tested,1,307000000,,,too"
+	" fast,no,,not tested,1057000,127,,,no,,not tested,1,72400000"
+	"0\n",
 	"vm,a.csv:3,bonnie++ CSV 1.98,1,,bonnie++ CSV 1.98,bonnie++ 2"
-	".00a,4G,16384,1,8192,5,,,,,448512,,,no,B,,not tested,75,5858"
-	"6000,407176192,,,no,B,253.012251420455,not tested,75,3031300"
-	"0,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,B,,n"
-	"ot tested,91,46469000,3102151680,,,no,B,,not tested,99,41550"
-	"00,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not teste"
-	"d,98,1378000,,,too fast,no,,not tested,,283000,,,too fast,no"
-	",,not tested,,4146000,,,too fast,no,,not tested,,4064000,,,t"
-	"oo fast,no,,not tested,5410000,,,too fast,no,,not tested,,42"
-	"00000\n",
+	".00a,4G,16384,0,0,1,8192,5,,,,,448512,,,no,B,,not tested,75,"
+	"58586000,407176192,,,no,B,253.012251420455,not tested,75,303"
+	"13000,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,"
+	"B,,not tested,91,46469000,3102151680,,,no,B,,not tested,99,4"
+	"155000,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not t"
+	"ested,98,1378000,,,too fast,no,,not tested,,283000,,,too fas"
+	"t,no,,not tested,,4146000,,,too fast,no,,not tested,,4064000"
+	",,,too fast,no,,not tested,5410000,,,too fast,no,,not tested"
+	",,4200000\n",
 	"ext4,b.json:1,clyde JSON v1,3,1970-01-01 00:01 UTC,clyde JSO"
-	"N v1,clyde 0.1.0,1G,,,,,ext4,\"rw,noatime\",box,2,,,not run,"
-	"no,,,not tested,,,115343360,26048071.8523631,,no,C,,not test"
-	"ed,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,C,"
+	"N v1,clyde 0.1.0,1G,,,,,,,ext4,\"rw,noatime\",box,2,,,not ru"
+	"n,no,,,not tested,,,115343360,26048071.8523631,,no,C,,not te"
+	"sted,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,"
+	"C,,not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,n"
+	"ot tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,"
+	",not tested,100,,,,not run,no,,not tested,,,,,not run,no,,no"
+	"t tested,,,,,not run,no,,not tested,,,,not run,no,,not teste"
+	"d,,\n",
+	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,,,xfs"
+	",\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,2604"
+	"8071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,"
 	",not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not"
-	" tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,,n"
-	"ot tested,100,,,,not run,no,,not tested,,,,,not run,no,,not "
-	"tested,,,,,not run,no,,not tested,,,,not run,no,,not tested,"
-	",\n",
-	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,xfs,"
-	"\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,26048"
-	"071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,,"
-	"not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not "
-	"tested,,,,,not run,no,,,not tested,,,,,not run,no,,not teste"
-	"d,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,not"
-	" tested,,,,,not run,no,,not tested,,,,,not run,no,,not teste"
-	"d,,,,not run,no,,not tested,,\n",
+	" tested,,,,,not run,no,,,not tested,,,,,not run,no,,not test"
+	"ed,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,no"
+	"t tested,,,,,not run,no,,not tested,,,,,not run,no,,not test"
+	"ed,,,,not run,no,,not tested,,\n",
 	NULL
 };
 
@@ -827,18 +830,27 @@ static void test_html(void)
 				       &set) == 0);
 	CHECK(set.nruns == 5);
 	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
-	/* Groups: seq output, seq input, seeks, seq create, random create;
-	 * percentiles: put_block (ext4). */
-	CHECK(clyde_html_chart_count(&cmp) == 6);
+	/* Groups: seq output, seq input, seeks, seq create, random create,
+	 * each with a rate chart and (the 1.96 and 1.98 lines have them) a
+	 * maximum latency chart; percentiles: put_block (ext4). */
+	CHECK(clyde_html_chart_count(&cmp) == 11);
 	f = open_memstream(&out, &len);
 	CHECK(f != NULL);
 	if (!f)
 		goto out;
 	CHECK(clyde_html_write(f, &cmp, "T<i>") == 0);
 	fclose(f);
-	CHECK(count(out, "<svg") == 6);
-	CHECK(count(out, "</svg>") == 6);
-	CHECK(count(out, "class=\"chart bars\"") == 5);
+	CHECK(count(out, "<svg") == 11);
+	CHECK(count(out, "</svg>") == 11);
+	CHECK(count(out, "class=\"chart bars rate\"") == 5);
+	CHECK(count(out, "class=\"chart bars latmax\"") == 5);
+	/* The overview: a row per run, shaded cells, a star. */
+	CHECK(count(out, "<table class=\"overview\">") == 1);
+	CHECK(count(out, "<td class=\"num heat") > 2);
+	CHECK(count(out, "<td class=\"num alone\"") > 2);
+	CHECK(strstr(out, "<td class=\"num heat best\"") != NULL);
+	/* The generation date is on the page. */
+	CHECK(strstr(out, "Generated 20") != NULL);
 	CHECK(count(out, "class=\"chart latency\"") == 1);
 	CHECK(strstr(out, "<script") == NULL);
 	CHECK(strstr(out, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;"
@@ -913,6 +925,206 @@ static void test_add_run(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* Numbers for a person, shared with history list (results/fmt.c). */
+static void test_readable(void)
+{
+	char b[64];
+	double d;
+
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 888, true), "888");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 888, false), "888.0");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 171.36, false), "171.4");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 2.5, false), "2.50");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 0.0123, false), "0.0123");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), 1234.6, false), "1235");
+	CHECK_STR(clyde_fmt_readable(b, sizeof(b), NAN, false), "0");
+	CHECK_STR(clyde_fmt_pick_unit("B/s", 3e9, &d), "GiB/s");
+	CHECK(d == 1073741824.0);
+	CHECK_STR(clyde_fmt_pick_unit("B/s", 500, &d), "KiB/s");
+	CHECK(d == 1024);
+	CHECK_STR(clyde_fmt_pick_unit("ns", 215000, &d), "us");
+	CHECK(d == 1e3);
+	CHECK_STR(clyde_fmt_pick_unit("files/s", 1e9, &d), "files/s");
+	CHECK(d == 1);
+}
+
+/* Three 1.96 lines: a and b alike (16G, -n 16), c with a 32G file and
+ * -n 128:65536:0:512, d like a and b but slower.  put_block: a 102400
+ * and b 102450 KiB/s show alike (100.0 MiB/s) and are both best, c is
+ * faster but is compared with no one. */
+static const char groups_csv[] =
+	"1.96,1.96,a,1,1,16G,,,,102400,20,,,,,,,400.0,5,16,,,,,1000,10,,,,"
+	",,,,,,,,215us,,,,,2ms,,,,,\n"
+	"1.96,1.96,b,1,1,16G,,,,102450,30,,,,,,,500.0,5,16,,,,,2000,50,,,,"
+	",,,,,,,,300us,,,,,3ms,,,,,\n"
+	"1.96,1.96,c,1,1,32G,,,,409600,90,,,,,,,600.0,5,128,65536,0,512,,"
+	"5000,90,,,,,,,,,,,,1ms,,,,,1ms,,,,,\n"
+	"1.96,1.96,d,1,1,16G,,,,51200,20,,,,,,,300.0,5,16,,,,,900,10,,,,"
+	",,,,,,,,400us,,,,,2ms,,,,,\n";
+
+static const struct clyde_cmp_row *row_of(const struct clyde_compare *cmp,
+					  const char *test,
+					  enum clyde_cmp_metric m)
+{
+	size_t r;
+
+	for (r = 0; r < cmp->nrows; r++)
+		if (!strcmp(cmp->rows[r].test, test) &&
+		    cmp->rows[r].metric == m)
+			return &cmp->rows[r];
+	return NULL;
+}
+
+static void test_groups(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	const struct clyde_cmp_scope *sc;
+	char buf[64], *out;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, groups_csv, strlen(groups_csv),
+				       "g.csv", &set) == 0);
+	CHECK(set.nruns == 4 && set.nmalformed == 0);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	if (cmp.ncols != 4)
+		goto out;
+	sc = &cmp.scopes[CLYDE_SCOPE_IO];
+	CHECK(sc->used && sc->nclasses == 2 && sc->nkeys == 1);
+	CHECK_STR(sc->keys[0], "file size");
+	CHECK(sc->cls[0] == 0 && sc->cls[1] == 0 && sc->cls[2] == 1 &&
+	      sc->cls[3] == 0);
+	sc = &cmp.scopes[CLYDE_SCOPE_FILES];
+	CHECK(sc->nclasses == 2);
+	CHECK_STR(clyde_compare_scope_keys(buf, sizeof(buf), sc),
+		  "files, max size, directories");
+	/* The star: a and b tie at 100.0 MiB/s; c is alone in its group. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK_STR(row->unit, "MiB/s");
+		CHECK(row->cells[0].best && row->cells[1].best);
+		CHECK(!row->cells[2].best);
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[0]),
+			  "100.0");
+	}
+	/* No star on CPU, whatever the numbers. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_CPU);
+	CHECK(row && !row->cells[0].best && !row->cells[1].best &&
+	      !row->cells[2].best);
+	/* A latency carries its unit: 215 us, not 0.000215 s. */
+	row = row_of(&cmp, "put_block", CLYDE_CMP_LAT_MAX);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK_STR(row->unit, "");
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[0]),
+			  "215 us");
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[2]),
+			  "1 ms");
+		CHECK(row->cells[0].best && !row->cells[2].best);
+	}
+	/* Whole files/s show no decimals; 400.0 seeks/s from %.1f neither. */
+	row = row_of(&cmp, "seq_create", CLYDE_CMP_RATE);
+	CHECK(row && row->whole);
+	if (row) {
+		CHECK_STR(clyde_compare_cell_text(buf, sizeof(buf), row,
+						  &row->cells[1]),
+			  "2000");
+		CHECK(row->cells[1].best && !row->cells[2].best);
+	}
+	/* Every writer names the groups. */
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "100.0 * [A]"));
+	CHECK(out && strstr(out, "file tests: the runs differ in files, max "
+				 "size, directories"));
+	CHECK(out && strstr(out, "  [B] file size 32G: c\n"));
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_MARKDOWN);
+	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 \\* "
+				 "\\[A\\]** |"));
+	free(out);
+	out = render(&cmp, CLYDE_COMPARE_CSV);
+	CHECK(out && strstr(out, ",put_block settings group,"));
+	CHECK(out && strstr(out, "\nc,g.csv:3,bonnie++ CSV 1.96,1,,32G,1310"
+				 "72,64k,512,"));
+	free(out);
+out:
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* ss1's ran_stat repeats, 500, 39603, 725, 27351, merged: a mean with a
+ * CI and the mark of repeats that disagree. */
+static void test_spread(void)
+{
+	static const char *const rs[] = { "500", "39603", "725", "27351" };
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	const struct clyde_loaded_test *t;
+	char line[256], *text = NULL;
+	size_t i, len = 0;
+	double lo = 0, hi = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	for (i = 0; i < 4; i++) {
+		snprintf(line, sizeof(line),
+			 "1.96,1.96,ss1,1,1,,,,,,,,,,,,,,,16,,,,,,,,,,,,,%s,5,"
+			 ",,,,,,,,,,,,,\n",
+			 rs[i]);
+		fputs(line, m);
+	}
+	fclose(m);
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, text, len, "ss1.csv", &set) == 0);
+	CHECK(set.nruns == 4);
+	CHECK(clyde_loaded_merge_repeats(&ctx, &set) == 0);
+	CHECK(set.nruns == 1);
+	if (set.nruns != 1)
+		goto out;
+	t = &set.runs[0].tests[CLYDE_RAN_STAT];
+	CHECK(t->nsamples == 4 && fabs(t->rate - 17044.75) < 1e-9);
+	CHECK(clyde_loaded_test_disagree(t, &lo, &hi));
+	CHECK(lo == 500 && hi == 39603);
+	/* Close repeats do not disagree. */
+	{
+		double s[] = { 100, 150, 199 };
+		struct clyde_loaded_test c = { .samples = s, .nsamples = 3 };
+
+		CHECK(!clyde_loaded_test_disagree(&c, NULL, NULL));
+		s[2] = 200;
+		CHECK(clyde_loaded_test_disagree(&c, NULL, NULL));
+	}
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	row = row_of(&cmp, "ran_stat", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		CHECK(row->cells[0].disagree && row->cells[0].ci95 > 17000);
+		CHECK(cmp.any_ci && cmp.any_disagree);
+	}
+	free(text);
+	text = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(text && strstr(text, "17045 \xc2\xb1"));
+	CHECK(text && strstr(text, "! the repeats disagree"));
+	clyde_compare_release(&cmp);
+out:
+	free(text);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	test_load();
@@ -922,5 +1134,8 @@ int main(void)
 	test_bad_json();
 	test_html();
 	test_add_run();
+	test_readable();
+	test_groups();
+	test_spread();
 	return tap_done();
 }

@@ -1,0 +1,129 @@
+/*
+ * The run report's overview (see html_parts.h): a heat map in the spirit
+ * of bon_csv2html, one row per run and one column per test's rate, so
+ * that twenty runs fit one screen.  A cell's shade is its share of the
+ * best rate of its settings group (compare.h): the best is the darkest,
+ * half of the best or less the lightest, linear in between; runs of
+ * different settings are never shaded against each other.  Too fast, skipped and not run are written, not
+ * shaded.
+ */
+#include <math.h>
+
+#include "report/html.h"
+#include "report/html_parts.h"
+
+/* The highest measured rate of settings group cls in a row; 0 when the
+ * group has fewer than two measured rates (nothing to shade against). */
+static double group_best(const struct clyde_cmp_row *row, size_t ncols,
+			 unsigned cls)
+{
+	double best = 0;
+	size_t c, n = 0;
+
+	for (c = 0; c < ncols; c++) {
+		const struct clyde_cmp_cell *cell = &row->cells[c];
+
+		if (cell->cls != cls || cell->state != CLYDE_LOADED_VALUE ||
+		    !cell->has_value)
+			continue;
+		n++;
+		if (cell->value > best)
+			best = cell->value;
+	}
+	return n >= 2 ? best : 0;
+}
+
+static void cell(FILE *f, const struct clyde_compare *cmp,
+		 const struct clyde_cmp_row *row, size_t c)
+{
+	const struct clyde_cmp_cell *cl = &row->cells[c];
+	double best = group_best(row, cmp->ncols, cl->cls), share, shade;
+	char val[64], name[16];
+	bool split = row->scope < CLYDE_SCOPE_COUNT &&
+		     cmp->scopes[row->scope].nclasses > 1;
+
+	clyde_compare_cell_text(val, sizeof(val), row, cl);
+	if (cl->state != CLYDE_LOADED_VALUE || !cl->has_value) {
+		fputs("<td class=\"num na\">", f);
+		clyde_html_esc(f, val);
+		fputs("</td>", f);
+		return;
+	}
+	if (best <= 0) {
+		fputs("<td class=\"num alone\" title=\"no other result has "
+		      "these settings\">",
+		      f);
+		clyde_html_esc(f, val);
+		fputs("</td>", f);
+		return;
+	}
+	share = cl->value / best;
+	shade = (share - 0.5) / 0.5;
+	if (shade < 0)
+		shade = 0;
+	/* Lightness 96% (half the best or less) to 58% (the best): dark
+	 * text stays readable on all of them. */
+	fprintf(f,
+		"<td class=\"num heat%s\" style=\"background:hsl(210,70%%,"
+		"%.0f%%)\" title=\"",
+		cl->best ? " best" : "", 96 - 38 * shade);
+	clyde_html_esc(f, cmp->labels[c]);
+	fputs(", ", f);
+	clyde_html_esc(f, row->test);
+	fputs(": ", f);
+	clyde_html_esc(f, val);
+	fputc(' ', f);
+	clyde_html_esc(f, row->unit);
+	fprintf(f, ", %.0f%% of the best", share * 100);
+	if (split) {
+		clyde_compare_class_name(name, sizeof(name), cl->cls);
+		fprintf(f, " of settings group %s", name);
+	}
+	fputs("\">", f);
+	clyde_html_esc(f, val);
+	if (cl->disagree)
+		fputs("!", f);
+	if (cl->best)
+		fputs(" \xe2\x98\x85", f);
+	fputs("</td>", f);
+}
+
+void clyde_html_overview(FILE *f, const struct clyde_compare *cmp)
+{
+	size_t r, c;
+
+	fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"legend\">One "
+	      "row per result, one column per test&#8217;s rate. The "
+	      "darker a cell, the closer it is to the best result of its "
+	      "settings group (&#9733;; the lightest: half of it or "
+	      "less); results run with different "
+	      "settings (see below) are not shaded against each other; "
+	      "a result alone with its settings is not shaded at all. "
+	      "! marks repeats that disagree.</p>\n"
+	      "<div class=\"scroll\"><table class=\"overview\"><tr>"
+	      "<th>result</th>",
+	      f);
+	for (r = 0; r < cmp->nrows; r++) {
+		const struct clyde_cmp_row *row = &cmp->rows[r];
+
+		if (row->metric != CLYDE_CMP_RATE)
+			continue;
+		fputs("<th class=\"test\">", f);
+		clyde_html_esc(f, row->test);
+		fputs("<br><span class=\"unit\">", f);
+		clyde_html_esc(f, row->unit);
+		fputs("</span></th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (c = 0; c < cmp->ncols; c++) {
+		fputs("<tr><th class=\"run\">", f);
+		clyde_html_swatch(f, c);
+		clyde_html_esc(f, cmp->labels[c]);
+		fputs("</th>", f);
+		for (r = 0; r < cmp->nrows; r++)
+			if (cmp->rows[r].metric == CLYDE_CMP_RATE)
+				cell(f, cmp, &cmp->rows[r], c);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+}

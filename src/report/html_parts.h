@@ -1,0 +1,69 @@
+/*
+ * The parts of the run report (html.h), one file each: the overview heat
+ * map (html_overview.c), the SVG charts (html_chart.c) and the "what
+ * differs" table (html_differs.c); html.c puts them on the page.  Private
+ * to src/report: the page's structure is html.c's business.
+ *
+ * Runs are told apart by a colour and, from the eleventh run on, a marker
+ * shape as well (circle, square, triangle, diamond), so that no two of
+ * the first forty runs look alike; bar charts also name every bar.
+ */
+#ifndef CLYDE_REPORT_HTML_PARTS_H
+#define CLYDE_REPORT_HTML_PARTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/compare.h"
+
+/* Run i's colour ("#1f77b4"). */
+const char *clyde_html_color(size_t i);
+
+/* Run i's marker as an SVG element centred at (x, y), radius r. */
+void clyde_html_marker(FILE *f, size_t i, double x, double y, double r);
+
+/* Run i's swatch for an HTML table: a small inline block of its colour in
+ * its marker's shape. */
+void clyde_html_swatch(FILE *f, size_t i);
+
+/* The CSS the parts rely on. */
+#define CLYDE_HTML_PARTS_CSS                                                   \
+	".sw{display:inline-block;width:.85em;height:.85em;margin-right:.4em;" \
+	"vertical-align:middle}"                                               \
+	".sw.m0{border-radius:50%}.sw.m2{clip-path:polygon(50% 0,100% 100%,"   \
+	"0 100%)}.sw.m3{clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%)}"
+
+/* One chart of the rows of `metric` (CLYDE_CMP_RATE or CLYDE_CMP_LAT_MAX)
+ * in group g: a panel per test side by side across the page, a bar per
+ * run (its label on the left), each test on its own scale, CI as error
+ * bars, the best starred; "too fast", "skipped", "not run" written where a
+ * bar would be.  Nothing when the group has no such row. */
+void clyde_html_bar_chart(FILE *f, const struct clyde_compare *cmp,
+			  enum clyde_loaded_group g,
+			  enum clyde_cmp_metric metric);
+
+/* Does group g have a row of `metric` with a value? */
+bool clyde_html_group_has(const struct clyde_compare *cmp,
+			  enum clyde_loaded_group g,
+			  enum clyde_cmp_metric metric);
+
+/* The latency percentiles of test `name` (p50 .. p99.9 of the runs that
+ * have them, and max: the largest over all repeats, as in the table), a
+ * line and markers per run on a log scale. */
+void clyde_html_latency_chart(FILE *f, const struct clyde_compare *cmp,
+			      const char *name);
+
+/* Does some run have latency percentiles for test `name`? */
+bool clyde_html_has_percentiles(const struct clyde_compare *cmp,
+				const char *name);
+
+/* The overview: one row per run, one column per test's rate, each cell
+ * coloured by its share of the best of its settings group. */
+void clyde_html_overview(FILE *f, const struct clyde_compare *cmp);
+
+/* "What differs": one row per run, one column per setting whose value is
+ * not the same in all runs; then the shared settings, collapsed.
+ * Returns 0 or -ENOMEM. */
+int clyde_html_differs(FILE *f, const struct clyde_compare *cmp);
+
+#endif
