@@ -566,9 +566,12 @@ struct table_opts {
 	const char *out, *title;
 };
 
+/* The usage for --help; after a usage error the one line that named it
+ * is enough. */
 static void table_usage(FILE *f)
 {
-	fputs(usage_text, f);
+	if (f == stdout)
+		fputs(usage_text, f);
 }
 
 /* history compare's and report's own options: --db; --format (compare);
