@@ -1113,10 +1113,14 @@ static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 	if (!text)
 		return fprintf(stderr, "clyde history: out of memory\n"),
 		       CLYDE_EXIT_USAGE;
+	tlen = 0;
 	for (int i = optind + 1; i < argc; i++) {
+		size_t l = strlen(argv[i]);
+
 		if (i > optind + 1)
-			strcat(text, " ");
-		strcat(text, argv[i]);
+			text[tlen++] = ' ';
+		memcpy(text + tlen, argv[i], l);
+		tlen += l;
 	}
 	if (!note && !text[0]) {
 		free(text);
