@@ -3,8 +3,11 @@
 # and install the Debian packages that provide the missing ones.
 #
 #   scripts/deps.sh build   cmake, make, a C compiler, SQLite's headers
-#                           (libsqlite3-dev, for clyde history) and libinih
-#                           (libinih-dev, for clyde sweep)
+#                           (libsqlite3-dev, for clyde history), libinih
+#                           (libinih-dev, for clyde sweep), libblkid-dev
+#                           (clyde stack, clyde dev's guards),
+#                           xfslibs-dev (for clyde stack) and OpenMPI
+#                           (libopenmpi-dev, openmpi-bin, for clyde-mpi)
 #   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
 #                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
 #                           mkfs.btrfs, losetup, mount, findmnt, script,
@@ -26,7 +29,7 @@ build | test) ;;
 esac
 
 # command:package pairs (Debian 12 package names).
-want=(cmake:cmake make:make gcc:gcc)
+want=(cmake:cmake make:make gcc:gcc mpicc:libopenmpi-dev mpirun:openmpi-bin)
 if [[ $mode == test ]]; then
 	want+=(
 		clang:clang
@@ -75,6 +78,15 @@ fi
 # libinih (clyde sweep reads experiment files with it): its header too.
 if [[ ! -e /usr/include/ini.h ]]; then
 	missing+=(libinih-dev)
+fi
+# libblkid (clyde stack names an ext4 external journal's device; clyde dev
+# checks devices for signatures before writing) and the
+# xfs headers (clyde stack reads xfs stripe geometry): headers too.
+if [[ ! -e /usr/include/blkid/blkid.h ]]; then
+	missing+=(libblkid-dev)
+fi
+if [[ ! -e /usr/include/xfs/xfs.h ]]; then
+	missing+=(xfslibs-dev)
 fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then

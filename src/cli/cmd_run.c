@@ -22,11 +22,13 @@
 #include "cli/opts.h"
 #include "cli/privs.h"
 #include "cli/progress.h"
+#include "cli/run_dist.h"
 #include "core/outfile.h"
 #include "dist/semsync.h"
 #include "io/scratch.h"
 #include "report/history.h"
 #include "results/format.h"
+#include "results/members_text.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
 
@@ -52,12 +54,20 @@ struct run_hooks {
 	struct clyde_semsync sem;
 	int show_progress;		     /* bonnie++'s "...done" lines */
 	struct clyde_progress_display *live; /* the live line, or NULL */
+	struct clyde_run_dist *rd;	     /* clyde-mpi's ranks, or none */
 };
 
 static int before_test(void *arg, enum clyde_test t)
 {
 	struct run_hooks *h = arg;
 
+	/* clyde-mpi: every rank starts the test together, or all stop. */
+	if (h->rd->d) {
+		int all = clyde_dist_agree(h->rd->d, 0, NULL);
+
+		if (all)
+			return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
+	}
 	if (h->cfg->sync_mode == CLYDE_SYNC_SEM) {
 		int ret = clyde_semsync_wait(h->ctx, &h->sem);
 
@@ -461,14 +471,18 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		      const uint32_t *ext, size_t n_ext,
 		      const struct clyde_bonnie_hooks *hooks,
 		      struct clyde_run *runs, unsigned cap, unsigned *done,
-		      struct clyde_json_extra *extra, FILE *out)
+		      struct clyde_json_extra *extra,
+		      const struct clyde_cli_extra *cli, FILE *out,
+		      struct clyde_run_dist *rd)
 {
 	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
+	bool leader = clyde_run_dist_leader(rd);
 	struct clyde_summary sum[CLYDE_TEST_COUNT];
+	bool stop;
 	int ret = 0;
 
 	*done = 0;
-	if ((cfg->runs > 1 || cfg->until_stable_pct > 0) &&
+	if (leader && (cfg->runs > 1 || cfg->until_stable_pct > 0) &&
 	    clyde_csv_header(out) < 0)
 		return -EIO;
 	for (unsigned i = 0; i < cap; i++) {
@@ -476,24 +490,33 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		/* Every run starts from the same seed, as in bonnie++. */
 		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext,
 				       hooks, &runs[i]);
+		if (rd->d)
+			ret = clyde_dist_end_run(rd->d, ret, &runs[i]);
 		if (ret < 0)
 			return ret;
 		*done = i + 1;
-		if (!series &&
+		if (leader && !series &&
 		    (clyde_text_write(cfg->quiet ? stderr : out, &runs[i],
 				      CLYDE_VERSION) < 0 ||
 		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
-					    1, NULL) < 0))
+					    1, NULL) < 0 ||
+		     clyde_members_text_write(cfg->quiet ? stderr : out,
+					      &runs[i], 1, cli->verbose) < 0))
 			return -EIO;
-		if (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
-		    fflush(out) != 0)
+		if (leader &&
+		    (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
+		     fflush(out) != 0))
 			return -EIO;
 		/* Three runs at least: two give an interval too wide to
 		 * trust (Student's t for one degree of freedom is 12.7). */
-		if (cfg->until_stable_pct > 0 && i + 1 >= 3 &&
-		    clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
-					  sum) > 0 &&
-		    clyde_summary_all_settled(sum))
+		stop = cfg->until_stable_pct > 0 && i + 1 >= 3 && leader &&
+		       clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
+					     sum) > 0 &&
+		       clyde_summary_all_settled(sum);
+		/* Rank 0 decides for every rank. */
+		if (rd->d && cfg->until_stable_pct > 0)
+			stop = clyde_dist_agree(rd->d, stop, NULL) > 0;
+		if (stop)
 			break;
 	}
 	extra->target_pct = cfg->until_stable_pct;
@@ -503,7 +526,9 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
 		extra->n_unsettled =
 			clyde_summary_unsettled(sum, extra->unsettled);
-	if (series && clyde_text_extra_write(stderr, runs, *done, extra) < 0)
+	if (leader && series &&
+	    (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
+	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0))
 		return -EIO;
 	return 0;
 }
@@ -531,8 +556,11 @@ static void save_history(const struct clyde_cli_extra *extra, const char *doc,
 }
 
 static int report_failure(struct clyde_ctx *ctx, int ret,
-			  const struct clyde_scratch *scratch)
+			  const struct clyde_scratch *scratch,
+			  struct clyde_run_dist *rd)
 {
+	if (rd->d)
+		return clyde_run_dist_failed(rd, ctx, ret);
 	if (clyde_cli_output_closed()) {
 		fprintf(stderr,
 			"clyde: the output was closed (SIGPIPE); removing %s\n",
@@ -554,8 +582,9 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 
 /* Release what the run holds; returns status. */
 static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
-		  int status)
+		  struct clyde_run_dist *rd, int status)
 {
+	status = clyde_run_dist_finish(rd, ctx, status);
 	json_dest_abort(jd);
 	free(ext);
 	clyde_ctx_release(ctx);
@@ -564,6 +593,12 @@ static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
 
 int clyde_cmd_run(int argc, char **argv)
 {
+	return clyde_cmd_run_dist(argc, argv, NULL);
+}
+
+int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
+{
+	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
 	struct clyde_bonnie_config cfg;
 	struct clyde_cli_extra extra = { 0 };
 	struct clyde_json_extra jextra = { 0 };
@@ -595,12 +630,27 @@ int clyde_cmd_run(int argc, char **argv)
 	case CLYDE_OPTS_RUN:
 		break;
 	default:
-		fprintf(stderr, "clyde: %s\n", err);
+		/* The same on every rank: rank 0 says it once. */
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr, "clyde: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
 
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
+	if (!clyde_run_dist_leader(rd)) {
+		/* Rank 0 alone prints, writes --json and saves. */
+		extra.json_path = NULL;
+		extra.no_save = true;
+		cfg.quiet = true;
+	}
+	if (dist) {
+		/* Every rank's workers have their own data, seeds and file
+		 * names, so that ranks in one --shared directory never
+		 * collide. */
+		cfg.worker_base = (unsigned)dist->comm->rank *
+				  (cfg.concurrency ? cfg.concurrency : 1);
+	}
 
 	if (cfg.sync_procs) {
 		/* -p N only prepares (or -p -1 removes) the semaphores. */
@@ -627,11 +677,12 @@ int clyde_cmd_run(int argc, char **argv)
 				"clyde: -Z: interrupted while reading "
 				"%s\n",
 				cfg.random_file);
-			return finish(&ctx, &jd, ext, CLYDE_EXIT_INTERRUPTED);
+			return finish(&ctx, &jd, ext, rd,
+				      CLYDE_EXIT_INTERRUPTED);
 		}
 		if (n_ext <= 0) {
 			fprintf(stderr, "clyde: %s\n", err);
-			return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 		}
 	}
 	seed = cfg.seed_given ? cfg.seed :
@@ -649,39 +700,50 @@ int clyde_cmd_run(int argc, char **argv)
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
 				extra.json_path, strerror(-ret));
-			return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 		}
 		/* --json -: standard output is the JSON's alone. */
 		if (!strcmp(extra.json_path, "-"))
 			out = stderr;
 	}
 	if (check_history(&extra) < 0)
-		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
 
 	memset(&hk, 0, sizeof(hk));
 	hk.ctx = &ctx;
 	hk.cfg = &cfg;
 	hk.show_progress = !cfg.quiet && cfg.runs == 0;
+	hk.rd = rd;
 	if (cfg.sync_mode == CLYDE_SYNC_SEM &&
 	    clyde_semsync_open(&ctx, &hk.sem) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
-		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
 
-	if (clyde_scratch_create(&ctx, cfg.dir, &scratch) < 0) {
-		fprintf(stderr, "clyde: -d: %s\n", clyde_errmsg(&ctx));
-		return finish(&ctx, &jd, ext, CLYDE_EXIT_USAGE);
+	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir,
+					   &scratch) :
+		    clyde_scratch_create(&ctx, cfg.dir, &scratch)) < 0) {
+		if (*clyde_errmsg(&ctx))
+			fprintf(stderr, "clyde: -d: %s\n", clyde_errmsg(&ctx));
+		if (dist && scratch) {
+			status = CLYDE_EXIT_USAGE;
+			goto out;
+		}
+		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
 	}
-	clyde_cli_note_stale(scratch, cfg.dir);
+	if (clyde_run_dist_leader(rd) || !rd->d->shared)
+		clyde_cli_note_stale(scratch, cfg.dir);
 	ret = choose_size(&ctx, &cfg, scratch);
 	if (ret < 0) {
-		status = ret == -EINTR ? report_failure(&ctx, ret, scratch) :
-					 CLYDE_EXIT_USAGE;
+		status =
+			ret == -EINTR && dist ? CLYDE_EXIT_INTERRUPTED :
+			ret == -EINTR ? report_failure(&ctx, ret, scratch, rd) :
+					CLYDE_EXIT_USAGE;
 		if (ret != -EINTR)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		goto out;
@@ -689,6 +751,13 @@ int clyde_cmd_run(int argc, char **argv)
 	if (check_space(&cfg, scratch) < 0) {
 		status = CLYDE_EXIT_USAGE;
 		goto out;
+	}
+	status = clyde_run_dist_setup(rd, 0, &cfg.file_size_mib);
+	if (status)
+		goto out;
+	if (dist && clyde_run_dist_leader(rd)) {
+		jextra.more = clyde_dist_json;
+		jextra.more_arg = dist;
 	}
 
 	if (cfg.until_stable_pct > 0)
@@ -707,13 +776,13 @@ int clyde_cmd_run(int argc, char **argv)
 		hooks.progress = &live.state;
 	}
 	ret = run_series(&ctx, &cfg, scratch, seed, ext, (size_t)n_ext, &hooks,
-			 runs, cap, &done, &jextra, out);
+			 runs, cap, &done, &jextra, &extra, out, rd);
 	if (hk.live)
 		clyde_progress_stop(hk.live);
 	if (ret < 0) {
 		if (hk.show_progress && !hk.live)
 			fputc('\n', stderr);
-		status = report_failure(&ctx, ret, scratch);
+		status = report_failure(&ctx, ret, scratch, rd);
 	} else {
 		char *doc = NULL;
 		size_t len = 0;
@@ -732,8 +801,9 @@ int clyde_cmd_run(int argc, char **argv)
 		}
 	}
 out:
+	status = clyde_run_dist_setup(rd, status, NULL);
 	clyde_err_clear(&ctx);
-	if (clyde_scratch_remove(&ctx, scratch) < 0) {
+	if (clyde_run_dist_remove(rd, &ctx, scratch) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		if (status == CLYDE_EXIT_OK)
 			status = CLYDE_EXIT_TEST_FAILED;
@@ -744,5 +814,5 @@ out:
 	free(runs);
 	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
-	return finish(&ctx, &jd, ext, status);
+	return finish(&ctx, &jd, ext, rd, status);
 }

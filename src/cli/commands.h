@@ -17,5 +17,13 @@ int clyde_cmd_compare(int argc, char **argv);
 int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);
 int clyde_cmd_sweep(int argc, char **argv);
+int clyde_cmd_stack(int argc, char **argv);
+int clyde_cmd_dev(int argc, char **argv);
+int clyde_cmd_zcav(int argc, char **argv);
+
+/* clyde-mpi: `run` on one rank of a distributed run (dist/dist.h); NULL
+ * is plain clyde run. */
+struct clyde_dist;
+int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist);
 
 #endif

@@ -10,6 +10,8 @@ static const struct {
 	{ "run", clyde_cmd_run },	  { "tree", clyde_cmd_tree },
 	{ "compare", clyde_cmd_compare }, { "report", clyde_cmd_report },
 	{ "history", clyde_cmd_history }, { "sweep", clyde_cmd_sweep },
+	{ "stack", clyde_cmd_stack },	  { "dev", clyde_cmd_dev },
+	{ "zcav", clyde_cmd_zcav },
 };
 
 int main(int argc, char **argv)

@@ -732,6 +732,22 @@ static int opt_no_save(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static int opt_verbose(struct parser *p, const char *name, const char *arg)
+{
+	(void)name;
+	(void)arg;
+	p->extra->verbose = true;
+	return 0;
+}
+
+static int opt_no_advice(struct parser *p, const char *name, const char *arg)
+{
+	(void)name;
+	(void)arg;
+	p->extra->no_advice = true;
+	return 0;
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -811,6 +827,10 @@ static const struct opt_def opt_table[] = {
 	  "results history database (default under XDG_DATA_HOME)", opt_db },
 	{ 0, "no-save", ARG_NONE, NULL, GROUP_CLYDE,
 	  "do not save this run in the results history", opt_no_save },
+	{ 'v', "verbose", ARG_NONE, NULL, GROUP_CLYDE,
+	  "also a table of each member disk's I/O per test", opt_verbose },
+	{ 0, "no-advice", ARG_NONE, NULL, GROUP_CLYDE,
+	  "no advice on the storage stack after the table", opt_no_advice },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,
@@ -1052,7 +1072,13 @@ int clyde_opts_help(FILE *f)
 	      "  clyde history ...            the saved results "
 	      "(list, show, compare, ...)\n"
 	      "  clyde sweep FILE             an experiment: settings swept, "
-	      "repeats, resume\n",
+	      "repeats, resume\n"
+	      "  clyde stack PATH|DEVICE      the storage stack below, "
+	      "--advise on it\n"
+	      "  clyde dev DEVICE             raw device tests at a queue "
+	      "depth, guarded\n"
+	      "  clyde zcav DEVICE            zcav(8): throughput by "
+	      "position\n",
 	      f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -32,6 +32,8 @@ struct clyde_cli_extra {
 	const char *json_path; /* --json FILE, "-" = stdout; NULL when absent */
 	const char *db_path;   /* --db PATH: the results history */
 	bool no_save;	       /* --no-save: keep this run out of the history */
+	bool verbose;	       /* -v: the per-member table */
+	bool no_advice;	       /* --no-advice: no advice after the table */
 };
 
 /*

@@ -142,8 +142,9 @@ static int count_window(struct clyde_ctx *ctx, int fd, const char *name,
  * The residency of the first `size` bytes of fd (size > 0).  `name` may
  * be NULL: it is then looked up only for an error message.
  */
-static int residency(struct clyde_ctx *ctx, int fd, const char *name,
-		     uint64_t size, uint64_t *resident_bytes)
+static int residency_from(struct clyde_ctx *ctx, int fd, const char *name,
+			  uint64_t start, uint64_t size,
+			  uint64_t *resident_bytes)
 {
 	char buf[PATH_MAX];
 	uint64_t resident = 0, win;
@@ -153,12 +154,16 @@ static int residency(struct clyde_ctx *ctx, int fd, const char *name,
 
 	if (page <= 0)
 		page = 4096;
-	win = size < CLYDE_CACHE_WINDOW ? size : CLYDE_CACHE_WINDOW;
+	/* mmap wants a page-aligned offset: start at the page holding
+	 * `start` (a whole page is then counted for it). */
+	start -= start % (uint64_t)page;
+	win = size - start < CLYDE_CACHE_WINDOW ? size - start :
+						  CLYDE_CACHE_WINDOW;
 	vec = malloc((size_t)((win + (uint64_t)page - 1) / (uint64_t)page));
 	if (!vec)
 		return clyde_err(ctx, ENOMEM, "residency of %s",
 				 name_of(fd, name, buf, sizeof(buf)));
-	for (uint64_t off = 0; off < size; off += win) {
+	for (uint64_t off = start; off < size; off += win) {
 		uint64_t len = size - off < win ? size - off : win;
 
 		ret = count_window(ctx, mfd, name, off, len, size, page, vec,
@@ -194,6 +199,30 @@ static int residency(struct clyde_ctx *ctx, int fd, const char *name,
 	if (!ret)
 		*resident_bytes = resident;
 	return ret;
+}
+
+static int residency(struct clyde_ctx *ctx, int fd, const char *name,
+		     uint64_t size, uint64_t *resident_bytes)
+{
+	return residency_from(ctx, fd, name, 0, size, resident_bytes);
+}
+
+int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd,
+				const char *path, uint64_t off, uint64_t len,
+				uint64_t *resident_bytes)
+{
+	uint64_t size;
+	int ret;
+
+	*resident_bytes = 0;
+	ret = map_size(ctx, fd, path, &size);
+	if (ret)
+		return ret;
+	if (off >= size || !len)
+		return 0;
+	if (len > size - off)
+		len = size - off;
+	return residency_from(ctx, fd, path, off, off + len, resident_bytes);
 }
 
 int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,

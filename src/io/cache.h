@@ -59,6 +59,15 @@ int clyde_cache_evict_fd(struct clyde_ctx *ctx, int fd, const char *path);
 int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
 			     uint64_t *resident_bytes, uint64_t *total_bytes);
 
+/*
+ * The same for the bytes [off, off + len) of fd (cut at the file's end),
+ * e.g. the range of a backing file a loop device uses; `path` names it in
+ * messages.  The page holding `off` counts whole.
+ */
+int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd,
+				const char *path, uint64_t off, uint64_t len,
+				uint64_t *resident_bytes);
+
 /* The mapping window of clyde_cache_residency_fd(). */
 #define CLYDE_CACHE_WINDOW (1ull << 30)
 

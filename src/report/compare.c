@@ -1,10 +1,10 @@
 /*
- * The compare table (see compare.h): building the model from loaded runs,
- * and writing it as text, Markdown or CSV.
+ * The compare table (see compare.h): building the model from loaded runs.
  *
- * The model holds every decision (which rows, which unit, which cell is
- * best, changes, significance); the writers only lay it out, so the three
- * formats and the HTML report cannot disagree.
+ * The model holds every decision (which rows, which unit, which runs are
+ * comparable, which cell is best, spread, changes, significance); the
+ * writers (compare_text.c, compare_csv.c, html.c) only lay it out, so the
+ * formats cannot disagree.
  */
 #include "report/compare.h"
 
@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <time.h>
 
 #include "core/stats.h"
 #include "results/format.h"
@@ -43,6 +45,10 @@ void clyde_compare_release(struct clyde_compare *cmp)
 	for (i = 0; i < cmp->nrows; i++)
 		free(cmp->rows[i].cells);
 	free(cmp->rows);
+	for (i = 0; i < CLYDE_SCOPE_COUNT; i++) {
+		free(cmp->scopes[i].cls);
+		free(cmp->scopes[i].in);
+	}
 	memset(cmp, 0, sizeof(*cmp));
 }
 
@@ -123,6 +129,13 @@ static void fill_cell(struct clyde_cmp_cell *c, enum clyde_cmp_metric m,
 			c->has_value = true;
 			c->value = t->rate;
 		}
+		if (c->has_value && t->nsamples >= 2) {
+			c->ci95 = clyde_stats_ci_halfwidth(t->samples,
+							   t->nsamples, 0.95);
+			if (!isfinite(c->ci95))
+				c->ci95 = 0;
+			c->disagree = clyde_loaded_test_disagree(t, NULL, NULL);
+		}
 		return;
 	case CLYDE_CMP_CPU:
 		known = t->has_cpu;
@@ -150,8 +163,9 @@ static void fill_cell(struct clyde_cmp_cell *c, enum clyde_cmp_metric m,
 	}
 }
 
-/* The shown unit: the largest binary prefix the row's largest value
- * reaches (rates in bytes), or the time unit (latencies). */
+/* The shown unit (compare.h): rates by the row's largest value, latency
+ * cells each their own (the row's unit stays ""); whole when every value
+ * is a whole number in the shown unit. */
 static void choose_unit(struct clyde_cmp_row *row, size_t ncols)
 {
 	double max = 0;
@@ -161,60 +175,71 @@ static void choose_unit(struct clyde_cmp_row *row, size_t ncols)
 		if (row->cells[i].has_value && row->cells[i].value > max)
 			max = row->cells[i].value;
 	row->divisor = 1;
-	snprintf(row->unit, sizeof(row->unit), "%s", row->base_unit);
-	if (!strcmp(row->base_unit, "B/s")) {
-		static const char *const u[] = { "KiB/s", "MiB/s", "GiB/s" };
-		double d = 1024;
+	if (!strcmp(row->base_unit, "ns"))
+		row->unit[0] = '\0';
+	else
+		snprintf(row->unit, sizeof(row->unit), "%s",
+			 clyde_fmt_pick_unit(row->base_unit, max,
+					     &row->divisor));
+	row->whole = row->metric == CLYDE_CMP_CPU;
+	if (row->metric != CLYDE_CMP_RATE)
+		return;
+	row->whole = true;
+	for (i = 0; i < ncols; i++) {
+		double v = row->cells[i].value / row->divisor;
 
-		for (i = 0; i < 3 && max >= d; i++, d *= 1024) {
-			row->divisor = d;
-			snprintf(row->unit, sizeof(row->unit), "%s", u[i]);
-		}
-	} else if (!strcmp(row->base_unit, "ns")) {
-		if (max >= 1e9) {
-			row->divisor = 1e9;
-			snprintf(row->unit, sizeof(row->unit), "s");
-		} else if (max >= 1e6) {
-			row->divisor = 1e6;
-			snprintf(row->unit, sizeof(row->unit), "ms");
-		} else if (max >= 1e3) {
-			row->divisor = 1e3;
-			snprintf(row->unit, sizeof(row->unit), "us");
-		}
+		if (row->cells[i].has_value && v != floor(v))
+			row->whole = false;
 	}
 }
 
-/* Mark the best measured value(s) of a row: only VALUE cells take part
- * (a "too fast" number is imprecise), and only when there is a choice. */
-static void mark_best(struct clyde_cmp_row *row, size_t ncols)
+/* Mark the best measured value(s) of each settings group of a row: only
+ * VALUE cells take part (a "too fast" number is imprecise), only when
+ * there is a choice, and values that show alike are marked alike.  CPU
+ * rows get no mark (compare.h). */
+static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
 {
-	double best = 0, first = 0;
-	size_t i, n = 0;
+	char text[64], best_text[64] = "", first[64] = "";
+	double best = 0;
+	size_t i, n = 0, bi = 0;
 	bool differ = false;
 
+	if (row->metric == CLYDE_CMP_CPU)
+		return;
 	for (i = 0; i < ncols; i++) {
 		const struct clyde_cmp_cell *c = &row->cells[i];
 
-		if (c->state != CLYDE_LOADED_VALUE || !c->has_value)
+		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
+		    !c->has_value)
 			continue;
+		clyde_compare_cell_text(text, sizeof(text), row, c);
 		if (!n) {
-			best = first = c->value;
+			best = c->value;
+			bi = i;
+			snprintf(first, sizeof(first), "%s", text);
 		} else {
-			if (c->value != first)
+			if (strcmp(text, first))
 				differ = true;
 			if (row->higher_better ? c->value > best :
-						 c->value < best)
+						 c->value < best) {
 				best = c->value;
+				bi = i;
+			}
 		}
 		n++;
 	}
 	if (n < 2 || !differ)
 		return;
+	clyde_compare_cell_text(best_text, sizeof(best_text), row,
+				&row->cells[bi]);
 	for (i = 0; i < ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
 
-		if (c->state == CLYDE_LOADED_VALUE && c->has_value &&
-		    c->value == best)
+		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
+		    !c->has_value)
+			continue;
+		clyde_compare_cell_text(text, sizeof(text), row, c);
+		if (!strcmp(text, best_text))
 			c->best = true;
 	}
 }
@@ -269,6 +294,97 @@ static void mark_sig(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 	}
 }
 
+/* Does run r have a test of scope s that is not NOT_RUN? */
+static bool run_in_scope(const struct clyde_loaded_run *r, enum clyde_scope s)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++)
+		if (clyde_scope_of(r->tests[i].group) == s &&
+		    r->tests[i].state != CLYDE_LOADED_NOT_RUN)
+			return true;
+	return false;
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/*
+ * Split the runs of each scope into settings groups.  The settings looked
+ * at are those that matter for the scope and that every run of it records
+ * (a CSV line does not record -D: "unknown" is no difference); runs with
+ * the same values of the ones that differ form a group, numbered in the
+ * order of their first run.
+ */
+static int build_scopes(struct clyde_compare *cmp)
+{
+	size_t s, c, d, k, i;
+
+	for (s = 0; s < CLYDE_SCOPE_COUNT; s++) {
+		struct clyde_cmp_scope *sc = &cmp->scopes[s];
+		const char *key;
+
+		sc->cls = calloc(cmp->ncols, sizeof(*sc->cls));
+		sc->in = calloc(cmp->ncols, sizeof(*sc->in));
+		if (!sc->cls || !sc->in)
+			return -ENOMEM;
+		sc->nclasses = 1;
+		for (c = 0; c < cmp->ncols; c++) {
+			sc->in[c] =
+				run_in_scope(cmp->runs[c], (enum clyde_scope)s);
+			sc->used |= sc->in[c];
+		}
+		for (i = 0; (key = clyde_setting_key(i)) != NULL; i++) {
+			const char *first = NULL;
+			bool all = true, differ = false;
+
+			if (!clyde_setting_matters(key, (enum clyde_scope)s))
+				continue;
+			for (c = 0; c < cmp->ncols && all; c++) {
+				const char *v;
+
+				if (!sc->in[c])
+					continue;
+				v = clyde_loaded_kv_get(cmp->runs[c], key);
+				if (!v)
+					all = false;
+				else if (!first)
+					first = v;
+				else if (strcmp(first, v))
+					differ = true;
+			}
+			if (all && differ && sc->nkeys < CLYDE_CMP_MAX_KEYS)
+				sc->keys[sc->nkeys++] = key;
+		}
+		if (!sc->nkeys)
+			continue;
+		sc->nclasses = 0;
+		for (c = 0; c < cmp->ncols; c++) {
+			if (!sc->in[c])
+				continue;
+			for (d = 0; d < c; d++) {
+				if (!sc->in[d])
+					continue;
+				for (k = 0; k < sc->nkeys; k++)
+					if (!same_value(clyde_loaded_kv_get(
+								cmp->runs[c],
+								sc->keys[k]),
+							clyde_loaded_kv_get(
+								cmp->runs[d],
+								sc->keys[k])))
+						break;
+				if (k == sc->nkeys)
+					break;
+			}
+			sc->cls[c] = d < c ? sc->cls[d] :
+					     (unsigned)sc->nclasses++;
+		}
+	}
+	return 0;
+}
+
 static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 		   enum clyde_cmp_metric m, size_t *rows_cap)
 {
@@ -296,6 +412,15 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 	snprintf(row.test, sizeof(row.test), "%s", t->name);
 	row.group = t->group;
 	row.metric = m;
+	row.scope = clyde_scope_of(t->group);
+	for (i = 0; i < cmp->ncols; i++) {
+		if (row.scope < CLYDE_SCOPE_COUNT)
+			row.cells[i].cls = cmp->scopes[row.scope].cls[i];
+		if (row.cells[i].ci95 > 0)
+			cmp->any_ci = true;
+		if (row.cells[i].disagree)
+			cmp->any_disagree = true;
+	}
 	switch (m) {
 	case CLYDE_CMP_RATE:
 		snprintf(row.base_unit, sizeof(row.base_unit), "%s", t->unit);
@@ -309,7 +434,11 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 		break;
 	}
 	choose_unit(&row, cmp->ncols);
-	mark_best(&row, cmp->ncols);
+	for (i = 0; i < (row.scope < CLYDE_SCOPE_COUNT ?
+				 cmp->scopes[row.scope].nclasses :
+				 1);
+	     i++)
+		mark_best(&row, cmp->ncols, (unsigned)i);
 	if (cmp->nrows == *rows_cap) {
 		size_t cap = *rows_cap ? *rows_cap * 2 : 16;
 		struct clyde_cmp_row *nr =
@@ -387,6 +516,8 @@ int clyde_compare_build(struct clyde_ctx *ctx,
 			seen[nseen++] = &r->tests[j];
 		}
 	}
+	if (build_scopes(cmp))
+		goto nomem;
 	for (k = 0; k < nseen; k++) {
 		static const enum clyde_cmp_metric metrics[] = {
 			CLYDE_CMP_RATE, CLYDE_CMP_CPU, CLYDE_CMP_LAT_MAX,
@@ -420,37 +551,29 @@ int clyde_compare_parse_format(const char *s, enum clyde_compare_format *f)
 	return 0;
 }
 
-/* A shown number: no decimals from 1000 on, one from 10, two from 1,
- * and below 1 three significant digits (a row's unit follows its largest
- * value, so a small one may be 0.0000500 s); CPU without decimals, as
- * bonnie++ prints it. */
+/* A shown number: the row's unit and clyde_fmt_readable(); a latency
+ * with its own unit ("215 us"). */
 static void number(char *buf, size_t len, const struct clyde_cmp_row *row,
 		   double v)
 {
-	double s = v / row->divisor;
-	int dec = s >= 1000 ? 0 : s >= 10 ? 1 : s >= 1 ? 2 : 3;
+	char n[64];
 
-	if (!isfinite(s))
-		s = 0;
-	if (s > 0 && s < 0.1) {
-		dec = 2 - (int)floor(log10(s));
-		if (dec > 12)
-			dec = 12;
+	if (!strcmp(row->base_unit, "ns")) {
+		double div;
+		const char *u = clyde_fmt_pick_unit("ns", v, &div);
+
+		clyde_fmt_readable(n, sizeof(n), v / div,
+				   v / div == floor(v / div));
+		snprintf(buf, len, "%s %s", n, u);
+		return;
 	}
-	if (row->metric == CLYDE_CMP_CPU)
-		dec = 0;
-	snprintf(buf, len, "%.*f", dec, s);
+	clyde_fmt_readable(buf, len, v / row->divisor, row->whole);
 }
 
-/* A change in percent: one decimal below 1000%, none above. */
-static void change_text(char *buf, size_t len, double pct, bool sign)
+char *clyde_compare_change_text(char *buf, size_t len, double pct)
 {
-	int dec = fabs(pct) >= 1000 ? 0 : 1;
-
-	if (sign)
-		snprintf(buf, len, "%+.*f%%", dec, pct);
-	else
-		snprintf(buf, len, "%.*f", dec, pct);
+	snprintf(buf, len, "%+.*f%%", fabs(pct) >= 1000 ? 0 : 1, pct);
+	return buf;
 }
 
 char *clyde_compare_cell_text(char *buf, size_t len,
@@ -491,429 +614,141 @@ char *clyde_compare_row_label(char *buf, size_t len,
 
 	if (row->metric == CLYDE_CMP_RATE)
 		snprintf(buf, len, "%s %s", row->test, row->unit);
-	else
+	else if (row->unit[0])
 		snprintf(buf, len, "%s %s %s", row->test, m[row->metric],
 			 row->unit);
+	else
+		snprintf(buf, len, "%s %s", row->test, m[row->metric]);
 	return buf;
 }
 
-/* ---- layout --------------------------------------------------------- */
-
-/*
- * The table as strings first (header row + one row per model row), so
- * that the text writer can size its columns; markdown and CSV use the
- * same grid.  Column kinds: the three row headings, then per run its
- * value and (with a baseline, for the other runs) its change.
- */
-struct grid {
-	size_t ncols, nrows;
-	char **cells; /* nrows x ncols, row-major, owned */
-	bool *right;  /* per column: right-aligned */
-	bool *bold;   /* nrows x ncols: markdown shows it in bold */
-};
-
-static void grid_free(struct grid *g)
+char *clyde_compare_ci_text(char *buf, size_t len,
+			    const struct clyde_cmp_row *row,
+			    const struct clyde_cmp_cell *cell)
 {
-	size_t i;
-
-	if (g->cells)
-		for (i = 0; i < g->ncols * g->nrows; i++)
-			free(g->cells[i]);
-	free(g->cells);
-	free(g->right);
-	free(g->bold);
+	if (cell->ci95 > 0)
+		clyde_fmt_readable(buf, len, cell->ci95 / row->divisor, false);
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
 }
 
-static int grid_set(struct grid *g, size_t r, size_t c, const char *s)
+char *clyde_compare_class_name(char *buf, size_t len, unsigned cls)
 {
-	char *d = strdup(s);
-
-	if (!d)
-		return -ENOMEM;
-	free(g->cells[r * g->ncols + c]);
-	g->cells[r * g->ncols + c] = d;
-	return 0;
+	if (cls < 26)
+		snprintf(buf, len, "%c", 'A' + cls);
+	else
+		snprintf(buf, len, "G%u", cls + 1);
+	return buf;
 }
 
-static bool has_change_col(const struct clyde_compare *cmp, size_t col)
+char *clyde_compare_scope_keys(char *buf, size_t len,
+			       const struct clyde_cmp_scope *sc)
 {
-	return cmp->baseline >= 0 && (long)col != cmp->baseline;
-}
+	size_t k, n = 0;
 
-/* marks: add " *" for the best and the significance mark (text and
- * markdown), or nothing (CSV). */
-static int build_grid(const struct clyde_compare *cmp, bool marks,
-		      struct grid *g)
-{
-	size_t i, r, c, col;
-	char buf[256], val[128];
+	if (len)
+		buf[0] = '\0';
+	for (k = 0; k < sc->nkeys && n < len; k++) {
+		int w = snprintf(buf + n, len - n, "%s%s", k ? ", " : "",
+				 sc->keys[k]);
 
-	memset(g, 0, sizeof(*g));
-	g->ncols = 3 + cmp->ncols;
-	for (i = 0; i < cmp->ncols; i++)
-		if (has_change_col(cmp, i))
-			g->ncols++;
-	g->nrows = cmp->nrows + 1;
-	g->cells = calloc(g->ncols * g->nrows, sizeof(*g->cells));
-	g->right = calloc(g->ncols, sizeof(*g->right));
-	g->bold = calloc(g->ncols * g->nrows, sizeof(*g->bold));
-	if (!g->cells || !g->right || !g->bold)
-		return -ENOMEM;
-	if (grid_set(g, 0, 0, "test") || grid_set(g, 0, 1, "metric") ||
-	    grid_set(g, 0, 2, "unit"))
-		return -ENOMEM;
-	col = 3;
-	for (i = 0; i < cmp->ncols; i++) {
-		g->right[col] = true;
-		if (grid_set(g, 0, col++, cmp->labels[i]))
-			return -ENOMEM;
-		if (has_change_col(cmp, i)) {
-			g->right[col] = true;
-			snprintf(buf, sizeof(buf), "%s change %%",
-				 cmp->labels[i]);
-			if (grid_set(g, 0, col++, marks ? "change" : buf))
-				return -ENOMEM;
-		}
+		if (w < 0)
+			break;
+		n += (size_t)w;
 	}
-	for (r = 0; r < cmp->nrows; r++) {
-		const struct clyde_cmp_row *row = &cmp->rows[r];
-		static const char *const mname[] = { "rate", "CPU", "lat max",
-						     "lat p99" };
+	return buf;
+}
 
-		if (grid_set(g, r + 1, 0, row->test) ||
-		    grid_set(g, r + 1, 1, mname[row->metric]) ||
-		    grid_set(g, r + 1, 2, row->unit))
-			return -ENOMEM;
-		col = 3;
-		for (c = 0; c < cmp->ncols; c++) {
-			const struct clyde_cmp_cell *cell = &row->cells[c];
+char *clyde_compare_class_text(char *buf, size_t len,
+			       const struct clyde_compare *cmp,
+			       const struct clyde_cmp_scope *sc, size_t col)
+{
+	size_t k, n = 0;
 
-			clyde_compare_cell_text(val, sizeof(val), row, cell);
-			snprintf(buf, sizeof(buf), "%s%s%s", val,
-				 marks && cell->best ? " *" : "",
-				 !marks				? "" :
-				 cell->sig == CLYDE_CMP_SIG_YES ? " (s)" :
-				 cell->sig == CLYDE_CMP_SIG_NO	? " (ns)" :
-								  "");
-			g->bold[(r + 1) * g->ncols + col] = cell->best;
-			if (grid_set(g, r + 1, col++, buf))
-				return -ENOMEM;
-			if (!has_change_col(cmp, c))
+	if (len)
+		buf[0] = '\0';
+	for (k = 0; k < sc->nkeys && n < len; k++) {
+		const char *v =
+			clyde_loaded_kv_get(cmp->runs[col], sc->keys[k]);
+		int w = snprintf(buf + n, len - n, "%s%s %s", k ? ", " : "",
+				 sc->keys[k], v ? v : "?");
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
+char *clyde_compare_run_date(char *buf, size_t len,
+			     const struct clyde_loaded_run *r)
+{
+	time_t t = (time_t)r->started_unix;
+	struct tm tm;
+
+	if (!r->started_unix || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
+bool clyde_compare_key_differs(const struct clyde_compare *cmp, const char *key)
+{
+	const char *first = clyde_loaded_kv_get(cmp->runs[0], key);
+	size_t c;
+
+	if (cmp->ncols < 2)
+		return false;
+	for (c = 1; c < cmp->ncols; c++) {
+		const char *v = clyde_loaded_kv_get(cmp->runs[c], key);
+
+		if (!v || !first || strcmp(v, first))
+			return true;
+	}
+	return !first;
+}
+
+const char **clyde_compare_keys(const struct clyde_compare *cmp, bool differing,
+				size_t *n)
+{
+	const char **keys = NULL;
+	size_t c, i, k;
+
+	*n = 0;
+	for (c = 0; c < cmp->ncols; c++) {
+		const struct clyde_loaded_run *r = cmp->runs[c];
+
+		for (i = 0; i < r->nkv; i++) {
+			const char **nk;
+
+			for (k = 0; k < *n; k++)
+				if (!strcmp(keys[k], r->kv[i].key))
+					break;
+			if (k < *n || (differing && !clyde_compare_key_differs(
+							    cmp, r->kv[i].key)))
 				continue;
-			if (cell->has_change)
-				change_text(buf, sizeof(buf), cell->change_pct,
-					    marks);
-			else
-				buf[0] = '\0';
-			if (grid_set(g, r + 1, col++, buf))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* Display width of a cleaned string: one column per UTF-8 character. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-/* A user's string made safe for a terminal: control characters become
- * '_'. */
-static void clean(char *dst, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < len; i++)
-		dst[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '_' :
-									s[i];
-	dst[i] = '\0';
-}
-
-static void legend(FILE *f, const struct clyde_compare *cmp, const char *pre)
-{
-	size_t i, ri, ci;
-	char l[512], src[1024];
-	bool approx = false, fast = false, best = false;
-
-	for (ri = 0; ri < cmp->nrows; ri++)
-		for (ci = 0; ci < cmp->ncols; ci++) {
-			best |= cmp->rows[ri].cells[ci].best;
-			if (cmp->rows[ri].cells[ci].state ==
-			    CLYDE_LOADED_TOO_FAST) {
-				if (cmp->rows[ri].cells[ci].has_value)
-					approx = true;
-				else
-					fast = true;
+			nk = realloc(keys, (*n + 1) * sizeof(*nk));
+			if (!nk) {
+				free(keys);
+				*n = 1;
+				return NULL;
 			}
-		}
-	/* No mark, no legend for it (one run, as history show prints). */
-	if (best)
-		fprintf(f,
-			"%s* best in its row (rates: highest; CPU and latency: "
-			"lowest)\n",
-			pre);
-	if (approx)
-		fprintf(f,
-			"%s~ ran under 0.5 s (bonnie++ prints +++++): "
-			"measured, but imprecise; never marked best\n",
-			pre);
-	if (fast)
-		fprintf(f,
-			"%stoo fast: ran under 0.5 s (+++++), no number "
-			"recorded\n",
-			pre);
-	if (cmp->baseline >= 0) {
-		clean(l, sizeof(l), cmp->labels[cmp->baseline]);
-		fprintf(f, "%schange: against %s\n", pre, l);
-	}
-	if (cmp->any_sig) {
-		clean(l, sizeof(l), cmp->labels[cmp->ref]);
-		fprintf(f,
-			"%s(s) significant / (ns) not significant difference "
-			"from %s (Welch's t-test, 95%%)\n",
-			pre, l);
-	}
-	fputc('\n', f);
-	for (i = 0; i < cmp->ncols; i++) {
-		const struct clyde_loaded_run *r = cmp->runs[i];
-
-		clean(l, sizeof(l), cmp->labels[i]);
-		clean(src, sizeof(src), r->source);
-		fprintf(f, "%s%s: %s (%s", pre, l, src, r->format);
-		if (r->nrepeats > 1)
-			fprintf(f, ", %zu repeats", r->nrepeats);
-		fprintf(f, ")\n");
-	}
-}
-
-static int write_text(FILE *f, const struct grid *g,
-		      const struct clyde_compare *cmp)
-{
-	size_t *w = calloc(g->ncols, sizeof(*w));
-	char buf[1024];
-	size_t r, c;
-
-	if (!w)
-		return -ENOMEM;
-	for (r = 0; r < g->nrows; r++)
-		for (c = 0; c < g->ncols; c++) {
-			size_t cw;
-
-			clean(buf, sizeof(buf), g->cells[r * g->ncols + c]);
-			cw = width(buf);
-			if (cw > w[c])
-				w[c] = cw;
-		}
-	for (r = 0; r < g->nrows; r++) {
-		char *line = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&line, &len);
-
-		if (!m) {
-			free(w);
-			return -ENOMEM;
-		}
-		for (c = 0; c < g->ncols; c++) {
-			size_t pad;
-
-			clean(buf, sizeof(buf), g->cells[r * g->ncols + c]);
-			pad = w[c] - width(buf);
-			if (c)
-				fputs("  ", m);
-			if (g->right[c])
-				fprintf(m, "%*s%s", (int)pad, "", buf);
-			else
-				fprintf(m, "%s%*s", buf, (int)pad, "");
-		}
-		fclose(m);
-		if (!line) {
-			free(w);
-			return -ENOMEM;
-		}
-		/* Empty cells at the end leave no trailing blanks. */
-		while (len && line[len - 1] == ' ')
-			len--;
-		fwrite(line, 1, len, f);
-		fputc('\n', f);
-		free(line);
-	}
-	fputc('\n', f);
-	legend(f, cmp, "");
-	free(w);
-	return 0;
-}
-
-/* Markdown: escape what would change the table or turn into markup. */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f)
-			fputc('_', f);
-		else if (strchr("\\`*_|<>[]#~", ch))
-			fprintf(f, "\\%c", ch);
-		else
-			fputc(ch, f);
-	}
-}
-
-static int write_markdown(FILE *f, const struct grid *g,
-			  const struct clyde_compare *cmp)
-{
-	size_t r, c;
-
-	for (r = 0; r < g->nrows; r++) {
-		fputc('|', f);
-		for (c = 0; c < g->ncols; c++) {
-			bool b = g->bold[r * g->ncols + c];
-
-			fputc(' ', f);
-			if (b)
-				fputs("**", f);
-			md_cell(f, g->cells[r * g->ncols + c]);
-			if (b)
-				fputs("**", f);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-		if (r == 0) {
-			fputc('|', f);
-			for (c = 0; c < g->ncols; c++)
-				fputs(g->right[c] ? " ---: |" : " --- |", f);
-			fputc('\n', f);
+			keys = nk;
+			keys[(*n)++] = r->kv[i].key;
 		}
 	}
-	fputc('\n', f);
-	{
-		/* The legend, each line its own paragraph-safe line. */
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
-		const char *p;
-
-		if (!m)
-			return -ENOMEM;
-		legend(m, cmp, "");
-		fclose(m);
-		for (p = text; p && *p;) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			char *line = strndup(p, n);
-
-			if (!line) {
-				free(text);
-				return -ENOMEM;
-			}
-			if (n) {
-				md_cell(f, line);
-				fputs("  ", f);
-			}
-			fputc('\n', f);
-			free(line);
-			p += n + (nl ? 1 : 0);
-		}
-		free(text);
-	}
-	return 0;
-}
-
-static int write_csv(FILE *f, const struct grid *g,
-		     const struct clyde_compare *cmp)
-{
-	char head[600];
-	size_t r, c, i;
-
-	for (r = 0; r < g->nrows; r++) {
-		for (c = 0; c < g->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			clyde_fmt_csv_field(f, g->cells[r * g->ncols + c]);
-		}
-		fputc(',', f);
-		if (r == 0) {
-			fputs("best", f);
-			if (cmp->any_sig) {
-				snprintf(head, sizeof(head),
-					 "significant vs %s",
-					 cmp->labels[cmp->ref]);
-				fputc(',', f);
-				clyde_fmt_csv_field(f, head);
-			}
-			fputc('\n', f);
-			continue;
-		}
-		{
-			const struct clyde_cmp_row *row = &cmp->rows[r - 1];
-			char *list = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&list, &len);
-			bool first = true;
-
-			if (!m)
-				return -ENOMEM;
-			for (i = 0; i < cmp->ncols; i++) {
-				if (!row->cells[i].best)
-					continue;
-				fprintf(m, "%s%s", first ? "" : ";",
-					cmp->labels[i]);
-				first = false;
-			}
-			fclose(m);
-			clyde_fmt_csv_field(f, list ? list : "");
-			free(list);
-			if (cmp->any_sig) {
-				list = NULL;
-				m = open_memstream(&list, &len);
-				if (!m)
-					return -ENOMEM;
-				first = true;
-				for (i = 0; i < cmp->ncols; i++) {
-					if (row->cells[i].sig !=
-					    CLYDE_CMP_SIG_YES)
-						continue;
-					fprintf(m, "%s%s", first ? "" : ";",
-						cmp->labels[i]);
-					first = false;
-				}
-				fclose(m);
-				fputc(',', f);
-				clyde_fmt_csv_field(f, list ? list : "");
-				free(list);
-			}
-		}
-		fputc('\n', f);
-	}
-	return 0;
+	return keys;
 }
 
 int clyde_compare_write(FILE *f, const struct clyde_compare *cmp,
 			enum clyde_compare_format fmt)
 {
-	struct grid g;
-	int rc;
+	int rc = fmt == CLYDE_COMPARE_CSV ?
+			 clyde_compare_write_csv(f, cmp) :
+			 clyde_compare_write_text(
+				 f, cmp, fmt == CLYDE_COMPARE_MARKDOWN);
 
-	rc = build_grid(cmp, fmt != CLYDE_COMPARE_CSV, &g);
-	if (!rc) {
-		switch (fmt) {
-		case CLYDE_COMPARE_TEXT:
-			rc = write_text(f, &g, cmp);
-			break;
-		case CLYDE_COMPARE_MARKDOWN:
-			rc = write_markdown(f, &g, cmp);
-			break;
-		case CLYDE_COMPARE_CSV:
-			rc = write_csv(f, &g, cmp);
-			break;
-		}
-	}
-	grid_free(&g);
 	if (rc)
 		return rc;
 	errno = 0;

@@ -6,19 +6,35 @@
  *
  * Rows.  Per test (bonnie++ order; tree phases after), up to four rows:
  * the rate, CPU %, the maximum latency and the 99th-percentile latency;
- * a row is left out when no run has anything for it.  Each row has one
- * unit, chosen from its largest value (B/s, KiB/s, MiB/s or GiB/s for IO
- * rates; us, ms or s for latencies) and shown in the row's label.
+ * a row is left out when no run has anything for it.  A rate row has one
+ * unit, chosen from its largest value (KiB/s, MiB/s, GiB/s for IO rates;
+ * seeks/s, files/s as they are) and shown in the row's label; a latency
+ * cell carries its own unit ("215 us", "1.20 s"), so that no cell reads
+ * 0.000215 s.  Numbers follow clyde_fmt_readable(): a row of whole
+ * numbers (a CSV's files/s) shows no decimals.
  *
- * Marks.  The best value of a row is marked (rates: highest; CPU and
- * latency: lowest) when at least two runs have a value and they are not
- * all equal.  A TOO_FAST rate is never best and never 0: it shows as "too
- * fast" (a CSV's "+++++") or, when a clyde JSON recorded the number,
- * as that number prefixed with "~".  With a baseline each other column
- * also shows its change in percent against it.  When the reference run
- * (the baseline, else the first run) and another run both have two or
- * more samples of a rate, Welch's t-test at 95% says whether the
- * difference is significant.
+ * Comparable runs.  The settings a test depends on (settings.h: file
+ * size, chunk, -D for the IO tests; file count, sizes, directories for
+ * the file tests) split the runs of a row into settings groups; the
+ * scopes[] of the table say which settings differ and each cell carries
+ * its group.  Every writer names the differing settings next to the table.
+ *
+ * Marks.  The best value of a rate row (highest) or latency row (lowest)
+ * is marked among the runs of one settings group, when at least two of
+ * them have a value and they do not all show the same number; values
+ * that show alike (the same text) are marked alike.  CPU rows get no
+ * mark: the lowest CPU of a slower run is no achievement.  A TOO_FAST
+ * rate is never best and never 0: it shows as "too fast" (a CSV's
+ * "+++++") or, when a clyde JSON recorded the number, as that number
+ * prefixed with "~".  With a baseline each other column also shows its
+ * change in percent against it.  When the reference run (the baseline,
+ * else the first run) and another run both have two or more samples of a
+ * rate, Welch's t-test at 95% says whether the difference is significant.
+ *
+ * Spread.  A rate with two or more samples (repeats) has the half-width
+ * of its 95% confidence interval (Student's t) in its cell, shown as
+ * "mean ±ci"; its repeats "disagree" when the largest is at least twice
+ * the smallest (clyde_loaded_test_disagree()), marked "!".
  *
  * Labels are the runs' names, made unique by appending "#2", "#3", ...
  * to repeats ("vm", "vm#2"); an empty name becomes "run<N>".  The caller
@@ -33,6 +49,7 @@
 
 #include "core/ctx.h"
 #include "report/loaded.h"
+#include "report/settings.h"
 
 enum clyde_cmp_metric {
 	CLYDE_CMP_RATE = 0,
@@ -62,7 +79,10 @@ struct clyde_cmp_cell {
 	bool has_change; /* baseline given, both values known, base != 0 */
 	double change_pct;
 	enum clyde_cmp_sig sig;
-	double p; /* Welch's p when sig != NONE */
+	double p;      /* Welch's p when sig != NONE */
+	double ci95;   /* rate rows, n >= 2: CI half-width, base unit; else 0 */
+	bool disagree; /* rate rows: the repeats disagree wildly */
+	unsigned cls;  /* settings group within the row's scope (0, 1, ...) */
 };
 
 struct clyde_cmp_row {
@@ -71,9 +91,22 @@ struct clyde_cmp_row {
 	enum clyde_cmp_metric metric;
 	char base_unit[16]; /* "B/s", "seeks/s", "%", "ns", ... */
 	bool higher_better;
-	char unit[16];		      /* shown: "MiB/s", "ms", ... */
+	char unit[16];		      /* shown: "MiB/s", ...; "" per cell */
 	double divisor;		      /* shown value = value / divisor */
+	bool whole;		      /* every value is a whole number */
+	enum clyde_scope scope;	      /* whose settings split the runs */
 	struct clyde_cmp_cell *cells; /* ncols, owned */
+};
+
+/* How the runs split on the settings of one scope. */
+#define CLYDE_CMP_MAX_KEYS 16
+struct clyde_cmp_scope {
+	bool used;	 /* some row of this scope is in the table */
+	size_t nclasses; /* settings groups among the runs (>= 1) */
+	unsigned *cls;	 /* ncols: each run's group (0 when it has no test) */
+	bool *in;	 /* ncols: the run has a test of this scope */
+	size_t nkeys;	 /* the settings that differ (static strings) */
+	const char *keys[CLYDE_CMP_MAX_KEYS];
 };
 
 struct clyde_compare {
@@ -85,6 +118,9 @@ struct clyde_compare {
 	bool any_sig; /* some cell has sig != NONE */
 	size_t nrows;
 	struct clyde_cmp_row *rows; /* owned */
+	struct clyde_cmp_scope scopes[CLYDE_SCOPE_COUNT];
+	bool any_ci;	   /* some cell has a CI */
+	bool any_disagree; /* some cell's repeats disagree */
 };
 
 struct clyde_compare_opts {
@@ -119,32 +155,87 @@ int clyde_compare_parse_format(const char *s, enum clyde_compare_format *f);
 /*
  * Write the table.
  *  - text: a header line per column label, aligned columns, the best
- *    value followed by " *", a baseline change column "+12.3%" after
- *    each non-baseline run, "(s)" / "(ns)" after a change (or value)
- *    that Welch's test found significant / not significant; a legend
- *    follows the table, then one "label: source (format)" line per run.
- *  - markdown: the same cells in a pipe table, best values in bold.
- *  - csv: one header line "test,metric,unit,<label>...[,<label> change
- *    %...],best", then one line per row: plain numbers in the row's unit
- *    (no marks), "too fast", "skipped" or empty; fields holding a comma,
- *    quote or line break are quoted (RFC 4180).
+ *    value followed by " *", a CI as " ±4.5", "!" for repeats that
+ *    disagree, a settings group letter " [A]" in rows whose runs differ
+ *    in settings, a baseline change column "+12.3%" after each
+ *    non-baseline run, "(s)" / "(ns)" after a value that Welch's test
+ *    found significant / not significant; a legend follows the table (the
+ *    marks, the settings groups and what differs between them), then one
+ *    "label: source (format, date)" line per run.
+ *  - markdown: the same cells in a pipe table, best values in bold; only
+ *    what would break the table or start markup is escaped (| \ ` * < >
+ *    [ ]).
+ *  - csv: for spreadsheets, one line per run (compare_csv.c): the run's
+ *    label, source, format, repeats, date and its differing settings, then
+ *    per row a value column in the base unit named in the header
+ *    ("put_block rate (B/s)", "seq_create latency max (ns)"), and for rate
+ *    rows the CI, state ("too fast", "imprecise", "skipped", "not run" or
+ *    empty), best (yes/no/not compared), settings group, change and
+ *    significance (yes/no/not tested) in their own columns.
  * Returns 0, or a negative errno when the stream failed.
  */
 int clyde_compare_write(FILE *f, const struct clyde_compare *cmp,
 			enum clyde_compare_format fmt);
 
 /*
- * A cell as the text table shows it, without marks: "123.4", "~98.0",
- * "too fast", "skipped" or "" (not run).  Returns buf (len >= 32 is
- * always enough).
+ * A cell as the tables show it, without marks: "123.4", "~98.0",
+ * "215 us" (latency rows carry their unit), "too fast", "skipped" or ""
+ * (not run).  Returns buf (len >= 32 is always enough).
  */
 char *clyde_compare_cell_text(char *buf, size_t len,
 			      const struct clyde_cmp_row *row,
 			      const struct clyde_cmp_cell *cell);
 
+/* The CI half-width of a cell in the row's shown unit ("4.5"), or "" when
+ * it has none.  Returns buf. */
+char *clyde_compare_ci_text(char *buf, size_t len,
+			    const struct clyde_cmp_row *row,
+			    const struct clyde_cmp_cell *cell);
+
 /* The row's label: "put_block MiB/s", "put_block CPU %", "seq_create
- * lat max ms", "seeks lat p99 us".  Returns buf. */
+ * lat max", "seeks lat p99".  Returns buf. */
 char *clyde_compare_row_label(char *buf, size_t len,
 			      const struct clyde_cmp_row *row);
+
+/* A change in percent: "+12.3%", "-1234%" (no decimal from 1000%).
+ * Returns buf. */
+char *clyde_compare_change_text(char *buf, size_t len, double pct);
+
+/* The settings group's name: "A", "B", ... ("Z", then "G27"...). */
+char *clyde_compare_class_name(char *buf, size_t len, unsigned cls);
+
+/* The scope's differing settings as one line, "files, max size,
+ * directories"; "" when its runs are alike.  Returns buf. */
+char *clyde_compare_scope_keys(char *buf, size_t len,
+			       const struct clyde_cmp_scope *sc);
+
+/* Settings group `cls` of scope sc described by run col's values:
+ * "files 131072, max size 64k, directories 512".  Returns buf. */
+char *clyde_compare_class_text(char *buf, size_t len,
+			       const struct clyde_compare *cmp,
+			       const struct clyde_cmp_scope *sc, size_t col);
+
+/* Writers (compare_text.c, compare_csv.c): see clyde_compare_write(). */
+int clyde_compare_write_text(FILE *f, const struct clyde_compare *cmp,
+			     bool markdown);
+int clyde_compare_write_csv(FILE *f, const struct clyde_compare *cmp);
+
+/*
+ * The config keys of the runs, each once, in the order first seen; with
+ * `differing` only those whose value is not the same in every run (a
+ * value one run lacks counts as different; with one run none differ).
+ * Returns a malloc'd array of borrowed strings (*n of them; NULL with
+ * *n == 0 when there are none, NULL with *n != 0 when out of memory).
+ */
+const char **clyde_compare_keys(const struct clyde_compare *cmp, bool differing,
+				size_t *n);
+
+/* Is config key `key` not the same in every run (see above)? */
+bool clyde_compare_key_differs(const struct clyde_compare *cmp,
+			       const char *key);
+
+/* A run's start as "2026-12-01 02:23 UTC", or "" when not recorded. */
+char *clyde_compare_run_date(char *buf, size_t len,
+			     const struct clyde_loaded_run *r);
 
 #endif

@@ -7,6 +7,7 @@
  * written with a '.' decimal point (clyde never changes LC_NUMERIC).
  */
 #include "report/html.h"
+#include "report/zcav_chart.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,6 +24,11 @@ static const char *const palette[] = {
 static const char *color(size_t i)
 {
 	return palette[i % NPALETTE];
+}
+
+const char *clyde_html_color(size_t i)
+{
+	return color(i);
 }
 
 /*
@@ -120,7 +126,7 @@ size_t clyde_html_chart_count(const struct clyde_compare *cmp)
 		    has_percentiles(cmp, cmp->rows[r].test))
 			n++;
 	}
-	return n;
+	return n + clyde_zcav_chart_wanted(cmp);
 }
 
 /* ---- bar charts ----------------------------------------------------- */
@@ -653,6 +659,11 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 			latency_chart(f, cmp, cmp->rows[r].test);
 			fputs("</section>\n", f);
 		}
+	}
+	if (clyde_zcav_chart_wanted(cmp)) {
+		fputs("<h2 id=\"zcav\">Throughput by position (zcav)</h2>\n",
+		      f);
+		clyde_zcav_chart(f, cmp);
 	}
 	rc = what_differs(f, cmp);
 	if (rc)

@@ -60,6 +60,9 @@
  */
 void clyde_html_esc(FILE *f, const char *s);
 
+/* The colour of run i in every chart ("#1f77b4", ...). */
+const char *clyde_html_color(size_t i);
+
 /* How many <svg> charts clyde_html_write() draws for this table: one per
  * group with a value plus one per test with percentiles.  (Tests use it to
  * check what a browser rendered.) */

@@ -43,6 +43,7 @@ const char *clyde_loaded_group_name(enum clyde_loaded_group g)
 		[CLYDE_GROUP_SEQ_FILES] = "Sequential create",
 		[CLYDE_GROUP_RAN_FILES] = "Random create",
 		[CLYDE_GROUP_TREE] = "Tree walk",
+		[CLYDE_GROUP_DEV] = "Device",
 	};
 
 	if ((unsigned)g < CLYDE_GROUP_COUNT)
@@ -100,6 +101,8 @@ static void run_release(struct clyde_loaded_run *r)
 	for (i = 0; i < r->ntests; i++)
 		free(r->tests[i].samples);
 	free(r->tests);
+	free(r->zcav.offset_bytes);
+	free(r->zcav.mib_per_s);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -789,9 +792,25 @@ static void json_bonnie_runs(struct jload *jl, struct clyde_loaded_run *r,
 	r->nrepeats = nrep ? nrep : 1;
 }
 
-/* Tree results: one row per phase (entries/s), in the order first seen. */
-static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
-			   const struct clyde_json *runs)
+/* How a kind of result other than bonnie lists its rows: tree phases
+ * (entries/s) or clyde dev tests (bytes/s). */
+struct row_kind {
+	const char *array; /* "phases", "tests" */
+	const char *rate;  /* "entries_per_s", "bytes_per_s" */
+	const char *unit;
+	enum clyde_loaded_group group;
+};
+
+static const struct row_kind tree_rows = { "phases", "entries_per_s",
+					   "entries/s", CLYDE_GROUP_TREE };
+static const struct row_kind dev_rows = { "tests", "bytes_per_s", "B/s",
+					  CLYDE_GROUP_DEV };
+
+/* Tree and dev results: one row per phase or test, in the order first
+ * seen. */
+static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
+			  const struct clyde_json *runs,
+			  const struct row_kind *rk)
 {
 	struct acc *acc = NULL;
 	char where[96];
@@ -799,11 +818,11 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 
 	for (i = 0; i < runs->n; i++) {
 		const struct clyde_json *phases =
-			clyde_json_get(&runs->items[i], "phases");
+			clyde_json_get(&runs->items[i], rk->array);
 
 		if (!phases || phases->type != CLYDE_JSON_ARRAY) {
 			jbad(jl, phases ? phases : &runs->items[i],
-			     "runs[%zu]: no \"phases\" array", i);
+			     "runs[%zu]: no \"%s\" array", i, rk->array);
 			continue;
 		}
 		nrep++;
@@ -814,8 +833,8 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 			uint64_t el = 0, us = 0, sy = 0;
 			double rate;
 
-			snprintf(where, sizeof(where), "runs[%zu].phases[%zu]",
-				 i, j);
+			snprintf(where, sizeof(where), "runs[%zu].%s[%zu]", i,
+				 rk->array, j);
 			if (!name || !name[0]) {
 				jbad(jl, pj, "%s: no \"name\" string", where);
 				continue;
@@ -843,11 +862,14 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 				snprintf(r->tests[k].name,
 					 sizeof(r->tests[k].name), "%s", name);
 				snprintf(r->tests[k].unit,
-					 sizeof(r->tests[k].unit), "entries/s");
-				r->tests[k].group = CLYDE_GROUP_TREE;
+					 sizeof(r->tests[k].unit), "%s",
+					 rk->unit);
+				r->tests[k].group = rk->group;
 				r->ntests++;
 			}
-			if (!jnum(jl, pj, "entries_per_s", where, &rate)) {
+			json_latency(jl, clyde_json_get(pj, "latency"), where,
+				     &r->tests[k]);
+			if (!jnum(jl, pj, rk->rate, where, &rate)) {
 				/* null (nothing timed): too fast to say. */
 				acc[k].fast++;
 				continue;
@@ -871,6 +893,35 @@ static void json_tree_runs(struct jload *jl, struct clyde_loaded_run *r,
 	r->nrepeats = nrep ? nrep : 1;
 }
 
+/* The zcav curve of a dev run's first repeat, when it has one. */
+static void json_zcav(struct jload *jl, struct clyde_loaded_run *r,
+		      const struct clyde_json *z)
+{
+	const struct clyde_json *pts = clyde_json_get(z, "points");
+	struct clyde_loaded_zcav *c = &r->zcav;
+
+	if (!pts || pts->type != CLYDE_JSON_ARRAY || !pts->n)
+		return;
+	c->offset_bytes = calloc(pts->n, sizeof(*c->offset_bytes));
+	c->mib_per_s = calloc(pts->n, sizeof(*c->mib_per_s));
+	if (!c->offset_bytes || !c->mib_per_s) {
+		jl->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < pts->n; i++) {
+		char where[64];
+		uint64_t off;
+		double mib;
+
+		snprintf(where, sizeof(where), "zcav.points[%zu]", i);
+		if (!ju64(jl, &pts->items[i], "offset_bytes", where, &off) ||
+		    !jnum(jl, &pts->items[i], "mib_per_s", where, &mib))
+			continue;
+		c->offset_bytes[c->n] = (double)off;
+		c->mib_per_s[c->n++] = mib;
+	}
+}
+
 int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			  const char *name, struct clyde_loaded_set *set)
 {
@@ -879,7 +930,7 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	struct clyde_loaded_run *r;
 	const struct clyde_json *runs, *v;
 	const char *kind, *s;
-	bool tree;
+	const struct row_kind *rows = NULL;
 
 	if (clyde_json_result_check(root, &err)) {
 		if (clyde_loaded_add_error(set, "%s:%lu: %s", name,
@@ -890,10 +941,14 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	runs = clyde_json_get(root, "runs");
 	v = clyde_json_get(root, "kind");
 	kind = v ? clyde_json_str(v) : "bonnie";
-	if (!kind || (strcmp(kind, "bonnie") && strcmp(kind, "tree"))) {
+	if (kind && !strcmp(kind, "tree"))
+		rows = &tree_rows;
+	else if (kind && !strcmp(kind, "dev"))
+		rows = &dev_rows;
+	if (!kind || (strcmp(kind, "bonnie") && !rows)) {
 		jbad(&jl, v,
-		     "unknown kind %s%.40s%s (not \"bonnie\" or "
-		     "\"tree\")",
+		     "unknown kind %s%.40s%s (not \"bonnie\", \"tree\" or "
+		     "\"dev\")",
 		     kind ? "\"" : "", kind ? kind : "(not a string)",
 		     kind ? "\"" : "");
 		goto out;
@@ -902,12 +957,12 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 		jbad(&jl, runs, "\"runs\" is empty: nothing to compare");
 		goto out;
 	}
-	tree = !strcmp(kind, "tree");
-	r = new_run(set, name, 1, tree ? 0 : CLYDE_TEST_COUNT);
+	r = new_run(set, name, 1, rows ? 0 : CLYDE_TEST_COUNT);
 	if (!r)
 		return clyde_err(ctx, ENOMEM, "loading %s", name);
-	if (tree) {
-		r->kind = CLYDE_LOADED_TREE;
+	if (rows) {
+		r->kind = rows == &dev_rows ? CLYDE_LOADED_DEV :
+					      CLYDE_LOADED_TREE;
 	} else {
 		init_bonnie_tests(r);
 	}
@@ -928,10 +983,12 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			"machine");
 	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
 			"config");
-	if (tree)
-		json_tree_runs(&jl, r, runs);
+	if (rows)
+		json_row_runs(&jl, r, runs, rows);
 	else
 		json_bonnie_runs(&jl, r, runs);
+	if (rows == &dev_rows)
+		json_zcav(&jl, r, clyde_json_get(&runs->items[0], "zcav"));
 	if (jl.rc) {
 		drop_last_run(set);
 		return clyde_err(ctx, ENOMEM, "loading %s", name);
@@ -1290,4 +1347,26 @@ int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 	if (rc)
 		return clyde_err(ctx, ENOMEM, "merging repeats");
 	return 0;
+}
+
+bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
+				double *hi)
+{
+	double mn, mx;
+	size_t i;
+
+	if (t->nsamples < 2)
+		return false;
+	mn = mx = t->samples[0];
+	for (i = 1; i < t->nsamples; i++) {
+		if (t->samples[i] < mn)
+			mn = t->samples[i];
+		if (t->samples[i] > mx)
+			mx = t->samples[i];
+	}
+	if (lo)
+		*lo = mn;
+	if (hi)
+		*hi = mx;
+	return mn <= 0 ? mx > 0 : mx >= CLYDE_LOADED_DISAGREE * mn;
 }

@@ -59,6 +59,7 @@ enum clyde_loaded_group {
 	CLYDE_GROUP_SEQ_FILES,	    /* seq_create, seq_stat, seq_del */
 	CLYDE_GROUP_RAN_FILES,	    /* ran_create, ran_stat, ran_del */
 	CLYDE_GROUP_TREE,	    /* tree phases */
+	CLYDE_GROUP_DEV,	    /* clyde dev tests (seqwrite, ...) */
 	CLYDE_GROUP_COUNT
 };
 
@@ -100,6 +101,14 @@ struct clyde_loaded_kv {
 enum clyde_loaded_kind {
 	CLYDE_LOADED_BONNIE = 0,
 	CLYDE_LOADED_TREE,
+	CLYDE_LOADED_DEV,
+};
+
+/* zcav's curve of a clyde dev run: throughput by position (owned). */
+struct clyde_loaded_zcav {
+	size_t n;
+	double *offset_bytes;
+	double *mib_per_s;
 };
 
 struct clyde_loaded_run {
@@ -118,6 +127,7 @@ struct clyde_loaded_run {
 	 * clyde_test); tree: its phases in order. */
 	struct clyde_loaded_test *tests;
 	size_t ntests;
+	struct clyde_loaded_zcav zcav; /* dev: n 0 when zcav did not run */
 };
 
 /* The value of config key `key` of a run, or NULL when not recorded. */
@@ -189,6 +199,17 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
  */
 int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 			       struct clyde_loaded_set *set);
+
+/*
+ * Do the repeats of a test disagree wildly?  True when it has two or more
+ * samples and the largest is at least CLYDE_LOADED_DISAGREE times the
+ * smallest (or the smallest is 0): their mean then describes none of
+ * them (ss1's ran_stat 500, 39603, 725, 27351 averages to 17045).  The
+ * smallest and largest sample go to *lo and *hi (either may be NULL).
+ */
+#define CLYDE_LOADED_DISAGREE 2.0
+bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
+				double *hi);
 
 /* Record "fmt..." in set->errors (counted in nmalformed; kept while fewer
  * than CLYDE_LOADED_MAX_ERRORS).  For callers that find a bad input

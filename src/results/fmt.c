@@ -373,3 +373,57 @@ void clyde_fmt_csv_field(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+/*
+ * Numbers for a person (compare, report, history list): as many decimals
+ * as the magnitude deserves and no more.  None from 1000 on, one from 10,
+ * two from 1, three significant digits below; a whole value (a count from
+ * a CSV: 888 files/s) without decimals when the caller says the row is
+ * whole.
+ */
+char *clyde_fmt_readable(char *buf, size_t len, double v, bool whole)
+{
+	double a = fabs(v);
+	int dec;
+
+	if (isnan(v) || isinf(v))
+		v = a = 0.0;
+	if (whole || a >= 999.95 || a == 0)
+		dec = 0;
+	else if (a >= 9.995)
+		dec = 1;
+	else if (a >= 0.9995)
+		dec = 2;
+	else
+		dec = 2 - (int)floor(log10(a));
+	if (dec > 12)
+		dec = 12;
+	snprintf(buf, len, "%.*f", dec, v);
+	return fix_point(buf);
+}
+
+const char *clyde_fmt_pick_unit(const char *base_unit, double max,
+				double *divisor)
+{
+	static const char *const bytes[] = { "B/s", "KiB/s", "MiB/s", "GiB/s",
+					     "TiB/s" };
+	static const char *const times[] = { "ns", "us", "ms", "s" };
+	static const double tdiv[] = { 1, 1e3, 1e6, 1e9 };
+	size_t i;
+
+	*divisor = 1;
+	if (!strcmp(base_unit, "B/s")) {
+		/* KiB/s at least: bonnie++ users read rates in K. */
+		for (i = 1; i < 4 && max >= *divisor * 1024 * 1024; i++)
+			*divisor *= 1024;
+		*divisor *= 1024;
+		return bytes[i];
+	}
+	if (!strcmp(base_unit, "ns")) {
+		for (i = 0; i < 3 && max >= tdiv[i + 1]; i++)
+			;
+		*divisor = tdiv[i];
+		return times[i];
+	}
+	return base_unit;
+}

@@ -39,6 +39,8 @@
 
 #include "results/result.h"
 
+struct clyde_jw;
+
 /* Text table.  `version` fills the "Version" label (bonnie++ shows its own
  * version there; 5 characters line up exactly like bonnie++'s "2.00a").
  * The IO section is written when any IO test (putc .. seeks) is not
@@ -66,6 +68,10 @@ struct clyde_json_extra {
 	unsigned runs_done; /* the runs it made */
 	unsigned n_unsettled;
 	enum clyde_test unsettled[CLYDE_TEST_COUNT];
+	/* When not NULL, writes more members of the top-level object (the
+	 * "mpi" member of clyde-mpi) after until_stable. */
+	void (*more)(struct clyde_jw *w, const void *arg);
+	const void *more_arg;
 };
 
 /*
@@ -214,5 +220,23 @@ size_t clyde_utf8_seq_len(const char *s, size_t avail);
  * doubled when it holds a comma, a quote or a line break.  The compare and
  * experiment tables use it. */
 void clyde_fmt_csv_field(FILE *f, const char *s);
+
+/*
+ * A number as a person reads it, shared by compare, report and history
+ * (so that one value is rounded alike everywhere): no decimals from 1000 on
+ * or when `whole` (the row holds counts, "888" not "888.0"), else one
+ * from 10 ("171.3"), two from 1 ("1.23"), and three significant digits
+ * below ("0.0123"); "0" for NaN or infinity.
+ */
+char *clyde_fmt_readable(char *buf, size_t len, double v, bool whole);
+
+/*
+ * The unit to show values up to `max` of base unit `base_unit` in, and the
+ * divisor that converts to it: "B/s" becomes KiB/s, MiB/s, GiB/s or TiB/s
+ * (the largest the maximum reaches, KiB/s at least), "ns" becomes ns, us,
+ * ms or s; any other unit stays (its divisor 1).  Returns a static string.
+ */
+const char *clyde_fmt_pick_unit(const char *base_unit, double max,
+				double *divisor);
 
 #endif

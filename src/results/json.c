@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "results/json_out.h"
+#include "results/members_json.h"
 #include "results/summary.h"
 
 #define SCHEMA_VERSION 1
@@ -65,6 +66,7 @@ static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 	clyde_jw_bool(w, "warning", res >= CLYDE_CACHE_WARN_FRACTION);
 	clyde_jw_bool(w, "direct_checked", t->cache.direct_checked);
 	clyde_jw_bool(w, "direct_honoured", t->cache.direct_honoured);
+	clyde_jw_loop(w, &t->cache.loop, t->cache.total_bytes);
 	clyde_jw_close(w, '}');
 }
 
@@ -105,8 +107,10 @@ static const char *state_name(enum clyde_test_state s)
 }
 
 static void json_test(struct clyde_jw *w, enum clyde_test id,
-		      const struct clyde_test_result *t)
+		      const struct clyde_run *r)
 {
+	const struct clyde_test_result *t = &r->tests[id];
+
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_str(w, "name", clyde_test_name(id), 64);
 	clyde_jw_str(w, "state", state_name(t->state), 64);
@@ -123,6 +127,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_latency(w, "latency", t->latency, t->latency_sample_every);
 	json_cache(w, t);
 	clyde_jw_device(w, &t->dev, writes_its_bytes(id) ? t->bytes : 0);
+	clyde_jw_members(w, r, id);
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; t->spans && i < t->nworkers; i++)
 		json_span(w, i, &t->spans[i]);
@@ -140,7 +145,7 @@ static void json_run(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "overhead_ns", r->overhead_ns);
 	clyde_jw_open(w, "tests", '[');
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
-		json_test(w, (enum clyde_test)i, &r->tests[i]);
+		json_test(w, (enum clyde_test)i, r);
 	clyde_jw_close(w, ']');
 	clyde_jw_close(w, '}');
 }
@@ -214,6 +219,7 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_u64(&w, "started_unix", r0->started_unix);
 	clyde_jw_machine(&w, &r0->env.machine);
 	clyde_jw_target(&w, &r0->env.target);
+	clyde_jw_virt(&w, &r0->env.virt);
 	json_config(&w, &r0->params);
 	clyde_jw_open(&w, "runs", '[');
 	for (unsigned i = 0; i < nruns; i++)
@@ -221,6 +227,8 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_close(&w, ']');
 	json_summary(&w, sum);
 	json_until_stable(&w, extra);
+	if (extra && extra->more)
+		extra->more(&w, extra->more_arg);
 	clyde_jw_close(&w, '}');
 	fputc('\n', f);
 	if (fflush(f) != 0 || ferror(f))

@@ -12,6 +12,9 @@
 
 #include "core/hist.h"
 #include "env/env.h"
+#include "env/members.h"
+#include "env/members_virt.h"
+#include "io/loopcache.h"
 
 /* The twelve tests, in bonnie++'s order (which is also the CSV order). */
 enum clyde_test {
@@ -70,6 +73,9 @@ struct clyde_cache_info {
 	uint64_t total_bytes;
 	bool direct_checked; /* -D: the file's cached pages did not grow */
 	bool direct_honoured;
+	/* Below the filesystem: the backing files of loop devices without
+	 * direct I/O, evicted and measured before a read-side test. */
+	struct clyde_loopcache_seen loop;
 };
 
 struct clyde_test_result {
@@ -93,6 +99,7 @@ struct clyde_test_result {
 
 	struct clyde_cache_info cache;
 	struct clyde_devio dev; /* what reached the block device */
+	struct clyde_members members; /* ... and each leaf device below it */
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */
@@ -131,6 +138,8 @@ struct clyde_run_params {
 struct clyde_env {
 	struct clyde_machine machine;
 	struct clyde_target target;
+	struct clyde_virt virt;		 /* the first virtual member disk */
+	struct clyde_stripe_geom stripe; /* the members' stripe, if known */
 };
 
 struct clyde_run {

@@ -31,7 +31,9 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/members.h"
 #include "io/cache.h"
+#include "io/loopcache.h"
 #include "io/scratch.h"
 #include "workloads/worker.h"
 
@@ -160,6 +162,8 @@ struct suite_state {
 	const struct clyde_target *target;
 	struct clyde_progress *progress;
 	bool memory_fs; /* tmpfs and the like: the cache is the storage */
+	struct clyde_member_watch members; /* the leaf devices below */
+	struct clyde_loopcache loops;	   /* ... that are loops without dio */
 };
 
 /* Tests that read back what an earlier test wrote: the data must be made
@@ -285,6 +289,10 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 		sp->resident_bytes = res;
 		sp->cached_total_bytes = tot;
 	}
+	/* Below the filesystem: a loop device without direct I/O would
+	 * serve the test from its backing file's cache. */
+	if (reads_back(t) && st->loops.n)
+		clyde_loopcache_prepare(&st->loops, evict, &r->cache.loop);
 	if (is_metadata(t) && cfg->drop_caches) {
 		ret = clyde_cache_drop_all(st->ctx);
 		if (ret < 0)
@@ -358,7 +366,8 @@ static int worker_dir(struct suite_state *st, struct clyde_worker *w,
 
 	if (w->dirfd >= 0)
 		return 0;
-	snprintf(name, sizeof(name), "files.%u", w->index);
+	snprintf(name, sizeof(name), "files.%u",
+		 st->cfg->worker_base + w->index);
 	if (mkdirat(st->scratch->dirfd, name, 0700) < 0 && errno != EEXIST)
 		return clyde_err(st->ctx, errno, "%s: cannot create %s/%s",
 				 label, st->scratch->path, name);
@@ -394,10 +403,12 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		w->scratch_fd = st->scratch->dirfd;
 		w->scratch = st->scratch->path;
 		w->dirfd = -1;
-		snprintf(w->io_name, sizeof(w->io_name), "io.%u", i);
-		clyde_rng_fork(&master, i, &w->rng);
+		unsigned g = st->cfg->worker_base + i; /* over all ranks */
+
+		snprintf(w->io_name, sizeof(w->io_name), "io.%u", g);
+		clyde_rng_fork(&master, g, &w->rng);
 		/* The data follows its own stream. */
-		clyde_rng_fork(&master, 1000u + i, &data_rng);
+		clyde_rng_fork(&master, 1000u + g, &data_rng);
 		clyde_pattern_init(&w->pat,
 				   st->cfg->pattern == CLYDE_PATTERN_ZEROS,
 				   &data_rng);
@@ -462,6 +473,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (st->target && st->target->has_block_device &&
 	    clyde_devstat_read(st->target, &dev0) == 0)
 		have_dev = true;
+	clyde_members_begin(&st->members);
 	if (st->progress) {
 		atomic_store(&st->progress->test, (int)te->id);
 		atomic_store(&st->progress->done, 0);
@@ -505,6 +517,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		ret = -st->ctx->err_code;
 	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);
+	clyde_members_end(&st->members, &r->members);
 	if (st->progress)
 		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);
@@ -594,6 +607,9 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	st.target = &run->env.target;
 	st.progress = hooks ? hooks->progress : NULL;
 	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
+	clyde_members_setup_target(&st.members, &run->env.target,
+				   &run->env.virt);
+	clyde_loopcache_find(&st.loops, &st.members);
 	ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
 		const struct test_entry *te = &suite[i];

@@ -72,6 +72,11 @@ struct clyde_bonnie_config {
 	double until_stable_pct; /* --until-stable PCT; 0 = off */
 	unsigned max_runs;	 /* --max-runs: bound for --until-stable */
 	bool show_progress; /* the live line on a terminal (set by the CLI) */
+
+	/* clyde-mpi: the global number of this process's first worker (its
+	 * rank times -c), which seeds the workers' streams and names their
+	 * files so that ranks never collide; 0 in one process. */
+	unsigned worker_base;
 };
 
 /* One per-char call in this many is timed into the latency histogram

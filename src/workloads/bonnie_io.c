@@ -19,10 +19,20 @@
 
 #define BUF_ALIGN 4096u
 
-static const struct clyde_engine_ops *engine(const struct clyde_worker *w)
+/*
+ * Make the calling thread's engine instance for a test.  The per-char tests
+ * pass clock = false: they time one call in CLYDE_PERCHAR_SAMPLE themselves.
+ */
+static int engine_open(struct clyde_worker *w, struct clyde_engine *e,
+		       bool clock)
 {
-	(void)w;
-	return &clyde_engine_psync;
+	int ret = clyde_engine_init(e, &clyde_engine_psync, 1,
+				    clock ? w->ctx->clock : NULL,
+				    w->ctx->clock_arg);
+
+	if (ret < 0)
+		return clyde_worker_err(w, -ret, "%s", e->err);
+	return 0;
 }
 
 static uint64_t file_bytes(const struct clyde_worker *w)
@@ -66,12 +76,13 @@ static int io_err(struct clyde_worker *w, int ret, const char *op, uint64_t off)
 }
 
 /* fsync and close inside the timed region; then stop the clock. */
-static int finish(struct clyde_worker *w, int fd, int sync)
+static int finish(struct clyde_worker *w, struct clyde_engine *e, int fd,
+		  int sync)
 {
 	int ret = 0;
 
 	if (sync) {
-		ret = engine(w)->sync(fd);
+		ret = clyde_engine_fsync(e, fd);
 		if (ret < 0)
 			ret = clyde_worker_err(w, -ret, "cannot fsync %s/%s",
 					       w->scratch, w->io_name);
@@ -130,30 +141,37 @@ static int perchar_test(struct clyde_worker *w, bool write)
 {
 	uint64_t n = clyde_bonnie_perchar_bytes(w->cfg),
 		 chunk = w->cfg->io_chunk, start, i;
-	const struct clyde_engine_ops *e = engine(w);
+	struct clyde_engine e;
 	int fd, ret;
 
+	ret = engine_open(w, &e, false);
+	if (ret < 0)
+		return go_failed(w, ret);
 	if (write) {
 		unlinkat(w->scratch_fd, w->io_name, 0);
 		ret = open_io(w, O_WRONLY | O_CREAT | O_EXCL, &fd);
 	} else {
 		ret = open_io(w, O_RDONLY, &fd);
 	}
-	if (ret < 0)
+	if (ret < 0) {
+		clyde_engine_release(&e);
 		return go_failed(w, ret);
+	}
 	start = clyde_worker_go(w, 0);
 	for (i = 0; i < n && !ret; i++) {
 		bool timed = (i & (CLYDE_PERCHAR_SAMPLE - 1)) == 0;
 		/* The byte is made before the clock starts: an operation's
 		 * latency is its system call. */
 		unsigned char c = write ? clyde_pattern_byte(&w->pat) : 0;
+		struct clyde_io_req r = { .op = write ? CLYDE_IO_WRITE :
+							CLYDE_IO_READ,
+					  .fd = fd,
+					  .buf = &c,
+					  .len = 1,
+					  .off = (off_t)i };
 		uint64_t t0 = timed ? clyde_now(w->ctx) : 0;
-		ssize_t k;
+		ssize_t k = clyde_engine_do(&e, &r);
 
-		if (write)
-			k = e->write(fd, &c, 1, (off_t)i);
-		else
-			k = e->read(fd, &c, 1, (off_t)i);
 		if (k != 1)
 			ret = io_err(w,
 				     k < 0 ? (int)k :
@@ -170,9 +188,11 @@ static int perchar_test(struct clyde_worker *w, bool write)
 	if (ret) {
 		close(fd);
 		clyde_worker_end(w);
-		return ret;
+	} else {
+		ret = finish(w, &e, fd, write);
 	}
-	return finish(w, fd, write);
+	clyde_engine_release(&e);
+	return ret;
 }
 
 int clyde_test_putc(struct clyde_worker *w)
@@ -194,7 +214,7 @@ enum block_mode {
 
 static int block_test(struct clyde_worker *w, enum block_mode mode)
 {
-	const struct clyde_engine_ops *e = engine(w);
+	struct clyde_engine eng, *e = &eng;
 	size_t chunk = w->cfg->io_chunk;
 	uint64_t nchunks = file_bytes(w) / chunk, t0;
 	unsigned char *buf;
@@ -217,8 +237,14 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		return go_failed(w, clyde_worker_err(w, ENOMEM,
 						     "buffer of %zu bytes",
 						     chunk));
+	ret = engine_open(w, e, true);
+	if (ret < 0) {
+		free(buf);
+		return go_failed(w, ret);
+	}
 	ret = open_io(w, flags, &fd);
 	if (ret < 0) {
+		clyde_engine_release(e);
 		free(buf);
 		return go_failed(w, ret);
 	}
@@ -266,9 +292,11 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	if (ret) {
 		close(fd);
 		clyde_worker_end(w);
-		return ret;
+	} else {
+		ret = finish(w, e, fd, mode != BLOCK_READ);
 	}
-	return finish(w, fd, mode != BLOCK_READ);
+	clyde_engine_release(e);
+	return ret;
 }
 
 int clyde_test_put_block(struct clyde_worker *w)
@@ -306,6 +334,10 @@ struct seeker {
 	struct seek_shared *sh;
 	unsigned index;
 	int fd;
+	/* Made by the worker during set-up, used by the seeker, and after
+	 * the join by the worker again for the final fsync. */
+	struct clyde_engine eng;
+	bool eng_ready;
 	unsigned char *buf;
 	struct clyde_rng rng;
 	uint64_t end_ns, latency_max_ns, bytes, ops;
@@ -319,7 +351,7 @@ static void *seeker_main(void *arg)
 	struct seeker *s = arg;
 	struct seek_shared *sh = s->sh;
 	struct clyde_worker *w = sh->w;
-	const struct clyde_engine_ops *e = engine(w);
+	struct clyde_engine *e = &s->eng;
 	size_t chunk = w->cfg->io_chunk;
 	struct clyde_cpu_mark cpu0;
 	uint64_t t0;
@@ -357,7 +389,8 @@ static void *seeker_main(void *arg)
 				s->ret = io_err(w, ret, "write", (uint64_t)off);
 				break;
 			}
-			if (w->cfg->fsync_each && (ret = e->sync(s->fd)) < 0) {
+			if (w->cfg->fsync_each &&
+			    (ret = clyde_engine_fsync(e, s->fd)) < 0) {
 				s->ret = clyde_worker_err(w, -ret,
 							  "cannot fsync %s/%s",
 							  w->scratch,
@@ -409,7 +442,9 @@ int clyde_test_seeks(struct clyde_worker *w)
 		s[i].buf = alloc_buf(w->cfg->io_chunk);
 		if (!s[i].buf)
 			ret = clyde_worker_err(w, ENOMEM, "seek buffer");
-		else
+		else if ((ret = engine_open(w, &s[i].eng, true)) == 0)
+			s[i].eng_ready = true;
+		if (!ret)
 			ret = open_io(w, O_RDWR, &s[i].fd);
 	}
 	pthread_mutex_init(&sh.lock, NULL);
@@ -437,7 +472,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 	for (unsigned i = 0; i < n; i++) {
 		if (s[i].fd >= 0) {
 			int r = started == n && !ret ?
-					engine(w)->sync(s[i].fd) :
+					clyde_engine_fsync(&s[i].eng, s[i].fd) :
 					0;
 
 			if (r < 0 && !ret)
@@ -459,6 +494,8 @@ int clyde_test_seeks(struct clyde_worker *w)
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;
+		if (s[i].eng_ready)
+			clyde_engine_release(&s[i].eng);
 		free(s[i].buf);
 	}
 	pthread_cond_destroy(&sh.cond);

@@ -32,7 +32,7 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 			   const struct clyde_bonnie_config *cfg,
 			   struct clyde_scratch *scratch, uint64_t *size_mib)
 {
-	const struct clyde_engine_ops *e = &clyde_engine_psync;
+	struct clyde_engine eng, *e = &eng;
 	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
 	uint64_t written = 0, t0, elapsed, total_mib, free_mib, cap_mib;
 	struct clyde_rng rng;
@@ -60,9 +60,15 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 		return clyde_err(ctx, ENOMEM, "sizing: calibration buffer");
 	clyde_rng_seed(&rng, cfg->seed ^ 0x63616c6962ull);
 	clyde_rng_fill(&rng, buf, CAL_CHUNK);
+	ret = clyde_engine_init(e, &clyde_engine_psync, 1, NULL, NULL);
+	if (ret < 0) {
+		free(buf);
+		return clyde_err(ctx, -ret, "sizing: %s", e->err);
+	}
 	fd = openat(scratch->dirfd, CAL_NAME,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
+		clyde_engine_release(e);
 		free(buf);
 		return clyde_err(ctx, errno, "sizing: cannot create %s/%s",
 				 scratch->path, CAL_NAME);
@@ -85,12 +91,13 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 		}
 		written += CAL_CHUNK;
 	}
-	if (!ret && (ret = e->sync(fd)) < 0)
+	if (!ret && (ret = clyde_engine_fsync(e, fd)) < 0)
 		ret = clyde_err(ctx, -ret, "sizing: cannot fsync %s/%s",
 				scratch->path, CAL_NAME);
 	elapsed = clyde_now(ctx) - t0;
 	close(fd);
 	unlinkat(scratch->dirfd, CAL_NAME, 0);
+	clyde_engine_release(e);
 	free(buf);
 	if (ret < 0)
 		return ret;

@@ -20,45 +20,48 @@ format_version,bonnie_version,name,concurrency,seed,file_size,chunk_size
 1.96,1.96,xfs,1,1295938326,16G,,425,98,182929,64,46956,41,955,97,201274,83,517.6,30,16,,,,,93,1,+++++,+++,90,1,123,1,+++++,+++,127,1,42207us,2377ms,195ms,33339us,86675us,84167us,939ms,2279us,1415ms,307ms,1057us,724ms
 EOF_NEW
 cat >"$T/want" <<'EOF_WANT'
-test        metric   unit          64k      128k  change       xfs   change
-putc        rate     MiB/s        86.3    86.8 *   +0.5%     0.415   -99.5%
-putc        CPU      %              99        99   +0.0%      98 *    -1.0%
-putc        lat max  ms                                       42.2
-put_block   rate     MiB/s       171.4     170.0   -0.8%   178.6 *    +4.2%
-put_block   CPU      %              25      24 *   -4.0%        64  +156.0%
-put_block   lat max  s                                        2.38
-rewrite     rate     MiB/s      86.4 *      82.4   -4.6%      45.9   -46.9%
-rewrite     CPU      %              17      15 *  -11.8%        41  +141.2%
-rewrite     lat max  ms                                      195.0
-getc        rate     MiB/s        50.3    57.3 *  +14.0%     0.933   -98.1%
-getc        CPU      %            80 *      80 *   +0.0%        97   +21.2%
-getc        lat max  ms                                       33.3
-get_block   rate     MiB/s       282.8   285.0 *   +0.8%     196.6   -30.5%
-get_block   CPU      %            27 *      27 *   +0.0%        83  +207.4%
-get_block   lat max  ms                                       86.7
-seeks       rate     seeks/s     389.0     406.7   +4.6%   517.6 *   +33.1%
-seeks       CPU      %             0 *       0 *                30
-seeks       lat max  ms                                       84.2
-seq_create  rate     files/s    2419 *      1254  -48.2%      93.0   -96.2%
-seq_create  CPU      %              15         4  -73.3%       1 *   -93.3%
-seq_create  lat max  ms                                      939.0
-seq_stat    rate     files/s  too fast  too fast          too fast
-seq_stat    lat max  ms                                       2.28
-seq_del     rate     files/s    1219 *     619.0  -49.2%      90.0   -92.6%
-seq_del     CPU      %               5         2  -60.0%       1 *   -80.0%
-seq_del     lat max  s                                        1.42
-ran_create  rate     files/s    1502 *     802.0  -46.6%     123.0   -91.8%
-ran_create  CPU      %               9         2  -77.8%       1 *   -88.9%
-ran_create  lat max  ms                                      307.0
-ran_stat    rate     files/s  too fast  too fast          too fast
-ran_stat    lat max  ms                                       1.06
-ran_del     rate     files/s   920.0 *     668.0  -27.4%     127.0   -86.2%
-ran_del     CPU      %               4         2  -50.0%       1 *   -75.0%
-ran_del     lat max  ms                                      724.0
+test        metric   unit             64k         128k  change          xfs   change
+putc        rate     MiB/s       86.3 [A]   86.8 * [A]   +0.5%    0.415 [B]   -99.5%
+putc        CPU      %                 99           99   +0.0%           98    -1.0%
+putc        lat max                                             42.2 ms [B]
+put_block   rate     MiB/s    171.4 * [A]    170.0 [A]   -0.8%    178.6 [B]    +4.2%
+put_block   CPU      %                 25           24   -4.0%           64  +156.0%
+put_block   lat max                                              2.38 s [B]
+rewrite     rate     MiB/s     86.4 * [A]     82.4 [A]   -4.6%     45.9 [B]   -46.9%
+rewrite     CPU      %                 17           15  -11.8%           41  +141.2%
+rewrite     lat max                                              195 ms [B]
+getc        rate     MiB/s       50.3 [A]   57.3 * [A]  +14.0%    0.933 [B]   -98.1%
+getc        CPU      %                 80           80   +0.0%           97   +21.2%
+getc        lat max                                             33.3 ms [B]
+get_block   rate     MiB/s      282.8 [A]  285.0 * [A]   +0.8%    196.6 [B]   -30.5%
+get_block   CPU      %                 27           27   +0.0%           83  +207.4%
+get_block   lat max                                             86.7 ms [B]
+seeks       rate     seeks/s    389.0 [A]  406.7 * [A]   +4.6%    517.6 [B]   +33.1%
+seeks       CPU      %                  0            0                   30
+seeks       lat max                                             84.2 ms [B]
+seq_create  rate     files/s       2419 *         1254  -48.2%           93   -96.2%
+seq_create  CPU      %                 15            4  -73.3%            1   -93.3%
+seq_create  lat max                                                  939 ms
+seq_stat    rate     files/s     too fast     too fast             too fast
+seq_stat    lat max                                                 2.28 ms
+seq_del     rate     files/s       1219 *          619  -49.2%           90   -92.6%
+seq_del     CPU      %                  5            2  -60.0%            1   -80.0%
+seq_del     lat max                                                  1.42 s
+ran_create  rate     files/s       1502 *          802  -46.6%          123   -91.8%
+ran_create  CPU      %                  9            2  -77.8%            1   -88.9%
+ran_create  lat max                                                  307 ms
+ran_stat    rate     files/s     too fast     too fast             too fast
+ran_stat    lat max                                                 1.06 ms
+ran_del     rate     files/s        920 *          668  -27.4%          127   -86.2%
+ran_del     CPU      %                  4            2  -50.0%            1   -75.0%
+ran_del     lat max                                                  724 ms
 
-* best in its row (rates: highest; CPU and latency: lowest)
+* best in its row (rates: highest; latency: lowest; CPU is not ranked: less CPU for less work is no gain)
 too fast: ran under 0.5 s (+++++), no number recorded
 change: against 64k
+IO tests and seeks: the runs differ in file size, so they are compared (*) only within a settings group:
+  [A] file size 8G: 64k, 128k
+  [B] file size 16G: xfs
 
 64k: old.csv:1 (bonnie++ CSV 1.03)
 128k: old.csv:2 (bonnie++ CSV 1.03)
@@ -75,23 +78,61 @@ fi
 ok "the text table is exactly the expected one"
 assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "nothing on stderr"
 
-# The same in CSV: a header, then one line per row, same numbers.
+# The same in CSV: one line per run, raw numbers in the base unit each
+# header names, flags in their own columns (check_csv: every column with
+# a unit in its header parses as a number).
+check_csv()
+{
+	python3 - "$1" <<'EOF_PY'
+import csv, re, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+assert body, "no runs"
+units = {"B/s", "seeks/s", "files/s", "entries/s", "%", "ns"}
+nnum = 0
+for i, h in enumerate(head):
+    assert all(len(r) == len(head) for r in body), "ragged lines"
+    m = re.search(r"\(([^()]*)\)$", h)
+    if h.endswith((" rate", " CPU", " latency max", " latency p99")):
+        sys.exit("a value column without its unit: " + h)
+    if m and m.group(1) != "UTC":
+        assert m.group(1) in units, "unknown unit in " + h
+        for r in body:
+            if r[i] != "":
+                float(r[i])
+                assert not re.search(r"[^0-9.e+-]", r[i]), h + ": " + r[i]
+                nnum += 1
+    if h.endswith((" state",)):
+        for r in body:
+            assert r[i] in ("", "too fast", "imprecise", "skipped",
+                            "not run", "repeats disagree"), r[i]
+    if h.endswith((" best",)) or " significant vs " in h:
+        for r in body:
+            assert r[i] in ("yes", "no", "not tested"), h + ": " + r[i]
+print(len(body), "runs,", len(head), "columns,", nnum, "numbers")
+EOF_PY
+}
 run_clyde compare old.csv new.csv --format=csv
 expect_rc 0 "--format=csv"
-assert_eq "$(head -n 1 "$T/out")" "test,metric,unit,devil2,devil2#2,xfs,best" \
-	"CSV header: unique labels from the run names"
-assert_file_match "$T/out" '^putc,rate,MiB/s,86\.3,86\.8,0\.415,devil2#2$' \
-	"CSV putc row"
-assert_file_match "$T/out" '^seq_stat,rate,files/s,too fast,too fast,too fast,$' \
-	"+++++ reads as too fast, never 0"
-assert_eq "$(awk -F, '{print NF}' "$T/out" | sort -u)" 7 \
-	"every CSV line has the same number of fields"
+assert_match "$(head -n 1 "$T/out")" '^run,source,format,repeats,started \(UTC\),setting: ' \
+	"CSV header: the run, then the settings that differ"
+check_csv "$T/out" >"$T/csvcheck" 2>&1 || fail "CSV check: $(cat "$T/csvcheck")"
+ok "CSV: every unit column is a number ($(cat "$T/csvcheck"))"
+assert_file_match "$T/out" '^devil2#2,old\.csv:2,bonnie\+\+ CSV 1\.03,1,,.*,8G,,90981376,,yes,A,99,' \
+	"CSV: putc in B/s (88849 KiB/s), best among the 8G runs"
+assert_file_match "$T/out" '^xfs,.*,16G,1,435200,,no,B,98,42207000,' \
+	"CSV: 425 KiB/s as B/s, latency 42207us in ns, its own settings group"
+assert_file_match "$T/out" '^devil2,.*,too fast,no,' \
+	"+++++ reads as too fast in the state column, never 0"
+assert_eq "$(python3 -c 'import csv,sys; print(len(list(csv.reader(open(sys.argv[1])))))' "$T/out")" 4 \
+	"a header and one line per run"
 run_clyde compare old.csv new.csv --format markdown
 expect_rc 0 "--format markdown"
-assert_file_match "$T/out" '^\| test \| metric \| unit \| devil2 \| devil2\\#2 \| xfs \|$' \
-	"markdown header, '#' escaped"
-assert_file_match "$T/out" '^\| put\\_block \| rate \| MiB/s \| 171\.4 \| 170\.0 \| \*\*178\.6 \\\*\*\* \|$' \
-	"markdown: the best value in bold"
+assert_file_match "$T/out" '^\| test \| metric \| unit \| devil2 \| devil2#2 \| xfs \|$' \
+	"markdown header: '#' is not escaped"
+assert_file_match "$T/out" '^\| put_block \| rate \| MiB/s \| \*\*171\.4 \\\* \\\[A\\\]\*\* \| 170\.0 \\\[A\\\] \| 178\.6 \\\[B\\\] \|$' \
+	"markdown: the best value in bold, '_' not escaped, groups named"
+assert_file_no_match "$T/out" '\\[_~#]' "markdown: no needless escapes"
 # stdin works as a file named "-".
 run_clyde compare - new.csv <old.csv
 expect_rc 0 "stdin as -"
@@ -184,13 +225,22 @@ run_clyde compare "$fixtures/bonnie-1.03.csv" \
 	--format csv
 expect_rc 0 "all fixtures"
 assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "no fixture line is malformed"
-assert_eq "$(head -n 1 "$T/out")" \
-	"test,metric,unit,devil2,devil2#2,devil2#3,devil2#4,xfs,ext4,vm,vm#2,vm#3,best" \
+check_csv "$T/out" >"$T/csvcheck" 2>&1 || fail "CSV check: $(cat "$T/csvcheck")"
+ok "CSV of all fixtures: every unit column is a number ($(cat "$T/csvcheck"))"
+col()
+{
+	python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+print(",".join(x[sys.argv[2]] for x in r))' "$T/out" "$1"
+}
+assert_eq "$(col run)" "devil2,devil2#2,devil2#3,devil2#4,xfs,ext4,vm,vm#2,vm#3" \
 	"nine runs, labels made unique"
-assert_file_match "$T/out" '^seeks,rate,seeks/s,389\.0,406\.7,368\.5,402\.1,517\.6,710\.9,5113,,too fast,vm$' \
-	"seek rates of all formats (%.1f kept), empty and +++++"
-assert_file_match "$T/out" '^seq_create,lat max,ms,,,,,939\.0,0\.206,1\.38,6\.20,0\.392,ext4$' \
-	"latencies in us and ms, none in 1.03"
+assert_eq "$(col 'seeks rate (seeks/s)')" "389,406.7,368.5,402.1,517.6,710.9,5113,," \
+	"seek rates of all formats (%.1f kept)"
+assert_eq "$(col 'seeks state')" ",,,,,,,not run,too fast" \
+	"empty and +++++ seeks are said in the state column"
+assert_eq "$(col 'seq_create latency max (ns)')" ",,,,939000000,206000,1378000,6196000,392000" \
+	"latencies in us and ms as ns, none in 1.03"
 
 # --- D: real clyde JSON, two configurations with two repeats each.
 d=$(new_dir d)
@@ -206,8 +256,8 @@ expect_rc 0 "compare of two JSON results"
 assert_eq "$(wc -c <"$T/err" | tr -d ' ')" 0 "the JSON reads without complaint"
 assert_match "$(head -n 1 "$T/out")" '^test +metric +unit +one +two +change$' \
 	"labels from the JSON"
-assert_file_match "$T/out" '^one: one\.json:1 \(clyde JSON v1, 2 repeats\)$' \
-	"two repeats per result"
+assert_file_match "$T/out" '^one: one\.json:1 \(clyde JSON v1, 20[0-9-]+ [0-9:]+ UTC, 2 repeats\)$' \
+	"two repeats per result, and the run's date"
 assert_file_match "$T/out" "Welch's t-test" "the significance legend"
 assert_file_match "$T/out" '^seq_create +rate +files/s .*\((s|ns)\)' \
 	"a significance mark on a test with repeats"

@@ -129,8 +129,9 @@ assert_file_match "$T/out" "^test +metric +unit +#$jid jsonrun +#$jid2 second" \
 assert_file_match "$T/out" '^put_block +rate ' "compare has the put_block row"
 run_clyde history compare "$jid" "$jid2" --format csv --baseline "$jid"
 expect_rc 0 "compare --format csv --baseline"
-assert_file_match "$T/out" "^test,metric,unit,#$jid jsonrun,#$jid2 second,#$jid2 second[^,]*%,best$" \
+assert_file_match "$T/out" "^run,source,.*,put_block change vs #$jid jsonrun \\(%\\)," \
 	"CSV header with the baseline's change column"
+assert_file_match "$T/out" "^#$jid2 second," "CSV: a line per run"
 run_clyde history compare "$jid" "$jid2" --baseline 12345
 expect_rc 1 "a baseline that is not compared is refused"
 run_clyde history compare "$jid" 99999

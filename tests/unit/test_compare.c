@@ -245,193 +245,294 @@ out:
 /* The golden renderings of the set above with baseline 3 (ext4), one
  * string per line (C compilers need not take longer literals). */
 static const char *const golden_text[] = {
-	"test        metric   unit          xfs     change         vm   c"
-	"hange         ext4     ext4#2  change\n",
-	"putc        rate     KiB/s       425.0               438.0 *\n",
-	"putc        CPU      %              98                  75 *\n",
-	"putc        lat max  ms         42.2 *                  58.6\n",
-	"put_block   rate     MiB/s       178.6     +62.4%    388.3 *  +2"
-	"53.0%        110.0  200.0 (s)  +81.8%\n",
-	"put_block   CPU      %              64    +190.9%         75  +2"
-	"40.9%         22 *         30  +36.4%\n",
-	"put_block   lat max  s            2.38  +4753900%     0.0303  +6"
-	"0526%  0.0000500 *\n",
-	"put_block   lat p99  us                                         "
-	"              9.00\n",
-	"rewrite     rate     MiB/s        45.9               753.0 *\n",
-	"rewrite     CPU      %            41 *                    62\n",
-	"rewrite     lat max  ms          195.0                11.9 *\n",
-	"getc        rate     KiB/s     955.0 *                 548.0    "
-	"           skipped\n",
-	"getc        CPU      %              97                  91 *    "
-	"           skipped\n",
-	"getc        lat max  ms         33.3 *                  46.5    "
-	"           skipped\n",
-	"get_block   rate     GiB/s       0.192                2.89 *\n",
-	"get_block   CPU      %            83 *                    99\n",
-	"get_block   lat max  ms           86.7                4.16 *\n",
-	"seeks       rate     seeks/s     517.6                5113 *\n",
-	"seeks       CPU      %            30 *                    33\n",
-	"seeks       lat max  ms           84.2                8.16 *\n",
-	"seq_create  rate     files/s      93.0               16216 *\n",
-	"seq_create  CPU      %             1 *                    98\n",
-	"seq_create  lat max  ms          939.0                1.38 *\n",
-	"seq_stat    rate     files/s  too fast              too fast    "
-	"           ~500000    ~600000  +20.0%\n",
-	"seq_stat    CPU      %        too fast              too fast    "
-	"               100       90 *  -10.0%\n",
-	"seq_stat    lat max  ms           2.28               0.283 *\n",
-	"seq_del     rate     files/s      90.0              too fast\n",
-	"seq_del     CPU      %               1              too fast\n",
-	"seq_del     lat max  s            1.42             0.00415 *\n",
-	"ran_create  rate     files/s     123.0              too fast\n",
-	"ran_create  CPU      %               1              too fast\n",
-	"ran_create  lat max  ms          307.0                4.06 *\n",
-	"ran_stat    rate     files/s  too fast              too fast\n",
-	"ran_stat    lat max  ms         1.06 *                  5.41\n",
-	"ran_del     rate     files/s     127.0              too fast\n",
-	"ran_del     CPU      %               1              too fast\n",
-	"ran_del     lat max  ms          724.0                4.20 *\n",
+	"test        metric   unit             xfs     change        "
+	"   vm   change             ext4                 ext4#2  chan"
+	"ge\n",
+	"putc        rate     KiB/s        425 [A]                 43"
+	"8 [B]\n",
+	"putc        CPU      %                 98                   "
+	"   75\n",
+	"putc        lat max           42.2 ms [A]             58.6 m"
+	"s [B]\n",
+	"put_block   rate     MiB/s      178.6 [A]     +62.4%    388."
+	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +81."
+	"8%\n",
+	"put_block   CPU      %                 64    +190.9%        "
+	"   75  +240.9%               22                     30  +36."
+	"4%\n",
+	"put_block   lat max            2.38 s [A]  +4753900%  30.3 m"
+	"s [B]  +60526%        50 us [C]\n",
+	"put_block   lat p99                                         "
+	"                       9 us [C]\n",
+	"rewrite     rate     MiB/s       45.9 [A]               753."
+	"0 [B]\n",
+	"rewrite     CPU      %                 41                   "
+	"   62\n",
+	"rewrite     lat max            195 ms [A]             11.9 m"
+	"s [B]\n",
+	"getc        rate     KiB/s        955 [A]                 54"
+	"8 [B]               skipped [C]\n",
+	"getc        CPU      %                 97                   "
+	"   91                   skipped\n",
+	"getc        lat max           33.3 ms [A]             46.5 m"
+	"s [B]               skipped [C]\n",
+	"get_block   rate     GiB/s      0.192 [A]                2.8"
+	"9 [B]\n",
+	"get_block   CPU      %                 83                   "
+	"   99\n",
+	"get_block   lat max           86.7 ms [A]             4.16 m"
+	"s [B]\n",
+	"seeks       rate     seeks/s    517.6 [A]                511"
+	"3 [B]\n",
+	"seeks       CPU      %                 30                   "
+	"   33\n",
+	"seeks       lat max           84.2 ms [A]             8.16 m"
+	"s [B]\n",
+	"seq_create  rate     files/s           93                 16"
+	"216 *\n",
+	"seq_create  CPU      %                  1                   "
+	"   98\n",
+	"seq_create  lat max                939 ms               1.38"
+	" ms *\n",
+	"seq_stat    rate     files/s     too fast                too"
+	" fast                   ~500000                ~600000  +20."
+	"0%\n",
+	"seq_stat    CPU      %           too fast                too"
+	" fast                       100                     90  -10."
+	"0%\n",
+	"seq_stat    lat max               2.28 ms                283"
+	" us *\n",
+	"seq_del     rate     files/s           90                too"
+	" fast\n",
+	"seq_del     CPU      %                  1                too"
+	" fast\n",
+	"seq_del     lat max                1.42 s               4.15"
+	" ms *\n",
+	"ran_create  rate     files/s          123                too"
+	" fast\n",
+	"ran_create  CPU      %                  1                too"
+	" fast\n",
+	"ran_create  lat max                307 ms               4.06"
+	" ms *\n",
+	"ran_stat    rate     files/s     too fast                too"
+	" fast\n",
+	"ran_stat    lat max             1.06 ms *                 5."
+	"41 ms\n",
+	"ran_del     rate     files/s          127                too"
+	" fast\n",
+	"ran_del     CPU      %                  1                too"
+	" fast\n",
+	"ran_del     lat max                724 ms               4.20"
+	" ms *\n",
 	"\n",
-	"* best in its row (rates: highest; CPU and latency: lowest)\n",
-	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but impreci"
-	"se; never marked best\n",
+	"* best in its row (rates: highest; latency: lowest; CPU is n"
+	"ot ranked: less CPU for less work is no gain)\n",
+	"± 95% confidence interval of the mean over the repeats (Stud"
+	"ent's t)\n",
+	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
+	"recise; never marked best\n",
 	"too fast: ran under 0.5 s (+++++), no number recorded\n",
 	"change: against ext4\n",
-	"(s) significant / (ns) not significant difference from ext4 (Wel"
-	"ch's t-test, 95%)\n",
+	"(s) significant / (ns) not significant difference from ext4 "
+	"(Welch's t-test, 95%)\n",
+	"IO tests: the runs differ in file size, so they are compared"
+	" (*) only within a settings group:\n",
+	"  [A] file size 16G: xfs\n",
+	"  [B] file size 4G: vm\n",
+	"  [C] file size 1G: ext4, ext4#2\n",
+	"seeks: the runs differ in file size, so they are compared (*"
+	") only within a settings group:\n",
+	"  [A] file size 16G: xfs\n",
+	"  [B] file size 4G: vm\n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)\n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)\n",
-	"ext4: b.json:1 (clyde JSON v1, 3 repeats)\n",
+	"ext4: b.json:1 (clyde JSON v1, 1970-01-01 00:01 UTC, 3 repea"
+	"ts)\n",
 	"ext4#2: c.json:1 (clyde JSON v1, 3 repeats)\n",
-	NULL,
+	NULL
 };
 
 static const char *const golden_md[] = {
-	"| test | metric | unit | xfs | change | vm | change | ext4 | ext"
-	"4\\#2 | change |\n",
-	"| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --"
-	"-: |\n",
-	"| putc | rate | KiB/s | 425.0 |  | **438.0 \\*** |  |  |  |  |\n",
-	"| putc | CPU | % | 98 |  | **75 \\*** |  |  |  |  |\n",
-	"| putc | lat max | ms | **42.2 \\*** |  | 58.6 |  |  |  |  |\n",
-	"| put\\_block | rate | MiB/s | 178.6 | +62.4% | **388.3 \\*** | "
-	"+253.0% | 110.0 | 200.0 (s) | +81.8% |\n",
-	"| put\\_block | CPU | % | 64 | +190.9% | 75 | +240.9% | **22 \\*"
-	"** | 30 | +36.4% |\n",
-	"| put\\_block | lat max | s | 2.38 | +4753900% | 0.0303 | +60526"
-	"% | **0.0000500 \\*** |  |  |\n",
-	"| put\\_block | lat p99 | us |  |  |  |  | 9.00 |  |  |\n",
-	"| rewrite | rate | MiB/s | 45.9 |  | **753.0 \\*** |  |  |  |  |"
+	"| test | metric | unit | xfs | change | vm | change | ext4 |"
+	" ext4#2 | change |\n",
+	"| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: "
+	"| ---: |\n",
+	"| putc | rate | KiB/s | 425 \\[A\\] |  | 438 \\[B\\] |  |  |"
+	"  |  |\n",
+	"| putc | CPU | % | 98 |  | 75 |  |  |  |  |\n",
+	"| putc | lat max |  | 42.2 ms \\[A\\] |  | 58.6 ms \\[B\\] |"
+	"  |  |  |  |\n",
+	"| put_block | rate | MiB/s | 178.6 \\[A\\] | +62.4% | 388.3 "
+	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\* "
+	"\\[C\\] (s)** | +81.8% |\n",
+	"| put_block | CPU | % | 64 | +190.9% | 75 | +240.9% | 22 | 3"
+	"0 | +36.4% |\n",
+	"| put_block | lat max |  | 2.38 s \\[A\\] | +4753900% | 30.3"
+	" ms \\[B\\] | +60526% | 50 us \\[C\\] |  |  |\n",
+	"| put_block | lat p99 |  |  |  |  |  | 9 us \\[C\\] |  |  |"
 	"\n",
-	"| rewrite | CPU | % | **41 \\*** |  | 62 |  |  |  |  |\n",
-	"| rewrite | lat max | ms | 195.0 |  | **11.9 \\*** |  |  |  |  |"
-	"\n",
-	"| getc | rate | KiB/s | **955.0 \\*** |  | 548.0 |  | skipped | "
-	" |  |\n",
-	"| getc | CPU | % | 97 |  | **91 \\*** |  | skipped |  |  |\n",
-	"| getc | lat max | ms | **33.3 \\*** |  | 46.5 |  | skipped |  |"
-	"  |\n",
-	"| get\\_block | rate | GiB/s | 0.192 |  | **2.89 \\*** |  |  |  "
-	"|  |\n",
-	"| get\\_block | CPU | % | **83 \\*** |  | 99 |  |  |  |  |\n",
-	"| get\\_block | lat max | ms | 86.7 |  | **4.16 \\*** |  |  |  |"
-	"  |\n",
-	"| seeks | rate | seeks/s | 517.6 |  | **5113 \\*** |  |  |  |  |"
-	"\n",
-	"| seeks | CPU | % | **30 \\*** |  | 33 |  |  |  |  |\n",
-	"| seeks | lat max | ms | 84.2 |  | **8.16 \\*** |  |  |  |  |\n",
-	"| seq\\_create | rate | files/s | 93.0 |  | **16216 \\*** |  |  "
+	"| rewrite | rate | MiB/s | 45.9 \\[A\\] |  | 753.0 \\[B\\] |"
+	"  |  |  |  |\n",
+	"| rewrite | CPU | % | 41 |  | 62 |  |  |  |  |\n",
+	"| rewrite | lat max |  | 195 ms \\[A\\] |  | 11.9 ms \\[B\\]"
+	" |  |  |  |  |\n",
+	"| getc | rate | KiB/s | 955 \\[A\\] |  | 548 \\[B\\] |  | sk"
+	"ipped \\[C\\] |  |  |\n",
+	"| getc | CPU | % | 97 |  | 91 |  | skipped |  |  |\n",
+	"| getc | lat max |  | 33.3 ms \\[A\\] |  | 46.5 ms \\[B\\] |"
+	"  | skipped \\[C\\] |  |  |\n",
+	"| get_block | rate | GiB/s | 0.192 \\[A\\] |  | 2.89 \\[B\\]"
+	" |  |  |  |  |\n",
+	"| get_block | CPU | % | 83 |  | 99 |  |  |  |  |\n",
+	"| get_block | lat max |  | 86.7 ms \\[A\\] |  | 4.16 ms \\[B"
+	"\\] |  |  |  |  |\n",
+	"| seeks | rate | seeks/s | 517.6 \\[A\\] |  | 5113 \\[B\\] |"
+	"  |  |  |  |\n",
+	"| seeks | CPU | % | 30 |  | 33 |  |  |  |  |\n",
+	"| seeks | lat max |  | 84.2 ms \\[A\\] |  | 8.16 ms \\[B\\] "
+	"|  |  |  |  |\n",
+	"| seq_create | rate | files/s | 93 |  | **16216 \\*** |  |  "
 	"|  |  |\n",
-	"| seq\\_create | CPU | % | **1 \\*** |  | 98 |  |  |  |  |\n",
-	"| seq\\_create | lat max | ms | 939.0 |  | **1.38 \\*** |  |  | "
-	" |  |\n",
-	"| seq\\_stat | rate | files/s | too fast |  | too fast |  | \\~5"
-	"00000 | \\~600000 | +20.0% |\n",
-	"| seq\\_stat | CPU | % | too fast |  | too fast |  | 100 | **90 "
-	"\\*** | -10.0% |\n",
-	"| seq\\_stat | lat max | ms | 2.28 |  | **0.283 \\*** |  |  |  |"
+	"| seq_create | CPU | % | 1 |  | 98 |  |  |  |  |\n",
+	"| seq_create | lat max |  | 939 ms |  | **1.38 ms \\*** |  |"
+	"  |  |  |\n",
+	"| seq_stat | rate | files/s | too fast |  | too fast |  | ~5"
+	"00000 | ~600000 | +20.0% |\n",
+	"| seq_stat | CPU | % | too fast |  | too fast |  | 100 | 90 "
+	"| -10.0% |\n",
+	"| seq_stat | lat max |  | 2.28 ms |  | **283 us \\*** |  |  "
+	"|  |  |\n",
+	"| seq_del | rate | files/s | 90 |  | too fast |  |  |  |  |"
+	"\n",
+	"| seq_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| seq_del | lat max |  | 1.42 s |  | **4.15 ms \\*** |  |  |"
+	"  |  |\n",
+	"| ran_create | rate | files/s | 123 |  | too fast |  |  |  |"
 	"  |\n",
-	"| seq\\_del | rate | files/s | 90.0 |  | too fast |  |  |  |  |"
+	"| ran_create | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| ran_create | lat max |  | 307 ms |  | **4.06 ms \\*** |  |"
+	"  |  |  |\n",
+	"| ran_stat | rate | files/s | too fast |  | too fast |  |  |"
+	"  |  |\n",
+	"| ran_stat | lat max |  | **1.06 ms \\*** |  | 5.41 ms |  | "
+	" |  |  |\n",
+	"| ran_del | rate | files/s | 127 |  | too fast |  |  |  |  |"
 	"\n",
-	"| seq\\_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
-	"| seq\\_del | lat max | s | 1.42 |  | **0.00415 \\*** |  |  |  |"
-	"  |\n",
-	"| ran\\_create | rate | files/s | 123.0 |  | too fast |  |  |  |"
-	"  |\n",
-	"| ran\\_create | CPU | % | 1 |  | too fast |  |  |  |  |\n",
-	"| ran\\_create | lat max | ms | 307.0 |  | **4.06 \\*** |  |  | "
-	" |  |\n",
-	"| ran\\_stat | rate | files/s | too fast |  | too fast |  |  |  "
-	"|  |\n",
-	"| ran\\_stat | lat max | ms | **1.06 \\*** |  | 5.41 |  |  |  | "
-	" |\n",
-	"| ran\\_del | rate | files/s | 127.0 |  | too fast |  |  |  |  |"
+	"| ran_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
+	"| ran_del | lat max |  | 724 ms |  | **4.20 ms \\*** |  |  |"
+	"  |  |\n",
 	"\n",
-	"| ran\\_del | CPU | % | 1 |  | too fast |  |  |  |  |\n",
-	"| ran\\_del | lat max | ms | 724.0 |  | **4.20 \\*** |  |  |  | "
-	" |\n",
-	"\n",
-	"\\* best in its row (rates: highest; CPU and latency: lowest)  "
-	"\n",
-	"\\~ ran under 0.5 s (bonnie++ prints +++++): measured, but impre"
-	"cise; never marked best  \n",
+	"\\* best in its row (rates: highest; latency: lowest; CPU is"
+	" not ranked: less CPU for less work is no gain)  \n",
+	"± 95% confidence interval of the mean over the repeats (Stud"
+	"ent's t)  \n",
+	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
+	"recise; never marked best  \n",
 	"too fast: ran under 0.5 s (+++++), no number recorded  \n",
 	"change: against ext4  \n",
-	"(s) significant / (ns) not significant difference from ext4 (Wel"
-	"ch's t-test, 95%)  \n",
+	"(s) significant / (ns) not significant difference from ext4 "
+	"(Welch's t-test, 95%)  \n",
+	"IO tests: the runs differ in file size, so they are compared"
+	" (\\*) only within a settings group:  \n",
+	"  \\[A\\] file size 16G: xfs  \n",
+	"  \\[B\\] file size 4G: vm  \n",
+	"  \\[C\\] file size 1G: ext4, ext4#2  \n",
+	"seeks: the runs differ in file size, so they are compared ("
+	"\\*) only within a settings group:  \n",
+	"  \\[A\\] file size 16G: xfs  \n",
+	"  \\[B\\] file size 4G: vm  \n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)  \n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)  \n",
-	"ext4: b.json:1 (clyde JSON v1, 3 repeats)  \n",
-	"ext4\\#2: c.json:1 (clyde JSON v1, 3 repeats)  \n",
-	NULL,
+	"ext4: b.json:1 (clyde JSON v1, 1970-01-01 00:01 UTC, 3 repea"
+	"ts)  \n",
+	"ext4#2: c.json:1 (clyde JSON v1, 3 repeats)  \n",
+	NULL
 };
 
 static const char *const golden_csv[] = {
-	"test,metric,unit,xfs,xfs change %,vm,vm change %,ext4,ext4#2,ext"
-	"4#2 change %,best,significant vs ext4\n",
-	"putc,rate,KiB/s,425.0,,438.0,,,,,vm,\n",
-	"putc,CPU,%,98,,75,,,,,vm,\n",
-	"putc,lat max,ms,42.2,,58.6,,,,,xfs,\n",
-	"put_block,rate,MiB/s,178.6,62.4,388.3,253.0,110.0,200.0,81.8,vm,"
-	"ext4#2\n",
-	"put_block,CPU,%,64,190.9,75,240.9,22,30,36.4,ext4,\n",
-	"put_block,lat max,s,2.38,4753900,0.0303,60526,0.0000500,,,ext4,"
-	"\n",
-	"put_block,lat p99,us,,,,,9.00,,,,\n",
-	"rewrite,rate,MiB/s,45.9,,753.0,,,,,vm,\n",
-	"rewrite,CPU,%,41,,62,,,,,xfs,\n",
-	"rewrite,lat max,ms,195.0,,11.9,,,,,vm,\n",
-	"getc,rate,KiB/s,955.0,,548.0,,skipped,,,xfs,\n",
-	"getc,CPU,%,97,,91,,skipped,,,vm,\n",
-	"getc,lat max,ms,33.3,,46.5,,skipped,,,xfs,\n",
-	"get_block,rate,GiB/s,0.192,,2.89,,,,,vm,\n",
-	"get_block,CPU,%,83,,99,,,,,xfs,\n",
-	"get_block,lat max,ms,86.7,,4.16,,,,,vm,\n",
-	"seeks,rate,seeks/s,517.6,,5113,,,,,vm,\n",
-	"seeks,CPU,%,30,,33,,,,,xfs,\n",
-	"seeks,lat max,ms,84.2,,8.16,,,,,vm,\n",
-	"seq_create,rate,files/s,93.0,,16216,,,,,vm,\n",
-	"seq_create,CPU,%,1,,98,,,,,xfs,\n",
-	"seq_create,lat max,ms,939.0,,1.38,,,,,vm,\n",
-	"seq_stat,rate,files/s,too fast,,too fast,,~500000,~600000,20.0,,"
-	"\n",
-	"seq_stat,CPU,%,too fast,,too fast,,100,90,-10.0,ext4#2,\n",
-	"seq_stat,lat max,ms,2.28,,0.283,,,,,vm,\n",
-	"seq_del,rate,files/s,90.0,,too fast,,,,,,\n",
-	"seq_del,CPU,%,1,,too fast,,,,,,\n",
-	"seq_del,lat max,s,1.42,,0.00415,,,,,vm,\n",
-	"ran_create,rate,files/s,123.0,,too fast,,,,,,\n",
-	"ran_create,CPU,%,1,,too fast,,,,,,\n",
-	"ran_create,lat max,ms,307.0,,4.06,,,,,vm,\n",
-	"ran_stat,rate,files/s,too fast,,too fast,,,,,,\n",
-	"ran_stat,lat max,ms,1.06,,5.41,,,,,xfs,\n",
-	"ran_del,rate,files/s,127.0,,too fast,,,,,,\n",
-	"ran_del,CPU,%,1,,too fast,,,,,,\n",
-	"ran_del,lat max,ms,724.0,,4.20,,,,,vm,\n",
-	NULL,
+	"run,source,format,repeats,started (UTC),setting: source form"
+	"at,setting: written by,setting: file size,setting: files,set"
+	"ting: directories,setting: seeks,setting: seekers,setting: f"
+	"ilesystem,setting: mount options,setting: host,setting: CPUs"
+	",putc rate (B/s),putc rate 95% CI half-width (B/s),putc stat"
+	"e,putc best,putc settings group,putc change vs ext4 (%),putc"
+	" significant vs ext4,putc CPU (%),putc latency max (ns),put_"
+	"block rate (B/s),put_block rate 95% CI half-width (B/s),put_"
+	"block state,put_block best,put_block settings group,put_bloc"
+	"k change vs ext4 (%),put_block significant vs ext4,put_block"
+	" CPU (%),put_block latency max (ns),put_block latency p99 (n"
+	"s),rewrite rate (B/s),rewrite rate 95% CI half-width (B/s),r"
+	"ewrite state,rewrite best,rewrite settings group,rewrite cha"
+	"nge vs ext4 (%),rewrite significant vs ext4,rewrite CPU (%),"
+	"rewrite latency max (ns),getc rate (B/s),getc rate 95% CI ha"
+	"lf-width (B/s),getc state,getc best,getc settings group,getc"
+	" change vs ext4 (%),getc significant vs ext4,getc CPU (%),ge"
+	"tc latency max (ns),get_block rate (B/s),get_block rate 95% "
+	"CI half-width (B/s),get_block state,get_block best,get_block"
+	" settings group,get_block change vs ext4 (%),get_block signi"
+	"ficant vs ext4,get_block CPU (%),get_block latency max (ns),"
+	"seeks rate (seeks/s),seeks rate 95% CI half-width (seeks/s),"
+	"seeks state,seeks best,seeks settings group,seeks change vs "
+	"ext4 (%),seeks significant vs ext4,seeks CPU (%),seeks laten"
+	"cy max (ns),seq_create rate (files/s),seq_create rate 95% CI"
+	" half-width (files/s),seq_create state,seq_create best,seq_c"
+	"reate change vs ext4 (%),seq_create significant vs ext4,seq_"
+	"create CPU (%),seq_create latency max (ns),seq_stat rate (fi"
+	"les/s),seq_stat rate 95% CI half-width (files/s),seq_stat st"
+	"ate,seq_stat best,seq_stat change vs ext4 (%),seq_stat signi"
+	"ficant vs ext4,seq_stat CPU (%),seq_stat latency max (ns),se"
+	"q_del rate (files/s),seq_del rate 95% CI half-width (files/s"
+	"),seq_del state,seq_del best,seq_del change vs ext4 (%),seq_"
+	"del significant vs ext4,seq_del CPU (%),seq_del latency max "
+	"(ns),ran_create rate (files/s),ran_create rate 95% CI half-w"
+	"idth (files/s),ran_create state,ran_create best,ran_create c"
+	"hange vs ext4 (%),ran_create significant vs ext4,ran_create "
+	"CPU (%),ran_create latency max (ns),ran_stat rate (files/s),"
+	"ran_stat rate 95% CI half-width (files/s),ran_stat state,ran"
+	"_stat best,ran_stat change vs ext4 (%),ran_stat significant "
+	"vs ext4,ran_stat latency max (ns),ran_del rate (files/s),ran"
+	"_del rate 95% CI half-width (files/s),ran_del state,ran_del "
+	"best,ran_del change vs ext4 (%),ran_del significant vs ext4,"
+	"ran_del CPU (%),ran_del latency max (ns)\n",
+	"xfs,a.csv:2,bonnie++ CSV 1.96,1,,bonnie++ CSV 1.96,bonnie++ "
+	"1.96,16G,16384,1,,,,,,,435200,,,no,A,,not tested,98,42207000"
+	",187319296,,,no,A,62.4014559659091,not tested,64,2377000000,"
+	",48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,,not"
+	" tested,97,33339000,206104576,,,no,A,,not tested,83,86675000"
+	",517.6,,,no,A,,not tested,30,84167000,93,,,no,,not tested,1,"
+	"939000000,,,too fast,no,,not tested,,2279000,90,,,no,,not te"
+	"sted,1,1415000000,123,,,no,,not tested,1,307000000,,,too fas"
+	"t,no,,not tested,1057000,127,,,no,,not tested,1,724000000\n",
+	"vm,a.csv:3,bonnie++ CSV 1.98,1,,bonnie++ CSV 1.98,bonnie++ 2"
+	".00a,4G,16384,1,8192,5,,,,,448512,,,no,B,,not tested,75,5858"
+	"6000,407176192,,,no,B,253.012251420455,not tested,75,3031300"
+	"0,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,B,,n"
+	"ot tested,91,46469000,3102151680,,,no,B,,not tested,99,41550"
+	"00,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not teste"
+	"d,98,1378000,,,too fast,no,,not tested,,283000,,,too fast,no"
+	",,not tested,,4146000,,,too fast,no,,not tested,,4064000,,,t"
+	"oo fast,no,,not tested,5410000,,,too fast,no,,not tested,,42"
+	"00000\n",
+	"ext4,b.json:1,clyde JSON v1,3,1970-01-01 00:01 UTC,clyde JSO"
+	"N v1,clyde 0.1.0,1G,,,,,ext4,\"rw,noatime\",box,2,,,not run,"
+	"no,,,not tested,,,115343360,26048071.8523631,,no,C,,not test"
+	"ed,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,C,"
+	",not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not"
+	" tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,,n"
+	"ot tested,100,,,,not run,no,,not tested,,,,,not run,no,,not "
+	"tested,,,,,not run,no,,not tested,,,,not run,no,,not tested,"
+	",\n",
+	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,xfs,"
+	"\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,26048"
+	"071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,,"
+	"not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not "
+	"tested,,,,,not run,no,,,not tested,,,,,not run,no,,not teste"
+	"d,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,not"
+	" tested,,,,,not run,no,,not tested,,,,,not run,no,,not teste"
+	"d,,,,not run,no,,not tested,,\n",
+	NULL
 };
 
 /* The lines of a golden text joined (owned by the caller). */

@@ -565,11 +565,11 @@ static void test_help_matches_parser(void)
 		}
 	}
 	free(text);
-	/* 20 short names (-l has no long form), 27 long (--pattern, --json,
-	 * --no-evict, --drop-caches, --until-stable, --max-runs, --db and
-	 * --no-save have no short form). */
-	CHECK(nopts == 20 + 27);
-	if (nopts != 20 + 27)
+	/* 21 short names (-l has no long form), 29 long (--pattern, --json,
+	 * --no-evict, --drop-caches, --until-stable, --max-runs, --db,
+	 * --no-save and --no-advice have no short form). */
+	CHECK(nopts == 21 + 29);
+	if (nopts != 21 + 29)
 		fprintf(stderr, "  --help names %zu options\n", nopts);
 	for (c = 33; c < 127; c++) {
 		char opt[3] = { '-', (char)c, 0 };

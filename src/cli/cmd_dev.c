@@ -1,0 +1,339 @@
+/*
+ * `clyde dev DEVICE`: raw block-device tests and zcav, guarded.  This file
+ * reads the command line; dev_cli.c runs and reports.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/dev_cli.h"
+#include "core/size.h"
+#include "io/engine.h"
+#include "workloads/dev.h"
+#include "workloads/zcav.h"
+
+static const char help_text[] =
+	"Usage: clyde dev [OPTION]... DEVICE\n"
+	"Time sequential and random direct I/O on a block device (or a\n"
+	"regular file standing in for one), and zcav's throughput by "
+	"position.\n"
+	"Writing tests need --destroy-data on a device with a signature or\n"
+	"one that another process has open; a mounted device or one in use\n"
+	"by md, LVM or device-mapper is never written.\n"
+	"\n"
+	"What to run:\n"
+	"      --tests LIST       comma list of seqwrite, seqread, randread,\n"
+	"                         randwrite, zcav, or all (all but zcav);\n"
+	"                         default seqwrite,seqread\n"
+	"      --bs S             sequential request size (1m)\n"
+	"      --rand-bs S        random request size (4k)\n"
+	"      --rand-ops N       requests per random test (16384)\n"
+	"      --iodepth N        requests in flight, 1-1024 (32)\n"
+	"      --engine E         I/O engine: psync or io_uring (psync)\n"
+	"      --offset S         start of the range (0)\n"
+	"      --size S           length of the range (to the end)\n"
+	"      --seed N           random seed (default: from time and pid)\n"
+	"      --destroy-data     allow writing over signatures and a device\n"
+	"                         another process has open\n"
+	"zcav (as zcav(8)):\n"
+	"  -b B[:C]               block in MiB (512) and chunk (1m)\n"
+	"  -c N                   passes over the range (1)\n"
+	"  -s N                   read every N-th block, 2-20\n"
+	"  -w                     write zeros instead of reading (needs\n"
+	"                         --destroy-data where the guards say so)\n"
+	"Output:\n"
+	"  -m, --label NAME       name of the run (default: host name)\n"
+	"      --json FILE        write the result as JSON (- for stdout)\n"
+	"      --csv FILE         append a CSV line, a header first when FILE\n"
+	"                         is new or empty (-: header and line on "
+	"stdout)\n"
+	"      --db PATH          results history to save the run in "
+	"(default:\n"
+	"                         $XDG_DATA_HOME/clyde/results.db)\n"
+	"      --no-save          do not save the run in the history\n"
+	"  -q, --quiet            no table\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Sizes take k, m, g, t (KiB, MiB, GiB, TiB); a plain number is bytes.\n"
+	"Exit status: 0 ok, 1 invalid option or refused device (nothing\n"
+	"written), 3 a test failed or an output could not be written, 5\n"
+	"interrupted.  See docs/dev.md and clyde(1), DEVICE TESTS.\n";
+
+enum {
+	OPT_TESTS = 256,
+	OPT_BS,
+	OPT_RAND_BS,
+	OPT_RAND_OPS,
+	OPT_IODEPTH,
+	OPT_ENGINE,
+	OPT_OFFSET,
+	OPT_SIZE,
+	OPT_SEED,
+	OPT_DESTROY,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_DB,
+	OPT_NO_SAVE,
+};
+
+static const struct option long_opts[] = {
+	{ "tests", required_argument, NULL, OPT_TESTS },
+	{ "bs", required_argument, NULL, OPT_BS },
+	{ "rand-bs", required_argument, NULL, OPT_RAND_BS },
+	{ "rand-ops", required_argument, NULL, OPT_RAND_OPS },
+	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "label", required_argument, NULL, 'm' },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A size with k/m/g/t (plain: bytes) in [min, max]. */
+static int parse_size(const char *opt, const char *s, uint64_t min,
+		      uint64_t max, uint64_t *out, char *err, size_t len)
+{
+	uint64_t v;
+
+	if (clyde_size_parse(s, "kmgt", 10, &v) < 0 || v < min || v > max)
+		return bad(err, len,
+			   "%s \"%s\": want a size from %llu to %llu bytes "
+			   "(k, m, g, t suffixes)",
+			   opt, s, (unsigned long long)min,
+			   (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
+		     uint64_t *out, char *err, size_t len)
+{
+	uint64_t v;
+
+	if (clyde_u64_parse(s, &v) < 0 || v < min || v > max)
+		return bad(err, len,
+			   "%s \"%s\": want a number from %llu to %llu", opt, s,
+			   (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
+			       char *err, size_t len)
+{
+	char block[32];
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	uint64_t v;
+
+	if (n >= sizeof(block))
+		n = sizeof(block) - 1;
+	memcpy(block, s, n);
+	block[n] = '\0';
+	/* The block is in MiB; the chunk a size whose plain number is MiB,
+	 * as zcav reads them. */
+	if (clyde_size_parse(block, "g", 10, &v) < 0 || v < 1 || v > (1u << 20))
+		return bad(err, len,
+			   "-b \"%s\": want block-MiB[:chunk], the block "
+			   "from 1 to 1048576 MiB",
+			   s);
+	z->block_bytes = v << 20;
+	if (!colon)
+		return 0;
+	if (clyde_size_parse(colon + 1, "", 0, &v) == 0 && v >= 1 && v <= 1024)
+		v <<= 20;
+	else if (clyde_size_parse(colon + 1, "km", 10, &v) < 0 || v < 512 ||
+		 v > (1u << 30))
+		return bad(err, len,
+			   "-b \"%s\": the chunk must be 512 bytes to 1 GiB "
+			   "(a plain number is MiB; k and m suffixes)",
+			   s);
+	z->chunk_bytes = v;
+	return 0;
+}
+
+/* The value options of `clyde dev`; 0 or -1 with the message. */
+static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
+		      char *err, size_t len)
+{
+	struct clyde_dev_config *cfg = &c->cfg;
+	char name[64];
+	uint64_t v = 0;
+	int rc = 0;
+
+	switch (o) {
+	case OPT_TESTS:
+		if (clyde_dev_tests_parse(arg, &cfg->tests, name,
+					  sizeof(name)) < 0)
+			return bad(err, len,
+				   "--tests: unknown test \"%s\" (seqwrite, "
+				   "seqread, randread, randwrite, zcav, all)",
+				   name);
+		break;
+	case OPT_BS:
+	case OPT_RAND_BS:
+		rc = parse_size(o == OPT_BS ? "--bs" : "--rand-bs", arg, 512,
+				1u << 30, &v, err, len);
+		if (rc == 0 && o == OPT_BS)
+			cfg->bs = (uint32_t)v;
+		else if (rc == 0)
+			cfg->rand_bs = (uint32_t)v;
+		break;
+	case OPT_RAND_OPS:
+		rc = parse_num("--rand-ops", arg, 1, UINT32_MAX, &cfg->rand_ops,
+			       err, len);
+		break;
+	case OPT_IODEPTH:
+		rc = parse_num("--iodepth", arg, 1, CLYDE_DEV_MAX_IODEPTH, &v,
+			       err, len);
+		cfg->iodepth = (uint32_t)v;
+		break;
+	case OPT_ENGINE:
+		if (!clyde_engine_find(arg))
+			return bad(err, len, "--engine \"%s\": want one of %s",
+				   arg, clyde_engine_names());
+		snprintf(cfg->engine, sizeof(cfg->engine), "%s", arg);
+		break;
+	case OPT_OFFSET:
+		rc = parse_size("--offset", arg, 0, INT64_MAX, &cfg->offset,
+				err, len);
+		break;
+	case OPT_SIZE:
+		rc = parse_size("--size", arg, 1, INT64_MAX, &cfg->size, err,
+				len);
+		break;
+	case OPT_SEED:
+		rc = parse_num("--seed", arg, 0, UINT64_MAX, &cfg->seed, err,
+			       len);
+		c->seed_given = true;
+		break;
+	case 'b':
+		rc = clyde_dev_zcav_block_parse(arg, &cfg->zcav, err, len);
+		break;
+	case 'c':
+		rc = parse_num("-c", arg, 1, CLYDE_ZCAV_MAX_LOOPS, &v, err,
+			       len);
+		cfg->zcav.loops = (uint32_t)v;
+		break;
+	case 's':
+		rc = parse_num("-s", arg, CLYDE_ZCAV_MIN_SKIP,
+			       CLYDE_ZCAV_MAX_SKIP, &v, err, len);
+		cfg->zcav.skip = (uint32_t)v;
+		break;
+	case 'm':
+		snprintf(cfg->label, sizeof(cfg->label), "%s", arg);
+		break;
+	case OPT_JSON:
+		c->json = arg;
+		break;
+	case OPT_CSV:
+		c->csv = arg;
+		break;
+	case OPT_DB:
+		c->db = arg;
+		break;
+	default:
+		return 1;
+	}
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
+		      bool *help, char *err, size_t len)
+{
+	int o;
+
+	memset(c, 0, sizeof(*c));
+	clyde_dev_config_init(&c->cfg);
+	c->table = true;
+	*help = false;
+	opterr = 0;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, ":b:c:s:wm:qh", long_opts, NULL)) !=
+	       -1) {
+		int rc;
+
+		switch (o) {
+		case OPT_DESTROY:
+			c->cfg.destroy_data = true;
+			continue;
+		case OPT_NO_SAVE:
+			c->no_save = true;
+			continue;
+		case 'w':
+			c->cfg.zcav.write = true;
+			continue;
+		case 'q':
+			c->quiet = true;
+			continue;
+		case 'h':
+			*help = true;
+			return 0;
+		case ':':
+			return bad(err, len, "%s needs a value",
+				   argv[optind - 1]);
+		case '?':
+			return bad(err, len,
+				   "unknown option %s (clyde dev --help lists "
+				   "them)",
+				   argv[optind - 1]);
+		}
+		rc = dev_option(o, optarg, c, err, len);
+		if (rc != 0)
+			return -1;
+	}
+	if (optind >= argc)
+		return bad(err, len, "no device: clyde dev [OPTION]... DEVICE");
+	if (optind + 1 < argc)
+		return bad(err, len, "one device only (got %s and %s)",
+			   argv[optind], argv[optind + 1]);
+	if (strlen(argv[optind]) >= sizeof(c->cfg.path))
+		return bad(err, len, "%s: path too long", argv[optind]);
+	snprintf(c->cfg.path, sizeof(c->cfg.path), "%s", argv[optind]);
+	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
+		return bad(err, len,
+			   "--json - and --csv -: only one of them can have "
+			   "standard output");
+	return 0;
+}
+
+int clyde_cmd_dev(int argc, char **argv)
+{
+	struct clyde_dev_cli c;
+	char err[512];
+	bool help;
+
+	if (parse_args(argc, argv, &c, &help, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde dev: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (help) {
+		fputs(help_text, stdout);
+		return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
+	}
+	return clyde_dev_cli_execute("dev", &c);
+}

@@ -1,0 +1,34 @@
+/*
+ * What `clyde dev` and `clyde zcav` share once their command lines are
+ * read: run the tests, print, write the JSON and CSV, save to the history.
+ */
+#ifndef CLYDE_CLI_DEV_CLI_H
+#define CLYDE_CLI_DEV_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/dev_result.h"
+
+struct clyde_dev_cli {
+	struct clyde_dev_config cfg;
+	const char *json;
+	const char *csv;
+	const char *db;	      /* NULL: the default history */
+	const char *zcav_log; /* zcav -l: its text goes there, not stdout */
+	bool no_save;
+	bool quiet;
+	bool table; /* print clyde's table (clyde dev) */
+	bool seed_given;
+};
+
+/* zcav's -b "block-MiB[:chunk]" into z (the chunk: a plain number is MiB,
+ * or a size with k or m).  0, or -1 with the message in err. */
+int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
+			       char *err, size_t len);
+
+/* Run c's tests on c->cfg.path as command `cmd` ("dev", "zcav") and
+ * report; returns the exit status (enum clyde_exit). */
+int clyde_dev_cli_execute(const char *cmd, struct clyde_dev_cli *c);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * clyde run / clyde tree on the ranks of clyde-mpi (run_dist.h).
+ */
+#include "cli/run_dist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+
+bool clyde_run_dist_leader(const struct clyde_run_dist *rd)
+{
+	return !rd || !rd->d || rd->d->comm->rank == 0;
+}
+
+/* Open the scratch directory rank 0 made (--shared). */
+static int open_shared(struct clyde_ctx *ctx, const char *parent,
+		       const char *name, struct clyde_scratch **out)
+{
+	struct clyde_scratch *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return clyde_err(ctx, ENOMEM, "%s", parent);
+	s->parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	s->dirfd = s->parentfd < 0 ? -1 :
+				     openat(s->parentfd, name,
+					    O_RDONLY | O_DIRECTORY |
+						    O_NOFOLLOW | O_CLOEXEC);
+	s->name = strdup(name);
+	if (s->name && asprintf(&s->path, "%s/%s", parent, name) < 0)
+		s->path = NULL;
+	if (s->dirfd < 0 || !s->name || !s->path) {
+		int e = s->dirfd < 0 ? errno : ENOMEM;
+
+		if (s->parentfd >= 0)
+			close(s->parentfd);
+		free(s->name);
+		free(s->path);
+		free(s);
+		return clyde_err(ctx, e, "--shared: cannot open rank 0's %s/%s",
+				 parent, name);
+	}
+	*out = s;
+	return 0;
+}
+
+/* Close a scratch directory another rank removes. */
+static void close_shared(struct clyde_scratch *s)
+{
+	close(s->dirfd);
+	close(s->parentfd);
+	free(s->path);
+	free(s->name);
+	free(s);
+}
+
+int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			   const char *pattern, const char **dir,
+			   struct clyde_scratch **out)
+{
+	struct clyde_dist *d = rd->d;
+	char name[256] = "";
+	int ret;
+
+	*out = NULL;
+	/* A rank that failed before (its --json, -Z) announces it here. */
+	ret = clyde_dist_agree(d, 0, NULL);
+	if (ret) {
+		rd->failed = true;
+		return ret < 0 ? ret : CLYDE_DIST_PEER_FAILED;
+	}
+	ret = clyde_dist_expand(d->comm, pattern, rd->dir, sizeof(rd->dir));
+	if (ret == -EINVAL)
+		ret = clyde_err(ctx, EINVAL,
+				"%s: only %%r (rank), %%h (host) and %%%% may "
+				"follow a %%",
+				pattern);
+	else if (ret < 0)
+		ret = clyde_err(ctx, -ret, "%s", pattern);
+	if (!ret && mkdir(rd->dir, 0755) == 0)
+		rd->made_dir = true;
+	*dir = rd->dir;
+	if (!d->shared) {
+		if (!ret)
+			ret = clyde_scratch_create(ctx, rd->dir, out);
+		return ret;
+	}
+	/* Rank 0 makes the one directory, the others open it by name: the
+	 * broadcast is collective, so every rank gets here even after an
+	 * error above. */
+	if (d->comm->rank == 0 && !ret &&
+	    (ret = clyde_scratch_create(ctx, rd->dir, out)) == 0)
+		snprintf(name, sizeof(name), "%s", (*out)->name);
+	{
+		int b = d->comm->ops->bcast(d->comm, name, sizeof(name));
+
+		if (b < 0 && !ret)
+			ret = clyde_err(ctx, -b,
+					"--shared: cannot learn the "
+					"scratch directory");
+	}
+	if (d->comm->rank != 0 && !ret) {
+		if (!name[0])
+			ret = clyde_err(ctx, 0,
+					"--shared: rank 0 could not make the "
+					"scratch directory");
+		else
+			ret = open_shared(ctx, rd->dir, name, out);
+	}
+	return ret;
+}
+
+int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
+			 uint64_t *size_mib)
+{
+	/* The size negated, so that the largest is the smallest size. */
+	int64_t v = size_mib ? -(int64_t)*size_mib : INT64_MIN;
+	int all;
+
+	if (!rd || !rd->d || rd->setup_agreed)
+		return status;
+	rd->setup_agreed = true;
+	if (rd->failed)
+		return status ? status : CLYDE_EXIT_USAGE;
+	all = clyde_dist_agree(rd->d, status, &v);
+	if (all < 0)
+		return CLYDE_EXIT_INTERRUPTED;
+	if (size_mib && v != INT64_MIN)
+		*size_mib = (uint64_t)-v;
+	if (all)
+		rd->failed = true;
+	return all;
+}
+
+int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  int ret)
+{
+	char lines[4096];
+	bool intr = false;
+	int rc;
+
+	if (ret == -EINTR || clyde_cli_interrupted())
+		ret = -EINTR;
+	rc = clyde_dist_failures(rd->d, ret, clyde_errmsg(ctx), lines,
+				 sizeof(lines), &intr);
+	if (rc < 0) {
+		/* The communicator is gone (a rank was killed): say what is
+		 * known here. */
+		fprintf(stderr,
+			"clyde-mpi: rank %d on %s: lost the other ranks (%s)%s%s\n",
+			rd->d->comm->rank, rd->d->comm->host, strerror(-rc),
+			*clyde_errmsg(ctx) ? "; here: " : "",
+			clyde_errmsg(ctx));
+		return ret == -EINTR || rc == -EINTR ? CLYDE_EXIT_INTERRUPTED :
+						       CLYDE_EXIT_TEST_FAILED;
+	}
+	if (rd->d->comm->rank == 0) {
+		if (intr)
+			fprintf(stderr, "clyde-mpi: interrupted; removing the "
+					"scratch directories\n");
+		else
+			fprintf(stderr, "clyde-mpi: %s\n",
+				lines[0] ? lines : "a rank failed");
+	}
+	return intr ? CLYDE_EXIT_INTERRUPTED : CLYDE_EXIT_TEST_FAILED;
+}
+
+int clyde_run_dist_remove(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  struct clyde_scratch *scratch)
+{
+	struct clyde_dist *d = rd ? rd->d : NULL;
+	int ret = 0;
+
+	if (!d)
+		return clyde_scratch_remove(ctx, scratch);
+	rd->removed = true;
+	if (!d->shared || d->comm->rank == 0)
+		ret = clyde_scratch_remove(ctx, scratch);
+	else if (scratch)
+		close_shared(scratch);
+	/* Every rank's scratch is gone before a made directory is removed
+	 * (ranks of one host share a %h directory).  A broken communicator
+	 * skips the wait: rmdir then fails on what others still hold. */
+	clyde_dist_agree(d, 0, NULL);
+	if (rd->made_dir && rmdir(rd->dir) < 0 && errno != ENOENT &&
+	    errno != ENOTEMPTY && errno != EEXIST && !ret)
+		ret = clyde_err(ctx, errno, "cannot remove %s", rd->dir);
+	return ret;
+}
+
+int clyde_run_dist_finish(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  int status)
+{
+	if (!rd || !rd->d)
+		return status;
+	status = clyde_run_dist_setup(rd, status, NULL);
+	if (!rd->removed)
+		clyde_run_dist_remove(rd, ctx, NULL);
+	return status;
+}

@@ -1,0 +1,79 @@
+/*
+ * What `clyde run` and `clyde tree` do differently when they run on every
+ * rank of clyde-mpi (dist/dist.h): the directory of -d with %r and %h, the
+ * shared scratch directory of --shared, the agreement that ends the
+ * set-up, the failures rank 0 names, and the clean-up order.  Plain clyde
+ * passes no clyde_run_dist and none of this runs.
+ */
+#ifndef CLYDE_CLI_RUN_DIST_H
+#define CLYDE_CLI_RUN_DIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "dist/dist.h"
+#include "io/scratch.h"
+
+struct clyde_run_dist {
+	struct clyde_dist *d; /* NULL: not distributed */
+	bool setup_agreed;    /* clyde_run_dist_setup has run */
+	bool failed;	      /* an agreement said a rank failed */
+	bool removed;	      /* clyde_run_dist_remove has run */
+	bool made_dir;	      /* this rank created dir */
+	char dir[4096];	      /* -d after %r/%h */
+};
+
+/* True on the rank that prints, saves and writes --json (rank 0), and
+ * always without MPI. */
+bool clyde_run_dist_leader(const struct clyde_run_dist *rd);
+
+/*
+ * The scratch directory of this rank: -d's `pattern` expanded (created when
+ * missing, its parent must exist), then a scratch directory made in it; with
+ * --shared rank 0 makes it and the others open the same one.  On success
+ * *dir is the expanded directory (rd->dir).  Returns 0 or a negative errno
+ * with the message in ctx.
+ */
+int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			   const char *pattern, const char **dir,
+			   struct clyde_scratch **out);
+
+/*
+ * End the set-up on every rank: `status` is this rank's exit status so far
+ * (0 when it can run).  Returns the status every rank then uses: 0 when all
+ * can run, else the largest of the ranks' (each failing rank printed its
+ * reason).
+ * When `size_mib` is not NULL every rank's becomes the smallest (the sizes
+ * each rank calibrated differ).  Runs once; later calls return `status`.
+ */
+int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
+			 uint64_t *size_mib);
+
+/*
+ * A run that failed here (`ret`, the message in ctx) or elsewhere
+ * (CLYDE_DIST_PEER_FAILED): rank 0 prints one line per failed rank with
+ * its host and reason.  Returns the exit status, the same on every rank:
+ * CLYDE_EXIT_INTERRUPTED when any rank was interrupted, else
+ * CLYDE_EXIT_TEST_FAILED.
+ */
+int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  int ret);
+
+/*
+ * Remove the scratch directory (with --shared only rank 0 does, after
+ * every rank has stopped using it) and, once every rank has removed its
+ * own, the directory clyde made for -d.  Returns 0 or a negative errno with
+ * the message in ctx.
+ */
+int clyde_run_dist_remove(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  struct clyde_scratch *scratch);
+
+/* The last call on every path out of a command (collective): the set-up
+ * agreement and the removal's wait when this rank has not made them, so
+ * that a rank that stops early never leaves the others waiting.  Returns
+ * `status`, or the set-up's agreed status. */
+int clyde_run_dist_finish(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			  int status);
+
+#endif

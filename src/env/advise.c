@@ -1,0 +1,576 @@
+/*
+ * The checks behind `clyde stack --advise`.  Each check is one function
+ * over the stack that adds zero or more findings; the table at the bottom
+ * runs them in order, and the list is then sorted most severe first
+ * (stably, so findings of one severity keep the table's order).
+ *
+ * The numbers the advice quotes come from the kernel's own attributes:
+ * md's chunk_size and raid_disks (Documentation/admin-guide/md.rst), the
+ * dm table, the queue's read_ahead_kb and write_cache
+ * (Documentation/ABI/stable/sysfs-block), the filesystem's superblock.
+ */
+#include "env/advise.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* md's stripe_cache_size when nobody set it (drivers/md/raid5.h,
+ * NR_STRIPES). */
+#define MD_STRIPE_CACHE_DEFAULT 256
+
+const char *clyde_advice_severity_name(enum clyde_advice_severity s)
+{
+	switch (s) {
+	case CLYDE_ADVICE_INFO:
+		return "info";
+	case CLYDE_ADVICE_WARN:
+		return "warning";
+	case CLYDE_ADVICE_BAD:
+		return "bad";
+	}
+	return "info";
+}
+
+__attribute__((format(printf, 5, 6))) static struct clyde_advice *
+add(struct clyde_advice_list *l, enum clyde_advice_severity sev, const char *id,
+    const char *layer, const char *fmt, ...)
+{
+	struct clyde_advice *a;
+	va_list ap;
+
+	if (l->n >= CLYDE_ADVICE_MAX)
+		return NULL;
+	a = &l->items[l->n++];
+	memset(a, 0, sizeof(*a));
+	a->severity = sev;
+	snprintf(a->id, sizeof(a->id), "%s", id);
+	snprintf(a->layer, sizeof(a->layer), "%s", layer);
+	va_start(ap, fmt);
+	vsnprintf(a->text, sizeof(a->text), fmt, ap);
+	va_end(ap);
+	return a;
+}
+
+__attribute__((format(printf, 2, 3))) static void fix(struct clyde_advice *a,
+						      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!a)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->fix, sizeof(a->fix), fmt, ap);
+	va_end(ap);
+}
+
+/* Human bytes (exact units where whole) into one of a few rotating
+ * buffers, so that one message can quote several sizes. */
+static const char *sz(uint64_t bytes)
+{
+	static _Thread_local char bufs[6][32];
+	static _Thread_local unsigned next;
+	char *b = bufs[next++ % 6];
+
+	return clyde_stack_fmt_bytes(b, sizeof(bufs[0]), bytes);
+}
+
+/* A size for mkfs.xfs/lvcreate: "512k", "1536k", "4m". */
+static const char *sz_opt(uint64_t bytes)
+{
+	static _Thread_local char bufs[4][32];
+	static _Thread_local unsigned next;
+	char *b = bufs[next++ % 4];
+
+	if (bytes % (1024 * 1024) == 0)
+		snprintf(b, sizeof(bufs[0]), "%llum",
+			 (unsigned long long)(bytes >> 20));
+	else
+		snprintf(b, sizeof(bufs[0]), "%lluk",
+			 (unsigned long long)(bytes >> 10));
+	return b;
+}
+
+static bool is_ext(const char *type)
+{
+	return !strcmp(type, "ext2") || !strcmp(type, "ext3") ||
+	       !strcmp(type, "ext4");
+}
+
+/* The device name of the filesystem's source ("/dev/md0" -> "/dev/md0";
+ * "" -> "DEVICE"), for commands. */
+static const char *fs_dev(const struct clyde_stack *s)
+{
+	return s->has_fs && s->fs.source[0] == '/' ? s->fs.source : "DEVICE";
+}
+
+static const char *fs_mnt(const struct clyde_stack *s)
+{
+	return s->has_fs && s->fs.mount_point[0] ? s->fs.mount_point :
+						   "MOUNTPOINT";
+}
+
+/* The per-mount options (before " | ") contain option `opt` whole. */
+static bool mount_has(const struct clyde_stack *s, const char *opt)
+{
+	const char *p = s->fs.mount_opts;
+	size_t n = strlen(opt);
+
+	while (*p) {
+		size_t len = strcspn(p, ", |");
+
+		if (len == n && !strncmp(p, opt, n))
+			return true;
+		p += len;
+		p += strspn(p, ", |");
+	}
+	return false;
+}
+
+/* 1. The filesystem's stripe unit and width against the array's. */
+static void check_fs_stripe(const struct clyde_stack *s,
+			    const struct clyde_stack_stripe *st,
+			    struct clyde_advice_list *l)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+	struct clyde_advice *a;
+	bool ext = is_ext(fs->type), xfs = !strcmp(fs->type, "xfs");
+
+	if (!s->has_fs || (!ext && !xfs) || !st->chunk_bytes ||
+	    !strcmp(st->layer, "btrfs"))
+		return;
+	if (!fs->block_size) {
+		add(l, CLYDE_ADVICE_INFO, "fs-stripe", "filesystem",
+		    "%s sits on %s (%s, stripe %s x %u data disks) but its "
+		    "stripe geometry could not be read%s%s",
+		    fs->type, st->layer, st->level, sz(st->chunk_bytes),
+		    st->data_disks, fs->note[0] ? ": " : "", fs->note);
+		return;
+	}
+	if (fs->stripe_unit_bytes == st->chunk_bytes &&
+	    fs->stripe_width_bytes == st->stripe_bytes)
+		return;
+	a = add(l, CLYDE_ADVICE_WARN, "fs-stripe", "filesystem",
+		"%s was made for a stripe unit of %s and width %s, but %s is "
+		"%s with chunk %s x %u data disks = %s: allocation and "
+		"writeback do not line up with full stripes%s",
+		fs->type, sz(fs->stripe_unit_bytes), sz(fs->stripe_width_bytes),
+		st->layer, st->level, sz(st->chunk_bytes), st->data_disks,
+		sz(st->stripe_bytes),
+		st->parity ? ", so partial-stripe writes read before they "
+			     "write" :
+			     "");
+	if (ext && st->chunk_bytes % fs->block_size == 0) {
+		unsigned stride = (unsigned)(st->chunk_bytes / fs->block_size);
+
+		fix(a,
+		    "mkfs.ext4 -E stride=%u,stripe_width=%u %s (or, keeping "
+		    "the data: tune2fs -E stride=%u,stripe_width=%u %s)",
+		    stride, stride * st->data_disks, fs_dev(s), stride,
+		    stride * st->data_disks, fs_dev(s));
+	} else if (xfs) {
+		fix(a, "mkfs.xfs -d su=%s,sw=%u %s", sz_opt(st->chunk_bytes),
+		    st->data_disks, fs_dev(s));
+	}
+}
+
+/* The stripe below node i (itself included), or NULL. */
+static bool stripe_of(const struct clyde_stack *s, uint32_t i,
+		      struct clyde_stack_stripe *st)
+{
+	struct clyde_stack sub = *s;
+
+	/* clyde_stack_stripe() starts at the tops: start it at i. */
+	sub.has_fs = false;
+	sub.ntop = 1;
+	sub.top[0] = i;
+	return clyde_stack_stripe(&sub, st) == 0;
+}
+
+/* 2. Partitions and LVs must start on a stripe boundary of what they
+ * are carved from, and partitions of disks on a physical block. */
+static void check_alignment(const struct clyde_stack *s,
+			    struct clyde_advice_list *l)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *n = &s->nodes[i];
+		struct clyde_stack_stripe st;
+		struct clyde_advice *a;
+
+		if (n->nchildren == 0)
+			continue;
+		if (n->kind == CLYDE_STACK_PARTITION) {
+			const struct clyde_stack_node *d =
+				&s->nodes[n->children[0]];
+			uint64_t unit = 0;
+			const char *what = "";
+
+			if (stripe_of(s, n->children[0], &st)) {
+				unit = st.stripe_bytes;
+				what = "full stripe";
+			} else if (n->physical_block_size > 512) {
+				unit = n->physical_block_size;
+				what = "physical block";
+			}
+			if (!unit || n->start_bytes % unit == 0)
+				continue;
+			a = add(l, CLYDE_ADVICE_WARN, "part-align", n->name,
+				"partition %s starts at %s (sector %llu), not "
+				"on a multiple of %s's %s (%s): writes "
+				"straddle two %ss",
+				n->name, sz(n->start_bytes),
+				(unsigned long long)(n->start_bytes / 512),
+				d->name, what, sz(unit), what);
+			fix(a,
+			    "recreate it starting on a multiple of %s, e.g. "
+			    "parted /dev/%s mkpart primary %lluKiB 100%%",
+			    sz(unit), d->name,
+			    (unsigned long long)(((n->start_bytes + unit - 1) /
+						  unit * unit) >>
+						 10));
+			continue;
+		}
+		if (n->kind != CLYDE_STACK_DM)
+			continue;
+		/* A linear LV on a striped array: its start on the PV. */
+		if (!strcmp(n->dm_target, "linear") &&
+		    stripe_of(s, n->children[0], &st) &&
+		    n->dm_start_bytes % st.stripe_bytes != 0) {
+			a = add(l, CLYDE_ADVICE_WARN, "lv-align", n->name,
+				"%s (%s) starts at %s on %s, not on a multiple "
+				"of its full stripe (%s)",
+				n->name, n->dm_name, sz(n->dm_start_bytes),
+				s->nodes[n->children[0]].name,
+				sz(st.stripe_bytes));
+			fix(a,
+			    "pvcreate --dataalignment %s /dev/%s (and extents "
+			    "that are multiples of it: vgcreate -s %s)",
+			    sz_opt(st.stripe_bytes),
+			    s->nodes[n->children[0]].name,
+			    sz_opt(st.stripe_bytes));
+		}
+		/* A striped LV over arrays: each LV chunk should be whole
+		 * stripes of the array below. */
+		if (!strcmp(n->dm_target, "striped") && n->dm_stripe_bytes) {
+			for (uint32_t c = 0; c < n->nchildren; c++) {
+				if (!stripe_of(s, n->children[c], &st) ||
+				    n->dm_stripe_bytes % st.stripe_bytes == 0)
+					continue;
+				a = add(l, CLYDE_ADVICE_WARN, "lv-stripe",
+					n->name,
+					"%s stripes %s chunks over %u devices, "
+					"but %s's full stripe is %s: each LV "
+					"chunk is a partial-stripe write on %s",
+					n->name, sz(n->dm_stripe_bytes),
+					n->dm_stripes,
+					s->nodes[n->children[c]].name,
+					sz(st.stripe_bytes),
+					s->nodes[n->children[c]].name);
+				fix(a,
+				    "lvcreate -i %u -I %s ... (a stripe size "
+				    "that is a multiple of %s)",
+				    n->dm_stripes, sz_opt(st.stripe_bytes),
+				    sz(st.stripe_bytes));
+				break;
+			}
+		}
+	}
+}
+
+/* 3. md arrays: stripe cache, degraded, resyncing. */
+static void check_md(const struct clyde_stack *s, struct clyde_advice_list *l)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *n = &s->nodes[i];
+		struct clyde_advice *a;
+		bool parity = !strcmp(n->md_level, "raid4") ||
+			      !strcmp(n->md_level, "raid5") ||
+			      !strcmp(n->md_level, "raid6");
+
+		if (n->kind != CLYDE_STACK_MD)
+			continue;
+		if (n->degraded) {
+			a = add(l, CLYDE_ADVICE_BAD, "md-degraded", n->name,
+				"%s is degraded: %u of %u members missing; "
+				"results measure the array rebuilding data "
+				"from %s, not the healthy array",
+				n->name, n->degraded, n->raid_disks,
+				parity ? "parity" : "the remaining copies");
+			fix(a, "mdadm --manage /dev/%s --add /dev/NEWDISK",
+			    n->name);
+		}
+		if (n->sync_action[0] && strcmp(n->sync_action, "idle") &&
+		    strcmp(n->sync_action, "frozen")) {
+			a = add(l, CLYDE_ADVICE_WARN, "md-sync", n->name,
+				"%s is busy with %s: the members serve it and "
+				"the test at once, so results during it are "
+				"lower than the array's",
+				n->name, n->sync_action);
+			fix(a, "mdadm --wait /dev/%s (then measure)", n->name);
+		}
+		if (parity && n->stripe_cache_size == MD_STRIPE_CACHE_DEFAULT) {
+			a = add(l, CLYDE_ADVICE_WARN, "md-stripe-cache",
+				n->name,
+				"%s's stripe_cache_size is the kernel default "
+				"(%u): too few stripes to gather full-stripe "
+				"writes of streaming I/O; 4096 costs %s of "
+				"memory",
+				n->name, MD_STRIPE_CACHE_DEFAULT,
+				sz(4096ull * 4096 * n->raid_disks));
+			fix(a, "echo 4096 > /sys/block/%s/md/stripe_cache_size",
+			    n->name);
+		}
+	}
+}
+
+/* 4. Read-ahead of the device the filesystem reads through, against a
+ * full stripe. */
+static void check_read_ahead(const struct clyde_stack *s,
+			     const struct clyde_stack_stripe *st,
+			     struct clyde_advice_list *l)
+{
+	for (uint32_t t = 0; t < s->ntop && st->stripe_bytes; t++) {
+		const struct clyde_stack_node *n = &s->nodes[s->top[t]];
+		const char *dev = n->name;
+		struct clyde_advice *a;
+
+		if (!strcmp(st->layer, "btrfs"))
+			break;
+		/* A partition reads ahead with its disk's setting. */
+		if (n->kind == CLYDE_STACK_PARTITION && n->nchildren)
+			dev = s->nodes[n->children[0]].name;
+		if (!n->read_ahead_kb ||
+		    (uint64_t)n->read_ahead_kb * 1024 >= st->stripe_bytes)
+			continue;
+		a = add(l, CLYDE_ADVICE_WARN, "read-ahead", dev,
+			"%s reads ahead %u KiB, less than one full stripe of "
+			"%s (%s): sequential reads keep only some members busy",
+			dev, n->read_ahead_kb, st->layer, sz(st->stripe_bytes));
+		fix(a, "echo %llu > /sys/block/%s/queue/read_ahead_kb",
+		    (unsigned long long)(st->stripe_bytes * 2 / 1024), dev);
+	}
+}
+
+/* 5. A volatile write cache below a filesystem that does not flush. */
+static void check_write_cache(const struct clyde_stack *s,
+			      struct clyde_advice_list *l)
+{
+	const char *leaves[CLYDE_STACK_MAX_NODES];
+	size_t n;
+
+	if (!s->has_fs ||
+	    !(mount_has(s, "nobarrier") || mount_has(s, "barrier=0")))
+		return;
+	n = clyde_stack_leaves(s, leaves, CLYDE_STACK_MAX_NODES);
+	for (size_t i = 0; i < n && i < CLYDE_STACK_MAX_NODES; i++) {
+		const struct clyde_stack_node *d =
+			clyde_stack_find(s, leaves[i]);
+		struct clyde_advice *a;
+
+		if (!d || strcmp(d->write_cache, "write back") != 0)
+			continue;
+		a = add(l, CLYDE_ADVICE_BAD, "write-cache", d->name,
+			"%s has a volatile write cache and %s is mounted "
+			"without barriers: a power cut loses writes the "
+			"filesystem was told were stable, and the figures "
+			"are faster than a safe setup",
+			d->name, s->fs.mount_point);
+		fix(a, "mount -o remount,barrier %s", fs_mnt(s));
+		return;
+	}
+}
+
+/* 6. Members that mix rotational and solid-state disks. */
+static void check_rotational(const struct clyde_stack *s,
+			     struct clyde_advice_list *l)
+{
+	const char *rot = NULL, *ssd = NULL;
+
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *n = &s->nodes[i];
+
+		if (n->kind != CLYDE_STACK_DISK || n->nchildren)
+			continue;
+		if (n->rotational == 1 && !rot)
+			rot = n->name;
+		if (n->rotational == 0 && !ssd)
+			ssd = n->name;
+	}
+	if (rot && ssd) {
+		struct clyde_advice *a = add(
+			l, CLYDE_ADVICE_WARN, "mixed-rotational", rot,
+			"the members mix rotational (%s) and non-rotational "
+			"(%s) disks: striped and mirrored I/O runs at the "
+			"pace of the slowest",
+			rot, ssd);
+		fix(a, "build the array from disks of one kind "
+		       "(lsblk -d -o NAME,ROTA,MODEL)");
+	}
+}
+
+/* 7. Mount options that change what a workload measures. */
+static void check_mount(const struct clyde_stack *s, unsigned workload,
+			struct clyde_advice_list *l)
+{
+	struct clyde_advice *a;
+
+	if (!s->has_fs)
+		return;
+	if (mount_has(s, "strictatime") ||
+	    (!mount_has(s, "relatime") && !mount_has(s, "noatime") &&
+	     s->fs.mount_opts[0] && strcmp(s->fs.type, "tmpfs"))) {
+		a = add(l, CLYDE_ADVICE_WARN, "atime", "filesystem",
+			"%s is mounted with strictatime: every read and every "
+			"file a tree walk opens writes its inode",
+			s->fs.mount_point);
+		fix(a, "mount -o remount,noatime %s", fs_mnt(s));
+	} else if ((workload & CLYDE_ADVISE_TREE) && mount_has(s, "relatime")) {
+		a = add(l, CLYDE_ADVICE_INFO, "atime", "filesystem",
+			"%s is mounted with relatime: the first walk over a "
+			"tree each day writes the inodes it reads; noatime "
+			"measures reads only",
+			s->fs.mount_point);
+		fix(a, "mount -o remount,noatime %s", fs_mnt(s));
+	}
+	if (!strcmp(s->fs.data_mode, "journal")) {
+		a = add(l, CLYDE_ADVICE_INFO, "data-journal", "filesystem",
+			"%s journals data (data=journal): every block is "
+			"written twice, so block writes run at about half "
+			"the device's speed",
+			s->fs.mount_point);
+		fix(a,
+		    "mount -o remount,data=ordered %s (needs umount and "
+		    "mount for ext4)",
+		    fs_mnt(s));
+	}
+}
+
+/* True when nodes a and b (indexes) reach a common leaf. */
+static bool reach(const struct clyde_stack *s, uint32_t from, uint32_t to,
+		  unsigned depth)
+{
+	if (from == to)
+		return true;
+	if (depth > CLYDE_STACK_MAX_NODES)
+		return false;
+	for (uint32_t c = 0; c < s->nodes[from].nchildren; c++)
+		if (reach(s, s->nodes[from].children[c], to, depth + 1))
+			return true;
+	return false;
+}
+
+static bool share_leaf(const struct clyde_stack *s, uint32_t a, uint32_t b)
+{
+	for (uint32_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].nchildren == 0 && reach(s, a, i, 0) &&
+		    reach(s, b, i, 0))
+			return true;
+	return false;
+}
+
+/* 8. Where the journal or log lives. */
+static void check_journal(const struct clyde_stack *s,
+			  const struct clyde_stack_stripe *st, bool striped,
+			  struct clyde_advice_list *l)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+	const struct clyde_stack_node *j;
+	struct clyde_advice *a;
+	bool xfs = !strcmp(fs->type, "xfs");
+
+	if (!s->has_fs)
+		return;
+	if (fs->journal == CLYDE_JOURNAL_INTERNAL && striped && st->parity) {
+		a = add(l, CLYDE_ADVICE_INFO, "journal-parity", "filesystem",
+			"the %s is inside the filesystem on %s %s: its small "
+			"synchronous writes are partial-stripe writes; an "
+			"external %s on a mirror or SSD takes them off the "
+			"array",
+			xfs ? "log" : "journal", st->level, st->layer,
+			xfs ? "log" : "journal");
+		if (xfs)
+			fix(a,
+			    "mkfs.xfs -l logdev=/dev/FASTDEV,size=64m %s "
+			    "(mount with -o logdev=/dev/FASTDEV)",
+			    fs_dev(s));
+		else
+			fix(a,
+			    "mke2fs -O journal_dev /dev/FASTDEV && "
+			    "mkfs.ext4 -J device=/dev/FASTDEV %s",
+			    fs_dev(s));
+	}
+	if (fs->journal != CLYDE_JOURNAL_EXTERNAL || !fs->journal_dev[0])
+		return;
+	j = clyde_stack_find(s, fs->journal_dev);
+	if (!j)
+		return;
+	for (uint32_t t = 0; t < s->ntop; t++) {
+		if (!share_leaf(s, s->top[t], (uint32_t)(j - s->nodes)))
+			continue;
+		a = add(l, CLYDE_ADVICE_WARN, "journal-shared", j->name,
+			"the external %s %s shares a disk with the data "
+			"(%s): it gains nothing and adds seeks",
+			xfs ? "log" : "journal", j->name,
+			s->nodes[s->top[t]].name);
+		fix(a, "put the %s on a separate disk or SSD",
+		    xfs ? "log" : "journal");
+		return;
+	}
+}
+
+/* 9. Loop devices that read through the backing file's page cache. */
+static void check_loop(const struct clyde_stack *s, struct clyde_advice_list *l)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *n = &s->nodes[i];
+		struct clyde_advice *a;
+
+		if (n->kind != CLYDE_STACK_LOOP || n->dio != 0 ||
+		    !n->backing_file[0])
+			continue;
+		a = add(l, CLYDE_ADVICE_INFO, "loop-dio", n->name,
+			"%s has no direct I/O: its reads and writes go through "
+			"the page cache of %s, so a 'cold' read may come from "
+			"memory",
+			n->name, n->backing_file);
+		fix(a, "losetup --direct-io=on /dev/%s", n->name);
+	}
+}
+
+/* Most severe first, keeping the checks' order within a severity (an
+ * insertion sort: stable, and there are at most CLYDE_ADVICE_MAX). */
+static void sort_by_severity(struct clyde_advice_list *l)
+{
+	for (size_t i = 1; i < l->n; i++) {
+		struct clyde_advice a = l->items[i];
+		size_t j = i;
+
+		while (j > 0 && l->items[j - 1].severity < a.severity) {
+			l->items[j] = l->items[j - 1];
+			j--;
+		}
+		l->items[j] = a;
+	}
+}
+
+void clyde_advise(const struct clyde_stack *s, unsigned workload,
+		  struct clyde_advice_list *out)
+{
+	struct clyde_stack_stripe st;
+	bool striped = clyde_stack_stripe(s, &st) == 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!striped)
+		memset(&st, 0, sizeof(st));
+	check_md(s, out);
+	check_write_cache(s, out);
+	if (striped)
+		check_fs_stripe(s, &st, out);
+	check_alignment(s, out);
+	check_read_ahead(s, &st, out);
+	check_rotational(s, out);
+	check_journal(s, &st, striped, out);
+	check_mount(s, workload, out);
+	check_loop(s, out);
+	sort_by_severity(out);
+}

@@ -1,0 +1,51 @@
+/*
+ * Reading block-device attributes for the stack walker (stack.c), below a
+ * root prefix so that tests can point it at a fixture tree.  Private to
+ * src/env/stack*.c.
+ */
+#ifndef CLYDE_ENV_STACK_SYSFS_H
+#define CLYDE_ENV_STACK_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "env/stack.h"
+
+/* Copy src into dst of size n, cutting it short rather than overflowing. */
+void clyde_stack_copy(char *dst, size_t n, const char *src);
+
+/*
+ * Read ROOT/sys/class/block/DEV/ATTR (ATTR may hold slashes: "queue/rotational")
+ * into buf, trimmed of surrounding white space.  Returns its length, or a
+ * negative errno when it cannot be read.
+ */
+ssize_t clyde_sysfs_text(const char *root, const char *dev, const char *attr,
+			 char *buf, size_t n);
+/* The same for a number; 0 when read, -errno otherwise (*out untouched). */
+int clyde_sysfs_u64(const char *root, const char *dev, const char *attr,
+		    uint64_t *out);
+int clyde_sysfs_u32(const char *root, const char *dev, const char *attr,
+		    uint32_t *out);
+
+/* The entry between [brackets] of a list such as "none [mq-deadline]
+ * kyber", or the whole text when there are none; written into out. */
+void clyde_sysfs_selected(const char *list, char *out, size_t n);
+
+/* Fill the DM fields of n from its table text (`dmsetup table` lines). */
+void clyde_stack_dm_parse(struct clyde_stack_node *n, const char *table);
+
+/*
+ * The dm device's table: SYSROOT/dm-tables/NAME with a sysroot, else the
+ * DM_TABLE_STATUS ioctl on /dev/mapper/control (needs root).  Returns 0
+ * with the table in buf, or a negative errno.
+ */
+int clyde_stack_dm_table(const char *root, const char *dm_name, char *buf,
+			 size_t n);
+
+/* Fill s->fs's geometry (ext4 superblock, xfs and btrfs ioctls, libblkid)
+ * for a mounted filesystem; the type, mount point, source and options are
+ * already there.  Never fails: what cannot be read goes into fs.note. */
+void clyde_stack_fs_geometry(struct clyde_stack *s);
+
+#endif

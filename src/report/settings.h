@@ -1,0 +1,45 @@
+/*
+ * Which recorded settings a test's result depends on: the table behind
+ * "are these two runs comparable for this test?".  A compare row marks
+ * the best only among runs whose settings for its test are the same
+ * (compare.h), and the text, Markdown, CSV and HTML outputs name the
+ * settings that differ.
+ *
+ * Settings are the loaded runs' config keys (loaded.h: "file size",
+ * "files", "O_DIRECT", ...).  A key not in the table does not make runs
+ * incomparable (the machine, the filesystem and the mount options are
+ * what a comparison is about); to make one matter, add a line to the table
+ * in settings.c.
+ */
+#ifndef CLYDE_REPORT_SETTINGS_H
+#define CLYDE_REPORT_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/loaded.h"
+
+/* The tests that share settings. */
+enum clyde_scope {
+	CLYDE_SCOPE_IO = 0, /* putc .. get_block */
+	CLYDE_SCOPE_SEEKS,  /* seeks */
+	CLYDE_SCOPE_FILES,  /* the six file tests */
+	CLYDE_SCOPE_COUNT,
+	CLYDE_SCOPE_NONE = CLYDE_SCOPE_COUNT, /* tree phases: not checked */
+};
+
+/* The scope of a test group. */
+enum clyde_scope clyde_scope_of(enum clyde_loaded_group g);
+
+/* "IO tests", "seeks", "file tests". */
+const char *clyde_scope_name(enum clyde_scope s);
+
+/* Does `key` change the results of the tests of scope s? */
+bool clyde_setting_matters(const char *key, enum clyde_scope s);
+
+/*
+ * The keys of the table, in order, for iterating (NULL after the last).
+ */
+const char *clyde_setting_key(size_t i);
+
+#endif

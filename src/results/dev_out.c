@@ -1,0 +1,328 @@
+#include "results/dev_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "results/format.h"
+#include "results/json_out.h"
+
+static int finish(FILE *f)
+{
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static const char *label_of(const struct clyde_dev_run *run)
+{
+	return run->cfg.label[0] ? run->cfg.label : run->env.machine.host;
+}
+
+/* The request size of a test. */
+static uint64_t test_bs(const struct clyde_dev_run *run, int t)
+{
+	if (t == CLYDE_DEV_ZCAV)
+		return run->cfg.zcav.chunk_bytes;
+	if (t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_SEQREAD)
+		return run->cfg.bs;
+	return run->cfg.rand_bs;
+}
+
+static unsigned test_depth(const struct clyde_dev_run *run, int t)
+{
+	return t == CLYDE_DEV_ZCAV ? 1 : run->cfg.iodepth;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
+			 const char *version)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+	char a[32], b[32], d[32], e[32], g[32], h[32];
+
+	errno = 0;
+	fprintf(f, "clyde %s dev  %s  %s\n", version, label_of(run), c->path);
+	fprintf(f,
+		"%s %s, logical block %u B, range %s at offset %s; "
+		"engine %s\n",
+		clyde_fmt_human_bytes(a, sizeof(a), (double)run->device_bytes),
+		run->is_block_device ? "block device" : "regular file",
+		run->logical_block,
+		clyde_fmt_human_bytes(b, sizeof(b), (double)run->range_bytes),
+		clyde_fmt_human_bytes(d, sizeof(d), (double)c->offset),
+		c->engine);
+	fprintf(f, "%-10s %9s %5s %12s %10s %10s %10s %10s %5s %11s %11s\n",
+		"test", "bs", "depth", "rate", "IOPS", "lat mean", "lat p99",
+		"lat max", "%CPU", "dev read", "dev write");
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+		double rate = clyde_dev_rate(r->bytes, r->elapsed_ns);
+		double cpu = r->elapsed_ns ?
+				     (double)(r->cpu_user_ns + r->cpu_sys_ns) *
+					     100.0 / (double)r->elapsed_ns :
+				     0;
+
+		if (!r->ran)
+			continue;
+		clyde_fmt_human_bytes(a, sizeof(a), (double)test_bs(run, t));
+		clyde_fmt_human_rate(b, sizeof(b), rate, CLYDE_PUT_BLOCK);
+		clyde_fmt_human_ns(d, sizeof(d), clyde_hist_mean(r->latency));
+		clyde_fmt_human_ns(e, sizeof(e),
+				   (double)clyde_hist_quantile(r->latency,
+							       0.99));
+		clyde_fmt_human_ns(g, sizeof(g),
+				   (double)clyde_hist_max(r->latency));
+		fprintf(f, "%-10s %9s %5u %12s %10.0f %10s %10s %10s %5.0f ",
+			clyde_dev_test_name((enum clyde_dev_test)t), a,
+			test_depth(run, t), b,
+			clyde_dev_rate(r->ops, r->elapsed_ns), d, e, g, cpu);
+		if (r->dev.have_device)
+			fprintf(f, "%11s %11s\n",
+				clyde_fmt_human_bytes(h, sizeof(h),
+						      (double)r->dev.read_bytes),
+				clyde_fmt_human_bytes(
+					a, sizeof(a),
+					(double)r->dev.write_bytes));
+		else
+			fprintf(f, "%11s %11s\n", "-", "-");
+	}
+	return finish(f);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+
+	clyde_jw_open(w, "config", '{');
+	clyde_jw_open(w, "tests", '[');
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		if (c->tests & CLYDE_DEV_BIT(t))
+			clyde_jw_str(
+				w, NULL,
+				clyde_dev_test_name((enum clyde_dev_test)t),
+				16);
+	clyde_jw_close(w, ']');
+	clyde_jw_str(w, "engine", c->engine, sizeof(c->engine));
+	clyde_jw_u64(w, "iodepth", c->iodepth);
+	clyde_jw_u64(w, "bs", c->bs);
+	clyde_jw_u64(w, "rand_bs", c->rand_bs);
+	clyde_jw_u64(w, "rand_ops", c->rand_ops);
+	clyde_jw_u64(w, "offset", c->offset);
+	clyde_jw_u64(w, "size", run->range_bytes);
+	clyde_jw_bool(w, "destroy_data", c->destroy_data);
+	clyde_jw_bool(w, "direct", true);
+	clyde_jw_u64(w, "seed", c->seed);
+	clyde_jw_open(w, "zcav", '{');
+	clyde_jw_u64(w, "block_bytes", c->zcav.block_bytes);
+	clyde_jw_u64(w, "chunk_bytes", c->zcav.chunk_bytes);
+	clyde_jw_u64(w, "loops", c->zcav.loops);
+	clyde_jw_u64(w, "skip", c->zcav.skip);
+	clyde_jw_bool(w, "write", c->zcav.write);
+	clyde_jw_close(w, '}');
+	clyde_jw_close(w, '}');
+}
+
+static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
+		      int t)
+{
+	const struct clyde_dev_test_result *r = &run->tests[t];
+	bool wr = t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_RANDWRITE ||
+		  (t == CLYDE_DEV_ZCAV && run->cfg.zcav.write);
+
+	clyde_jw_open(w, NULL, '{');
+	clyde_jw_str(w, "name", clyde_dev_test_name((enum clyde_dev_test)t),
+		     16);
+	clyde_jw_str(w, "state", "done", 8);
+	clyde_jw_bool(w, "writes", wr);
+	clyde_jw_u64(w, "bs", test_bs(run, t));
+	clyde_jw_u64(w, "iodepth", test_depth(run, t));
+	clyde_jw_u64(w, "bytes", r->bytes);
+	clyde_jw_u64(w, "ops", r->ops);
+	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
+	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
+	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
+	clyde_jw_num(w, "bytes_per_s", clyde_dev_rate(r->bytes, r->elapsed_ns),
+		     3);
+	clyde_jw_num(w, "iops", clyde_dev_rate(r->ops, r->elapsed_ns), 3);
+	clyde_jw_latency(w, "latency", r->latency, 1);
+	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
+	clyde_jw_close(w, '}');
+}
+
+static void json_zcav(struct clyde_jw *w, const struct clyde_dev_run *run)
+{
+	const struct clyde_zcav_result *z = &run->zcav;
+
+	clyde_jw_open(w, "zcav", '{');
+	clyde_jw_u64(w, "loops", z->loops_done);
+	clyde_jw_bool(w, "write", run->cfg.zcav.write);
+	clyde_jw_open(w, "points", '[');
+	for (size_t i = 0; i < z->npoints; i++) {
+		const struct clyde_zcav_point *p = &z->points[i];
+
+		clyde_jw_open(w, NULL, '{');
+		clyde_jw_u64(w, "offset_bytes", p->offset_bytes);
+		clyde_jw_u64(w, "bytes", p->bytes);
+		clyde_jw_u64(w, "elapsed_ns", p->ns);
+		clyde_jw_num(w, "mib_per_s",
+			     clyde_dev_rate(p->bytes, p->ns) / 1048576.0, 3);
+		clyde_jw_open(w, "loop_ns", '[');
+		for (uint32_t l = 0; l < z->loops_done; l++) {
+			clyde_jw_member(w, NULL);
+			fprintf(w->f, "%" PRIu64, p->loop_ns[l]);
+		}
+		clyde_jw_close(w, ']');
+		clyde_jw_close(w, '}');
+	}
+	clyde_jw_close(w, ']');
+	clyde_jw_close(w, '}');
+}
+
+int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
+			 const char *version)
+{
+	struct clyde_jw w = { .f = f };
+
+	errno = 0;
+	clyde_jw_open(&w, NULL, '{');
+	clyde_jw_str(&w, "schema", "clyde-result", 64);
+	clyde_jw_u64(&w, "schema_version", 1);
+	clyde_jw_str(&w, "clyde_version", version, 256);
+	clyde_jw_str(&w, "kind", "dev", 16);
+	clyde_jw_str(&w, "label", label_of(run), sizeof(run->cfg.label));
+	clyde_jw_u64(&w, "started_unix", run->started_unix);
+	clyde_jw_machine(&w, &run->env.machine);
+	clyde_jw_target(&w, &run->env.target);
+	json_config(&w, run);
+	clyde_jw_open(&w, "device", '{');
+	clyde_jw_str(&w, "path", run->cfg.path, sizeof(run->cfg.path));
+	clyde_jw_bool(&w, "block_device", run->is_block_device);
+	clyde_jw_u64(&w, "size_bytes", run->device_bytes);
+	clyde_jw_u64(&w, "logical_block_size", run->logical_block);
+	clyde_jw_close(&w, '}');
+	clyde_jw_open(&w, "runs", '[');
+	clyde_jw_open(&w, NULL, '{');
+	clyde_jw_u64(&w, "index", 0);
+	clyde_jw_u64(&w, "seed", run->cfg.seed);
+	clyde_jw_open(&w, "tests", '[');
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		if (run->tests[t].ran)
+			json_test(&w, run, t);
+	clyde_jw_close(&w, ']');
+	if (run->tests[CLYDE_DEV_ZCAV].ran)
+		json_zcav(&w, run);
+	clyde_jw_close(&w, '}');
+	clyde_jw_close(&w, ']');
+	/* One run: the mean is the value and there is no spread to give. */
+	clyde_jw_open(&w, "summary", '[');
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+
+		if (!r->ran)
+			continue;
+		clyde_jw_open(&w, NULL, '{');
+		clyde_jw_str(&w, "name",
+			     clyde_dev_test_name((enum clyde_dev_test)t), 16);
+		clyde_jw_str(&w, "unit", "B/s", 16);
+		clyde_jw_u64(&w, "n", 1);
+		clyde_jw_num(&w, "mean",
+			     clyde_dev_rate(r->bytes, r->elapsed_ns), 3);
+		clyde_jw_null(&w, "stddev");
+		clyde_jw_null(&w, "ci95_halfwidth");
+		clyde_jw_close(&w, '}');
+	}
+	clyde_jw_close(&w, ']');
+	clyde_jw_close(&w, '}');
+	fputc('\n', f);
+	return finish(f);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+static const char *const run_fields[CLYDE_DEV_CSV_RUN_FIELDS] = {
+	"format", "clyde_version", "label",	    "host",   "started_unix",
+	"path",	  "size_bytes",	   "logical_block", "offset", "range_bytes",
+	"engine", "iodepth",	   "seed",
+};
+
+static const char *const test_fields[CLYDE_DEV_CSV_TEST_FIELDS] = {
+	"bs",	       "bytes_per_s",	 "iops",
+	"lat_mean_ns", "lat_p99_ns",	 "lat_max_ns",
+	"cpu_pct",     "dev_read_bytes", "dev_write_bytes",
+};
+
+int clyde_dev_csv_header(FILE *f)
+{
+	errno = 0;
+	for (int i = 0; i < CLYDE_DEV_CSV_RUN_FIELDS; i++)
+		fprintf(f, "%s%s", i ? "," : "", run_fields[i]);
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		for (int i = 0; i < CLYDE_DEV_CSV_TEST_FIELDS; i++)
+			fprintf(f, ",%s_%s",
+				clyde_dev_test_name((enum clyde_dev_test)t),
+				test_fields[i]);
+	fputc('\n', f);
+	return finish(f);
+}
+
+int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
+			const char *version)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+	char n[64];
+
+	errno = 0;
+	fprintf(f, "%s,", CLYDE_DEV_CSV_FORMAT);
+	clyde_fmt_csv_field(f, version);
+	fputc(',', f);
+	clyde_fmt_csv_field(f, label_of(run));
+	fputc(',', f);
+	clyde_fmt_csv_field(f, run->env.machine.host);
+	fprintf(f, ",%" PRIu64 ",", run->started_unix);
+	clyde_fmt_csv_field(f, c->path);
+	fprintf(f, ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%s,%u,%" PRIu64,
+		run->device_bytes, run->logical_block, c->offset,
+		run->range_bytes, c->engine, c->iodepth, c->seed);
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+
+		if (!r->ran) {
+			for (int i = 0; i < CLYDE_DEV_CSV_TEST_FIELDS; i++)
+				fputc(',', f);
+			continue;
+		}
+		fprintf(f, ",%" PRIu64, test_bs(run, t));
+		fprintf(f, ",%s",
+			clyde_fmt_double(
+				n, sizeof(n),
+				clyde_dev_rate(r->bytes, r->elapsed_ns), 3));
+		fprintf(f, ",%s",
+			clyde_fmt_double(n, sizeof(n),
+					 clyde_dev_rate(r->ops, r->elapsed_ns),
+					 3));
+		fprintf(f, ",%.0f,%" PRIu64 ",%" PRIu64,
+			clyde_hist_mean(r->latency),
+			clyde_hist_quantile(r->latency, 0.99),
+			clyde_hist_max(r->latency));
+		fprintf(f, ",%s",
+			clyde_fmt_double(n, sizeof(n),
+					 r->elapsed_ns ?
+						 (double)(r->cpu_user_ns +
+							  r->cpu_sys_ns) *
+							 100.0 /
+							 (double)r->elapsed_ns :
+						 0,
+					 1));
+		if (r->dev.have_device)
+			fprintf(f, ",%" PRIu64 ",%" PRIu64, r->dev.read_bytes,
+				r->dev.write_bytes);
+		else
+			fputs(",,", f);
+	}
+	fputc('\n', f);
+	return finish(f);
+}

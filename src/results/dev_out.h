@@ -1,0 +1,46 @@
+/*
+ * Writers for one `clyde dev` run: a text table (tests as rows), the JSON
+ * record ("kind": "dev", schema_version 1, docs/dev.md), one CSV line, and
+ * zcav's own gnuplot text (zcav_out.c).
+ *
+ * Every writer returns 0, or a negative errno when the stream reported an
+ * error.  Numbers with a fraction use '.' whatever the locale says.
+ *
+ * CSV: clyde_dev_csv_header() writes the column names; clyde_dev_csv_write()
+ * one line with exactly CLYDE_DEV_CSV_FIELDS fields, the run's fields then
+ * CLYDE_DEV_CSV_TEST_FIELDS per test (empty when it did not run).
+ */
+#ifndef CLYDE_RESULTS_DEV_OUT_H
+#define CLYDE_RESULTS_DEV_OUT_H
+
+#include <stdio.h>
+
+#include "results/dev_result.h"
+
+#define CLYDE_DEV_CSV_FORMAT "clyde-dev-1"
+#define CLYDE_DEV_CSV_RUN_FIELDS 13
+#define CLYDE_DEV_CSV_TEST_FIELDS 9
+#define CLYDE_DEV_CSV_FIELDS        \
+	(CLYDE_DEV_CSV_RUN_FIELDS + \
+	 CLYDE_DEV_CSV_TEST_FIELDS * CLYDE_DEV_TEST_COUNT)
+
+int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
+			 const char *version);
+int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
+			 const char *version);
+int clyde_dev_csv_header(FILE *f);
+int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
+			const char *version);
+
+/*
+ * zcav's output, as bonnie++'s zcav prints it for gnuplot: with more than
+ * one pass a "# Read N megs in S seconds, R megabytes per second." line per
+ * pass and "#loops: N", then "#block offset (GiB), MiB/s, time" and one
+ * line per position, "%.2f %.2f %.3f" (offset in GiB, MiB/s, seconds),
+ * commented out as "#%.2f ++++ %.3f" when the block took under 0.5 s (too
+ * short to trust, as zcav says), then with one pass the "# Read" line.
+ * zcav says "Read" when it writes too; so does this.
+ */
+int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run);
+
+#endif

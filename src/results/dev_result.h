@@ -1,0 +1,113 @@
+/*
+ * The result model of one `clyde dev` run: raw block-device tests
+ * (workloads/dev.h) and zcav (workloads/zcav.h) fill it; the writers
+ * (results/dev_out.h, results/zcav_out.h) and the history read it.  Only
+ * data and the helpers that name or release it live here.
+ */
+#ifndef CLYDE_RESULTS_DEV_RESULT_H
+#define CLYDE_RESULTS_DEV_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+#include "results/result.h"
+
+/* The tests, in the order they run (zcav last: it may take long). */
+enum clyde_dev_test {
+	CLYDE_DEV_SEQWRITE,
+	CLYDE_DEV_SEQREAD,
+	CLYDE_DEV_RANDREAD,
+	CLYDE_DEV_RANDWRITE,
+	CLYDE_DEV_ZCAV,
+	CLYDE_DEV_TEST_COUNT
+};
+
+#define CLYDE_DEV_BIT(t) (1u << (t))
+/* The tests that write (zcav only with -w). */
+#define CLYDE_DEV_WRITE_TESTS \
+	(CLYDE_DEV_BIT(CLYDE_DEV_SEQWRITE) | CLYDE_DEV_BIT(CLYDE_DEV_RANDWRITE))
+
+/* "seqwrite", "seqread", "randread", "randwrite", "zcav"; NULL when out of
+ * range. */
+const char *clyde_dev_test_name(enum clyde_dev_test t);
+
+/* Parse a comma list of test names (or "all": every test but zcav) into
+ * a bit mask.  Returns 0, or -EINVAL with the bad name in bad[len]. */
+int clyde_dev_tests_parse(const char *list, unsigned *mask, char *bad,
+			  size_t len);
+
+/* zcav's settings, with the meanings of bonnie++'s zcav(8). */
+struct clyde_zcav_config {
+	uint64_t block_bytes; /* -b: one position's block (512 MiB) */
+	uint64_t chunk_bytes; /* -b B:C: one request (1 MiB) */
+	uint32_t loops;	      /* -c: passes over the range (1) */
+	uint32_t skip;	      /* -s: read every skip-th block (0/1: all) */
+	bool write;	      /* -w: write zeros instead of reading */
+};
+
+struct clyde_dev_config {
+	char path[4096];
+	char label[256]; /* "" -> the host name */
+	unsigned tests;	 /* CLYDE_DEV_BIT mask */
+	uint32_t bs;	 /* sequential request size, bytes */
+	uint32_t rand_bs;
+	uint64_t rand_ops; /* requests per random test */
+	uint32_t iodepth;  /* requests in flight */
+	char engine[16];   /* "psync", "io_uring" */
+	uint64_t offset;   /* start of the range, bytes */
+	uint64_t size;	   /* length of the range; 0: to the end */
+	bool destroy_data;
+	bool clamp_range; /* a range past the end stops there (zcav -r) */
+	uint64_t seed;
+	struct clyde_zcav_config zcav;
+};
+
+/* One test of the run. */
+struct clyde_dev_test_result {
+	bool ran;
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t elapsed_ns;
+	uint64_t cpu_user_ns, cpu_sys_ns;
+	/* Every request, from submission to completion; owned. */
+	struct clyde_hist *latency;
+	struct clyde_devio dev;
+};
+
+/* One position of zcav: `loops` times, one per pass. */
+struct clyde_zcav_point {
+	uint64_t offset_bytes; /* from the start of the device */
+	uint64_t bytes;
+	uint64_t *loop_ns; /* loops entries; owned */
+	uint64_t ns;	   /* zcav's average of the passes (see zcav.h) */
+};
+
+struct clyde_zcav_result {
+	uint32_t loops_done;
+	struct clyde_zcav_point *points; /* owned */
+	size_t npoints;
+	uint64_t *pass_ns; /* one per pass done: its whole time; owned */
+	uint64_t *pass_bytes;
+};
+
+struct clyde_dev_run {
+	struct clyde_dev_config cfg;
+	struct clyde_env env;
+	uint64_t started_unix;
+	uint64_t device_bytes;	/* size of the device or file */
+	uint32_t logical_block; /* its logical block size */
+	bool is_block_device;	/* false: a regular file */
+	uint64_t range_bytes;	/* the size actually used */
+	struct clyde_dev_test_result tests[CLYDE_DEV_TEST_COUNT];
+	struct clyde_zcav_result zcav;
+};
+
+void clyde_dev_run_init(struct clyde_dev_run *run);
+void clyde_dev_run_release(struct clyde_dev_run *run);
+
+/* Bytes (or requests) per second of a test; 0 when nothing was timed. */
+double clyde_dev_rate(uint64_t n, uint64_t elapsed_ns);
+
+#endif

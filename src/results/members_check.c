@@ -1,0 +1,228 @@
+#include "results/members_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/format.h"
+
+bool clyde_test_only_writes(enum clyde_test id)
+{
+	return id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK ||
+	       id == CLYDE_SEQ_CREATE || id == CLYDE_RAN_CREATE;
+}
+
+static uint64_t moved(const struct clyde_devio *d)
+{
+	return d->read_bytes + d->write_bytes;
+}
+
+static void balance(const struct clyde_members *m,
+		    struct clyde_members_verdict *v)
+{
+	bool first = true;
+	double hi = 0.0, lo = 0.0;
+
+	/* Bytes: the busiest member against the least busy one. */
+	for (unsigned i = 0; i < m->n; i++) {
+		if (!m->m[i].io.have_device)
+			continue;
+		if (first || moved(&m->m[i].io) > moved(&m->m[v->busy].io))
+			v->busy = i;
+		if (first || moved(&m->m[i].io) < moved(&m->m[v->idle].io))
+			v->idle = i;
+		first = false;
+	}
+	if (v->counted > 1 &&
+	    moved(&m->m[v->busy].io) >= CLYDE_IMBALANCE_MIN_BYTES) {
+		uint64_t a = moved(&m->m[v->busy].io),
+			 b = moved(&m->m[v->idle].io);
+
+		v->busy_ratio = b ? (double)a / (double)b : 0.0;
+		v->busier = !b || v->busy_ratio >= CLYDE_IMBALANCE_RATIO;
+	}
+	/* Time per byte, among members that moved enough to compare. */
+	first = true;
+	for (unsigned i = 0; i < m->n; i++) {
+		const struct clyde_devio *d = &m->m[i].io;
+		double per;
+
+		if (!d->have_device || moved(d) < CLYDE_IMBALANCE_MIN_BYTES)
+			continue;
+		per = (double)d->io_ticks_ms / (double)moved(d);
+		if (first || per > hi) {
+			hi = per;
+			v->slow = i;
+		}
+		if (first || per < lo) {
+			lo = per;
+			v->fast = i;
+		}
+		first = false;
+	}
+	if (!first && v->slow != v->fast &&
+	    m->m[v->slow].io.io_ticks_ms >= CLYDE_IMBALANCE_MIN_MS &&
+	    lo > 0.0) {
+		v->slow_ratio = hi / lo;
+		v->slower = v->slow_ratio >= CLYDE_IMBALANCE_RATIO;
+	}
+}
+
+void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
+			 uint64_t written, struct clyde_members_verdict *v)
+{
+	uint64_t base;
+
+	memset(v, 0, sizeof(*v));
+	v->wa_array = -1.0;
+	v->written = written;
+	for (unsigned i = 0; i < m->n; i++) {
+		const struct clyde_devio *d = &m->m[i].io;
+
+		v->wa[i] = -1.0;
+		if (!d->have_device)
+			continue;
+		v->counted++;
+		v->read_bytes += d->read_bytes;
+		v->write_bytes += d->write_bytes;
+		if (written)
+			v->wa[i] = (double)d->write_bytes / (double)written;
+	}
+	if (!v->counted)
+		return;
+	if (written)
+		v->wa_array = (double)v->write_bytes / (double)written;
+	base = written ? written : v->write_bytes;
+	v->rmw = clyde_test_only_writes(id) &&
+		 v->read_bytes >= CLYDE_RMW_MIN_BYTES &&
+		 (double)v->read_bytes > CLYDE_RMW_FRACTION * (double)base;
+	balance(m, v);
+}
+
+/* Append one line to buf (cut, never overflowing). */
+__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t n,
+						      const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	len = strlen(buf);
+	if (len + 1 < n) {
+		buf[len] = '\n';
+		buf[len + 1] = '\0';
+	}
+}
+
+unsigned clyde_members_findings(char *buf, size_t n, const char *label,
+				const struct clyde_members *m,
+				const struct clyde_members_verdict *v,
+				const struct clyde_stripe_geom *g,
+				uint32_t chunk)
+{
+	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN];
+	char why[320];
+	unsigned k = 0;
+
+	if (n)
+		buf[0] = '\0';
+	if (v->rmw) {
+		clyde_fmt_human_bytes(a, sizeof(a), (double)v->read_bytes);
+		if (g && g->chunk_bytes && g->data_disks) {
+			clyde_fmt_human_bytes(b, sizeof(b),
+					      (double)g->chunk_bytes);
+			clyde_fmt_human_bytes(c, sizeof(c),
+					      (double)g->chunk_bytes *
+						      g->data_disks);
+			snprintf(why, sizeof(why),
+				 "partial-stripe writes (stripe = %s x %u "
+				 "data disks = %s",
+				 b, g->data_disks, c);
+		} else {
+			snprintf(why, sizeof(why),
+				 "read-modify-write (stripe unknown");
+		}
+		if (chunk) {
+			clyde_fmt_human_bytes(b, sizeof(b), (double)chunk);
+			add(buf, n,
+			    "%s read %s from the members: %s; this "
+			    "test writes %s chunks)",
+			    label, a, why, b);
+		} else {
+			add(buf, n, "%s read %s from the members: %s)", label,
+			    a, why);
+		}
+		k++;
+	}
+	if (v->busier) {
+		clyde_fmt_human_bytes(a, sizeof(a),
+				      (double)moved(&m->m[v->busy].io));
+		clyde_fmt_human_bytes(b, sizeof(b),
+				      (double)moved(&m->m[v->idle].io));
+		add(buf, n, "%s: members unbalanced: %s moved %s, %s only %s",
+		    label, m->m[v->busy].name, a, m->m[v->idle].name, b);
+		k++;
+	}
+	if (v->slower) {
+		add(buf, n,
+		    "%s: %s was busy %.1f times longer per byte than %s "
+		    "(a slow or failing disk?)",
+		    label, m->m[v->slow].name, v->slow_ratio,
+		    m->m[v->fast].name);
+		k++;
+	}
+	return k;
+}
+
+const char *clyde_test_label(enum clyde_test id)
+{
+	static const char *const labels[CLYDE_TEST_COUNT] = {
+		[CLYDE_PUTC] = "per-char write",
+		[CLYDE_PUT_BLOCK] = "block write",
+		[CLYDE_REWRITE] = "rewrite",
+		[CLYDE_GETC] = "per-char read",
+		[CLYDE_GET_BLOCK] = "block read",
+		[CLYDE_SEEKS] = "random seeks",
+		[CLYDE_SEQ_CREATE] = "sequential create",
+		[CLYDE_SEQ_STAT] = "sequential stat",
+		[CLYDE_SEQ_DEL] = "sequential delete",
+		[CLYDE_RAN_CREATE] = "random create",
+		[CLYDE_RAN_STAT] = "random stat",
+		[CLYDE_RAN_DEL] = "random delete",
+	};
+
+	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
+}
+
+static bool writes_data(enum clyde_test id)
+{
+	return clyde_test_only_writes(id) || id == CLYDE_REWRITE;
+}
+
+void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
+			     struct clyde_members_verdict *v)
+{
+	const struct clyde_test_result *t = &r->tests[id];
+
+	clyde_members_check(&t->members, id, writes_data(id) ? t->bytes : 0, v);
+}
+
+unsigned clyde_members_run_findings(char *buf, size_t n,
+				    const struct clyde_run *r,
+				    enum clyde_test id,
+				    const struct clyde_members_verdict *v)
+{
+	uint32_t chunk = 0;
+
+	if (id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE)
+		chunk = r->params.io_chunk;
+	else if (id == CLYDE_SEQ_CREATE || id == CLYDE_RAN_CREATE)
+		chunk = r->params.file_chunk;
+	return clyde_members_findings(buf, n, clyde_test_label(id),
+				      &r->tests[id].members, v, &r->env.stripe,
+				      chunk);
+}

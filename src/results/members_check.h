@@ -1,0 +1,90 @@
+/*
+ * What the member disks' counters of one test say (members.h fills
+ * them): read-modify-write, write amplification and imbalance.
+ *
+ * - Read-modify-write: a test that only writes (per-char write, block
+ *   write, the create tests) should read nothing from the members; reads
+ *   beyond CLYDE_RMW_FRACTION of the bytes it wrote (and at least
+ *   CLYDE_RMW_MIN_BYTES, so that a few bitmap blocks on a plain disk stay
+ *   quiet) are the array reading old data and parity to complete partial
+ *   stripes.
+ * - Write amplification: member bytes written over the bytes the test
+ *   wrote, per member and for the array (raid1 over two disks: 2).
+ * - Imbalance: among members that did I/O, one moved more than
+ *   CLYDE_IMBALANCE_RATIO times the bytes of the least busy one, or was
+ *   busy that many times longer per byte (a slow disk).
+ */
+#ifndef CLYDE_RESULTS_MEMBERS_CHECK_H
+#define CLYDE_RESULTS_MEMBERS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/result.h"
+
+#define CLYDE_RMW_FRACTION 0.01
+#define CLYDE_RMW_MIN_BYTES (1ull << 20)
+#define CLYDE_IMBALANCE_RATIO 2.0
+/* Below this many bytes per member, or busy milliseconds, imbalance is
+ * noise. */
+#define CLYDE_IMBALANCE_MIN_BYTES (8ull << 20)
+#define CLYDE_IMBALANCE_MIN_MS 200u
+
+struct clyde_members_verdict {
+	unsigned counted;    /* members with counters */
+	uint64_t read_bytes; /* summed over the members */
+	uint64_t write_bytes;
+	uint64_t written; /* what the test wrote (its bytes), 0 unknown */
+	double wa_array;  /* write_bytes / written; < 0 not applicable */
+	double wa[CLYDE_MAX_MEMBERS]; /* per member, same rule */
+	bool rmw;
+	bool busier;	     /* one member moved many times the bytes */
+	unsigned busy, idle; /* indexes of the most and least busy */
+	double busy_ratio;
+	bool slower; /* one member took many times longer per byte */
+	unsigned slow, fast;
+	double slow_ratio;
+};
+
+/* Does test id only write (no data is read back)? */
+bool clyde_test_only_writes(enum clyde_test id);
+
+/* Look at one test's members.  `written` is the bytes the test wrote
+ * (0 when it writes only metadata: the members' writes are used as the
+ * base of the read-modify-write rule then). */
+void clyde_members_check(const struct clyde_members *m, enum clyde_test id,
+			 uint64_t written, struct clyde_members_verdict *v);
+
+/*
+ * The findings as sentences, one per line into buf (n bytes), each
+ * starting with the test's label: "block write read 312 MiB from the
+ * members: partial-stripe writes (stripe = 64 KiB x 3 data disks = 192
+ * KiB; this test writes 8 KiB chunks)".  `chunk` is the size the test
+ * writes in (0 unknown); g may be NULL or unknown.  Returns the number of
+ * findings (0: buf is "").
+ */
+unsigned clyde_members_findings(char *buf, size_t n, const char *label,
+				const struct clyde_members *m,
+				const struct clyde_members_verdict *v,
+				const struct clyde_stripe_geom *g,
+				uint32_t chunk);
+
+/* A test's name in sentences: "block write", "sequential create". */
+const char *clyde_test_label(enum clyde_test id);
+
+/* clyde_members_check() of test id of run r: the bytes it wrote are its
+ * bytes for the tests that write data (putc, put_block, rewrite, the
+ * creates), else 0. */
+void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
+			     struct clyde_members_verdict *v);
+
+/* clyde_members_findings() of test id of run r, with the run's stripe
+ * geometry and the chunk the test writes in (-s's chunk for block write,
+ * -n's for the creates). */
+unsigned clyde_members_run_findings(char *buf, size_t n,
+				    const struct clyde_run *r,
+				    enum clyde_test id,
+				    const struct clyde_members_verdict *v);
+
+#endif

@@ -1,0 +1,165 @@
+#include "results/members_text.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "results/format.h"
+#include "results/members_check.h"
+#include "results/members_json.h"
+
+/* The worst loop residency of test id over the runs; < 0 when none. */
+static double loop_worst(const struct clyde_run *runs, unsigned n,
+			 enum clyde_test id,
+			 const struct clyde_loopcache_seen **at)
+{
+	double worst = -1.0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct clyde_test_result *t = &runs[i].tests[id];
+		double f = clyde_loop_fraction(&t->cache.loop,
+					       t->cache.total_bytes);
+
+		if (t->state == CLYDE_DONE && f > worst) {
+			worst = f;
+			*at = &t->cache.loop;
+		}
+	}
+	return worst;
+}
+
+static void write_loop(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	const struct clyde_loopcache_seen *any = NULL;
+
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_loopcache_seen *l = NULL;
+		double worst = loop_worst(runs, n, (enum clyde_test)i, &l);
+
+		if (!l)
+			continue;
+		if (!any)
+			any = l;
+		if (worst < CLYDE_CACHE_WARN_FRACTION)
+			continue;
+		fprintf(f,
+			"clyde: warning: %s: %.0f%% of its data was in the page "
+			"cache of %s's backing file (no direct I/O);\n"
+			"       served from memory, not the storage: "
+			"losetup --direct-io=on /dev/%s\n",
+			clyde_test_label((enum clyde_test)i), worst * 100.0,
+			l->dev, l->dev);
+	}
+	if (any && any->evicted)
+		fprintf(f,
+			"clyde: note: %s has no direct I/O: its backing file's "
+			"pages were evicted before each read test\n"
+			"       (losetup --direct-io=on /dev/%s avoids the "
+			"double caching)\n",
+			any->dev, any->dev);
+}
+
+static void write_findings(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+			enum clyde_test id = (enum clyde_test)i;
+			struct clyde_members_verdict v;
+			char text[2048], *line, *save = NULL;
+
+			if (runs[r].tests[i].state != CLYDE_DONE)
+				continue;
+			clyde_members_check_run(&runs[r], id, &v);
+			if (!clyde_members_run_findings(text, sizeof(text),
+							&runs[r], id, &v))
+				continue;
+			for (line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				if (n > 1)
+					fprintf(f,
+						"clyde: members: run %u: %s\n",
+						r + 1, line);
+				else
+					fprintf(f, "clyde: members: %s\n",
+						line);
+		}
+}
+
+#define MEMBER_FMT "%-10s %-8s %10s %10s %8s %8s %7s %8s\n"
+
+static void write_table(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	bool header = false;
+
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+			const struct clyde_test_result *t = &runs[r].tests[i];
+			struct clyde_members_verdict v;
+
+			if (t->state != CLYDE_DONE || !t->members.n)
+				continue;
+			if (!header) {
+				fputs("clyde: per member and test\n", f);
+				fprintf(f, MEMBER_FMT, "test", "member", "read",
+					"written", "r-ios", "w-ios", "WA",
+					"busy");
+				header = true;
+			}
+			clyde_members_check_run(&runs[r], (enum clyde_test)i,
+						&v);
+			for (unsigned k = 0; k < t->members.n; k++) {
+				const struct clyde_member_io *m =
+					&t->members.m[k];
+				char rd[CLYDE_FMT_LEN], wr[CLYDE_FMT_LEN];
+				char ri[32], wi[32], wa[32],
+					busy[CLYDE_FMT_LEN];
+
+				if (!m->io.have_device)
+					continue;
+				clyde_fmt_human_bytes(rd, sizeof(rd),
+						      (double)m->io.read_bytes);
+				clyde_fmt_human_bytes(
+					wr, sizeof(wr),
+					(double)m->io.write_bytes);
+				snprintf(ri, sizeof(ri), "%llu",
+					 (unsigned long long)m->io.read_ios);
+				snprintf(wi, sizeof(wi), "%llu",
+					 (unsigned long long)m->io.write_ios);
+				if (v.wa[k] >= 0.0)
+					snprintf(wa, sizeof(wa), "%.2fx",
+						 v.wa[k]);
+				else
+					snprintf(wa, sizeof(wa), "-");
+				clyde_fmt_human_ns(busy, sizeof(busy),
+						   (double)m->io.io_ticks_ms *
+							   1e6);
+				fprintf(f, MEMBER_FMT,
+					k ? "" :
+					    clyde_test_name((enum clyde_test)i),
+					m->name, rd, wr, ri, wi, wa, busy);
+			}
+		}
+}
+
+int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
+			     bool verbose)
+{
+	const struct clyde_virt *v;
+
+	if (!n || !runs)
+		return -EINVAL;
+	errno = 0;
+	write_loop(f, runs, n);
+	v = &runs[0].env.virt;
+	if (v->is_virtual)
+		fprintf(f,
+			"clyde: note: %s is a virtual disk (%s, %s): the host "
+			"may cache it;\n"
+			"       -D and repeats after a pause tell more\n",
+			v->disk, v->kind, v->why);
+	write_findings(f, runs, n);
+	if (verbose)
+		write_table(f, runs, n);
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * The storage stack (env/stack.h) as JSON and as an indented text tree,
+ * and read back from JSON (history, compare, report).
+ *
+ * JSON (docs/stack.md has the field list): an object
+ *   { "target", "note", "filesystem": {...} | null,
+ *     "top": ["md0"], "leaves": ["sda1", ...],
+ *     "devices": [ { "name", "kind", ..., "children": ["sda1"] }, ... ] }
+ * A device carries the fields of its kind only (a loop device has
+ * backing_file and dio, an md array level and chunk_bytes); unknown
+ * values are null.  Readers ignore keys they do not know.
+ */
+#ifndef CLYDE_RESULTS_STACK_OUT_H
+#define CLYDE_RESULTS_STACK_OUT_H
+
+#include <stdio.h>
+
+#include "env/advise.h"
+#include "env/stack.h"
+#include "results/json_out.h"
+#include "results/json_read.h"
+
+/* Write s as object member `key` (NULL: in an array or at the top). */
+void clyde_stack_json(struct clyde_jw *w, const char *key,
+		      const struct clyde_stack *s);
+
+/*
+ * Fill *out from a JSON object written by clyde_stack_json().  Returns 0;
+ * -EINVAL when obj is not such an object (a member of the wrong type, a
+ * child that names no device), with the reason in err->why; -ENOMEM.  On
+ * failure *out is empty but still to be freed with clyde_stack_free().
+ */
+int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
+			  struct clyde_json_error *err);
+
+/* The indented tree `clyde stack` prints: the filesystem, then each
+ * device of `top` with what it is built on indented below it. */
+void clyde_stack_text(FILE *f, const struct clyde_stack *s);
+
+/* The findings as array member `key`: objects of severity, id, layer,
+ * text and fix. */
+void clyde_advice_json(struct clyde_jw *w, const char *key,
+		       const struct clyde_advice_list *l);
+
+/* Read them back (unknown severities read as info); 0 or -EINVAL. */
+int clyde_advice_from_json(const struct clyde_json *arr,
+			   struct clyde_advice_list *out,
+			   struct clyde_json_error *err);
+
+/* The findings as text: "advice:" then per finding "  [warning] md0:
+ * text" and "    fix: command"; "advice: none" when there are none. */
+void clyde_advice_text(FILE *f, const struct clyde_advice_list *l);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * `clyde dev`: open the target once (O_DIRECT; for writing only after the
+ * guards and with O_EXCL on a block device), check the range and the
+ * request sizes against its size and logical block, then run each test as
+ * one stream of requests (dev_job.c) between two readings of the device's
+ * counters.
+ */
+#include "workloads/dev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env/env.h"
+#include "io/devguard.h"
+#include "io/pattern.h"
+#include "workloads/dev_job.h"
+#include "workloads/worker.h"
+#include "workloads/zcav.h"
+
+void clyde_dev_config_init(struct clyde_dev_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->tests = CLYDE_DEV_BIT(CLYDE_DEV_SEQWRITE) |
+		     CLYDE_DEV_BIT(CLYDE_DEV_SEQREAD);
+	cfg->bs = CLYDE_DEV_DEFAULT_BS;
+	cfg->rand_bs = CLYDE_DEV_DEFAULT_RAND_BS;
+	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
+	cfg->iodepth = CLYDE_DEV_DEFAULT_IODEPTH;
+	snprintf(cfg->engine, sizeof(cfg->engine), "psync");
+	clyde_zcav_config_init(&cfg->zcav);
+}
+
+static bool writes(const struct clyde_dev_config *cfg)
+{
+	return (cfg->tests & CLYDE_DEV_WRITE_TESTS) ||
+	       ((cfg->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV)) &&
+		cfg->zcav.write);
+}
+
+/* Open the target and learn its size and logical block.  Returns the fd
+ * or a negative errno. */
+static int open_target(struct clyde_ctx *ctx,
+		       const struct clyde_dev_config *cfg,
+		       struct clyde_dev_run *run)
+{
+	bool w = writes(cfg);
+	struct stat st;
+	int fd, flags = (w ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+
+	if (stat(cfg->path, &st) < 0)
+		return clyde_err(ctx, errno, "%s", cfg->path);
+	run->is_block_device = S_ISBLK(st.st_mode);
+	if (!run->is_block_device && !S_ISREG(st.st_mode))
+		return clyde_err(ctx, 0,
+				 "%s is neither a block device nor a regular "
+				 "file",
+				 cfg->path),
+		       -EINVAL;
+	if (w && run->is_block_device)
+		flags |= O_EXCL;
+	fd = open(cfg->path, flags);
+	if (fd < 0)
+		return clyde_err(ctx, errno, "%s: open%s%s", cfg->path,
+				 w ? " for writing" : "",
+				 errno == EINVAL ? " with O_DIRECT" : "");
+	if (run->is_block_device) {
+		uint64_t bytes = 0;
+		int lb = 0;
+
+		if (ioctl(fd, BLKGETSIZE64, &bytes) < 0 ||
+		    ioctl(fd, BLKSSZGET, &lb) < 0 || lb <= 0) {
+			int e = errno;
+
+			close(fd);
+			return clyde_err(ctx, e, "%s: size", cfg->path);
+		}
+		run->device_bytes = bytes;
+		run->logical_block = (uint32_t)lb;
+	} else {
+		/* O_DIRECT on a file wants the filesystem's block. */
+		run->device_bytes = (uint64_t)st.st_size;
+		run->logical_block =
+			run->env.target.logical_block_size ?
+				run->env.target.logical_block_size :
+				4096;
+		if (run->logical_block < 4096 && st.st_blksize >= 4096)
+			run->logical_block = 4096;
+	}
+	return fd;
+}
+
+/* One setting must be a multiple of the logical block. */
+static int aligned(struct clyde_ctx *ctx, const struct clyde_dev_run *run,
+		   const char *opt, uint64_t v)
+{
+	if (v % run->logical_block == 0)
+		return 0;
+	return clyde_err(ctx, 0,
+			 "%s %" PRIu64 " is not a multiple of %s's logical "
+			 "block (%u bytes), which O_DIRECT needs",
+			 opt, v, run->cfg.path, run->logical_block),
+	       -EINVAL;
+}
+
+/* The range and the sizes against the device.  0 or -EINVAL. */
+static int check_range(struct clyde_ctx *ctx, struct clyde_dev_run *run)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+	const char *path = c->path;
+	int rc;
+
+	if ((rc = aligned(ctx, run, "--offset", c->offset)) < 0 ||
+	    (rc = aligned(ctx, run, "--size", c->size)) < 0)
+		return rc;
+	if (c->tests & (CLYDE_DEV_BIT(CLYDE_DEV_SEQWRITE) |
+			CLYDE_DEV_BIT(CLYDE_DEV_SEQREAD)))
+		if ((rc = aligned(ctx, run, "--bs", c->bs)) < 0)
+			return rc;
+	if (c->tests & (CLYDE_DEV_BIT(CLYDE_DEV_RANDREAD) |
+			CLYDE_DEV_BIT(CLYDE_DEV_RANDWRITE)))
+		if ((rc = aligned(ctx, run, "--rand-bs", c->rand_bs)) < 0)
+			return rc;
+	if (c->offset >= run->device_bytes)
+		return clyde_err(ctx, 0,
+				 "--offset %" PRIu64 " is at or beyond the end "
+				 "of %s (%" PRIu64 " bytes)",
+				 c->offset, path, run->device_bytes),
+		       -EINVAL;
+	run->range_bytes = c->size ? c->size : run->device_bytes - c->offset;
+	if (c->clamp_range && run->range_bytes > run->device_bytes - c->offset)
+		run->range_bytes = run->device_bytes - c->offset;
+	if (run->range_bytes > run->device_bytes - c->offset)
+		return clyde_err(ctx, 0,
+				 "--offset %" PRIu64 " plus --size %" PRIu64
+				 " goes beyond the end of %s (%" PRIu64
+				 " bytes)",
+				 c->offset, c->size, path, run->device_bytes),
+		       -EINVAL;
+	if ((c->tests & (CLYDE_DEV_BIT(CLYDE_DEV_SEQWRITE) |
+			 CLYDE_DEV_BIT(CLYDE_DEV_SEQREAD))) &&
+	    run->range_bytes < c->bs)
+		return clyde_err(ctx, 0,
+				 "the range (%" PRIu64 " bytes) is smaller "
+				 "than --bs %u",
+				 run->range_bytes, c->bs),
+		       -EINVAL;
+	if ((c->tests & (CLYDE_DEV_BIT(CLYDE_DEV_RANDREAD) |
+			 CLYDE_DEV_BIT(CLYDE_DEV_RANDWRITE))) &&
+	    run->range_bytes < c->rand_bs)
+		return clyde_err(ctx, 0,
+				 "the range (%" PRIu64 " bytes) is smaller "
+				 "than --rand-bs %u",
+				 run->range_bytes, c->rand_bs),
+		       -EINVAL;
+	if (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV))
+		return clyde_zcav_check(ctx, run);
+	return 0;
+}
+
+/* The job of one of the four request tests. */
+static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
+		    int fd, unsigned char *bufs,
+		    const struct clyde_engine_ops *engine,
+		    struct clyde_dev_job *job)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+	bool seq = t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_SEQREAD;
+	struct clyde_rng root;
+
+	memset(job, 0, sizeof(*job));
+	job->what = c->path;
+	job->fd = fd;
+	job->write = t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_RANDWRITE;
+	job->len = seq ? c->bs : c->rand_bs;
+	job->start = c->offset;
+	job->span = run->range_bytes - run->range_bytes % job->len;
+	job->n = seq ? job->span / job->len : c->rand_ops;
+	job->random = !seq;
+	clyde_rng_seed(&root, c->seed);
+	clyde_rng_fork(&root, (unsigned)t, &job->rng);
+	job->depth = c->iodepth;
+	job->engine = engine;
+	job->fsync_end = job->write;
+	job->bufs = bufs;
+}
+
+/* Run one request test between two readings of the device's counters. */
+static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+		    enum clyde_dev_test t, struct clyde_dev_job *job)
+{
+	struct clyde_dev_test_result *r = &run->tests[t];
+	struct clyde_devstat before, after;
+	struct clyde_cpu_mark cpu;
+	struct clyde_dev_job_out out;
+	bool counted;
+	int rc;
+
+	r->latency = malloc(sizeof(*r->latency));
+	if (!r->latency)
+		return clyde_err(ctx, ENOMEM, "%s", run->cfg.path);
+	clyde_hist_init(r->latency);
+	job->hist = r->latency;
+	counted = clyde_devstat_read(&run->env.target, &before) == 0;
+	clyde_cpu_mark(&cpu);
+	rc = clyde_dev_job_run(ctx, job, &out);
+	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
+	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
+		clyde_devstat_delta(&before, &after, &r->dev);
+	r->bytes = out.bytes;
+	r->ops = out.ops;
+	r->elapsed_ns = out.elapsed_ns;
+	r->ran = rc == 0;
+	return rc;
+}
+
+/* Buffers for depth requests of the largest size, aligned for O_DIRECT
+ * and filled with incompressible data. */
+static unsigned char *make_bufs(struct clyde_ctx *ctx,
+				const struct clyde_dev_config *c, size_t *len)
+{
+	size_t one = c->bs > c->rand_bs ? c->bs : c->rand_bs;
+	struct clyde_pattern_gen pat;
+	struct clyde_rng rng;
+	void *p = NULL;
+	int rc;
+
+	if (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV) &&
+	    c->zcav.chunk_bytes > one)
+		one = c->zcav.chunk_bytes;
+	*len = one * c->iodepth;
+	rc = posix_memalign(&p, 4096, *len);
+	if (rc)
+		return clyde_err(ctx, rc, "%s: %zu bytes of buffers", c->path,
+				 *len),
+		       NULL;
+	clyde_rng_seed(&rng, c->seed);
+	clyde_pattern_init(&pat, 0, &rng);
+	clyde_pattern_fill(&pat, p, *len);
+	clyde_pattern_release(&pat);
+	return p;
+}
+
+static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
+		   const struct clyde_dev_hooks *hooks)
+{
+	const struct clyde_dev_config *c = &run->cfg;
+	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
+	unsigned char *bufs;
+	size_t len;
+	int rc = 0;
+
+	if (!engine)
+		return clyde_err(ctx, 0, "no I/O engine named %s", c->engine),
+		       -EINVAL;
+	bufs = make_bufs(ctx, c, &len);
+	if (!bufs)
+		return -ENOMEM;
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT && rc == 0; t++) {
+		struct clyde_dev_job job;
+
+		if (!(c->tests & CLYDE_DEV_BIT(t)))
+			continue;
+		if (hooks && hooks->before_test)
+			hooks->before_test(hooks->arg, (enum clyde_dev_test)t);
+		if (t == CLYDE_DEV_ZCAV) {
+			rc = clyde_zcav_run(ctx, run, fd, bufs, engine);
+		} else {
+			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
+				&job);
+			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job);
+		}
+		if (rc == 0 && hooks && hooks->after_test)
+			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,
+					  run);
+	}
+	free(bufs);
+	return rc;
+}
+
+int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
+		  const struct clyde_dev_hooks *hooks,
+		  struct clyde_dev_run *run)
+{
+	int fd, rc;
+
+	clyde_dev_run_init(run);
+	run->cfg = *cfg;
+	run->started_unix = (uint64_t)time(NULL);
+	clyde_env_machine(ctx, &run->env.machine);
+	rc = clyde_env_target(ctx, cfg->path, &run->env.target);
+	if (rc < 0)
+		return rc;
+	if (cfg->iodepth < 1 || cfg->iodepth > CLYDE_DEV_MAX_IODEPTH)
+		return clyde_err(ctx, 0, "--iodepth %u: not in 1..%u",
+				 cfg->iodepth, CLYDE_DEV_MAX_IODEPTH),
+		       -EINVAL;
+	/* Every guard before the device is opened for writing. */
+	if (writes(cfg)) {
+		rc = clyde_devguard_check_write(ctx, cfg->path,
+						cfg->destroy_data);
+		if (rc < 0)
+			return rc;
+	}
+	fd = open_target(ctx, cfg, run);
+	if (fd < 0)
+		return fd;
+	rc = check_range(ctx, run);
+	if (rc == 0)
+		rc = run_all(ctx, run, fd, hooks);
+	if (close(fd) < 0 && rc == 0)
+		rc = clyde_err(ctx, errno, "%s: close", cfg->path);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * One stream of direct I/O requests over a range, kept `depth` deep through
+ * an I/O engine (io/engine.h): the loop both the device tests (dev.c) and
+ * zcav (zcav.c) time.  Requests are `len` bytes; sequential ones go from
+ * `start` up, random ones land at a uniformly chosen multiple of `len` in
+ * [start, start + span).  Each request's latency, from submission to
+ * completion as the engine stamps it, goes into `hist` when there is one.
+ *
+ * Nothing prints; errors are recorded in ctx naming `what` (the device)
+ * and the offset, and returned as negative errno values (-EINTR when the
+ * context says stop).
+ */
+#ifndef CLYDE_WORKLOADS_DEV_JOB_H
+#define CLYDE_WORKLOADS_DEV_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "core/hist.h"
+#include "core/rng.h"
+#include "io/engine.h"
+
+struct clyde_dev_job {
+	const char *what; /* the device's name, for messages */
+	int fd;
+	bool write;
+	uint32_t len;	/* bytes per request */
+	uint64_t n;	/* requests */
+	uint64_t start; /* bytes */
+	uint64_t span;	/* random: the range the requests land in */
+	bool random;
+	struct clyde_rng rng; /* random offsets */
+	unsigned depth;
+	const struct clyde_engine_ops *engine;
+	bool fsync_each;	 /* fsync after every request (zcav -w) */
+	bool fsync_end;		 /* fsync once all are done (timed) */
+	struct clyde_hist *hist; /* may be NULL */
+	/* Write data: depth buffers of len bytes each (aligned); borrowed.
+	 * Reads use them too. */
+	unsigned char *bufs;
+};
+
+/* The outcome: bytes moved, requests done, time from the first submission
+ * to the last completion (and the final fsync). */
+struct clyde_dev_job_out {
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t elapsed_ns;
+};
+
+int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
+		      struct clyde_dev_job_out *out);
+
+#endif

@@ -1,0 +1,173 @@
+#include "workloads/zcav.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/dev_job.h"
+#include "workloads/worker.h"
+
+void clyde_zcav_config_init(struct clyde_zcav_config *z)
+{
+	memset(z, 0, sizeof(*z));
+	z->block_bytes = CLYDE_ZCAV_DEFAULT_BLOCK;
+	z->chunk_bytes = CLYDE_ZCAV_DEFAULT_CHUNK;
+	z->loops = 1;
+}
+
+int clyde_zcav_check(struct clyde_ctx *ctx, const struct clyde_dev_run *run)
+{
+	const struct clyde_zcav_config *z = &run->cfg.zcav;
+
+	if (!z->chunk_bytes || z->chunk_bytes % run->logical_block)
+		return clyde_err(ctx, 0,
+				 "zcav: the chunk (%" PRIu64 " bytes) is not "
+				 "a multiple of %s's logical block (%u bytes)",
+				 z->chunk_bytes, run->cfg.path,
+				 run->logical_block),
+		       -EINVAL;
+	if (z->block_bytes < z->chunk_bytes || z->block_bytes % z->chunk_bytes)
+		return clyde_err(ctx, 0,
+				 "zcav: the block (%" PRIu64 " bytes) is not "
+				 "a multiple of the chunk (%" PRIu64 " bytes)",
+				 z->block_bytes, z->chunk_bytes),
+		       -EINVAL;
+	if (run->range_bytes < z->block_bytes)
+		return clyde_err(ctx, 0,
+				 "zcav: the block (%" PRIu64 " MiB) is larger "
+				 "than the range (%" PRIu64 " bytes of %s): "
+				 "use a smaller -b",
+				 z->block_bytes >> 20, run->range_bytes,
+				 run->cfg.path),
+		       -EINVAL;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t clyde_zcav_average(uint64_t *t, size_t n)
+{
+	size_t lo = 0, hi = n;
+	uint64_t sum = 0;
+
+	if (!n)
+		return 0;
+	if (n > 2) {
+		qsort(t, n, sizeof(*t), cmp_u64);
+		lo = n / 3;
+		hi = n - n / 3;
+	}
+	for (size_t i = lo; i < hi; i++)
+		sum += t[i];
+	return sum / (hi - lo);
+}
+
+/* The positions: every block, or every skip-th. */
+static int make_points(struct clyde_ctx *ctx, struct clyde_dev_run *run)
+{
+	const struct clyde_zcav_config *z = &run->cfg.zcav;
+	struct clyde_zcav_result *res = &run->zcav;
+	uint64_t nblocks = run->range_bytes / z->block_bytes;
+	uint64_t step = z->skip > 1 ? z->skip : 1;
+
+	res->npoints = (size_t)((nblocks + step - 1) / step);
+	res->points = calloc(res->npoints, sizeof(*res->points));
+	res->pass_ns = calloc(z->loops, sizeof(*res->pass_ns));
+	res->pass_bytes = calloc(z->loops, sizeof(*res->pass_bytes));
+	if (!res->points || !res->pass_ns || !res->pass_bytes)
+		return clyde_err(ctx, ENOMEM, "zcav");
+	for (size_t i = 0; i < res->npoints; i++) {
+		struct clyde_zcav_point *p = &res->points[i];
+
+		p->offset_bytes = run->cfg.offset + i * step * z->block_bytes;
+		p->bytes = z->block_bytes;
+		p->loop_ns = calloc(z->loops, sizeof(*p->loop_ns));
+		if (!p->loop_ns)
+			return clyde_err(ctx, ENOMEM, "zcav");
+	}
+	return 0;
+}
+
+/* One pass over the positions. */
+static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+		    struct clyde_dev_job *job, uint32_t pass)
+{
+	struct clyde_zcav_result *res = &run->zcav;
+	struct clyde_dev_test_result *r = &run->tests[CLYDE_DEV_ZCAV];
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		struct clyde_zcav_point *p = &res->points[i];
+		struct clyde_dev_job_out out;
+		int rc;
+
+		job->start = p->offset_bytes;
+		rc = clyde_dev_job_run(ctx, job, &out);
+		if (rc < 0)
+			return rc;
+		p->loop_ns[pass] = out.elapsed_ns;
+		res->pass_ns[pass] += out.elapsed_ns;
+		res->pass_bytes[pass] += out.bytes;
+		r->bytes += out.bytes;
+		r->ops += out.ops;
+		r->elapsed_ns += out.elapsed_ns;
+	}
+	return 0;
+}
+
+int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
+		   unsigned char *bufs, const struct clyde_engine_ops *engine)
+{
+	const struct clyde_zcav_config *z = &run->cfg.zcav;
+	struct clyde_dev_test_result *r = &run->tests[CLYDE_DEV_ZCAV];
+	struct clyde_devstat before, after;
+	struct clyde_cpu_mark cpu;
+	struct clyde_dev_job job;
+	bool counted;
+	int rc = make_points(ctx, run);
+
+	if (rc < 0)
+		return rc;
+	r->latency = malloc(sizeof(*r->latency));
+	if (!r->latency)
+		return clyde_err(ctx, ENOMEM, "zcav");
+	clyde_hist_init(r->latency);
+	memset(&job, 0, sizeof(job));
+	job.what = run->cfg.path;
+	job.fd = fd;
+	job.write = z->write;
+	job.len = (uint32_t)z->chunk_bytes;
+	job.n = z->block_bytes / z->chunk_bytes;
+	job.depth = 1;
+	job.engine = engine;
+	job.fsync_each = z->write;
+	job.hist = r->latency;
+	job.bufs = bufs;
+	/* zcav -w writes zeros. */
+	if (z->write)
+		memset(bufs, 0, z->chunk_bytes);
+	counted = clyde_devstat_read(&run->env.target, &before) == 0;
+	clyde_cpu_mark(&cpu);
+	for (uint32_t pass = 0; pass < z->loops && rc == 0; pass++) {
+		rc = one_pass(ctx, run, &job, pass);
+		if (rc == 0)
+			run->zcav.loops_done = pass + 1;
+	}
+	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
+	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
+		clyde_devstat_delta(&before, &after, &r->dev);
+	for (size_t i = 0; i < run->zcav.npoints; i++) {
+		struct clyde_zcav_point *p = &run->zcav.points[i];
+		uint64_t t[CLYDE_ZCAV_MAX_LOOPS];
+
+		memcpy(t, p->loop_ns, run->zcav.loops_done * sizeof(*t));
+		p->ns = clyde_zcav_average(t, run->zcav.loops_done);
+	}
+	r->ran = rc == 0;
+	return rc;
+}

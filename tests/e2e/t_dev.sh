@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# clyde dev and clyde zcav on a loop device over a sparse file (direct
+# I/O): seqwrite + seqread numbers, the JSON and the CSV line, zcav's text
+# format next to bonnie++'s zcav on the same device, the zcav chart in
+# clyde report, the run in the history, and one-line errors for bad options.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd losetup python3
+require_cmd "the zcav format check" zcav
+
+truncate -s 64M "$T/dev.img"
+DEV=$(losetup --direct-io=on -f --show "$T/dev.img" 2>/dev/null) ||
+	skip "no loop device available"
+at_exit "losetup -d '$DEV'"
+
+# Bad options: one line each, exit 1, nothing run.
+for args in "--iodepth 0" "--iodepth 1025" "--tests seqwrite,foo" \
+	"--bs 3x" "--engine nope" "-s 1" "-c 0" "--size 0" "-b 0" "-b 4:3x"; do
+	# shellcheck disable=SC2086
+	run_clyde dev "$DEV" --no-save $args
+	expect_rc 1 "clyde dev $args: exit 1"
+	assert_eq "$(wc -l <"$T/err")" 1 "clyde dev $args: one line"
+done
+run_clyde dev --no-save
+expect_rc 1 "no device: exit 1"
+assert_file_match "$T/err" "^clyde dev: no device" "no device: says so"
+run_clyde dev "$DEV" --no-save --tests seqread --bs 1000
+expect_rc 1 "a size that is not a multiple of the logical block"
+assert_file_match "$T/err" "^clyde dev: --bs 1000 is not a multiple of .*logical block \(512 bytes\)" \
+	"the block size message names the device's logical block"
+run_clyde dev "$DEV" --no-save --tests seqread --offset 60m --size 8m
+expect_rc 1 "a range beyond the end"
+assert_file_match "$T/err" "goes beyond the end of $DEV" "the range message"
+for args in "-r 5:3" "-s 21" "-b x" "-u root"; do
+	# shellcheck disable=SC2086
+	run_clyde zcav $args "$DEV" --no-save
+	expect_rc 1 "clyde zcav $args: exit 1"
+	assert_eq "$(wc -l <"$T/err")" 1 "clyde zcav $args: one line"
+done
+
+# seqwrite + seqread, JSON and CSV.
+run_clyde dev "$DEV" --no-save --tests seqwrite,seqread,randread,randwrite \
+	--bs 1m --size 32m --rand-bs 4k --rand-ops 500 --iodepth 4 \
+	--seed 7 -m devrun --json "$T/dev.json" --csv "$T/dev.csv"
+expect_rc 0 "clyde dev runs the four tests"
+assert_file_match "$T/out" "^seqwrite +1.00 MiB +4 +[0-9.]+ [KMG]iB/s" "the table has seqwrite"
+assert_file_match "$T/out" "^randread +4.00 KiB" "the table has randread"
+run_checker "$T/dev.json" "$T/dev.csv" <<'PY'
+import csv, json, sys
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+d = json.load(open(sys.argv[1]))
+check(d["schema"] == "clyde-result" and d["schema_version"] == 1, "schema v1")
+check(d["kind"] == "dev" and d["label"] == "devrun", "kind dev, the label")
+check(d["config"]["iodepth"] == 4 and d["config"]["engine"] == "psync", "engine and depth recorded")
+check(d["device"]["block_device"] is True and d["device"]["size_bytes"] == 64 << 20, "the device and its size")
+t = {x["name"]: x for x in d["runs"][0]["tests"]}
+check(sorted(t) == ["randread", "randwrite", "seqread", "seqwrite"], "the four tests")
+w, r = t["seqwrite"], t["seqread"]
+check(w["bytes"] == 32 << 20 and w["ops"] == 32, "seqwrite: 32 requests of 1 MiB")
+check(r["bytes"] == 32 << 20 and r["ops"] == 32, "seqread: 32 requests of 1 MiB")
+check(w["bytes_per_s"] > 0 and r["bytes_per_s"] > 0, "rates above 0")
+check(abs(w["bytes_per_s"] - w["bytes"] * 1e9 / w["elapsed_ns"]) < 1, "rate = bytes / elapsed")
+check(w["latency"]["count"] == 32 and r["latency"]["count"] == 32, "one latency per request")
+check(w["device"]["present"] and w["device"]["write_bytes"] >= 32 << 20, "the device counted the writes")
+check(r["device"]["read_bytes"] >= 32 << 20, "the device counted the reads")
+check(t["randread"]["ops"] == 500 and t["randread"]["bytes"] == 500 * 4096, "randread: 500 requests of 4 KiB")
+check(t["randwrite"]["writes"] is True and t["randread"]["writes"] is False, "which tests write")
+rows = list(csv.reader(open(sys.argv[2])))
+check(len(rows) == 2 and rows[0][0] == "format", "CSV: a header and one line")
+check(len(rows[0]) == len(rows[1]) == 58, f"CSV: 58 fields ({len(rows[1])})")
+h = dict(zip(rows[0], rows[1]))
+check(h["format"] == "clyde-dev-1" and h["iodepth"] == "4", "CSV: format and depth")
+check(abs(float(h["seqwrite_bytes_per_s"]) - w["bytes_per_s"]) < 1, "CSV and JSON agree")
+check(h["zcav_bs"] == "", "CSV: a test that did not run is empty")
+PY
+
+# zcav: the same lines as bonnie++'s zcav, column for column.
+zcav -b 8 -c 1 "$DEV" >"$T/zcav.ref" 2>/dev/null || fail "zcav failed"
+run_clyde zcav -b 8 -c 1 "$DEV" --no-save --json "$T/zcav.json"
+expect_rc 0 "clyde zcav runs"
+cp "$T/out" "$T/zcav.out"
+# (bonnie++ 2.00a's zcav crashes with -c 2 and -r together.)
+zcav -b 8 -c 2 "$DEV" >"$T/zcav2.ref" 2>/dev/null || fail "zcav -c 2 failed"
+run_clyde zcav -b 8 -c 2 -f "$DEV" --no-save
+expect_rc 0 "clyde zcav -c 2 runs"
+cp "$T/out" "$T/zcav2.out"
+zcav -b 8 -r 16:48 "$DEV" >"$T/zcav3.ref" 2>/dev/null || fail "zcav -r failed"
+run_clyde zcav -b 8 -r 16:48 "$DEV" --no-save
+expect_rc 0 "clyde zcav -r runs"
+cp "$T/out" "$T/zcav3.out"
+run_checker "$T/zcav.ref" "$T/zcav.out" "$T/zcav2.ref" "$T/zcav2.out" "$T/zcav.json" \
+	"$T/zcav3.ref" "$T/zcav3.out" <<'PY'
+import json, re, sys
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+data = re.compile(r"^(#?)(\d+\.\d\d) (\+\+\+\+|\d+\.\d\d) (\d+\.\d\d\d)$")
+read = re.compile(r"^# Read \d+ megs in \d+ seconds, \d+ megabytes per second\.$")
+def shape(path):
+    out = []
+    for line in open(path).read().splitlines():
+        m = data.match(line)
+        if m:
+            out.append(("data", m.group(2)))
+        elif read.match(line):
+            out.append(("read",))
+        else:
+            out.append(("text", line))
+    return out
+for ref, got, what in ((1, 2, "-c 1"), (3, 4, "-c 2"), (6, 7, "-r 16:48")):
+    a, b = shape(sys.argv[ref]), shape(sys.argv[got])
+    check(a == b, f"{what}: the same lines and positions as zcav ({len(b)} lines)")
+lines = open(sys.argv[2]).read().splitlines()
+check(lines[0] == "#block offset (GiB), MiB/s, time", "the header line")
+check(sum(1 for l in lines if data.match(l)) == 8, "8 positions of 8 MiB")
+check("#loops: 2" in open(sys.argv[4]).read().splitlines(), "#loops with -c 2")
+d = json.load(open(sys.argv[5]))
+z = d["runs"][0]["zcav"]
+check(len(z["points"]) == 8 and z["loops"] == 1, "JSON: 8 points")
+check([p["offset_bytes"] for p in z["points"]] == [i << 23 for i in range(8)], "JSON: positions")
+check(all(p["mib_per_s"] > 0 and p["elapsed_ns"] > 0 for p in z["points"]), "JSON: MiB/s and time per point")
+PY
+
+# The history keeps a dev run; the report draws the zcav chart.
+run_clyde dev "$DEV" --tests zcav -b 16 --db "$T/h.db" -q
+expect_rc 0 "a run saved in the history"
+run_clyde history list --db "$T/h.db"
+assert_file_match "$T/out" "^ +1 .* dev +$DEV" "history lists the run as kind dev"
+run_clyde report "$T/zcav.json" "$T/dev.json" -o "$T/r.html"
+expect_rc 0 "clyde report over dev results"
+assert_file_match "$T/r.html" '<svg[^>]*class="chart zcav"' "the report has the zcav chart"
+assert_file_match "$T/r.html" '<polyline fill="none" stroke="[^"]*" stroke-width="2" points="80.0,' \
+	"the zcav line starts at position 0"
+done_testing

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# clyde-mpi when something goes wrong: a rank that runs out of space stops
+# every rank (exit 3, rank 0 names the rank, its host and why); SIGINT to
+# mpirun and SIGTERM to the ranks stop them all.  No scratch directory is
+# left on any rank.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+require_cmd mpirun
+need_root
+[[ -n ${CLYDE_MPI:-} && -x $CLYDE_MPI ]] ||
+	fail "no clyde-mpi binary (CLYDE_MPI); the build found no MPI"
+
+host=$(hostname)
+host=${host:0:63}
+
+# ENOSPC on rank 2 only: its directory is a tmpfs with 64 inodes, and the
+# file tests create 1024 files (the free-space check counts bytes only).
+d=$(new_dir enospc)
+for r in 0 1 2 3; do mkdir "$d/r$r"; done
+mount -t tmpfs -o size=1M,nr_inodes=64,mode=755 tmpfs "$d/r2" ||
+	fail "cannot mount a tmpfs on $d/r2"
+at_exit "umount -l '$d/r2'"
+RC=0
+timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+	"$CLYDE_MPI" run -d "$d/r%r" -s 0 -n 1 --no-save -q \
+	>"$T/out" 2>"$T/err" || RC=$?
+expect_rc 3 "a rank out of space: exit 3"
+assert_match "$(cat "$T/err")" \
+	"clyde-mpi: rank 2 on $host: .*No space left on device" \
+	"rank 0 names the rank, its host and the reason"
+for r in 0 1 2 3; do
+	assert_empty_dir "$d/r$r" "nothing left in rank $r's directory"
+done
+
+# interrupt HOW: start a long run, signal it once every rank has its
+# scratch directory, wait for the end.
+interrupt()
+{
+	local how=$1 i pid
+	dir=$(new_dir "int-$how")
+	set -m
+	mpirun --allow-run-as-root --oversubscribe -np 4 \
+		"$CLYDE_MPI" run -d "$dir/r%r" -s 512 -f --no-save -q \
+		>"$T/out" 2>"$T/err" &
+	pid=$!
+	set +m
+	for ((i = 0; i < 300; i++)); do
+		[[ $(find "$dir" -mindepth 2 -maxdepth 2 -name 'clyde.*' |
+			wc -l) -eq 4 ]] && break
+		sleep 0.05
+	done
+	[[ $i -lt 300 ]] || fail "$how: the ranks did not start"
+	sleep 1
+	if [[ $how == mpirun ]]; then
+		kill -INT "$pid"
+	else
+		# The ranks are mpirun's children on one host.
+		kill -TERM $(pgrep -P "$pid")
+	fi
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		fail "$how: still running 30 s after the signal"
+	fi
+	RC=0
+	wait "$pid" || RC=$?
+}
+
+interrupt ranks
+expect_rc 5 "SIGTERM to the ranks: exit 5"
+assert_match "$(cat "$T/err")" "clyde-mpi: interrupted" "rank 0 says so"
+assert_empty_dir "$dir" "SIGTERM: nothing left (the made directories too)"
+
+interrupt mpirun
+# OpenMPI's mpirun exits 1 after a SIGINT whatever the ranks return.
+[[ $RC -ne 0 ]] || fail "SIGINT to mpirun: exit status 0"
+ok "SIGINT to mpirun: non-zero exit ($RC)"
+assert_match "$(cat "$T/err")" "clyde-mpi: interrupted" "rank 0 says so"
+assert_empty_dir "$dir" "SIGINT: nothing left (the made directories too)"
+
+done_testing
