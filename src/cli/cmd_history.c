@@ -700,7 +700,8 @@ static int stored_table(struct hist_cli *c, int argc, char **argv,
 			goto out;
 		}
 		copts.labels = (const char *const *)r.labels;
-		copts.nlabels = r.nlabels < set->nruns ? r.nlabels : set->nruns;
+		/* More labels than merged columns: compare refuses it. */
+		copts.nlabels = r.nlabels;
 	} else {
 		copts.labels = labels;
 		copts.nlabels = n;
