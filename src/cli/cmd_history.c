@@ -31,7 +31,6 @@
 #include "report/history.h"
 #include "report/html.h"
 #include "report/loaded.h"
-#include "results/format.h"
 
 static const char usage_text[] =
 	"Usage: clyde history [--db PATH] COMMAND [OPTION]... [ARG]...\n"
@@ -226,10 +225,10 @@ struct fig_col {
 	double divisor;	       /* to the unit in the header */
 };
 
-/* One key figure as the list shows it, rounded as the compare table
- * rounds (clyde_compare_cell_text()), so that one value reads alike in
- * both; a whole number (a CSV's 888 files/s) without false decimals;
- * "+++++" for a bonnie++ "too fast" without a number. */
+/* One key figure as the list shows it, rounded by the compare table's
+ * own function (clyde_compare_cell_text(), clyde_fmt_readable()), so that
+ * one value reads alike in both; "+++++" for a bonnie++ "too fast"
+ * without a number. */
 static void fmt_fig(char *buf, size_t len, const struct clyde_history_figure *f,
 		    const struct fig_col *col)
 {
@@ -245,10 +244,10 @@ static void fmt_fig(char *buf, size_t len, const struct clyde_history_figure *f,
 					   CLYDE_LOADED_VALUE;
 		cell.has_value = true;
 		cell.value = f->value;
-		if (!f->too_fast && v == floor(v))
-			clyde_fmt_double(buf, len, v, 0);
-		else
-			clyde_compare_cell_text(buf, len, &row, &cell);
+		/* A whole number (a CSV's 888 files/s) is a row of whole
+		 * numbers to compare: no false decimals. */
+		row.whole = !f->too_fast && v == floor(v);
+		clyde_compare_cell_text(buf, len, &row, &cell);
 		break;
 	case CLYDE_HIST_FIG_TOO_FAST:
 		snprintf(buf, len, "+++++");
@@ -566,9 +565,12 @@ struct table_opts {
 	const char *out, *title;
 };
 
+/* The usage for --help; after a usage error the one line that named it
+ * is enough. */
 static void table_usage(FILE *f)
 {
-	fputs(usage_text, f);
+	if (f == stdout)
+		fputs(usage_text, f);
 }
 
 /* history compare's and report's own options: --db; --format (compare);
@@ -698,7 +700,8 @@ static int stored_table(struct hist_cli *c, int argc, char **argv,
 			goto out;
 		}
 		copts.labels = (const char *const *)r.labels;
-		copts.nlabels = r.nlabels < set->nruns ? r.nlabels : set->nruns;
+		/* More labels than merged columns: compare refuses it. */
+		copts.nlabels = r.nlabels;
 	} else {
 		copts.labels = labels;
 		copts.nlabels = n;
@@ -1110,10 +1113,14 @@ static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 	if (!text)
 		return fprintf(stderr, "clyde history: out of memory\n"),
 		       CLYDE_EXIT_USAGE;
+	tlen = 0;
 	for (int i = optind + 1; i < argc; i++) {
+		size_t l = strlen(argv[i]);
+
 		if (i > optind + 1)
-			strcat(text, " ");
-		strcat(text, argv[i]);
+			text[tlen++] = ' ';
+		memcpy(text + tlen, argv[i], l);
+		tlen += l;
 	}
 	if (!note && !text[0]) {
 		free(text);

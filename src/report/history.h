@@ -247,7 +247,10 @@ void clyde_history_import_release(struct clyde_history_import *imp);
  * non-blank byte is '{' is one clyde JSON result; anything else is read
  * as CSV lines (bonnie++ 1.03, 1.96/1.97, 1.98..2.00a or clyde), each data
  * line one run, headers and blank lines skipped.  A malformed CSV line is
- * listed in imp->errors and the other lines are still imported.  All runs
+ * listed in imp->errors and the other lines are still imported.  A
+ * result already stored (clyde_history_find_same()) is listed in
+ * imp->skipped instead of stored, unless imp->force.  An imported CSV
+ * line keeps its line number (entry.source_line).  All runs
  * of one file are stored in one transaction.  Returns 0 when the file was
  * read (look at imp->errors too), or a negative errno (nothing of this
  * file stored) when it cannot be read, is not a usable JSON result, or

@@ -123,6 +123,15 @@ h import --force "$T/one.csv"
 expect_rc 0 "import --force"
 assert_file_match "$T/out" "^$T/one.csv: 1 run imported, id 6$" \
 	"--force stores it again"
+# --merge-repeats folds runs of one file with one label and the same
+# settings into one column, as compare does for bonnie++ -x lines.
+h label 6 "solo two"
+h compare 5 6 --merge-repeats
+expect_rc 0 "history compare --merge-repeats"
+assert_match "$(head -n 1 "$T/out" | tr -s ' ')" '^test metric unit solo two$' \
+	"two repeats of one line are one column"
+h compare 5 6 --merge-repeats --label a,b
+expect_rc 1 "more labels than merged columns is refused"
 
 # history compare splits --label as compare does.
 h compare 1 2 --label 'x,y'
