@@ -1,19 +1,28 @@
 /*
  * The HTML report of `clyde report`: one self-contained file (inline CSS
- * and SVG; no script, no fonts, nothing fetched from the network) with
- *  - a bar chart per test group (sequential output, sequential input,
- *    random seeks, sequential create, random create, tree walk) that has
- *    a value in some run: one bar per run and test, each labelled with
- *    its value; "too fast" and "skipped" are written where the bar would
- *    be, never drawn as 0;
- *  - a latency percentile chart per test where some run has percentiles
- *    (p50, p90, p99, p99.9, max; one line per run, log scale);
- *  - "what differs": the configuration keys whose values differ between
- *    runs, one column per run, then the keys all runs share, collapsed
- *    in a <details> element;
- *  - the full compare table (the same model as `clyde compare`).
- * Every string that came from a user (labels, paths, notes, mount
- * options) is escaped for HTML text or attributes.
+ * and SVG; no script, no fonts, nothing fetched from the network), laid
+ * out for a 1400 px window and scaling down, that reads as well with 24
+ * results as with 3:
+ *  - the title, the number of results and the generation date;
+ *  - an overview heat map: one row per result, one column per test's
+ *    rate, each cell shaded by its share of the best of its settings
+ *    group (html_overview.c);
+ *  - the results with their run dates and sources (collapsed past ten);
+ *  - a chart per test group (sequential output, sequential input, random
+ *    seeks, sequential create, random create, tree walk): a panel per
+ *    test across the page width, a bar per result with CI whiskers, "too
+ *    fast" and "skipped" written where the bar would be, never drawn as 0;
+ *    the same charts for the maximum latencies (bonnie++ 1.96 and later);
+ *    a latency percentile chart per test where some result has
+ *    percentiles (html_chart.c);
+ *  - "what differs": the settings groups, then one row per result and one
+ *    column per setting that differs, then the shared settings, collapsed
+ *    in a <details> element (html_differs.c);
+ *  - the full compare table (the same model as `clyde compare`), changes
+ *    against a baseline coloured.
+ * A result has a colour and, past ten, a marker shape too.  Every string
+ * that came from a user (labels, paths, notes, mount options) is escaped
+ * for HTML text or attributes.
  */
 #ifndef CLYDE_REPORT_HTML_H
 #define CLYDE_REPORT_HTML_H
@@ -64,14 +73,16 @@ void clyde_html_esc(FILE *f, const char *s);
 const char *clyde_html_color(size_t i);
 
 /* How many <svg> charts clyde_html_write() draws for this table: one per
- * group with a value plus one per test with percentiles.  (Tests use it to
- * check what a browser rendered.) */
+ * group with a rate row, one per group with a maximum latency, plus one
+ * per test with percentiles.  (Tests use it to check what a browser
+ * rendered.) */
 size_t clyde_html_chart_count(const struct clyde_compare *cmp);
 
 /*
  * Write the report for `cmp` (built from the runs the report shows) with
- * `title` (escaped; NULL for "clyde report").  Returns 0, or a negative
- * errno when the stream failed.
+ * `title` (escaped; NULL for "clyde report").  The generation date is the
+ * clock's, or SOURCE_DATE_EPOCH's when that is set.  Returns 0, -ENOMEM,
+ * or a negative errno when the stream failed.
  */
 int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		     const char *title);
