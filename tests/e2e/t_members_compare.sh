@@ -40,7 +40,8 @@ end = html.find("<details", start)
 def check(cond, what):
     print(("ok " if cond else "FAIL ") + what)
 check(start >= 0 and end > start, "the report has a what-differs part")
-differs = re.sub(r"<[^>]+>", " ", html[start:end])
+differs = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ",
+                 html[start:end].replace("<wbr>", "")))
 for key, a, b in (("fs stripe unit", "64 KiB", "16 KiB"),
                   ("fs stripe width", "192 KiB", "32 KiB"),
                   ("fs stride / stripe width", "16 / 48 blocks",
