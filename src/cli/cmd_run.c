@@ -510,12 +510,11 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
 		extra->n_unsettled =
 			clyde_summary_unsettled(sum, extra->unsettled);
-	if (series && (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
-		       clyde_members_text_write(stderr, runs, *done,
-						cli->verbose) < 0 ||
-		       (!cli->no_advice &&
-			clyde_advice_section(stderr, &runs[0].env.stack, 0) <
-				0)))
+	if (series &&
+	    (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
+	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0 ||
+	     (!cli->no_advice &&
+	      clyde_advice_section(stderr, &runs[0].env.stack, 0) < 0)))
 		return -EIO;
 	return 0;
 }
