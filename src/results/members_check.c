@@ -199,6 +199,15 @@ const char *clyde_test_label(enum clyde_test id)
 	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
 }
 
+bool clyde_members_parity_possible(const struct clyde_stack *s)
+{
+	struct clyde_stack_stripe st;
+
+	if (!s->nnodes)
+		return true;
+	return clyde_stack_stripe(s, &st) == 0 && st.parity;
+}
+
 static bool writes_data(enum clyde_test id)
 {
 	return clyde_test_only_writes(id) || id == CLYDE_REWRITE;
@@ -209,8 +218,11 @@ void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
 {
 	const struct clyde_test_result *t = &r->tests[id];
 
-	clyde_members_check(&t->members, clyde_test_only_writes(id),
-			    writes_data(id) ? t->bytes : 0, v);
+	clyde_members_check(
+		&t->members,
+		clyde_test_only_writes(id) &&
+			clyde_members_parity_possible(&r->env.stack),
+		writes_data(id) ? t->bytes : 0, v);
 }
 
 unsigned clyde_members_run_findings(char *buf, size_t n,
@@ -238,7 +250,10 @@ void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
 	bool extract = p == CLYDE_TREE_EXTRACT;
 	struct clyde_stack_stripe st;
 
-	clyde_members_check(&r->members, extract, extract ? r->bytes : 0, v);
+	clyde_members_check(
+		&r->members,
+		extract && clyde_members_parity_possible(&run->env.stack),
+		extract ? r->bytes : 0, v);
 	clyde_members_findings(
 		text, n, clyde_tree_phase_name((enum clyde_tree_phase)p),
 		&r->members, v,

@@ -136,8 +136,16 @@ static void test_quiet_on_plain_disk(void)
 	CHECK(clyde_members_run_findings(text, sizeof(text), r, CLYDE_PUT_BLOCK,
 					 &v) == 0);
 	CHECK_STR(text, "");
-	/* Without a stripe the sentence says it is unknown. */
+	/* Even 100 MiB read while writing: no parity, so no partial
+	 * stripes (other activity on the disk, metadata). */
 	m->m[0].io.read_bytes = 100 * MIB;
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(!v.rmw);
+	free_run(r);
+	/* A result without a stack: the stripe is unknown and said so. */
+	r = block_write_run(NULL, NULL, 1024 * MIB);
+	m = &r->tests[CLYDE_PUT_BLOCK].members;
+	member(m, "sdb", 100 * MIB, 1030 * MIB, 900);
 	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
 	CHECK(v.rmw);
 	clyde_members_run_findings(text, sizeof(text), r, CLYDE_PUT_BLOCK, &v);
