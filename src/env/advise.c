@@ -64,29 +64,31 @@ __attribute__((format(printf, 2, 3))) static void fix(struct clyde_advice *a,
 	va_end(ap);
 }
 
-/* Human bytes (exact units where whole) into one of a few rotating
- * buffers, so that one message can quote several sizes. */
-static const char *sz(uint64_t bytes)
-{
-	static _Thread_local char bufs[6][32];
-	static _Thread_local unsigned next;
-	char *b = bufs[next++ % 6];
+/* Buffers for the sizes one message quotes: each sz() or sz_opt() call
+ * takes the next, so several can appear in one printf. */
+struct sizes {
+	char buf[6][32];
+	unsigned next;
+};
 
-	return clyde_stack_fmt_bytes(b, sizeof(bufs[0]), bytes);
+/* Human bytes, exact units where whole ("512 KiB", "1.50 MiB"). */
+static const char *sz(struct sizes *z, uint64_t bytes)
+{
+	char *b = z->buf[z->next++ % 6];
+
+	return clyde_stack_fmt_bytes(b, sizeof(z->buf[0]), bytes);
 }
 
-/* A size for mkfs.xfs/lvcreate: "512k", "1536k", "4m". */
-static const char *sz_opt(uint64_t bytes)
+/* A size for mkfs.xfs/lvcreate/pvcreate: "512k", "1536k", "4m". */
+static const char *sz_opt(struct sizes *z, uint64_t bytes)
 {
-	static _Thread_local char bufs[4][32];
-	static _Thread_local unsigned next;
-	char *b = bufs[next++ % 4];
+	char *b = z->buf[z->next++ % 6];
 
 	if (bytes % (1024 * 1024) == 0)
-		snprintf(b, sizeof(bufs[0]), "%llum",
+		snprintf(b, sizeof(z->buf[0]), "%llum",
 			 (unsigned long long)(bytes >> 20));
 	else
-		snprintf(b, sizeof(bufs[0]), "%lluk",
+		snprintf(b, sizeof(z->buf[0]), "%lluk",
 			 (unsigned long long)(bytes >> 10));
 	return b;
 }
@@ -132,6 +134,7 @@ static void check_fs_stripe(const struct clyde_stack *s,
 			    const struct clyde_stack_stripe *st,
 			    struct clyde_advice_list *l)
 {
+	struct sizes z = { .next = 0 };
 	const struct clyde_stack_fs *fs = &s->fs;
 	struct clyde_advice *a;
 	bool ext = is_ext(fs->type), xfs = !strcmp(fs->type, "xfs");
@@ -143,7 +146,7 @@ static void check_fs_stripe(const struct clyde_stack *s,
 		add(l, CLYDE_ADVICE_INFO, "fs-stripe", "filesystem",
 		    "%s sits on %s (%s, stripe %s x %u data disks) but its "
 		    "stripe geometry could not be read%s%s",
-		    fs->type, st->layer, st->level, sz(st->chunk_bytes),
+		    fs->type, st->layer, st->level, sz(&z, st->chunk_bytes),
 		    st->data_disks, fs->note[0] ? ": " : "", fs->note);
 		return;
 	}
@@ -154,9 +157,10 @@ static void check_fs_stripe(const struct clyde_stack *s,
 		"%s was made for a stripe unit of %s and width %s, but %s is "
 		"%s with chunk %s x %u data disks = %s: allocation and "
 		"writeback do not line up with full stripes%s",
-		fs->type, sz(fs->stripe_unit_bytes), sz(fs->stripe_width_bytes),
-		st->layer, st->level, sz(st->chunk_bytes), st->data_disks,
-		sz(st->stripe_bytes),
+		fs->type, sz(&z, fs->stripe_unit_bytes),
+		sz(&z, fs->stripe_width_bytes), st->layer, st->level,
+		sz(&z, st->chunk_bytes), st->data_disks,
+		sz(&z, st->stripe_bytes),
 		st->parity ? ", so partial-stripe writes read before they "
 			     "write" :
 			     "");
@@ -169,12 +173,12 @@ static void check_fs_stripe(const struct clyde_stack *s,
 		    stride, stride * st->data_disks, fs_dev(s), stride,
 		    stride * st->data_disks, fs_dev(s));
 	} else if (xfs) {
-		fix(a, "mkfs.xfs -d su=%s,sw=%u %s", sz_opt(st->chunk_bytes),
-		    st->data_disks, fs_dev(s));
+		fix(a, "mkfs.xfs -d su=%s,sw=%u %s",
+		    sz_opt(&z, st->chunk_bytes), st->data_disks, fs_dev(s));
 	}
 }
 
-/* The stripe below node i (itself included), or NULL. */
+/* The stripe at or below node i; false when nothing there stripes. */
 static bool stripe_of(const struct clyde_stack *s, uint32_t i,
 		      struct clyde_stack_stripe *st)
 {
@@ -187,11 +191,22 @@ static bool stripe_of(const struct clyde_stack *s, uint32_t i,
 	return clyde_stack_stripe(&sub, st) == 0;
 }
 
+/* A start for a partition that was at `start`: the first multiple of
+ * `unit` at or after it and at or after 1 MiB (where partitioning tools
+ * start by default). */
+static uint64_t aligned_start(uint64_t start, uint64_t unit)
+{
+	uint64_t at = start > (1u << 20) ? start : (1u << 20);
+
+	return (at + unit - 1) / unit * unit;
+}
+
 /* 2. Partitions and LVs must start on a stripe boundary of what they
  * are carved from, and partitions of disks on a physical block. */
 static void check_alignment(const struct clyde_stack *s,
 			    struct clyde_advice_list *l)
 {
+	struct sizes z = { .next = 0 };
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct clyde_stack_node *n = &s->nodes[i];
 		struct clyde_stack_stripe st;
@@ -218,15 +233,15 @@ static void check_alignment(const struct clyde_stack *s,
 				"partition %s starts at %s (sector %llu), not "
 				"on a multiple of %s's %s (%s): writes "
 				"straddle two %ss",
-				n->name, sz(n->start_bytes),
+				n->name, sz(&z, n->start_bytes),
 				(unsigned long long)(n->start_bytes / 512),
-				d->name, what, sz(unit), what);
+				d->name, what, sz(&z, unit), what);
 			fix(a,
 			    "recreate it starting on a multiple of %s, e.g. "
 			    "parted /dev/%s mkpart primary %lluKiB 100%%",
-			    sz(unit), d->name,
-			    (unsigned long long)(((n->start_bytes + unit - 1) /
-						  unit * unit) >>
+			    sz(&z, unit), d->name,
+			    (unsigned long long)(aligned_start(n->start_bytes,
+							       unit) >>
 						 10));
 			continue;
 		}
@@ -239,15 +254,15 @@ static void check_alignment(const struct clyde_stack *s,
 			a = add(l, CLYDE_ADVICE_WARN, "lv-align", n->name,
 				"%s (%s) starts at %s on %s, not on a multiple "
 				"of its full stripe (%s)",
-				n->name, n->dm_name, sz(n->dm_start_bytes),
+				n->name, n->dm_name, sz(&z, n->dm_start_bytes),
 				s->nodes[n->children[0]].name,
-				sz(st.stripe_bytes));
+				sz(&z, st.stripe_bytes));
 			fix(a,
 			    "pvcreate --dataalignment %s /dev/%s (and extents "
 			    "that are multiples of it: vgcreate -s %s)",
-			    sz_opt(st.stripe_bytes),
+			    sz_opt(&z, st.stripe_bytes),
 			    s->nodes[n->children[0]].name,
-			    sz_opt(st.stripe_bytes));
+			    sz_opt(&z, st.stripe_bytes));
 		}
 		/* A striped LV over arrays: each LV chunk should be whole
 		 * stripes of the array below. */
@@ -261,16 +276,16 @@ static void check_alignment(const struct clyde_stack *s,
 					"%s stripes %s chunks over %u devices, "
 					"but %s's full stripe is %s: each LV "
 					"chunk is a partial-stripe write on %s",
-					n->name, sz(n->dm_stripe_bytes),
+					n->name, sz(&z, n->dm_stripe_bytes),
 					n->dm_stripes,
 					s->nodes[n->children[c]].name,
-					sz(st.stripe_bytes),
+					sz(&z, st.stripe_bytes),
 					s->nodes[n->children[c]].name);
 				fix(a,
 				    "lvcreate -i %u -I %s ... (a stripe size "
 				    "that is a multiple of %s)",
-				    n->dm_stripes, sz_opt(st.stripe_bytes),
-				    sz(st.stripe_bytes));
+				    n->dm_stripes, sz_opt(&z, st.stripe_bytes),
+				    sz(&z, st.stripe_bytes));
 				break;
 			}
 		}
@@ -280,6 +295,7 @@ static void check_alignment(const struct clyde_stack *s,
 /* 3. md arrays: stripe cache, degraded, resyncing. */
 static void check_md(const struct clyde_stack *s, struct clyde_advice_list *l)
 {
+	struct sizes z = { .next = 0 };
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct clyde_stack_node *n = &s->nodes[i];
 		struct clyde_advice *a;
@@ -316,7 +332,7 @@ static void check_md(const struct clyde_stack *s, struct clyde_advice_list *l)
 				"writes of streaming I/O; 4096 costs %s of "
 				"memory",
 				n->name, MD_STRIPE_CACHE_DEFAULT,
-				sz(4096ull * 4096 * n->raid_disks));
+				sz(&z, 4096ull * 4096 * n->raid_disks));
 			fix(a, "echo 4096 > /sys/block/%s/md/stripe_cache_size",
 			    n->name);
 		}
@@ -329,6 +345,7 @@ static void check_read_ahead(const struct clyde_stack *s,
 			     const struct clyde_stack_stripe *st,
 			     struct clyde_advice_list *l)
 {
+	struct sizes z = { .next = 0 };
 	for (uint32_t t = 0; t < s->ntop && st->stripe_bytes; t++) {
 		const struct clyde_stack_node *n = &s->nodes[s->top[t]];
 		const char *dev = n->name;
@@ -345,7 +362,8 @@ static void check_read_ahead(const struct clyde_stack *s,
 		a = add(l, CLYDE_ADVICE_WARN, "read-ahead", dev,
 			"%s reads ahead %u KiB, less than one full stripe of "
 			"%s (%s): sequential reads keep only some members busy",
-			dev, n->read_ahead_kb, st->layer, sz(st->stripe_bytes));
+			dev, n->read_ahead_kb, st->layer,
+			sz(&z, st->stripe_bytes));
 		fix(a, "echo %llu > /sys/block/%s/queue/read_ahead_kb",
 		    (unsigned long long)(st->stripe_bytes * 2 / 1024), dev);
 	}
@@ -438,32 +456,18 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 			"written twice, so block writes run at about half "
 			"the device's speed",
 			s->fs.mount_point);
-		fix(a,
-		    "mount -o remount,data=ordered %s (needs umount and "
-		    "mount for ext4)",
-		    fs_mnt(s));
+		fix(a, "umount %s && mount -o data=ordered %s %s", fs_mnt(s),
+		    fs_dev(s), fs_mnt(s));
 	}
 }
 
 /* True when nodes a and b (indexes) reach a common leaf. */
-static bool reach(const struct clyde_stack *s, uint32_t from, uint32_t to,
-		  unsigned depth)
-{
-	if (from == to)
-		return true;
-	if (depth > CLYDE_STACK_MAX_NODES)
-		return false;
-	for (uint32_t c = 0; c < s->nodes[from].nchildren; c++)
-		if (reach(s, s->nodes[from].children[c], to, depth + 1))
-			return true;
-	return false;
-}
-
 static bool share_leaf(const struct clyde_stack *s, uint32_t a, uint32_t b)
 {
 	for (uint32_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].nchildren == 0 && reach(s, a, i, 0) &&
-		    reach(s, b, i, 0))
+		if (s->nodes[i].nchildren == 0 &&
+		    clyde_stack_reaches(s, a, i) &&
+		    clyde_stack_reaches(s, b, i))
 			return true;
 	return false;
 }

@@ -71,13 +71,105 @@ static bool sys_exists(const char *root, const char *dev, const char *attr)
 	return access(path, F_OK) == 0;
 }
 
-const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
-						const char *name)
+/* The index of the node named `name`, or -1. */
+static int node_index(const struct clyde_stack *s, const char *name)
 {
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (strcmp(s->nodes[i].name, name) == 0)
-			return &s->nodes[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
+						const char *name)
+{
+	int i = node_index(s, name);
+
+	return i < 0 ? NULL : &s->nodes[i];
+}
+
+/* Depth-first from `from`, each node once (nodes are at most 64: one bit
+ * each). */
+static bool reaches_seen(const struct clyde_stack *s, uint32_t from,
+			 uint32_t to, uint64_t *seen)
+{
+	const struct clyde_stack_node *n;
+
+	if (from == to)
+		return true;
+	if (from >= s->nnodes || (*seen & (1ull << from)))
+		return false;
+	*seen |= 1ull << from;
+	n = &s->nodes[from];
+	for (uint32_t c = 0; c < n->nchildren; c++)
+		if (reaches_seen(s, n->children[c], to, seen))
+			return true;
+	return false;
+}
+
+bool clyde_stack_reaches(const struct clyde_stack *s, uint32_t from,
+			 uint32_t to)
+{
+	uint64_t seen = 0;
+
+	return reaches_seen(s, from, to, &seen);
+}
+
+/* The number of lines node i unfolds into (itself and, again, every
+ * device below it per path), capped just above `cap`. */
+static size_t unfolded(const struct clyde_stack *s, uint32_t i, size_t cap)
+{
+	size_t n = 1;
+
+	for (uint32_t c = 0; c < s->nodes[i].nchildren && n <= cap; c++)
+		n += unfolded(s, s->nodes[i].children[c], cap - n + 1);
+	return n;
+}
+
+int clyde_stack_check(const struct clyde_stack *s, char *why, size_t n)
+{
+	size_t lines = 0;
+
+	if (s->nnodes > CLYDE_STACK_MAX_NODES) {
+		snprintf(why, n, "more than %d devices", CLYDE_STACK_MAX_NODES);
+		return -EINVAL;
+	}
+	for (uint32_t t = 0; t < s->ntop; t++)
+		if (s->top[t] >= s->nnodes) {
+			snprintf(why, n, "a top device that does not exist");
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *d = &s->nodes[i];
+
+		for (uint32_t c = 0; c < d->nchildren; c++) {
+			if (d->children[c] >= s->nnodes) {
+				snprintf(why, n,
+					 "%s: a child that does not "
+					 "exist",
+					 d->name);
+				return -EINVAL;
+			}
+			if (clyde_stack_reaches(s, d->children[c],
+						(uint32_t)i)) {
+				snprintf(why, n, "%s is below itself", d->name);
+				return -EINVAL;
+			}
+		}
+	}
+	/* Acyclic now, so unfolded() ends; the cap keeps it short. */
+	for (uint32_t t = 0; t < s->ntop && lines <= CLYDE_STACK_MAX_UNFOLDED;
+	     t++)
+		lines += unfolded(s, s->top[t],
+				  CLYDE_STACK_MAX_UNFOLDED - lines + 1);
+	if (lines > CLYDE_STACK_MAX_UNFOLDED) {
+		snprintf(why, n,
+			 "the device tree unfolds into more than %d "
+			 "lines",
+			 CLYDE_STACK_MAX_UNFOLDED);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The disk holding partition `part`: the block device D with a
@@ -225,6 +317,10 @@ static void add_child(struct walk *w, size_t parent, const char *child)
 
 	if (c < 0)
 		return;
+	/* A fixture (or a kernel bug) could make a device its own
+	 * ancestor: that edge is left out. */
+	if (clyde_stack_reaches(w->s, (uint32_t)c, (uint32_t)parent))
+		return;
 	p = &w->s->nodes[parent];
 	for (uint32_t i = 0; i < p->nchildren; i++)
 		if (p->children[i] == (uint32_t)c)
@@ -261,15 +357,12 @@ static void add_slaves(struct walk *w, size_t idx)
 	n = scandir(dir, &list, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		if (list[i]->d_name[0] != '.') {
+			int m;
+
 			add_child(w, idx, list[i]->d_name);
-			if (w->s->nodes[idx].kind == CLYDE_STACK_MD) {
-				struct clyde_stack_node *m =
-					(struct clyde_stack_node *)
-						clyde_stack_find(
-							w->s, list[i]->d_name);
-				if (m)
-					md_member(w->root, name, m);
-			}
+			m = node_index(w->s, list[i]->d_name);
+			if (m >= 0 && w->s->nodes[idx].kind == CLYDE_STACK_MD)
+				md_member(w->root, name, &w->s->nodes[m]);
 		}
 		free(list[i]);
 	}
@@ -282,13 +375,13 @@ static int add_node(struct walk *w, const char *name)
 {
 	struct clyde_stack *s = w->s;
 	struct clyde_stack_node *n;
-	const struct clyde_stack_node *have = clyde_stack_find(s, name);
+	int have = node_index(s, name);
 	char buf[64], disk[64];
 	uint64_t sectors;
 	size_t idx;
 
-	if (have)
-		return (int)(have - s->nodes);
+	if (have >= 0)
+		return have;
 	if (!sys_exists(w->root, name, "dev"))
 		return -1;
 	if (s->nnodes >= CLYDE_STACK_MAX_NODES) {
@@ -386,6 +479,28 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* /sys does not name the device: describe it from its node, which is the
+ * path itself or the mount source. */
+static void add_from_ioctl(struct walk *w, const char *path,
+			   const struct clyde_target *t)
+{
+	struct clyde_stack *s = w->s;
+	const char *node = t->source;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		node = path;
+	if (s->nnodes < CLYDE_STACK_MAX_NODES &&
+	    clyde_stack_node_ioctl(node, &s->nodes[s->nnodes]) == 0) {
+		s->top[s->ntop++] = (uint32_t)s->nnodes++;
+		return;
+	}
+	snprintf(s->note, sizeof(s->note),
+		 "device %u:%u has no name in /sys and %.200s cannot be "
+		 "opened",
+		 t->dev_major, t->dev_minor, node[0] ? node : "no node");
+}
+
 /* A real target: its mount from env.c, its geometry, its devices. */
 static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 {
@@ -400,6 +515,8 @@ static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 		free(t);
 		return rc;
 	}
+	if (!t->mount_point[0] && t->has_block_device)
+		clyde_stack_content(s, path);
 	if (t->mount_point[0]) {
 		s->has_fs = true;
 		clyde_stack_copy(s->fs.type, sizeof(s->fs.type), t->fstype);
@@ -413,9 +530,7 @@ static int probe_real(struct clyde_ctx *ctx, struct walk *w, const char *path)
 	if (!t->has_block_device) {
 		clyde_stack_copy(s->note, sizeof(s->note), t->no_device_reason);
 	} else if (!t->block_dev[0]) {
-		snprintf(s->note, sizeof(s->note),
-			 "device %u:%u has no name in /sys", t->dev_major,
-			 t->dev_minor);
+		add_from_ioctl(w, path, t);
 	} else {
 		if (strcmp(s->fs.type, "btrfs") == 0)
 			add_btrfs_devices(w);
@@ -528,12 +643,13 @@ static bool md_parity(const char *level)
 
 /* The first striping node found depth-first from node i. */
 static int stripe_below(const struct clyde_stack *s, uint32_t i,
-			struct clyde_stack_stripe *st, unsigned depth)
+			struct clyde_stack_stripe *st, uint64_t *seen)
 {
 	const struct clyde_stack_node *n = &s->nodes[i];
 
-	if (depth > CLYDE_STACK_MAX_NODES)
+	if (i >= s->nnodes || (*seen & (1ull << i)))
 		return -ENOENT;
+	*seen |= 1ull << i;
 	if (n->kind == CLYDE_STACK_MD && clyde_stack_md_data_disks(n) &&
 	    n->chunk_bytes) {
 		memset(st, 0, sizeof(*st));
@@ -558,7 +674,7 @@ static int stripe_below(const struct clyde_stack *s, uint32_t i,
 		return 0;
 	}
 	for (uint32_t c = 0; c < n->nchildren; c++)
-		if (stripe_below(s, n->children[c], st, depth + 1) == 0)
+		if (stripe_below(s, n->children[c], st, seen) == 0)
 			return 0;
 	return -ENOENT;
 }
@@ -598,8 +714,10 @@ int clyde_stack_stripe(const struct clyde_stack *s,
 {
 	if (s->has_fs && !strcmp(s->fs.type, "btrfs"))
 		return btrfs_stripe(s, st);
+	uint64_t seen = 0;
+
 	for (uint32_t t = 0; t < s->ntop; t++)
-		if (stripe_below(s, s->top[t], st, 0) == 0)
+		if (stripe_below(s, s->top[t], st, &seen) == 0)
 			return 0;
 	return -ENOENT;
 }

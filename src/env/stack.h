@@ -171,6 +171,10 @@ struct clyde_stack {
 	char target[4096]; /* the path or device as given */
 	bool has_fs;	   /* false for a device node that is not mounted */
 	struct clyde_stack_fs fs;
+	/* A device node that is not mounted: what it holds, as libblkid
+	 * names it (ext4, xfs, linux_raid_member, LVM2_member, swap, ...);
+	 * "" when nothing was recognised or it could not be read. */
+	char content[32];
 
 	size_t nnodes;
 	struct clyde_stack_node *nodes; /* owned; clyde_stack_free() */
@@ -196,6 +200,21 @@ int clyde_stack_probe(struct clyde_ctx *ctx, const char *sysroot,
 
 /* Release what a probe or a JSON read allocated; s becomes empty. */
 void clyde_stack_free(struct clyde_stack *s);
+
+/* True when node `to` is node `from` or below it (indexes into nodes). */
+bool clyde_stack_reaches(const struct clyde_stack *s, uint32_t from,
+			 uint32_t to);
+
+/*
+ * Check that s is a stack the functions here can walk: children and tops
+ * name existing devices, no device is below itself, and the tree the text
+ * printer unfolds (a device shared by two parents appears under each) has
+ * at most CLYDE_STACK_MAX_UNFOLDED lines.  The walker only builds such
+ * stacks; a stack read from JSON is checked with this.  Returns 0, or
+ * -EINVAL with the reason in why.
+ */
+#define CLYDE_STACK_MAX_UNFOLDED 4096
+int clyde_stack_check(const struct clyde_stack *s, char *why, size_t n);
 
 /* The node named `name`, or NULL. */
 const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,

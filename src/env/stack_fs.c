@@ -361,3 +361,27 @@ void clyde_stack_fs_geometry(struct clyde_stack *s)
 	else if (!strcmp(fs->type, "btrfs"))
 		btrfs_geometry(fs);
 }
+
+void clyde_stack_content(struct clyde_stack *s, const char *dev)
+{
+#ifdef CLYDE_HAVE_BLKID
+	blkid_probe pr = blkid_new_probe_from_filename(dev);
+	const char *type = NULL;
+
+	s->content[0] = '\0';
+	if (!pr)
+		return;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	if (blkid_do_safeprobe(pr) == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 ||
+		    blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0)
+			clyde_stack_copy(s->content, sizeof(s->content), type);
+	}
+	blkid_free_probe(pr);
+#else
+	(void)dev;
+	s->content[0] = '\0';
+#endif
+}

@@ -48,4 +48,13 @@ int clyde_stack_dm_table(const char *root, const char *dm_name, char *buf,
  * already there.  Never fails: what cannot be read goes into fs.note. */
 void clyde_stack_fs_geometry(struct clyde_stack *s);
 
+/* What the block device at `dev` (a /dev path) holds, by libblkid's
+ * probe, into s->content ("" without libblkid or when it cannot tell). */
+void clyde_stack_content(struct clyde_stack *s, const char *dev);
+
+/* Describe the block device node `devnode` with ioctls (stack_ioctl.c),
+ * for when /sys does not.  Returns 0, or a negative errno when it cannot
+ * be opened or is not a block device. */
+int clyde_stack_node_ioctl(const char *devnode, struct clyde_stack_node *n);
+
 #endif

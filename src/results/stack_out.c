@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,10 +155,12 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 {
 	const char *leaves[CLYDE_STACK_MAX_NODES];
 	size_t nleaves = clyde_stack_leaves(s, leaves, CLYDE_STACK_MAX_NODES);
+	struct clyde_stack_stripe st;
 
 	clyde_jw_open(w, key, '{');
 	CLYDE_JW_ARR(w, "target", s->target);
 	CLYDE_JW_ARR(w, "note", s->note);
+	CLYDE_JW_ARR(w, "content", s->content);
 	if (s->has_fs) {
 		clyde_jw_open(w, "filesystem", '{');
 		write_fields(w, &s->fs, fs_fields, NFIELDS(fs_fields), 0);
@@ -166,6 +169,21 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 		clyde_jw_close(w, '}');
 	} else {
 		clyde_jw_null(w, "filesystem");
+	}
+	if (clyde_stack_stripe(s, &st) == 0) {
+		/* Derived from the layers above, for readers' convenience
+		 * (read back, it is computed again). */
+		clyde_jw_open(w, "stripe", '{');
+		CLYDE_JW_ARR(w, "layer", st.layer);
+		CLYDE_JW_ARR(w, "level", st.level);
+		clyde_jw_u64(w, "chunk_bytes", st.chunk_bytes);
+		clyde_jw_u64(w, "data_disks", st.data_disks);
+		clyde_jw_u64(w, "disks", st.disks);
+		clyde_jw_u64(w, "stripe_bytes", st.stripe_bytes);
+		clyde_jw_bool(w, "parity", st.parity);
+		clyde_jw_close(w, '}');
+	} else {
+		clyde_jw_null(w, "stripe");
 	}
 	write_names(w, "top", s, s->top, s->ntop);
 	clyde_jw_open(w, "leaves", '[');
@@ -276,6 +294,7 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			  struct clyde_json_error *err)
 {
 	const struct clyde_json *devs, *fs, *v;
+	char why[96];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -288,6 +307,8 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 		snprintf(out->target, sizeof(out->target), "%s", v->str);
 	if ((v = clyde_json_get(obj, "note")) && clyde_json_str(v))
 		snprintf(out->note, sizeof(out->note), "%s", v->str);
+	if ((v = clyde_json_get(obj, "content")) && clyde_json_str(v))
+		snprintf(out->content, sizeof(out->content), "%s", v->str);
 	fs = clyde_json_get(obj, "filesystem");
 	if (fs && fs->type == CLYDE_JSON_OBJECT) {
 		out->has_fs = true;
@@ -344,6 +365,14 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			CLYDE_STACK_MAX_TOP, err);
 	if (rc)
 		goto fail;
+	if (clyde_stack_check(out, why, sizeof(why)) != 0) {
+		if (err) {
+			err->line = obj->line;
+			snprintf(err->why, sizeof(err->why), "stack: %s", why);
+		}
+		rc = -EINVAL;
+		goto fail;
+	}
 	return 0;
 fail:
 	clyde_stack_free(out);
@@ -531,12 +560,22 @@ static void text_fs(FILE *f, const struct clyde_stack_fs *fs)
 
 void clyde_stack_text(FILE *f, const struct clyde_stack *s)
 {
+	const struct clyde_stack_node *j;
+
 	if (s->has_fs)
 		text_fs(f, &s->fs);
 	else
-		fprintf(f, "%s (not mounted)\n", s->target);
+		fprintf(f, "%s (not mounted%s%s)\n", s->target,
+			s->content[0] ? "; holds " : "", s->content);
 	for (uint32_t t = 0; t < s->ntop; t++)
 		text_node(f, s, s->top[t], 0);
+	/* An external journal or log: a stack of its own beside the data. */
+	if (s->has_fs && s->fs.journal == CLYDE_JOURNAL_EXTERNAL &&
+	    (j = clyde_stack_find(s, s->fs.journal_dev)) != NULL) {
+		fprintf(f, "  %s device:\n",
+			strcmp(s->fs.type, "xfs") ? "journal" : "log");
+		text_node(f, s, (uint32_t)(j - s->nodes), 1);
+	}
 	if (s->note[0])
 		fprintf(f, "  note: %s\n", s->note);
 }
@@ -623,4 +662,192 @@ void clyde_advice_text(FILE *f, const struct clyde_advice_list *l)
 		if (a->fix[0])
 			fprintf(f, "    fix: %s\n", a->fix);
 	}
+}
+
+/* ---- facts ------------------------------------------------------------ */
+
+struct facts {
+	struct clyde_stack_fact *out;
+	size_t n, max;
+};
+
+__attribute__((format(printf, 3, 4))) static void
+fact(struct facts *fs, const char *key, const char *fmt, ...)
+{
+	char value[sizeof(fs->out->value)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	if (!value[0] || !strcmp(value, "0"))
+		return;
+	if (fs->n < fs->max) {
+		snprintf(fs->out[fs->n].key, sizeof(fs->out->key), "%s", key);
+		snprintf(fs->out[fs->n].value, sizeof(fs->out->value), "%s",
+			 value);
+	}
+	fs->n++;
+}
+
+static void fact_bytes(struct facts *fs, const char *key, uint64_t v)
+{
+	char b[32];
+
+	if (v)
+		fact(fs, key, "%s", clyde_stack_fmt_bytes(b, sizeof(b), v));
+}
+
+/* Append v to list (comma separated) unless it is there already. */
+static void add_distinct(char *list, size_t n, const char *v)
+{
+	size_t len = strlen(v), used = strlen(list);
+	const char *p = list;
+
+	if (!v[0])
+		return;
+	while (*p) {
+		size_t item = strcspn(p, ",");
+
+		if (item == len && !strncmp(p, v, len))
+			return;
+		p += item + (p[item] == ',');
+	}
+	if (used + len + 2 <= n)
+		snprintf(list + used, n - used, "%s%s", used ? "," : "", v);
+}
+
+/* One fact per node field over the nodes that pass `want`. */
+static void
+node_fact(struct facts *fs, const struct clyde_stack *s, const char *key,
+	  bool (*want)(const struct clyde_stack *, size_t),
+	  void (*get)(const struct clyde_stack_node *, char *, size_t))
+{
+	char list[sizeof(fs->out->value)] = "", v[64];
+
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (!want(s, i))
+			continue;
+		get(&s->nodes[i], v, sizeof(v));
+		add_distinct(list, sizeof(list), v);
+	}
+	fact(fs, key, "%s", list);
+}
+
+static bool is_leaf(const struct clyde_stack *s, size_t i)
+{
+	const char *names[CLYDE_STACK_MAX_NODES];
+	size_t n = clyde_stack_leaves(s, names, CLYDE_STACK_MAX_NODES);
+
+	for (size_t k = 0; k < n && k < CLYDE_STACK_MAX_NODES; k++)
+		if (names[k] == s->nodes[i].name)
+			return true;
+	return false;
+}
+
+static bool is_md(const struct clyde_stack *s, size_t i)
+{
+	return s->nodes[i].kind == CLYDE_STACK_MD;
+}
+
+static bool is_dm(const struct clyde_stack *s, size_t i)
+{
+	return s->nodes[i].kind == CLYDE_STACK_DM;
+}
+
+static bool is_loop(const struct clyde_stack *s, size_t i)
+{
+	return s->nodes[i].kind == CLYDE_STACK_LOOP;
+}
+
+#define GETTER(fn, fmt, expr)                                               \
+	static void fn(const struct clyde_stack_node *n, char *b, size_t l) \
+	{                                                                   \
+		snprintf(b, l, fmt, expr);                                  \
+	}
+GETTER(get_kind, "%s", clyde_stack_kind_name(n->kind))
+GETTER(get_model, "%s", n->model)
+GETTER(get_rot, "%s",
+       n->rotational < 0 ? "?" :
+       n->rotational	 ? "rotational" :
+			   "non-rotational")
+GETTER(get_sched, "%s", n->scheduler)
+GETTER(get_ra, "%u KiB", n->read_ahead_kb)
+GETTER(get_wc, "%s", n->write_cache)
+GETTER(get_nr, "%u", n->nr_requests)
+GETTER(get_level, "%s", n->md_level)
+GETTER(get_disks, "%u", n->raid_disks)
+GETTER(get_layout, "%u", n->md_layout)
+GETTER(get_scs, "%u", n->stripe_cache_size)
+GETTER(get_dm_target, "%s", n->dm_target)
+GETTER(get_dm_stripes, "%u", n->dm_stripes)
+
+static void get_chunk(const struct clyde_stack_node *n, char *b, size_t l)
+{
+	clyde_stack_fmt_bytes(b, l, n->chunk_bytes);
+}
+
+static void get_dm_chunk(const struct clyde_stack_node *n, char *b, size_t l)
+{
+	if (n->dm_stripe_bytes)
+		clyde_stack_fmt_bytes(b, l, n->dm_stripe_bytes);
+	else
+		b[0] = '\0';
+}
+GETTER(get_dio, "%s", n->dio < 0 ? "?" : n->dio ? "on" : "off")
+
+size_t clyde_stack_facts(const struct clyde_stack *s,
+			 struct clyde_stack_fact *out, size_t max)
+{
+	struct facts fs = { .out = out, .max = max };
+	struct clyde_stack_stripe st;
+	const char *leaves[CLYDE_STACK_MAX_NODES];
+	size_t nleaves = clyde_stack_leaves(s, leaves, CLYDE_STACK_MAX_NODES);
+	char opts[sizeof(s->fs.mount_opts)];
+
+	if (s->has_fs) {
+		const struct clyde_stack_fs *f = &s->fs;
+
+		snprintf(opts, sizeof(opts), "%.*s",
+			 (int)strcspn(f->mount_opts, "|"), f->mount_opts);
+		while (opts[0] && opts[strlen(opts) - 1] == ' ')
+			opts[strlen(opts) - 1] = '\0';
+		fact(&fs, "filesystem", "%s", f->type);
+		fact(&fs, "mount options", "%s", opts);
+		fact_bytes(&fs, "block size", f->block_size);
+		fact_bytes(&fs, "fs stripe unit", f->stripe_unit_bytes);
+		fact_bytes(&fs, "fs stripe width", f->stripe_width_bytes);
+		if (f->journal != CLYDE_JOURNAL_UNKNOWN)
+			fact(&fs, "journal", "%s",
+			     clyde_stack_journal_name(f->journal));
+		fact(&fs, "data mode", "%s", f->data_mode);
+		fact_bytes(&fs, "log size", f->log_bytes);
+		fact_bytes(&fs, "logbsize", f->logbsize);
+		fact(&fs, "data profile", "%s", f->data_profile);
+		fact(&fs, "metadata profile", "%s", f->metadata_profile);
+	}
+	if (clyde_stack_stripe(s, &st) == 0) {
+		fact(&fs, "stripe level", "%s", st.level);
+		fact_bytes(&fs, "stripe chunk", st.chunk_bytes);
+		fact(&fs, "stripe data disks", "%u", st.data_disks);
+		fact_bytes(&fs, "full stripe", st.stripe_bytes);
+	}
+	node_fact(&fs, s, "md level", is_md, get_level);
+	node_fact(&fs, s, "md chunk", is_md, get_chunk);
+	node_fact(&fs, s, "md raid disks", is_md, get_disks);
+	node_fact(&fs, s, "md layout", is_md, get_layout);
+	node_fact(&fs, s, "md stripe_cache_size", is_md, get_scs);
+	node_fact(&fs, s, "dm target", is_dm, get_dm_target);
+	node_fact(&fs, s, "dm stripes", is_dm, get_dm_stripes);
+	node_fact(&fs, s, "dm stripe size", is_dm, get_dm_chunk);
+	node_fact(&fs, s, "loop dio", is_loop, get_dio);
+	fact(&fs, "members", "%zu", nleaves);
+	node_fact(&fs, s, "member kind", is_leaf, get_kind);
+	node_fact(&fs, s, "member model", is_leaf, get_model);
+	node_fact(&fs, s, "member rotational", is_leaf, get_rot);
+	node_fact(&fs, s, "member scheduler", is_leaf, get_sched);
+	node_fact(&fs, s, "member read_ahead", is_leaf, get_ra);
+	node_fact(&fs, s, "member write cache", is_leaf, get_wc);
+	node_fact(&fs, s, "member nr_requests", is_leaf, get_nr);
+	return fs.n;
 }

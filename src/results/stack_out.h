@@ -37,6 +37,26 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
  * device of `top` with what it is built on indented below it. */
 void clyde_stack_text(FILE *f, const struct clyde_stack *s);
 
+/*
+ * What tells two stacks apart, as key/value strings that do not depend on
+ * device names (loop0 in one run is loop3 in the next): the filesystem
+ * (type, mount options, block size, stripe unit and width, journal, data
+ * mode, xfs log, btrfs profiles), the stripe (level, chunk, data disks,
+ * full stripe), the md, dm and loop layers, and the members (count, model,
+ * rotational, scheduler, read-ahead, write cache, nr_requests: the
+ * distinct values in device order, joined with ","), in that fixed order.
+ * Empty values are left out.  For `compare` and `report`: a key whose
+ * value differs between two runs is a stack difference.  Writes up to max
+ * facts and returns how many there are.
+ */
+struct clyde_stack_fact {
+	char key[48];
+	char value[208];
+};
+
+size_t clyde_stack_facts(const struct clyde_stack *s,
+			 struct clyde_stack_fact *out, size_t max);
+
 /* The findings as array member `key`: objects of severity, id, layer,
  * text and fix. */
 void clyde_advice_json(struct clyde_jw *w, const char *key,

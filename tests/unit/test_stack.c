@@ -232,6 +232,9 @@ static void test_misaligned(void)
 	CHECK_STR(leaves_of(&s), "sda1");
 	CHECK_STR(advice_ids(&s, 0, &l), "part-align@sda1");
 	CHECK(strstr(l.items[0].text, "sector 63") != NULL);
+	CHECK_STR(l.items[0].fix, "recreate it starting on a multiple of 4 "
+				  "KiB, e.g. parted /dev/sda mkpart primary "
+				  "1024KiB 100%");
 	clyde_stack_free(&s);
 
 	CHECK(probe_in("misaligned-part", "md0p2", &s) == 0);
@@ -354,6 +357,10 @@ static void test_json_errors(void)
 		"{\"devices\": [{\"name\": 3}]}",
 		"{\"devices\": [{\"name\": \"a\", \"raid_disks\": -1}]}",
 		"[]",
+		/* A device below itself. */
+		"{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]},"
+		" {\"name\": \"b\", \"children\": [\"a\"]}], \"top\": [\"a\"]}",
+		"{\"devices\": [{\"name\": \"a\", \"children\": [\"a\"]}]}",
 	};
 	struct clyde_json root;
 	struct clyde_json_error err;
@@ -368,6 +375,85 @@ static void test_json_errors(void)
 		clyde_stack_free(&s);
 		clyde_json_free(&root);
 	}
+}
+
+/* The value of fact `key`, or NULL. */
+static const char *fact_of(const struct clyde_stack_fact *f, size_t n,
+			   const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].key, key))
+			return f[i].value;
+	return NULL;
+}
+
+static void test_facts(void)
+{
+	struct clyde_stack s;
+	struct clyde_stack_fact f[64];
+	size_t n;
+
+	CHECK(probe_in("lvm-striped-md", "dm-0", &s) == 0);
+	n = clyde_stack_facts(&s, f, 64);
+	CHECK(n > 0 && n <= 64);
+	CHECK_STR(fact_of(f, n, "stripe level"), "striped");
+	CHECK_STR(fact_of(f, n, "full stripe"), "128 KiB");
+	CHECK_STR(fact_of(f, n, "md level"), "raid5");
+	CHECK_STR(fact_of(f, n, "md chunk"), "64 KiB");
+	CHECK_STR(fact_of(f, n, "md stripe_cache_size"), "4096");
+	CHECK_STR(fact_of(f, n, "dm target"), "striped");
+	CHECK_STR(fact_of(f, n, "dm stripe size"), "64 KiB");
+	CHECK_STR(fact_of(f, n, "members"), "6");
+	CHECK_STR(fact_of(f, n, "member rotational"),
+		  "rotational,non-rotational");
+	CHECK_STR(fact_of(f, n, "member model"),
+		  "ST4000VN008-2DR1,Samsung SSD 870");
+	CHECK(fact_of(f, n, "filesystem") == NULL);
+	/* Fewer slots than facts: the count is still all of them. */
+	CHECK(clyde_stack_facts(&s, f, 2) == n);
+	clyde_stack_free(&s);
+
+	CHECK(probe_in("plain-disk", "nvme0n1", &s) == 0);
+	n = clyde_stack_facts(&s, f, 64);
+	CHECK(fact_of(f, n, "stripe level") == NULL);
+	CHECK(fact_of(f, n, "md level") == NULL);
+	CHECK_STR(fact_of(f, n, "member scheduler"), "none");
+	clyde_stack_free(&s);
+}
+
+/* 40 devices, each with the next two as children: few devices, but the
+ * printed tree would unfold into about 2^40 lines.  Refused on reading. */
+static void test_json_unfold(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct clyde_json root;
+	struct clyde_json_error err;
+	struct clyde_stack s;
+
+	if (!f) {
+		CHECK(!"open_memstream");
+		return;
+	}
+	fputs("{\"top\": [\"d0\"], \"devices\": [", f);
+	for (int i = 0; i < 40; i++) {
+		fprintf(f, "%s{\"name\": \"d%d\", \"children\": [",
+			i ? "," : "", i);
+		if (i + 1 < 40)
+			fprintf(f, "\"d%d\"", i + 1);
+		if (i + 2 < 40)
+			fprintf(f, ", \"d%d\"", i + 2);
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+	fclose(f);
+	CHECK(clyde_json_parse(text, len, NULL, &root, &err) == 0);
+	CHECK(clyde_stack_from_json(&root, &s, &err) == -EINVAL);
+	CHECK(strstr(err.why, "unfolds into more than") != NULL);
+	clyde_stack_free(&s);
+	clyde_json_free(&root);
+	free(text);
 }
 
 static void test_fmt(void)
@@ -393,6 +479,8 @@ int main(void)
 	test_json_round_trip("md-raid5-degraded", "md0");
 	test_json_round_trip("lvm-striped-md", "dm-0");
 	test_json_errors();
+	test_json_unfold();
+	test_facts();
 	test_fmt();
 	return tap_done();
 }
