@@ -14,7 +14,6 @@
 #include "env/members_virt.h"
 #include "env/stack.h"
 #include "io/loopcache.h"
-#include "report/stack_keys.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
 #include "results/members_text.h"
@@ -321,41 +320,8 @@ static void test_text(void)
 	free_run(r);
 }
 
-/* Collects "key=value;" pairs. */
-static int collect(void *arg, const char *key, const char *value)
-{
-	char *buf = arg;
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, 4096 - n, "%s=%s;", key, value);
-	return 0;
-}
-
-static void test_stack_keys(void)
-{
-	struct clyde_stack s;
-	char *keys = calloc(1, 4096);
-
-	CHECK(probe("md-raid5-degraded", "md0", &s) == 0);
-	CHECK(clyde_stack_keys(&s, collect, keys) == 0);
-	CHECK(strstr(keys, "RAID level=raid5;") != NULL);
-	CHECK(strstr(keys, "chunk=512 KiB;") != NULL);
-	CHECK(strstr(keys, "stripe width=1.50 MiB;") != NULL);
-	CHECK(strstr(keys, "md level=raid5;") != NULL);
-	CHECK(strstr(keys, "md chunk=512 KiB;") != NULL);
-	CHECK(strstr(keys, "md raid disks=4;") != NULL);
-	CHECK(strstr(keys, "member disks=3;") != NULL);
-	/* No device names, which change from one boot to the next. */
-	CHECK(strstr(keys, "sda") == NULL && strstr(keys, "md0") == NULL);
-	if (tap_fail)
-		fprintf(stderr, "# keys: %s\n", keys);
-	clyde_stack_free(&s);
-	free(keys);
-}
-
 int main(void)
 {
-	test_stack_keys();
 	test_rmw_on_raid5();
 	test_quiet_on_plain_disk();
 	test_mirror_and_imbalance();
