@@ -134,11 +134,9 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 		clyde_fmt_human_bytes(a, sizeof(a), (double)v->read_bytes);
 		if (g && g->chunk_bytes && g->data_disks) {
 			/* e.g. "stripe = 64 KiB x 3 data disks = 192 KiB" */
-			clyde_fmt_human_bytes(b, sizeof(b),
-					      (double)g->chunk_bytes);
-			clyde_fmt_human_bytes(c, sizeof(c),
-					      (double)g->chunk_bytes *
-						      g->data_disks);
+			clyde_stack_fmt_bytes(b, sizeof(b), g->chunk_bytes);
+			clyde_stack_fmt_bytes(c, sizeof(c),
+					      g->chunk_bytes * g->data_disks);
 			snprintf(why, sizeof(why),
 				 "partial-stripe writes (stripe = %s x %u "
 				 "data disks = %s",
@@ -148,7 +146,7 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				 "read-modify-write (stripe unknown");
 		}
 		if (chunk) {
-			clyde_fmt_human_bytes(b, sizeof(b), (double)chunk);
+			clyde_stack_fmt_bytes(b, sizeof(b), chunk);
 			add(buf, n,
 			    "%s read %s from the members: %s; this "
 			    "test writes %s chunks)",

@@ -109,7 +109,7 @@ static void test_rmw_on_raid5(void)
 					 &v) == 1);
 	CHECK_STR(text, "block write read 312 MiB from the members: "
 			"partial-stripe writes (stripe = 512 KiB x 3 data "
-			"disks = 1.50 MiB; this test writes 8.00 KiB "
+			"disks = 1.50 MiB; this test writes 8 KiB "
 			"chunks)\n");
 	/* A read test reading is no read-modify-write. */
 	r->tests[CLYDE_GET_BLOCK] = r->tests[CLYDE_PUT_BLOCK];
@@ -150,7 +150,7 @@ static void test_quiet_on_plain_disk(void)
 	clyde_members_run_findings(text, sizeof(text), r, CLYDE_PUT_BLOCK, &v);
 	CHECK_STR(text, "block write read 100 MiB from the members: "
 			"read-modify-write (stripe unknown; this test "
-			"writes 8.00 KiB chunks)\n");
+			"writes 8 KiB chunks)\n");
 	free_run(r);
 }
 
