@@ -24,8 +24,10 @@
 #include "cli/run_dist.h"
 #include "core/outfile.h"
 #include "core/size.h"
+#include "env/advise.h"
 #include "io/scratch.h"
 #include "report/history.h"
+#include "results/members_text.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"
 
@@ -73,6 +75,8 @@ static const char help_text[] =
 	"(default:\n"
 	"                         $XDG_DATA_HOME/clyde/results.db)\n"
 	"      --no-save          do not save the run in the history\n"
+	"  -v, --verbose          also each member disk's I/O per phase\n"
+	"      --no-advice        no advice on the storage stack\n"
 	"  -q, --quiet            no table and no progress\n"
 	"  -h, --help             this help\n"
 	"\n"
@@ -101,6 +105,7 @@ enum {
 	OPT_KEEP,
 	OPT_DB,
 	OPT_NO_SAVE,
+	OPT_NO_ADVICE,
 };
 
 static const struct option long_opts[] = {
@@ -127,6 +132,8 @@ static const struct option long_opts[] = {
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "no-advice", no_argument, NULL, OPT_NO_ADVICE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -139,6 +146,8 @@ struct tree_cli {
 	const char *csv;
 	const char *db; /* NULL: the default history */
 	bool no_save;
+	bool verbose;	/* -v: the per-member table */
+	bool no_advice; /* --no-advice */
 	bool quiet;
 	bool keep;
 	bool help;
@@ -238,7 +247,7 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 	c->dir = ".";
 	opterr = 0;
 	optind = 1;
-	while ((o = getopt_long(argc, argv, ":d:w:m:qh", long_opts, NULL)) !=
+	while ((o = getopt_long(argc, argv, ":d:w:m:qvh", long_opts, NULL)) !=
 	       -1) {
 		switch (o) {
 		case 'd':
@@ -344,6 +353,12 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			break;
 		case OPT_NO_SAVE:
 			c->no_save = true;
+			break;
+		case 'v':
+			c->verbose = true;
+			break;
+		case OPT_NO_ADVICE:
+			c->no_advice = true;
 			break;
 		case 'h':
 			c->help = true;
@@ -627,7 +642,11 @@ static int outputs_write(const struct tree_cli *c, struct outputs *o,
 	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
 	int ret = 0, rc;
 
-	if (!c->quiet && clyde_tree_text_write(table, run, CLYDE_VERSION) < 0)
+	if (!c->quiet &&
+	    (clyde_tree_text_write(table, run, CLYDE_VERSION) < 0 ||
+	     clyde_members_tree_text_write(table, run, c->verbose) < 0 ||
+	     (!c->no_advice && clyde_advice_section(table, &run->env.stack,
+						    CLYDE_ADVISE_TREE) < 0)))
 		ret = -1;
 	if (o->json_open) {
 		o->json_open = false;

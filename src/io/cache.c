@@ -207,8 +207,8 @@ static int residency(struct clyde_ctx *ctx, int fd, const char *name,
 	return residency_from(ctx, fd, name, 0, size, resident_bytes);
 }
 
-int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd,
-				const char *path, uint64_t off, uint64_t len,
+int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd, const char *path,
+				uint64_t off, uint64_t len,
 				uint64_t *resident_bytes)
 {
 	uint64_t size;

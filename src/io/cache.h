@@ -64,8 +64,8 @@ int clyde_cache_residency_fd(struct clyde_ctx *ctx, int fd,
  * e.g. the range of a backing file a loop device uses; `path` names it in
  * messages.  The page holding `off` counts whole.
  */
-int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd,
-				const char *path, uint64_t off, uint64_t len,
+int clyde_cache_residency_range(struct clyde_ctx *ctx, int fd, const char *path,
+				uint64_t off, uint64_t len,
 				uint64_t *resident_bytes);
 
 /* The mapping window of clyde_cache_residency_fd(). */

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/stack_keys.h"
 #include "results/stack_out.h"
 #include "results/format.h"
 
@@ -635,10 +634,19 @@ static void json_kv_section(struct jload *jl, struct clyde_loaded_run *r,
 	}
 }
 
-/* clyde_stack_keys() into a run's settings. */
-static int stack_kv(void *arg, const char *key, const char *value)
+/* The settings of a storage stack (clyde_stack_facts) into a run's;
+ * one the envelope already set (filesystem, mount options) is kept. */
+static int stack_kv(struct clyde_loaded_run *r, const struct clyde_stack *s)
 {
-	return kv_set(arg, key, value);
+	struct clyde_stack_fact *f = calloc(64, sizeof(*f));
+	size_t n = f ? clyde_stack_facts(s, f, 64) : 0;
+	int rc = f ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && i < 64 && !rc; i++)
+		if (!clyde_loaded_kv_get(r, f[i].key))
+			rc = kv_set(r, f[i].key, f[i].value);
+	free(f);
+	return rc;
 }
 
 /* The "stack" object of a result (env/stack.h), read into settings.  A
@@ -653,8 +661,7 @@ static void json_stack_kv(struct jload *jl, struct clyde_loaded_run *r,
 	if (!obj || obj->type != CLYDE_JSON_OBJECT)
 		return;
 	memset(&err, 0, sizeof(err));
-	if (clyde_stack_from_json(obj, &s, &err) == 0 &&
-	    clyde_stack_keys(&s, stack_kv, r) < 0)
+	if (clyde_stack_from_json(obj, &s, &err) == 0 && stack_kv(r, &s) < 0)
 		jl->rc = -ENOMEM;
 	clyde_stack_free(&s);
 }
@@ -1162,7 +1169,7 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 			t->latency.max_ns = clyde_hist_max(h);
 		}
 	}
-	if (clyde_stack_keys(&run->env.stack, stack_kv, r) < 0)
+	if (stack_kv(r, &run->env.stack) < 0)
 		rc = -ENOMEM;
 	if (rc) {
 		drop_last_run(set);

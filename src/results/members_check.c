@@ -134,11 +134,9 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 		clyde_fmt_human_bytes(a, sizeof(a), (double)v->read_bytes);
 		if (g && g->chunk_bytes && g->data_disks) {
 			/* e.g. "stripe = 64 KiB x 3 data disks = 192 KiB" */
-			clyde_fmt_human_bytes(b, sizeof(b),
-					      (double)g->chunk_bytes);
-			clyde_fmt_human_bytes(c, sizeof(c),
-					      (double)g->chunk_bytes *
-						      g->data_disks);
+			clyde_stack_fmt_bytes(b, sizeof(b), g->chunk_bytes);
+			clyde_stack_fmt_bytes(c, sizeof(c),
+					      g->chunk_bytes * g->data_disks);
 			snprintf(why, sizeof(why),
 				 "partial-stripe writes (stripe = %s x %u "
 				 "data disks = %s",
@@ -148,7 +146,7 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				 "read-modify-write (stripe unknown");
 		}
 		if (chunk) {
-			clyde_fmt_human_bytes(b, sizeof(b), (double)chunk);
+			clyde_stack_fmt_bytes(b, sizeof(b), chunk);
 			add(buf, n,
 			    "%s read %s from the members: %s; this "
 			    "test writes %s chunks)",
@@ -199,6 +197,15 @@ const char *clyde_test_label(enum clyde_test id)
 	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
 }
 
+bool clyde_members_parity_possible(const struct clyde_stack *s)
+{
+	struct clyde_stack_stripe st;
+
+	if (!s->nnodes)
+		return true;
+	return clyde_stack_stripe(s, &st) == 0 && st.parity;
+}
+
 static bool writes_data(enum clyde_test id)
 {
 	return clyde_test_only_writes(id) || id == CLYDE_REWRITE;
@@ -209,8 +216,11 @@ void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
 {
 	const struct clyde_test_result *t = &r->tests[id];
 
-	clyde_members_check(&t->members, clyde_test_only_writes(id),
-			    writes_data(id) ? t->bytes : 0, v);
+	clyde_members_check(
+		&t->members,
+		clyde_test_only_writes(id) &&
+			clyde_members_parity_possible(&r->env.stack),
+		writes_data(id) ? t->bytes : 0, v);
 }
 
 unsigned clyde_members_run_findings(char *buf, size_t n,
@@ -238,7 +248,10 @@ void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
 	bool extract = p == CLYDE_TREE_EXTRACT;
 	struct clyde_stack_stripe st;
 
-	clyde_members_check(&r->members, extract, extract ? r->bytes : 0, v);
+	clyde_members_check(
+		&r->members,
+		extract && clyde_members_parity_possible(&run->env.stack),
+		extract ? r->bytes : 0, v);
 	clyde_members_findings(
 		text, n, clyde_tree_phase_name((enum clyde_tree_phase)p),
 		&r->members, v,

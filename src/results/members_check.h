@@ -51,7 +51,10 @@ struct clyde_members_verdict {
 bool clyde_test_only_writes(enum clyde_test id);
 
 /* Look at one test's members.  `only_writes`: the test reads nothing
- * back (the read-modify-write rule applies).  `written` is the bytes the
+ * back and the stack may hold parity (md raid4/5/6, btrfs raid5/6, or a
+ * stack not known), so that the read-modify-write rule applies: on a
+ * plain disk or a mirror reads during a write are other activity or
+ * metadata, not partial stripes.  `written` is the bytes the
  * test wrote (0 when it writes only metadata: the members' writes are
  * used as the base of the read-modify-write rule then). */
 void clyde_members_check(const struct clyde_members *m, bool only_writes,
@@ -73,6 +76,10 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 
 /* A test's name in sentences: "block write", "sequential create". */
 const char *clyde_test_label(enum clyde_test id);
+
+/* Can the stack under s do read-modify-write: a parity stripe, or no
+ * stack known (a result read back without one)? */
+bool clyde_members_parity_possible(const struct clyde_stack *s);
 
 /* clyde_members_check() of test id of run r: the bytes it wrote are its
  * bytes for the tests that write data (putc, put_block, rewrite, the

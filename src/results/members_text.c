@@ -8,6 +8,7 @@
 #include "results/members_check.h"
 #include "results/members_json.h"
 #include "results/stack_out.h"
+#include "results/tree_result.h"
 
 /* The worst loop residency of test id over the runs; < 0 when none. */
 static double loop_worst(const struct clyde_run *runs, unsigned n,
@@ -60,6 +61,37 @@ static void write_loop(FILE *f, const struct clyde_run *runs, unsigned n)
 			any->dev, any->dev);
 }
 
+#define MEMBER_FMT "%-13s %-8s %10s %10s %8s %8s %7s %8s\n"
+
+static void write_virt(FILE *f, const struct clyde_virt *v)
+{
+	if (v->is_virtual)
+		fprintf(f,
+			"clyde: note: %s is a virtual disk (%s, %s): the host "
+			"may cache it;\n"
+			"       -D and repeats after a pause tell more\n",
+			v->disk, v->kind, v->why);
+}
+
+/* One member row of the -v table under `first` (the test or phase). */
+static void member_row(FILE *f, const char *first,
+		       const struct clyde_member_io *m, double wa_k)
+{
+	char rd[CLYDE_FMT_LEN], wr[CLYDE_FMT_LEN];
+	char ri[32], wi[32], wa[32], busy[CLYDE_FMT_LEN];
+
+	clyde_fmt_human_bytes(rd, sizeof(rd), (double)m->io.read_bytes);
+	clyde_fmt_human_bytes(wr, sizeof(wr), (double)m->io.write_bytes);
+	snprintf(ri, sizeof(ri), "%llu", (unsigned long long)m->io.read_ios);
+	snprintf(wi, sizeof(wi), "%llu", (unsigned long long)m->io.write_ios);
+	if (wa_k >= 0.0)
+		snprintf(wa, sizeof(wa), "%.2fx", wa_k);
+	else
+		snprintf(wa, sizeof(wa), "-");
+	clyde_fmt_human_ns(busy, sizeof(busy), (double)m->io.io_ticks_ms * 1e6);
+	fprintf(f, MEMBER_FMT, first, m->name, rd, wr, ri, wi, wa, busy);
+}
+
 static void write_findings(FILE *f, const struct clyde_run *runs, unsigned n)
 {
 	for (unsigned r = 0; r < n; r++)
@@ -86,8 +118,6 @@ static void write_findings(FILE *f, const struct clyde_run *runs, unsigned n)
 		}
 }
 
-#define MEMBER_FMT "%-10s %-8s %10s %10s %8s %8s %7s %8s\n"
-
 static void write_table(FILE *f, const struct clyde_run *runs, unsigned n)
 {
 	bool header = false;
@@ -108,37 +138,14 @@ static void write_table(FILE *f, const struct clyde_run *runs, unsigned n)
 			}
 			clyde_members_check_run(&runs[r], (enum clyde_test)i,
 						&v);
-			for (unsigned k = 0; k < t->members.n; k++) {
-				const struct clyde_member_io *m =
-					&t->members.m[k];
-				char rd[CLYDE_FMT_LEN], wr[CLYDE_FMT_LEN];
-				char ri[32], wi[32], wa[32],
-					busy[CLYDE_FMT_LEN];
-
-				if (!m->io.have_device)
-					continue;
-				clyde_fmt_human_bytes(rd, sizeof(rd),
-						      (double)m->io.read_bytes);
-				clyde_fmt_human_bytes(
-					wr, sizeof(wr),
-					(double)m->io.write_bytes);
-				snprintf(ri, sizeof(ri), "%llu",
-					 (unsigned long long)m->io.read_ios);
-				snprintf(wi, sizeof(wi), "%llu",
-					 (unsigned long long)m->io.write_ios);
-				if (v.wa[k] >= 0.0)
-					snprintf(wa, sizeof(wa), "%.2fx",
-						 v.wa[k]);
-				else
-					snprintf(wa, sizeof(wa), "-");
-				clyde_fmt_human_ns(busy, sizeof(busy),
-						   (double)m->io.io_ticks_ms *
-							   1e6);
-				fprintf(f, MEMBER_FMT,
-					k ? "" :
-					    clyde_test_name((enum clyde_test)i),
-					m->name, rd, wr, ri, wi, wa, busy);
-			}
+			for (unsigned k = 0; k < t->members.n; k++)
+				if (t->members.m[k].io.have_device)
+					member_row(
+						f,
+						k ? "" :
+						    clyde_test_name(
+							    (enum clyde_test)i),
+						&t->members.m[k], v.wa[k]);
 		}
 }
 
@@ -152,12 +159,7 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 	errno = 0;
 	write_loop(f, runs, n);
 	v = &runs[0].env.virt;
-	if (v->is_virtual)
-		fprintf(f,
-			"clyde: note: %s is a virtual disk (%s, %s): the host "
-			"may cache it;\n"
-			"       -D and repeats after a pause tell more\n",
-			v->disk, v->kind, v->why);
+	write_virt(f, v);
 	write_findings(f, runs, n);
 	if (verbose)
 		write_table(f, runs, n);
@@ -178,6 +180,66 @@ int clyde_advice_section(FILE *f, const struct clyde_stack *s,
 	if (l->n)
 		clyde_advice_text(f, l);
 	free(l);
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int clyde_members_tree_text_write(FILE *f, const struct clyde_tree_run *run,
+				  bool verbose)
+{
+	bool header = false;
+
+	errno = 0;
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+		const char *name =
+			clyde_tree_phase_name((enum clyde_tree_phase)p);
+		double lf = clyde_loop_fraction(&r->loop, r->bytes);
+
+		if (r->ran && lf >= CLYDE_CACHE_WARN_FRACTION)
+			fprintf(f,
+				"clyde: warning: %s: %.0f%% of its data was in "
+				"the page cache of %s's backing file (no direct "
+				"I/O);\n"
+				"       served from memory, not the storage: "
+				"losetup --direct-io=on /dev/%s\n",
+				name, lf * 100.0, r->loop.dev, r->loop.dev);
+	}
+	write_virt(f, &run->env.virt);
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
+		struct clyde_members_verdict v;
+		char text[2048], *line, *save = NULL;
+
+		if (!run->phases[p].ran)
+			continue;
+		clyde_tree_members_check(run, p, &v, text, sizeof(text));
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			fprintf(f, "clyde: members: %s\n", line);
+	}
+	for (int p = 0; verbose && p < CLYDE_TREE_PHASE_COUNT; p++) {
+		const struct clyde_tree_phase_result *r = &run->phases[p];
+		struct clyde_members_verdict v;
+		char text[2048];
+
+		if (!r->ran || !r->members.n)
+			continue;
+		if (!header) {
+			fputs("clyde: per member and phase\n", f);
+			fprintf(f, MEMBER_FMT, "phase", "member", "read",
+				"written", "r-ios", "w-ios", "WA", "busy");
+			header = true;
+		}
+		clyde_tree_members_check(run, p, &v, text, sizeof(text));
+		for (unsigned k = 0; k < r->members.n; k++)
+			if (r->members.m[k].io.have_device)
+				member_row(f,
+					   k ? "" :
+					       clyde_tree_phase_name((
+						       enum clyde_tree_phase)p),
+					   &r->members.m[k], v.wa[k]);
+	}
 	if (fflush(f) != 0 || ferror(f))
 		return errno ? -errno : -EIO;
 	return 0;

@@ -19,6 +19,12 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			     bool verbose);
 
 struct clyde_stack;
+struct clyde_tree_run;
+
+/* The same for a tree run: its walks' loop-device marks, the virtual
+ * disk, the findings per phase and with `verbose` the per-member table. */
+int clyde_members_tree_text_write(FILE *f, const struct clyde_tree_run *run,
+				  bool verbose);
 
 /* The advice on stack s (env/advise.h; `workload` a CLYDE_ADVISE_* mask)
  * as a short section, or nothing when there is none.  Returns 0 or the

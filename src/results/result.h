@@ -99,7 +99,7 @@ struct clyde_test_result {
 					* (0 or 1: every one) */
 
 	struct clyde_cache_info cache;
-	struct clyde_devio dev; /* what reached the block device */
+	struct clyde_devio dev;	      /* what reached the block device */
 	struct clyde_members members; /* ... and each leaf device below it */
 
 	unsigned nworkers;
