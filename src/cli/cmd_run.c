@@ -495,6 +495,8 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		/* Every run starts from the same seed, as in bonnie++. */
 		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext,
 				       hooks, &runs[i]);
+		if (rd->d && ret < 0)
+			clyde_run_dist_remove_early(rd, ctx, scratch);
 		if (rd->d)
 			ret = clyde_dist_end_run(rd->d, ret, &runs[i]);
 		if (ret < 0)

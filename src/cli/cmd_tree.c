@@ -848,6 +848,8 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 
 	ret = status ? CLYDE_DIST_PEER_FAILED :
 		       clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
+	if (dist && !status && ret < 0)
+		clyde_run_dist_remove_early(rd, &ctx, scratch);
 	if (dist && !status)
 		ret = clyde_dist_end_tree(dist, ret, &run, pr.start_ns);
 	if (status) {

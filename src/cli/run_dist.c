@@ -207,3 +207,16 @@ int clyde_run_dist_finish(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		clyde_run_dist_remove(rd, ctx, NULL);
 	return status;
 }
+
+void clyde_run_dist_remove_early(struct clyde_run_dist *rd,
+				 struct clyde_ctx *ctx,
+				 struct clyde_scratch *scratch)
+{
+	if (!rd->d || rd->d->shared || !clyde_cli_interrupted() || !scratch)
+		return;
+	clyde_rm_contents(ctx, scratch->dirfd, scratch->path);
+	unlinkat(scratch->parentfd, scratch->name, AT_REMOVEDIR);
+	/* Other ranks of the host may still use a %h directory. */
+	if (rd->made_dir && rmdir(rd->dir) == 0)
+		rd->made_dir = false;
+}

@@ -70,6 +70,18 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 int clyde_run_dist_remove(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			  struct clyde_scratch *scratch);
 
+/*
+ * Interrupted (SIGINT, or the SIGTERM mpirun sends when a rank died): remove
+ * this rank's own scratch directory (and the -d directory it made) at
+ * once, before any more waiting for the other ranks, since mpirun kills
+ * the ranks a second after its SIGTERM.  Not with --shared (rank 0 removes
+ * the one directory when every rank has stopped).  `scratch` stays
+ * allocated: clyde_run_dist_remove() frees it later (finding it gone).
+ */
+void clyde_run_dist_remove_early(struct clyde_run_dist *rd,
+				 struct clyde_ctx *ctx,
+				 struct clyde_scratch *scratch);
+
 /* The last call on every path out of a command (collective): the set-up
  * agreement and the removal's wait when this rank has not made them, so
  * that a rank that stops early never leaves the others waiting.  Returns

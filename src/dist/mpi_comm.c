@@ -14,8 +14,11 @@
 
 #include "core/ctx.h"
 
-/* How long a wait may go on after a signal before it gives up. */
-#define GRACE_NS (3ull * 1000000000ull)
+/* How long a wait may go on after a signal before it gives up.  The
+ * ranks' own scratch directories are removed before they wait
+ * (clyde_run_dist_remove_early), so this only bounds how long a rank
+ * waits for a dead peer: long enough for live peers on a loaded machine. */
+#define GRACE_NS (5ull * 1000000000ull)
 /* Ping-pong exchanges per rank for its clock offset. */
 #define CLOCK_SAMPLES 20
 

@@ -5,8 +5,8 @@
  * Every collective is started non-blocking and polled, so that a rank
  * waiting for a peer that was killed does not hang: once `*interrupted`
  * is set (mpirun sends SIGTERM to the survivors when a rank dies, and
- * forwards SIGINT), a wait that has not completed within a grace period
- * gives up with -EINTR, and every later collective fails with -EPIPE at
+ * forwards SIGINT), a wait that has not completed within 5 s gives up
+ * with -EINTR, and every later collective fails with -EPIPE at
  * once.  The caller then removes its scratch directory and exits without
  * MPI_Finalize.
  */
