@@ -69,7 +69,7 @@ static void write_virt(FILE *f, const struct clyde_virt *v)
 		fprintf(f,
 			"clyde: note: %s is a virtual disk (%s, %s): the host "
 			"may cache it;\n"
-			"       -D and repeats after a pause tell more\n",
+			"clyde: note: -D and repeats after a pause tell more\n",
 			v->disk, v->kind, v->why);
 }
 
