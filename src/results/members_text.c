@@ -47,7 +47,7 @@ static void write_loop(FILE *f, const struct clyde_run *runs, unsigned n)
 		fprintf(f,
 			"clyde: warning: %s: %.0f%% of its data was in the page "
 			"cache of %s's backing file (no direct I/O);\n"
-			"       served from memory, not the storage: "
+			"clyde: served from memory, not the storage: "
 			"losetup --direct-io=on /dev/%s\n",
 			clyde_test_label((enum clyde_test)i), worst * 100.0,
 			l->dev, l->dev);
@@ -56,7 +56,7 @@ static void write_loop(FILE *f, const struct clyde_run *runs, unsigned n)
 		fprintf(f,
 			"clyde: note: %s has no direct I/O: its backing file's "
 			"pages were evicted before each read test\n"
-			"       (losetup --direct-io=on /dev/%s avoids the "
+			"clyde: note: (losetup --direct-io=on /dev/%s avoids the "
 			"double caching)\n",
 			any->dev, any->dev);
 }
@@ -177,8 +177,21 @@ int clyde_advice_section(FILE *f, const struct clyde_stack *s,
 		return -ENOMEM;
 	clyde_advise(s, workload, l);
 	errno = 0;
-	if (l->n)
-		clyde_advice_text(f, l);
+	if (l->n) {
+		/* Every line of clyde's section starts with "clyde: ". */
+		char *text = NULL, *line, *save = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (m) {
+			clyde_advice_text(m, l);
+			fclose(m);
+			for (line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				fprintf(f, "clyde: %s\n", line);
+			free(text);
+		}
+	}
 	free(l);
 	if (fflush(f) != 0 || ferror(f))
 		return errno ? -errno : -EIO;
@@ -202,7 +215,7 @@ int clyde_members_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 				"clyde: warning: %s: %.0f%% of its data was in "
 				"the page cache of %s's backing file (no direct "
 				"I/O);\n"
-				"       served from memory, not the storage: "
+				"clyde: served from memory, not the storage: "
 				"losetup --direct-io=on /dev/%s\n",
 				name, lf * 100.0, r->loop.dev, r->loop.dev);
 	}
