@@ -6,6 +6,7 @@
 
 #include "results/format.h"
 #include "results/json_out.h"
+#include "results/members_json.h"
 
 static int finish(FILE *f)
 {
@@ -197,6 +198,8 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 	clyde_jw_u64(&w, "started_unix", run->started_unix);
 	clyde_jw_machine(&w, &run->env.machine);
 	clyde_jw_target(&w, &run->env.target);
+	if (clyde_jw_stack_advice(&w, &run->env.stack, 0) < 0)
+		return -ENOMEM;
 	json_config(&w, run);
 	clyde_jw_open(&w, "device", '{');
 	clyde_jw_str(&w, "path", run->cfg.path, sizeof(run->cfg.path));

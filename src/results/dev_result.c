@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/stack.h"
+
 static const char *const test_names[CLYDE_DEV_TEST_COUNT] = {
 	"seqwrite", "seqread", "randread", "randwrite", "zcav",
 };
@@ -65,6 +67,7 @@ void clyde_dev_run_release(struct clyde_dev_run *run)
 	free(run->zcav.points);
 	free(run->zcav.pass_ns);
 	free(run->zcav.pass_bytes);
+	clyde_stack_free(&run->env.stack);
 	memset(run, 0, sizeof(*run));
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/stack.h"
 #include "io/devguard.h"
 #include "io/pattern.h"
 #include "workloads/dev_job.h"
@@ -302,6 +303,16 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	return rc;
 }
 
+static void describe_stack(const char *path, struct clyde_stack *stack)
+{
+	struct clyde_ctx quiet;
+
+	clyde_ctx_init(&quiet);
+	clyde_stack_free(stack);
+	clyde_stack_probe(&quiet, "", path, stack);
+	clyde_ctx_release(&quiet);
+}
+
 int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
 		  const struct clyde_dev_hooks *hooks,
 		  struct clyde_dev_run *run)
@@ -326,6 +337,9 @@ int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
 		if (rc < 0)
 			return rc;
 	}
+	/* The stack under the device, as clyde run records it; what cannot
+	 * be learned stays empty and never stops the run. */
+	describe_stack(cfg->path, &run->env.stack);
 	fd = open_target(ctx, cfg, run);
 	if (fd < 0)
 		return fd;

@@ -46,7 +46,7 @@ run_clyde dev "$DEV" --no-save --tests seqwrite,seqread,randread,randwrite \
 expect_rc 0 "clyde dev runs the four tests"
 assert_file_match "$T/out" "^seqwrite +1.00 MiB +4 +[0-9.]+ [KMG]iB/s" "the table has seqwrite"
 assert_file_match "$T/out" "^randread +4.00 KiB" "the table has randread"
-run_checker "$T/dev.json" "$T/dev.csv" <<'PY'
+run_checker "$T/dev.json" "$T/dev.csv" "$DEV" <<'PY'
 import csv, json, sys
 def check(cond, what):
     print(("ok " if cond else "FAIL ") + what)
@@ -55,6 +55,10 @@ check(d["schema"] == "clyde-result" and d["schema_version"] == 1, "schema v1")
 check(d["kind"] == "dev" and d["label"] == "devrun", "kind dev, the label")
 check(d["config"]["iodepth"] == 4 and d["config"]["engine"] == "psync", "engine and depth recorded")
 check(d["device"]["block_device"] is True and d["device"]["size_bytes"] == 64 << 20, "the device and its size")
+dev = sys.argv[3].rsplit("/", 1)[-1]
+check(d["stack"]["top"] == [dev] and any(n["name"] == dev and n["kind"] == "loop" for n in d["stack"]["devices"]),
+      "the stack under the device names " + dev + " as a loop device")
+check(isinstance(d["advice"], list), "the advice list is recorded")
 t = {x["name"]: x for x in d["runs"][0]["tests"]}
 check(sorted(t) == ["randread", "randwrite", "seqread", "seqwrite"], "the four tests")
 w, r = t["seqwrite"], t["seqread"]
