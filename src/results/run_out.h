@@ -1,5 +1,6 @@
 /*
- * Pieces the writers of one run's result share (tree_out.c, dev_out.c):
+ * Pieces the writers of one run's result share (tree_out.c, dev_out.c;
+ * csv.c and zcav_out.c use clyde_out_finish()):
  * the end of every writer, the CSV header of a run's fields followed by
  * the same fields for each phase or test, and the parts of the JSON
  * record every kind has (its head, a summary entry for a single run).
