@@ -4,12 +4,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dev_cli.h"
+#include "cli/outputs.h"
 #include "core/size.h"
 #include "io/engine.h"
 #include "workloads/dev.h"
@@ -44,17 +45,7 @@ static const char help_text[] =
 	"  -s N                   read every N-th block, 2-20\n"
 	"  -w                     write zeros instead of reading (needs\n"
 	"                         --destroy-data where the guards say so)\n"
-	"Output:\n"
-	"  -m, --label NAME       name of the run (default: host name)\n"
-	"      --json FILE        write the result as JSON (- for stdout)\n"
-	"      --csv FILE         append a CSV line, a header first when FILE\n"
-	"                         is new or empty (-: header and line on "
-	"stdout)\n"
-	"      --db PATH          results history to save the run in "
-	"(default:\n"
-	"                         $XDG_DATA_HOME/clyde/results.db)\n"
-	"      --no-save          do not save the run in the history\n"
-	"  -q, --quiet            no table\n"
+	"Output:\n" CLYDE_CLI_DEST_HELP "  -q, --quiet            no table\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"Sizes take k, m, g, t (KiB, MiB, GiB, TiB); a plain number is bytes.\n"
@@ -73,10 +64,6 @@ enum {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_DESTROY,
-	OPT_JSON,
-	OPT_CSV,
-	OPT_DB,
-	OPT_NO_SAVE,
 };
 
 static const struct option long_opts[] = {
@@ -91,27 +78,11 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "label", required_argument, NULL, 'm' },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
+	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A size with k/m/g/t (plain: bytes) in [min, max]. */
 static int parse_size(const char *opt, const char *s, uint64_t min,
@@ -120,24 +91,12 @@ static int parse_size(const char *opt, const char *s, uint64_t min,
 	uint64_t v;
 
 	if (clyde_size_parse(s, "kmgt", 10, &v) < 0 || v < min || v > max)
-		return bad(err, len,
-			   "%s \"%s\": want a size from %llu to %llu bytes "
-			   "(k, m, g, t suffixes)",
-			   opt, s, (unsigned long long)min,
-			   (unsigned long long)max);
-	*out = v;
-	return 0;
-}
-
-static int parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
-		     uint64_t *out, char *err, size_t len)
-{
-	uint64_t v;
-
-	if (clyde_u64_parse(s, &v) < 0 || v < min || v > max)
-		return bad(err, len,
-			   "%s \"%s\": want a number from %llu to %llu", opt, s,
-			   (unsigned long long)min, (unsigned long long)max);
+		return clyde_cli_bad(
+			err, len,
+			"%s \"%s\": want a size from %llu to %llu bytes "
+			"(k, m, g, t suffixes)",
+			opt, s, (unsigned long long)min,
+			(unsigned long long)max);
 	*out = v;
 	return 0;
 }
@@ -157,10 +116,11 @@ int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 	/* The block is in MiB; the chunk a size whose plain number is MiB,
 	 * as zcav reads them. */
 	if (clyde_size_parse(block, "g", 10, &v) < 0 || v < 1 || v > (1u << 20))
-		return bad(err, len,
-			   "-b \"%s\": want block-MiB[:chunk], the block "
-			   "from 1 to 1048576 MiB",
-			   s);
+		return clyde_cli_bad(
+			err, len,
+			"-b \"%s\": want block-MiB[:chunk], the block "
+			"from 1 to 1048576 MiB",
+			s);
 	z->block_bytes = v << 20;
 	if (!colon)
 		return 0;
@@ -168,10 +128,11 @@ int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 		v <<= 20;
 	else if (clyde_size_parse(colon + 1, "km", 10, &v) < 0 || v < 512 ||
 		 v > (1u << 30))
-		return bad(err, len,
-			   "-b \"%s\": the chunk must be 512 bytes to 1 GiB "
-			   "(a plain number is MiB; k and m suffixes)",
-			   s);
+		return clyde_cli_bad(
+			err, len,
+			"-b \"%s\": the chunk must be 512 bytes to 1 GiB "
+			"(a plain number is MiB; k and m suffixes)",
+			s);
 	z->chunk_bytes = v;
 	return 0;
 }
@@ -189,10 +150,11 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 	case OPT_TESTS:
 		if (clyde_dev_tests_parse(arg, &cfg->tests, name,
 					  sizeof(name)) < 0)
-			return bad(err, len,
-				   "--tests: unknown test \"%s\" (seqwrite, "
-				   "seqread, randread, randwrite, zcav, all)",
-				   name);
+			return clyde_cli_bad(
+				err, len,
+				"--tests: unknown test \"%s\" (seqwrite, "
+				"seqread, randread, randwrite, zcav, all)",
+				name);
 		break;
 	case OPT_BS:
 	case OPT_RAND_BS:
@@ -204,18 +166,19 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 			cfg->rand_bs = (uint32_t)v;
 		break;
 	case OPT_RAND_OPS:
-		rc = parse_num("--rand-ops", arg, 1, UINT32_MAX, &cfg->rand_ops,
-			       err, len);
+		rc = clyde_cli_parse_count("--rand-ops", arg, 1, UINT32_MAX,
+					   &cfg->rand_ops, err, len);
 		break;
 	case OPT_IODEPTH:
-		rc = parse_num("--iodepth", arg, 1, CLYDE_DEV_MAX_IODEPTH, &v,
-			       err, len);
+		rc = clyde_cli_parse_count("--iodepth", arg, 1,
+					   CLYDE_DEV_MAX_IODEPTH, &v, err, len);
 		cfg->iodepth = (uint32_t)v;
 		break;
 	case OPT_ENGINE:
 		if (!clyde_engine_find(arg))
-			return bad(err, len, "--engine \"%s\": want one of %s",
-				   arg, clyde_engine_names());
+			return clyde_cli_bad(err, len,
+					     "--engine \"%s\": want one of %s",
+					     arg, clyde_engine_names());
 		snprintf(cfg->engine, sizeof(cfg->engine), "%s", arg);
 		break;
 	case OPT_OFFSET:
@@ -227,33 +190,33 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 				len);
 		break;
 	case OPT_SEED:
-		rc = parse_num("--seed", arg, 0, UINT64_MAX, &cfg->seed, err,
-			       len);
+		rc = clyde_cli_parse_count("--seed", arg, 0, UINT64_MAX,
+					   &cfg->seed, err, len);
 		c->seed_given = true;
 		break;
 	case 'b':
 		rc = clyde_dev_zcav_block_parse(arg, &cfg->zcav, err, len);
 		break;
 	case 'c':
-		rc = parse_num("-c", arg, 1, CLYDE_ZCAV_MAX_LOOPS, &v, err,
-			       len);
+		rc = clyde_cli_parse_count("-c", arg, 1, CLYDE_ZCAV_MAX_LOOPS,
+					   &v, err, len);
 		cfg->zcav.loops = (uint32_t)v;
 		break;
 	case 's':
-		rc = parse_num("-s", arg, CLYDE_ZCAV_MIN_SKIP,
-			       CLYDE_ZCAV_MAX_SKIP, &v, err, len);
+		rc = clyde_cli_parse_count("-s", arg, CLYDE_ZCAV_MIN_SKIP,
+					   CLYDE_ZCAV_MAX_SKIP, &v, err, len);
 		cfg->zcav.skip = (uint32_t)v;
 		break;
 	case 'm':
 		snprintf(cfg->label, sizeof(cfg->label), "%s", arg);
 		break;
-	case OPT_JSON:
+	case CLYDE_OPT_JSON:
 		c->json = arg;
 		break;
-	case OPT_CSV:
+	case CLYDE_OPT_CSV:
 		c->csv = arg;
 		break;
-	case OPT_DB:
+	case CLYDE_OPT_DB:
 		c->db = arg;
 		break;
 	default:
@@ -281,7 +244,7 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 		case OPT_DESTROY:
 			c->cfg.destroy_data = true;
 			continue;
-		case OPT_NO_SAVE:
+		case CLYDE_OPT_NO_SAVE:
 			c->no_save = true;
 			continue;
 		case 'w':
@@ -294,46 +257,31 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 			*help = true;
 			return 0;
 		case ':':
-			return bad(err, len, "%s needs a value",
-				   argv[optind - 1]);
 		case '?':
-			return bad(err, len,
-				   "unknown option %s (clyde dev --help lists "
-				   "them)",
-				   argv[optind - 1]);
+			return clyde_cli_getopt_bad("dev", o, argv, err, len);
 		}
 		rc = dev_option(o, optarg, c, err, len);
 		if (rc != 0)
 			return -1;
 	}
 	if (optind >= argc)
-		return bad(err, len, "no device: clyde dev [OPTION]... DEVICE");
+		return clyde_cli_bad(err, len,
+				     "no device: clyde dev [OPTION]... DEVICE");
 	if (optind + 1 < argc)
-		return bad(err, len, "one device only (got %s and %s)",
-			   argv[optind], argv[optind + 1]);
-	if (strlen(argv[optind]) >= sizeof(c->cfg.path))
-		return bad(err, len, "%s: path too long", argv[optind]);
-	snprintf(c->cfg.path, sizeof(c->cfg.path), "%s", argv[optind]);
+		return clyde_cli_bad(err, len,
+				     "one device only (got %s and %s)",
+				     argv[optind], argv[optind + 1]);
+	if (clyde_dev_cli_set_path(c, argv[optind], err, len) < 0)
+		return -1;
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
-		return bad(err, len,
-			   "--json - and --csv -: only one of them can have "
-			   "standard output");
+		return clyde_cli_bad(
+			err, len,
+			"--json - and --csv -: only one of them can have "
+			"standard output");
 	return 0;
 }
 
 int clyde_cmd_dev(int argc, char **argv)
 {
-	struct clyde_dev_cli c;
-	char err[512];
-	bool help;
-
-	if (parse_args(argc, argv, &c, &help, err, sizeof(err)) < 0) {
-		fprintf(stderr, "clyde dev: %s\n", err);
-		return CLYDE_EXIT_USAGE;
-	}
-	if (help) {
-		fputs(help_text, stdout);
-		return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
-	}
-	return clyde_dev_cli_execute("dev", &c);
+	return clyde_dev_cli_main("dev", help_text, parse_args, argc, argv);
 }

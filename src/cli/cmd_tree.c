@@ -10,7 +10,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/outputs.h"
 #include "cli/run_dist.h"
-#include "core/outfile.h"
 #include "core/size.h"
 #include "env/advise.h"
 #include "io/scratch.h"
@@ -65,16 +65,7 @@ static const char help_text[] =
 	"      --keep             keep the generated tree (its path goes to\n"
 	"                         stderr) for later --existing walks; no\n"
 	"                         delete phase\n"
-	"Output:\n"
-	"  -m, --label NAME       name of the run (default: host name)\n"
-	"      --json FILE        write the result as JSON (- for stdout)\n"
-	"      --csv FILE         append a CSV line, a header first when FILE\n"
-	"                         is new or empty (-: header and line on "
-	"stdout)\n"
-	"      --db PATH          results history to save the run in "
-	"(default:\n"
-	"                         $XDG_DATA_HOME/clyde/results.db)\n"
-	"      --no-save          do not save the run in the history\n"
+	"Output:\n" CLYDE_CLI_DEST_HELP
 	"  -v, --verbose          also each member disk's I/O per phase\n"
 	"      --no-advice        no advice on the storage stack\n"
 	"  -q, --quiet            no table and no progress\n"
@@ -100,11 +91,7 @@ enum {
 	OPT_NO_DROP,
 	OPT_NOATIME,
 	OPT_ONE_FS,
-	OPT_JSON,
-	OPT_CSV,
 	OPT_KEEP,
-	OPT_DB,
-	OPT_NO_SAVE,
 	OPT_NO_ADVICE,
 };
 
@@ -127,11 +114,8 @@ static const struct option long_opts[] = {
 	{ "noatime", no_argument, NULL, OPT_NOATIME },
 	{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
 	{ "label", required_argument, NULL, 'm' },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
+	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "no-advice", no_argument, NULL, OPT_NO_ADVICE },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -158,52 +142,25 @@ struct tree_cli {
 	const char *files, *dirs, *fpd, *depth, *fanout, *size;
 };
 
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Put one message in err; returns -1 for the caller to return. */
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* A whole number in [min, max]; the message gives exactly that range. */
-static int parse_count(const char *opt, const char *arg, uint64_t min,
-		       uint64_t max, uint64_t *v, char *err, size_t len)
-{
-	if (clyde_u64_parse(arg, v) < 0 || *v < min || *v > max) {
-		snprintf(err, len, "%s \"%s\": want a number from %llu to %llu",
-			 opt, arg, (unsigned long long)min,
-			 (unsigned long long)max);
-		return -1;
-	}
-	return 0;
-}
-
 /* Build cfg->shape: the preset for --files, then the options over it. */
 static int apply_shape(struct tree_cli *c, char *err, size_t len)
 {
 	struct clyde_tree_shape *s = &c->cfg.shape;
 	uint64_t files = 10000, v;
 
-	if (c->files && parse_count("--files", c->files, 0, 4000000000ull,
-				    &files, err, len))
+	if (c->files && clyde_cli_parse_count("--files", c->files, 0,
+					      4000000000ull, &files, err, len))
 		return -1;
 	if (clyde_tree_preset(c->cfg.preset, files, s) < 0)
-		return bad(err, len, "%s \"%s\": want home or mail", "--preset",
-			   c->cfg.preset);
+		return clyde_cli_bad(err, len, "%s \"%s\": want home or mail",
+				     "--preset", c->cfg.preset);
 	if (c->dirs && c->fpd)
-		return bad(err, len, "%s and %s: give one of them", "--dirs",
-			   "--files-per-dir");
+		return clyde_cli_bad(err, len, "%s and %s: give one of them",
+				     "--dirs", "--files-per-dir");
 	if (c->dirs) {
 		/* At least the top directory. */
-		if (parse_count("--dirs", c->dirs, 1, CLYDE_TREE_MAX_DIRS, &v,
-				err, len))
+		if (clyde_cli_parse_count("--dirs", c->dirs, 1,
+					  CLYDE_TREE_MAX_DIRS, &v, err, len))
 			return -1;
 		s->dirs = v;
 	}
@@ -214,20 +171,21 @@ static int apply_shape(struct tree_cli *c, char *err, size_t len)
 		s->files_per_dir = strtod(c->fpd, &end);
 		if (errno || *end || end == c->fpd ||
 		    !(s->files_per_dir > 0 && s->files_per_dir < 1e9))
-			return bad(err, len,
-				   "%s \"%s\": want a number above 0 and "
-				   "below 1000000000",
-				   "--files-per-dir", c->fpd);
+			return clyde_cli_bad(
+				err, len,
+				"%s \"%s\": want a number above 0 and "
+				"below 1000000000",
+				"--files-per-dir", c->fpd);
 	}
 	if (c->depth) {
-		if (parse_count("--depth", c->depth, 0, CLYDE_TREE_MAX_DEPTH,
-				&v, err, len))
+		if (clyde_cli_parse_count("--depth", c->depth, 0,
+					  CLYDE_TREE_MAX_DEPTH, &v, err, len))
 			return -1;
 		s->depth = (unsigned)v;
 	}
 	if (c->fanout) {
-		if (parse_count("--fanout", c->fanout, 1, UINT32_MAX, &v, err,
-				len))
+		if (clyde_cli_parse_count("--fanout", c->fanout, 1, UINT32_MAX,
+					  &v, err, len))
 			return -1;
 		s->fanout = (unsigned)v;
 	}
@@ -260,9 +218,10 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			snprintf(c->cfg.preset, sizeof(c->cfg.preset), "%s",
 				 optarg);
 			if (strcmp(optarg, "home") && strcmp(optarg, "mail"))
-				return bad(err, len,
-					   "%s \"%s\": want home or mail",
-					   "--preset", optarg);
+				return clyde_cli_bad(
+					err, len,
+					"%s \"%s\": want home or mail",
+					"--preset", optarg);
 			break;
 		case OPT_FILES:
 			c->files = optarg;
@@ -284,8 +243,9 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			break;
 		case OPT_SEED:
 			if (clyde_u64_parse(optarg, &c->cfg.seed) < 0)
-				return bad(err, len, "%s \"%s\": want a number",
-					   "--seed", optarg);
+				return clyde_cli_bad(err, len,
+						     "%s \"%s\": want a number",
+						     "--seed", optarg);
 			c->seed_given = true;
 			break;
 		case OPT_PATTERN:
@@ -294,9 +254,10 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			else if (!strcmp(optarg, "random"))
 				c->cfg.zeros = false;
 			else
-				return bad(err, len,
-					   "%s \"%s\": want random or zeros",
-					   "--pattern", optarg);
+				return clyde_cli_bad(
+					err, len,
+					"%s \"%s\": want random or zeros",
+					"--pattern", optarg);
 			break;
 		case OPT_PHASES:
 			if (clyde_tree_phases_parse(optarg, &c->cfg.phases, err,
@@ -306,18 +267,19 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			c->phases_all = !strcmp(optarg, "all");
 			break;
 		case 'w':
-			if (parse_count("--workers", optarg, 1, 1024, &v, err,
-					len))
+			if (clyde_cli_parse_count("--workers", optarg, 1, 1024,
+						  &v, err, len))
 				return -1;
 			c->cfg.workers = (unsigned)v;
 			break;
 		case OPT_IO_SIZE:
 			if (clyde_size_parse(optarg, "km", 10, &v) < 0 ||
 			    v == 0 || v > CLYDE_TREE_MAX_IO_SIZE)
-				return bad(err, len,
-					   "%s \"%s\": want a size from 1 to "
-					   "1m",
-					   "--io-size", optarg);
+				return clyde_cli_bad(
+					err, len,
+					"%s \"%s\": want a size from 1 to "
+					"1m",
+					"--io-size", optarg);
 			c->cfg.io_size = (size_t)v;
 			break;
 		case OPT_NO_DROP:
@@ -333,10 +295,10 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			snprintf(c->cfg.label, sizeof(c->cfg.label), "%s",
 				 optarg);
 			break;
-		case OPT_JSON:
+		case CLYDE_OPT_JSON:
 			c->json = optarg;
 			break;
-		case OPT_CSV:
+		case CLYDE_OPT_CSV:
 			c->csv = optarg;
 			break;
 		case 'q':
@@ -345,13 +307,13 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		case OPT_KEEP:
 			c->keep = true;
 			break;
-		case OPT_DB:
+		case CLYDE_OPT_DB:
 			if (!*optarg)
-				return bad(err, len, "--db: needs a path%s",
-					   "");
+				return clyde_cli_bad(
+					err, len, "--db: needs a path%s", "");
 			c->db = optarg;
 			break;
-		case OPT_NO_SAVE:
+		case CLYDE_OPT_NO_SAVE:
 			c->no_save = true;
 			break;
 		case 'v':
@@ -364,21 +326,24 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			c->help = true;
 			return 0;
 		case ':':
-			return bad(err, len, "%s%s: needs an argument",
-				   argv[optind - 1], "");
+			return clyde_cli_bad(err, len,
+					     "%s%s: needs an argument",
+					     argv[optind - 1], "");
 		default:
-			return bad(err, len, "unknown option \"%s\"%s",
-				   argv[optind - 1], "");
+			return clyde_cli_bad(err, len,
+					     "unknown option \"%s\"%s",
+					     argv[optind - 1], "");
 		}
 	}
 	if (optind < argc)
-		return bad(err, len, "unexpected argument \"%s\"%s",
-			   argv[optind], "");
+		return clyde_cli_bad(err, len, "unexpected argument \"%s\"%s",
+				     argv[optind], "");
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
-		return bad(err, len,
-			   "--json - and --csv -: only one of them can have "
-			   "standard output%s",
-			   "");
+		return clyde_cli_bad(
+			err, len,
+			"--json - and --csv -: only one of them can have "
+			"standard output%s",
+			"");
 	if (c->cfg.existing) {
 		const char *gen = c->files  ? "--files" :
 				  c->dirs   ? "--dirs" :
@@ -389,18 +354,20 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 					      NULL;
 
 		if (gen)
-			return bad(err, len,
-				   "%s: shapes a generated tree, not an "
-				   "--existing one%s",
-				   gen, "");
+			return clyde_cli_bad(
+				err, len,
+				"%s: shapes a generated tree, not an "
+				"--existing one%s",
+				gen, "");
 		/* "all" on a tree that is only ever read: all that read. */
 		if (!c->phases_given || c->phases_all)
 			c->cfg.phases = CLYDE_TREE_READ_ONLY_PHASES;
 		if (c->cfg.phases & ~CLYDE_TREE_READ_ONLY_PHASES)
-			return bad(err, len,
-				   "--phases: extract and delete write; "
-				   "--existing %s is only ever read%s",
-				   c->cfg.existing, "");
+			return clyde_cli_bad(
+				err, len,
+				"--phases: extract and delete write; "
+				"--existing %s is only ever read%s",
+				c->cfg.existing, "");
 		c->cfg.preset[0] = '\0';
 		return 0;
 	}
@@ -409,10 +376,11 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 		c->cfg.phases &= ~CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE);
 	if (c->keep &&
 	    (c->cfg.phases & CLYDE_TREE_PHASE_BIT(CLYDE_TREE_DELETE)))
-		return bad(err, len,
-			   "--keep: the delete phase would leave nothing to "
-			   "keep; leave delete out of --phases%s",
-			   "");
+		return clyde_cli_bad(
+			err, len,
+			"--keep: the delete phase would leave nothing to "
+			"keep; leave delete out of --phases%s",
+			"");
 	if (apply_shape(c, err, len) < 0)
 		return -1;
 	if (c->files || c->dirs || c->fpd || c->depth || c->fanout || c->size) {
@@ -479,136 +447,6 @@ static void raise_nofile(void)
 	}
 }
 
-/*
- * Where the result goes.  Every destination is opened before the first
- * phase, so that a mistyped path costs nothing (exit 1, nothing run), and
- * written at the end through a temporary file renamed over it, so that a
- * full disk or an interruption keeps the old content.
- */
-struct outputs {
-	struct clyde_outfile json, csv;
-	bool json_open, csv_open;
-	struct clyde_history *h; /* NULL: not saved */
-	bool db_created;	 /* the history did not exist before */
-};
-
-/* Open every destination.  Returns 0, or -1 after printing one line. */
-static int outputs_open(const struct tree_cli *c, struct outputs *o)
-{
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	if (c->json) {
-		rc = clyde_outfile_open(&o->json, c->json);
-		if (rc < 0) {
-			fprintf(stderr, "clyde tree: --json %s: %s\n", c->json,
-				strerror(-rc));
-			return -1;
-		}
-		o->json_open = true;
-	}
-	if (c->csv) {
-		/* The old lines are copied into the new file at the end: it
-		 * must be readable now. */
-		if (strcmp(c->csv, "-") && access(c->csv, F_OK) == 0 &&
-		    access(c->csv, R_OK) < 0) {
-			fprintf(stderr, "clyde tree: --csv %s: %s\n", c->csv,
-				strerror(errno));
-			return -1;
-		}
-		rc = clyde_outfile_open(&o->csv, c->csv);
-		if (rc < 0) {
-			fprintf(stderr, "clyde tree: --csv %s: %s\n", c->csv,
-				strerror(-rc));
-			return -1;
-		}
-		o->csv_open = true;
-	}
-	if (!c->no_save && clyde_history_available()) {
-		struct clyde_ctx hctx;
-		char path[PATH_MAX];
-		struct stat st;
-
-		clyde_ctx_init(&hctx);
-		if (c->db)
-			snprintf(path, sizeof(path), "%s", c->db);
-		else if (clyde_history_default_path(&hctx, path, sizeof(path)) <
-			 0)
-			path[0] = '\0';
-		o->db_created = !path[0] || lstat(path, &st) < 0;
-		/* A --db the user named must work; the default history,
-		 * as for `clyde run`, only costs a warning. */
-		if (clyde_history_open(&hctx, c->db, true, &o->h) < 0) {
-			if (c->db) {
-				fprintf(stderr,
-					"clyde tree: --db: %s (--no-save "
-					"skips the history)\n",
-					clyde_errmsg(&hctx));
-				clyde_ctx_release(&hctx);
-				return -1;
-			}
-			fprintf(stderr,
-				"clyde tree: warning: the result will not be "
-				"saved in the history: %s (--no-save skips "
-				"it)\n",
-				clyde_errmsg(&hctx));
-			o->h = NULL;
-		}
-		clyde_ctx_release(&hctx);
-	}
-	return 0;
-}
-
-/* Nothing is written: remove the temporary files, and a history this run
- * created and did not use. */
-static void outputs_abort(struct outputs *o)
-{
-	if (o->json_open)
-		clyde_outfile_abort(&o->json);
-	if (o->csv_open)
-		clyde_outfile_abort(&o->csv);
-	if (o->h && o->db_created)
-		clyde_history_close_discard_empty(o->h);
-	else
-		clyde_history_close(o->h);
-	memset(o, 0, sizeof(*o));
-}
-
-/* Copy the file at path (when there is one) to f, ending with a line
- * end.  Returns the number of bytes copied, or -1 with errno set. */
-static long long copy_old(const char *path, FILE *f)
-{
-	char buf[65536];
-	struct stat st;
-	long long total = 0;
-	size_t n;
-	int last = '\n';
-	FILE *in = fopen(path, "re");
-
-	if (!in)
-		return errno == ENOENT ? 0 : -1;
-	/* The file keeps its mode across the rename. */
-	if (fstat(fileno(in), &st) == 0)
-		(void)fchmod(fileno(f), st.st_mode & 07777);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (fwrite(buf, 1, n, f) != n) {
-			fclose(in);
-			return -1;
-		}
-		total += (long long)n;
-		last = buf[n - 1];
-	}
-	if (ferror(in)) {
-		fclose(in);
-		errno = EIO;
-		return -1;
-	}
-	fclose(in);
-	if (last != '\n' && fputc('\n', f) == EOF)
-		return -1;
-	return total;
-}
-
 /* The run's JSON document in memory, for the history.  NULL on failure. */
 static char *json_doc(const struct clyde_tree_run *run, size_t *len,
 		      const struct clyde_dist *dist)
@@ -634,12 +472,13 @@ static char *json_doc(const struct clyde_tree_run *run, size_t *len,
 
 /* Write and commit every output.  Returns 0 or -1 (each failure printed;
  * a destination that failed keeps its old content). */
-static int outputs_write(const struct tree_cli *c, struct outputs *o,
+static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
 			 const struct clyde_tree_run *run,
 			 const struct clyde_dist *dist)
 {
 	/* --json -: standard output is the JSON's alone, as `clyde run`. */
 	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
+	FILE *f;
 	int ret = 0, rc;
 
 	if (!c->quiet &&
@@ -648,70 +487,32 @@ static int outputs_write(const struct tree_cli *c, struct outputs *o,
 	     (!c->no_advice && clyde_advice_section(table, &run->env.stack,
 						    CLYDE_ADVISE_TREE) < 0)))
 		ret = -1;
-	if (o->json_open) {
-		o->json_open = false;
-		rc = clyde_tree_json_write_more(o->json.f, run, CLYDE_VERSION,
-						dist ? clyde_dist_json : NULL,
-						dist);
-		if (rc < 0)
-			clyde_outfile_abort(&o->json);
-		else
-			rc = clyde_outfile_commit(&o->json);
-		if (rc < 0) {
-			fprintf(stderr,
-				"clyde tree: --json: cannot write %s: %s\n",
-				c->json, strerror(-rc));
-			ret = -1;
-		}
-	}
-	if (o->csv_open) {
-		/* Appending, safely: the old lines and the new one go to the
-		 * temporary file, which then replaces the old file. */
-		long long old = o->csv.is_stdout ? 0 :
-						   copy_old(c->csv, o->csv.f);
+	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_JSON);
+	if (f)
+		ret |= clyde_cli_outputs_commit(
+			o, CLYDE_CLI_OUT_JSON,
+			clyde_tree_json_write_more(
+				f, run, CLYDE_VERSION,
+				dist ? clyde_dist_json : NULL, dist));
+	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_CSV);
+	if (f) {
+		bool header;
 
-		o->csv_open = false;
-		rc = old < 0 ? -errno : 0;
-		if (rc == 0 && old == 0)
-			rc = clyde_tree_csv_header(o->csv.f);
+		rc = clyde_cli_outputs_csv_begin(o, &header);
+		if (rc == 0 && header)
+			rc = clyde_tree_csv_header(f);
 		if (rc == 0)
-			rc = clyde_tree_csv_write(o->csv.f, run, CLYDE_VERSION);
-		if (rc < 0)
-			clyde_outfile_abort(&o->csv);
-		else
-			rc = clyde_outfile_commit(&o->csv);
-		if (rc < 0) {
-			fprintf(stderr,
-				"clyde tree: --csv: cannot write %s: %s\n",
-				c->csv, strerror(-rc));
-			ret = -1;
-		}
+			rc = clyde_tree_csv_write(f, run, CLYDE_VERSION);
+		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
 	}
 	if (o->h) {
-		struct clyde_ctx hctx;
 		size_t len = 0;
 		char *doc = json_doc(run, &len, dist);
 
 		/* As `clyde run`: a history that cannot be written costs
 		 * nothing already printed, so it is a warning. */
-		clyde_ctx_init(&hctx);
-		if (!doc)
-			fprintf(stderr,
-				"clyde tree: warning: the result was not saved "
-				"in the history: out of memory\n");
-		else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) <
-			 0)
-			fprintf(stderr,
-				"clyde tree: warning: the result was not saved "
-				"in the history: %s (--no-save skips it)\n",
-				clyde_errmsg(&hctx));
-		clyde_ctx_release(&hctx);
+		clyde_cli_outputs_save(o, doc, len, "out of memory");
 		free(doc);
-		if (o->db_created)
-			clyde_history_close_discard_empty(o->h);
-		else
-			clyde_history_close(o->h);
-		o->h = NULL;
 	}
 	return ret;
 }
@@ -777,7 +578,8 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	struct clyde_scratch *scratch = NULL;
 	struct clyde_tree_run run;
 	struct progress pr;
-	struct outputs outs;
+	struct clyde_cli_outputs outs;
+	struct clyde_cli_dest dest;
 	struct clyde_tree_hooks hooks = { .arg = &pr,
 					  .before_phase = before_phase,
 					  .after_phase = after_phase };
@@ -791,8 +593,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 		return CLYDE_EXIT_USAGE;
 	}
 	if (c.help) {
-		fputs(help_text, stdout);
-		return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
+		return clyde_cli_help(help_text);
 	}
 	if (!c.seed_given)
 		c.cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
@@ -818,8 +619,14 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 		clyde_ctx_release(&ctx);
 		return status;
 	}
-	if (outputs_open(&c, &outs) < 0) {
-		outputs_abort(&outs);
+	dest = (struct clyde_cli_dest){
+		.path = { [CLYDE_CLI_OUT_JSON] = c.json,
+			  [CLYDE_CLI_OUT_CSV] = c.csv },
+		.db = c.db,
+		.no_save = c.no_save,
+	};
+	if (clyde_cli_outputs_open(&outs, "tree", &dest) < 0) {
+		clyde_cli_outputs_abort(&outs);
 		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
 		clyde_ctx_release(&ctx);
 		return status;
@@ -831,7 +638,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 		if (*clyde_errmsg(&ctx))
 			fprintf(stderr, "clyde tree: -d: %s\n",
 				clyde_errmsg(&ctx));
-		outputs_abort(&outs);
+		clyde_cli_outputs_abort(&outs);
 		status = clyde_run_dist_setup(rd, CLYDE_EXIT_USAGE, NULL);
 		if (dist)
 			clyde_run_dist_remove(rd, &ctx, scratch);
@@ -876,7 +683,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	} else if (outputs_write(&c, &outs, &run, dist) < 0) {
 		status = CLYDE_EXIT_TEST_FAILED;
 	}
-	outputs_abort(&outs);
+	clyde_cli_outputs_abort(&outs);
 	clyde_err_clear(&ctx);
 	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
 		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);

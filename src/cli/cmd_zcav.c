@@ -4,12 +4,13 @@
  * (-w) goes through the same guards as `clyde dev`.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dev_cli.h"
+#include "cli/outputs.h"
 #include "core/size.h"
 #include "workloads/dev.h"
 #include "workloads/zcav.h"
@@ -38,34 +39,14 @@ static const char help_text[] =
 
 enum {
 	OPT_DESTROY = 256,
-	OPT_JSON,
-	OPT_CSV,
-	OPT_DB,
-	OPT_NO_SAVE
 };
 
 static const struct option long_opts[] = {
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "no-save", no_argument, NULL, OPT_NO_SAVE },
+	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* -r [start:]end in MiB, or "max"; rounded to the block later. */
 static int parse_range(const char *s, uint64_t *start, uint64_t *end, char *err,
@@ -94,8 +75,28 @@ static int parse_range(const char *s, uint64_t *start, uint64_t *end, char *err,
 		goto fail;
 	return 0;
 fail:
-	return bad(err, len,
-		   "-r: want [start:]end in MiB with start < end, or max");
+	return clyde_cli_bad(
+		err, len,
+		"-r: want [start:]end in MiB with start < end, or max");
+}
+
+/* zcav rounds both ends of the range down to whole blocks, and stops at
+ * the end of the device. */
+static int round_range(struct clyde_dev_config *cfg, char *err, size_t len)
+{
+	uint64_t b = cfg->zcav.block_bytes;
+	uint64_t end = cfg->offset + cfg->size;
+
+	if (!cfg->size)
+		return 0;
+	cfg->offset -= cfg->offset % b;
+	cfg->size = end - end % b - cfg->offset;
+	if (!cfg->size)
+		return clyde_cli_bad(err, len,
+				     "-r: the range holds no whole block of "
+				     "%llu MiB",
+				     (unsigned long long)(b >> 20));
+	return 0;
 }
 
 static int zcav_option(int o, const char *arg, struct clyde_dev_cli *c,
@@ -112,11 +113,12 @@ static int zcav_option(int o, const char *arg, struct clyde_dev_cli *c,
 		    (o == 'c' && (v < 1 || v > CLYDE_ZCAV_MAX_LOOPS)) ||
 		    (o == 's' &&
 		     (v < CLYDE_ZCAV_MIN_SKIP || v > CLYDE_ZCAV_MAX_SKIP)))
-			return bad(err, len,
-				   "-%c \"%s\": want a number from %u to %u", o,
-				   arg, o == 'c' ? 1 : CLYDE_ZCAV_MIN_SKIP,
-				   o == 'c' ? CLYDE_ZCAV_MAX_LOOPS :
-					      CLYDE_ZCAV_MAX_SKIP);
+			return clyde_cli_bad(
+				err, len,
+				"-%c \"%s\": want a number from %u to %u", o,
+				arg, o == 'c' ? 1 : CLYDE_ZCAV_MIN_SKIP,
+				o == 'c' ? CLYDE_ZCAV_MAX_LOOPS :
+					   CLYDE_ZCAV_MAX_SKIP);
 		if (o == 'c')
 			c->cfg.zcav.loops = (uint32_t)v;
 		else
@@ -130,24 +132,25 @@ static int zcav_option(int o, const char *arg, struct clyde_dev_cli *c,
 		return 0;
 	case 'u':
 	case 'g':
-		return bad(err, len,
-			   "-%c: clyde zcav does not change user or group "
-			   "(run it as the user you want)",
-			   o);
+		return clyde_cli_bad(
+			err, len,
+			"-%c: clyde zcav does not change user or group "
+			"(run it as the user you want)",
+			o);
 	case 'l':
 		c->zcav_log = arg;
 		return 0;
-	case OPT_JSON:
+	case CLYDE_OPT_JSON:
 		c->json = arg;
 		return 0;
-	case OPT_CSV:
+	case CLYDE_OPT_CSV:
 		c->csv = arg;
 		return 0;
-	case OPT_DB:
+	case CLYDE_OPT_DB:
 		c->db = arg;
 		return 0;
 	}
-	return bad(err, len, "unknown option");
+	return clyde_cli_bad(err, len, "unknown option");
 }
 
 static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
@@ -171,27 +174,23 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 		case OPT_DESTROY:
 			c->cfg.destroy_data = true;
 			break;
-		case OPT_NO_SAVE:
+		case CLYDE_OPT_NO_SAVE:
 			c->no_save = true;
 			break;
 		case 'f':
 			if (dev)
-				return bad(err, len,
-					   "one device only (got %s and %s)",
-					   dev, optarg);
+				return clyde_cli_bad(
+					err, len,
+					"one device only (got %s and %s)", dev,
+					optarg);
 			dev = optarg;
 			break;
 		case 'h':
 			*help = true;
 			return 0;
 		case ':':
-			return bad(err, len, "%s needs a value",
-				   argv[optind - 1]);
 		case '?':
-			return bad(err, len,
-				   "unknown option %s (clyde zcav --help lists "
-				   "them)",
-				   argv[optind - 1]);
+			return clyde_cli_getopt_bad("zcav", o, argv, err, len);
 		default:
 			if (zcav_option(o, optarg, c, err, len) < 0)
 				return -1;
@@ -199,57 +198,31 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 	}
 	for (; optind < argc; optind++) {
 		if (dev)
-			return bad(err, len, "one device only (got %s and %s)",
-				   dev, argv[optind]);
+			return clyde_cli_bad(err, len,
+					     "one device only (got %s and %s)",
+					     dev, argv[optind]);
 		dev = argv[optind];
 	}
 	if (!dev)
-		return bad(err, len,
-			   "no device: clyde zcav [OPTION]... DEVICE");
+		return clyde_cli_bad(
+			err, len, "no device: clyde zcav [OPTION]... DEVICE");
 	if (!strcmp(dev, "-"))
-		return bad(err, len,
-			   "-: clyde zcav reads devices and files, not "
-			   "standard input (it needs O_DIRECT)");
-	if (strlen(dev) >= sizeof(c->cfg.path))
-		return bad(err, len, "%s: path too long", dev);
-	snprintf(c->cfg.path, sizeof(c->cfg.path), "%s", dev);
+		return clyde_cli_bad(
+			err, len,
+			"-: clyde zcav reads devices and files, not "
+			"standard input (it needs O_DIRECT)");
+	if (clyde_dev_cli_set_path(c, dev, err, len) < 0)
+		return -1;
 	if (c->json && !strcmp(c->json, "-") && !c->zcav_log)
-		return bad(err, len,
-			   "--json -: zcav's text has standard output; add "
-			   "-l FILE for it");
-	return 0;
+		return clyde_cli_bad(
+			err, len,
+			"--json -: zcav's text has standard output; add "
+			"-l FILE for it");
+	c->cfg.clamp_range = true;
+	return round_range(&c->cfg, err, len);
 }
 
 int clyde_cmd_zcav(int argc, char **argv)
 {
-	struct clyde_dev_cli c;
-	char err[512];
-	bool help;
-
-	if (parse_args(argc, argv, &c, &help, err, sizeof(err)) < 0) {
-		fprintf(stderr, "clyde zcav: %s\n", err);
-		return CLYDE_EXIT_USAGE;
-	}
-	if (help) {
-		fputs(help_text, stdout);
-		return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
-	}
-	/* zcav rounds both ends of the range down to whole blocks, and
-	 * stops at the end of the device. */
-	if (c.cfg.size) {
-		uint64_t b = c.cfg.zcav.block_bytes;
-		uint64_t end = c.cfg.offset + c.cfg.size;
-
-		c.cfg.offset -= c.cfg.offset % b;
-		c.cfg.size = end - end % b - c.cfg.offset;
-		if (!c.cfg.size) {
-			fprintf(stderr,
-				"clyde zcav: -r: the range holds no whole "
-				"block of %llu MiB\n",
-				(unsigned long long)(b >> 20));
-			return CLYDE_EXIT_USAGE;
-		}
-	}
-	c.cfg.clamp_range = true;
-	return clyde_dev_cli_execute("zcav", &c);
+	return clyde_dev_cli_main("zcav", help_text, parse_args, argc, argv);
 }

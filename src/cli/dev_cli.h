@@ -27,8 +27,21 @@ struct clyde_dev_cli {
 int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 			       char *err, size_t len);
 
-/* Run c's tests on c->cfg.path as command `cmd` ("dev", "zcav") and
- * report; returns the exit status (enum clyde_exit). */
-int clyde_dev_cli_execute(const char *cmd, struct clyde_dev_cli *c);
+/* Reads `clyde CMD`'s arguments into c; --help sets *help.  0, or -1
+ * with the message in err. */
+typedef int (*clyde_dev_cli_parse_fn)(int argc, char **argv,
+				      struct clyde_dev_cli *c, bool *help,
+				      char *err, size_t len);
+
+/* The whole of `clyde CMD` ("dev", "zcav"): read the command line with
+ * parse, printing a mistake ("clyde CMD: ...") or the help text, then
+ * run c's tests on the device and report.  Returns the exit status
+ * (enum clyde_exit). */
+int clyde_dev_cli_main(const char *cmd, const char *help_text,
+		       clyde_dev_cli_parse_fn parse, int argc, char **argv);
+
+/* Take the device path; 0, or -1 with the message in err. */
+int clyde_dev_cli_set_path(struct clyde_dev_cli *c, const char *path, char *err,
+			   size_t len);
 
 #endif

@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "results/run_out.h"
+
 /* clang-format off: grouped as the reference lists them */
 static const char *const csv_names[CLYDE_CSV_FIELDS] = {
 	"format_version",
@@ -64,20 +66,13 @@ static const char *const csv_names[CLYDE_CSV_FIELDS] = {
 };
 /* clang-format on */
 
-static int finish(FILE *f)
-{
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
-}
-
 int clyde_csv_header(FILE *f)
 {
 	errno = 0;
 	for (int i = 0; i < CLYDE_CSV_FIELDS; i++)
 		fprintf(f, "%s%s", i ? "," : "", csv_names[i]);
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }
 
 /* ",rate,cpu" for tests [from, to). */
@@ -166,5 +161,5 @@ int clyde_csv_write(FILE *f, const struct clyde_run *run, const char *version)
 			clyde_fmt_test_latency(lat, sizeof(lat),
 					       &run->tests[i]));
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }

@@ -7,17 +7,16 @@
 #include "results/format.h"
 #include "results/json_out.h"
 #include "results/members_json.h"
-
-static int finish(FILE *f)
-{
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
-}
+#include "results/run_out.h"
 
 static const char *label_of(const struct clyde_dev_run *run)
 {
 	return run->cfg.label[0] ? run->cfg.label : run->env.machine.host;
+}
+
+static const char *test_name(int t)
+{
+	return clyde_dev_test_name((enum clyde_dev_test)t);
 }
 
 /* The request size of a test. */
@@ -89,7 +88,7 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		else
 			fprintf(f, "%11s %11s\n", "-", "-");
 	}
-	return finish(f);
+	return clyde_out_finish(f);
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -189,15 +188,8 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 	struct clyde_jw w = { .f = f };
 
 	errno = 0;
-	clyde_jw_open(&w, NULL, '{');
-	clyde_jw_str(&w, "schema", "clyde-result", 64);
-	clyde_jw_u64(&w, "schema_version", 1);
-	clyde_jw_str(&w, "clyde_version", version, 256);
-	clyde_jw_str(&w, "kind", "dev", 16);
-	clyde_jw_str(&w, "label", label_of(run), sizeof(run->cfg.label));
-	clyde_jw_u64(&w, "started_unix", run->started_unix);
-	clyde_jw_machine(&w, &run->env.machine);
-	clyde_jw_target(&w, &run->env.target);
+	clyde_jw_run_head(&w, "dev", version, run->cfg.label,
+			  sizeof(run->cfg.label), run->started_unix, &run->env);
 	if (clyde_jw_stack_advice(&w, &run->env.stack, 0) < 0)
 		return -ENOMEM;
 	json_config(&w, run);
@@ -228,20 +220,14 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 		if (!r->ran)
 			continue;
 		clyde_jw_open(&w, NULL, '{');
-		clyde_jw_str(&w, "name",
-			     clyde_dev_test_name((enum clyde_dev_test)t), 16);
-		clyde_jw_str(&w, "unit", "B/s", 16);
-		clyde_jw_u64(&w, "n", 1);
-		clyde_jw_num(&w, "mean",
-			     clyde_dev_rate(r->bytes, r->elapsed_ns), 3);
-		clyde_jw_null(&w, "stddev");
-		clyde_jw_null(&w, "ci95_halfwidth");
+		clyde_jw_summary_one(&w, test_name(t), "B/s",
+				     clyde_dev_rate(r->bytes, r->elapsed_ns));
 		clyde_jw_close(&w, '}');
 	}
 	clyde_jw_close(&w, ']');
 	clyde_jw_close(&w, '}');
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }
 
 /* ---- CSV --------------------------------------------------------------- */
@@ -260,16 +246,9 @@ static const char *const test_fields[CLYDE_DEV_CSV_TEST_FIELDS] = {
 
 int clyde_dev_csv_header(FILE *f)
 {
-	errno = 0;
-	for (int i = 0; i < CLYDE_DEV_CSV_RUN_FIELDS; i++)
-		fprintf(f, "%s%s", i ? "," : "", run_fields[i]);
-	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
-		for (int i = 0; i < CLYDE_DEV_CSV_TEST_FIELDS; i++)
-			fprintf(f, ",%s_%s",
-				clyde_dev_test_name((enum clyde_dev_test)t),
-				test_fields[i]);
-	fputc('\n', f);
-	return finish(f);
+	return clyde_out_csv_header(f, run_fields, CLYDE_DEV_CSV_RUN_FIELDS,
+				    test_name, CLYDE_DEV_TEST_COUNT,
+				    test_fields, CLYDE_DEV_CSV_TEST_FIELDS);
 }
 
 int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
@@ -327,5 +306,5 @@ int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
 			fputs(",,", f);
 	}
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }

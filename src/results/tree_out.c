@@ -12,14 +12,13 @@
 #include "results/format.h"
 #include "results/json_out.h"
 #include "results/members_json.h"
+#include "results/run_out.h"
 
 #define MB 1e6
 
-static int finish(FILE *f)
+static const char *phase_name(int p)
 {
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return clyde_tree_phase_name((enum clyde_tree_phase)p);
 }
 
 static bool phase_ran(const struct clyde_tree_run *run, int p)
@@ -226,7 +225,7 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 				fmt_ns(c, sizeof(c), clyde_hist_max(h)));
 		}
 	}
-	return finish(f);
+	return clyde_out_finish(f);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -305,12 +304,6 @@ static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
 	clyde_jw_close(w, '}');
 }
 
-static void json_env(struct clyde_jw *w, const struct clyde_env *env)
-{
-	clyde_jw_machine(w, &env->machine);
-	clyde_jw_target(w, &env->target);
-}
-
 static void json_config(struct clyde_jw *w, const struct clyde_tree_run *run)
 {
 	const struct clyde_tree_config *c = &run->cfg;
@@ -358,16 +351,8 @@ int clyde_tree_json_write_more(
 	struct clyde_jw w = { .f = f };
 
 	errno = 0;
-	clyde_jw_open(&w, NULL, '{');
-	clyde_jw_str(&w, "schema", "clyde-result", 64);
-	clyde_jw_u64(&w, "schema_version", 1);
-	clyde_jw_str(&w, "clyde_version", version, 256);
-	clyde_jw_str(&w, "kind", "tree", 16);
-	clyde_jw_str(&w, "label",
-		     run->cfg.label[0] ? run->cfg.label : run->env.machine.host,
-		     sizeof(run->cfg.label));
-	clyde_jw_u64(&w, "started_unix", run->started_unix);
-	json_env(&w, &run->env);
+	clyde_jw_run_head(&w, "tree", version, run->cfg.label,
+			  sizeof(run->cfg.label), run->started_unix, &run->env);
 	clyde_jw_virt(&w, &run->env.virt);
 	if (clyde_jw_stack_advice(&w, &run->env.stack, CLYDE_ADVISE_TREE) < 0)
 		return -ENOMEM;
@@ -400,21 +385,13 @@ int clyde_tree_json_write_more(
 		if (!r->ran)
 			continue;
 		clyde_jw_open(&w, NULL, '{');
-		clyde_jw_str(&w, "name",
-			     clyde_tree_phase_name((enum clyde_tree_phase)p),
-			     64);
-		clyde_jw_str(&w, "unit",
-			     clyde_tree_phase_in_bytes(p) ? "B/s" : "entries/s",
-			     16);
-		clyde_jw_u64(&w, "n", 1);
-		clyde_jw_num(&w, "mean",
-			     clyde_tree_rate(clyde_tree_phase_in_bytes(p) ?
-						     r->bytes :
-						     r->entries,
-					     r->elapsed_ns),
-			     3);
-		clyde_jw_null(&w, "stddev");
-		clyde_jw_null(&w, "ci95_halfwidth");
+		clyde_jw_summary_one(
+			&w, phase_name(p),
+			clyde_tree_phase_in_bytes(p) ? "B/s" : "entries/s",
+			clyde_tree_rate(clyde_tree_phase_in_bytes(p) ?
+						r->bytes :
+						r->entries,
+					r->elapsed_ns));
 		clyde_jw_null(&w, "ci95_low");
 		clyde_jw_null(&w, "ci95_high");
 		clyde_jw_null(&w, "settled");
@@ -426,7 +403,7 @@ int clyde_tree_json_write_more(
 		more(&w, arg);
 	clyde_jw_close(&w, '}');
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -447,16 +424,9 @@ static const char *const phase_fields[CLYDE_TREE_CSV_PHASE_FIELDS] = {
 
 int clyde_tree_csv_header(FILE *f)
 {
-	errno = 0;
-	for (int i = 0; i < CLYDE_TREE_CSV_RUN_FIELDS; i++)
-		fprintf(f, "%s%s", i ? "," : "", run_fields[i]);
-	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
-		for (int i = 0; i < CLYDE_TREE_CSV_PHASE_FIELDS; i++)
-			fprintf(f, ",%s_%s",
-				clyde_tree_phase_name((enum clyde_tree_phase)p),
-				phase_fields[i]);
-	fputc('\n', f);
-	return finish(f);
+	return clyde_out_csv_header(f, run_fields, CLYDE_TREE_CSV_RUN_FIELDS,
+				    phase_name, CLYDE_TREE_PHASE_COUNT,
+				    phase_fields, CLYDE_TREE_CSV_PHASE_FIELDS);
 }
 
 /* A text field: ',' -> ';' (mount options keep their separators
@@ -544,5 +514,5 @@ int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
 		csv_u64(f, r->dev.write_bytes);
 	}
 	fputc('\n', f);
-	return finish(f);
+	return clyde_out_finish(f);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "results/dev_out.h"
+#include "results/run_out.h"
 
 /* Under this a block's time is too short to trust: zcav comments the line
  * out and prints "++++" for the rate, as bonnie++ prints "+++++". */
@@ -45,7 +46,5 @@ int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run)
 	}
 	if (z->loops_done == 1)
 		pass_line(f, z->pass_bytes[0], z->pass_ns[0]);
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return clyde_out_finish(f);
 }

@@ -1,0 +1,202 @@
+/*
+ * The destinations of `clyde tree`, `clyde dev` and `clyde zcav`: opened
+ * first, written last, through temporary files (see outputs.h).
+ */
+#include "cli/outputs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "report/history.h"
+
+static const char *const opt_name[CLYDE_CLI_OUT_COUNT] = {
+	[CLYDE_CLI_OUT_JSON] = "--json",
+	[CLYDE_CLI_OUT_CSV] = "--csv",
+	[CLYDE_CLI_OUT_LOG] = "-l",
+};
+
+static int open_one(struct clyde_cli_outputs *o, enum clyde_cli_out which)
+{
+	const char *path = o->path[which];
+	int rc;
+
+	if (which == CLYDE_CLI_OUT_CSV && strcmp(path, "-") &&
+	    access(path, F_OK) == 0 && access(path, R_OK) < 0) {
+		fprintf(stderr, "clyde %s: %s %s: %s\n", o->cmd,
+			opt_name[which], path, strerror(errno));
+		return -1;
+	}
+	rc = clyde_outfile_open(&o->file[which], path);
+	if (rc < 0) {
+		fprintf(stderr, "clyde %s: %s %s: %s\n", o->cmd,
+			opt_name[which], path, strerror(-rc));
+		return -1;
+	}
+	o->open[which] = true;
+	return 0;
+}
+
+/* The history closes without a trace when this run created it and added
+ * nothing. */
+static void close_history(struct clyde_cli_outputs *o)
+{
+	if (o->h && o->db_created)
+		clyde_history_close_discard_empty(o->h);
+	else
+		clyde_history_close(o->h);
+	o->h = NULL;
+}
+
+static int open_history(struct clyde_cli_outputs *o, const char *db)
+{
+	struct clyde_ctx hctx;
+	char path[PATH_MAX];
+	struct stat st;
+	int ret = 0;
+
+	clyde_ctx_init(&hctx);
+	if (db)
+		snprintf(path, sizeof(path), "%s", db);
+	else if (clyde_history_default_path(&hctx, path, sizeof(path)) < 0)
+		path[0] = '\0';
+	o->db_created = !path[0] || lstat(path, &st) < 0;
+	if (clyde_history_open(&hctx, db, true, &o->h) < 0) {
+		if (db) {
+			fprintf(stderr,
+				"clyde %s: --db: %s (--no-save skips the "
+				"history)\n",
+				o->cmd, clyde_errmsg(&hctx));
+			ret = -1;
+		} else {
+			fprintf(stderr,
+				"clyde %s: warning: the result will not be "
+				"saved in the history: %s (--no-save skips "
+				"it)\n",
+				o->cmd, clyde_errmsg(&hctx));
+		}
+		o->h = NULL;
+	}
+	clyde_ctx_release(&hctx);
+	return ret;
+}
+
+int clyde_cli_outputs_open(struct clyde_cli_outputs *o, const char *cmd,
+			   const struct clyde_cli_dest *d)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	for (int i = 0; i < CLYDE_CLI_OUT_COUNT; i++) {
+		o->path[i] = d->path[i];
+		if (o->path[i] && open_one(o, (enum clyde_cli_out)i) < 0)
+			return -1;
+	}
+	if (!d->no_save && clyde_history_available())
+		return open_history(o, d->db);
+	return 0;
+}
+
+FILE *clyde_cli_outputs_file(struct clyde_cli_outputs *o,
+			     enum clyde_cli_out which)
+{
+	return o->open[which] ? o->file[which].f : NULL;
+}
+
+/* Copy the file at path (when there is one) to f, ending with a line
+ * end.  Returns the number of bytes copied, or -1 with errno set. */
+static long long copy_old(const char *path, FILE *f)
+{
+	char buf[65536];
+	struct stat st;
+	long long total = 0;
+	size_t n;
+	int last = '\n';
+	FILE *in = fopen(path, "re");
+
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	/* The file keeps its mode across the rename. */
+	if (fstat(fileno(in), &st) == 0)
+		(void)fchmod(fileno(f), st.st_mode & 07777);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, f) != n) {
+			fclose(in);
+			return -1;
+		}
+		total += (long long)n;
+		last = buf[n - 1];
+	}
+	if (ferror(in)) {
+		fclose(in);
+		errno = EIO;
+		return -1;
+	}
+	fclose(in);
+	if (last != '\n' && fputc('\n', f) == EOF)
+		return -1;
+	return total;
+}
+
+int clyde_cli_outputs_csv_begin(struct clyde_cli_outputs *o, bool *header)
+{
+	struct clyde_outfile *csv = &o->file[CLYDE_CLI_OUT_CSV];
+	/* Appending, safely: the old lines and the new one go to the
+	 * temporary file, which then replaces the old file. */
+	long long old = csv->is_stdout ?
+				0 :
+				copy_old(o->path[CLYDE_CLI_OUT_CSV], csv->f);
+
+	*header = old == 0;
+	return old < 0 ? -errno : 0;
+}
+
+int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
+			     enum clyde_cli_out which, int rc)
+{
+	o->open[which] = false;
+	if (rc < 0)
+		clyde_outfile_abort(&o->file[which]);
+	else
+		rc = clyde_outfile_commit(&o->file[which]);
+	if (rc < 0) {
+		fprintf(stderr, "clyde %s: %s: cannot write %s: %s\n", o->cmd,
+			opt_name[which], o->path[which], strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+void clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
+			    size_t len, const char *why)
+{
+	struct clyde_ctx hctx;
+
+	if (!o->h)
+		return;
+	clyde_ctx_init(&hctx);
+	if (!doc)
+		fprintf(stderr,
+			"clyde %s: warning: the result was not saved in the "
+			"history: %s\n",
+			o->cmd, why);
+	else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) < 0)
+		fprintf(stderr,
+			"clyde %s: warning: the result was not saved in the "
+			"history: %s (--no-save skips it)\n",
+			o->cmd, clyde_errmsg(&hctx));
+	clyde_ctx_release(&hctx);
+	close_history(o);
+}
+
+void clyde_cli_outputs_abort(struct clyde_cli_outputs *o)
+{
+	for (int i = 0; i < CLYDE_CLI_OUT_COUNT; i++)
+		if (o->open[i])
+			clyde_outfile_abort(&o->file[i]);
+	close_history(o);
+	memset(o, 0, sizeof(*o));
+}

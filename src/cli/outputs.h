@@ -1,0 +1,133 @@
+/*
+ * Where a run's result goes, for the commands that write it once at the
+ * end (`clyde tree`, `clyde dev`, `clyde zcav`): --json FILE, --csv FILE
+ * (appended to), a log file (zcav -l) and the results history.
+ *
+ * Every destination is opened before the work starts, so that a mistyped
+ * path costs nothing (exit 1, nothing run), and written at the end
+ * through a temporary file renamed over it (core/outfile.h), so that a
+ * full disk or an interruption keeps the old content.  Messages go to
+ * stderr as "clyde CMD: ...", one line each.
+ *
+ * Typical use:
+ *
+ *	if (clyde_cli_outputs_open(&o, cmd, &dest) < 0) ... abort, exit 1
+ *	... run ...
+ *	f = clyde_cli_outputs_file(&o, CLYDE_CLI_OUT_JSON);
+ *	if (f) ret |= clyde_cli_outputs_commit(&o, CLYDE_CLI_OUT_JSON,
+ *					       write_json(f, run));
+ *	...
+ *	clyde_cli_outputs_abort(&o);   (always: drops what was not committed)
+ */
+#ifndef CLYDE_CLI_OUTPUTS_H
+#define CLYDE_CLI_OUTPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/outfile.h"
+
+struct clyde_history;
+
+enum clyde_cli_out {
+	CLYDE_CLI_OUT_JSON, /* --json */
+	CLYDE_CLI_OUT_CSV,  /* --csv, appended to */
+	CLYDE_CLI_OUT_LOG,  /* zcav -l */
+	CLYDE_CLI_OUT_COUNT
+};
+
+/* The destination options' getopt_long values, above any command's own,
+ * and their entries in its table of long options. */
+enum {
+	CLYDE_OPT_JSON = 0x400,
+	CLYDE_OPT_CSV,
+	CLYDE_OPT_DB,
+	CLYDE_OPT_NO_SAVE,
+};
+
+/* clang-format off */
+#define CLYDE_CLI_DEST_LONG_OPTS                                  \
+	{ "json", required_argument, NULL, CLYDE_OPT_JSON },      \
+	{ "csv", required_argument, NULL, CLYDE_OPT_CSV },        \
+	{ "db", required_argument, NULL, CLYDE_OPT_DB },          \
+	{ "no-save", no_argument, NULL, CLYDE_OPT_NO_SAVE }
+/* clang-format on */
+
+/* Their --help lines, with -m (the run's label), for `clyde tree` and
+ * `clyde dev`. */
+#define CLYDE_CLI_DEST_HELP                                                  \
+	"  -m, --label NAME       name of the run (default: host name)\n"    \
+	"      --json FILE        write the result as JSON (- for stdout)\n" \
+	"      --csv FILE         append a CSV line, a header first when "   \
+	"FILE\n"                                                             \
+	"                         is new or empty (-: header and line on "   \
+	"stdout)\n"                                                          \
+	"      --db PATH          results history to save the run in "       \
+	"(default:\n"                                                        \
+	"                         $XDG_DATA_HOME/clyde/results.db)\n"        \
+	"      --no-save          do not save the run in the history\n"
+
+/* What the command line asked for; NULL: not wanted. */
+struct clyde_cli_dest {
+	const char *path[CLYDE_CLI_OUT_COUNT];
+	const char *db; /* NULL: the default history */
+	bool no_save;
+};
+
+struct clyde_cli_outputs {
+	const char *cmd; /* "tree", "dev", ...: for the messages */
+	const char *path[CLYDE_CLI_OUT_COUNT];
+	struct clyde_outfile file[CLYDE_CLI_OUT_COUNT];
+	bool open[CLYDE_CLI_OUT_COUNT];
+	struct clyde_history *h; /* NULL: not saved */
+	bool db_created;	 /* the history did not exist before */
+};
+
+/*
+ * Open every destination of d, and the history unless d->no_save (a --db
+ * the user named must work; the default history, as for `clyde run`, only
+ * costs a warning).  A --csv file that exists must be readable: its lines
+ * are copied into the new one at the end.  Returns 0, or -1 after printing
+ * one line; clyde_cli_outputs_abort() then releases what was opened.
+ */
+int clyde_cli_outputs_open(struct clyde_cli_outputs *o, const char *cmd,
+			   const struct clyde_cli_dest *d);
+
+/* The stream to write destination `which` to, or NULL when it is not
+ * open (not asked for, or already committed). */
+FILE *clyde_cli_outputs_file(struct clyde_cli_outputs *o,
+			     enum clyde_cli_out which);
+
+/*
+ * Start the --csv file: copy the old file's lines (and its mode) into the
+ * new one, ending with a line end.  *header is set when the file was new
+ * or empty, so that the caller writes the column names first.  Returns 0
+ * or a negative errno (to hand to clyde_cli_outputs_commit()).
+ */
+int clyde_cli_outputs_csv_begin(struct clyde_cli_outputs *o, bool *header);
+
+/*
+ * Finish destination `which`, written with result rc (0 or a negative
+ * errno): commit it, or drop it when rc < 0.  Returns 0, or -1 after
+ * printing "clyde CMD: OPT: cannot write PATH: ..." (the old content is
+ * kept).
+ */
+int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
+			     enum clyde_cli_out which, int rc);
+
+/*
+ * Save the result document doc (len bytes, the run's JSON) in the history
+ * when one is open, then close it.  doc NULL: the document could not be
+ * made, for the reason `why`.  A failure is a warning only: nothing
+ * already printed is lost.
+ */
+void clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
+			    size_t len, const char *why);
+
+/* Drop every destination not committed (removing the temporary files),
+ * and close the history, removing one this run created and did not use.
+ * Safe to call more than once. */
+void clyde_cli_outputs_abort(struct clyde_cli_outputs *o);
+
+#endif
