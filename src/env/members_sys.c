@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int vpath(const char *root, char *buf, size_t n, const char *fmt,
-		 va_list ap)
+__attribute__((format(printf, 4, 0))) static int
+vpath(const char *root, char *buf, size_t n, const char *fmt, va_list ap)
 {
 	char rel[4096];
 	int len;

@@ -358,8 +358,8 @@ static void test_json_errors(void)
 		"{\"devices\": [{\"name\": \"a\", \"raid_disks\": -1}]}",
 		"[]",
 		/* A device below itself. */
-		"{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]},"
-		" {\"name\": \"b\", \"children\": [\"a\"]}], \"top\": [\"a\"]}",
+		("{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]},"
+		 " {\"name\": \"b\", \"children\": [\"a\"]}], \"top\": [\"a\"]}"),
 		"{\"devices\": [{\"name\": \"a\", \"children\": [\"a\"]}]}",
 	};
 	struct clyde_json root;
