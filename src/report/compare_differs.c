@@ -3,8 +3,9 @@
  * compare.h): the settings that are not the same in all results, as the
  * report's part of that name decides them (clyde_compare_keys), under the
  * same friendly names.  Up to four runs, one line per setting with each
- * value once and the runs that have it; more, one line per run with its values in the order the
- * header names the settings, as the report's table does.
+ * value once and the runs that have it; more, one line per run with its
+ * values in the order the header names the settings, as the report's
+ * table does.
  */
 #include "report/compare.h"
 
