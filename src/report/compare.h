@@ -225,6 +225,11 @@ int clyde_compare_write_text(FILE *f, const struct clyde_compare *cmp,
 			     bool markdown);
 int clyde_compare_write_csv(FILE *f, const struct clyde_compare *cmp);
 
+/* The text and Markdown "what differs" part (compare_differs.c): the
+ * settings not the same in all results with each run's value; nothing
+ * when they are alike.  0 or -ENOMEM. */
+int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp);
+
 /*
  * The config keys of the runs, each once, in the order first seen; with
  * `differing` only those whose value is not the same in every run (a

@@ -206,8 +206,9 @@ static void legend_scope(FILE *f, const struct clyde_compare *cmp, size_t s)
 	}
 }
 
-static void legend(FILE *f, const struct clyde_compare *cmp)
+static int legend(FILE *f, const struct clyde_compare *cmp)
 {
+	int rc;
 	size_t i, ri, ci;
 	char l[512], src[1024], date[64];
 	bool approx = false, fast = false, best = false;
@@ -258,6 +259,7 @@ static void legend(FILE *f, const struct clyde_compare *cmp)
 	for (i = 0; i < CLYDE_SCOPE_COUNT; i++)
 		if (cmp->scopes[i].used && cmp->scopes[i].nclasses > 1)
 			legend_scope(f, cmp, i);
+	rc = clyde_compare_write_differs(f, cmp);
 	fputc('\n', f);
 	for (i = 0; i < cmp->ncols; i++) {
 		const struct clyde_loaded_run *r = cmp->runs[i];
@@ -271,6 +273,7 @@ static void legend(FILE *f, const struct clyde_compare *cmp)
 			fprintf(f, ", %zu repeats", r->nrepeats);
 		fprintf(f, ")\n");
 	}
+	return rc;
 }
 
 static int write_text(FILE *f, const struct grid *g,
@@ -325,9 +328,8 @@ static int write_text(FILE *f, const struct grid *g,
 		free(line);
 	}
 	fputc('\n', f);
-	legend(f, cmp);
 	free(w);
-	return 0;
+	return legend(f, cmp);
 }
 
 /* Markdown: escape only what would end a cell or start markup (a pipe, a
@@ -354,6 +356,7 @@ static int write_markdown(FILE *f, const struct grid *g,
 	size_t len = 0, r, c;
 	FILE *m;
 	const char *p;
+	int rc;
 
 	for (r = 0; r < g->nrows; r++) {
 		fputc('|', f);
@@ -381,8 +384,12 @@ static int write_markdown(FILE *f, const struct grid *g,
 	m = open_memstream(&text, &len);
 	if (!m)
 		return -ENOMEM;
-	legend(m, cmp);
+	rc = legend(m, cmp);
 	fclose(m);
+	if (rc) {
+		free(text);
+		return rc;
+	}
 	for (p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);

@@ -366,6 +366,7 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 	rc = clyde_html_differs(f, cmp);
 	if (rc)
 		return rc;
+	clyde_html_members(f, cmp);
 	full_table(f, cmp);
 	fputs("</body>\n</html>\n", f);
 	errno = 0;

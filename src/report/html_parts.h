@@ -66,4 +66,9 @@ void clyde_html_overview(FILE *f, const struct clyde_compare *cmp);
  * Returns 0 or -ENOMEM. */
 int clyde_html_differs(FILE *f, const struct clyde_compare *cmp);
 
+/* "Member disks": per run with member counters (clyde JSON), one row per
+ * test and member, then its members-check findings; nothing when no run
+ * has any (html_members.c). */
+void clyde_html_members(FILE *f, const struct clyde_compare *cmp);
+
 #endif

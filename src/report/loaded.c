@@ -106,6 +106,7 @@ static void run_release(struct clyde_loaded_run *r)
 	free(r->tests);
 	free(r->zcav.offset_bytes);
 	free(r->zcav.mib_per_s);
+	clyde_loaded_members_release(r);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -1044,6 +1045,9 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 		json_bonnie_runs(&jl, r, runs);
 	if (rows == &dev_rows)
 		json_zcav(&jl, r, clyde_json_get(&runs->items[0], "zcav"));
+	if (rows != &dev_rows &&
+	    clyde_loaded_json_members(r, runs, rows ? rows->array : "tests"))
+		jl.rc = -ENOMEM;
 	if (jl.rc) {
 		drop_last_run(set);
 		return clyde_err(ctx, ENOMEM, "loading %s", name);

@@ -111,6 +111,16 @@ struct clyde_loaded_zcav {
 	double *mib_per_s;
 };
 
+/* One test x member row of a clyde JSON result's per-member counters
+ * (each test's `members[]`, of the first repeat that has them). */
+struct clyde_loaded_member {
+	char test[32];	 /* as struct clyde_loaded_test's name */
+	char device[32]; /* "loop3", "sdb" */
+	uint64_t read_bytes, write_bytes, read_ios, write_ios, io_ticks_ms;
+	bool has_wa; /* write amplification known (a test that writes) */
+	double wa;
+};
+
 struct clyde_loaded_run {
 	char *label;	    /* the run's name as recorded ("" when none) */
 	char *path;	    /* the file it came from ("-" for stdin, or whatever
@@ -128,6 +138,13 @@ struct clyde_loaded_run {
 	struct clyde_loaded_test *tests;
 	size_t ntests;
 	struct clyde_loaded_zcav zcav; /* dev: n 0 when zcav did not run */
+	/* clyde JSON: the member disks per test and the sentences of each
+	 * test's members_check (read-modify-write, write amplification,
+	 * imbalance), of the first repeat; none for other sources. */
+	struct clyde_loaded_member *members;
+	size_t nmembers;
+	char **member_findings;
+	size_t nmember_findings;
 };
 
 /* The value of config key `key` of a run, or NULL when not recorded. */
@@ -210,6 +227,13 @@ int clyde_loaded_merge_repeats(struct clyde_ctx *ctx,
 #define CLYDE_LOADED_DISAGREE 2.0
 bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
 				double *hi);
+
+/* Read the per-member counters and findings of a JSON result's first
+ * repeat that has any into r (loaded_members.c); `array` is "tests" or
+ * "phases".  A member object lacking a field is left out.  0 or -ENOMEM. */
+int clyde_loaded_json_members(struct clyde_loaded_run *r,
+			      const struct clyde_json *runs, const char *array);
+void clyde_loaded_members_release(struct clyde_loaded_run *r);
 
 /* Record "fmt..." in set->errors (counted in nmalformed; kept while fewer
  * than CLYDE_LOADED_MAX_ERRORS).  For callers that find a bad input

@@ -62,6 +62,11 @@ change: against 64k
 IO tests and seeks: the runs differ in file size, so they are compared (*) only within a settings group:
   [A] file size 8G: 64k, 128k
   [B] file size 16G: xfs
+what differs:
+  source format: bonnie++ CSV 1.03 (64k, 128k), bonnie++ CSV 1.96 (xfs)
+  written by: bonnie++ 1.03 (64k, 128k), bonnie++ 1.96 (xfs)
+  file size: 8G (64k, 128k), 16G (xfs)
+  concurrency: not recorded (64k, 128k), 1 (xfs)
 
 64k: old.csv:1 (bonnie++ CSV 1.03)
 128k: old.csv:2 (bonnie++ CSV 1.03)

@@ -75,6 +75,42 @@ for spec in raid1:2 raid0:3 raid5:3; do
 		"$p: -v prints the per-member table"
 done
 
+# The report's member table: each run's rows name each member and carry
+# the JSON's bytes; the members check's sentences follow.
+run_clyde report "$T/raid1.json" "$T/raid0.json" "$T/raid5.json" \
+	--label raid1,raid0,raid5 -o "$T/r.html"
+expect_rc 0 "clyde report of the three btrfs runs"
+run_checker "$T/r.html" "$T/raid1.json" "$T/raid0.json" "$T/raid5.json" <<'PY'
+import html as H, json, re, sys
+page = open(sys.argv[1]).read()
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+start = page.find('<h2 id="members">')
+check(start >= 0, "the report has a member-disks part")
+part = page[start:]
+end = part.find("<h2", 5)
+part = part[:end] if end > 0 else part
+runs = re.split(r"<h3>|<details><summary>", part)[1:]
+check(len(runs) == 3, f"one member table per run: {len(runs)}")
+row = re.compile(r'<tr><td>([^<]*)</td><td>([^<]*)</td>'
+                 r'<td class="num" title="(\d+) B">[^<]*</td>'
+                 r'<td class="num" title="(\d+) B">')
+for label, path, sec in zip(("raid1", "raid0", "raid5"), sys.argv[2:], runs):
+    check(label in sec.split("</h3>")[0], f"{label}: its table is headed by its label")
+    got = {(t, d): (int(r), int(w)) for t, d, r, w in row.findall(sec)}
+    doc = json.load(open(path))
+    want = {(t["name"], m["device"]): (m["read_bytes"], m["write_bytes"])
+            for t in doc["runs"][0]["tests"] for m in t.get("members", [])}
+    devs = {d for _, d in want}
+    check(want and got == want,
+          f"{label}: one row per test and member ({sorted(devs)}) with the JSON's bytes")
+    for t in doc["runs"][0]["tests"]:
+        for s in t.get("members_check", {}).get("findings", []):
+            check(H.escape(s, quote=True).replace("&#x27;", "&#39;") in sec
+                  or H.escape(s, quote=False) in sec,
+                  f"{label}: finding shown: {s[:50]}")
+PY
+
 # A plain disk: one ext4 loop device, nothing flagged.
 mount_loop ext4 300
 mkdir "$MNT/work"

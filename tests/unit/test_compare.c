@@ -345,6 +345,22 @@ static const char *const golden_text[] = {
 	") only within a settings group:\n",
 	"  [A] file size 16G: xfs\n",
 	"  [B] file size 4G: vm\n",
+	"what differs:\n",
+	"  source format: bonnie++ CSV 1.96 (xfs), bonnie++ CSV 1.98 "
+	"(vm), clyde JSON v1 (ext4, ext4#2)\n",
+	"  written by: bonnie++ 1.96 (xfs), bonnie++ 2.00a (vm), clyd"
+	"e 0.1.0 (ext4), not recorded (ext4#2)\n",
+	"  file size: 16G (xfs), 4G (vm), 1G (ext4, ext4#2)\n",
+	"  files: 16384 (xfs, vm), not recorded (ext4, ext4#2)\n",
+	"  max size: 0 (xfs, vm), not recorded (ext4, ext4#2)\n",
+	"  min size: 0 (xfs, vm), not recorded (ext4, ext4#2)\n",
+	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)\n",
+	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)\n",
+	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)\n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)\n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)\n",
+	"  host: not recorded (xfs, vm, ext4#2), box (ext4)\n",
+	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)\n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)\n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)\n",
@@ -443,6 +459,22 @@ static const char *const golden_md[] = {
 	"\\*) only within a settings group:  \n",
 	"  \\[A\\] file size 16G: xfs  \n",
 	"  \\[B\\] file size 4G: vm  \n",
+	"what differs:  \n",
+	"  source format: bonnie++ CSV 1.96 (xfs), bonnie++ CSV 1.98 "
+	"(vm), clyde JSON v1 (ext4, ext4#2)  \n",
+	"  written by: bonnie++ 1.96 (xfs), bonnie++ 2.00a (vm), clyd"
+	"e 0.1.0 (ext4), not recorded (ext4#2)  \n",
+	"  file size: 16G (xfs), 4G (vm), 1G (ext4, ext4#2)  \n",
+	"  files: 16384 (xfs, vm), not recorded (ext4, ext4#2)  \n",
+	"  max size: 0 (xfs, vm), not recorded (ext4, ext4#2)  \n",
+	"  min size: 0 (xfs, vm), not recorded (ext4, ext4#2)  \n",
+	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)  \n",
+	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)  \n",
+	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)  \n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)  \n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)  \n",
+	"  host: not recorded (xfs, vm, ext4#2), box (ext4)  \n",
+	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)  \n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)  \n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)  \n",
@@ -1125,6 +1157,72 @@ out:
 	clyde_ctx_release(&ctx);
 }
 
+/* Five results: compare's "what differs" has one line per result; the
+ * report's member-disks part shows a JSON result's members and findings,
+ * leaving out a member object that lacks a counter. */
+static const char json_members[] =
+	"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+	"\"kind\":\"bonnie\",\"label\":\"r5\",\n"
+	"\"runs\":[{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+	"\"rate_per_s\":1000,\"members\":[{\"device\":\"sdb\",\"present\":true,"
+	"\"read_bytes\":327155712,\"write_bytes\":1048576,\"read_ios\":3,"
+	"\"write_ios\":4,\"io_ticks_ms\":5,\"write_amplification\":1.5},"
+	"{\"device\":\"sdc\",\"present\":true}],\"members_check\":{"
+	"\"findings\":[\"block write read 312 MiB from the members\"]}}]}]}\n";
+
+static void test_differs_members(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_loaded_run *r;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	clyde_ctx_init(&ctx);
+	load_set(&ctx, &set);
+	CHECK(clyde_loaded_read_buffer(&ctx, json_members, strlen(json_members),
+				       "m.json", &set) == 0);
+	CHECK(set.nruns == 5); /* a.csv:4 is malformed on purpose */
+	if (set.nruns != 5)
+		goto out;
+	r = &set.runs[4];
+	CHECK(r->nmembers == 1 && r->nmember_findings == 1);
+	if (r->nmembers == 1)
+		CHECK(!strcmp(r->members[0].device, "sdb") &&
+		      !strcmp(r->members[0].test, "put_block") &&
+		      r->members[0].read_bytes == 327155712 &&
+		      r->members[0].has_wa && r->members[0].wa == 1.5);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "what differs (source format | written by | "
+				 "concurrency | file size | "));
+	CHECK(out &&
+	      strstr(out, "\n  ext4: clyde JSON v1 | clyde 0.1.0 | 1 | 1G"));
+	CHECK(out && strstr(out, "\n  r5: clyde JSON v1 | not recorded | "));
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(clyde_html_write(f, &cmp, NULL) == 0);
+		fclose(f);
+	}
+	CHECK(out && strstr(out, "<h2 id=\"members\">"));
+	CHECK(out && strstr(out, "<details><summary>"));
+	CHECK(out && strstr(out, "<td>put_block</td><td>sdb</td><td class="
+				 "\"num\" title=\"327155712 B\">"));
+	CHECK(out && !strstr(out, "<td>sdc</td>"));
+	CHECK(out && strstr(out, "<li>block write read 312 MiB from the "
+				 "members</li>"));
+	clyde_compare_release(&cmp);
+out:
+	free(out);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	test_load();
@@ -1137,5 +1235,6 @@ int main(void)
 	test_readable();
 	test_groups();
 	test_spread();
+	test_differs_members();
 	return tap_done();
 }
