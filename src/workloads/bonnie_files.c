@@ -27,6 +27,11 @@
  * bonnie++ calls sync() at the end of create and delete; clyde calls
  * syncfs() on the worker's directory, so that only the filesystem under
  * test is flushed, still inside the timed region.
+ *
+ * clyde-mpi --stonewall (ctx->stonewall, polled once a file) ends a test
+ * early as if done: a create then leaves w->files_made files (the first
+ * ones in index order), which its stat and delete expect; a delete cut
+ * short removes the rest after its clock stopped.
  */
 #include "workloads/worker.h"
 
@@ -39,6 +44,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "io/scratch.h"
 
 #define LINK_TARGET "clyde-link-target"
 #define HEX_DIGITS 10
@@ -66,7 +73,8 @@ struct name_set {
 
 /* The settings every body needs, checked once. */
 struct files_params {
-	size_t nfiles;
+	size_t nfiles; /* -n's count: the layout of names and directories */
+	size_t nmade;  /* what the create made (fewer when stonewalled) */
 	uint32_t ndirs;
 	size_t chunk;
 	int links; /* 0 data files, -1 hard links, -2 symlinks */
@@ -104,6 +112,9 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 			w, EINVAL, "%" PRIu64 " files in %s: at most %" PRIu32,
 			cfg->num_files, w->dir_path, UINT32_MAX);
 	p->nfiles = (size_t)cfg->num_files;
+	p->nmade = w->test == CLYDE_SEQ_CREATE || w->test == CLYDE_RAN_CREATE ?
+			   p->nfiles :
+			   w->files_made;
 	p->ndirs = cfg->num_dirs > 1 ? cfg->num_dirs : 1;
 	if (p->ndirs > CLYDE_MAX_DIRS)
 		return clyde_worker_err(w, EINVAL,
@@ -203,12 +214,12 @@ static int take_names(struct clyde_worker *w, const struct files_params *p,
 		return clyde_worker_err(w, EINVAL,
 					"no names from random create for %s",
 					w->dir_path);
-	if (set->n != p->nfiles || set->ndirs != p->ndirs)
+	if (set->n != p->nmade || set->ndirs != p->ndirs)
 		return clyde_worker_err(
 			w, EINVAL,
 			"random create made %zu files in %" PRIu32
 			" directories of %s, expected %zu in %" PRIu32,
-			set->n, set->ndirs, w->dir_path, p->nfiles, p->ndirs);
+			set->n, set->ndirs, w->dir_path, p->nmade, p->ndirs);
 	*out = set;
 	return 0;
 }
@@ -383,6 +394,7 @@ int clyde_test_create(struct clyde_worker *w)
 	unsigned char *buf = NULL;
 	struct dir_slot slot = { -1, -1 };
 	uint64_t t0, bytes = 0;
+	size_t made;
 	int err;
 
 	/* Names of an earlier series are stale now. */
@@ -402,19 +414,25 @@ int clyde_test_create(struct clyde_worker *w)
 	if (err)
 		goto out;
 
-	for (size_t i = 0; i < p.nfiles; i++) {
+	for (made = 0; made < p.nfiles; made++) {
 		uint64_t prep = 0;
 
 		if (clyde_stopping(w->ctx)) {
 			err = -EINTR;
 			break;
 		}
-		err = create_one(w, &p, &slot, &set->rec[i], buf, &bytes,
+		if (clyde_stonewalled(w->ctx)) {
+			w->span->stonewalled = true;
+			break;
+		}
+		err = create_one(w, &p, &slot, &set->rec[made], buf, &bytes,
 				 &prep);
 		if (err)
 			break;
 		t0 = clyde_worker_op(w, t0 + prep, 1);
 	}
+	w->files_made = made;
+	set->n = made; /* random stat and delete take the ones made */
 	if (!err && syncfs(w->dirfd) < 0)
 		err = clyde_worker_err(w, errno, "cannot syncfs %s",
 				       w->dir_path);
@@ -530,6 +548,15 @@ static int is_test_entry(const struct files_params *p, const char *name)
 	return p->ndirs > 1 || strcmp(name, LINK_TARGET) != 0;
 }
 
+/* --stonewall's deadline passed: the test ends here, its span says so. */
+static bool stonewall(struct clyde_worker *w)
+{
+	if (!clyde_stonewalled(w->ctx))
+		return false;
+	w->span->stonewalled = true;
+	return true;
+}
+
 static int count_err(struct clyde_worker *w, const char *what, size_t seen,
 		     size_t want)
 {
@@ -543,7 +570,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 	size_t seen = 0;
 	int err = 0;
 
-	for (uint32_t d = 0; d < p->ndirs && !err; d++) {
+	for (uint32_t d = 0; d < p->ndirs && !err && !w->span->stonewalled;
+	     d++) {
 		char prefix[PREFIX_LEN];
 		struct dirent *de;
 		DIR *dir = open_dir(w, p, d, prefix, &err);
@@ -555,6 +583,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 				err = -EINTR;
 				break;
 			}
+			if (stonewall(w))
+				break;
 			errno = 0;
 			de = readdir(dir);
 			if (!de) {
@@ -575,8 +605,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 		}
 		closedir(dir);
 	}
-	if (!err && seen != p->nfiles)
-		err = count_err(w, "found", seen, p->nfiles);
+	if (!err && !w->span->stonewalled && seen != p->nmade)
+		err = count_err(w, "found", seen, p->nmade);
 	return err;
 }
 
@@ -612,6 +642,8 @@ int clyde_test_stat(struct clyde_worker *w)
 				err = -EINTR;
 				break;
 			}
+			if (stonewall(w))
+				break;
 			rel_path(&p, &set->rec[i], rel);
 			err = stat_one(w, &p, w->dirfd, "", rel, buf, &bytes);
 			if (err)
@@ -651,7 +683,8 @@ static int remove_subdir(struct clyde_worker *w, uint32_t d)
 static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 		      uint32_t d, uint64_t *t0, size_t *seen)
 {
-	/* Files 0 .. want-1 live in directories 0 .. d (i*ndirs/nfiles). */
+	/* Files 0 .. want-1 live in directories 0 .. d (i*ndirs/nfiles), of
+	 * which the create made the first nmade. */
 	size_t want = (size_t)(((uint64_t)d + 1) * p->nfiles + p->ndirs - 1) /
 		      p->ndirs;
 	char prefix[PREFIX_LEN];
@@ -662,6 +695,8 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 
 	if (!dir)
 		return err;
+	if (want > p->nmade)
+		want = p->nmade;
 	do {
 		removed = 0;
 		for (;;) {
@@ -669,6 +704,8 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 				err = -EINTR;
 				goto out;
 			}
+			if (stonewall(w))
+				goto out;
 			errno = 0;
 			de = readdir(dir);
 			if (!de) {
@@ -704,7 +741,7 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 	} while (1);
 out:
 	closedir(dir);
-	if (!err && p->ndirs > 1)
+	if (!err && p->ndirs > 1 && !w->span->stonewalled)
 		err = remove_subdir(w, d);
 	return err;
 }
@@ -722,6 +759,8 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 			err = -EINTR;
 			break;
 		}
+		if (stonewall(w))
+			break;
 		rel_path(p, &set->rec[i], rel);
 		if (unlinkat(w->dirfd, rel, 0) < 0) {
 			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
@@ -735,7 +774,8 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 	}
 	slot_close(&slot);
 	/* A directory that is not empty now held a file nobody created. */
-	for (uint32_t d = 0; d < p->ndirs && p->ndirs > 1 && !err; d++)
+	for (uint32_t d = 0;
+	     d < p->ndirs && p->ndirs > 1 && !err && !w->span->stonewalled; d++)
 		err = remove_subdir(w, d);
 	return err;
 }
@@ -794,15 +834,19 @@ int clyde_test_delete(struct clyde_worker *w)
 	if (set) {
 		err = delete_random(w, &p, set, &t0);
 	} else {
-		for (uint32_t d = 0; d < p.ndirs && !err; d++)
+		for (uint32_t d = 0;
+		     d < p.ndirs && !err && !w->span->stonewalled; d++)
 			err = delete_dir(w, &p, d, &t0, &seen);
-		if (!err && seen != p.nfiles)
-			err = count_err(w, "deleted", seen, p.nfiles);
+		if (!err && !w->span->stonewalled && seen != p.nmade)
+			err = count_err(w, "deleted", seen, p.nmade);
 	}
 	if (!err && syncfs(w->dirfd) < 0)
 		err = clyde_worker_err(w, errno, "cannot syncfs %s",
 				       w->dir_path);
 	clyde_worker_end(w);
+	/* Stonewalled: what is left goes now, untimed. */
+	if (!err && w->span->stonewalled)
+		err = clyde_rm_contents(w->ctx, w->dirfd, w->dir_path);
 	if (!err)
 		err = check_empty(w, &p);
 	if (!err && set)

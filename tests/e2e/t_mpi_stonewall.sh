@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # clyde-mpi --stonewall with 4 ranks on one host: tests longer than the
-# deadline (per-char tests of 64 MiB, 10^8 seeks) end on every rank within
+# deadline (per-char tests of 64 MiB, 10^8 seeks, a create of 128Ki files)
+# end on every rank within
 # the deadline plus a little, say so in the JSON, and their work is what
 # was done: the ranks' shares add up to the aggregate, whose rate is that
 # work over the last end minus the first start.  Tests shorter than the
@@ -92,6 +93,50 @@ for name, t in tests.items():
         f"{name}: rate {rate:.0f} is work / window ({want:.0f})")
     say(sw[name]["first_end_ns"] == min(s["end_ns"] for s in shares),
         f"{name}: first_end_ns is the first rank's end")
+PY
+
+# The file tests: 128Ki files a rank in 10 directories take several
+# seconds to create; a create cut at 1 s leaves fewer files, which its stat
+# and delete find and remove in full.
+mpi --stonewall 1 run -d "$dir" -s 0 -n 128:0:0:10 --no-save --json "$T/f.json"
+expect_rc 0 "4 ranks with --stonewall 1 and the file tests"
+assert_empty_dir "$dir" "nothing is left behind by the file tests"
+run_checker "$T/f.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["mpi"]
+def say(c, what): print(("ok " if c else "FAIL ") + what)
+tests = {t["name"]: t for t in d["runs"][0]["tests"] if t["state"] == "done"}
+say(len(tests) == 6, "the six file tests ran")
+sw = {s["name"]: s for s in m["stonewall"]["tests"]}
+for kind in ("seq", "ran"):
+    per = {}
+    for name in (kind + "_create", kind + "_stat", kind + "_del"):
+        t = tests[name]
+        shares = [s for r in m["per_rank"] for s in r["tests"] if s["name"] == name]
+        per[name] = [(s["ops"], s["stonewalled"]) for s in shares]
+        say(sum(n for n, _ in per[name]) == t["ops"] == sw[name]["ops"],
+            f"{name}: the ranks' files add up to the aggregate")
+        first = min(s["start_ns"] for s in shares)
+        last = max(s["end_ns"] for s in shares)
+        say(last - first == t["elapsed_ns"], f"{name}: window is first start to last end")
+        want = t["ops"] * 1e9 / t["elapsed_ns"]
+        say(t["too_fast"] or abs(t["rate_per_s"] - want) <= 1e-3 * want + 1,
+            f"{name}: rate is files / window")
+    c = [s for r in m["per_rank"] for s in r["tests"] if s["name"] == kind + "_create"]
+    say(all(s["stonewalled"] for s in c) and sw[kind + "_create"]["ranks_stonewalled"] == 4,
+        f"{kind}_create: every rank is stonewalled")
+    say(max(s["elapsed_ns"] for s in c) < 2.5e9, f"{kind}_create: every rank stopped by 2.5 s")
+    made = [n for n, _ in per[kind + "_create"]]
+    say(all(0 < n < 128 * 1024 for n in made),
+        f"{kind}_create: every rank made some but not all files")
+    # A stat or delete that the deadline did not cut took every file the
+    # create made; one it cut took fewer (the rest deleted untimed).
+    for name in (kind + "_stat", kind + "_del"):
+        say(all(n < c if cut else n == c
+                for (n, cut), c in zip(per[name], made)),
+            f"{name}: every rank took the files its create made "
+            f"({sum(cut for _, cut in per[name])} cut)")
 PY
 
 # Without --stonewall nothing of it is in the JSON.
