@@ -28,6 +28,12 @@
  * syncfs() on the worker's directory, so that only the filesystem under
  * test is flushed, still inside the timed region.
  *
+ * clyde-mpi --shared (cfg->shared_files): all workers of all ranks share
+ * one directory; names start with "w<job-wide worker>.", link targets end
+ * with "-<worker>", and the sequential stat and delete go by the worker's
+ * names in index order (random create's way of keeping them), since
+ * readdir would return every worker's entries.
+ *
  * clyde-mpi --stonewall (ctx->stonewall, polled once a file) ends a test
  * early as if done: a create then leaves w->files_made files (the first
  * ones in index order), which its stat and delete expect; a delete cut
@@ -50,7 +56,11 @@
 #define LINK_TARGET "clyde-link-target"
 #define HEX_DIGITS 10
 #define MAX_RAND_CHARS 12
-#define NAME_LEN (HEX_DIGITS + MAX_RAND_CHARS + 1)
+/* "w<worker>." (shared directory) + the hex index + the random chars. */
+#define WORKER_LEN 12
+#define NAME_LEN (WORKER_LEN + HEX_DIGITS + MAX_RAND_CHARS + 1)
+/* The link target's name ("-<worker>" in a shared directory). */
+#define LINK_LEN 40
 /* "%05u/" + a name, with room to spare. */
 #define REL_LEN 64
 /* "%05u/", the prefix of a subdirectory's entries in messages. */
@@ -81,6 +91,9 @@ struct files_params {
 	uint64_t min_size, max_size;
 	int fsync_each;
 	int random;
+	bool shared;	      /* one directory for all workers (--shared) */
+	char who[WORKER_LEN]; /* "w<worker>." when shared, else "" */
+	char link[LINK_LEN];  /* the link target's name */
 };
 
 /*
@@ -136,6 +149,15 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 		p->max_size = (uint64_t)cfg->max_size;
 	}
 	p->fsync_each = cfg->fsync_each;
+	p->shared = cfg->shared_files;
+	if (p->shared) {
+		unsigned n = cfg->worker_base + w->index;
+
+		snprintf(p->who, sizeof(p->who), "w%u.", n);
+		snprintf(p->link, sizeof(p->link), "%s-%u", LINK_TARGET, n);
+	} else {
+		snprintf(p->link, sizeof(p->link), "%s", LINK_TARGET);
+	}
 	return 0;
 }
 
@@ -179,12 +201,12 @@ static struct name_set *make_names(struct clyde_worker *w,
 				&w->rng, sizeof(name_chars) - 1)];
 		rnd[nrand] = '\0';
 		if (p->random) {
-			snprintf(r->name, NAME_LEN, "%s%010" PRIx32, rnd,
-				 (uint32_t)i);
+			snprintf(r->name, NAME_LEN, "%s%s%010" PRIx32, p->who,
+				 rnd, (uint32_t)i);
 			r->dir = (uint32_t)clyde_rng_below(&w->rng, p->ndirs);
 		} else {
-			snprintf(r->name, NAME_LEN, "%010" PRIx32 "%s",
-				 (uint32_t)i, rnd);
+			snprintf(r->name, NAME_LEN, "%s%010" PRIx32 "%s",
+				 p->who, (uint32_t)i, rnd);
 			/* nfiles < 2^32 and ndirs < 2^17: no overflow. */
 			r->dir = (uint32_t)((uint64_t)i * p->ndirs / p->nfiles);
 		}
@@ -296,13 +318,16 @@ static int create_one(struct clyde_worker *w, const struct files_params *p,
 
 	rel_path(p, r, rel);
 	if (p->links == -1) {
-		if (linkat(w->dirfd, LINK_TARGET, w->dirfd, rel, 0) < 0)
+		if (linkat(w->dirfd, p->link, w->dirfd, rel, 0) < 0)
 			return clyde_worker_err(w, errno,
 						"cannot link %s/%s to %s",
-						w->dir_path, rel, LINK_TARGET);
+						w->dir_path, rel, p->link);
 	} else if (p->links == -2) {
 		/* Relative, so that it resolves from a subdirectory too. */
-		const char *to = p->ndirs > 1 ? "../" LINK_TARGET : LINK_TARGET;
+		char to[LINK_LEN + 3];
+
+		snprintf(to, sizeof(to), "%s%s", p->ndirs > 1 ? "../" : "",
+			 p->link);
 
 		if (symlinkat(to, w->dirfd, rel) < 0)
 			return clyde_worker_err(w, errno,
@@ -361,8 +386,10 @@ static int create_tree(struct clyde_worker *w, const struct files_params *p)
 	if (p->ndirs > 1) {
 		for (uint32_t d = 0; d < p->ndirs; d++) {
 			snprintf(sub, sizeof(sub), "%05" PRIu32, d);
-			/* An existing one would hold files nobody counted. */
-			if (mkdirat(w->dirfd, sub, 0755) < 0)
+			/* An existing one would hold files nobody counted,
+			 * unless other workers share the directory. */
+			if (mkdirat(w->dirfd, sub, 0755) < 0 &&
+			    !(p->shared && errno == EEXIST))
 				return clyde_worker_err(
 					w, errno,
 					"cannot create directory %s/%s",
@@ -372,16 +399,16 @@ static int create_tree(struct clyde_worker *w, const struct files_params *p)
 	if (!p->links)
 		return 0;
 	/* An empty regular file; one left by an earlier create is reused. */
-	fd = openat(w->dirfd, LINK_TARGET,
+	fd = openat(w->dirfd, p->link,
 		    O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return clyde_worker_err(w, errno, "cannot create %s/%s",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return clyde_worker_err(w, EEXIST,
 					"cannot use %s/%s as the link target",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	}
 	close(fd);
 	return 0;
@@ -441,8 +468,8 @@ int clyde_test_create(struct clyde_worker *w)
 out:
 	slot_close(&slot);
 	free(buf);
-	if (!err && p.random) {
-		/* Ownership passes to the worker: random delete frees it. */
+	if (!err && (p.random || p.shared)) {
+		/* Ownership passes to the worker: delete frees it. */
 		w->state = set;
 		w->state_free = free;
 	} else {
@@ -545,7 +572,7 @@ static int is_test_entry(const struct files_params *p, const char *name)
 	if (name[0] == '.' &&
 	    (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
 		return 0;
-	return p->ndirs > 1 || strcmp(name, LINK_TARGET) != 0;
+	return p->ndirs > 1 || strcmp(name, p->link) != 0;
 }
 
 /* --stonewall's deadline passed: the test ends here, its span says so. */
@@ -619,7 +646,8 @@ int clyde_test_stat(struct clyde_worker *w)
 	int err;
 
 	err = get_params(w, &p);
-	if (!err && p.random)
+	/* In a shared directory the sequential tests go by name too. */
+	if (!err && (p.random || p.shared))
 		err = take_names(w, &p, &set);
 	if (!err) {
 		buf = malloc(p.chunk);
@@ -628,7 +656,7 @@ int clyde_test_stat(struct clyde_worker *w)
 				w, ENOMEM, "cannot allocate a buffer for %s",
 				w->dir_path);
 	}
-	if (!err && set)
+	if (!err && set && p.random)
 		shuffle(w, set);
 	t0 = clyde_worker_go(w, err);
 	if (err)
@@ -746,6 +774,42 @@ out:
 	return err;
 }
 
+/* Remove subdirectory d of a shared directory unless another worker's
+ * files are still in it (or it removed it already). */
+static int shared_subdir_done(struct clyde_worker *w, uint32_t d)
+{
+	char sub[16];
+
+	snprintf(sub, sizeof(sub), "%05" PRIu32, d);
+	if (unlinkat(w->dirfd, sub, AT_REMOVEDIR) < 0 && errno != ENOTEMPTY &&
+	    errno != EEXIST && errno != ENOENT)
+		return clyde_worker_err(w, errno,
+					"cannot remove directory %s/%s",
+					w->dir_path, sub);
+	return 0;
+}
+
+/* Untimed, after a stonewalled delete in a shared directory: this worker's
+ * files that are left (the others' are theirs to remove). */
+static int shared_delete_rest(struct clyde_worker *w,
+			      const struct files_params *p,
+			      const struct name_set *set)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < set->n && !err; i++) {
+		char rel[REL_LEN];
+
+		rel_path(p, &set->rec[i], rel);
+		if (unlinkat(w->dirfd, rel, 0) < 0 && errno != ENOENT)
+			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
+					       w->dir_path, rel);
+	}
+	for (uint32_t d = 0; d < p->ndirs && p->ndirs > 1 && !err; d++)
+		err = shared_subdir_done(w, d);
+	return err;
+}
+
 static int delete_random(struct clyde_worker *w, const struct files_params *p,
 			 struct name_set *set, uint64_t *t0)
 {
@@ -773,10 +837,12 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 			*t0 = clyde_worker_op(w, *t0, 1);
 	}
 	slot_close(&slot);
-	/* A directory that is not empty now held a file nobody created. */
+	/* A directory that is not empty now held a file nobody created;
+	 * in a shared one, the last worker to empty it removes it. */
 	for (uint32_t d = 0;
 	     d < p->ndirs && p->ndirs > 1 && !err && !w->span->stonewalled; d++)
-		err = remove_subdir(w, d);
+		err = p->shared ? shared_subdir_done(w, d) :
+				  remove_subdir(w, d);
 	return err;
 }
 
@@ -793,6 +859,15 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 	struct files_params top = *p;
 	DIR *dir;
 
+	/* A shared directory holds the other workers' files: each of this
+	 * worker's was unlinked by name, which is the check. */
+	if (p->shared) {
+		if (unlinkat(w->dirfd, p->link, 0) < 0 && errno != ENOENT)
+			return clyde_worker_err(w, errno, "cannot delete %s/%s",
+						w->dir_path, p->link);
+		return 0;
+	}
+
 	top.ndirs = 1; /* the worker's own directory */
 	dir = open_dir(w, &top, 0, prefix, &err);
 	if (!dir)
@@ -808,9 +883,9 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 		return clyde_worker_err(
 			w, 0, "%zu entries left in %s after delete (%s, ...)",
 			left, w->dir_path, first);
-	if (unlinkat(w->dirfd, LINK_TARGET, 0) < 0 && errno != ENOENT)
+	if (unlinkat(w->dirfd, p->link, 0) < 0 && errno != ENOENT)
 		return clyde_worker_err(w, errno, "cannot delete %s/%s",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	return 0;
 }
 
@@ -823,9 +898,10 @@ int clyde_test_delete(struct clyde_worker *w)
 	int err;
 
 	err = get_params(w, &p);
-	if (!err && p.random)
+	/* In a shared directory the sequential tests go by name too. */
+	if (!err && (p.random || p.shared))
 		err = take_names(w, &p, &set);
-	if (!err && set)
+	if (!err && set && p.random)
 		shuffle(w, set);
 	t0 = clyde_worker_go(w, err);
 	if (err)
@@ -846,7 +922,9 @@ int clyde_test_delete(struct clyde_worker *w)
 	clyde_worker_end(w);
 	/* Stonewalled: what is left goes now, untimed. */
 	if (!err && w->span->stonewalled)
-		err = clyde_rm_contents(w->ctx, w->dirfd, w->dir_path);
+		err = p.shared ?
+			      shared_delete_rest(w, &p, set) :
+			      clyde_rm_contents(w->ctx, w->dirfd, w->dir_path);
 	if (!err)
 		err = check_empty(w, &p);
 	if (!err && set)
