@@ -11,7 +11,7 @@
  * random tests.
  *
  * The names are made before the clock starts and kept as fixed-size
- * records in one allocation (28 bytes a file: -n 128 is 3.5 MiB a worker).
+ * records in one allocation (40 bytes a file: -n 128 is 5 MiB a worker).
  * Random create hands its records to w->state, where random stat and random
  * delete find them and shuffle them; random delete frees them.
  *
