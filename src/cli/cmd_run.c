@@ -662,6 +662,10 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		 * collide. */
 		cfg.worker_base = (unsigned)dist->comm->rank *
 				  (cfg.concurrency ? cfg.concurrency : 1);
+		/* --stonewall: the watchdog ends each test at the deadline. */
+		dist->wall = &ctx.stonewall;
+		/* --shared: the file tests too create in one directory. */
+		cfg.shared_files = dist->shared;
 	}
 
 	if (cfg.sync_procs) {

@@ -34,6 +34,10 @@ struct clyde_ctx {
 	volatile sig_atomic_t *interrupted;
 	/* Set by a worker that failed so that its siblings stop early. */
 	atomic_int failed;
+	/* clyde-mpi --stonewall: set by the watchdog at the deadline; a test
+	 * that polls it ends there as if done, its work so far the result.
+	 * Never set in plain clyde. */
+	atomic_int stonewall;
 };
 
 void clyde_ctx_init(struct clyde_ctx *ctx);
@@ -61,5 +65,11 @@ uint64_t clyde_monotonic_ns(void *unused);
 
 /* True once the user interrupted or a sibling worker failed. */
 int clyde_stopping(struct clyde_ctx *ctx);
+
+/* True once --stonewall's deadline passed (one relaxed load). */
+static inline int clyde_stonewalled(struct clyde_ctx *ctx)
+{
+	return atomic_load_explicit(&ctx->stonewall, memory_order_relaxed);
+}
 
 #endif

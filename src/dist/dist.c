@@ -10,12 +10,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ctx.h"
 #include "results/json_out.h"
 
 /* One worker's span as it travels: plain integers, no pointers. */
 struct wire_span {
 	uint64_t start_ns, end_ns, bytes, ops, cpu_user_ns, cpu_sys_ns,
-		latency_max_ns, resident_bytes, cached_total_bytes;
+		latency_max_ns, resident_bytes, cached_total_bytes, stonewalled;
 };
 
 /* A rank's status for clyde_dist_failures. */
@@ -45,6 +46,11 @@ static void *watch_main(void *arg)
 	struct clyde_dist *d = arg;
 
 	while (!atomic_load(&d->watch_quit)) {
+		if (d->wall_at_ns &&
+		    clyde_monotonic_ns(NULL) >= d->wall_at_ns) {
+			atomic_store(d->wall, 1);
+			d->wall_at_ns = 0;
+		}
 		if (d->comm->ops->notified(d->comm)) {
 			atomic_store(&d->peer_stopped, true);
 			atomic_store(d->watch_stop, 1);
@@ -62,6 +68,12 @@ int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop)
 	    atomic_load(&d->peer_stopped))
 		return 0;
 	d->watch_stop = stop;
+	d->wall_at_ns = 0;
+	if (d->wall && d->stonewall_s > 0) {
+		atomic_store(d->wall, 0);
+		d->wall_at_ns = clyde_monotonic_ns(NULL) +
+				(uint64_t)(d->stonewall_s * 1e9);
+	}
 	atomic_store(&d->watch_quit, false);
 	if (pthread_create(&d->watch, NULL, watch_main, d) != 0)
 		return -EAGAIN;
@@ -199,6 +211,8 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 			s->latency_max_ns = w->latency_max_ns;
 			s->resident_bytes = w->resident_bytes;
 			s->cached_total_bytes = w->cached_total_bytes;
+			s->stonewalled = w->stonewalled != 0;
+			sh->stonewalled |= s->stonewalled;
 			t->cpu_user_ns += s->cpu_user_ns;
 			t->cpu_sys_ns += s->cpu_sys_ns;
 			if (s->start_ns < sh->start_ns)
@@ -252,6 +266,7 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 				s->latency_max_ns,
 				s->resident_bytes,
 				s->cached_total_bytes,
+				s->stonewalled,
 			};
 		}
 	if (h) {
@@ -423,6 +438,8 @@ static void json_share(struct clyde_jw *w, const struct clyde_dist *d,
 		     rate(s->in_bytes ? s->bytes : s->ops, s->start_ns,
 			  s->end_ns),
 		     3);
+	if (d->stonewall_s > 0)
+		clyde_jw_bool(w, "stonewalled", s->stonewalled);
 	if (with_hist && s->hist)
 		clyde_jw_latency(w, "latency", s->hist,
 				 test == CLYDE_PUTC || test == CLYDE_GETC ? 16 :
@@ -473,6 +490,7 @@ static void json_hosts(struct clyde_jw *w, const struct clyde_dist *d)
 						continue;
 					sum.bytes += s[r].bytes;
 					sum.ops += s[r].ops;
+					sum.stonewalled |= s[r].stonewalled;
 					if (s[r].start_ns < sum.start_ns)
 						sum.start_ns = s[r].start_ns;
 					if (s[r].end_ns > sum.end_ns)
@@ -514,6 +532,45 @@ static void json_slowest(struct clyde_jw *w, const struct clyde_dist *d)
 	clyde_jw_close(w, ']');
 }
 
+/*
+ * --stonewall: per test, the rank that ended first (on rank 0's clock), how
+ * many ranks the deadline cut, and the work of all ranks, which is each
+ * rank's up to its own end (not a sample taken when the first ended).
+ */
+static void json_stonewall(struct clyde_jw *w, const struct clyde_dist *d)
+{
+	clyde_jw_open(w, "stonewall", '{');
+	clyde_jw_num(w, "seconds", d->stonewall_s, 3);
+	clyde_jw_open(w, "tests", '[');
+	for (unsigned run = 0; run < d->nruns; run++)
+		for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++) {
+			const struct clyde_dist_share *s = d->shares[run][t];
+			uint64_t bytes = 0, ops = 0, cut = 0;
+			int first = 0;
+
+			if (!s)
+				continue;
+			for (int r = 0; r < d->comm->size; r++) {
+				if (s[r].end_ns < s[first].end_ns)
+					first = r;
+				bytes += s[r].bytes;
+				ops += s[r].ops;
+				cut += s[r].stonewalled;
+			}
+			clyde_jw_open(w, NULL, '{');
+			clyde_jw_u64(w, "run", run);
+			clyde_jw_str(w, "name", d->item_name(t), 64);
+			clyde_jw_u64(w, "first_end_rank", (uint64_t)first);
+			clyde_jw_u64(w, "first_end_ns", s[first].end_ns);
+			clyde_jw_u64(w, "ranks_stonewalled", cut);
+			clyde_jw_u64(w, "bytes", bytes);
+			clyde_jw_u64(w, "ops", ops);
+			clyde_jw_close(w, '}');
+		}
+	clyde_jw_close(w, ']');
+	clyde_jw_close(w, '}');
+}
+
 void clyde_dist_json(struct clyde_jw *w, const void *arg)
 {
 	const struct clyde_dist *d = arg;
@@ -546,5 +603,7 @@ void clyde_dist_json(struct clyde_jw *w, const void *arg)
 	clyde_jw_close(w, ']');
 	json_hosts(w, d);
 	json_slowest(w, d);
+	if (d->stonewall_s > 0)
+		json_stonewall(w, d);
 	clyde_jw_close(w, '}');
 }

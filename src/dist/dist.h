@@ -47,13 +47,18 @@ struct clyde_dist_share {
 	uint64_t bytes;
 	uint64_t ops;		 /* operations; entries for a tree phase */
 	bool in_bytes;		 /* the rate counts bytes, not ops */
+	bool stonewalled;	 /* --stonewall cut a worker of this rank */
 	struct clyde_hist *hist; /* owned; NULL when none */
 };
 
 struct clyde_dist {
 	struct clyde_comm *comm; /* borrowed */
 	bool shared;		 /* --shared: one scratch directory */
-	double stonewall_s;	 /* reserved: 0 */
+	/* --stonewall: every test ends this long after the ranks were
+	 * released (0: off).  At the deadline the watchdog sets *wall (the
+	 * context's `stonewall`); the command that honours it sets wall. */
+	double stonewall_s;
+	atomic_int *wall;
 	/* Rank 0: every rank's host. */
 	char (*hosts)[CLYDE_HOST_MAX];
 	/* Rank 0: per merged run, per item, comm->size shares (NULL for an
@@ -68,6 +73,7 @@ struct clyde_dist {
 	atomic_bool watch_quit;
 	atomic_bool peer_stopped; /* another rank's failure stopped this one */
 	atomic_int *watch_stop;	  /* set when it does: the ctx's `failed` */
+	uint64_t wall_at_ns;	  /* the running test's deadline, or 0 */
 };
 
 /*
@@ -76,7 +82,10 @@ struct clyde_dist {
  * context's `failed`, which every workload loop polls), so this rank stops
  * in the middle of its test instead of at its end.  The next agreement
  * (clyde_dist_agree, clyde_dist_end) stops the watchdog first, so that
- * only one thread uses the communicator at a time.  Does nothing without
+ * only one thread uses the communicator at a time.  With a stonewall
+ * (d->stonewall_s and d->wall set) it clears *wall now and sets it
+ * stonewall_s seconds later (CLOCK_MONOTONIC, from this call, which
+ * follows the agreement that released the ranks).  Does nothing without
  * notify support.  Returns 0 or a negative errno.
  */
 int clyde_dist_watch(struct clyde_dist *d, atomic_int *stop);

@@ -63,6 +63,9 @@ struct clyde_span {
 	 * (mincore); total 0 when not measured. */
 	uint64_t resident_bytes;
 	uint64_t cached_total_bytes;
+	/* clyde-mpi --stonewall cut this worker's test short: bytes and ops
+	 * are the work done up to end_ns. */
+	bool stonewalled;
 };
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */

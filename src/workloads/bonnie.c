@@ -371,8 +371,11 @@ static int worker_dir(struct suite_state *st, struct clyde_worker *w,
 
 	if (w->dirfd >= 0)
 		return 0;
-	snprintf(name, sizeof(name), "files.%u",
-		 st->cfg->worker_base + w->index);
+	if (st->cfg->shared_files)
+		snprintf(name, sizeof(name), "files");
+	else
+		snprintf(name, sizeof(name), "files.%u",
+			 st->cfg->worker_base + w->index);
 	if (mkdirat(st->scratch->dirfd, name, 0700) < 0 && errno != EEXIST)
 		return clyde_err(st->ctx, errno, "%s: cannot create %s/%s",
 				 label, st->scratch->path, name);

@@ -78,6 +78,11 @@ struct clyde_bonnie_config {
 	 * rank times -c), which seeds the workers' streams and names their
 	 * files so that ranks never collide; 0 in one process. */
 	unsigned worker_base;
+	/* clyde-mpi --shared: the file tests of every worker of every rank
+	 * work in one directory, `files` (mdtest's shared mode); names start
+	 * with the job-wide worker number and the stat and delete tests go by
+	 * name instead of reading the directory. */
+	bool shared_files;
 
 	/* The engine of the block and seek tests, and how many requests each
 	 * worker (each seeker) keeps in flight; the per-char tests always

@@ -11,7 +11,7 @@
  * random tests.
  *
  * The names are made before the clock starts and kept as fixed-size
- * records in one allocation (28 bytes a file: -n 128 is 3.5 MiB a worker).
+ * records in one allocation (40 bytes a file: -n 128 is 5 MiB a worker).
  * Random create hands its records to w->state, where random stat and random
  * delete find them and shuffle them; random delete frees them.
  *
@@ -27,6 +27,17 @@
  * bonnie++ calls sync() at the end of create and delete; clyde calls
  * syncfs() on the worker's directory, so that only the filesystem under
  * test is flushed, still inside the timed region.
+ *
+ * clyde-mpi --shared (cfg->shared_files): all workers of all ranks share
+ * one directory; names start with "w<job-wide worker>.", link targets end
+ * with "-<worker>", and the sequential stat and delete go by the worker's
+ * names in index order (random create's way of keeping them), since
+ * readdir would return every worker's entries.
+ *
+ * clyde-mpi --stonewall (ctx->stonewall, polled once a file) ends a test
+ * early as if done: a create then leaves w->files_made files (the first
+ * ones in index order), which its stat and delete expect; a delete cut
+ * short removes the rest after its clock stopped.
  */
 #include "workloads/worker.h"
 
@@ -40,10 +51,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/scratch.h"
+
 #define LINK_TARGET "clyde-link-target"
 #define HEX_DIGITS 10
 #define MAX_RAND_CHARS 12
-#define NAME_LEN (HEX_DIGITS + MAX_RAND_CHARS + 1)
+/* "w<worker>." (shared directory) + the hex index + the random chars. */
+#define WORKER_LEN 12
+#define NAME_LEN (WORKER_LEN + HEX_DIGITS + MAX_RAND_CHARS + 1)
+/* The link target's name ("-<worker>" in a shared directory). */
+#define LINK_LEN 40
 /* "%05u/" + a name, with room to spare. */
 #define REL_LEN 64
 /* "%05u/", the prefix of a subdirectory's entries in messages. */
@@ -66,13 +83,17 @@ struct name_set {
 
 /* The settings every body needs, checked once. */
 struct files_params {
-	size_t nfiles;
+	size_t nfiles; /* -n's count: the layout of names and directories */
+	size_t nmade;  /* what the create made (fewer when stonewalled) */
 	uint32_t ndirs;
 	size_t chunk;
 	int links; /* 0 data files, -1 hard links, -2 symlinks */
 	uint64_t min_size, max_size;
 	int fsync_each;
 	int random;
+	bool shared;	      /* one directory for all workers (--shared) */
+	char who[WORKER_LEN]; /* "w<worker>." when shared, else "" */
+	char link[LINK_LEN];  /* the link target's name */
 };
 
 /*
@@ -104,6 +125,9 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 			w, EINVAL, "%" PRIu64 " files in %s: at most %" PRIu32,
 			cfg->num_files, w->dir_path, UINT32_MAX);
 	p->nfiles = (size_t)cfg->num_files;
+	p->nmade = w->test == CLYDE_SEQ_CREATE || w->test == CLYDE_RAN_CREATE ?
+			   p->nfiles :
+			   w->files_made;
 	p->ndirs = cfg->num_dirs > 1 ? cfg->num_dirs : 1;
 	if (p->ndirs > CLYDE_MAX_DIRS)
 		return clyde_worker_err(w, EINVAL,
@@ -125,6 +149,15 @@ static int get_params(struct clyde_worker *w, struct files_params *p)
 		p->max_size = (uint64_t)cfg->max_size;
 	}
 	p->fsync_each = cfg->fsync_each;
+	p->shared = cfg->shared_files;
+	if (p->shared) {
+		unsigned n = cfg->worker_base + w->index;
+
+		snprintf(p->who, sizeof(p->who), "w%u.", n);
+		snprintf(p->link, sizeof(p->link), "%s-%u", LINK_TARGET, n);
+	} else {
+		snprintf(p->link, sizeof(p->link), "%s", LINK_TARGET);
+	}
 	return 0;
 }
 
@@ -168,12 +201,12 @@ static struct name_set *make_names(struct clyde_worker *w,
 				&w->rng, sizeof(name_chars) - 1)];
 		rnd[nrand] = '\0';
 		if (p->random) {
-			snprintf(r->name, NAME_LEN, "%s%010" PRIx32, rnd,
-				 (uint32_t)i);
+			snprintf(r->name, NAME_LEN, "%s%s%010" PRIx32, p->who,
+				 rnd, (uint32_t)i);
 			r->dir = (uint32_t)clyde_rng_below(&w->rng, p->ndirs);
 		} else {
-			snprintf(r->name, NAME_LEN, "%010" PRIx32 "%s",
-				 (uint32_t)i, rnd);
+			snprintf(r->name, NAME_LEN, "%s%010" PRIx32 "%s",
+				 p->who, (uint32_t)i, rnd);
 			/* nfiles < 2^32 and ndirs < 2^17: no overflow. */
 			r->dir = (uint32_t)((uint64_t)i * p->ndirs / p->nfiles);
 		}
@@ -203,12 +236,12 @@ static int take_names(struct clyde_worker *w, const struct files_params *p,
 		return clyde_worker_err(w, EINVAL,
 					"no names from random create for %s",
 					w->dir_path);
-	if (set->n != p->nfiles || set->ndirs != p->ndirs)
+	if (set->n != p->nmade || set->ndirs != p->ndirs)
 		return clyde_worker_err(
 			w, EINVAL,
 			"random create made %zu files in %" PRIu32
 			" directories of %s, expected %zu in %" PRIu32,
-			set->n, set->ndirs, w->dir_path, p->nfiles, p->ndirs);
+			set->n, set->ndirs, w->dir_path, p->nmade, p->ndirs);
 	*out = set;
 	return 0;
 }
@@ -285,13 +318,16 @@ static int create_one(struct clyde_worker *w, const struct files_params *p,
 
 	rel_path(p, r, rel);
 	if (p->links == -1) {
-		if (linkat(w->dirfd, LINK_TARGET, w->dirfd, rel, 0) < 0)
+		if (linkat(w->dirfd, p->link, w->dirfd, rel, 0) < 0)
 			return clyde_worker_err(w, errno,
 						"cannot link %s/%s to %s",
-						w->dir_path, rel, LINK_TARGET);
+						w->dir_path, rel, p->link);
 	} else if (p->links == -2) {
 		/* Relative, so that it resolves from a subdirectory too. */
-		const char *to = p->ndirs > 1 ? "../" LINK_TARGET : LINK_TARGET;
+		char to[LINK_LEN + 3];
+
+		snprintf(to, sizeof(to), "%s%s", p->ndirs > 1 ? "../" : "",
+			 p->link);
 
 		if (symlinkat(to, w->dirfd, rel) < 0)
 			return clyde_worker_err(w, errno,
@@ -350,8 +386,10 @@ static int create_tree(struct clyde_worker *w, const struct files_params *p)
 	if (p->ndirs > 1) {
 		for (uint32_t d = 0; d < p->ndirs; d++) {
 			snprintf(sub, sizeof(sub), "%05" PRIu32, d);
-			/* An existing one would hold files nobody counted. */
-			if (mkdirat(w->dirfd, sub, 0755) < 0)
+			/* An existing one would hold files nobody counted,
+			 * unless other workers share the directory. */
+			if (mkdirat(w->dirfd, sub, 0755) < 0 &&
+			    !(p->shared && errno == EEXIST))
 				return clyde_worker_err(
 					w, errno,
 					"cannot create directory %s/%s",
@@ -361,16 +399,16 @@ static int create_tree(struct clyde_worker *w, const struct files_params *p)
 	if (!p->links)
 		return 0;
 	/* An empty regular file; one left by an earlier create is reused. */
-	fd = openat(w->dirfd, LINK_TARGET,
+	fd = openat(w->dirfd, p->link,
 		    O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return clyde_worker_err(w, errno, "cannot create %s/%s",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return clyde_worker_err(w, EEXIST,
 					"cannot use %s/%s as the link target",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	}
 	close(fd);
 	return 0;
@@ -383,6 +421,7 @@ int clyde_test_create(struct clyde_worker *w)
 	unsigned char *buf = NULL;
 	struct dir_slot slot = { -1, -1 };
 	uint64_t t0, bytes = 0;
+	size_t made;
 	int err;
 
 	/* Names of an earlier series are stale now. */
@@ -402,19 +441,25 @@ int clyde_test_create(struct clyde_worker *w)
 	if (err)
 		goto out;
 
-	for (size_t i = 0; i < p.nfiles; i++) {
+	for (made = 0; made < p.nfiles; made++) {
 		uint64_t prep = 0;
 
 		if (clyde_stopping(w->ctx)) {
 			err = -EINTR;
 			break;
 		}
-		err = create_one(w, &p, &slot, &set->rec[i], buf, &bytes,
+		if (clyde_stonewalled(w->ctx)) {
+			w->span->stonewalled = true;
+			break;
+		}
+		err = create_one(w, &p, &slot, &set->rec[made], buf, &bytes,
 				 &prep);
 		if (err)
 			break;
 		t0 = clyde_worker_op(w, t0 + prep, 1);
 	}
+	w->files_made = made;
+	set->n = made; /* random stat and delete take the ones made */
 	if (!err && syncfs(w->dirfd) < 0)
 		err = clyde_worker_err(w, errno, "cannot syncfs %s",
 				       w->dir_path);
@@ -423,8 +468,8 @@ int clyde_test_create(struct clyde_worker *w)
 out:
 	slot_close(&slot);
 	free(buf);
-	if (!err && p.random) {
-		/* Ownership passes to the worker: random delete frees it. */
+	if (!err && (p.random || p.shared)) {
+		/* Ownership passes to the worker: delete frees it. */
 		w->state = set;
 		w->state_free = free;
 	} else {
@@ -527,7 +572,16 @@ static int is_test_entry(const struct files_params *p, const char *name)
 	if (name[0] == '.' &&
 	    (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
 		return 0;
-	return p->ndirs > 1 || strcmp(name, LINK_TARGET) != 0;
+	return p->ndirs > 1 || strcmp(name, p->link) != 0;
+}
+
+/* --stonewall's deadline passed: the test ends here, its span says so. */
+static bool stonewall(struct clyde_worker *w)
+{
+	if (!clyde_stonewalled(w->ctx))
+		return false;
+	w->span->stonewalled = true;
+	return true;
 }
 
 static int count_err(struct clyde_worker *w, const char *what, size_t seen,
@@ -543,7 +597,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 	size_t seen = 0;
 	int err = 0;
 
-	for (uint32_t d = 0; d < p->ndirs && !err; d++) {
+	for (uint32_t d = 0; d < p->ndirs && !err && !w->span->stonewalled;
+	     d++) {
 		char prefix[PREFIX_LEN];
 		struct dirent *de;
 		DIR *dir = open_dir(w, p, d, prefix, &err);
@@ -555,6 +610,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 				err = -EINTR;
 				break;
 			}
+			if (stonewall(w))
+				break;
 			errno = 0;
 			de = readdir(dir);
 			if (!de) {
@@ -575,8 +632,8 @@ static int stat_seq(struct clyde_worker *w, const struct files_params *p,
 		}
 		closedir(dir);
 	}
-	if (!err && seen != p->nfiles)
-		err = count_err(w, "found", seen, p->nfiles);
+	if (!err && !w->span->stonewalled && seen != p->nmade)
+		err = count_err(w, "found", seen, p->nmade);
 	return err;
 }
 
@@ -589,7 +646,8 @@ int clyde_test_stat(struct clyde_worker *w)
 	int err;
 
 	err = get_params(w, &p);
-	if (!err && p.random)
+	/* In a shared directory the sequential tests go by name too. */
+	if (!err && (p.random || p.shared))
 		err = take_names(w, &p, &set);
 	if (!err) {
 		buf = malloc(p.chunk);
@@ -598,7 +656,7 @@ int clyde_test_stat(struct clyde_worker *w)
 				w, ENOMEM, "cannot allocate a buffer for %s",
 				w->dir_path);
 	}
-	if (!err && set)
+	if (!err && set && p.random)
 		shuffle(w, set);
 	t0 = clyde_worker_go(w, err);
 	if (err)
@@ -612,6 +670,8 @@ int clyde_test_stat(struct clyde_worker *w)
 				err = -EINTR;
 				break;
 			}
+			if (stonewall(w))
+				break;
 			rel_path(&p, &set->rec[i], rel);
 			err = stat_one(w, &p, w->dirfd, "", rel, buf, &bytes);
 			if (err)
@@ -651,7 +711,8 @@ static int remove_subdir(struct clyde_worker *w, uint32_t d)
 static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 		      uint32_t d, uint64_t *t0, size_t *seen)
 {
-	/* Files 0 .. want-1 live in directories 0 .. d (i*ndirs/nfiles). */
+	/* Files 0 .. want-1 live in directories 0 .. d (i*ndirs/nfiles), of
+	 * which the create made the first nmade. */
 	size_t want = (size_t)(((uint64_t)d + 1) * p->nfiles + p->ndirs - 1) /
 		      p->ndirs;
 	char prefix[PREFIX_LEN];
@@ -662,6 +723,8 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 
 	if (!dir)
 		return err;
+	if (want > p->nmade)
+		want = p->nmade;
 	do {
 		removed = 0;
 		for (;;) {
@@ -669,6 +732,8 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 				err = -EINTR;
 				goto out;
 			}
+			if (stonewall(w))
+				goto out;
 			errno = 0;
 			de = readdir(dir);
 			if (!de) {
@@ -704,8 +769,44 @@ static int delete_dir(struct clyde_worker *w, const struct files_params *p,
 	} while (1);
 out:
 	closedir(dir);
-	if (!err && p->ndirs > 1)
+	if (!err && p->ndirs > 1 && !w->span->stonewalled)
 		err = remove_subdir(w, d);
+	return err;
+}
+
+/* Remove subdirectory d of a shared directory unless another worker's
+ * files are still in it (or it removed it already). */
+static int shared_subdir_done(struct clyde_worker *w, uint32_t d)
+{
+	char sub[16];
+
+	snprintf(sub, sizeof(sub), "%05" PRIu32, d);
+	if (unlinkat(w->dirfd, sub, AT_REMOVEDIR) < 0 && errno != ENOTEMPTY &&
+	    errno != EEXIST && errno != ENOENT)
+		return clyde_worker_err(w, errno,
+					"cannot remove directory %s/%s",
+					w->dir_path, sub);
+	return 0;
+}
+
+/* Untimed, after a stonewalled delete in a shared directory: this worker's
+ * files that are left (the others' are theirs to remove). */
+static int shared_delete_rest(struct clyde_worker *w,
+			      const struct files_params *p,
+			      const struct name_set *set)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < set->n && !err; i++) {
+		char rel[REL_LEN];
+
+		rel_path(p, &set->rec[i], rel);
+		if (unlinkat(w->dirfd, rel, 0) < 0 && errno != ENOENT)
+			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
+					       w->dir_path, rel);
+	}
+	for (uint32_t d = 0; d < p->ndirs && p->ndirs > 1 && !err; d++)
+		err = shared_subdir_done(w, d);
 	return err;
 }
 
@@ -722,6 +823,8 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 			err = -EINTR;
 			break;
 		}
+		if (stonewall(w))
+			break;
 		rel_path(p, &set->rec[i], rel);
 		if (unlinkat(w->dirfd, rel, 0) < 0) {
 			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
@@ -734,9 +837,12 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 			*t0 = clyde_worker_op(w, *t0, 1);
 	}
 	slot_close(&slot);
-	/* A directory that is not empty now held a file nobody created. */
-	for (uint32_t d = 0; d < p->ndirs && p->ndirs > 1 && !err; d++)
-		err = remove_subdir(w, d);
+	/* A directory that is not empty now held a file nobody created;
+	 * in a shared one, the last worker to empty it removes it. */
+	for (uint32_t d = 0;
+	     d < p->ndirs && p->ndirs > 1 && !err && !w->span->stonewalled; d++)
+		err = p->shared ? shared_subdir_done(w, d) :
+				  remove_subdir(w, d);
 	return err;
 }
 
@@ -753,6 +859,15 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 	struct files_params top = *p;
 	DIR *dir;
 
+	/* A shared directory holds the other workers' files: each of this
+	 * worker's was unlinked by name, which is the check. */
+	if (p->shared) {
+		if (unlinkat(w->dirfd, p->link, 0) < 0 && errno != ENOENT)
+			return clyde_worker_err(w, errno, "cannot delete %s/%s",
+						w->dir_path, p->link);
+		return 0;
+	}
+
 	top.ndirs = 1; /* the worker's own directory */
 	dir = open_dir(w, &top, 0, prefix, &err);
 	if (!dir)
@@ -768,9 +883,9 @@ static int check_empty(struct clyde_worker *w, const struct files_params *p)
 		return clyde_worker_err(
 			w, 0, "%zu entries left in %s after delete (%s, ...)",
 			left, w->dir_path, first);
-	if (unlinkat(w->dirfd, LINK_TARGET, 0) < 0 && errno != ENOENT)
+	if (unlinkat(w->dirfd, p->link, 0) < 0 && errno != ENOENT)
 		return clyde_worker_err(w, errno, "cannot delete %s/%s",
-					w->dir_path, LINK_TARGET);
+					w->dir_path, p->link);
 	return 0;
 }
 
@@ -783,9 +898,10 @@ int clyde_test_delete(struct clyde_worker *w)
 	int err;
 
 	err = get_params(w, &p);
-	if (!err && p.random)
+	/* In a shared directory the sequential tests go by name too. */
+	if (!err && (p.random || p.shared))
 		err = take_names(w, &p, &set);
-	if (!err && set)
+	if (!err && set && p.random)
 		shuffle(w, set);
 	t0 = clyde_worker_go(w, err);
 	if (err)
@@ -794,15 +910,21 @@ int clyde_test_delete(struct clyde_worker *w)
 	if (set) {
 		err = delete_random(w, &p, set, &t0);
 	} else {
-		for (uint32_t d = 0; d < p.ndirs && !err; d++)
+		for (uint32_t d = 0;
+		     d < p.ndirs && !err && !w->span->stonewalled; d++)
 			err = delete_dir(w, &p, d, &t0, &seen);
-		if (!err && seen != p.nfiles)
-			err = count_err(w, "deleted", seen, p.nfiles);
+		if (!err && !w->span->stonewalled && seen != p.nmade)
+			err = count_err(w, "deleted", seen, p.nmade);
 	}
 	if (!err && syncfs(w->dirfd) < 0)
 		err = clyde_worker_err(w, errno, "cannot syncfs %s",
 				       w->dir_path);
 	clyde_worker_end(w);
+	/* Stonewalled: what is left goes now, untimed. */
+	if (!err && w->span->stonewalled)
+		err = p.shared ?
+			      shared_delete_rest(w, &p, set) :
+			      clyde_rm_contents(w->ctx, w->dirfd, w->dir_path);
 	if (!err)
 		err = check_empty(w, &p);
 	if (!err && set)

@@ -135,6 +135,10 @@ static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
 	clyde_worker_progress(w, chunk);
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
+	if (clyde_stonewalled(w->ctx) && done < *n) {
+		w->span->stonewalled = true;
+		*n = done;
+	}
 	if (!w->cfg->perchar_given &&
 	    clyde_now(w->ctx) - start > CLYDE_PERCHAR_TIME_NS)
 		*n = done;
@@ -268,6 +272,8 @@ struct block_run {
 	int fd;
 	size_t chunk;
 	uint64_t next, nchunks;
+	uint64_t done; /* chunks completed: the work, stonewalled or not */
+	bool cut;      /* --stonewall's deadline ended it early */
 };
 
 /*
@@ -283,6 +289,10 @@ static int block_start(void *arg, struct clyde_pipe_slot *s)
 		return 0;
 	if (clyde_stopping(b->w->ctx))
 		return -EINTR;
+	if (clyde_stonewalled(b->w->ctx)) {
+		b->cut = true;
+		return 0;
+	}
 	s->index = b->next++;
 	s->stage = 0;
 	s->req = (struct clyde_io_req){
@@ -311,6 +321,7 @@ static int block_next(void *arg, struct clyde_pipe_slot *s)
 	}
 	clyde_worker_latency(b->w, s->req.complete_ns - s->start_ns, 1);
 	clyde_worker_progress(b->w, b->chunk);
+	b->done++;
 	return 0;
 }
 
@@ -363,7 +374,8 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	ret = clyde_pipe_run(&e, slots, n, &block_ops, &b, &failed);
 	if (ret < 0 && ret != -EINTR)
 		ret = req_err(w, ret, failed);
-	w->span->bytes = b.nchunks * b.chunk;
+	w->span->bytes = b.done * b.chunk;
+	w->span->stonewalled = b.cut;
 	if (ret) {
 		close(b.fd);
 		clyde_worker_end(w);
@@ -418,6 +430,7 @@ struct seeker {
 	uint64_t latency_max_ns, bytes, ops;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
 	struct clyde_hist hist; /* this seeker's; merged after the join */
+	bool cut;		/* --stonewall's deadline ended it early */
 	int ret;
 };
 
@@ -437,6 +450,10 @@ static int seek_start(void *arg, struct clyde_pipe_slot *sl)
 		return 0;
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
+	if (clyde_stonewalled(w->ctx)) {
+		s->cut = true;
+		return 0;
+	}
 	sl->index = ticket;
 	sl->stage = 0;
 	sl->req = (struct clyde_io_req){
@@ -622,6 +639,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		clyde_hist_merge(w->span->hist, &s[i].hist);
 		w->span->ops += s[i].ops;
 		w->span->bytes += s[i].bytes;
+		w->span->stonewalled |= s[i].cut;
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;

@@ -53,6 +53,9 @@ struct clyde_worker {
 	 * body that allocates it frees it, or clyde_worker_release does. */
 	void *state;
 	void (*state_free)(void *state);
+	/* The files the last sequential or random create made: all of them,
+	 * or fewer when --stonewall cut it (its stat and delete take these). */
+	size_t files_made;
 };
 
 /* Wait for all workers, then start this worker's clock.  Returns the start

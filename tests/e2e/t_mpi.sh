@@ -151,4 +151,41 @@ ok "--shared: the four ranks' files are in one scratch directory"
 assert_empty_dir "$shared" "--shared leaves nothing behind"
 assert_match "$(cat "$T/sh.json")" '"shared_dir": true' "the JSON says shared"
 
+# --shared and the file tests: every rank's workers create in the one
+# directory `files` (mdtest's shared mode), names w<worker>.<...>, and
+# stat and delete find each worker's own files by name.
+set -m
+timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+	"$CLYDE_MPI" --shared run -d "$shared" -s 0 -n 16:0:0:4 --no-save \
+	--json "$T/shf.json" >"$T/out" 2>"$T/err" &
+pid=$!
+set +m
+prefixes=""
+per_worker=""
+for ((i = 0; i < 400; i++)); do
+	per_worker+=$(find "$shared" -mindepth 2 -maxdepth 2 -name 'files.*' | head -n 1)
+	p=$(find "$shared" -path '*/files/*' -name 'w*' -printf '%f\n' 2>/dev/null |
+		grep -oE '^w[0-9]+\.' | sort -u | tr -d '\n' || true)
+	((${#p} > ${#prefixes})) && prefixes=$p
+	[[ $prefixes == w0.w1.w2.w3. ]] && break
+	sleep 0.05
+done
+RC=0
+wait "$pid" || RC=$?
+expect_rc 0 "--shared run with the file tests"
+[[ $prefixes == w0.w1.w2.w3. ]] ||
+	fail "--shared: the files directory held workers '$prefixes', want w0. to w3."
+[[ -z $per_worker ]] || fail "--shared: a per-worker directory $per_worker"
+ok "--shared: the four ranks create their files in one directory"
+assert_empty_dir "$shared" "--shared file tests leave nothing behind"
+run_checker "$T/shf.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def say(c, what): print(("ok " if c else "FAIL ") + what)
+t = {t["name"]: t for t in d["runs"][0]["tests"] if t["state"] == "done"}
+for k in ("seq", "ran"):
+    say(t[k + "_create"]["ops"] == t[k + "_stat"]["ops"] == t[k + "_del"]["ops"]
+        == 4 * 16 * 1024, f"{k}: 4 x 16Ki files created, stat'ed, deleted")
+PY
+
 done_testing
