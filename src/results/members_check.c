@@ -177,26 +177,6 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 	return k;
 }
 
-const char *clyde_test_label(enum clyde_test id)
-{
-	static const char *const labels[CLYDE_TEST_COUNT] = {
-		[CLYDE_PUTC] = "per-char write",
-		[CLYDE_PUT_BLOCK] = "block write",
-		[CLYDE_REWRITE] = "rewrite",
-		[CLYDE_GETC] = "per-char read",
-		[CLYDE_GET_BLOCK] = "block read",
-		[CLYDE_SEEKS] = "random seeks",
-		[CLYDE_SEQ_CREATE] = "sequential create",
-		[CLYDE_SEQ_STAT] = "sequential stat",
-		[CLYDE_SEQ_DEL] = "sequential delete",
-		[CLYDE_RAN_CREATE] = "random create",
-		[CLYDE_RAN_STAT] = "random stat",
-		[CLYDE_RAN_DEL] = "random delete",
-	};
-
-	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
-}
-
 bool clyde_members_parity_possible(const struct clyde_stack *s)
 {
 	struct clyde_stack_stripe st;

@@ -74,9 +74,6 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_stack_stripe *g,
 				uint32_t chunk);
 
-/* A test's name in sentences: "block write", "sequential create". */
-const char *clyde_test_label(enum clyde_test id);
-
 /* Can the stack under s do read-modify-write: a parity stripe, or no
  * stack known (a result read back without one)? */
 bool clyde_members_parity_possible(const struct clyde_stack *s);

@@ -24,6 +24,26 @@ const char *clyde_test_name(enum clyde_test t)
 	return (unsigned)t < CLYDE_TEST_COUNT ? test_names[t] : "?";
 }
 
+const char *clyde_test_label(enum clyde_test id)
+{
+	static const char *const labels[CLYDE_TEST_COUNT] = {
+		[CLYDE_PUTC] = "per-char write",
+		[CLYDE_PUT_BLOCK] = "block write",
+		[CLYDE_REWRITE] = "rewrite",
+		[CLYDE_GETC] = "per-char read",
+		[CLYDE_GET_BLOCK] = "block read",
+		[CLYDE_SEEKS] = "random seeks",
+		[CLYDE_SEQ_CREATE] = "sequential create",
+		[CLYDE_SEQ_STAT] = "sequential stat",
+		[CLYDE_SEQ_DEL] = "sequential delete",
+		[CLYDE_RAN_CREATE] = "random create",
+		[CLYDE_RAN_STAT] = "random stat",
+		[CLYDE_RAN_DEL] = "random delete",
+	};
+
+	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
+}
+
 void clyde_run_init(struct clyde_run *run)
 {
 	memset(run, 0, sizeof(*run));

@@ -39,6 +39,10 @@ enum clyde_test {
 /* Short machine name of a test ("putc", "seq_create", ...) as in the CSV. */
 const char *clyde_test_name(enum clyde_test t);
 
+/* A test's name in sentences, as bonnie++'s progress lines word it:
+ * "block write", "sequential create". */
+const char *clyde_test_label(enum clyde_test id);
+
 enum clyde_test_state {
 	CLYDE_NOT_RUN = 0, /* not asked for: an empty field in every format */
 	CLYDE_DONE,	   /* ran to the end */

@@ -17,23 +17,6 @@
 
 #include "results/summary.h"
 
-/* What the messages call each test (the words of bonnie++'s progress
- * lines, as the CLI uses them). */
-static const char *const labels[CLYDE_TEST_COUNT] = {
-	[CLYDE_PUTC] = "per-char write",
-	[CLYDE_PUT_BLOCK] = "block write",
-	[CLYDE_REWRITE] = "rewrite",
-	[CLYDE_GETC] = "per-char read",
-	[CLYDE_GET_BLOCK] = "block read",
-	[CLYDE_SEEKS] = "random seeks",
-	[CLYDE_SEQ_CREATE] = "sequential create",
-	[CLYDE_SEQ_STAT] = "sequential stat",
-	[CLYDE_SEQ_DEL] = "sequential delete",
-	[CLYDE_RAN_CREATE] = "random create",
-	[CLYDE_RAN_STAT] = "random stat",
-	[CLYDE_RAN_DEL] = "random delete",
-};
-
 /* Column layout of the two tables; rows are at most 96 columns (a rate
  * column fits "1234567 files/s"). */
 #define ROW_FMT "%-10s %15s %6s %8s %8s %8s %8s %9s %9s %6s\n"
@@ -280,14 +263,15 @@ static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			"clyde: warning: %s%s: %.0f%% of its data was in the page "
 			"cache when it started;\n"
 			"       the rate is the cache's, not the storage's\n",
-			labels[i], where, row->residency * 100.0);
+			clyde_test_label((enum clyde_test)i), where,
+			row->residency * 100.0);
 	}
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
 		if (rows[i].done && rows[i].direct_failed)
 			fprintf(f,
 				"clyde: note: %s: -D was not honoured: the file's "
 				"pages entered the page cache anyway\n",
-				labels[i]);
+				clyde_test_label((enum clyde_test)i));
 }
 
 /* What clyde spent outside the timed windows (eviction, residency,

@@ -8,19 +8,8 @@
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-require_cmd mpirun
-[[ -n ${CLYDE_MPI:-} && -x $CLYDE_MPI ]] ||
-	fail "no clyde-mpi binary (CLYDE_MPI); the build found no MPI"
-
-mpi()
-{
-	RC=0
-	timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
-		"$CLYDE_MPI" "$@" >"$T/out" 2>"$T/err" || RC=$?
-}
-
-host=$(hostname)
-host=${host:0:63}
+# shellcheck source=tests/e2e/mpi_lib.sh
+. "$E2E_DIR/mpi_lib.sh"
 small=(--files 200 --size fixed:4k --no-drop-caches --no-save -q)
 
 base=$(new_dir ranks)

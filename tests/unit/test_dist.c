@@ -79,12 +79,17 @@ static void test_merge(struct clyde_comm *c)
 	t = &run.tests[CLYDE_PUT_BLOCK];
 	t->state = CLYDE_DONE;
 	CHECK(clyde_test_alloc_spans(t, 2) == 0);
-	t->spans[0] = (struct clyde_span){
-		.start_ns = 10000, .end_ns = 20000, .bytes = 100, .ops = 1
-	};
-	t->spans[1] = (struct clyde_span){
-		.start_ns = 11000, .end_ns = 25000, .bytes = 300, .ops = 3
-	};
+	/* The spans keep the histograms clyde_test_alloc_spans gave them. */
+	t->spans[0] = (struct clyde_span){ .start_ns = 10000,
+					   .end_ns = 20000,
+					   .bytes = 100,
+					   .ops = 1,
+					   .hist = t->spans[0].hist };
+	t->spans[1] = (struct clyde_span){ .start_ns = 11000,
+					   .end_ns = 25000,
+					   .bytes = 300,
+					   .ops = 3,
+					   .hist = t->spans[1].hist };
 	clyde_hist_init(h);
 	clyde_hist_record(h, 5);
 	clyde_hist_record(h, 1000);
