@@ -186,6 +186,23 @@ int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 	return rc;
 }
 
+/* Run statement st, which changes run id; -ENOENT (said) when there is no
+ * such run.  st is finalized. */
+static int step_one_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			sqlite3_stmt *st, int64_t id, const char *what)
+{
+	int rc = 0;
+
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, what);
+	else if (sqlite3_changes(h->db) == 0)
+		rc = clyde_err(ctx, 0, "no run with id %lld in %s",
+			       (long long)id, h->path),
+		rc = -ENOENT;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 			 int64_t id)
 {
@@ -208,13 +225,7 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 					"DELETE FROM runs WHERE id = ?1", &st);
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(ctx, h, "delete run");
-		else if (sqlite3_changes(h->db) == 0)
-			rc = clyde_err(ctx, 0, "no run with id %lld in %s",
-				       (long long)id, h->path),
-			rc = -ENOENT;
-		sqlite3_finalize(st);
+		rc = step_one_run(ctx, h, st, id, "delete run");
 	}
 	if (rc == 0)
 		return clyde_hist_commit(ctx, h);
@@ -268,13 +279,7 @@ static int set_text(struct clyde_ctx *ctx, struct clyde_history *h, int64_t id,
 	if (rc == 0) {
 		clyde_hist_bind_text(st, 1, value);
 		sqlite3_bind_int64(st, 2, id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(ctx, h, "update run");
-		else if (sqlite3_changes(h->db) == 0)
-			rc = clyde_err(ctx, 0, "no run with id %lld in %s",
-				       (long long)id, h->path),
-			rc = -ENOENT;
-		sqlite3_finalize(st);
+		rc = step_one_run(ctx, h, st, id, "update run");
 	}
 	if (rc == 0)
 		return clyde_hist_commit(ctx, h);
