@@ -152,6 +152,17 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		ret = -EINTR;
 	rc = clyde_dist_failures(rd->d, ret, clyde_errmsg(ctx), lines,
 				 sizeof(lines), &intr);
+	if (rc < 0 && ret == -EINTR) {
+		/* Interrupted here too, and some rank did not answer in
+		 * time (it ended first, or was slow to see the signal): the
+		 * interruption is the news, not the lost communicator. */
+		if (rd->d->comm->rank == 0)
+			fprintf(stderr,
+				"clyde-mpi: interrupted; removing the scratch "
+				"directories (not every rank answered: %s)\n",
+				strerror(-rc));
+		return CLYDE_EXIT_INTERRUPTED;
+	}
 	if (rc < 0) {
 		/* The communicator is gone (a rank was killed): say what is
 		 * known here. */
@@ -160,8 +171,8 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			rd->d->comm->rank, rd->d->comm->host, strerror(-rc),
 			*clyde_errmsg(ctx) ? "; here: " : "",
 			clyde_errmsg(ctx));
-		return ret == -EINTR || rc == -EINTR ? CLYDE_EXIT_INTERRUPTED :
-						       CLYDE_EXIT_TEST_FAILED;
+		return rc == -EINTR ? CLYDE_EXIT_INTERRUPTED :
+				      CLYDE_EXIT_TEST_FAILED;
 	}
 	if (rd->d->comm->rank == 0) {
 		if (intr)
