@@ -6,10 +6,13 @@
 #
 # Usage: bash bench/engine_fio.sh [options]
 #
-#   -r N       interleaved repeats (default 5): each repeat runs every
+#   -r N       interleaved repeats (default 6): each repeat runs every
 #              clyde/fio pair once, clyde first in odd repeats and fio first
 #              in even ones, so a drift of the shared machine favours
-#              neither side
+#              neither side; an odd N gives one side the first place once
+#              more, and the script says so
+#   -U         no untimed read before each sequential read (see below)
+#   -N         leave fio's buffers in ordinary pages (see below)
 #   -s SIZE    size of the file and of the loop device, with a k, m or g
 #              suffix (default 1g)
 #   -d DIR     where the file and the loop device's backing file go
@@ -47,6 +50,23 @@
 #               (usr_cpu + sys_cpu) / 100 * job_runtime / I/Os, its job's.
 #               Target clyde/fio <= 1.2.
 #
+# Every sequential read, clyde's and fio's, comes right after an untimed
+# fio read of the same range (unless -U).  On a virtual disk the host's
+# cache serves a read that follows another read of the same blocks several
+# times faster than one that follows a write; without the untimed read, the
+# second tool of each pair reads after the first tool's read, and the one
+# that is second more often (fio with an odd -r) gains in the medians.
+#
+# fio's buffers are huge pages (--mem=shmhuge, pages added to
+# /proc/sys/vm/nr_hugepages for the run and given back at the end; root
+# only), as clyde's are from 1 MiB (src/io/iobuf.h): a 1 MiB direct
+# request of scattered 4 KiB pages needs more segments than a loop device
+# (128) or virtio (254) takes, and is split.  With -N, or when not root,
+# fio keeps ordinary pages, and its sequential figures show the splitting
+# (on the machine of docs/benchmarks.md, a third of clyde's on the loop
+# device).  Each clyde JSON records whether the kernel gave clyde huge
+# pages (config.huge_page_buffers); the summary says when it did not.
+#
 # Before the repeats, one untimed fio write fills each target, so that no
 # measured write allocates blocks and no read meets a hole (the loop
 # device's backing file starts sparse).  The loop device is attached with
@@ -64,7 +84,9 @@ usage() {
 	exit "${1:-0}"
 }
 
-REPEATS=5
+REPEATS=6
+PRIME=1
+HUGE=1
 SIZE=1g
 DIR=/var/tmp
 RAND_OPS=32768
@@ -72,7 +94,7 @@ PSYNC_OPS=2048
 LOOP=1
 CLYDE_BIN=${CLYDE:-}
 OUTDIR=
-while getopts 'r:s:d:R:P:Lb:o:h' opt; do
+while getopts 'r:s:d:R:P:LUNb:o:h' opt; do
 	case $opt in
 	r) REPEATS=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
@@ -80,6 +102,8 @@ while getopts 'r:s:d:R:P:Lb:o:h' opt; do
 	R) RAND_OPS=$OPTARG ;;
 	P) PSYNC_OPS=$OPTARG ;;
 	L) LOOP=0 ;;
+	U) PRIME=0 ;;
+	N) HUGE=0 ;;
 	b) CLYDE_BIN=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;;
 	h) usage 0 ;;
@@ -130,11 +154,14 @@ fi
 "$CLYDE_BIN" dev --help >/dev/null 2>&1 ||
 	die "$CLYDE_BIN has no 'clyde dev' to run one pattern on a target"
 
+# shellcheck source=bench/hugepages.sh
+. "$here/hugepages.sh"
 WORK=$(mktemp -d "$DIR/engine_fio.XXXXXX")
 LOOPDEV=
 cleanup() {
 	[ -z "$LOOPDEV" ] || losetup -d "$LOOPDEV" 2>/dev/null || true
 	rm -rf "$WORK"
+	huge_restore
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -168,6 +195,21 @@ echo "load:       $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at start"
 echo "== settings"
 echo "size $SIZE ($BYTES bytes), repeats $REPEATS, random reads: $RAND_OPS at depth 32," \
 	"$PSYNC_OPS at depth 1"
+if [ "$PRIME" = 1 ]; then
+	echo "every sequential read follows an untimed fio read of the target"
+else
+	echo "no untimed read before the sequential reads (-U)"
+fi
+if [ "$HUGE" = 1 ]; then
+	huge_setup 16
+	[ -z "$FIO_MEM" ] || echo "fio's buffers: huge pages ($FIO_MEM), as clyde's"
+	[ -n "$FIO_MEM" ] || echo "fio's buffers: ordinary pages ($HUGE_WHY); clyde's: huge pages"
+else
+	echo "fio's buffers: ordinary pages (-N); clyde's: huge pages"
+fi
+if [ $((REPEATS % 2)) -eq 1 ]; then
+	echo "note: an odd number of repeats: clyde runs first once more than fio"
+fi
 echo
 
 # test name -> clyde dev options / fio options.
@@ -185,8 +227,19 @@ declare -A FIO_ARGS=(
 )
 TESTS=(seqwrite16 seqread16 randread32 psync1)
 
+# The untimed read before a sequential read (unless -U).
+prime() {
+	local path=$1 test=$2
+	[ "$PRIME" = 1 ] && [ "$test" = seqread16 ] || return 0
+	fio --name=prime --filename="$path" --size="$BYTES" --direct=1 \
+		--rw=read --bs=1m --iodepth=16 --ioengine=io_uring \
+		--output-format=terse >/dev/null 2>"$WORK/fio.log" ||
+		die "the untimed read of $path failed: $(tail -n3 "$WORK/fio.log")"
+}
+
 run_clyde() {
 	local tname=$1 path=$2 test=$3 rep=$4 out
+	prime "$path" "$test"
 	out=$WORK/clyde-$tname-$test-$rep.json
 	# shellcheck disable=SC2086 # the options are split on purpose
 	"$CLYDE_BIN" dev "$path" --size "$BYTES" ${CLYDE_ARGS[$test]} -q \
@@ -197,10 +250,11 @@ run_clyde() {
 
 run_fio() {
 	local tname=$1 path=$2 test=$3 rep=$4 out
+	prime "$path" "$test"
 	out=$WORK/fio-$tname-$test-$rep.json
 	# shellcheck disable=SC2086 # the options are split on purpose
 	fio --name="$test" --filename="$path" --size="$BYTES" --direct=1 \
-		${FIO_ARGS[$test]} --output-format=json >"$out" 2>"$WORK/fio.log" ||
+		${FIO_ARGS[$test]} $FIO_MEM --output-format=json >"$out" 2>"$WORK/fio.log" ||
 		die "fio ${FIO_ARGS[$test]} on $path failed: $(tail -n3 "$WORK/fio.log")"
 	printf 'fio\t%s\t%s\t%s\t%s\n' "$tname" "$test" "$rep" "$out" >>"$TSV"
 }
@@ -239,6 +293,7 @@ MIB = 1 << 20
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 # (target, metric) -> side -> repeat -> value
 vals = {}
+small = []  # clyde runs whose buffers the kernel did not make huge pages
 
 def put(target, metric, side, rep, v):
 	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
@@ -248,6 +303,8 @@ for side, target, test, rep, path in rows:
 	d = json.load(open(path))
 	if side == "clyde":
 		t = d["runs"][0]["tests"][0]
+		if test.startswith("seq") and not d["config"].get("huge_page_buffers"):
+			small.append("%s %s %d" % (target, test, rep))
 		ops, cpu = t["ops"], t["cpu_user_ns"] + t["cpu_sys_ns"]
 		iops, mibs = t["iops"], t["bytes_per_s"] / MIB
 	else:
@@ -292,4 +349,6 @@ for target in targets:
 		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
 		      want, "ok" if okf(ratio) else "MISSED"))
 	print()
+if small:
+	print("note: clyde's buffers were ordinary pages (no THP) in: " + ", ".join(small))
 EOF

@@ -120,7 +120,7 @@ while getopts 'n:S:c:j:b:o:F:Rh' opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ $# -le 2 ] || usage 2 >&2
+[[ $# -ge 1 && $# -le 2 ]] || usage 2 >&2
 DIR=$1
 SIZE=${2:-1g}
 
@@ -143,7 +143,7 @@ if [ -z "$CLYDE_BIN" ]; then
 	done
 	[ -n "$CLYDE_BIN" ] || CLYDE_BIN=$(command -v clyde || true)
 fi
-[ -n "$CLYDE_BIN" ] && [ -x "$CLYDE_BIN" ] ||
+[[ -n $CLYDE_BIN && -x $CLYDE_BIN ]] ||
 	die "no clyde binary (build it, or give -b PATH or CLYDE=PATH)"
 
 # SIZE in bytes, with clyde's -s rules (MiB without suffix, each suffix 1024

@@ -10,7 +10,9 @@
 #          it and is removed)
 #   SIZE   per worker (rank, fio job), clyde -s syntax (default 256m)
 #
-#   -n N   repeats (default 5); the three sides run in a rotating order
+#   -n N   repeats (default 6); the three sides run in a rotating order,
+#          so a multiple of 3 puts each side in each place equally often
+#   -N     leave fio's buffers in ordinary pages (see below)
 #   -b DIR the build directory with clyde and clyde-mpi (default: build/
 #          next to this script)
 #   -o DIR keep every raw JSON in DIR
@@ -29,6 +31,10 @@
 #              same files), since on some machines a read's speed depends
 #              on what came just before it (bench/fio_compare.sh).
 # clyde also runs 256 random seeks after the read (not compared).
+# clyde's 1 MiB buffers are transparent huge pages (src/io/iobuf.h); fio's
+# are given huge pages too (--mem=shmhuge, as root: bench/hugepages.sh), so
+# that both hand the disk whole 1 MiB requests; with -N, or when not root,
+# fio keeps ordinary pages and its requests may be split.
 #
 # Targets (issue 13): clyde-mpi / fio >= 0.9; clyde-mpi / clyde -c 4 within
 # 0.9-1.1.
@@ -39,16 +45,18 @@ usage() {
 	exit "${1:-0}"
 }
 
-REPEATS=5
+REPEATS=6
+HUGE=1
 # clyde's seeks are not compared: few, so that they cost little time.
 SEEKS=256
 BUILD=$(cd "$(dirname "$0")/.." && pwd)/build
 OUTDIR=
-while getopts 'n:b:o:h' opt; do
+while getopts 'n:b:o:Nh' opt; do
 	case $opt in
 	n) REPEATS=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;;
+	N) HUGE=0 ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -71,8 +79,16 @@ done
 [[ -x $BUILD/clyde && -x $BUILD/clyde-mpi ]] ||
 	die "no clyde and clyde-mpi in $BUILD (-b)"
 
+# shellcheck source=bench/hugepages.sh
+. "$(dirname "$0")/hugepages.sh"
 W=$(mktemp -d "$DIR/mpi_fio.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap 'rm -rf "$W"; huge_restore' EXIT
+if [ "$HUGE" = 1 ]; then
+	huge_setup 4
+	echo "fio's buffers: ${FIO_MEM:+huge pages ($FIO_MEM)}${HUGE_WHY}" >&2
+else
+	echo "fio's buffers: ordinary pages (-N)" >&2
+fi
 OUT=${OUTDIR:-$W/json}
 mkdir -p "$OUT" "$W/fio" "$W/c4"
 
@@ -89,7 +105,7 @@ run_fio() {
 		fio --name="$name" --directory="$W/fio" --rw="${rw%%:*}" \
 			--bs=1m --size="$fio_size" --numjobs=4 --direct=1 \
 			--ioengine=psync --end_fsync=1 --fallocate=none \
-			--invalidate=1 --group_reporting --output-format=json \
+			--invalidate=1 --group_reporting $FIO_MEM --output-format=json \
 			>"$OUT/fio-${rw/:/-}.$i.json"
 	done
 	rm -f "$W/fio"/*

@@ -26,9 +26,8 @@
 
 #include "io/engine.h"
 #include "io/engine_pipe.h"
+#include "io/iobuf.h"
 #include "workloads/worker.h"
-
-#define BUF_ALIGN 4096u
 
 /*
  * Make the calling thread's engine instance for a test.  The per-char tests
@@ -107,12 +106,7 @@ static int finish(struct clyde_worker *w, struct clyde_engine *e, int fd,
 
 static void *alloc_buf(size_t len)
 {
-	void *p = NULL;
-
-	if (posix_memalign(&p, BUF_ALIGN, len ? len : 1) != 0)
-		return NULL;
-	memset(p, 0, len);
-	return p;
+	return clyde_iobuf_alloc(len, NULL);
 }
 
 /* Start the test with an error from set-up: the siblings are released. */

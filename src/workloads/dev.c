@@ -22,6 +22,7 @@
 #include "env/env.h"
 #include "env/stack.h"
 #include "io/devguard.h"
+#include "io/iobuf.h"
 #include "io/pattern.h"
 #include "workloads/dev_job.h"
 #include "workloads/worker.h"
@@ -226,22 +227,22 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 /* Buffers for depth requests of the largest size, aligned for O_DIRECT
  * and filled with incompressible data. */
 static unsigned char *make_bufs(struct clyde_ctx *ctx,
-				const struct clyde_dev_config *c, size_t *len)
+				struct clyde_dev_run *run, size_t *len)
 {
+	const struct clyde_dev_config *c = &run->cfg;
 	size_t one = c->bs > c->rand_bs ? c->bs : c->rand_bs;
 	struct clyde_pattern_gen pat;
 	struct clyde_rng rng;
-	void *p = NULL;
-	int rc;
+	void *p;
 
 	if (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV) &&
 	    c->zcav.chunk_bytes > one)
 		one = c->zcav.chunk_bytes;
 	*len = one * c->iodepth;
-	rc = posix_memalign(&p, 4096, *len);
-	if (rc)
-		return clyde_err(ctx, rc, "%s: %zu bytes of buffers", c->path,
-				 *len),
+	p = clyde_iobuf_alloc(*len, &run->huge_buffers);
+	if (!p)
+		return clyde_err(ctx, errno, "%s: %zu bytes of buffers",
+				 c->path, *len),
 		       NULL;
 	clyde_rng_seed(&rng, c->seed);
 	clyde_pattern_init(&pat, 0, &rng);
@@ -278,7 +279,7 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	rc = engine_usable(ctx, engine, c->iodepth);
 	if (rc < 0)
 		return rc;
-	bufs = make_bufs(ctx, c, &len);
+	bufs = make_bufs(ctx, run, &len);
 	if (!bufs)
 		return -ENOMEM;
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT && rc == 0; t++) {

@@ -55,6 +55,14 @@ check(d["schema"] == "clyde-result" and d["schema_version"] == 1, "schema v1")
 check(d["kind"] == "dev" and d["label"] == "devrun", "kind dev, the label")
 check(d["config"]["iodepth"] == 4 and d["config"]["engine"] == "psync", "engine and depth recorded")
 check(d["device"]["block_device"] is True and d["device"]["size_bytes"] == 64 << 20, "the device and its size")
+# Four 1 MiB buffers: huge pages wherever THP is not "never", and then
+# every 1 MiB read reaches the loop device whole (128 segments of at most
+# 64 KiB could not carry 256 scattered pages).
+thp = "[never]" not in open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+check(d["config"]["huge_page_buffers"] is thp, "huge-page buffers recorded (%s)" % d["config"]["huge_page_buffers"])
+sr = [x for x in d["runs"][0]["tests"] if x["name"] == "seqread"][0]["device"]
+check(not thp or (sr["read_ios"] == 32 and sr["avg_read_request_bytes"] == 1 << 20),
+      "seqread: 32 reads of 1 MiB on the device (%s reads)" % sr["read_ios"])
 dev = sys.argv[3].rsplit("/", 1)[-1]
 check(d["stack"]["top"] == [dev] and any(n["name"] == dev and n["kind"] == "loop" for n in d["stack"]["devices"]),
       "the stack under the device names " + dev + " as a loop device")
