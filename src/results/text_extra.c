@@ -117,6 +117,7 @@ struct row {
 	unsigned res_run;   /* the run it was seen in */
 	bool direct_failed; /* -D checked and not honoured in some run */
 	bool have_device;   /* in at least one run */
+	bool on_device;	    /* a run's target is on a block device */
 	uint64_t dev_read, dev_write, bytes;
 	struct clyde_hist *lat; /* all runs' operations; owned */
 };
@@ -133,6 +134,7 @@ static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
 		if (t->state != CLYDE_DONE)
 			continue;
 		row->done = true;
+		row->on_device |= runs[i].env.target.has_block_device;
 		res = clyde_test_residency(t);
 		if (res > row->residency) {
 			row->residency = res;
@@ -186,9 +188,14 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 		clyde_fmt_human_ns(lat[k], sizeof(lat[k]), (double)v);
 	}
 	if (!row->have_device) {
+		/* On a block device without counters: clyde-mpi's aggregate
+		 * (one host's counters say nothing about all ranks), or
+		 * /sys unreadable. */
 		fprintf(f, "%-10s %15s %6s %8s %8s %8s %8s  %s\n",
 			clyde_test_name(id), rate, res, lat[0], lat[1], lat[2],
-			lat[3], "no block device");
+			lat[3],
+			row->on_device ? "device not counted" :
+					 "no block device");
 		return;
 	}
 	clyde_fmt_human_bytes(rd, sizeof(rd), (double)row->dev_read);

@@ -34,6 +34,16 @@ assert_empty_dir "$base" "the rank directories clyde-mpi made are removed"
 assert_match "$(cat "$T/out")" "Sequential Output" "rank 0 prints the table"
 [[ $(grep -c '^1.98,' "$T/out") -eq 1 ]] || fail "one CSV line"
 ok "rank 0 alone prints (one CSV line)"
+# One host's block-device counters say nothing about all ranks: the
+# aggregate has none, and on a block device the table says so rather than
+# "no block device".
+if findmnt -no SOURCE -T "$base" | grep -q '^/dev/'; then
+	assert_file_match "$T/out" "^put_block .* device not counted$" \
+		"on a block device: 'device not counted', not 'no block device'"
+else
+	assert_file_match "$T/out" "^put_block .* no block device$" \
+		"off a block device: 'no block device'"
+fi
 
 run_checker "$T/r.json" "$host" <<'PY'
 import json, sys
