@@ -57,15 +57,17 @@
 # second tool of each pair reads after the first tool's read, and the one
 # that is second more often (fio with an odd -r) gains in the medians.
 #
-# fio's buffers are huge pages (--mem=shmhuge, pages added to
+# Both tools' buffers are huge pages from the pool (pages added to
 # /proc/sys/vm/nr_hugepages for the run and given back at the end; root
-# only), as clyde's are from 1 MiB (src/io/iobuf.h): a 1 MiB direct
+# only): fio's with --mem=shmhuge, clyde's because it takes the pool's
+# pages first for buffers from 1 MiB (src/io/iobuf.h).  A 1 MiB direct
 # request of scattered 4 KiB pages needs more segments than a loop device
 # (128) or virtio (254) takes, and is split.  With -N, or when not root,
-# fio keeps ordinary pages, and its sequential figures show the splitting
-# (on the machine of docs/benchmarks.md, a third of clyde's on the loop
-# device).  Each clyde JSON records whether the kernel gave clyde huge
-# pages (config.huge_page_buffers); the summary says when it did not.
+# fio keeps ordinary pages and clyde falls back to transparent huge pages,
+# and the sequential figures are not comparable (on the machine of
+# docs/benchmarks.md fio's were a third of clyde's on the loop device).
+# Each clyde JSON records its buffers' pages (config.buffer_pages); the
+# summary names the runs that did not have the pool's.
 #
 # Before the repeats, one untimed fio write fills each target, so that no
 # measured write allocates blocks and no read meets a hole (the loop
@@ -202,10 +204,10 @@ else
 fi
 if [ "$HUGE" = 1 ]; then
 	huge_setup 16
-	[ -z "$FIO_MEM" ] || echo "fio's buffers: huge pages ($FIO_MEM), as clyde's"
-	[ -n "$FIO_MEM" ] || echo "fio's buffers: ordinary pages ($HUGE_WHY); clyde's: huge pages"
+	[ -z "$FIO_MEM" ] || echo "buffers: the pool's huge pages, fio's ($FIO_MEM) and clyde's"
+	[ -n "$FIO_MEM" ] || echo "buffers: fio's ordinary pages ($HUGE_WHY); clyde's transparent huge pages"
 else
-	echo "fio's buffers: ordinary pages (-N); clyde's: huge pages"
+	echo "buffers: fio's ordinary pages (-N); clyde's transparent huge pages"
 fi
 if [ $((REPEATS % 2)) -eq 1 ]; then
 	echo "note: an odd number of repeats: clyde runs first once more than fio"
@@ -293,7 +295,7 @@ MIB = 1 << 20
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 # (target, metric) -> side -> repeat -> value
 vals = {}
-small = []  # clyde runs whose buffers the kernel did not make huge pages
+small = []  # clyde runs whose buffers were not the pool's huge pages, as fio's
 
 def put(target, metric, side, rep, v):
 	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
@@ -303,7 +305,7 @@ for side, target, test, rep, path in rows:
 	d = json.load(open(path))
 	if side == "clyde":
 		t = d["runs"][0]["tests"][0]
-		if test.startswith("seq") and not d["config"].get("huge_page_buffers"):
+		if test.startswith("seq") and d["config"].get("buffer_pages") != "hugetlb":
 			small.append("%s %s %d" % (target, test, rep))
 		ops, cpu = t["ops"], t["cpu_user_ns"] + t["cpu_sys_ns"]
 		iops, mibs = t["iops"], t["bytes_per_s"] / MIB
@@ -350,5 +352,5 @@ for target in targets:
 		      want, "ok" if okf(ratio) else "MISSED"))
 	print()
 if small:
-	print("note: clyde's buffers were ordinary pages (no THP) in: " + ", ".join(small))
+	print("note: clyde's buffers were not the pool's huge pages in: " + ", ".join(small))
 EOF

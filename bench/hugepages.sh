@@ -4,15 +4,17 @@
 # hugepages.sh: huge-page buffers for fio, sourced by the benchmarks that
 # compare clyde with fio on large direct requests.
 #
-# clyde allocates buffers of 1 MiB and more as transparent huge pages
+# clyde makes buffers of 1 MiB and more of huge pages, the pool's
+# (/proc/sys/vm/nr_hugepages) first, else transparent ones
 # (src/io/iobuf.h), so that a 1 MiB direct request is not split for having
 # more scattered pages than the queue's max_segments.  fio's default
-# buffers are ordinary pages; given huge pages (--mem=shmhuge: SysV shared
-# memory with SHM_HUGETLB, from the pool in /proc/sys/vm/nr_hugepages)
-# both tools hand the device the same requests.
+# buffers are ordinary pages; given the pool's (--mem=shmhuge: SysV shared
+# memory with SHM_HUGETLB) both tools hand the device the same requests
+# from the same kind of memory.  The tools run one after the other, so one
+# pool serves both.
 #
 #   huge_setup MIB   as root, add enough 2 MiB pages to the pool for MIB
-#                    of fio buffers and set FIO_MEM to "--mem=shmhuge";
+#                    of buffers and set FIO_MEM to "--mem=shmhuge";
 #                    otherwise FIO_MEM stays empty and HUGE_WHY says why
 #   huge_restore     put the pool back as it was (call it from the EXIT
 #                    trap)

@@ -31,10 +31,12 @@
 #              same files), since on some machines a read's speed depends
 #              on what came just before it (bench/fio_compare.sh).
 # clyde also runs 256 random seeks after the read (not compared).
-# clyde's 1 MiB buffers are transparent huge pages (src/io/iobuf.h); fio's
-# are given huge pages too (--mem=shmhuge, as root: bench/hugepages.sh), so
-# that both hand the disk whole 1 MiB requests; with -N, or when not root,
-# fio keeps ordinary pages and its requests may be split.
+# As root both sides' 1 MiB buffers are huge pages from the pool
+# (bench/hugepages.sh adds pages for the run): clyde takes the pool's first
+# (src/io/iobuf.h), fio is given them with --mem=shmhuge; so both hand the
+# disk whole 1 MiB requests from the same kind of memory.  With -N, or
+# when not root, fio keeps ordinary pages (its requests may be split) and
+# clyde falls back to transparent huge pages.
 #
 # Targets (issue 13): clyde-mpi / fio >= 0.9; clyde-mpi / clyde -c 4 within
 # 0.9-1.1.
@@ -85,7 +87,7 @@ W=$(mktemp -d "$DIR/mpi_fio.XXXXXX")
 trap 'rm -rf "$W"; huge_restore' EXIT
 if [ "$HUGE" = 1 ]; then
 	huge_setup 4
-	echo "fio's buffers: ${FIO_MEM:+huge pages ($FIO_MEM)}${HUGE_WHY}" >&2
+	echo "buffers: ${FIO_MEM:+the pool's huge pages, clyde's and fio's ($FIO_MEM)}${HUGE_WHY}" >&2
 else
 	echo "fio's buffers: ordinary pages (-N)" >&2
 fi

@@ -39,32 +39,80 @@ bool clyde_iobuf_is_huge(const void *p, size_t len, const char *smaps)
 	return huge;
 }
 
-void *clyde_iobuf_alloc(size_t len, bool *huge)
+const char *clyde_iobuf_pages_name(enum clyde_iobuf_pages pages)
 {
-	size_t align = len >= CLYDE_IOBUF_HUGE_MIN ? HUGE_ALIGN : 4096;
+	switch (pages) {
+	case CLYDE_IOBUF_HUGETLB:
+		return "hugetlb";
+	case CLYDE_IOBUF_THP:
+		return "thp";
+	case CLYDE_IOBUF_SMALL:
+		break;
+	}
+	return "small";
+}
+
+/* 2 MiB pages from the reserved pool, or false. */
+static bool from_pool(struct clyde_iobuf *b, size_t size)
+{
+#ifdef MAP_HUGETLB
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+
+	if (p == MAP_FAILED)
+		return false;
+	/* A private mapping of the pool reserves its pages at mmap time:
+	 * an empty pool fails here, never with SIGBUS at the touch. */
+	memset(p, 0, size);
+	b->p = p;
+	b->size = size;
+	b->pages = CLYDE_IOBUF_HUGETLB;
+	return true;
+#else
+	(void)b;
+	(void)size;
+	return false;
+#endif
+}
+
+int clyde_iobuf_alloc(struct clyde_iobuf *b, size_t len, bool try_hugetlb)
+{
+	bool big = len >= CLYDE_IOBUF_HUGE_MIN;
+	size_t align = big ? HUGE_ALIGN : 4096;
 	size_t size = len ? len : 1;
 	void *p = NULL;
-	int rc;
 
-	if (huge)
-		*huge = false;
+	memset(b, 0, sizeof(*b));
 	/* Whole huge pages, so that the last one is not shared with the
 	 * allocator's other memory and left small. */
-	if (align == HUGE_ALIGN)
+	if (big)
 		size = (size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
-	rc = posix_memalign(&p, align, size);
-	if (rc) {
-		errno = rc;
-		return NULL;
-	}
+	if (big && try_hugetlb && from_pool(b, size))
+		return 0;
+	if (posix_memalign(&p, align, size) != 0)
+		return -ENOMEM;
 #ifdef MADV_HUGEPAGE
 	/* Before the first touch, so the faults take huge pages; a kernel
 	 * without THP says EINVAL and the buffer stays as it is. */
-	if (align == HUGE_ALIGN)
+	if (big)
 		(void)madvise(p, size, MADV_HUGEPAGE);
 #endif
 	memset(p, 0, size);
-	if (huge && align == HUGE_ALIGN)
-		*huge = clyde_iobuf_is_huge(p, size, NULL);
-	return p;
+	b->p = p;
+	b->size = size;
+	b->pages = big && clyde_iobuf_is_huge(p, size, NULL) ?
+			   CLYDE_IOBUF_THP :
+			   CLYDE_IOBUF_SMALL;
+	return 0;
+}
+
+void clyde_iobuf_free(struct clyde_iobuf *b)
+{
+	if (!b->p)
+		return;
+	if (b->pages == CLYDE_IOBUF_HUGETLB)
+		munmap(b->p, b->size);
+	else
+		free(b->p);
+	memset(b, 0, sizeof(*b));
 }

@@ -9,11 +9,20 @@
  * and how often depends on where the kernel happened to put the pages: a
  * 1 MiB O_DIRECT read at depth 16 on a loop device ran at 1.4-2.4 GiB/s
  * from run to run with ordinary pages and at 4.5-5.4 GiB/s with huge
- * pages, the same for fio given huge pages (--mem=mmaphuge).  So buffers
- * of 1 MiB and more are aligned to 2 MiB and asked to be transparent huge
- * pages (madvise MADV_HUGEPAGE, which also works with THP in "madvise"
- * mode); whether the kernel gave them is read back from /proc/self/smaps
- * and recorded, never assumed.
+ * pages, the same for fio given huge pages.
+ *
+ * So a buffer of 1 MiB or more is made of 2 MiB pages, the first of these
+ * that works:
+ *   - hugetlb: pages from the pool an administrator reserved
+ *     (/proc/sys/vm/nr_hugepages), mapped with MAP_HUGETLB: what fio's
+ *     --mem=shmhuge and --mem=mmaphuge use;
+ *   - thp: transparent huge pages, asked for with madvise(MADV_HUGEPAGE)
+ *     (works with THP in "always" or "madvise" mode); whether the kernel
+ *     gave them is read back from /proc/self/smaps, never assumed;
+ *   - small: ordinary pages.
+ * Smaller buffers are ordinary pages aligned to 4096.  On a virtual
+ * machine the pool's pages were the faster of the two kinds of huge page
+ * (docs/benchmarks.md): the host has them mapped already.
  */
 #ifndef CLYDE_IO_IOBUF_H
 #define CLYDE_IO_IOBUF_H
@@ -24,13 +33,29 @@
 /* Buffers this large and larger are asked to be huge pages. */
 #define CLYDE_IOBUF_HUGE_MIN ((size_t)1 << 20)
 
+enum clyde_iobuf_pages {
+	CLYDE_IOBUF_SMALL,
+	CLYDE_IOBUF_THP,
+	CLYDE_IOBUF_HUGETLB,
+};
+
+struct clyde_iobuf {
+	unsigned char *p;	      /* len bytes, zeroed; NULL when freed */
+	size_t size;		      /* what was allocated or mapped */
+	enum clyde_iobuf_pages pages; /* what backs it */
+};
+
 /*
- * A zeroed buffer of len bytes (at least 1), aligned to 4096 or, from
- * CLYDE_IOBUF_HUGE_MIN, to 2 MiB with huge pages asked for.  *huge (may be
- * NULL) tells whether every byte of it is backed by huge pages.  NULL with
- * errno set when there is no memory.  Freed with free().
+ * A zeroed buffer of len bytes (at least 1), as above.  0, or -ENOMEM
+ * with *b zeroed.  `try_hugetlb` false skips the pool (tests).
  */
-void *clyde_iobuf_alloc(size_t len, bool *huge);
+int clyde_iobuf_alloc(struct clyde_iobuf *b, size_t len, bool try_hugetlb);
+
+/* Give it back (a zeroed or freed *b is fine). */
+void clyde_iobuf_free(struct clyde_iobuf *b);
+
+/* "small", "thp", "hugetlb": the JSON's names. */
+const char *clyde_iobuf_pages_name(enum clyde_iobuf_pages pages);
 
 /*
  * Whether [p, p+len) lies in one mapping whose huge pages cover at least

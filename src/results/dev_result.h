@@ -100,8 +100,8 @@ struct clyde_dev_run {
 	uint32_t logical_block; /* its logical block size */
 	bool is_block_device;	/* false: a regular file */
 	uint64_t range_bytes;	/* the size actually used */
-	bool huge_buffers;	/* the kernel backed the buffers with huge
-				 * pages (io/iobuf.h) */
+	char buffer_pages[8];	/* "hugetlb", "thp" or "small": what backed
+				 * the buffers (io/iobuf.h) */
 	struct clyde_dev_test_result tests[CLYDE_DEV_TEST_COUNT];
 	struct clyde_zcav_result zcav;
 };

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,11 +103,6 @@ static int finish(struct clyde_worker *w, struct clyde_engine *e, int fd,
 				       w->scratch, w->io_name);
 	clyde_worker_end(w);
 	return ret;
-}
-
-static void *alloc_buf(size_t len)
-{
-	return clyde_iobuf_alloc(len, NULL);
 }
 
 /* Start the test with an error from set-up: the siblings are released. */
@@ -229,27 +225,39 @@ static int req_err(struct clyde_worker *w, int ret,
 		      (uint64_t)failed->req.off);
 }
 
+/* The slots of one driver and the buffer they share. */
+struct slot_set {
+	struct clyde_iobuf buf;
+	struct clyde_pipe_slot s[];
+};
+
 /* n slots with a buffer of `chunk` bytes each (one aligned block). */
 static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk)
 {
-	struct clyde_pipe_slot *s = calloc(n, sizeof(*s));
-	unsigned char *bufs = alloc_buf((size_t)n * chunk);
+	struct slot_set *set =
+		calloc(1, sizeof(*set) + n * sizeof(struct clyde_pipe_slot));
 
-	if (!s || !bufs) {
-		free(s);
-		free(bufs);
+	if (!set)
+		return NULL;
+	if (clyde_iobuf_alloc(&set->buf, (size_t)n * chunk, true) < 0) {
+		free(set);
 		return NULL;
 	}
 	for (unsigned i = 0; i < n; i++)
-		s[i].buf = bufs + (size_t)i * chunk;
-	return s;
+		set->s[i].buf = set->buf.p + (size_t)i * chunk;
+	return set->s;
 }
 
 static void slots_free(struct clyde_pipe_slot *s)
 {
-	if (s)
-		free(s[0].buf);
-	free(s);
+	struct slot_set *set;
+
+	if (!s)
+		return;
+	set = (struct slot_set *)(void *)((char *)s -
+					  offsetof(struct slot_set, s));
+	clyde_iobuf_free(&set->buf);
+	free(set);
 }
 
 /* The sequential block tests share one driver; `mode` says what a chunk

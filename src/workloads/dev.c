@@ -226,29 +226,29 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 
 /* Buffers for depth requests of the largest size, aligned for O_DIRECT
  * and filled with incompressible data. */
-static unsigned char *make_bufs(struct clyde_ctx *ctx,
-				struct clyde_dev_run *run, size_t *len)
+static int make_bufs(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+		     struct clyde_iobuf *buf)
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	size_t one = c->bs > c->rand_bs ? c->bs : c->rand_bs;
 	struct clyde_pattern_gen pat;
 	struct clyde_rng rng;
-	void *p;
+	size_t len;
 
 	if (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV) &&
 	    c->zcav.chunk_bytes > one)
 		one = c->zcav.chunk_bytes;
-	*len = one * c->iodepth;
-	p = clyde_iobuf_alloc(*len, &run->huge_buffers);
-	if (!p)
-		return clyde_err(ctx, errno, "%s: %zu bytes of buffers",
-				 c->path, *len),
-		       NULL;
+	len = one * c->iodepth;
+	if (clyde_iobuf_alloc(buf, len, true) < 0)
+		return clyde_err(ctx, ENOMEM, "%s: %zu bytes of buffers",
+				 c->path, len);
+	snprintf(run->buffer_pages, sizeof(run->buffer_pages), "%s",
+		 clyde_iobuf_pages_name(buf->pages));
 	clyde_rng_seed(&rng, c->seed);
 	clyde_pattern_init(&pat, 0, &rng);
-	clyde_pattern_fill(&pat, p, *len);
+	clyde_pattern_fill(&pat, buf->p, len);
 	clyde_pattern_release(&pat);
-	return p;
+	return 0;
 }
 
 /* Can the engine be set up here (io_uring: built in, permitted)?  Asked
@@ -269,8 +269,8 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
+	struct clyde_iobuf buf;
 	unsigned char *bufs;
-	size_t len;
 	int rc = 0;
 
 	if (!engine)
@@ -279,9 +279,9 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	rc = engine_usable(ctx, engine, c->iodepth);
 	if (rc < 0)
 		return rc;
-	bufs = make_bufs(ctx, run, &len);
-	if (!bufs)
+	if (make_bufs(ctx, run, &buf) < 0)
 		return -ENOMEM;
+	bufs = buf.p;
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT && rc == 0; t++) {
 		struct clyde_dev_job job;
 
@@ -300,7 +300,7 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,
 					  run);
 	}
-	free(bufs);
+	clyde_iobuf_free(&buf);
 	return rc;
 }
 

@@ -55,11 +55,14 @@ check(d["schema"] == "clyde-result" and d["schema_version"] == 1, "schema v1")
 check(d["kind"] == "dev" and d["label"] == "devrun", "kind dev, the label")
 check(d["config"]["iodepth"] == 4 and d["config"]["engine"] == "psync", "engine and depth recorded")
 check(d["device"]["block_device"] is True and d["device"]["size_bytes"] == 64 << 20, "the device and its size")
-# Four 1 MiB buffers: huge pages wherever THP is not "never", and then
-# every 1 MiB read reaches the loop device whole (128 segments of at most
-# 64 KiB could not carry 256 scattered pages).
+# Four 1 MiB buffers: huge pages (the pool's, else transparent ones
+# wherever THP is not "never"), and then every 1 MiB read reaches the loop
+# device whole (128 segments of at most 64 KiB could not carry 256
+# scattered pages).
 thp = "[never]" not in open("/sys/kernel/mm/transparent_hugepage/enabled").read()
-check(d["config"]["huge_page_buffers"] is thp, "huge-page buffers recorded (%s)" % d["config"]["huge_page_buffers"])
+pages = d["config"]["buffer_pages"]
+check(pages in ("hugetlb", "thp") if thp else pages in ("hugetlb", "small"), "buffer pages recorded (%s)" % pages)
+thp = pages != "small"
 sr = [x for x in d["runs"][0]["tests"] if x["name"] == "seqread"][0]["device"]
 check(not thp or (sr["read_ios"] == 32 and sr["avg_read_request_bytes"] == 1 << 20),
       "seqread: 32 reads of 1 MiB on the device (%s reads)" % sr["read_ios"])

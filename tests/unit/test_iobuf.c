@@ -1,8 +1,10 @@
 /*
  * I/O buffers (io/iobuf.h): alignment by size, zeroed memory, the smaps
  * reading on written fixtures (the mapping that holds the range, its
- * AnonHugePages, other mappings' figures ignored), and on this machine a
- * buffer of 4 MiB backed by huge pages whenever THP is not "never".
+ * AnonHugePages, other mappings' figures ignored); on this machine a
+ * buffer of 4 MiB backed by transparent huge pages whenever THP is not
+ * "never", and by the pool's pages when the pool has them (as root the
+ * test reserves two and gives them back).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,11 +61,63 @@ static bool thp_possible(void)
 	return line[0] && !strstr(line, "[never]");
 }
 
+static const char *pool_file = "/proc/sys/vm/nr_hugepages";
+
+static long read_pool(void)
+{
+	FILE *f = fopen(pool_file, "re");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+static bool write_pool(long n)
+{
+	FILE *f = fopen(pool_file, "we");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fprintf(f, "%ld\n", n) > 0;
+	ok = fclose(f) == 0 && ok;
+	return ok;
+}
+
+/* The pool first when it has pages: two reserved for 4 MiB (as root; the
+ * pool is put back as it was), and with none free the transparent pages
+ * after. */
+static void pool(void)
+{
+	long old = read_pool();
+	struct clyde_iobuf b;
+
+	if (old < 0 || geteuid() != 0) {
+		printf("# not root: the pool's pages are not tried\n");
+		return;
+	}
+	CHECK(write_pool(old + 2) && read_pool() == old + 2);
+	if (read_pool() == old + 2) {
+		CHECK(clyde_iobuf_alloc(&b, 4u << 20, true) == 0);
+		CHECK(b.pages == CLYDE_IOBUF_HUGETLB);
+		CHECK(b.p && (uintptr_t)b.p % (2u << 20) == 0);
+		CHECK(b.p && b.p[0] == 0 && b.p[(4u << 20) - 1] == 0);
+		if (b.p)
+			b.p[12345] = 7; /* writable */
+		clyde_iobuf_free(&b);
+	}
+	write_pool(old);
+	CHECK(read_pool() == old);
+}
+
 int main(void)
 {
 	const void *in = (const void *)(uintptr_t)0x40100000;
-	bool huge = true;
-	unsigned char *p;
+	struct clyde_iobuf b;
 	int fd = mkstemp(fixture);
 
 	CHECK(fd >= 0);
@@ -91,29 +145,36 @@ int main(void)
 	CHECK(!clyde_iobuf_is_huge(in, 4096, "/nonexistent/smaps"));
 
 	/* Small buffers: page-aligned, zeroed, never huge. */
-	p = clyde_iobuf_alloc(8192, &huge);
-	CHECK(p && (uintptr_t)p % 4096 == 0);
-	CHECK(!huge);
-	CHECK(p && p[0] == 0 && p[8191] == 0);
-	free(p);
-	p = clyde_iobuf_alloc(0, NULL);
-	CHECK(p != NULL);
-	free(p);
+	CHECK(clyde_iobuf_alloc(&b, 8192, true) == 0);
+	CHECK(b.p && (uintptr_t)b.p % 4096 == 0);
+	CHECK(b.pages == CLYDE_IOBUF_SMALL);
+	CHECK(b.p && b.p[0] == 0 && b.p[8191] == 0);
+	clyde_iobuf_free(&b);
+	CHECK(b.p == NULL);
+	clyde_iobuf_free(&b); /* twice is fine */
+	CHECK(clyde_iobuf_alloc(&b, 0, true) == 0 && b.p != NULL);
+	clyde_iobuf_free(&b);
 
-	/* From 1 MiB: aligned to 2 MiB, zeroed, and here huge pages. */
-	p = clyde_iobuf_alloc(4u << 20, &huge);
-	CHECK(p && (uintptr_t)p % (2u << 20) == 0);
-	CHECK(p && p[0] == 0 && p[(4u << 20) - 1] == 0);
-	CHECK(huge == clyde_iobuf_is_huge(p, 4u << 20, NULL));
-	if (thp_possible())
-		CHECK(huge);
-	else
-		printf("# THP is off here: not checking that 4 MiB is huge\n");
-	free(p);
-	p = clyde_iobuf_alloc(1u << 20, &huge);
-	CHECK(p && (uintptr_t)p % (2u << 20) == 0);
-	if (thp_possible())
-		CHECK(huge);
-	free(p);
+	/* From 1 MiB, the pool left out: aligned to 2 MiB, zeroed, and
+	 * transparent huge pages here. */
+	CHECK(clyde_iobuf_alloc(&b, 4u << 20, false) == 0);
+	CHECK(b.p && (uintptr_t)b.p % (2u << 20) == 0);
+	CHECK(b.p && b.p[0] == 0 && b.p[(4u << 20) - 1] == 0);
+	CHECK((b.pages == CLYDE_IOBUF_THP) ==
+	      clyde_iobuf_is_huge(b.p, 4u << 20, NULL));
+	CHECK(b.pages ==
+	      (thp_possible() ? CLYDE_IOBUF_THP : CLYDE_IOBUF_SMALL));
+	clyde_iobuf_free(&b);
+	CHECK(clyde_iobuf_alloc(&b, 1u << 20, false) == 0);
+	CHECK(b.p && (uintptr_t)b.p % (2u << 20) == 0 && b.size == 2u << 20);
+	CHECK(b.pages ==
+	      (thp_possible() ? CLYDE_IOBUF_THP : CLYDE_IOBUF_SMALL));
+	clyde_iobuf_free(&b);
+
+	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_HUGETLB), "hugetlb");
+	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_THP), "thp");
+	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_SMALL), "small");
+
+	pool();
 	return tap_done();
 }
