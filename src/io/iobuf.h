@@ -7,8 +7,8 @@
  * on a loop device, 254 on virtio), and a buffer of scattered 4 KiB pages
  * needs 256 of them for 1 MiB.  Such a request is split in two or more,
  * and how often depends on where the kernel happened to put the pages: a
- * 1 MiB O_DIRECT read at depth 16 on a loop device ran at 1.4-2.4 GiB/s
- * from run to run with ordinary pages and at 4.5-5.4 GiB/s with huge
+ * 1 MiB O_DIRECT read at depth 16 on a loop device ran at 1.0-2.1 GiB/s
+ * from run to run with ordinary pages and at 4.4-5.4 GiB/s with huge
  * pages, the same for fio given huge pages.
  *
  * So a buffer of 1 MiB or more is made of 2 MiB pages, the first of these

@@ -81,6 +81,15 @@ static bool writes_its_bytes(enum clyde_test id)
 	return id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE;
 }
 
+/* "hugetlb", "thp", "small", or null for a test without I/O buffers. */
+static void buffer_pages(struct clyde_jw *w, const char *pages)
+{
+	if (pages[0])
+		clyde_jw_str(w, "buffer_pages", pages, CLYDE_BUFFER_PAGES_LEN);
+	else
+		clyde_jw_null(w, "buffer_pages");
+}
+
 static void json_span(struct clyde_jw *w, unsigned index,
 		      const struct clyde_span *s)
 {
@@ -93,6 +102,7 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "cpu_user_ns", s->cpu_user_ns);
 	clyde_jw_u64(w, "cpu_sys_ns", s->cpu_sys_ns);
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
+	buffer_pages(w, s->buffer_pages);
 	clyde_jw_close(w, '}');
 }
 
@@ -128,6 +138,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_num(w, "cpu_pct", clyde_test_cpu_pct(t), 2);
 	clyde_jw_bool(w, "too_fast", clyde_fmt_show(t) == CLYDE_SHOW_TOO_FAST);
 	clyde_jw_latency(w, "latency", t->latency, t->latency_sample_every);
+	buffer_pages(w, t->buffer_pages);
 	json_cache(w, t);
 	clyde_jw_device(w, &t->dev, writes_its_bytes(id) ? t->bytes : 0);
 	clyde_jw_members(w, r, id);

@@ -49,6 +49,28 @@ import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 print(("ok" if c["engine"] == "psync" else "FAIL"), "default engine psync")
 print(("ok" if c["iodepth"] == 1 else "FAIL"), "default iodepth 1")
+t = {x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+# 64 KiB chunks: ordinary pages, said per test and per worker; the
+# per-char tests did not run and have no buffers.
+ok = all(t[n]["buffer_pages"] == "small" and t[n]["workers"][0]["buffer_pages"] == "small"
+         for n in ("put_block", "rewrite", "get_block", "seeks"))
+print(("ok" if ok else "FAIL"), "64 KiB buffers: small pages, per test and per worker")
+print(("ok" if t["putc"]["buffer_pages"] is None else "FAIL"), "a test that did not run: buffer_pages null")
+PY
+
+# 1 MiB chunks at depth 2: huge pages (the reserved pool's when it has
+# pages, else transparent ones wherever THP is not "never").
+run_clyde -d "$d" -s 16m:1024k:100:1 -n 0 -f -r 0 --no-save --iodepth 2 \
+	--json "$T/big.json"
+expect_rc 0 "1 MiB chunks at depth 2"
+run_checker "$T/big.json" <<'PY'
+import json, sys
+thp = "[never]" not in open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+pool = int(open("/proc/sys/vm/nr_hugepages").read()) > 0
+want = ("hugetlb", "thp") if pool else (("thp",) if thp else ("small",))
+t = {x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+for n in ("put_block", "rewrite", "get_block", "seeks"):
+    print(("ok" if t[n]["buffer_pages"] in want else "FAIL"), "1 MiB buffers of %s: %s" % (n, t[n]["buffer_pages"]))
 PY
 
 # psync at a depth: the same tests, the depth recorded.

@@ -106,6 +106,9 @@ static void build(struct clyde_run *r, unsigned k)
 	t->spans[1].bytes = GIB / 2;
 	t->spans[1].ops = 65536;
 	t->spans[1].latency_max_ns = 10000000;
+	/* The least of the workers' buffer pages is the test's. */
+	snprintf(t->spans[0].buffer_pages, CLYDE_BUFFER_PAGES_LEN, "hugetlb");
+	snprintf(t->spans[1].buffer_pages, CLYDE_BUFFER_PAGES_LEN, "thp");
 	for (uint64_t i = 1; i <= 10000; i++)
 		clyde_hist_record(t->spans[i > 5000].hist, i * 1000);
 	clyde_test_sum_spans(t);
@@ -335,7 +338,10 @@ static const char *const checker[] = {
 	"def check_test(ri, x, name):\n",
 	"    keys(x, 'name state note bytes ops elapsed_ns cpu_user_ns '\n",
 	"         'cpu_sys_ns rate_per_s rate_unit cpu_pct too_fast latency '\n",
-	"         'cache device workers members members_check', name)\n",
+	"         'buffer_pages cache device workers members members_check',\n",
+	"         name)\n",
+	"    check(x['buffer_pages'] in (None, 'small', 'thp', 'hugetlb'),\n",
+	"          name + ': buffer_pages')\n",
 	"    for k in ('bytes', 'ops', 'elapsed_ns', 'cpu_user_ns',\n",
 	"              'cpu_sys_ns'):\n",
 	"        check(isint(x[k]), name + ': int ' + k)\n",
@@ -379,8 +385,11 @@ static const char *const checker[] = {
 	"        check(wa is None, name + ': write amplification null')\n",
 	"    for w in x['workers']:\n",
 	"        keys(w, 'index start_ns end_ns bytes ops cpu_user_ns '\n",
-	"             'cpu_sys_ns latency_max_ns', name + ' worker')\n",
-	"        check(all(isint(v) for v in w.values()), name + ': w ints')\n",
+	"             'cpu_sys_ns latency_max_ns buffer_pages', name + ' worker')\n",
+	"        check(all(isint(v) for k, v in w.items() if k != 'buffer_pages'),\n",
+	"              name + ': w ints')\n",
+	"        check(w['buffer_pages'] in (None, 'small', 'thp', 'hugetlb'),\n",
+	"              name + ': w buffer_pages')\n",
 	"    check_latency(name, x['latency'])\n",
 	"runs = d['runs']\n",
 	"check(isinstance(runs, list) and len(runs) >= 1, 'runs')\n",
@@ -412,8 +421,12 @@ static const char *const checker[] = {
 	"    check(w[0] == {'index': 0, 'start_ns': 1000,\n",
 	"          'end_ns': (2 + ri) * 10**9 + 1000, 'bytes': 1 << 29,\n",
 	"          'ops': 65536, 'cpu_user_ns': 1234, 'cpu_sys_ns': 5678,\n",
-	"          'latency_max_ns': 5000000}, 'worker 0 ' + repr(w[0]))\n",
+	"          'latency_max_ns': 5000000, 'buffer_pages': 'hugetlb'},\n",
+	"          'worker 0 ' + repr(w[0]))\n",
 	"    check(w[1]['latency_max_ns'] == 10000000, 'worker 1')\n",
+	"    check(w[1]['buffer_pages'] == 'thp', 'worker 1 buffer pages')\n",
+	"    check(b['buffer_pages'] == 'thp', 'the least of the workers')\n",
+	"    check(T['seq_create']['buffer_pages'] is None, 'no buffers: null')\n",
 	"    check(b['cache'] == {'evicted': True, 'dropped': False,\n",
 	"          'residency': None, 'resident_bytes': 0, 'total_bytes': 0,\n",
 	"          'warning': False, 'direct_checked': False,\n",
