@@ -87,7 +87,11 @@ W=$(mktemp -d "$DIR/mpi_fio.XXXXXX")
 trap 'rm -rf "$W"; huge_restore' EXIT
 if [ "$HUGE" = 1 ]; then
 	huge_setup 4
-	echo "buffers: ${FIO_MEM:+the pool's huge pages, clyde's and fio's ($FIO_MEM)}${HUGE_WHY}" >&2
+	if [ -n "$FIO_MEM" ]; then
+		echo "buffers: the pool's huge pages, clyde's and fio's ($FIO_MEM)" >&2
+	else
+		echo "buffers: fio's ordinary pages ($HUGE_WHY)" >&2
+	fi
 else
 	echo "fio's buffers: ordinary pages (-N)" >&2
 fi

@@ -12,6 +12,7 @@
 #include "report/history_internal.h"
 #include "report/loaded.h"
 #include "results/csv_read.h"
+#include "results/format.h"
 #include "results/json_read.h"
 
 static char *dup_or_empty(const char *s)
@@ -64,11 +65,22 @@ int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
 static void figures_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_figure *fig)
 {
-	if (run->kind != CLYDE_LOADED_BONNIE)
+	if (run->kind != CLYDE_LOADED_BONNIE && run->kind != CLYDE_LOADED_DEV)
 		return;
 	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++) {
 		const struct clyde_loaded_test *t = &run->tests[i];
 		struct clyde_history_figure *f = &fig[i];
+
+		/* A dev run's sequential write and read are the list's
+		 * write and read columns (bytes/s, as put_block's). */
+		if (run->kind == CLYDE_LOADED_DEV) {
+			if (!strcmp(t->name, "seqwrite"))
+				f = &fig[CLYDE_PUT_BLOCK];
+			else if (!strcmp(t->name, "seqread"))
+				f = &fig[CLYDE_GET_BLOCK];
+			else
+				continue;
+		}
 
 		switch (t->state) {
 		case CLYDE_LOADED_VALUE:
@@ -92,17 +104,40 @@ static void figures_from_loaded(const struct clyde_loaded_run *run,
 	}
 }
 
+/* A number of bytes ("1048576") as a size ("1.00 MiB") in buf; anything
+ * else as it is. */
+static const char *bytes_text(const char *v, char *buf, size_t len)
+{
+	unsigned long long u;
+	char *end;
+
+	errno = 0;
+	u = strtoull(v, &end, 10);
+	if (errno || end == v || *end)
+		return v;
+	clyde_fmt_human_bytes(buf, len, (double)u);
+	return buf;
+}
+
 /* The settings that tell runs of one name apart, as the compare table's
  * "what differs" shows them (so list and compare say the same). */
 static int settings_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_entry *e)
 {
 	static const char *const keys[] = { "file size", "files", "IO chunk" };
+	/* A dev run: the range used and the sequential block size, in
+	 * bytes, shown as sizes. */
+	static const char *const dev_keys[] = { "size", NULL, "bs" };
 	char **dst[] = { &e->file_size, &e->files, &e->io_chunk };
+	bool dev = run->kind == CLYDE_LOADED_DEV;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *v = clyde_loaded_kv_get(run, keys[i]);
+		const char *key = dev ? dev_keys[i] : keys[i];
+		const char *v = key ? clyde_loaded_kv_get(run, key) : NULL;
+		char buf[64];
 
+		if (dev && v)
+			v = bytes_text(v, buf, sizeof(buf));
 		free(*dst[i]);
 		*dst[i] = strdup(v ? v : "");
 		if (!*dst[i])

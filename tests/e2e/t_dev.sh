@@ -158,6 +158,13 @@ run_clyde dev "$DEV" --tests zcav -b 16 --db "$T/h.db" -q
 expect_rc 0 "a run saved in the history"
 run_clyde history list --db "$T/h.db"
 assert_file_match "$T/out" "^ +1 .* dev +$DEV" "history lists the run as kind dev"
+# The sequential run's figures fill the list's size, chunk, write and read
+# columns (the random tests and zcav have no column: "-").
+run_clyde history import --db "$T/h.db" "$T/dev.json"
+expect_rc 0 "the seqwrite/seqread run imported"
+run_clyde history list --db "$T/h.db"
+assert_file_match "$T/out" "^ +2 .* dev +$DEV .* 32\.0 MiB +- +1\.00 MiB +[0-9][0-9.]* +[0-9][0-9.]* +- +- *$" \
+	"history list: the dev run's range, block size, write and read MiB/s"
 run_clyde report "$T/zcav.json" "$T/dev.json" -o "$T/r.html"
 expect_rc 0 "clyde report over dev results"
 assert_file_match "$T/r.html" '<svg[^>]*class="chart zcav"' "the report has the zcav chart"
