@@ -67,6 +67,7 @@ static bool from_pool(struct clyde_iobuf *b, size_t size)
 	b->p = p;
 	b->size = size;
 	b->pages = CLYDE_IOBUF_HUGETLB;
+	b->mapped = true;
 	return true;
 #else
 	(void)b;
@@ -75,34 +76,63 @@ static bool from_pool(struct clyde_iobuf *b, size_t size)
 #endif
 }
 
+/*
+ * size bytes (a multiple of 2 MiB) of anonymous memory at a 2 MiB boundary,
+ * in a mapping of their own: not malloc's, whose heap may be set against
+ * huge pages (AddressSanitizer's is) or shared with other allocations.
+ * Over-map by one huge page and unmap what lies outside.
+ */
+static void *map_aligned(size_t size)
+{
+	size_t over = size + HUGE_ALIGN;
+	char *p = mmap(NULL, over, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+	size_t head;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1);
+	head = (size_t)(a - (uintptr_t)p);
+	if (head)
+		munmap(p, head);
+	if (over - head > size)
+		munmap((char *)a + size, over - head - size);
+	return (void *)a;
+}
+
 int clyde_iobuf_alloc(struct clyde_iobuf *b, size_t len, bool try_hugetlb)
 {
-	bool big = len >= CLYDE_IOBUF_HUGE_MIN;
-	size_t align = big ? HUGE_ALIGN : 4096;
 	size_t size = len ? len : 1;
 	void *p = NULL;
 
 	memset(b, 0, sizeof(*b));
-	/* Whole huge pages, so that the last one is not shared with the
-	 * allocator's other memory and left small. */
-	if (big)
-		size = (size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
-	if (big && try_hugetlb && from_pool(b, size))
+	if (len < CLYDE_IOBUF_HUGE_MIN) {
+		if (posix_memalign(&p, 4096, size) != 0)
+			return -ENOMEM;
+		memset(p, 0, size);
+		b->p = p;
+		b->size = size;
 		return 0;
-	if (posix_memalign(&p, align, size) != 0)
+	}
+	/* Whole huge pages. */
+	size = (size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
+	if (try_hugetlb && from_pool(b, size))
+		return 0;
+	p = map_aligned(size);
+	if (!p)
 		return -ENOMEM;
 #ifdef MADV_HUGEPAGE
 	/* Before the first touch, so the faults take huge pages; a kernel
 	 * without THP says EINVAL and the buffer stays as it is. */
-	if (big)
-		(void)madvise(p, size, MADV_HUGEPAGE);
+	(void)madvise(p, size, MADV_HUGEPAGE);
 #endif
 	memset(p, 0, size);
 	b->p = p;
 	b->size = size;
-	b->pages = big && clyde_iobuf_is_huge(p, size, NULL) ?
-			   CLYDE_IOBUF_THP :
-			   CLYDE_IOBUF_SMALL;
+	b->mapped = true;
+	b->pages = clyde_iobuf_is_huge(p, size, NULL) ? CLYDE_IOBUF_THP :
+							CLYDE_IOBUF_SMALL;
 	return 0;
 }
 
@@ -110,7 +140,7 @@ void clyde_iobuf_free(struct clyde_iobuf *b)
 {
 	if (!b->p)
 		return;
-	if (b->pages == CLYDE_IOBUF_HUGETLB)
+	if (b->mapped)
 		munmap(b->p, b->size);
 	else
 		free(b->p);

@@ -43,6 +43,7 @@ struct clyde_iobuf {
 	unsigned char *p;	      /* len bytes, zeroed; NULL when freed */
 	size_t size;		      /* what was allocated or mapped */
 	enum clyde_iobuf_pages pages; /* what backs it */
+	bool mapped; /* its own mapping (munmap), not malloc's */
 };
 
 /*
