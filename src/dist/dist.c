@@ -16,8 +16,8 @@
 /* One worker's span as it travels: plain integers, no pointers. */
 struct wire_span {
 	uint64_t start_ns, end_ns, bytes, ops, cpu_user_ns, cpu_sys_ns,
-		latency_max_ns, resident_bytes, cached_total_bytes, stonewalled;
-	char buffer_pages[CLYDE_BUFFER_PAGES_LEN];
+		latency_max_ns, resident_bytes, cached_total_bytes, stonewalled,
+		buffer_pages;
 };
 
 /* A rank's status for clyde_dist_failures. */
@@ -213,9 +213,8 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 			s->resident_bytes = w->resident_bytes;
 			s->cached_total_bytes = w->cached_total_bytes;
 			s->stonewalled = w->stonewalled != 0;
-			memcpy(s->buffer_pages, w->buffer_pages,
-			       sizeof(s->buffer_pages));
-			s->buffer_pages[CLYDE_BUFFER_PAGES_LEN - 1] = '\0';
+			s->buffer_pages =
+				(enum clyde_iobuf_pages)w->buffer_pages;
 			sh->stonewalled |= s->stonewalled;
 			t->cpu_user_ns += s->cpu_user_ns;
 			t->cpu_sys_ns += s->cpu_sys_ns;
@@ -271,11 +270,8 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 				s->resident_bytes,
 				s->cached_total_bytes,
 				s->stonewalled,
-				{ 0 },
+				s->buffer_pages,
 			};
-			memcpy(mine[i].buffer_pages, s->buffer_pages,
-			       sizeof(mine[i].buffer_pages));
-			mine[i].buffer_pages[CLYDE_BUFFER_PAGES_LEN - 1] = '\0';
 		}
 	if (h) {
 		if (t->latency)

@@ -47,9 +47,11 @@ const char *clyde_iobuf_pages_name(enum clyde_iobuf_pages pages)
 	case CLYDE_IOBUF_THP:
 		return "thp";
 	case CLYDE_IOBUF_SMALL:
+		return "small";
+	case CLYDE_IOBUF_NONE:
 		break;
 	}
-	return "small";
+	return NULL;
 }
 
 /* 2 MiB pages from the reserved pool, or false. */
@@ -113,6 +115,7 @@ int clyde_iobuf_alloc(struct clyde_iobuf *b, size_t len, bool try_hugetlb)
 		memset(p, 0, size);
 		b->p = p;
 		b->size = size;
+		b->pages = CLYDE_IOBUF_SMALL;
 		return 0;
 	}
 	/* Whole huge pages. */

@@ -33,7 +33,10 @@
 /* Buffers this large and larger are asked to be huge pages. */
 #define CLYDE_IOBUF_HUGE_MIN ((size_t)1 << 20)
 
+/* In order: the lesser of two kinds is the smaller value.  NONE stands
+ * for "no buffer" where results record the kind (a test without one). */
 enum clyde_iobuf_pages {
+	CLYDE_IOBUF_NONE,
 	CLYDE_IOBUF_SMALL,
 	CLYDE_IOBUF_THP,
 	CLYDE_IOBUF_HUGETLB,
@@ -55,8 +58,20 @@ int clyde_iobuf_alloc(struct clyde_iobuf *b, size_t len, bool try_hugetlb);
 /* Give it back (a zeroed or freed *b is fine). */
 void clyde_iobuf_free(struct clyde_iobuf *b);
 
-/* "small", "thp", "hugetlb": the JSON's names. */
+/* "small", "thp", "hugetlb": the JSON's names; NULL for NONE. */
 const char *clyde_iobuf_pages_name(enum clyde_iobuf_pages pages);
+
+/* The lesser of a and b, NONE counting as nothing seen: what a test whose
+ * workers had buffers a and b records. */
+static inline enum clyde_iobuf_pages
+clyde_iobuf_pages_least(enum clyde_iobuf_pages a, enum clyde_iobuf_pages b)
+{
+	if (a == CLYDE_IOBUF_NONE)
+		return b;
+	if (b == CLYDE_IOBUF_NONE)
+		return a;
+	return a < b ? a : b;
+}
 
 /*
  * Whether [p, p+len) lies in one mapping whose huge pages cover at least

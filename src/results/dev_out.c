@@ -115,8 +115,8 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_u64(w, "size", run->range_bytes);
 	clyde_jw_bool(w, "destroy_data", c->destroy_data);
 	clyde_jw_bool(w, "direct", true);
-	clyde_jw_str(w, "buffer_pages", run->buffer_pages,
-		     sizeof(run->buffer_pages));
+	clyde_jw_str(w, "buffer_pages",
+		     clyde_iobuf_pages_name(run->buffer_pages), 16);
 	clyde_jw_u64(w, "seed", c->seed);
 	clyde_jw_open(w, "zcav", '{');
 	clyde_jw_u64(w, "block_bytes", c->zcav.block_bytes);

@@ -96,12 +96,11 @@ struct clyde_dev_run {
 	struct clyde_dev_config cfg;
 	struct clyde_env env;
 	uint64_t started_unix;
-	uint64_t device_bytes;	/* size of the device or file */
-	uint32_t logical_block; /* its logical block size */
-	bool is_block_device;	/* false: a regular file */
-	uint64_t range_bytes;	/* the size actually used */
-	char buffer_pages[8];	/* "hugetlb", "thp" or "small": what backed
-				 * the buffers (io/iobuf.h) */
+	uint64_t device_bytes;		     /* size of the device or file */
+	uint32_t logical_block;		     /* its logical block size */
+	bool is_block_device;		     /* false: a regular file */
+	uint64_t range_bytes;		     /* the size actually used */
+	enum clyde_iobuf_pages buffer_pages; /* what backed the buffers */
 	struct clyde_dev_test_result tests[CLYDE_DEV_TEST_COUNT];
 	struct clyde_zcav_result zcav;
 };

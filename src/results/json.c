@@ -82,10 +82,12 @@ static bool writes_its_bytes(enum clyde_test id)
 }
 
 /* "hugetlb", "thp", "small", or null for a test without I/O buffers. */
-static void buffer_pages(struct clyde_jw *w, const char *pages)
+static void buffer_pages(struct clyde_jw *w, enum clyde_iobuf_pages pages)
 {
-	if (pages[0])
-		clyde_jw_str(w, "buffer_pages", pages, CLYDE_BUFFER_PAGES_LEN);
+	const char *name = clyde_iobuf_pages_name(pages);
+
+	if (name)
+		clyde_jw_str(w, "buffer_pages", name, 16);
 	else
 		clyde_jw_null(w, "buffer_pages");
 }

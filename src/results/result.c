@@ -1,7 +1,6 @@
 #include "results/result.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,32 +82,12 @@ int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)
 	return 0;
 }
 
-static int pages_rank(const char *pages)
-{
-	static const char *const order[] = { "small", "thp", "hugetlb" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(pages, order[i]))
-			return i;
-	return -1;
-}
-
-void clyde_buffer_pages_least(char *least, const char *pages)
-{
-	int r = pages_rank(pages);
-
-	if (r < 0)
-		return;
-	if (!least[0] || r < pages_rank(least))
-		snprintf(least, CLYDE_BUFFER_PAGES_LEN, "%s", pages);
-}
-
 void clyde_test_sum_spans(struct clyde_test_result *t)
 {
 	uint64_t first = UINT64_MAX, last = 0;
 
 	t->bytes = t->ops = t->latency_max_ns = 0;
-	t->buffer_pages[0] = '\0';
+	t->buffer_pages = CLYDE_IOBUF_NONE;
 	if (!t->latency) {
 		t->latency = malloc(sizeof(*t->latency));
 		if (t->latency)
@@ -133,7 +112,8 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 		}
 		if (s->latency_max_ns > t->latency_max_ns)
 			t->latency_max_ns = s->latency_max_ns;
-		clyde_buffer_pages_least(t->buffer_pages, s->buffer_pages);
+		t->buffer_pages = clyde_iobuf_pages_least(t->buffer_pages,
+							  s->buffer_pages);
 		if (s->start_ns < first)
 			first = s->start_ns;
 		if (s->end_ns > last)

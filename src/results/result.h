@@ -15,6 +15,7 @@
 #include "env/members.h"
 #include "env/stack.h"
 #include "env/members_virt.h"
+#include "io/iobuf.h"
 #include "io/loopcache.h"
 
 /* The twelve tests, in bonnie++'s order (which is also the CSV order). */
@@ -49,15 +50,6 @@ enum clyde_test_state {
 	CLYDE_SKIPPED,	   /* asked for but not possible; `note` says why */
 };
 
-/* Room for "hugetlb", "thp" or "small" and the NUL. */
-#define CLYDE_BUFFER_PAGES_LEN 8
-
-/*
- * Keep in `least` (CLYDE_BUFFER_PAGES_LEN bytes) the lesser of it and
- * `pages`, in the order small < thp < hugetlb; "" counts as nothing seen.
- */
-void clyde_buffer_pages_least(char *least, const char *pages);
-
 /* One worker's share of one test. */
 struct clyde_span {
 	uint64_t start_ns; /* after the start barrier, before the first op */
@@ -79,10 +71,9 @@ struct clyde_span {
 	/* clyde-mpi --stonewall cut this worker's test short: bytes and ops
 	 * are the work done up to end_ns. */
 	bool stonewalled;
-	/* What backed this worker's block or seek buffers (io/iobuf.h):
-	 * "hugetlb", "thp", "small" (its seekers': the least of theirs);
-	 * "" for a test without them. */
-	char buffer_pages[CLYDE_BUFFER_PAGES_LEN];
+	/* What backed this worker's block or seek buffers (its seekers':
+	 * the least of theirs); NONE for a test without them. */
+	enum clyde_iobuf_pages buffer_pages;
 };
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */
@@ -122,9 +113,9 @@ struct clyde_test_result {
 	struct clyde_devio dev;	      /* what reached the block device */
 	struct clyde_members members; /* ... and each leaf device below it */
 
-	/* The least of the workers' buffer_pages ("" when none had any):
+	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
-	char buffer_pages[CLYDE_BUFFER_PAGES_LEN];
+	enum clyde_iobuf_pages buffer_pages;
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */

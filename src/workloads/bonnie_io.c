@@ -231,11 +231,10 @@ struct slot_set {
 	struct clyde_pipe_slot s[];
 };
 
-/* n slots with a buffer of `chunk` bytes each (one aligned block); what
- * backs it goes into `pages` (CLYDE_BUFFER_PAGES_LEN bytes), least of it
- * and what is there. */
+/* n slots with a buffer of `chunk` bytes each (one aligned block); *pages
+ * becomes the least of it and what backs the buffer. */
 static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk,
-					   char *pages)
+					   enum clyde_iobuf_pages *pages)
 {
 	struct slot_set *set =
 		calloc(1, sizeof(*set) + n * sizeof(struct clyde_pipe_slot));
@@ -246,7 +245,7 @@ static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk,
 		free(set);
 		return NULL;
 	}
-	clyde_buffer_pages_least(pages, clyde_iobuf_pages_name(set->buf.pages));
+	*pages = clyde_iobuf_pages_least(*pages, set->buf.pages);
 	for (unsigned i = 0; i < n; i++)
 		set->s[i].buf = set->buf.p + (size_t)i * chunk;
 	return set->s;
@@ -360,7 +359,7 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	} else {
 		flags = mode == BLOCK_READ ? O_RDONLY : O_RDWR;
 	}
-	slots = slots_alloc(n, b.chunk, w->span->buffer_pages);
+	slots = slots_alloc(n, b.chunk, &w->span->buffer_pages);
 	if (!slots)
 		return go_failed(w, clyde_worker_err(w, ENOMEM,
 						     "%u buffers of %zu bytes",
@@ -595,7 +594,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		clyde_rng_fork(&w->rng, i, &s[i].rng);
 		s[i].nslots = depth;
 		s[i].slots = slots_alloc(depth, w->cfg->io_chunk,
-					 w->span->buffer_pages);
+					 &w->span->buffer_pages);
 		if (!s[i].slots)
 			ret = clyde_worker_err(w, ENOMEM, "seek buffers");
 		else

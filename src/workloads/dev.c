@@ -242,8 +242,7 @@ static int make_bufs(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	if (clyde_iobuf_alloc(buf, len, true) < 0)
 		return clyde_err(ctx, ENOMEM, "%s: %zu bytes of buffers",
 				 c->path, len);
-	snprintf(run->buffer_pages, sizeof(run->buffer_pages), "%s",
-		 clyde_iobuf_pages_name(buf->pages));
+	run->buffer_pages = buf->pages;
 	clyde_rng_seed(&rng, c->seed);
 	clyde_pattern_init(&pat, 0, &rng);
 	clyde_pattern_fill(&pat, buf->p, len);

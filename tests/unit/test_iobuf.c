@@ -174,6 +174,16 @@ int main(void)
 	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_HUGETLB), "hugetlb");
 	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_THP), "thp");
 	CHECK_STR(clyde_iobuf_pages_name(CLYDE_IOBUF_SMALL), "small");
+	CHECK(clyde_iobuf_pages_name(CLYDE_IOBUF_NONE) == NULL);
+	/* The least kind, "none" counting as nothing seen. */
+	CHECK(clyde_iobuf_pages_least(CLYDE_IOBUF_NONE, CLYDE_IOBUF_THP) ==
+	      CLYDE_IOBUF_THP);
+	CHECK(clyde_iobuf_pages_least(CLYDE_IOBUF_HUGETLB, CLYDE_IOBUF_NONE) ==
+	      CLYDE_IOBUF_HUGETLB);
+	CHECK(clyde_iobuf_pages_least(CLYDE_IOBUF_HUGETLB, CLYDE_IOBUF_THP) ==
+	      CLYDE_IOBUF_THP);
+	CHECK(clyde_iobuf_pages_least(CLYDE_IOBUF_SMALL, CLYDE_IOBUF_HUGETLB) ==
+	      CLYDE_IOBUF_SMALL);
 
 	pool();
 	return tap_done();

@@ -107,8 +107,8 @@ static void build(struct clyde_run *r, unsigned k)
 	t->spans[1].ops = 65536;
 	t->spans[1].latency_max_ns = 10000000;
 	/* The least of the workers' buffer pages is the test's. */
-	snprintf(t->spans[0].buffer_pages, CLYDE_BUFFER_PAGES_LEN, "hugetlb");
-	snprintf(t->spans[1].buffer_pages, CLYDE_BUFFER_PAGES_LEN, "thp");
+	t->spans[0].buffer_pages = CLYDE_IOBUF_HUGETLB;
+	t->spans[1].buffer_pages = CLYDE_IOBUF_THP;
 	for (uint64_t i = 1; i <= 10000; i++)
 		clyde_hist_record(t->spans[i > 5000].hist, i * 1000);
 	clyde_test_sum_spans(t);
