@@ -408,6 +408,22 @@ static void remove_created(const char *path, unsigned had)
 	}
 }
 
+/* Open h->db from `name` (the path, or a file: URI for it) with sqlite's
+ * `flags`, with extended result codes and the busy timeout both openers
+ * want; the error names h->path. */
+static int db_open(struct clyde_ctx *ctx, struct clyde_history *h,
+		   const char *name, int flags)
+{
+	if (sqlite3_open_v2(name, &h->db, flags, NULL) != SQLITE_OK) {
+		clyde_err(ctx, 0, "%s: cannot open: %s", h->path,
+			  h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		return -EIO;
+	}
+	sqlite3_extended_result_codes(h->db, 1);
+	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
+	return 0;
+}
+
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out)
 {
@@ -446,14 +462,9 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(db_path, &h->db, flags, NULL) != SQLITE_OK) {
-		rc = clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
-			       h->db ? sqlite3_errmsg(h->db) : "out of memory");
-		rc = -EIO;
+	rc = db_open(ctx, h, db_path, flags);
+	if (rc < 0)
 		goto fail;
-	}
-	sqlite3_extended_result_codes(h->db, 1);
-	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
 
 	/* Read-only judgement first: nothing is written to a file that
 	 * turns out not to be ours. */
@@ -559,19 +570,12 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 		free(h);
 		return clyde_err(ctx, ENOMEM, "%s", db_path);
 	}
-	rc = sqlite3_open_v2(uri, &h->db,
-			     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-				     SQLITE_OPEN_NOMUTEX,
-			     NULL);
+	rc = db_open(ctx, h, uri,
+		     SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			     SQLITE_OPEN_NOMUTEX);
 	free(uri);
-	if (rc != SQLITE_OK) {
-		clyde_err(ctx, 0, "%s: cannot open: %s", db_path,
-			  h->db ? sqlite3_errmsg(h->db) : "out of memory");
-		rc = -EIO;
+	if (rc < 0)
 		goto fail;
-	}
-	sqlite3_extended_result_codes(h->db, 1);
-	sqlite3_busy_timeout(h->db, HISTORY_BUSY_MS);
 	switch (classify(ctx, h, &version)) {
 	case DB_EMPTY:
 		clyde_err(ctx, 0, "%s: no results history yet (nothing saved)",

@@ -28,6 +28,23 @@ static char *col_text(sqlite3_stmt *st, int i)
 	return strdup(s ? (const char *)s : "");
 }
 
+/* The two statements entry_from_row reads: `sql`, whose columns start
+ * with ENTRY_COLUMNS, and the figures of one run. */
+static int prepare_entry(struct clyde_ctx *ctx, struct clyde_history *h,
+			 const char *sql, sqlite3_stmt **st,
+			 sqlite3_stmt **figs)
+{
+	int rc = clyde_hist_prepare(ctx, h, sql, st);
+
+	if (rc == 0)
+		rc = clyde_hist_prepare(
+			ctx, h,
+			"SELECT test, state, value, too_fast, "
+			"cpu_pct FROM figures WHERE run_id = ?1",
+			figs);
+	return rc;
+}
+
 /* Fill e from a row of ENTRY_COLUMNS, then its figures. */
 static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 			  sqlite3_stmt *st, sqlite3_stmt *figs,
@@ -95,18 +112,11 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	*out = NULL;
 	*n = 0;
-	rc = clyde_hist_prepare(
-		ctx, h,
-		"SELECT " ENTRY_COLUMNS " FROM runs "
-		"ORDER BY started_unix IS NULL, started_unix DESC, "
-		"id DESC LIMIT ?1",
-		&st);
-	if (rc == 0)
-		rc = clyde_hist_prepare(
-			ctx, h,
-			"SELECT test, state, value, too_fast, cpu_pct "
-			"FROM figures WHERE run_id = ?1",
-			&figs);
+	rc = prepare_entry(ctx, h,
+			   "SELECT " ENTRY_COLUMNS " FROM runs "
+			   "ORDER BY started_unix IS NULL, started_unix DESC, "
+			   "id DESC LIMIT ?1",
+			   &st, &figs);
 	if (rc < 0)
 		goto out;
 	sqlite3_bind_int64(
@@ -153,16 +163,10 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL, *figs = NULL;
 	int rc, step;
 
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT " ENTRY_COLUMNS ", document FROM runs "
-				"WHERE id = ?1",
-				&st);
-	if (rc == 0)
-		rc = clyde_hist_prepare(
-			ctx, h,
-			"SELECT test, state, value, too_fast, cpu_pct "
-			"FROM figures WHERE run_id = ?1",
-			&figs);
+	rc = prepare_entry(ctx, h,
+			   "SELECT " ENTRY_COLUMNS ", document FROM runs "
+			   "WHERE id = ?1",
+			   &st, &figs);
 	if (rc < 0)
 		goto out;
 	sqlite3_bind_int64(st, 1, id);
