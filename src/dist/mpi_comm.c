@@ -44,8 +44,13 @@ static int wait_req(struct clyde_comm *c, MPI_Request *req)
 	if (m->broken)
 		return -EPIPE;
 	for (;;) {
-		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		/* An error (MPI_ERRORS_RETURN, set at init) leaves the
+		 * communicator unusable: the rank goes on as after a lost
+		 * peer, cleaning up its own scratch. */
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+			m->broken = true;
 			return -EIO;
+		}
 		if (done)
 			return 0;
 		if (m->interrupted && *m->interrupted) {
@@ -220,6 +225,12 @@ int clyde_mpi_init(struct clyde_comm *c, int *argc, char ***argv,
 		snprintf(err, len, "MPI_Init failed");
 		return -EIO;
 	}
+	/* Errors come back to clyde rather than aborting the process: a
+	 * rank interrupted between two collectives can meet its peers in a
+	 * different one (OpenMPI then reports MPI_ERR_TRUNCATE), and the
+	 * rank must still remove its scratch and exit 5, not die with
+	 * MPI's status. */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	m->serialized = provided >= MPI_THREAD_SERIALIZED;
 	if (m->serialized &&
 	    MPI_Irecv(&m->stop_buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP,
