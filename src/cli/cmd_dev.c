@@ -32,8 +32,11 @@ static const char help_text[] =
 	"      --bs S             sequential request size (1m)\n"
 	"      --rand-bs S        random request size (4k)\n"
 	"      --rand-ops N       requests per random test (16384)\n"
-	"      --iodepth N        requests in flight, 1-1024 (32)\n"
+	"      --iodepth N        requests in flight, 1-1024 (1 with psync,\n"
+	"                         which takes no other; 32 with io_uring)\n"
 	"      --engine E         I/O engine: psync or io_uring (psync)\n"
+	"      --pattern P        data written: random (default: every byte\n"
+	"                         new) or zeros (bonnie++'s)\n"
 	"      --offset S         start of the range (0)\n"
 	"      --size S           length of the range (to the end)\n"
 	"      --seed N           random seed (default: from time and pid)\n"
@@ -43,7 +46,7 @@ static const char help_text[] =
 	"  -b B[:C]               block in MiB (512) and chunk (1m)\n"
 	"  -c N                   passes over the range (1)\n"
 	"  -s N                   read every N-th block, 2-20\n"
-	"  -w                     write zeros instead of reading (needs\n"
+	"  -w                     write (--pattern) instead of reading (needs\n"
 	"                         --destroy-data where the guards say so)\n"
 	"Output:\n" CLYDE_CLI_DEST_HELP "  -q, --quiet            no table\n"
 	"  -h, --help             this help\n"
@@ -64,6 +67,7 @@ enum {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_DESTROY,
+	OPT_PATTERN,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +81,7 @@ static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "pattern", required_argument, NULL, OPT_PATTERN },
 	{ "label", required_argument, NULL, 'm' },
 	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "quiet", no_argument, NULL, 'q' },
@@ -135,6 +140,17 @@ int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 			s);
 	z->chunk_bytes = v;
 	return 0;
+}
+
+int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
+			    char *err, size_t len)
+{
+	if (!strcmp(arg, "random") || !strcmp(arg, "zeros")) {
+		cfg->zeros = !strcmp(arg, "zeros");
+		return 0;
+	}
+	return clyde_cli_bad(err, len, "--pattern \"%s\": want random or zeros",
+			     arg);
 }
 
 /* The value options of `clyde dev`; 0 or -1 with the message. */
@@ -206,6 +222,9 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		rc = clyde_cli_parse_count("-s", arg, CLYDE_ZCAV_MIN_SKIP,
 					   CLYDE_ZCAV_MAX_SKIP, &v, err, len);
 		cfg->zcav.skip = (uint32_t)v;
+		break;
+	case OPT_PATTERN:
+		rc = clyde_dev_pattern_parse(arg, cfg, err, len);
 		break;
 	case 'm':
 		snprintf(cfg->label, sizeof(cfg->label), "%s", arg);

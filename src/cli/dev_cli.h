@@ -27,6 +27,10 @@ struct clyde_dev_cli {
 int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 			       char *err, size_t len);
 
+/* --pattern random|zeros into cfg->zeros.  0, or -1 with the message. */
+int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
+			    char *err, size_t len);
+
 /* Reads `clyde CMD`'s arguments into c; --help sets *help.  0, or -1
  * with the message in err. */
 typedef int (*clyde_dev_cli_parse_fn)(int argc, char **argv,

@@ -387,6 +387,7 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	} else {
 		ret = finish(w, &e, b.fd, mode != BLOCK_READ);
 	}
+	w->span->inflight_max = e.max_inflight;
 	clyde_engine_release(&e);
 	slots_free(slots);
 	return ret;
@@ -436,6 +437,7 @@ struct seeker {
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
 	struct clyde_hist hist; /* this seeker's; merged after the join */
 	bool cut;		/* --stonewall's deadline ended it early */
+	unsigned inflight_max;	/* its engine's (io/engine.h) */
 	int ret;
 };
 
@@ -552,6 +554,7 @@ static void *seeker_main(void *arg)
 		seeks_stop(sh);
 	clyde_cpu_since(&cpu0, &s->cpu_user_ns, &s->cpu_sys_ns);
 	s->end_ns = clyde_now(w->ctx);
+	s->inflight_max = e.max_inflight;
 	clyde_engine_release(&e);
 	return NULL;
 }
@@ -646,6 +649,8 @@ int clyde_test_seeks(struct clyde_worker *w)
 		w->span->ops += s[i].ops;
 		w->span->bytes += s[i].bytes;
 		w->span->stonewalled |= s[i].cut;
+		if (s[i].inflight_max > w->span->inflight_max)
+			w->span->inflight_max = s[i].inflight_max;
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;

@@ -40,6 +40,8 @@ static int start(void *arg, struct clyde_pipe_slot *s)
 	s->req.len = job->len;
 	s->req.off = (off_t)next_off(job, p->issued++);
 	s->stage = 0;
+	if (job->write && job->pat)
+		clyde_pattern_fill(job->pat, s->buf, job->len);
 	return 1;
 }
 
@@ -103,6 +105,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 			clyde_err(ctx, -rc, "%s: fsync", job->what);
 	}
 	out->elapsed_ns = clyde_now(ctx) - t0;
+	out->max_inflight = e.max_inflight;
 	clyde_engine_release(&e);
 	free(slots);
 	return rc;

@@ -20,6 +20,7 @@
 #include "core/hist.h"
 #include "core/rng.h"
 #include "io/engine.h"
+#include "io/pattern.h"
 
 struct clyde_dev_job {
 	const char *what; /* the device's name, for messages */
@@ -36,9 +37,15 @@ struct clyde_dev_job {
 	bool fsync_each;	 /* fsync after every request (zcav -w) */
 	bool fsync_end;		 /* fsync once all are done (timed) */
 	struct clyde_hist *hist; /* may be NULL */
-	/* Write data: depth buffers of len bytes each (aligned); borrowed.
-	 * Reads use them too. */
+	/* depth buffers of len bytes each (aligned); borrowed. */
 	unsigned char *bufs;
+	/* Writes: the data.  Each request's buffer is filled with the next
+	 * len bytes of the generator just before the request is handed to
+	 * the engine, so every byte written is new (or bonnie++'s zeros, as
+	 * the generator was made); the filling counts in elapsed_ns but not
+	 * in any request's latency, as in clyde run's block write.
+	 * Borrowed; NULL only for reads. */
+	struct clyde_pattern_gen *pat;
 };
 
 /* The outcome: bytes moved, requests done, time from the first submission
@@ -47,6 +54,7 @@ struct clyde_dev_job_out {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
+	unsigned max_inflight; /* the engine's (io/engine.h) */
 };
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
