@@ -114,6 +114,26 @@ for args in "--tests seqwrite --bs 64k" "--tests zcav -w -b 1"; do
 	ok "$args --pattern zeros is compressible (zstd: $p%)"
 	assert_file_match "$T/z.json" '"pattern": "zeros"' "the JSON records the pattern"
 done
+# A file on a disk's filesystem is not marked as memory's; one on tmpfs
+# (where the kernel takes O_DIRECT) is: its pages are its storage.
+fresh
+run_clyde dev "$img" --no-save --tests seqread --size 4m
+expect_rc 0 "seqread of the file"
+assert_file_no_match "$T/out" "memory" "a file on $(stat -f -c %T "$T"): not marked as memory's"
+if [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]]; then
+	shm=$(mktemp /dev/shm/clyde-t_dev_data.XXXXXX)
+	at_exit "rm -f '$shm'"
+	truncate -s 4M "$shm"
+	run_clyde dev "$shm" --no-save --tests seqread --json "$T/shm.json"
+	if [[ $RC -eq 0 ]]; then
+		assert_file_match "$T/out" "^seqread .*  memory$" "a file on tmpfs: marked as memory's"
+		assert_file_match "$T/out" "^memory: $shm is on a memory filesystem" "and why"
+		assert_file_match "$T/shm.json" '"from_memory": true' "the JSON says from_memory"
+	else
+		echo "# /dev/shm takes no O_DIRECT here: $(cat "$T/err")"
+	fi
+fi
+
 run_clyde dev "$img" --no-save --pattern ones
 expect_rc 1 "--pattern ones is refused"
 assert_eq "$(wc -l <"$T/err")" 1 "in one line"
