@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/engine_pipe.h"
+#include "io/depth_driver.h"
 
 /* The offset of request i. */
 static uint64_t next_off(struct clyde_dev_job *job, uint64_t i)
@@ -25,7 +25,7 @@ struct pump {
 };
 
 /* The next request, or 0 when all were issued. */
-static int start(void *arg, struct clyde_pipe_slot *s)
+static int start(void *arg, struct clyde_depth_slot *s)
 {
 	struct pump *p = arg;
 	struct clyde_dev_job *job = p->job;
@@ -47,7 +47,7 @@ static int start(void *arg, struct clyde_pipe_slot *s)
 
 /* A request completed in full: count it; with fsync_each, follow it with
  * an fsync (not in its latency). */
-static int next(void *arg, struct clyde_pipe_slot *s)
+static int next(void *arg, struct clyde_depth_slot *s)
 {
 	struct pump *p = arg;
 
@@ -65,14 +65,14 @@ static int next(void *arg, struct clyde_pipe_slot *s)
 	return 1;
 }
 
-static const struct clyde_pipe_ops pump_ops = { .start = start, .next = next };
+static const struct clyde_depth_ops pump_ops = { .start = start, .next = next };
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		      struct clyde_dev_job_out *out)
 {
 	struct pump p = { ctx, job, out, 0 };
 	struct clyde_engine e;
-	struct clyde_pipe_slot *slots, *failed = NULL;
+	struct clyde_depth_slot *slots, *failed = NULL;
 	uint64_t t0;
 	int rc;
 
@@ -89,7 +89,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	for (unsigned i = 0; i < job->depth; i++)
 		slots[i].buf = job->bufs + (size_t)i * job->len;
 	t0 = clyde_now(ctx);
-	rc = clyde_pipe_run(&e, slots, job->depth, &pump_ops, &p, &failed);
+	rc = clyde_depth_run(&e, slots, job->depth, &pump_ops, &p, &failed);
 	if (rc < 0 && rc != -EINTR)
 		clyde_err(ctx, rc == -ENODATA ? 0 : -rc,
 			  "%s: %s of %zu bytes at %jd%s", job->what,

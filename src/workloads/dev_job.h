@@ -1,6 +1,6 @@
 /*
  * One stream of direct I/O requests over a range, kept `depth` deep through
- * an I/O engine (io/engine.h) by the queue-depth driver (io/engine_pipe.h):
+ * an I/O engine (io/engine.h) by the queue-depth driver (io/depth_driver.h):
  * what both the device tests (dev.c) and zcav (zcav.c) time.  Requests are `len` bytes; sequential ones go from
  * `start` up, random ones land at a uniformly chosen multiple of `len` in
  * [start, start + span).  Each request's latency, from submission to
