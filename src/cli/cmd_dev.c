@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_args.h"
@@ -31,7 +32,13 @@ static const char help_text[] =
 	"                         default seqwrite,seqread\n"
 	"      --bs S             sequential request size (1m)\n"
 	"      --rand-bs S        random request size (4k)\n"
-	"      --rand-ops N       requests per random test (16384)\n"
+	"      --rand-ops N       requests per random test (16384; with\n"
+	"                         --runtime only when given: a cap)\n"
+	"      --runtime S        run every test for S seconds (a sequential\n"
+	"                         one goes round the range; zcav makes passes\n"
+	"                         until then, -c at most)\n"
+	"      --ramp S           with --runtime: S seconds first that count\n"
+	"                         in no figure (zcav: untimed reading)\n"
 	"      --iodepth N        requests in flight, 1-1024 (1 with psync,\n"
 	"                         which takes no other; 32 with io_uring)\n"
 	"      --engine E         I/O engine: psync or io_uring (psync)\n"
@@ -68,6 +75,8 @@ enum {
 	OPT_SEED,
 	OPT_DESTROY,
 	OPT_PATTERN,
+	OPT_RUNTIME,
+	OPT_RAMP,
 };
 
 static const struct option long_opts[] = {
@@ -82,6 +91,8 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
 	{ "pattern", required_argument, NULL, OPT_PATTERN },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "ramp", required_argument, NULL, OPT_RAMP },
 	{ "label", required_argument, NULL, 'm' },
 	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "quiet", no_argument, NULL, 'q' },
@@ -153,6 +164,23 @@ int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
 			     arg);
 }
 
+/* Seconds (a decimal number, above 0; 0 too when zero_ok) into ns, up to
+ * a million seconds. */
+static int parse_seconds(const char *opt, const char *arg, bool zero_ok,
+			 uint64_t *ns, char *err, size_t len)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0) || v > 1e6 || (!zero_ok && v == 0))
+		return clyde_cli_bad(err, len,
+				     "%s \"%s\": want a number of seconds "
+				     "%s 0 up to 1000000",
+				     opt, arg, zero_ok ? "from" : "above");
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
 /* The value options of `clyde dev`; 0 or -1 with the message. */
 static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		      char *err, size_t len)
@@ -184,6 +212,15 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 	case OPT_RAND_OPS:
 		rc = clyde_cli_parse_count("--rand-ops", arg, 1, UINT32_MAX,
 					   &cfg->rand_ops, err, len);
+		c->rand_ops_given = true;
+		break;
+	case OPT_RUNTIME:
+	case OPT_RAMP:
+		rc = parse_seconds(o == OPT_RUNTIME ? "--runtime" : "--ramp",
+				   arg, o == OPT_RAMP,
+				   o == OPT_RUNTIME ? &cfg->runtime_ns :
+						      &cfg->ramp_ns,
+				   err, len);
 		break;
 	case OPT_IODEPTH:
 		rc = clyde_cli_parse_count("--iodepth", arg, 1,
@@ -217,6 +254,7 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		rc = clyde_cli_parse_count("-c", arg, 1, CLYDE_ZCAV_MAX_LOOPS,
 					   &v, err, len);
 		cfg->zcav.loops = (uint32_t)v;
+		c->loops_given = true;
 		break;
 	case 's':
 		rc = clyde_cli_parse_count("-s", arg, CLYDE_ZCAV_MIN_SKIP,
@@ -292,6 +330,18 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 				     argv[optind], argv[optind + 1]);
 	if (clyde_dev_cli_set_path(c, argv[optind], err, len) < 0)
 		return -1;
+	/* By time: the random tests run until the runtime is up, capped by
+	 * --rand-ops only when it was given; zcav makes passes until then,
+	 * at most -c when it was given. */
+	if (c->cfg.runtime_ns && !c->rand_ops_given)
+		c->cfg.rand_ops = 0;
+	if (c->cfg.runtime_ns && !c->loops_given)
+		c->cfg.zcav.loops = CLYDE_ZCAV_MAX_LOOPS;
+	if (c->cfg.ramp_ns && !c->cfg.runtime_ns)
+		return clyde_cli_bad(err, len,
+				     "--ramp: only with --runtime (the ramp "
+				     "is the start of a test that runs by "
+				     "time)");
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
 		return clyde_cli_bad(
 			err, len,

@@ -20,6 +20,8 @@ struct clyde_dev_cli {
 	bool quiet;
 	bool table; /* print clyde's table (clyde dev) */
 	bool seed_given;
+	bool rand_ops_given; /* --rand-ops (a cap with --runtime) */
+	bool loops_given;    /* -c (a cap with --runtime) */
 };
 
 /* zcav's -b "block-MiB[:chunk]" into z (the chunk: a plain number is MiB,

@@ -76,6 +76,11 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		clyde_fmt_human_bytes(b, sizeof(b), (double)run->range_bytes),
 		clyde_fmt_human_bytes(d, sizeof(d), (double)c->offset),
 		c->engine, c->zeros ? "zeros" : "random");
+	if (c->runtime_ns)
+		fprintf(f,
+			"by time: each test %.3g s after a ramp of %.3g s "
+			"that counts in no figure\n",
+			(double)c->runtime_ns / 1e9, (double)c->ramp_ns / 1e9);
 	fprintf(f, "%-10s %9s %5s %12s %10s %10s %10s %10s %5s %11s %11s\n",
 		"test", "bs", "depth", "rate", "IOPS", "lat mean", "lat p99",
 		"lat max", "%CPU", "dev read", "dev write");
@@ -137,6 +142,8 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_u64(w, "bs", c->bs);
 	clyde_jw_u64(w, "rand_bs", c->rand_bs);
 	clyde_jw_u64(w, "rand_ops", c->rand_ops);
+	clyde_jw_u64(w, "runtime_ns", c->runtime_ns);
+	clyde_jw_u64(w, "ramp_ns", c->ramp_ns);
 	clyde_jw_u64(w, "offset", c->offset);
 	clyde_jw_u64(w, "size", run->range_bytes);
 	clyde_jw_bool(w, "destroy_data", c->destroy_data);
@@ -185,6 +192,7 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 	clyde_jw_u64(w, "bytes", r->bytes);
 	clyde_jw_u64(w, "ops", r->ops);
 	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
+	clyde_jw_u64(w, "ramp_ops", r->ramp_ops);
 	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
 	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
 	clyde_jw_num(w, "bytes_per_s", clyde_dev_rate(r->bytes, r->elapsed_ns),

@@ -53,13 +53,17 @@ struct clyde_dev_config {
 	unsigned tests;	 /* CLYDE_DEV_BIT mask */
 	uint32_t bs;	 /* sequential request size, bytes */
 	uint32_t rand_bs;
-	uint64_t rand_ops; /* requests per random test */
-	uint32_t iodepth;  /* requests in flight; 0: the engine's default
+	uint64_t rand_ops; /* requests per random test; 0: by time alone */
+	/* --runtime, --ramp: every test runs by time (0: by count), the
+	 * first ramp_ns not counted (dev_job.h; zcav: passes until the
+	 * runtime is up, after ramp_ns of untimed reading) */
+	uint64_t runtime_ns, ramp_ns;
+	uint32_t iodepth; /* requests in flight; 0: the engine's default
 			    * (clyde_dev_run sets the depth that runs) */
-	bool zeros;	   /* --pattern zeros: bonnie++'s data, not new */
-	char engine[16];   /* "psync", "io_uring" */
-	uint64_t offset;   /* start of the range, bytes */
-	uint64_t size;	   /* length of the range; 0: to the end */
+	bool zeros;	  /* --pattern zeros: bonnie++'s data, not new */
+	char engine[16];  /* "psync", "io_uring" */
+	uint64_t offset;  /* start of the range, bytes */
+	uint64_t size;	  /* length of the range; 0: to the end */
 	bool destroy_data;
 	bool clamp_range; /* a range past the end stops there (zcav -r) */
 	uint64_t seed;
@@ -72,6 +76,7 @@ struct clyde_dev_test_result {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
+	uint64_t ramp_ops; /* done during --ramp: in no figure */
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	/* Every request, from submission to completion; owned. */
 	struct clyde_hist *latency;

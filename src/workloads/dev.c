@@ -188,6 +188,13 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->start = c->offset;
 	job->span = run->range_bytes - run->range_bytes % job->len;
 	job->n = seq ? job->span / job->len : c->rand_ops;
+	/* By time: the sequential tests go round the range until the
+	 * runtime is up; the random ones stop at --rand-ops only when it was
+	 * given (0 otherwise). */
+	if (c->runtime_ns && seq)
+		job->n = 0;
+	job->runtime_ns = c->runtime_ns;
+	job->ramp_ns = c->ramp_ns;
 	job->random = !seq;
 	clyde_rng_seed(&root, c->seed);
 	clyde_rng_fork(&root, (unsigned)t, &job->rng);
@@ -317,6 +324,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
+	r->ramp_ops = out.ramp_ops;
 	r->inflight_max = out.max_inflight;
 	r->ran = rc == 0;
 	if (r->ran)
@@ -468,6 +476,16 @@ int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
 	rc = resolve_depth(ctx, &run->cfg);
 	if (rc < 0)
 		return rc;
+	if (cfg->ramp_ns && !cfg->runtime_ns)
+		return clyde_err(ctx, 0,
+				 "--ramp: only with --runtime (the ramp is "
+				 "the start of a test that runs by time)"),
+		       -EINVAL;
+	if (!cfg->rand_ops && !cfg->runtime_ns)
+		return clyde_err(ctx, 0,
+				 "--rand-ops 0: a random test needs a count "
+				 "or --runtime"),
+		       -EINVAL;
 	/* From here on the configuration is the one that runs. */
 	cfg = &run->cfg;
 	/* Every guard before the device is opened for writing. */

@@ -27,7 +27,7 @@ struct clyde_dev_job {
 	int fd;
 	bool write;
 	uint32_t len;	/* bytes per request */
-	uint64_t n;	/* requests */
+	uint64_t n;	/* requests; 0: as many as runtime_ns allows */
 	uint64_t start; /* bytes */
 	uint64_t span;	/* random: the range the requests land in */
 	bool random;
@@ -37,6 +37,13 @@ struct clyde_dev_job {
 	bool fsync_each;	 /* fsync after every request (zcav -w) */
 	bool fsync_end;		 /* fsync once all are done (timed) */
 	struct clyde_hist *hist; /* may be NULL */
+	/* By time (0: by count): no request starts after ramp_ns +
+	 * runtime_ns from the job's start; a sequential job goes round its
+	 * range again as often as it takes.  What completes in the first
+	 * ramp_ns is done but not counted (bytes, ops, latency), and
+	 * elapsed_ns runs from the ramp's end (ramp_ns only with
+	 * runtime_ns). */
+	uint64_t runtime_ns, ramp_ns;
 	/* depth buffers of len bytes each (aligned); borrowed. */
 	unsigned char *bufs;
 	/* Writes: the data.  Each request's buffer is filled with the next
@@ -49,11 +56,12 @@ struct clyde_dev_job {
 };
 
 /* The outcome: bytes moved, requests done, time from the first submission
- * to the last completion (and the final fsync). */
+ * (or the ramp's end) to the last completion (and the final fsync). */
 struct clyde_dev_job_out {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
+	uint64_t ramp_ops;     /* done during the ramp, not counted */
 	unsigned max_inflight; /* the engine's (io/engine.h) */
 };
 

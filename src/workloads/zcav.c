@@ -219,6 +219,22 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	return 0;
 }
 
+/* --ramp: read (or write) the range from its start for ramp_ns, untimed
+ * and in no figure. */
+static int ramp(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+		const struct clyde_dev_job *timed)
+{
+	struct clyde_dev_job job = *timed;
+	struct clyde_dev_job_out out;
+
+	job.start = run->cfg.offset;
+	job.span = run->range_bytes - run->range_bytes % job.len;
+	job.n = 0;
+	job.runtime_ns = run->cfg.ramp_ns;
+	job.hist = NULL;
+	return clyde_dev_job_run(ctx, &job, &out);
+}
+
 int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 		   unsigned char *bufs, const struct clyde_engine_ops *engine,
 		   struct clyde_pattern_gen *pat)
@@ -228,6 +244,7 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	struct clyde_devstat before, after;
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job job;
+	uint64_t t0;
 	bool counted;
 	int rc = make_points(ctx, run);
 
@@ -251,9 +268,19 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	job.pat = z->write ? pat : NULL;
 	if (!z->write)
 		find_holes(run, fd);
+	if (run->cfg.ramp_ns) {
+		rc = ramp(ctx, run, &job);
+		if (rc < 0)
+			return rc;
+	}
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
 	clyde_cpu_mark(&cpu);
+	t0 = clyde_now(ctx);
 	for (uint32_t pass = 0; pass < z->loops && rc == 0; pass++) {
+		/* By time: another pass while the runtime is not up. */
+		if (pass && run->cfg.runtime_ns &&
+		    clyde_now(ctx) - t0 >= run->cfg.runtime_ns)
+			break;
 		rc = one_pass(ctx, run, &job, pass);
 		if (rc == 0)
 			run->zcav.loops_done = pass + 1;

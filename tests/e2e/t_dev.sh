@@ -16,7 +16,9 @@ at_exit "losetup -d '$DEV'"
 
 # Bad options: one line each, exit 1, nothing run.
 for args in "--iodepth 0" "--iodepth 1025" "--tests seqwrite,foo" \
-	"--bs 3x" "--engine nope" "-s 1" "-c 0" "--size 0" "-b 0" "-b 4:3x"; do
+	"--bs 3x" "--engine nope" "-s 1" "-c 0" "--size 0" "-b 0" "-b 4:3x" \
+	"--runtime 0" "--runtime 2x" "--ramp 1" "--runtime 1 --ramp -1" \
+	"--pattern ones"; do
 	# shellcheck disable=SC2086
 	run_clyde dev "$DEV" --no-save $args
 	expect_rc 1 "clyde dev $args: exit 1"
@@ -130,6 +132,39 @@ d = json.load(open(sys.argv[1]))
 t = d["runs"][0]["tests"][0]
 print(("ok " if d["config"]["iodepth"] == 32 and t["inflight_max"] == 32 else "FAIL ") +
       "io_uring's default depth is 32, and 32 ran (%s)" % t["inflight_max"])
+PY
+
+# --runtime and --ramp: every test by time, the ramp in no figure; the
+# random test needs no --rand-ops.
+run_clyde dev "$DEV" --no-save --tests seqread,randread,zcav --size 16m -b 4 \
+	--runtime 1 --ramp 0.5 --engine io_uring --iodepth 4 --json "$T/time.json"
+expect_rc 0 "clyde dev --runtime 1 --ramp 0.5"
+assert_file_match "$T/out" "^by time: each test 1 s after a ramp of 0.5 s that counts in no figure$" \
+	"the text says the tests ran by time"
+run_checker "$T/time.json" <<'PY'
+import json, sys
+def check(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+d = json.load(open(sys.argv[1]))
+c = d["config"]
+check(c["runtime_ns"] == 10**9 and c["ramp_ns"] == 5 * 10**8 and c["rand_ops"] == 0,
+      "JSON: runtime, ramp, and no request count")
+t = {x["name"]: x for x in d["runs"][0]["tests"]}
+for n in ("seqread", "randread"):
+    x = t[n]
+    # elapsed runs from the ramp's end: the runtime and the last requests
+    # (a loaded machine may add some).
+    check(10**9 <= x["elapsed_ns"] < 3 * 10**9, f"{n}: about 1 s timed ({x['elapsed_ns']} ns)")
+    check(x["ramp_ops"] > 0 and x["ops"] > 0, f"{n}: {x['ramp_ops']} requests in the ramp, {x['ops']} counted")
+    check(x["latency"]["count"] == x["ops"], f"{n}: a latency for each counted request only")
+    check(abs(x["iops"] - x["ops"] * 1e9 / x["elapsed_ns"]) < 1, f"{n}: the rate is over the timed part")
+# 16 MiB at 1 MiB: a sequential read by time goes round the range.
+check(t["seqread"]["ops"] + t["seqread"]["ramp_ops"] > 16, "seqread went round its range")
+z = d["runs"][0]["zcav"]
+# (a pass of 16 MiB takes far less than the second, unless the machine is
+# very slow: then one pass took most of it.)
+check(z["loops"] > 1 or t["zcav"]["elapsed_ns"] >= 5 * 10**8,
+      f"zcav: passes until the runtime was up ({z['loops']})")
 PY
 
 # zcav: the same lines as bonnie++'s zcav, column for column.

@@ -236,6 +236,85 @@ static void test_file_run(void)
 	unlink(path);
 }
 
+/* A clock that moves 1 ms each time it is read: a test by time becomes a
+ * count of clock readings, the same on every machine. */
+static uint64_t fake_ms(void *arg)
+{
+	uint64_t *t = arg;
+
+	return *t += 1000000;
+}
+
+/* --runtime and --ramp: every test runs by time, the ramp in no figure. */
+static void test_runtime(void)
+{
+	char path[] = "/var/tmp/clyde-test-devtime.XXXXXX";
+	struct clyde_dev_config cfg;
+	struct clyde_dev_run run;
+	struct clyde_ctx ctx;
+	uint64_t now = 0;
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0 || ftruncate(fd, 1 << 20) < 0) {
+		CHECK(!"a temporary file");
+		return;
+	}
+	clyde_ctx_init(&ctx);
+	ctx.clock = fake_ms;
+	ctx.clock_arg = &now;
+	clyde_dev_config_init(&cfg);
+	snprintf(cfg.path, sizeof(cfg.path), "%s", path);
+	cfg.tests = CLYDE_DEV_BIT(CLYDE_DEV_SEQWRITE) |
+		    CLYDE_DEV_BIT(CLYDE_DEV_SEQREAD) |
+		    CLYDE_DEV_BIT(CLYDE_DEV_RANDREAD);
+	cfg.bs = 256 << 10;
+	cfg.rand_ops = 0; /* by time alone */
+	cfg.runtime_ns = 300000000;
+	cfg.ramp_ns = 30000000;
+	cfg.seed = 3;
+	cfg.destroy_data = true;
+	rc = clyde_dev_run(&ctx, &cfg, NULL, &run);
+	if (rc == -EINVAL && strstr(clyde_errmsg(&ctx), "O_DIRECT")) {
+		printf("# no O_DIRECT on /var/tmp\n");
+	} else {
+		CHECK(rc == 0);
+		for (int t = 0; t < 3; t++) {
+			const struct clyde_dev_test_result *r = &run.tests[t];
+
+			/* Some requests in the ramp, not counted; the rest
+			 * counted, each with its latency. */
+			CHECK(r->ramp_ops > 0);
+			CHECK(r->ops > 0);
+			CHECK(clyde_hist_count(r->latency) == r->ops);
+			CHECK(r->bytes ==
+			      r->ops * (t == 2 ? 4096u : 256u << 10));
+			/* The time from the ramp's end: the runtime, and
+			 * the few readings of the last requests. */
+			CHECK(r->elapsed_ns >= cfg.runtime_ns);
+			CHECK(r->elapsed_ns < cfg.runtime_ns + 20000000);
+		}
+		/* A sequential test by time goes round its range of 4
+		 * requests again and again. */
+		CHECK(run.tests[CLYDE_DEV_SEQREAD].ops > 4);
+	}
+	clyde_dev_run_release(&run);
+	clyde_err_clear(&ctx);
+
+	/* A ramp needs a runtime; a random test a count or a runtime. */
+	cfg.runtime_ns = 0;
+	CHECK(clyde_dev_run(&ctx, &cfg, NULL, &run) == -EINVAL);
+	CHECK(strstr(clyde_errmsg(&ctx), "--ramp") != NULL);
+	clyde_dev_run_release(&run);
+	clyde_err_clear(&ctx);
+	cfg.ramp_ns = 0;
+	CHECK(clyde_dev_run(&ctx, &cfg, NULL, &run) == -EINVAL);
+	CHECK(strstr(clyde_errmsg(&ctx), "--rand-ops 0") != NULL);
+	clyde_dev_run_release(&run);
+	clyde_ctx_release(&ctx);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_tests_parse();
@@ -243,5 +322,6 @@ int main(void)
 	test_zcav_text();
 	test_hole_bytes();
 	test_file_run();
+	test_runtime();
 	return tap_done();
 }
