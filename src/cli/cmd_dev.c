@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_args.h"
@@ -31,9 +32,18 @@ static const char help_text[] =
 	"                         default seqwrite,seqread\n"
 	"      --bs S             sequential request size (1m)\n"
 	"      --rand-bs S        random request size (4k)\n"
-	"      --rand-ops N       requests per random test (16384)\n"
-	"      --iodepth N        requests in flight, 1-1024 (32)\n"
+	"      --rand-ops N       requests per random test (16384; with\n"
+	"                         --runtime only when given: a cap)\n"
+	"      --runtime S        run every test for S seconds (a sequential\n"
+	"                         one goes round the range; zcav makes passes\n"
+	"                         until then, -c at most)\n"
+	"      --ramp S           with --runtime: S seconds first that count\n"
+	"                         in no figure (zcav: untimed reading)\n"
+	"      --iodepth N        requests in flight, 1-1024 (1 with psync,\n"
+	"                         which takes no other; 32 with io_uring)\n"
 	"      --engine E         I/O engine: psync or io_uring (psync)\n"
+	"      --pattern P        data written: random (default: every byte\n"
+	"                         new) or zeros (bonnie++'s)\n"
 	"      --offset S         start of the range (0)\n"
 	"      --size S           length of the range (to the end)\n"
 	"      --seed N           random seed (default: from time and pid)\n"
@@ -43,7 +53,7 @@ static const char help_text[] =
 	"  -b B[:C]               block in MiB (512) and chunk (1m)\n"
 	"  -c N                   passes over the range (1)\n"
 	"  -s N                   read every N-th block, 2-20\n"
-	"  -w                     write zeros instead of reading (needs\n"
+	"  -w                     write (--pattern) instead of reading (needs\n"
 	"                         --destroy-data where the guards say so)\n"
 	"Output:\n" CLYDE_CLI_DEST_HELP "  -q, --quiet            no table\n"
 	"  -h, --help             this help\n"
@@ -64,6 +74,9 @@ enum {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_DESTROY,
+	OPT_PATTERN,
+	OPT_RUNTIME,
+	OPT_RAMP,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +90,9 @@ static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "pattern", required_argument, NULL, OPT_PATTERN },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "ramp", required_argument, NULL, OPT_RAMP },
 	{ "label", required_argument, NULL, 'm' },
 	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "quiet", no_argument, NULL, 'q' },
@@ -137,6 +153,34 @@ int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 	return 0;
 }
 
+int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
+			    char *err, size_t len)
+{
+	if (!strcmp(arg, "random") || !strcmp(arg, "zeros")) {
+		cfg->zeros = !strcmp(arg, "zeros");
+		return 0;
+	}
+	return clyde_cli_bad(err, len, "--pattern \"%s\": want random or zeros",
+			     arg);
+}
+
+/* Seconds (a decimal number, above 0; 0 too when zero_ok) into ns, up to
+ * a million seconds. */
+static int parse_seconds(const char *opt, const char *arg, bool zero_ok,
+			 uint64_t *ns, char *err, size_t len)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0) || v > 1e6 || (!zero_ok && v == 0))
+		return clyde_cli_bad(err, len,
+				     "%s \"%s\": want a number of seconds "
+				     "%s 0 up to 1000000",
+				     opt, arg, zero_ok ? "from" : "above");
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
 /* The value options of `clyde dev`; 0 or -1 with the message. */
 static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		      char *err, size_t len)
@@ -168,6 +212,15 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 	case OPT_RAND_OPS:
 		rc = clyde_cli_parse_count("--rand-ops", arg, 1, UINT32_MAX,
 					   &cfg->rand_ops, err, len);
+		c->rand_ops_given = true;
+		break;
+	case OPT_RUNTIME:
+	case OPT_RAMP:
+		rc = parse_seconds(o == OPT_RUNTIME ? "--runtime" : "--ramp",
+				   arg, o == OPT_RAMP,
+				   o == OPT_RUNTIME ? &cfg->runtime_ns :
+						      &cfg->ramp_ns,
+				   err, len);
 		break;
 	case OPT_IODEPTH:
 		rc = clyde_cli_parse_count("--iodepth", arg, 1,
@@ -201,11 +254,15 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 		rc = clyde_cli_parse_count("-c", arg, 1, CLYDE_ZCAV_MAX_LOOPS,
 					   &v, err, len);
 		cfg->zcav.loops = (uint32_t)v;
+		c->loops_given = true;
 		break;
 	case 's':
 		rc = clyde_cli_parse_count("-s", arg, CLYDE_ZCAV_MIN_SKIP,
 					   CLYDE_ZCAV_MAX_SKIP, &v, err, len);
 		cfg->zcav.skip = (uint32_t)v;
+		break;
+	case OPT_PATTERN:
+		rc = clyde_dev_pattern_parse(arg, cfg, err, len);
 		break;
 	case 'm':
 		snprintf(cfg->label, sizeof(cfg->label), "%s", arg);
@@ -273,6 +330,18 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 				     argv[optind], argv[optind + 1]);
 	if (clyde_dev_cli_set_path(c, argv[optind], err, len) < 0)
 		return -1;
+	/* By time: the random tests run until the runtime is up, capped by
+	 * --rand-ops only when it was given; zcav makes passes until then,
+	 * at most -c when it was given. */
+	if (c->cfg.runtime_ns && !c->rand_ops_given)
+		c->cfg.rand_ops = 0;
+	if (c->cfg.runtime_ns && !c->loops_given)
+		c->cfg.zcav.loops = CLYDE_ZCAV_MAX_LOOPS;
+	if (c->cfg.ramp_ns && !c->cfg.runtime_ns)
+		return clyde_cli_bad(err, len,
+				     "--ramp: only with --runtime (the ramp "
+				     "is the start of a test that runs by "
+				     "time)");
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
 		return clyde_cli_bad(
 			err, len,

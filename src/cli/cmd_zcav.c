@@ -19,15 +19,17 @@ static const char help_text[] =
 	"Usage: clyde zcav [-b block-MiB[:chunk]] [-c count] "
 	"[-r [start:]end|max]\n"
 	"                  [-s skip] [-w] [-l log] [-f] DEVICE\n"
-	"Read (with -w write zeros to) DEVICE in blocks and print MiB/s and\n"
-	"seconds per position, as bonnie++'s zcav(8) does, with O_DIRECT.\n"
+	"Read (with -w write) DEVICE in blocks and print MiB/s and seconds\n"
+	"per position, as bonnie++'s zcav(8) does, with O_DIRECT.\n"
 	"\n"
 	"  -b B[:C]               block in MiB (512) and chunk (1: MiB; k, m)\n"
 	"  -c N                   passes over the range (1)\n"
 	"  -r [S:]E | max         range in MiB (default: the whole device)\n"
 	"  -s N                   read every N-th block, 2-20\n"
-	"  -w                     write zeros: destroys data (guarded as by\n"
+	"  -w                     write: destroys data (guarded as by\n"
 	"                         clyde dev; --destroy-data where needed)\n"
+	"      --pattern P        -w's data: random (default: every byte\n"
+	"                         new) or zeros (what zcav(8) writes)\n"
 	"  -l FILE                write zcav's text to FILE, not stdout\n"
 	"  -f DEVICE              the device (or give it as the argument)\n"
 	"      --destroy-data     see clyde dev --help\n"
@@ -39,10 +41,12 @@ static const char help_text[] =
 
 enum {
 	OPT_DESTROY = 256,
+	OPT_PATTERN,
 };
 
 static const struct option long_opts[] = {
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "pattern", required_argument, NULL, OPT_PATTERN },
 	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -140,6 +144,8 @@ static int zcav_option(int o, const char *arg, struct clyde_dev_cli *c,
 	case 'l':
 		c->zcav_log = arg;
 		return 0;
+	case OPT_PATTERN:
+		return clyde_dev_pattern_parse(arg, &c->cfg, err, len);
 	case CLYDE_OPT_JSON:
 		c->json = arg;
 		return 0;

@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/outputs.h"
 #include "results/dev_out.h"
+#include "results/members_text.h"
 #include "workloads/dev.h"
 
 int clyde_dev_cli_set_path(struct clyde_dev_cli *c, const char *path, char *err,
@@ -66,6 +67,12 @@ static int outputs_write(const struct clyde_dev_cli *c,
 		ret |= clyde_cli_outputs_commit(
 			o, CLYDE_CLI_OUT_LOG, clyde_zcav_text_write(log, run));
 	else if (zcav && !c->quiet && clyde_zcav_text_write(text, run) < 0)
+		ret = -1;
+	/* The advice on the stack, as clyde run prints it: after the table,
+	 * or on standard error when there is no table (clyde zcav's text
+	 * keeps zcav's lines). */
+	if (clyde_advice_section(c->quiet || !c->table ? stderr : text,
+				 &run->env.stack, 0) < 0)
 		ret = -1;
 	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_JSON);
 	if (f)

@@ -20,12 +20,18 @@ struct clyde_dev_cli {
 	bool quiet;
 	bool table; /* print clyde's table (clyde dev) */
 	bool seed_given;
+	bool rand_ops_given; /* --rand-ops (a cap with --runtime) */
+	bool loops_given;    /* -c (a cap with --runtime) */
 };
 
 /* zcav's -b "block-MiB[:chunk]" into z (the chunk: a plain number is MiB,
  * or a size with k or m).  0, or -1 with the message in err. */
 int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
 			       char *err, size_t len);
+
+/* --pattern random|zeros into cfg->zeros.  0, or -1 with the message. */
+int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
+			    char *err, size_t len);
 
 /* Reads `clyde CMD`'s arguments into c; --help sets *help.  0, or -1
  * with the message in err. */

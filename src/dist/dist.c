@@ -17,7 +17,7 @@
 struct wire_span {
 	uint64_t start_ns, end_ns, bytes, ops, cpu_user_ns, cpu_sys_ns,
 		latency_max_ns, resident_bytes, cached_total_bytes, stonewalled,
-		buffer_pages;
+		buffer_pages, inflight_max;
 };
 
 /* A rank's status for clyde_dist_failures. */
@@ -215,6 +215,7 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 			s->stonewalled = w->stonewalled != 0;
 			s->buffer_pages =
 				(enum clyde_iobuf_pages)w->buffer_pages;
+			s->inflight_max = (uint32_t)w->inflight_max;
 			sh->stonewalled |= s->stonewalled;
 			t->cpu_user_ns += s->cpu_user_ns;
 			t->cpu_sys_ns += s->cpu_sys_ns;
@@ -271,6 +272,7 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 				s->cached_total_bytes,
 				s->stonewalled,
 				s->buffer_pages,
+				s->inflight_max,
 			};
 		}
 	if (h) {

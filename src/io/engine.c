@@ -98,9 +98,11 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r)
 	ret = e->ops->queue(e, r);
 	if (ret < 0)
 		return ret;
-	if (ret == CLYDE_ENGINE_COMPLETED)
+	if (ret == CLYDE_ENGINE_COMPLETED) {
 		e->done[e->ndone++] = r;
-	else
+		if (!e->max_inflight)
+			e->max_inflight = 1;
+	} else
 		e->queued++;
 	return 0;
 }
@@ -116,6 +118,8 @@ int clyde_engine_commit(struct clyde_engine *e)
 		return ret;
 	e->inflight += e->queued;
 	e->queued = 0;
+	if (e->inflight > e->max_inflight)
+		e->max_inflight = e->inflight;
 	return 0;
 }
 
@@ -154,6 +158,8 @@ ssize_t clyde_engine_do(struct clyde_engine *e, struct clyde_io_req *r)
 	 * per-char tests make one call per byte through here. */
 	if (!e->ops->commit && !clyde_engine_busy(e)) {
 		ret = e->ops->queue(e, r);
+		if (ret >= 0 && !e->max_inflight)
+			e->max_inflight = 1;
 		return ret < 0 ? ret : r->result;
 	}
 	ret = clyde_engine_queue(e, r);

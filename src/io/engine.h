@@ -4,8 +4,17 @@
  * ioengine_ops: a caller fills requests, QUEUES them, COMMITS what is
  * queued, and REAPS completions with getevents(min, max).  Every engine is
  * one file that fills one struct clyde_engine_ops (psync: engine_psync.c,
- * io_uring: engine_uring.c) and one line of the table in engine.c; a test
- * calls through the functions below and never issues data syscalls itself.
+ * io_uring: engine_uring.c) and one line of the table in engine.c.
+ *
+ * Who goes through it: the tests that move a file's or a device's data in
+ * requests, and only they: clyde run's per-char, block and seek tests
+ * (workloads/bonnie_io.c), clyde dev's tests and zcav (workloads/dev_job.c)
+ * and the calibration's probe (workloads/calibrate.c).  The file tests
+ * (workloads/bonnie_files.c, which write each created file's data and
+ * read it back) and the tree generator and walker (workloads/tree_gen.c,
+ * tree_walk.c) call write() and read() themselves: they measure
+ * metadata, each file's data is a few transfers on a descriptor of its
+ * own, and an engine would add only a call.
  *
  * Instances.  An engine instance (struct clyde_engine) belongs to ONE
  * thread: it is made with clyde_engine_init() for a queue depth (the most
@@ -111,7 +120,8 @@ struct clyde_engine_ops {
 };
 
 /* One thread's engine instance.  The fields are the engine's and the
- * public functions'; callers read only `ops`, `depth` and `err`. */
+ * public functions'; callers read only `ops`, `depth`, `max_inflight` and
+ * `err`. */
 struct clyde_engine {
 	const struct clyde_engine_ops *ops;
 	unsigned depth;
@@ -122,6 +132,11 @@ struct clyde_engine {
 	unsigned inflight; /* committed, not yet reaped (async engines) */
 	unsigned ndone;	   /* completed in queue, not yet reaped */
 	struct clyde_io_req **done; /* those, oldest first (depth slots) */
+	/* The most requests this instance ever had in the kernel at once:
+	 * for an asynchronous engine, committed and not yet reaped, counted
+	 * after each commit; 1 for a synchronous engine once it performed a
+	 * request (it performs them one at a time); 0 before any. */
+	unsigned max_inflight;
 	char err[160];
 };
 

@@ -1,7 +1,8 @@
 /*
  * psync: one pread/pwrite/fsync per request, performed in queue.  This is
  * bonnie++'s model and clyde's default; at a depth above 1 the requests
- * still run one after the other (as fio's psync does).
+ * still run one after the other (as fio's psync does), and the instance's
+ * max_inflight says 1.  clyde dev refuses a depth above 1 with it.
  */
 #include <errno.h>
 #include <unistd.h>

@@ -106,6 +106,7 @@ static void run_release(struct clyde_loaded_run *r)
 	free(r->tests);
 	free(r->zcav.offset_bytes);
 	free(r->zcav.mib_per_s);
+	free(r->zcav.flags);
 	clyde_loaded_members_release(r);
 	memset(r, 0, sizeof(*r));
 }
@@ -959,19 +960,29 @@ static void json_zcav(struct jload *jl, struct clyde_loaded_run *r,
 		return;
 	c->offset_bytes = calloc(pts->n, sizeof(*c->offset_bytes));
 	c->mib_per_s = calloc(pts->n, sizeof(*c->mib_per_s));
-	if (!c->offset_bytes || !c->mib_per_s) {
+	c->flags = calloc(pts->n, sizeof(*c->flags));
+	if (!c->offset_bytes || !c->mib_per_s || !c->flags) {
 		jl->rc = -ENOMEM;
 		return;
 	}
 	for (size_t i = 0; i < pts->n; i++) {
+		const struct clyde_json *p = &pts->items[i];
+		const struct clyde_json *imp = clyde_json_get(p, "imprecise");
 		char where[64];
-		uint64_t off;
+		uint64_t off, ns, holes = 0;
 		double mib;
 
 		snprintf(where, sizeof(where), "zcav.points[%zu]", i);
-		if (!ju64(jl, &pts->items[i], "offset_bytes", where, &off) ||
-		    !jnum(jl, &pts->items[i], "mib_per_s", where, &mib))
+		if (!ju64(jl, p, "offset_bytes", where, &off) ||
+		    !jnum(jl, p, "mib_per_s", where, &mib))
 			continue;
+		c->flags[c->n] = 0;
+		if (imp ? imp->type == CLYDE_JSON_TRUE :
+			  jns(jl, p, "elapsed_ns", where, &ns) &&
+				    ns < 500000000ull)
+			c->flags[c->n] |= CLYDE_LOADED_ZCAV_IMPRECISE;
+		if (ju64(jl, p, "hole_bytes", where, &holes) && holes)
+			c->flags[c->n] |= CLYDE_LOADED_ZCAV_HOLES;
 		c->offset_bytes[c->n] = (double)off;
 		c->mib_per_s[c->n++] = mib;
 	}

@@ -109,7 +109,14 @@ struct clyde_loaded_zcav {
 	size_t n;
 	double *offset_bytes;
 	double *mib_per_s;
+	/* Per point, CLYDE_LOADED_ZCAV_* bits: a block too short to time
+	 * (the JSON's "imprecise", or for older results an elapsed_ns under
+	 * 0.5 s) and one over holes ("hole_bytes" above 0). */
+	unsigned char *flags;
 };
+
+#define CLYDE_LOADED_ZCAV_IMPRECISE 1u
+#define CLYDE_LOADED_ZCAV_HOLES 2u
 
 /* One test x member row of a clyde JSON result's per-member counters
  * (each test's `members[]`, of the first repeat that has them). */

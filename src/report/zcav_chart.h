@@ -2,7 +2,10 @@
  * The zcav chart of `clyde report`: throughput by position, one line per
  * run that has a zcav curve (clyde dev --tests zcav, clyde zcav), position
  * in GiB on the x axis and MiB/s on the y axis, both from 0.  Inline SVG in
- * the style of html.c's charts.
+ * the style of html.c's charts.  Flagged blocks (too short to time, or
+ * over holes of a sparse file: clyde_loaded_zcav.flags) are left out of
+ * the line and drawn as hollow circles (class "zcav-flag") with a <title>
+ * saying why; the y axis is scaled to the measured blocks.
  */
 #ifndef CLYDE_REPORT_ZCAV_CHART_H
 #define CLYDE_REPORT_ZCAV_CHART_H

@@ -29,9 +29,32 @@ static uint64_t test_bs(const struct clyde_dev_run *run, int t)
 	return run->cfg.rand_bs;
 }
 
+/* The depth asked for (zcav: one request at a time, as zcav(8)). */
 static unsigned test_depth(const struct clyde_dev_run *run, int t)
 {
 	return t == CLYDE_DEV_ZCAV ? 1 : run->cfg.iodepth;
+}
+
+/* What ran: the notes under the table. */
+static void text_notes(FILE *f, const struct clyde_dev_run *run)
+{
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+
+		if (r->ran && r->inflight_max != test_depth(run, t))
+			fprintf(f,
+				"%s: at most %u requests in flight of "
+				"--iodepth %u (%" PRIu64 " requests)\n",
+				test_name(t), r->inflight_max,
+				test_depth(run, t), r->ops);
+	}
+	if (run->memory_reason[0])
+		fprintf(f,
+			"memory: %s; the figures marked so are the page "
+			"cache's, not the device's\n",
+			run->memory_reason);
+	if (run->tests[CLYDE_DEV_ZCAV].ran)
+		clyde_zcav_flags_line(f, run, "");
 }
 
 /* ---- text -------------------------------------------------------------- */
@@ -46,13 +69,18 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 	fprintf(f, "clyde %s dev  %s  %s\n", version, label_of(run), c->path);
 	fprintf(f,
 		"%s %s, logical block %u B, range %s at offset %s; "
-		"engine %s\n",
+		"engine %s, data %s\n",
 		clyde_fmt_human_bytes(a, sizeof(a), (double)run->device_bytes),
 		run->is_block_device ? "block device" : "regular file",
 		run->logical_block,
 		clyde_fmt_human_bytes(b, sizeof(b), (double)run->range_bytes),
 		clyde_fmt_human_bytes(d, sizeof(d), (double)c->offset),
-		c->engine);
+		c->engine, c->zeros ? "zeros" : "random");
+	if (c->runtime_ns)
+		fprintf(f,
+			"by time: each test %.3g s after a ramp of %.3g s "
+			"that counts in no figure\n",
+			(double)c->runtime_ns / 1e9, (double)c->ramp_ns / 1e9);
 	fprintf(f, "%-10s %9s %5s %12s %10s %10s %10s %10s %5s %11s %11s\n",
 		"test", "bs", "depth", "rate", "IOPS", "lat mean", "lat p99",
 		"lat max", "%CPU", "dev read", "dev write");
@@ -76,18 +104,20 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 				   (double)clyde_hist_max(r->latency));
 		fprintf(f, "%-10s %9s %5u %12s %10.0f %10s %10s %10s %5.0f ",
 			clyde_dev_test_name((enum clyde_dev_test)t), a,
-			test_depth(run, t), b,
+			r->inflight_max, b,
 			clyde_dev_rate(r->ops, r->elapsed_ns), d, e, g, cpu);
 		if (r->dev.have_device)
-			fprintf(f, "%11s %11s\n",
+			fprintf(f, "%11s %11s",
 				clyde_fmt_human_bytes(h, sizeof(h),
 						      (double)r->dev.read_bytes),
 				clyde_fmt_human_bytes(
 					a, sizeof(a),
 					(double)r->dev.write_bytes));
 		else
-			fprintf(f, "%11s %11s\n", "-", "-");
+			fprintf(f, "%11s %11s", "-", "-");
+		fputs(r->from_memory ? "  memory\n" : "\n", f);
 	}
+	text_notes(f, run);
 	return clyde_out_finish(f);
 }
 
@@ -108,9 +138,12 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_close(w, ']');
 	clyde_jw_str(w, "engine", c->engine, sizeof(c->engine));
 	clyde_jw_u64(w, "iodepth", c->iodepth);
+	clyde_jw_str(w, "pattern", c->zeros ? "zeros" : "random", 8);
 	clyde_jw_u64(w, "bs", c->bs);
 	clyde_jw_u64(w, "rand_bs", c->rand_bs);
 	clyde_jw_u64(w, "rand_ops", c->rand_ops);
+	clyde_jw_u64(w, "runtime_ns", c->runtime_ns);
+	clyde_jw_u64(w, "ramp_ns", c->ramp_ns);
 	clyde_jw_u64(w, "offset", c->offset);
 	clyde_jw_u64(w, "size", run->range_bytes);
 	clyde_jw_bool(w, "destroy_data", c->destroy_data);
@@ -142,9 +175,24 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 	clyde_jw_bool(w, "writes", wr);
 	clyde_jw_u64(w, "bs", test_bs(run, t));
 	clyde_jw_u64(w, "iodepth", test_depth(run, t));
+	clyde_jw_u64(w, "inflight_max", r->inflight_max);
+	clyde_jw_bool(w, "from_memory", r->from_memory);
+	clyde_jw_open(w, "cache", '{');
+	if (r->backing_measured) {
+		clyde_jw_u64(w, "backing_resident_bytes",
+			     r->backing_resident_bytes);
+		clyde_jw_u64(w, "backing_range_bytes", r->backing_range_bytes);
+	}
+	if (r->file_measured) {
+		clyde_jw_u64(w, "file_resident_before",
+			     r->file_resident_before);
+		clyde_jw_u64(w, "file_resident_after", r->file_resident_after);
+	}
+	clyde_jw_close(w, '}');
 	clyde_jw_u64(w, "bytes", r->bytes);
 	clyde_jw_u64(w, "ops", r->ops);
 	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
+	clyde_jw_u64(w, "ramp_ops", r->ramp_ops);
 	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
 	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
 	clyde_jw_num(w, "bytes_per_s", clyde_dev_rate(r->bytes, r->elapsed_ns),
@@ -158,10 +206,20 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 static void json_zcav(struct clyde_jw *w, const struct clyde_dev_run *run)
 {
 	const struct clyde_zcav_result *z = &run->zcav;
+	size_t imprecise, holes;
+	size_t nflag = clyde_zcav_flag_counts(z, &imprecise, &holes);
 
 	clyde_jw_open(w, "zcav", '{');
 	clyde_jw_u64(w, "loops", z->loops_done);
 	clyde_jw_bool(w, "write", run->cfg.zcav.write);
+	if (z->holes_file[0])
+		clyde_jw_str(w, "holes_file", z->holes_file,
+			     sizeof(z->holes_file));
+	else
+		clyde_jw_null(w, "holes_file");
+	clyde_jw_u64(w, "flagged", nflag);
+	clyde_jw_u64(w, "imprecise", imprecise);
+	clyde_jw_u64(w, "over_holes", holes);
 	clyde_jw_open(w, "points", '[');
 	for (size_t i = 0; i < z->npoints; i++) {
 		const struct clyde_zcav_point *p = &z->points[i];
@@ -172,6 +230,12 @@ static void json_zcav(struct clyde_jw *w, const struct clyde_dev_run *run)
 		clyde_jw_u64(w, "elapsed_ns", p->ns);
 		clyde_jw_num(w, "mib_per_s",
 			     clyde_dev_rate(p->bytes, p->ns) / 1048576.0, 3);
+		clyde_jw_bool(w, "flagged", clyde_zcav_point_flagged(p));
+		clyde_jw_bool(w, "imprecise", p->imprecise);
+		if (p->holes_checked)
+			clyde_jw_u64(w, "hole_bytes", p->hole_bytes);
+		else
+			clyde_jw_null(w, "hole_bytes");
 		clyde_jw_open(w, "loop_ns", '[');
 		for (uint32_t l = 0; l < z->loops_done; l++) {
 			clyde_jw_member(w, NULL);
@@ -200,6 +264,11 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 	clyde_jw_bool(&w, "block_device", run->is_block_device);
 	clyde_jw_u64(&w, "size_bytes", run->device_bytes);
 	clyde_jw_u64(&w, "logical_block_size", run->logical_block);
+	if (run->memory_reason[0])
+		clyde_jw_str(&w, "memory_reason", run->memory_reason,
+			     sizeof(run->memory_reason));
+	else
+		clyde_jw_null(&w, "memory_reason");
 	clyde_jw_close(&w, '}');
 	clyde_jw_open(&w, "runs", '[');
 	clyde_jw_open(&w, NULL, '{');

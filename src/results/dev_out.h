@@ -38,9 +38,22 @@ int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
  * pass and "#loops: N", then "#block offset (GiB), MiB/s, time" and one
  * line per position, "%.2f %.2f %.3f" (offset in GiB, MiB/s, seconds),
  * commented out as "#%.2f ++++ %.3f" when the block took under 0.5 s (too
- * short to trust, as zcav says), then with one pass the "# Read" line.
- * zcav says "Read" when it writes too; so does this.
+ * short to trust, as zcav says) or lies over holes of the file behind the
+ * device (clyde's flag), then with one pass the "# Read" line, then, when
+ * some were flagged, one "# clyde: zcav: N of M blocks flagged ..." line
+ * (clyde_zcav_flags_line).  zcav says "Read" when it writes too; so does
+ * this.
  */
 int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run);
+
+/* The flagged points of z (clyde_zcav_point_flagged), and how many are
+ * imprecise and how many over holes (a point may be both). */
+size_t clyde_zcav_flag_counts(const struct clyde_zcav_result *z,
+			      size_t *imprecise, size_t *holes);
+
+/* One line after prefix saying which zcav blocks are flagged and why;
+ * nothing when none is. */
+void clyde_zcav_flags_line(FILE *f, const struct clyde_dev_run *run,
+			   const char *prefix);
 
 #endif

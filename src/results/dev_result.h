@@ -53,11 +53,17 @@ struct clyde_dev_config {
 	unsigned tests;	 /* CLYDE_DEV_BIT mask */
 	uint32_t bs;	 /* sequential request size, bytes */
 	uint32_t rand_bs;
-	uint64_t rand_ops; /* requests per random test */
-	uint32_t iodepth;  /* requests in flight */
-	char engine[16];   /* "psync", "io_uring" */
-	uint64_t offset;   /* start of the range, bytes */
-	uint64_t size;	   /* length of the range; 0: to the end */
+	uint64_t rand_ops; /* requests per random test; 0: by time alone */
+	/* --runtime, --ramp: every test runs by time (0: by count), the
+	 * first ramp_ns not counted (dev_job.h; zcav: passes until the
+	 * runtime is up, after ramp_ns of untimed reading) */
+	uint64_t runtime_ns, ramp_ns;
+	uint32_t iodepth; /* requests in flight; 0: the engine's default
+			    * (clyde_dev_run sets the depth that runs) */
+	bool zeros;	  /* --pattern zeros: bonnie++'s data, not new */
+	char engine[16];  /* "psync", "io_uring" */
+	uint64_t offset;  /* start of the range, bytes */
+	uint64_t size;	  /* length of the range; 0: to the end */
 	bool destroy_data;
 	bool clamp_range; /* a range past the end stops there (zcav -r) */
 	uint64_t seed;
@@ -70,10 +76,25 @@ struct clyde_dev_test_result {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
+	uint64_t ramp_ops; /* done during --ramp: in no figure */
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	/* Every request, from submission to completion; owned. */
 	struct clyde_hist *latency;
 	struct clyde_devio dev;
+	/* The most requests the engine had in the kernel at once
+	 * (io/engine.h, max_inflight): the depth that ran. */
+	uint32_t inflight_max;
+	/* Served through a page cache (see clyde_dev_run.memory_reason):
+	 * the figures are memory's, not the device's. */
+	bool from_memory;
+	/* A loop device without direct I/O under the target: how much of
+	 * its backing file's range was cached when the test started. */
+	bool backing_measured;
+	uint64_t backing_resident_bytes;
+	uint64_t backing_range_bytes;
+	/* A regular file target: its cached bytes before and after. */
+	bool file_measured;
+	uint64_t file_resident_before, file_resident_after;
 };
 
 /* One position of zcav: `loops` times, one per pass. */
@@ -82,7 +103,23 @@ struct clyde_zcav_point {
 	uint64_t bytes;
 	uint64_t *loop_ns; /* loops entries; owned */
 	uint64_t ns;	   /* zcav's average of the passes (see zcav.h) */
+	/* Flags: too short to time (under CLYDE_ZCAV_MIN_NS, the line zcav
+	 * comments out), and, when reading, the bytes of the block that are
+	 * holes of the file behind it (a regular file target, or a loop
+	 * device's backing file): nothing there is read from the disk. */
+	bool imprecise;
+	bool holes_checked;
+	uint64_t hole_bytes;
 };
+
+/* Under this a zcav block's time is too short to trust (zcav(8)'s rule). */
+#define CLYDE_ZCAV_MIN_NS 500000000ull
+
+/* A point is flagged when imprecise or (partly) over holes. */
+static inline bool clyde_zcav_point_flagged(const struct clyde_zcav_point *p)
+{
+	return p->imprecise || p->hole_bytes > 0;
+}
 
 struct clyde_zcav_result {
 	uint32_t loops_done;
@@ -90,6 +127,9 @@ struct clyde_zcav_result {
 	size_t npoints;
 	uint64_t *pass_ns; /* one per pass done: its whole time; owned */
 	uint64_t *pass_bytes;
+	/* Where holes were looked for ("" when they were not: writing, or
+	 * a device with no file behind it that clyde can see). */
+	char holes_file[4096];
 };
 
 struct clyde_dev_run {
@@ -103,6 +143,11 @@ struct clyde_dev_run {
 	enum clyde_iobuf_pages buffer_pages; /* what backed the buffers */
 	struct clyde_dev_test_result tests[CLYDE_DEV_TEST_COUNT];
 	struct clyde_zcav_result zcav;
+	/* Why the figures are served from memory, one sentence ("" when they
+	 * are not): a loop device without direct I/O under the target, a
+	 * target on a memory filesystem, or O_DIRECT not honoured on a file
+	 * target (its cached pages grew during a test). */
+	char memory_reason[4608];
 };
 
 void clyde_dev_run_init(struct clyde_dev_run *run);

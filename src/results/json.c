@@ -92,6 +92,15 @@ static void buffer_pages(struct clyde_jw *w, enum clyde_iobuf_pages pages)
 		clyde_jw_null(w, "buffer_pages");
 }
 
+/* The depth that ran, or null for a test without a depth of its own. */
+static void inflight_max(struct clyde_jw *w, uint32_t n)
+{
+	if (n)
+		clyde_jw_u64(w, "inflight_max", n);
+	else
+		clyde_jw_null(w, "inflight_max");
+}
+
 static void json_span(struct clyde_jw *w, unsigned index,
 		      const struct clyde_span *s)
 {
@@ -105,6 +114,7 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "cpu_sys_ns", s->cpu_sys_ns);
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
 	buffer_pages(w, s->buffer_pages);
+	inflight_max(w, s->inflight_max);
 	clyde_jw_close(w, '}');
 }
 
@@ -141,6 +151,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_bool(w, "too_fast", clyde_fmt_show(t) == CLYDE_SHOW_TOO_FAST);
 	clyde_jw_latency(w, "latency", t->latency, t->latency_sample_every);
 	buffer_pages(w, t->buffer_pages);
+	inflight_max(w, t->inflight_max);
 	json_cache(w, t);
 	clyde_jw_device(w, &t->dev, writes_its_bytes(id) ? t->bytes : 0);
 	clyde_jw_members(w, r, id);

@@ -88,6 +88,7 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 
 	t->bytes = t->ops = t->latency_max_ns = 0;
 	t->buffer_pages = CLYDE_IOBUF_NONE;
+	t->inflight_max = 0;
 	if (!t->latency) {
 		t->latency = malloc(sizeof(*t->latency));
 		if (t->latency)
@@ -114,6 +115,8 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 			t->latency_max_ns = s->latency_max_ns;
 		t->buffer_pages = clyde_iobuf_pages_least(t->buffer_pages,
 							  s->buffer_pages);
+		if (s->inflight_max > t->inflight_max)
+			t->inflight_max = s->inflight_max;
 		if (s->start_ns < first)
 			first = s->start_ns;
 		if (s->end_ns > last)

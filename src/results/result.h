@@ -74,6 +74,10 @@ struct clyde_span {
 	/* What backed this worker's block or seek buffers (its seekers':
 	 * the least of theirs); NONE for a test without them. */
 	enum clyde_iobuf_pages buffer_pages;
+	/* The most requests this worker's engine (its seekers': the most of
+	 * theirs) had in the kernel at once (io/engine.h, max_inflight); 0
+	 * for a test without an engine of its own depth (per-char, files). */
+	uint32_t inflight_max;
 };
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */
@@ -116,6 +120,9 @@ struct clyde_test_result {
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
 	enum clyde_iobuf_pages buffer_pages;
+	/* The most of the workers' inflight_max: the depth that ran (0: not
+	 * measured).  Set by clyde_test_sum_spans(). */
+	uint32_t inflight_max;
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */

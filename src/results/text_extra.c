@@ -244,8 +244,18 @@ static void write_engine_note(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 {
 	if (!p->engine[0] || (!strcmp(p->engine, "psync") && p->iodepth <= 1))
 		return;
-	if (rows[CLYDE_PUT_BLOCK].done || rows[CLYDE_REWRITE].done ||
-	    rows[CLYDE_GET_BLOCK].done || rows[CLYDE_SEEKS].done)
+	if (!(rows[CLYDE_PUT_BLOCK].done || rows[CLYDE_REWRITE].done ||
+	      rows[CLYDE_GET_BLOCK].done || rows[CLYDE_SEEKS].done))
+		return;
+	/* psync performs one request at a time whatever the depth (the
+	 * JSON's inflight_max says 1): say so rather than a depth. */
+	if (!strcmp(p->engine, "psync"))
+		fprintf(f,
+			"clyde: note: --iodepth %u on psync: its requests ran "
+			"one at a time (use --engine io_uring for a queue "
+			"depth)\n",
+			p->iodepth);
+	else
 		fprintf(f,
 			"clyde: note: block and seek tests ran on %s with up "
 			"to %u requests in flight per worker%s\n",

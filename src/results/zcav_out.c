@@ -6,10 +6,6 @@
 #include "results/dev_out.h"
 #include "results/run_out.h"
 
-/* Under this a block's time is too short to trust: zcav comments the line
- * out and prints "++++" for the rate, as bonnie++ prints "+++++". */
-#define ZCAV_MIN_NS 500000000ull
-
 /* "# Read 64 megs in 1 seconds, 52 megabytes per second.": zcav prints
  * whole seconds and a whole rate from the exact time. */
 static void pass_line(FILE *f, uint64_t bytes, uint64_t ns)
@@ -20,6 +16,44 @@ static void pass_line(FILE *f, uint64_t bytes, uint64_t ns)
 	fprintf(f, "# Read %llu megs in %d seconds, %d megabytes per second.\n",
 		(unsigned long long)megs, (int)s,
 		s > 0 ? (int)((double)megs / s) : 0);
+}
+
+size_t clyde_zcav_flag_counts(const struct clyde_zcav_result *z,
+			      size_t *imprecise, size_t *holes)
+{
+	size_t n = 0;
+
+	*imprecise = *holes = 0;
+	for (size_t i = 0; i < z->npoints; i++) {
+		*imprecise += z->points[i].imprecise;
+		*holes += z->points[i].hole_bytes > 0;
+		n += clyde_zcav_point_flagged(&z->points[i]);
+	}
+	return n;
+}
+
+void clyde_zcav_flags_line(FILE *f, const struct clyde_dev_run *run,
+			   const char *prefix)
+{
+	const struct clyde_zcav_result *z = &run->zcav;
+	size_t imprecise, holes;
+	size_t n = clyde_zcav_flag_counts(z, &imprecise, &holes);
+
+	if (!n)
+		return;
+	fprintf(f, "%szcav: %zu of %zu blocks flagged and left out", prefix, n,
+		z->npoints);
+	if (imprecise)
+		fprintf(f,
+			"; %zu took under 0.5 s (too short to time: use a "
+			"larger -b)",
+			imprecise);
+	if (holes)
+		fprintf(f,
+			"; %zu lie over holes of %s (a sparse file: read "
+			"from no disk)",
+			holes, z->holes_file);
+	fputc('\n', f);
 }
 
 int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run)
@@ -38,7 +72,10 @@ int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run)
 		double gib = (double)p->offset_bytes / (double)(1ull << 30);
 		double s = (double)p->ns / 1e9;
 
-		if (p->ns < ZCAV_MIN_NS)
+		/* Too short to trust (zcav comments the line out and prints
+		 * "++++" for the rate, as bonnie++ prints "+++++"), or over
+		 * holes: the same, so that gnuplot draws neither. */
+		if (clyde_zcav_point_flagged(p))
 			fprintf(f, "#%.2f ++++ %.3f\n", gib, s);
 		else
 			fprintf(f, "%.2f %.2f %.3f\n", gib,
@@ -46,5 +83,6 @@ int clyde_zcav_text_write(FILE *f, const struct clyde_dev_run *run)
 	}
 	if (z->loops_done == 1)
 		pass_line(f, z->pass_bytes[0], z->pass_ns[0]);
+	clyde_zcav_flags_line(f, run, "# clyde: ");
 	return clyde_out_finish(f);
 }

@@ -7,7 +7,7 @@
  *
  * The block tests and the seeks run on the configured engine (--engine)
  * with up to --iodepth operations in flight per worker and per seeker
- * (io/engine_pipe.h), each with its own buffer: the block tests stream
+ * (io/depth_driver.h), each with its own buffer: the block tests stream
  * the file's chunks in order, a rewrite writes a chunk back only after
  * reading it, and a seek's update follows its own read.  An operation's
  * latency runs from the submission of its first request to the completion
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "io/engine.h"
-#include "io/engine_pipe.h"
+#include "io/depth_driver.h"
 #include "io/iobuf.h"
 #include "workloads/worker.h"
 
@@ -212,7 +212,7 @@ int clyde_test_getc(struct clyde_worker *w)
 
 /* Message for a failed request of a test's operation. */
 static int req_err(struct clyde_worker *w, int ret,
-		   const struct clyde_pipe_slot *failed)
+		   const struct clyde_depth_slot *failed)
 {
 	if (!failed)
 		return clyde_worker_err(w, -ret, "the %s engine failed",
@@ -228,16 +228,16 @@ static int req_err(struct clyde_worker *w, int ret,
 /* The slots of one driver and the buffer they share. */
 struct slot_set {
 	struct clyde_iobuf buf;
-	struct clyde_pipe_slot s[];
+	struct clyde_depth_slot s[];
 };
 
 /* n slots with a buffer of `chunk` bytes each (one aligned block); *pages
  * becomes the least of it and what backs the buffer. */
-static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk,
-					   enum clyde_iobuf_pages *pages)
+static struct clyde_depth_slot *slots_alloc(unsigned n, size_t chunk,
+					    enum clyde_iobuf_pages *pages)
 {
 	struct slot_set *set =
-		calloc(1, sizeof(*set) + n * sizeof(struct clyde_pipe_slot));
+		calloc(1, sizeof(*set) + n * sizeof(struct clyde_depth_slot));
 
 	if (!set)
 		return NULL;
@@ -251,7 +251,7 @@ static struct clyde_pipe_slot *slots_alloc(unsigned n, size_t chunk,
 	return set->s;
 }
 
-static void slots_free(struct clyde_pipe_slot *s)
+static void slots_free(struct clyde_depth_slot *s)
 {
 	struct slot_set *set;
 
@@ -286,7 +286,7 @@ struct block_run {
  * here, before the request is submitted: making it counts in the test's
  * time but not in the write's latency.
  */
-static int block_start(void *arg, struct clyde_pipe_slot *s)
+static int block_start(void *arg, struct clyde_depth_slot *s)
 {
 	struct block_run *b = arg;
 
@@ -314,7 +314,7 @@ static int block_start(void *arg, struct clyde_pipe_slot *s)
 
 /* A chunk's request is done: a rewrite changes a byte and writes the chunk
  * back in place; otherwise the chunk is one operation, done. */
-static int block_next(void *arg, struct clyde_pipe_slot *s)
+static int block_next(void *arg, struct clyde_depth_slot *s)
 {
 	struct block_run *b = arg;
 
@@ -330,7 +330,7 @@ static int block_next(void *arg, struct clyde_pipe_slot *s)
 	return 0;
 }
 
-static const struct clyde_pipe_ops block_ops = {
+static const struct clyde_depth_ops block_ops = {
 	.start = block_start,
 	.next = block_next,
 };
@@ -338,7 +338,7 @@ static const struct clyde_pipe_ops block_ops = {
 static int block_test(struct clyde_worker *w, enum block_mode mode)
 {
 	struct block_run b = { .w = w, .mode = mode };
-	struct clyde_pipe_slot *slots = NULL, *failed;
+	struct clyde_depth_slot *slots = NULL, *failed;
 	struct clyde_engine e;
 	unsigned n = w->cfg->iodepth;
 	int ret, flags;
@@ -376,7 +376,7 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		return go_failed(w, ret);
 	}
 	clyde_worker_go(w, 0);
-	ret = clyde_pipe_run(&e, slots, n, &block_ops, &b, &failed);
+	ret = clyde_depth_run(&e, slots, n, &block_ops, &b, &failed);
 	if (ret < 0 && ret != -EINTR)
 		ret = req_err(w, ret, failed);
 	w->span->bytes = b.done * b.chunk;
@@ -387,6 +387,7 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 	} else {
 		ret = finish(w, &e, b.fd, mode != BLOCK_READ);
 	}
+	w->span->inflight_max = e.max_inflight;
 	clyde_engine_release(&e);
 	slots_free(slots);
 	return ret;
@@ -428,7 +429,7 @@ struct seeker {
 	struct seek_shared *sh;
 	unsigned index;
 	int fd;
-	struct clyde_pipe_slot *slots; /* iodepth, with their buffers */
+	struct clyde_depth_slot *slots; /* iodepth, with their buffers */
 	unsigned nslots;
 	struct clyde_rng rng;
 	uint64_t end_ns; /* when it stopped, by the context's clock */
@@ -436,6 +437,7 @@ struct seeker {
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
 	struct clyde_hist hist; /* this seeker's; merged after the join */
 	bool cut;		/* --stonewall's deadline ended it early */
+	unsigned inflight_max;	/* its engine's (io/engine.h) */
 	int ret;
 };
 
@@ -444,7 +446,7 @@ struct seeker {
 /* A ticket's read.  The update is decided here, right after the offset,
  * so that each seeker draws its random numbers in the same order at any
  * depth. */
-static int seek_start(void *arg, struct clyde_pipe_slot *sl)
+static int seek_start(void *arg, struct clyde_depth_slot *sl)
 {
 	struct seeker *s = arg;
 	struct clyde_worker *w = s->sh->w;
@@ -474,7 +476,7 @@ static int seek_start(void *arg, struct clyde_pipe_slot *sl)
 }
 
 /* read -> (update: write -> (-b: fsync)) -> the seek is done. */
-static int seek_next(void *arg, struct clyde_pipe_slot *sl)
+static int seek_next(void *arg, struct clyde_depth_slot *sl)
 {
 	struct seeker *s = arg;
 	const struct clyde_bonnie_config *cfg = s->sh->w->cfg;
@@ -510,7 +512,7 @@ static int seek_next(void *arg, struct clyde_pipe_slot *sl)
 	return 0;
 }
 
-static const struct clyde_pipe_ops seek_ops = {
+static const struct clyde_depth_ops seek_ops = {
 	.start = seek_start,
 	.next = seek_next,
 };
@@ -526,7 +528,7 @@ static void *seeker_main(void *arg)
 	struct seeker *s = arg;
 	struct seek_shared *sh = s->sh;
 	struct clyde_worker *w = sh->w;
-	struct clyde_pipe_slot *failed;
+	struct clyde_depth_slot *failed;
 	struct clyde_cpu_mark cpu0;
 	struct clyde_engine e;
 	/* The instance is this thread's: made here, used and freed here. */
@@ -543,7 +545,7 @@ static void *seeker_main(void *arg)
 	if (ret < 0)
 		return NULL;
 	clyde_cpu_mark(&cpu0);
-	ret = clyde_pipe_run(&e, s->slots, s->nslots, &seek_ops, s, &failed);
+	ret = clyde_depth_run(&e, s->slots, s->nslots, &seek_ops, s, &failed);
 	if (ret == -EINTR)
 		s->ret = ret;
 	else if (ret < 0)
@@ -552,6 +554,7 @@ static void *seeker_main(void *arg)
 		seeks_stop(sh);
 	clyde_cpu_since(&cpu0, &s->cpu_user_ns, &s->cpu_sys_ns);
 	s->end_ns = clyde_now(w->ctx);
+	s->inflight_max = e.max_inflight;
 	clyde_engine_release(&e);
 	return NULL;
 }
@@ -646,6 +649,8 @@ int clyde_test_seeks(struct clyde_worker *w)
 		w->span->ops += s[i].ops;
 		w->span->bytes += s[i].bytes;
 		w->span->stonewalled |= s[i].cut;
+		if (s[i].inflight_max > w->span->inflight_max)
+			w->span->inflight_max = s[i].inflight_max;
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;

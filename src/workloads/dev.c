@@ -21,8 +21,10 @@
 
 #include "env/env.h"
 #include "env/stack.h"
+#include "io/cache.h"
 #include "io/devguard.h"
 #include "io/iobuf.h"
+#include "io/loopcache.h"
 #include "io/pattern.h"
 #include "workloads/dev_job.h"
 #include "workloads/worker.h"
@@ -36,7 +38,7 @@ void clyde_dev_config_init(struct clyde_dev_config *cfg)
 	cfg->bs = CLYDE_DEV_DEFAULT_BS;
 	cfg->rand_bs = CLYDE_DEV_DEFAULT_RAND_BS;
 	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
-	cfg->iodepth = CLYDE_DEV_DEFAULT_IODEPTH;
+	cfg->iodepth = 0; /* the engine's default */
 	snprintf(cfg->engine, sizeof(cfg->engine), "psync");
 	clyde_zcav_config_init(&cfg->zcav);
 }
@@ -172,7 +174,7 @@ static int check_range(struct clyde_ctx *ctx, struct clyde_dev_run *run)
 static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 		    int fd, unsigned char *bufs,
 		    const struct clyde_engine_ops *engine,
-		    struct clyde_dev_job *job)
+		    struct clyde_pattern_gen *pat, struct clyde_dev_job *job)
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	bool seq = t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_SEQREAD;
@@ -186,6 +188,13 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->start = c->offset;
 	job->span = run->range_bytes - run->range_bytes % job->len;
 	job->n = seq ? job->span / job->len : c->rand_ops;
+	/* By time: the sequential tests go round the range until the
+	 * runtime is up; the random ones stop at --rand-ops only when it was
+	 * given (0 otherwise). */
+	if (c->runtime_ns && seq)
+		job->n = 0;
+	job->runtime_ns = c->runtime_ns;
+	job->ramp_ns = c->ramp_ns;
 	job->random = !seq;
 	clyde_rng_seed(&root, c->seed);
 	clyde_rng_fork(&root, (unsigned)t, &job->rng);
@@ -193,17 +202,101 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->engine = engine;
 	job->fsync_end = job->write;
 	job->bufs = bufs;
+	job->pat = job->write ? pat : NULL;
+}
+
+/*
+ * What could serve a test from memory instead of the device: the loop
+ * devices without direct I/O under the target (their backing files go
+ * through the page cache), and for a regular file target the file itself
+ * (a memory filesystem, or O_DIRECT not honoured).
+ */
+struct memwatch {
+	struct clyde_loopcache loops;
+	bool file; /* a regular file target: measure its residency */
+	bool memory_fs;
+};
+
+static void memwatch_init(struct clyde_dev_run *run, int fd, struct memwatch *m)
+{
+	const struct clyde_stack *st = &run->env.stack;
+	size_t len = sizeof(run->memory_reason);
+	char *why = run->memory_reason;
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < st->nnodes && m->loops.n < CLYDE_MAX_MEMBERS;
+	     i++) {
+		struct clyde_loop_backing *b = &m->loops.b[m->loops.n];
+
+		if (st->nodes[i].kind != CLYDE_STACK_LOOP ||
+		    clyde_loop_backing_read("", st->nodes[i].name, b) < 0 ||
+		    b->dio)
+			continue;
+		if (!m->loops.n)
+			snprintf(why, len,
+				 "%s has no direct I/O: its reads and writes "
+				 "go through the page cache of %s",
+				 b->dev, b->file);
+		m->loops.n++;
+	}
+	if (run->is_block_device)
+		return;
+	m->file = true;
+	m->memory_fs = clyde_cache_is_memory_fs(fd);
+	if (m->memory_fs && !why[0])
+		snprintf(why, len,
+			 "%s is on a memory filesystem: its pages are its "
+			 "storage",
+			 run->cfg.path);
+}
+
+/* After a test: was it served from memory? */
+static void memwatch_judge(struct clyde_dev_run *run, const struct memwatch *m,
+			   enum clyde_dev_test t)
+{
+	struct clyde_dev_test_result *r = &run->tests[t];
+	char grew[32];
+
+	if (m->loops.n || m->memory_fs)
+		r->from_memory = true;
+	if (!r->file_measured || m->memory_fs ||
+	    clyde_cache_direct_honoured(r->file_resident_before,
+					r->file_resident_after, r->bytes))
+		return;
+	r->from_memory = true;
+	if (run->memory_reason[0])
+		return;
+	snprintf(grew, sizeof(grew), "%" PRIu64 " bytes",
+		 r->file_resident_after - r->file_resident_before);
+	snprintf(run->memory_reason, sizeof(run->memory_reason),
+		 "O_DIRECT was not honoured on %s: its cached pages grew by "
+		 "%s during %s",
+		 run->cfg.path, grew, clyde_dev_test_name(t));
+}
+
+/* The cached bytes of the file target; not being able to look never
+ * fails a test (*ok says whether it could). */
+static void file_residency(int fd, uint64_t *resident, bool *ok)
+{
+	struct clyde_ctx quiet;
+	uint64_t total;
+
+	clyde_ctx_init(&quiet);
+	*ok = clyde_cache_residency_fd(&quiet, fd, resident, &total) == 0;
+	clyde_ctx_release(&quiet);
 }
 
 /* Run one request test between two readings of the device's counters. */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
-		    enum clyde_dev_test t, struct clyde_dev_job *job)
+		    enum clyde_dev_test t, struct clyde_dev_job *job,
+		    const struct memwatch *m)
 {
 	struct clyde_dev_test_result *r = &run->tests[t];
 	struct clyde_devstat before, after;
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job_out out;
-	bool counted;
+	struct clyde_loopcache_seen seen;
+	bool counted, ok_before = false, ok_after = false;
 	int rc;
 
 	r->latency = malloc(sizeof(*r->latency));
@@ -211,28 +304,41 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		return clyde_err(ctx, ENOMEM, "%s", run->cfg.path);
 	clyde_hist_init(r->latency);
 	job->hist = r->latency;
+	if (m->loops.n) {
+		clyde_loopcache_prepare(&m->loops, false, &seen);
+		r->backing_measured = seen.measured;
+		r->backing_resident_bytes = seen.resident_bytes;
+		r->backing_range_bytes = seen.range_bytes;
+	}
+	if (m->file)
+		file_residency(job->fd, &r->file_resident_before, &ok_before);
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
 	clyde_cpu_mark(&cpu);
 	rc = clyde_dev_job_run(ctx, job, &out);
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
 	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
 		clyde_devstat_delta(&before, &after, &r->dev);
+	if (m->file && rc == 0)
+		file_residency(job->fd, &r->file_resident_after, &ok_after);
+	r->file_measured = ok_before && ok_after;
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
+	r->ramp_ops = out.ramp_ops;
+	r->inflight_max = out.max_inflight;
 	r->ran = rc == 0;
+	if (r->ran)
+		memwatch_judge(run, m, t);
 	return rc;
 }
 
-/* Buffers for depth requests of the largest size, aligned for O_DIRECT
- * and filled with incompressible data. */
+/* Buffers for depth requests of the largest size, aligned for O_DIRECT.
+ * A write fills its buffer just before each request (dev_job.h). */
 static int make_bufs(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		     struct clyde_iobuf *buf)
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	size_t one = c->bs > c->rand_bs ? c->bs : c->rand_bs;
-	struct clyde_pattern_gen pat;
-	struct clyde_rng rng;
 	size_t len;
 
 	if (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV) &&
@@ -243,11 +349,18 @@ static int make_bufs(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		return clyde_err(ctx, ENOMEM, "%s: %zu bytes of buffers",
 				 c->path, len);
 	run->buffer_pages = buf->pages;
-	clyde_rng_seed(&rng, c->seed);
-	clyde_pattern_init(&pat, 0, &rng);
-	clyde_pattern_fill(&pat, buf->p, len);
-	clyde_pattern_release(&pat);
 	return 0;
+}
+
+/* The data generator of test t: its own stream of the run's seed. */
+static void pattern_for(const struct clyde_dev_config *c, enum clyde_dev_test t,
+			struct clyde_pattern_gen *pat)
+{
+	struct clyde_rng root, rng;
+
+	clyde_rng_seed(&root, c->seed);
+	clyde_rng_fork(&root, 0x100u + (unsigned)t, &rng);
+	clyde_pattern_init(pat, c->zeros, &rng);
 }
 
 /* Can the engine be set up here (io_uring: built in, permitted)?  Asked
@@ -269,6 +382,7 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	const struct clyde_dev_config *c = &run->cfg;
 	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
 	struct clyde_iobuf buf;
+	struct memwatch m;
 	unsigned char *bufs;
 	int rc = 0;
 
@@ -281,26 +395,59 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	if (make_bufs(ctx, run, &buf) < 0)
 		return -ENOMEM;
 	bufs = buf.p;
+	memwatch_init(run, fd, &m);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT && rc == 0; t++) {
 		struct clyde_dev_job job;
+		struct clyde_pattern_gen pat;
 
 		if (!(c->tests & CLYDE_DEV_BIT(t)))
 			continue;
 		if (hooks && hooks->before_test)
 			hooks->before_test(hooks->arg, (enum clyde_dev_test)t);
+		pattern_for(c, (enum clyde_dev_test)t, &pat);
 		if (t == CLYDE_DEV_ZCAV) {
-			rc = clyde_zcav_run(ctx, run, fd, bufs, engine);
+			rc = clyde_zcav_run(ctx, run, fd, bufs, engine, &pat);
+			if (rc == 0 && (m.loops.n || m.memory_fs))
+				run->tests[t].from_memory = true;
 		} else {
 			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
-				&job);
-			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job);
+				&pat, &job);
+			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
+				      &m);
 		}
+		clyde_pattern_release(&pat);
 		if (rc == 0 && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,
 					  run);
 	}
 	clyde_iobuf_free(&buf);
 	return rc;
+}
+
+/*
+ * The depth that runs: the engine's default when none was asked for (1
+ * for psync, CLYDE_DEV_DEFAULT_IODEPTH for io_uring), and never a depth
+ * the engine cannot keep: psync performs one request at a time, so a
+ * depth above 1 with it is refused rather than printed and not run.
+ */
+static int resolve_depth(struct clyde_ctx *ctx, struct clyde_dev_config *c)
+{
+	bool sync = !strcmp(c->engine, "psync");
+
+	if (!c->iodepth)
+		c->iodepth = sync ? 1 : CLYDE_DEV_DEFAULT_IODEPTH;
+	if (c->iodepth > CLYDE_DEV_MAX_IODEPTH)
+		return clyde_err(ctx, 0, "--iodepth %u: not in 1..%u",
+				 c->iodepth, CLYDE_DEV_MAX_IODEPTH),
+		       -EINVAL;
+	if (sync && c->iodepth > 1)
+		return clyde_err(ctx, 0,
+				 "--iodepth %u: the psync engine performs one "
+				 "request at a time; use --engine io_uring "
+				 "for a queue depth",
+				 c->iodepth),
+		       -EINVAL;
+	return 0;
 }
 
 static void describe_stack(const char *path, struct clyde_stack *stack)
@@ -326,10 +473,21 @@ int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
 	rc = clyde_env_target(ctx, cfg->path, &run->env.target);
 	if (rc < 0)
 		return rc;
-	if (cfg->iodepth < 1 || cfg->iodepth > CLYDE_DEV_MAX_IODEPTH)
-		return clyde_err(ctx, 0, "--iodepth %u: not in 1..%u",
-				 cfg->iodepth, CLYDE_DEV_MAX_IODEPTH),
+	rc = resolve_depth(ctx, &run->cfg);
+	if (rc < 0)
+		return rc;
+	if (cfg->ramp_ns && !cfg->runtime_ns)
+		return clyde_err(ctx, 0,
+				 "--ramp: only with --runtime (the ramp is "
+				 "the start of a test that runs by time)"),
 		       -EINVAL;
+	if (!cfg->rand_ops && !cfg->runtime_ns)
+		return clyde_err(ctx, 0,
+				 "--rand-ops 0: a random test needs a count "
+				 "or --runtime"),
+		       -EINVAL;
+	/* From here on the configuration is the one that runs. */
+	cfg = &run->cfg;
 	/* Every guard before the device is opened for writing. */
 	if (writes(cfg)) {
 		rc = clyde_devguard_check_write(ctx, cfg->path,

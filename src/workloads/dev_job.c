@@ -5,13 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/engine_pipe.h"
+#include "io/depth_driver.h"
 
-/* The offset of request i. */
+/* The offset of request i (sequential: round the range again and again
+ * when the test runs by time). */
 static uint64_t next_off(struct clyde_dev_job *job, uint64_t i)
 {
-	if (!job->random)
+	if (!job->random && job->n)
 		return job->start + i * job->len;
+	if (!job->random)
+		return job->start + (i % (job->span / job->len)) * job->len;
 	return job->start +
 	       clyde_rng_below(&job->rng, job->span / job->len) * job->len;
 }
@@ -22,40 +25,51 @@ struct pump {
 	struct clyde_dev_job *job;
 	struct clyde_dev_job_out *out;
 	uint64_t issued;
+	uint64_t deadline; /* by time: no request starts after it */
+	uint64_t ramp_end; /* what completes before it is not counted */
 };
 
 /* The next request, or 0 when all were issued. */
-static int start(void *arg, struct clyde_pipe_slot *s)
+static int start(void *arg, struct clyde_depth_slot *s)
 {
 	struct pump *p = arg;
 	struct clyde_dev_job *job = p->job;
 
-	if (p->issued == job->n)
+	if (job->n && p->issued == job->n)
 		return 0;
 	if (clyde_stopping(p->ctx))
 		return -EINTR;
+	if (p->deadline && clyde_now(p->ctx) >= p->deadline)
+		return 0;
 	s->req.op = job->write ? CLYDE_IO_WRITE : CLYDE_IO_READ;
 	s->req.fd = job->fd;
 	s->req.buf = s->buf;
 	s->req.len = job->len;
 	s->req.off = (off_t)next_off(job, p->issued++);
 	s->stage = 0;
+	if (job->write && job->pat)
+		clyde_pattern_fill(job->pat, s->buf, job->len);
 	return 1;
 }
 
 /* A request completed in full: count it; with fsync_each, follow it with
  * an fsync (not in its latency). */
-static int next(void *arg, struct clyde_pipe_slot *s)
+static int next(void *arg, struct clyde_depth_slot *s)
 {
 	struct pump *p = arg;
 
 	if (s->stage == 1)
 		return 0;
-	if (p->job->hist)
-		clyde_hist_record(p->job->hist,
-				  s->req.complete_ns - s->start_ns);
-	p->out->bytes += s->req.len;
-	p->out->ops++;
+	if (s->req.complete_ns < p->ramp_end) {
+		/* The ramp: done, not counted. */
+		p->out->ramp_ops++;
+	} else {
+		if (p->job->hist)
+			clyde_hist_record(p->job->hist,
+					  s->req.complete_ns - s->start_ns);
+		p->out->bytes += s->req.len;
+		p->out->ops++;
+	}
 	if (!p->job->fsync_each)
 		return 0;
 	s->req.op = CLYDE_IO_FSYNC;
@@ -63,14 +77,14 @@ static int next(void *arg, struct clyde_pipe_slot *s)
 	return 1;
 }
 
-static const struct clyde_pipe_ops pump_ops = { .start = start, .next = next };
+static const struct clyde_depth_ops pump_ops = { .start = start, .next = next };
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		      struct clyde_dev_job_out *out)
 {
-	struct pump p = { ctx, job, out, 0 };
+	struct pump p = { .ctx = ctx, .job = job, .out = out };
 	struct clyde_engine e;
-	struct clyde_pipe_slot *slots, *failed = NULL;
+	struct clyde_depth_slot *slots, *failed = NULL;
 	uint64_t t0;
 	int rc;
 
@@ -87,7 +101,11 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	for (unsigned i = 0; i < job->depth; i++)
 		slots[i].buf = job->bufs + (size_t)i * job->len;
 	t0 = clyde_now(ctx);
-	rc = clyde_pipe_run(&e, slots, job->depth, &pump_ops, &p, &failed);
+	if (job->runtime_ns)
+		p.deadline = t0 + job->ramp_ns + job->runtime_ns;
+	if (job->ramp_ns)
+		p.ramp_end = t0 + job->ramp_ns;
+	rc = clyde_depth_run(&e, slots, job->depth, &pump_ops, &p, &failed);
 	if (rc < 0 && rc != -EINTR)
 		clyde_err(ctx, rc == -ENODATA ? 0 : -rc,
 			  "%s: %s of %zu bytes at %jd%s", job->what,
@@ -102,7 +120,9 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		if (rc < 0)
 			clyde_err(ctx, -rc, "%s: fsync", job->what);
 	}
-	out->elapsed_ns = clyde_now(ctx) - t0;
+	/* The figures' time starts when the ramp ends. */
+	out->elapsed_ns = clyde_now(ctx) - (p.ramp_end ? p.ramp_end : t0);
+	out->max_inflight = e.max_inflight;
 	clyde_engine_release(&e);
 	free(slots);
 	return rc;

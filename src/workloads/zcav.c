@@ -1,9 +1,16 @@
 #include "workloads/zcav.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "io/loopcache.h"
 
 #include "workloads/dev_job.h"
 #include "workloads/worker.h"
@@ -94,6 +101,96 @@ static int make_points(struct clyde_ctx *ctx, struct clyde_dev_run *run)
 	return 0;
 }
 
+int64_t clyde_zcav_hole_bytes(int fd, uint64_t off, uint64_t len)
+{
+	uint64_t end = off + len, pos = off, holes = 0;
+
+	while (pos < end) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA);
+		off_t hole;
+
+		if (data < 0 && errno == ENXIO) /* only a hole to the end */
+			return (int64_t)(holes + (end - pos));
+		if (data < 0)
+			return -errno;
+		if ((uint64_t)data >= end)
+			return (int64_t)(holes + (end - pos));
+		holes += (uint64_t)data - pos;
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			return -errno;
+		pos = (uint64_t)hole;
+	}
+	return (int64_t)holes;
+}
+
+/*
+ * The file behind the target and where the target starts in it: the
+ * target itself (a regular file), or a loop device's backing file.  The
+ * fd, or -1 when there is none clyde can see.
+ */
+static int holes_file(const struct clyde_dev_run *run, int fd, uint64_t *base,
+		      char *name, size_t len)
+{
+	struct clyde_loop_backing b;
+	struct stat st;
+	char dev[32];
+	int bfd;
+
+	*base = 0;
+	if (!run->is_block_device) {
+		snprintf(name, len, "%s", run->cfg.path);
+		return dup(fd);
+	}
+	if (fstat(fd, &st) < 0)
+		return -1;
+	/* The loop driver's name for its devices: loopN, minor N. */
+	if (major(st.st_rdev) != 7)
+		return -1;
+	snprintf(dev, sizeof(dev), "loop%u", minor(st.st_rdev));
+	if (clyde_loop_backing_read("", dev, &b) < 0)
+		return -1;
+	bfd = open(b.file, O_RDONLY | O_CLOEXEC);
+	if (bfd < 0)
+		return -1;
+	*base = b.offset;
+	snprintf(name, len, "%s", b.file);
+	return bfd;
+}
+
+/* Before reading: the holes under each position. */
+static void find_holes(struct clyde_dev_run *run, int fd)
+{
+	struct clyde_zcav_result *res = &run->zcav;
+	uint64_t base;
+	int hfd = holes_file(run, fd, &base, res->holes_file,
+			     sizeof(res->holes_file));
+
+	if (hfd < 0) {
+		res->holes_file[0] = '\0';
+		return;
+	}
+	for (size_t i = 0; i < res->npoints; i++) {
+		struct clyde_zcav_point *p = &res->points[i];
+		int64_t h = clyde_zcav_hole_bytes(hfd, base + p->offset_bytes,
+						  p->bytes);
+
+		if (h < 0) {
+			/* The filesystem cannot tell: nothing is flagged. */
+			res->holes_file[0] = '\0';
+			for (size_t j = 0; j < i; j++)
+				res->points[j].hole_bytes = 0;
+			break;
+		}
+		p->holes_checked = true;
+		p->hole_bytes = (uint64_t)h;
+	}
+	if (!res->holes_file[0])
+		for (size_t i = 0; i < res->npoints; i++)
+			res->points[i].holes_checked = false;
+	close(hfd);
+}
+
 /* One pass over the positions. */
 static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		    struct clyde_dev_job *job, uint32_t pass)
@@ -111,6 +208,8 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		if (rc < 0)
 			return rc;
 		p->loop_ns[pass] = out.elapsed_ns;
+		if (out.max_inflight > r->inflight_max)
+			r->inflight_max = out.max_inflight;
 		res->pass_ns[pass] += out.elapsed_ns;
 		res->pass_bytes[pass] += out.bytes;
 		r->bytes += out.bytes;
@@ -120,14 +219,32 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	return 0;
 }
 
+/* --ramp: read (or write) the range from its start for ramp_ns, untimed
+ * and in no figure. */
+static int ramp(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+		const struct clyde_dev_job *timed)
+{
+	struct clyde_dev_job job = *timed;
+	struct clyde_dev_job_out out;
+
+	job.start = run->cfg.offset;
+	job.span = run->range_bytes - run->range_bytes % job.len;
+	job.n = 0;
+	job.runtime_ns = run->cfg.ramp_ns;
+	job.hist = NULL;
+	return clyde_dev_job_run(ctx, &job, &out);
+}
+
 int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
-		   unsigned char *bufs, const struct clyde_engine_ops *engine)
+		   unsigned char *bufs, const struct clyde_engine_ops *engine,
+		   struct clyde_pattern_gen *pat)
 {
 	const struct clyde_zcav_config *z = &run->cfg.zcav;
 	struct clyde_dev_test_result *r = &run->tests[CLYDE_DEV_ZCAV];
 	struct clyde_devstat before, after;
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job job;
+	uint64_t t0;
 	bool counted;
 	int rc = make_points(ctx, run);
 
@@ -148,12 +265,22 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	job.fsync_each = z->write;
 	job.hist = r->latency;
 	job.bufs = bufs;
-	/* zcav -w writes zeros. */
-	if (z->write)
-		memset(bufs, 0, z->chunk_bytes);
+	job.pat = z->write ? pat : NULL;
+	if (!z->write)
+		find_holes(run, fd);
+	if (run->cfg.ramp_ns) {
+		rc = ramp(ctx, run, &job);
+		if (rc < 0)
+			return rc;
+	}
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
 	clyde_cpu_mark(&cpu);
+	t0 = clyde_now(ctx);
 	for (uint32_t pass = 0; pass < z->loops && rc == 0; pass++) {
+		/* By time: another pass while the runtime is not up. */
+		if (pass && run->cfg.runtime_ns &&
+		    clyde_now(ctx) - t0 >= run->cfg.runtime_ns)
+			break;
 		rc = one_pass(ctx, run, &job, pass);
 		if (rc == 0)
 			run->zcav.loops_done = pass + 1;
@@ -167,6 +294,7 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 
 		memcpy(t, p->loop_ns, run->zcav.loops_done * sizeof(*t));
 		p->ns = clyde_zcav_average(t, run->zcav.loops_done);
+		p->imprecise = p->ns < CLYDE_ZCAV_MIN_NS;
 	}
 	r->ran = rc == 0;
 	return rc;

@@ -76,8 +76,18 @@ PY
 # psync at a depth: the same tests, the depth recorded.
 run_clyde "${small[@]}" --engine psync --iodepth 4 --json "$T/p4.json"
 expect_rc 0 "psync at depth 4 succeeds"
-assert_file_match "$T/out" 'on psync with up to 4 requests in flight' \
-	"the text notes a depth that is not bonnie++'s"
+assert_file_match "$T/out" '^clyde: note: --iodepth 4 on psync: its requests ran one at a time \(use --engine io_uring for a queue depth\)$' \
+	"the text says psync ran one request at a time, not a depth of 4"
+run_checker "$T/p4.json" <<'PY'
+import json, sys
+t = {x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+# psync performs one request at a time whatever --iodepth says: the
+# measured depth says so.
+for n in ("put_block", "rewrite", "get_block", "seeks"):
+    print(("ok" if t[n]["inflight_max"] == 1 and t[n]["workers"][0]["inflight_max"] == 1 else "FAIL"),
+          n, "on psync: inflight_max 1 (%s)" % t[n]["inflight_max"])
+print(("ok" if t["putc"]["inflight_max"] is None else "FAIL"), "a test that did not run: inflight_max null")
+PY
 
 # io_uring: where it cannot run, the refusal is one line, then a skip.
 run_clyde "${small[@]}" --engine io_uring --iodepth 32
@@ -125,6 +135,10 @@ for n, ops in (("put_block", 512), ("rewrite", 512), ("get_block", 512),
     t = tests[n]
     print(("ok" if t["state"] == "done" and t["ops"] == ops else "FAIL"),
           n, "done,", ops, "operations")
+    # The depth that ran, measured by the engine: a driver or engine that
+    # keeps fewer requests in flight than asked is caught here.
+    print(("ok" if t["inflight_max"] == 32 else "FAIL"),
+          n, "had 32 requests in flight at once (%s)" % t["inflight_max"])
 PY
 assert_empty_dir "$d" "-d is left empty"
 done_testing

@@ -91,6 +91,10 @@ say(ok_host, "the per-host share equals the aggregate on one host")
 say(all(abs(r["clock_offset_ns"]) < 10**9 for r in ranks),
     "clock offsets on one host are small")
 say(len(m["slowest"]) == len(tests), "the slowest rank of every test")
+# Every rank's engine depth travels with its worker: psync, one at a time.
+say(all(w["inflight_max"] == 1 for n in ("put_block", "rewrite", "get_block", "seeks")
+        for w in tests[n]["workers"]) and tests["put_block"]["inflight_max"] == 1,
+    "each rank's worker carries its inflight_max (1 on psync)")
 PY
 
 # One history entry for the whole job, with the ranks and hosts.

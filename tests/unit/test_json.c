@@ -109,6 +109,9 @@ static void build(struct clyde_run *r, unsigned k)
 	/* The least of the workers' buffer pages is the test's. */
 	t->spans[0].buffer_pages = CLYDE_IOBUF_HUGETLB;
 	t->spans[1].buffer_pages = CLYDE_IOBUF_THP;
+	/* The most of the workers' depths that ran is the test's. */
+	t->spans[0].inflight_max = 4;
+	t->spans[1].inflight_max = 16;
 	for (uint64_t i = 1; i <= 10000; i++)
 		clyde_hist_record(t->spans[i > 5000].hist, i * 1000);
 	clyde_test_sum_spans(t);
@@ -338,7 +341,8 @@ static const char *const checker[] = {
 	"def check_test(ri, x, name):\n",
 	"    keys(x, 'name state note bytes ops elapsed_ns cpu_user_ns '\n",
 	"         'cpu_sys_ns rate_per_s rate_unit cpu_pct too_fast latency '\n",
-	"         'buffer_pages cache device workers members members_check',\n",
+	"         'buffer_pages inflight_max cache device workers members '\n",
+	"         'members_check',\n",
 	"         name)\n",
 	"    check(x['buffer_pages'] in (None, 'small', 'thp', 'hugetlb'),\n",
 	"          name + ': buffer_pages')\n",
@@ -385,8 +389,10 @@ static const char *const checker[] = {
 	"        check(wa is None, name + ': write amplification null')\n",
 	"    for w in x['workers']:\n",
 	"        keys(w, 'index start_ns end_ns bytes ops cpu_user_ns '\n",
-	"             'cpu_sys_ns latency_max_ns buffer_pages', name + ' worker')\n",
-	"        check(all(isint(v) for k, v in w.items() if k != 'buffer_pages'),\n",
+	"             'cpu_sys_ns latency_max_ns buffer_pages inflight_max',\n",
+	"             name + ' worker')\n",
+	"        check(all(isint(v) for k, v in w.items()\n",
+	"                  if k not in ('buffer_pages', 'inflight_max')),\n",
 	"              name + ': w ints')\n",
 	"        check(w['buffer_pages'] in (None, 'small', 'thp', 'hugetlb'),\n",
 	"              name + ': w buffer_pages')\n",
@@ -421,12 +427,17 @@ static const char *const checker[] = {
 	"    check(w[0] == {'index': 0, 'start_ns': 1000,\n",
 	"          'end_ns': (2 + ri) * 10**9 + 1000, 'bytes': 1 << 29,\n",
 	"          'ops': 65536, 'cpu_user_ns': 1234, 'cpu_sys_ns': 5678,\n",
-	"          'latency_max_ns': 5000000, 'buffer_pages': 'hugetlb'},\n",
+	"          'latency_max_ns': 5000000, 'buffer_pages': 'hugetlb',\n",
+	"          'inflight_max': 4},\n",
 	"          'worker 0 ' + repr(w[0]))\n",
 	"    check(w[1]['latency_max_ns'] == 10000000, 'worker 1')\n",
 	"    check(w[1]['buffer_pages'] == 'thp', 'worker 1 buffer pages')\n",
 	"    check(b['buffer_pages'] == 'thp', 'the least of the workers')\n",
 	"    check(T['seq_create']['buffer_pages'] is None, 'no buffers: null')\n",
+	"    check(b['inflight_max'] == 16, 'the most of the workers in flight')\n",
+	"    check(w[1]['inflight_max'] == 16, 'worker 1 in flight')\n",
+	"    check(T['seq_create']['inflight_max'] is None,\n",
+	"          'no engine depth: inflight_max null')\n",
 	"    check(b['cache'] == {'evicted': True, 'dropped': False,\n",
 	"          'residency': None, 'resident_bytes': 0, 'total_bytes': 0,\n",
 	"          'warning': False, 'direct_checked': False,\n",
@@ -532,7 +543,9 @@ static void test_single(void)
 	CHECK(strstr(out, "\"write_amplification\": 1.5000") != NULL);
 	CHECK(strstr(out, "\"settled\": null") != NULL);
 	CHECK(strstr(out, "NaN") == NULL && strstr(out, "nan") == NULL);
-	CHECK(strstr(out, "Infinity") == NULL && strstr(out, "inf") == NULL);
+	/* (": inf" and ": -inf": a value; "inflight_max" is a key.) */
+	CHECK(strstr(out, "Infinity") == NULL && strstr(out, ": inf") == NULL &&
+	      strstr(out, ": -inf") == NULL);
 	CHECK(out[strlen(out) - 1] == '\n');
 	/* nothing but printable ASCII, newlines and valid UTF-8 (the é) */
 	bad = 0;

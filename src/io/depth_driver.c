@@ -1,16 +1,16 @@
 /*
- * The queue-depth driver (engine_pipe.h).  Free slots are a stack; each
+ * The queue-depth driver (depth_driver.h).  Free slots are a stack; each
  * round fills every free slot with an operation, commits once, and reaps
  * whatever has completed (at least one), queueing the continuations of
  * the operations as it goes, so they go out with the next commit.
  */
-#include "io/engine_pipe.h"
+#include "io/depth_driver.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 /* Remember the request as filled, and hand it to the engine. */
-static int submit(struct clyde_engine *e, struct clyde_pipe_slot *s)
+static int submit(struct clyde_engine *e, struct clyde_depth_slot *s)
 {
 	s->buf0 = s->req.buf;
 	s->len0 = s->req.len;
@@ -24,8 +24,8 @@ static int submit(struct clyde_engine *e, struct clyde_pipe_slot *s)
  * (the rest of a short transfer, or the operation's next request), 0 when
  * its operation is done, or a negative errno.
  */
-static int completed(struct clyde_engine *e, struct clyde_pipe_slot *s,
-		     const struct clyde_pipe_ops *ops, void *arg)
+static int completed(struct clyde_engine *e, struct clyde_depth_slot *s,
+		     const struct clyde_depth_ops *ops, void *arg)
 {
 	struct clyde_io_req *r = &s->req;
 	ssize_t res = r->result;
@@ -58,11 +58,11 @@ static int completed(struct clyde_engine *e, struct clyde_pipe_slot *s,
 	return ret < 0 ? ret : 1;
 }
 
-int clyde_pipe_run(struct clyde_engine *e, struct clyde_pipe_slot *slots,
-		   unsigned n, const struct clyde_pipe_ops *ops, void *arg,
-		   struct clyde_pipe_slot **failed)
+int clyde_depth_run(struct clyde_engine *e, struct clyde_depth_slot *slots,
+		    unsigned n, const struct clyde_depth_ops *ops, void *arg,
+		    struct clyde_depth_slot **failed)
 {
-	struct clyde_pipe_slot **free_slots = calloc(n, sizeof(*free_slots));
+	struct clyde_depth_slot **free_slots = calloc(n, sizeof(*free_slots));
 	struct clyde_io_req **out = calloc(n, sizeof(*out));
 	unsigned nfree = n;
 	bool more = true;
@@ -80,7 +80,7 @@ int clyde_pipe_run(struct clyde_engine *e, struct clyde_pipe_slot *slots,
 		int got;
 
 		while (more && nfree) {
-			struct clyde_pipe_slot *s = free_slots[nfree - 1];
+			struct clyde_depth_slot *s = free_slots[nfree - 1];
 
 			ret = ops->start(arg, s);
 			if (ret <= 0) {
@@ -103,7 +103,7 @@ int clyde_pipe_run(struct clyde_engine *e, struct clyde_pipe_slot *slots,
 			break;
 		}
 		for (int i = 0; i < got && !ret; i++) {
-			struct clyde_pipe_slot *s = out[i]->user;
+			struct clyde_depth_slot *s = out[i]->user;
 			int r = completed(e, s, ops, arg);
 
 			if (r == 0)

@@ -29,15 +29,15 @@
  * The slots and their buffers are the caller's; slot->user and the
  * `index`, `stage` and `flags` fields are there for the callbacks.
  */
-#ifndef CLYDE_IO_ENGINE_PIPE_H
-#define CLYDE_IO_ENGINE_PIPE_H
+#ifndef CLYDE_IO_DEPTH_DRIVER_H
+#define CLYDE_IO_DEPTH_DRIVER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "io/engine.h"
 
-struct clyde_pipe_slot {
+struct clyde_depth_slot {
 	struct clyde_io_req req;
 	unsigned char *buf; /* the caller's buffer for this slot */
 	uint64_t index;	    /* the callbacks': e.g. the chunk number */
@@ -52,9 +52,9 @@ struct clyde_pipe_slot {
 	bool first;
 };
 
-struct clyde_pipe_ops {
-	int (*start)(void *arg, struct clyde_pipe_slot *s);
-	int (*next)(void *arg, struct clyde_pipe_slot *s);
+struct clyde_depth_ops {
+	int (*start)(void *arg, struct clyde_depth_slot *s);
+	int (*next)(void *arg, struct clyde_depth_slot *s);
 };
 
 /*
@@ -62,8 +62,8 @@ struct clyde_pipe_ops {
  * engine's depth) until start() says there is no more work and every
  * operation is done.  Returns 0 or the first error (see above).
  */
-int clyde_pipe_run(struct clyde_engine *e, struct clyde_pipe_slot *slots,
-		   unsigned n, const struct clyde_pipe_ops *ops, void *arg,
-		   struct clyde_pipe_slot **failed);
+int clyde_depth_run(struct clyde_engine *e, struct clyde_depth_slot *slots,
+		    unsigned n, const struct clyde_depth_ops *ops, void *arg,
+		    struct clyde_depth_slot **failed);
 
 #endif
