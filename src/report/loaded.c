@@ -16,8 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results/stack_out.h"
+#include "report/loaded_internal.h"
+#include "results/fio_read.h"
 #include "results/format.h"
+#include "results/stack_out.h"
 
 /* Files bigger than this are not read (a CSV this size would be about
  * three million runs; a JSON result is refused well before). */
@@ -1215,7 +1217,7 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 			     size_t len, const char *name,
 			     struct clyde_loaded_set *set)
 {
-	size_t i = 0, before = set->nruns, errs = set->nmalformed;
+	size_t i = 0, before = set->nruns, errs = set->nmalformed, fio_off = 0;
 	int rc;
 
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
@@ -1223,6 +1225,22 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 	while (i < len && (data[i] == ' ' || data[i] == '\t' ||
 			   data[i] == '\r' || data[i] == '\n'))
 		i++;
+	switch (clyde_fio_sniff(data, len, &fio_off)) {
+	case CLYDE_FIO_JSON:
+		rc = clyde_loaded_add_fio(ctx, data, len, fio_off, name, set);
+		goto done;
+	case CLYDE_FIO_TEXT:
+		if (clyde_loaded_add_error(
+			    set,
+			    "%s: fio's normal (text) output, which clyde does "
+			    "not read: run fio with --output-format=json (or "
+			    "json+)",
+			    name))
+			return clyde_err(ctx, ENOMEM, "reading %s", name);
+		return 0;
+	case CLYDE_FIO_NOT:
+		break;
+	}
 	if (i < len && data[i] == '{') {
 		struct clyde_json root;
 		struct clyde_json_error err;
@@ -1243,6 +1261,7 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 	} else {
 		rc = read_csv_buffer(ctx, data, len, name, set);
 	}
+done:
 	if (!rc && set->nruns == before && set->nmalformed == errs &&
 	    clyde_loaded_add_error(set, "%s: no results in the file%s", name,
 				   len ? "" : " (it is empty)"))
@@ -1325,6 +1344,36 @@ out:
 		fclose(f);
 	free(buf);
 	return rc;
+}
+
+/* ---- for the other loaders (loaded_internal.h) ---------------------- */
+
+struct clyde_loaded_run *clyde_loaded_new_run(struct clyde_loaded_set *set,
+					      const char *path,
+					      unsigned long line, size_t ntests)
+{
+	return new_run(set, path, line, ntests);
+}
+
+void clyde_loaded_drop_last(struct clyde_loaded_set *set)
+{
+	drop_last_run(set);
+}
+
+int clyde_loaded_kv_set(struct clyde_loaded_run *r, const char *key,
+			const char *value)
+{
+	return kv_set(r, key, value);
+}
+
+int clyde_loaded_set_label(struct clyde_loaded_run *r, const char *label)
+{
+	return set_label(r, label);
+}
+
+int clyde_loaded_add_sample(struct clyde_loaded_test *t, double v)
+{
+	return add_sample(t, v);
 }
 
 /* ---- repeats in CSV files ------------------------------------------- */
