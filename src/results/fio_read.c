@@ -77,15 +77,13 @@ enum clyde_fio_kind clyde_fio_sniff(const char *data, size_t len,
 		}
 		if (text_job_line(s + j, n - j))
 			return CLYDE_FIO_TEXT;
-		if (starts(s + j, n - j, "fio-3.") ||
-		    starts(s + j, n - j, "fio-"))
+		if (starts(s + j, n - j, "fio-"))
 			saw_version_line = true;
 		else if (saw_version_line && starts(s + j, n - j, "Starting "))
 			return CLYDE_FIO_TEXT;
 		/* fio's notes and messages before the JSON; blank lines. */
 		else if (j < n && !starts(s + j, n - j, "note:") &&
-			 !starts(s + j, n - j, "fio:") &&
-			 !starts(s + j, n - j, "fio: "))
+			 !starts(s + j, n - j, "fio:"))
 			return CLYDE_FIO_NOT;
 		if (!nl)
 			break;
