@@ -166,6 +166,16 @@ for f in rr.txt cut.json old.json; do
 done
 run_clyde history --db "$db" list
 assert_eq "$(($(wc -l <"$T/out") - 1))" 4 "still four runs stored"
+# --labels: one per job.
+run_clyde history --db "$T/l.db" import --labels w,r,x two.json
+expect_rc 1 "three labels for two jobs"
+assert_file_match "$T/err" '3 labels for 2 results \(one per CSV line, JSON file or fio job' \
+	"the count is the jobs'"
+run_clyde history --db "$T/l.db" import --labels w-job,r-job two.json
+expect_rc 0 "a label per job"
+run_clyde history --db "$T/l.db" list
+assert_file_match "$T/out" '^ +1 .* w-job +fio ' "the write job labelled"
+assert_file_match "$T/out" '^ +2 .* r-job +fio ' "the read job labelled"
 run_clyde history --db "$db" compare 1 2 3 4
 expect_rc 0 "history compare of stored fio jobs and the clyde run"
 assert_file_match "$T/out" '^seqread +rate' "the stored job's figures"
