@@ -123,6 +123,16 @@ if [[ -n $dev ]]; then
 	expect_rc 0 "compare clyde dev with fio"
 	assert_file_match "$T/out" '^randread +rate +[KMG]iB/s +~?[0-9.]+( \*)? +~?[0-9.]+' \
 		"randread: a clyde dev figure and a fio figure in one row"
+	assert_file_match "$T/out" '^randread IOPS +rate +IO/s +~?[0-9.]+( \*)? +~?[0-9.]+' \
+		"randread IOPS: clyde dev's and fio's in one row"
+	run_checker "$T/out" dev.json fdev.json <<'PY'
+import json, re, sys
+out = open(sys.argv[1]).read()
+dev = json.load(open(sys.argv[2]))["runs"][0]["tests"][0]
+m = re.search(r"^randread IOPS +rate +IO/s +~?([0-9.]+)", out, re.M)
+ok = m and abs(float(m.group(1)) - dev["iops"]) <= 0.5 + 1e-3 * dev["iops"]
+print(("ok " if ok else "FAIL ") + "clyde dev's IOPS row is its JSON's iops")
+PY
 	assert_file_no_match "$T/out" 'queue depth: 1 \(clyde-dev\), not recorded' \
 		"fio's iodepth is clyde's queue depth"
 fi
