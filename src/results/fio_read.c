@@ -140,8 +140,10 @@ static size_t skip_value(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/* Find the top-level "jobs" array of the object at off and the span of
- * each of its elements (njobs of them, in spans[2k], spans[2k+1]). */
+/* Find the top-level "jobs" array of the object at res->json_off (its
+ * first "jobs" member, as clyde_json_get() takes) and the span of each of
+ * its res->njobs elements (text_off, text_len).  -EINVAL when the text
+ * does not hold them where the tree did (a key written with escapes). */
 static int scan_jobs(const char *s, size_t n, struct clyde_fio_result *res)
 {
 	size_t i = skip_ws(s, n, res->json_off) + 1, k = 0;
