@@ -335,7 +335,11 @@ static int describe_fio(struct clyde_ctx *ctx, const char *what,
 	e->started_unix = r->started_unix && r->started_unix <= INT64_MAX ?
 				  (int64_t)r->started_unix :
 				  -1;
-	e->target_path = dup_or_empty(clyde_loaded_kv_get(r, "fio filename"));
+	/* Where fio did its I/O: its file (or device), else its directory. */
+	e->target_path =
+		dup_or_empty(clyde_loaded_kv_get(r, "fio filename") ?
+				     clyde_loaded_kv_get(r, "fio filename") :
+				     clyde_loaded_kv_get(r, "fio directory"));
 	if (clyde_hist_entry_fill_strings(e) < 0)
 		rc = clyde_err(ctx, ENOMEM, "%s", what);
 	if (rc == 0) {
