@@ -22,9 +22,10 @@
 static void usage(FILE *f)
 {
 	fputs("usage: clyde compare [options] [--] RESULT...\n"
-	      "  RESULT: a clyde JSON result, or a file of bonnie++/clyde CSV\n"
-	      "          lines (formats 1.03, 1.96, 1.98; one run per line),\n"
-	      "          or - for standard input\n"
+	      "  RESULT: a clyde JSON result, fio's JSON output (fio 3.x, json\n"
+	      "          or json+; one run per job), a file of bonnie++/clyde\n"
+	      "          CSV lines (formats 1.03, 1.96, 1.98; one run per\n"
+	      "          line), or - for standard input\n"
 	      "  --format FMT      text (default), markdown, md or csv (one line\n"
 	      "                    per result, raw numbers in the unit of each\n"
 	      "                    column header, flags in their own columns)\n"

@@ -57,12 +57,13 @@ static const char usage_text[] =
 	"                         the stored results as they were saved; several\n"
 	"                         JSON results need a directory (one file each)\n"
 	"      --all              every stored run, oldest first\n"
-	"  import FILE...         bonnie++ CSV lines (each one run) or a\n"
-	"                         clyde JSON result; one already stored is\n"
-	"                         skipped (\"already stored as id N\")\n"
+	"  import FILE...         bonnie++ CSV lines (each one run), a clyde\n"
+	"                         JSON result, or fio's JSON output (each job\n"
+	"                         one run); one already stored is skipped\n"
+	"                         (\"already stored as id N\")\n"
 	"      --label NAME       label every imported run NAME\n"
-	"      --labels A,B,...   label the results in order (one per CSV line\n"
-	"                         or JSON file; the count must match)\n"
+	"      --labels A,B,...   label the results in order (one per CSV line,\n"
+	"                         JSON file or fio job; the count must match)\n"
 	"      --force            store results that are stored already\n"
 	"  label ID NAME          rename run ID\n"
 	"  note ID TEXT...        a note on run ID (\"\" removes it)\n"
@@ -1024,8 +1025,8 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		return usage_error(
 			c,
 			"--labels: %zu label%s for %zu result%s (one "
-			"per CSV line or JSON file, in order); "
-			"nothing imported",
+			"per CSV line, JSON file or fio job, in "
+			"order); nothing imported",
 			nl, nl == 1 ? "" : "s", nresults,
 			nresults == 1 ? "" : "s");
 	}

@@ -12,6 +12,7 @@
 #include "report/history_internal.h"
 #include "report/loaded.h"
 #include "results/csv_read.h"
+#include "results/fio_read.h"
 #include "results/format.h"
 #include "results/json_read.h"
 
@@ -65,15 +66,19 @@ int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
 static void figures_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_figure *fig)
 {
-	if (run->kind != CLYDE_LOADED_BONNIE && run->kind != CLYDE_LOADED_DEV)
+	bool dev = run->kind == CLYDE_LOADED_DEV ||
+		   run->kind == CLYDE_LOADED_FIO;
+
+	if (run->kind != CLYDE_LOADED_BONNIE && !dev)
 		return;
 	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++) {
 		const struct clyde_loaded_test *t = &run->tests[i];
 		struct clyde_history_figure *f = &fig[i];
 
-		/* A dev run's sequential write and read are the list's
-		 * write and read columns (bytes/s, as put_block's). */
-		if (run->kind == CLYDE_LOADED_DEV) {
+		/* A dev run's (or fio job's) sequential write and read are
+		 * the list's write and read columns (bytes/s, as
+		 * put_block's). */
+		if (dev) {
 			if (!strcmp(t->name, "seqwrite"))
 				f = &fig[CLYDE_PUT_BLOCK];
 			else if (!strcmp(t->name, "seqread"))
@@ -128,11 +133,16 @@ static int settings_from_loaded(const struct clyde_loaded_run *run,
 	/* A dev run: the range used and the sequential block size, in
 	 * bytes, shown as sizes. */
 	static const char *const dev_keys[] = { "size", NULL, "bs" };
+	/* A fio job: its size and block size as fio was given them. */
+	static const char *const fio_keys[] = { "fio size", NULL, "fio bs" };
 	char **dst[] = { &e->file_size, &e->files, &e->io_chunk };
 	bool dev = run->kind == CLYDE_LOADED_DEV;
+	bool fio = run->kind == CLYDE_LOADED_FIO;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *key = dev ? dev_keys[i] : keys[i];
+		const char *key = dev ? dev_keys[i] :
+				  fio ? fio_keys[i] :
+					keys[i];
 		const char *v = key ? clyde_loaded_kv_get(run, key) : NULL;
 		char buf[64];
 
@@ -304,14 +314,54 @@ static int describe_csv(struct clyde_ctx *ctx, const char *what,
 	return rc;
 }
 
+/* Fill e from fio's JSON output of one job (history import stores one
+ * document per job: clyde_fio_job_doc()). */
+static int describe_fio(struct clyde_ctx *ctx, const char *what,
+			const char *doc, size_t len,
+			struct clyde_history_entry *e)
+{
+	struct clyde_loaded_set set;
+	const struct clyde_loaded_run *r;
+	int rc;
+
+	rc = load_one(ctx, what, doc, len, &set);
+	if (rc < 0) {
+		clyde_loaded_set_release(&set);
+		return rc;
+	}
+	r = &set.runs[0];
+	e->kind = strdup("fio");
+	e->label = strdup(r->label);
+	e->started_unix = r->started_unix && r->started_unix <= INT64_MAX ?
+				  (int64_t)r->started_unix :
+				  -1;
+	/* Where fio did its I/O: its file (or device), else its directory. */
+	e->target_path =
+		dup_or_empty(clyde_loaded_kv_get(r, "fio filename") ?
+				     clyde_loaded_kv_get(r, "fio filename") :
+				     clyde_loaded_kv_get(r, "fio directory"));
+	if (clyde_hist_entry_fill_strings(e) < 0)
+		rc = clyde_err(ctx, ENOMEM, "%s", what);
+	if (rc == 0) {
+		figures_from_loaded(r, e->fig);
+		if (settings_from_loaded(r, e) < 0)
+			rc = clyde_err(ctx, ENOMEM, "%s", what);
+	}
+	clyde_loaded_set_release(&set);
+	return rc;
+}
+
 int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
 			   const char *doc, size_t len,
 			   struct clyde_history_entry *e)
 {
+	size_t off;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
-	if (clyde_hist_starts_json(doc, len))
+	if (clyde_fio_sniff(doc, len, &off) == CLYDE_FIO_JSON)
+		rc = describe_fio(ctx, what, doc, len, e);
+	else if (clyde_hist_starts_json(doc, len))
 		rc = describe_json(ctx, what, doc, len, e);
 	else
 		rc = describe_csv(ctx, what, doc, len, e);

@@ -15,6 +15,7 @@
 
 #include "report/history_internal.h"
 #include "results/csv_read.h"
+#include "results/fio_read.h"
 
 /* Files bigger than this are not imported (a JSON result is far smaller,
  * and a CSV file of this size holds about a million runs). */
@@ -136,6 +137,21 @@ int clyde_history_count_results(struct clyde_ctx *ctx, const char *path,
 	rc = slurp(ctx, path, &buf, &len);
 	if (rc < 0)
 		return rc;
+	if (clyde_fio_sniff(buf, len, &pos) == CLYDE_FIO_JSON) {
+		struct clyde_fio_result res;
+		unsigned long l;
+
+		/* One result per job; a bad file is refused by the import. */
+		if (clyde_fio_parse(buf, len, pos, &res, why, sizeof(why),
+				    &l) == 0)
+			*count = res.njobs;
+		else
+			*count = 1;
+		clyde_fio_result_release(&res);
+		free(buf);
+		return 0;
+	}
+	pos = 0;
 	if (clyde_hist_starts_json(buf, len)) {
 		*count = 1;
 		free(buf);
@@ -324,6 +340,49 @@ static int import_csv(struct clyde_ctx *ctx, struct clyde_history *h,
 	return rc;
 }
 
+/* Import fio's JSON output buf[0..len) (JSON at off): one document per
+ * job (clyde_fio_job_doc()), each recorded with the line its job starts
+ * on.  A bad file is refused whole (-EINVAL, why in ctx). */
+static int import_fio(struct clyde_ctx *ctx, struct clyde_history *h,
+		      const char *path, const char *buf, size_t len, size_t off,
+		      struct clyde_history_import *imp)
+{
+	struct clyde_fio_result res;
+	char why[CLYDE_FIO_WHY_LEN];
+	unsigned long line;
+	int rc;
+
+	rc = clyde_fio_parse(buf, len, off, &res, why, sizeof(why), &line);
+	if (rc == -EINVAL)
+		return clyde_err(ctx, 0, "%s:%lu: %s", path, line, why),
+		       -EINVAL;
+	if (rc < 0)
+		return clyde_err(ctx, ENOMEM, "%s", path);
+	for (size_t k = 0; k < res.njobs && rc == 0; k++) {
+		struct clyde_history_entry e;
+		char what[PATH_MAX + 32];
+		size_t n;
+		char *doc;
+
+		rc = clyde_fio_job_doc(buf, len, &res, k, &doc, &n);
+		if (rc < 0) {
+			rc = clyde_err(ctx, ENOMEM, "%s", path);
+			break;
+		}
+		imp->nresults++;
+		snprintf(what, sizeof(what), "%s:%lu", path, res.jobs[k].line);
+		rc = clyde_history_describe(ctx, what, doc, n, &e);
+		if (rc == 0) {
+			rc = store_result(ctx, h, path, res.jobs[k].line, doc,
+					  n, &e, imp);
+			clyde_history_entry_release(&e);
+		}
+		free(doc);
+	}
+	clyde_fio_result_release(&res);
+	return rc;
+}
+
 int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 			      const char *path,
 			      struct clyde_history_import *imp)
@@ -337,7 +396,19 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 		return rc;
 	rc = clyde_hist_begin(ctx, h);
 	if (rc == 0) {
-		if (clyde_hist_starts_json(buf, len)) {
+		size_t off;
+		enum clyde_fio_kind fk = clyde_fio_sniff(buf, len, &off);
+
+		if (fk == CLYDE_FIO_TEXT) {
+			clyde_err(ctx, 0,
+				  "%s: fio's normal (text) output, which clyde "
+				  "does not read: run fio with "
+				  "--output-format=json (or json+)",
+				  path);
+			rc = -EINVAL;
+		} else if (fk == CLYDE_FIO_JSON) {
+			rc = import_fio(ctx, h, path, buf, len, off, imp);
+		} else if (clyde_hist_starts_json(buf, len)) {
 			struct clyde_history_entry e;
 
 			imp->nresults++;

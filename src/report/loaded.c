@@ -16,8 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results/stack_out.h"
+#include "report/loaded_internal.h"
+#include "results/fio_read.h"
 #include "results/format.h"
+#include "results/stack_out.h"
 
 /* Files bigger than this are not read (a CSV this size would be about
  * three million runs; a JSON result is refused well before). */
@@ -862,17 +864,49 @@ static const struct row_kind tree_rows = { "phases", "entries_per_s",
 static const struct row_kind dev_rows = { "tests", "bytes_per_s", "B/s",
 					  CLYDE_GROUP_DEV };
 
+/* The row named `name` of r, added (zeroed, with its unit and group)
+ * when it is new; *acc grows along.  The index, or -1 when out of
+ * memory. */
+static long row_index(struct clyde_loaded_run *r, struct acc **acc,
+		      const char *name, const char *unit,
+		      enum clyde_loaded_group group)
+{
+	struct clyde_loaded_test *nt;
+	struct acc *na;
+	size_t k;
+
+	for (k = 0; k < r->ntests; k++)
+		if (!strcmp(name, r->tests[k].name))
+			return (long)k;
+	nt = realloc(r->tests, (k + 1) * sizeof(*r->tests));
+	if (nt)
+		r->tests = nt;
+	na = realloc(*acc, (k + 1) * sizeof(**acc));
+	if (na)
+		*acc = na;
+	if (!nt || !na)
+		return -1;
+	memset(&r->tests[k], 0, sizeof(r->tests[k]));
+	memset(&(*acc)[k], 0, sizeof((*acc)[k]));
+	snprintf(r->tests[k].name, sizeof(r->tests[k].name), "%s", name);
+	snprintf(r->tests[k].unit, sizeof(r->tests[k].unit), "%s", unit);
+	r->tests[k].group = group;
+	r->ntests++;
+	return (long)k;
+}
+
 /* Tree and dev results: one row per phase or test, in the order first
- * seen. */
+ * seen; a dev test also has a row "NAME IOPS" (IO/s, its "iops"), as a
+ * fio job has (loaded_fio.c), so that the two share their rows. */
 static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			  const struct clyde_json *runs,
 			  const struct row_kind *rk)
 {
 	struct acc *acc = NULL;
 	char where[96];
-	size_t i, j, k, nrep = 0;
+	size_t i, j, nrep = 0;
 
-	for (i = 0; i < runs->n; i++) {
+	for (i = 0; i < runs->n && !jl->rc; i++) {
 		const struct clyde_json *phases =
 			clyde_json_get(&runs->items[i], rk->array);
 
@@ -887,7 +921,9 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			const char *name =
 				clyde_json_str(clyde_json_get(pj, "name"));
 			uint64_t el = 0, us = 0, sy = 0;
-			double rate;
+			double rate, iops;
+			char iname[48];
+			long k, ki;
 
 			snprintf(where, sizeof(where), "runs[%zu].%s[%zu]", i,
 				 rk->array, j);
@@ -895,33 +931,10 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 				jbad(jl, pj, "%s: no \"name\" string", where);
 				continue;
 			}
-			for (k = 0; k < r->ntests; k++)
-				if (!strcmp(name, r->tests[k].name))
-					break;
-			if (k == r->ntests) {
-				struct clyde_loaded_test *nt;
-				struct acc *na;
-
-				nt = realloc(r->tests,
-					     (k + 1) * sizeof(*r->tests));
-				if (nt)
-					r->tests = nt;
-				na = realloc(acc, (k + 1) * sizeof(*acc));
-				if (na)
-					acc = na;
-				if (!nt || !na) {
-					jl->rc = -ENOMEM;
-					break;
-				}
-				memset(&r->tests[k], 0, sizeof(r->tests[k]));
-				memset(&acc[k], 0, sizeof(acc[k]));
-				snprintf(r->tests[k].name,
-					 sizeof(r->tests[k].name), "%s", name);
-				snprintf(r->tests[k].unit,
-					 sizeof(r->tests[k].unit), "%s",
-					 rk->unit);
-				r->tests[k].group = rk->group;
-				r->ntests++;
+			k = row_index(r, &acc, name, rk->unit, rk->group);
+			if (k < 0) {
+				jl->rc = -ENOMEM;
+				break;
 			}
 			json_latency(jl, clyde_json_get(pj, "latency"), where,
 				     &r->tests[k]);
@@ -941,10 +954,27 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			acc[k].done++;
 			if (add_sample(&r->tests[k], rate))
 				jl->rc = -ENOMEM;
+			if (rk != &dev_rows ||
+			    !jnum(jl, pj, "iops", where, &iops))
+				continue;
+			snprintf(iname, sizeof(iname), "%s IOPS", name);
+			ki = row_index(r, &acc, iname, "IO/s", rk->group);
+			if (ki < 0) {
+				jl->rc = -ENOMEM;
+				break;
+			}
+			if (el) {
+				acc[ki].cpu_sum +=
+					(double)(us + sy) / (double)el * 100.0;
+				acc[ki].ncpu++;
+			}
+			acc[ki].done++;
+			if (add_sample(&r->tests[ki], iops))
+				jl->rc = -ENOMEM;
 		}
 	}
-	for (k = 0; k < r->ntests; k++)
-		finish_test(&r->tests[k], &acc[k]);
+	for (i = 0; i < r->ntests; i++)
+		finish_test(&r->tests[i], &acc[i]);
 	free(acc);
 	r->nrepeats = nrep ? nrep : 1;
 }
@@ -1226,7 +1256,7 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 			     size_t len, const char *name,
 			     struct clyde_loaded_set *set)
 {
-	size_t i = 0, before = set->nruns, errs = set->nmalformed;
+	size_t i = 0, before = set->nruns, errs = set->nmalformed, fio_off = 0;
 	int rc;
 
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
@@ -1234,6 +1264,22 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 	while (i < len && (data[i] == ' ' || data[i] == '\t' ||
 			   data[i] == '\r' || data[i] == '\n'))
 		i++;
+	switch (clyde_fio_sniff(data, len, &fio_off)) {
+	case CLYDE_FIO_JSON:
+		rc = clyde_loaded_add_fio(ctx, data, len, fio_off, name, set);
+		goto done;
+	case CLYDE_FIO_TEXT:
+		if (clyde_loaded_add_error(
+			    set,
+			    "%s: fio's normal (text) output, which clyde does "
+			    "not read: run fio with --output-format=json (or "
+			    "json+)",
+			    name))
+			return clyde_err(ctx, ENOMEM, "reading %s", name);
+		return 0;
+	case CLYDE_FIO_NOT:
+		break;
+	}
 	if (i < len && data[i] == '{') {
 		struct clyde_json root;
 		struct clyde_json_error err;
@@ -1254,6 +1300,7 @@ int clyde_loaded_read_buffer(struct clyde_ctx *ctx, const char *data,
 	} else {
 		rc = read_csv_buffer(ctx, data, len, name, set);
 	}
+done:
 	if (!rc && set->nruns == before && set->nmalformed == errs &&
 	    clyde_loaded_add_error(set, "%s: no results in the file%s", name,
 				   len ? "" : " (it is empty)"))
@@ -1336,6 +1383,36 @@ out:
 		fclose(f);
 	free(buf);
 	return rc;
+}
+
+/* ---- for the other loaders (loaded_internal.h) ---------------------- */
+
+struct clyde_loaded_run *clyde_loaded_new_run(struct clyde_loaded_set *set,
+					      const char *path,
+					      unsigned long line, size_t ntests)
+{
+	return new_run(set, path, line, ntests);
+}
+
+void clyde_loaded_drop_last(struct clyde_loaded_set *set)
+{
+	drop_last_run(set);
+}
+
+int clyde_loaded_kv_set(struct clyde_loaded_run *r, const char *key,
+			const char *value)
+{
+	return kv_set(r, key, value);
+}
+
+int clyde_loaded_set_label(struct clyde_loaded_run *r, const char *label)
+{
+	return set_label(r, label);
+}
+
+int clyde_loaded_add_sample(struct clyde_loaded_test *t, double v)
+{
+	return add_sample(t, v);
 }
 
 /* ---- repeats in CSV files ------------------------------------------- */

@@ -1,8 +1,8 @@
 /*
  * Results loaded for comparison: the one in-memory form that `clyde
  * compare`, `clyde report` and `clyde history` work on, whatever the
- * source was (a clyde JSON result, a bonnie++ CSV line of any format, or
- * a run clyde just made).
+ * source was (a clyde JSON result, a bonnie++ CSV line of any format, one
+ * job of fio's JSON output, or a run clyde just made).
  *
  * One loaded run is one column of a compare table:
  *  - a clyde JSON file is ONE run; when it holds several runs (clyde -x N,
@@ -10,7 +10,12 @@
  *    mean of the repeats and `samples` holds each repeat's rate, which is
  *    what the significance test uses;
  *  - a CSV line is one run without repeats, unless the caller asks to
- *    merge repeats (clyde_loaded_merge_repeats()).
+ *    merge repeats (clyde_loaded_merge_repeats());
+ *  - each job of a fio JSON file (--output-format=json or json+, fio
+ *    3.x) is one run, kind CLYDE_LOADED_FIO: per direction that ran a
+ *    rate row named like clyde dev's tests ("randread", "seqwrite"; a
+ *    mixed job "randrw read") in bytes/s and one "... IOPS" in IO/s, so
+ *    a fio job and a clyde dev run share rows (loaded_fio.c).
  *
  * Rates are normalised: bytes/s for the IO tests (a CSV's KiB/s times
  * 1024), seeks/s, files/s (tree phases: entries/s).  CPU is in percent of
@@ -102,6 +107,7 @@ enum clyde_loaded_kind {
 	CLYDE_LOADED_BONNIE = 0,
 	CLYDE_LOADED_TREE,
 	CLYDE_LOADED_DEV,
+	CLYDE_LOADED_FIO, /* one job of fio's JSON output (loaded_fio.c) */
 };
 
 /* zcav's curve of a clyde dev run: throughput by position (owned). */
@@ -179,9 +185,11 @@ void clyde_loaded_set_init(struct clyde_loaded_set *set);
 void clyde_loaded_set_release(struct clyde_loaded_set *set);
 
 /*
- * Read one file (or "-" for stdin) and append what it holds: a file whose
- * first non-blank byte is '{' is read as a clyde JSON result (one run), any
- * other as bonnie++/clyde CSV lines (one run per data line).  A malformed
+ * Read one file (or "-" for stdin) and append what it holds: fio's JSON
+ * output (results/fio_read.h: one run per job; fio's text output is one
+ * message), else a file whose first non-blank byte is '{' is read as a
+ * clyde JSON result (one run), any other as bonnie++/clyde CSV lines (one
+ * run per data line).  A malformed
  * line, or a JSON file that is malformed or not a clyde result, appends a
  * message to set->errors and is not an error of the call.  Returns 0, or a
  * negative errno recorded in ctx (with the path) when the file cannot be

@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+#
+# ior_mdtest.sh: clyde-mpi side by side with IOR and mdtest on the same
+# ranks; medians of interleaved repeats, their spread and the ratios.  A
+# benchmark, not a test.
+#
+# Usage: bench/ior_mdtest.sh [options] DIR
+#        bench/ior_mdtest.sh -A OUTDIR      (only the tables, from a kept -o)
+#
+#   DIR    directory on the filesystem under test (everything goes below
+#          it and is removed at the end)
+#
+#   -I PATH  IOR's binary (default: $IOR, else `ior` on PATH)
+#   -M PATH  mdtest's binary (default: $MDTEST, else `mdtest` on PATH)
+#   -p N     ranks (default 4)
+#   -s MiB   IO per rank (default 1024)
+#   -F N     files per rank in units of 1024, as clyde's -n (default 4:
+#            4096 files)
+#   -n N     repeats (default 5); each repeat runs both sides of a pair,
+#            in an order that alternates from one repeat to the next
+#   -T WHAT  io, md or both (default both); io needs only IOR, md only
+#            mdtest
+#   -b DIR   the build directory with clyde-mpi (default: build/ next to
+#            this script)
+#   -o DIR   keep every raw output in DIR (then -A DIR prints the tables
+#            again)
+#   -A DIR   do not run anything: read the outputs kept in DIR and print
+#
+# IOR and mdtest are not Debian packages.  Both come from one public
+# repository; build them once, anywhere outside clyde's tree (needs
+# libopenmpi-dev openmpi-bin autoconf automake libtool pkg-config):
+#
+#   git clone https://github.com/hpc/ior && cd ior
+#   ./bootstrap && ./configure --prefix="$HOME/ior" && make -j2 && make install
+#   bench/ior_mdtest.sh -I "$HOME/ior/bin/ior" -M "$HOME/ior/bin/mdtest" DIR
+#
+# The pairs, on the same N ranks of one mpirun each:
+#   IO  IOR:       ior -a POSIX --posix.odirect -F -t 1m -b SIZE -w -r -e
+#                  -i 1 (file per process, O_DIRECT, 1 MiB transfers,
+#                  fsync after the write), JSON summary
+#       clyde-mpi: clyde-mpi run -d DIR/r%r -s SIZE:1024k:256 -D -f -n 0
+#                  (file per rank, O_DIRECT, 1 MiB chunks); put_block
+#                  against IOR's write, get_block against its read
+#   MD  mdtest:    mdtest -n FILES -u -F -C -T -r -i 1 (files only, a
+#                  unique directory per rank, create, stat, remove; empty
+#                  files)
+#       clyde-mpi: clyde-mpi run -d DIR/r%r -s 0 -n F:0:0 (a directory per
+#                  rank, empty files); seq_create, seq_stat and seq_del
+#                  against mdtest's creation, stat and removal (clyde's
+#                  sequential stat takes readdir's order, mdtest creation
+#                  order; clyde also runs the random-order file tests,
+#                  not compared)
+#
+# Timing definitions (issue 21, item 3).  clyde-mpi's rate is all ranks'
+# work over (last end - first start), every time on rank 0's clock; a
+# worker's clock starts after it opened its file and stops after its
+# fsync and close.  IOR's bandwidth is the bytes over (last close end -
+# first open start): the open counts.  So the IO table shows IOR both
+# ways: "IOR" as IOR prints it, and "IOR, clyde's timing" = bytes /
+# (totalTime - openTime), i.e. from the end of the last rank's open to
+# the end of the last close (IOR's JSON gives the phase spans, not each
+# rank's times; the difference from the true first-transfer start is at
+# most openTime, printed as "open" in ms).  The like-for-like ratio is
+# clyde / "IOR, clyde's timing".  mdtest's rate is the items of all ranks
+# over the slowest rank's time from the barrier before the phase to the
+# barrier after it, which is clyde's definition: one ratio.
+#
+# Targets (issue 21): every ratio >= 1.0 with the same timing definition.
+set -euo pipefail
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+die() {
+	echo "ior_mdtest: $*" >&2
+	exit 1
+}
+
+IOR_BIN=${IOR:-}
+MDTEST_BIN=${MDTEST:-}
+RANKS=4
+SIZE=1024
+FILES=4
+REPEATS=5
+WHAT=both
+BUILD=$(cd "$(dirname "$0")/.." && pwd)/build
+OUTDIR=
+ANALYSE=
+while getopts 'I:M:p:s:F:n:T:b:o:A:h' opt; do
+	case $opt in
+	I) IOR_BIN=$OPTARG ;;
+	M) MDTEST_BIN=$OPTARG ;;
+	p) RANKS=$OPTARG ;;
+	s) SIZE=$OPTARG ;;
+	F) FILES=$OPTARG ;;
+	n) REPEATS=$OPTARG ;;
+	T) WHAT=$OPTARG ;;
+	b) BUILD=$OPTARG ;;
+	o) OUTDIR=$OPTARG ;;
+	A) ANALYSE=$OPTARG ;;
+	h) usage 0 ;;
+	*) usage 2 >&2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+# The tables, from the outputs in $1 (the run's parameters in its
+# params file).  Every figure printed comes from a file there.
+analyse() {
+	python3 - "$1" <<'PY'
+import glob, json, os, re, statistics, sys
+
+out = sys.argv[1]
+par = dict(l.rstrip("\n").split("=", 1)
+           for l in open(os.path.join(out, "params")) if "=" in l)
+n = int(par["repeats"])
+MiB = 1048576.0
+
+def med(xs):
+    return statistics.median(xs)
+
+def spread(xs):
+    return f"{min(xs):.2f}-{max(xs):.2f}"
+
+def clyde(kind, i, test):
+    d = json.load(open(os.path.join(out, f"clyde-{kind}.{i}.json")))
+    for t in d["runs"][0]["tests"]:
+        if t["name"] == test:
+            if t.get("state") != "done" or t.get("rate_per_s") is None:
+                sys.exit(f"clyde-{kind}.{i}.json: {test} did not run "
+                         f"({t.get('state')})")
+            return float(t["rate_per_s"])
+    sys.exit(f"clyde-{kind}.{i}.json: no test {test}")
+
+def ior(i, access):
+    """IOR's bandwidth as IOR defines it, and by clyde's timing (B/s),
+    and the open span (s), from IOR's JSON summary file."""
+    path = os.path.join(out, f"ior.{i}.json")
+    d = json.load(open(path))
+    res = d["tests"][0]["Results"]
+    # One list per iteration in some IOR versions, flat in others.
+    flat = [r for it in res for r in (it if isinstance(it, list) else [it])]
+    r = [x for x in flat if x["access"] == access]
+    s = [x for x in d["summary"] if x["operation"] == access]
+    if len(r) != 1 or len(s) != 1:
+        sys.exit(f"{path}: want one {access} result (-i 1), found {len(r)}")
+    r, s = r[0], s[0]
+    # The bytes moved by all ranks; IOR 3.x's summary has no xsizeMiB.
+    if "xsizeMiB" in s:
+        nbytes = s["xsizeMiB"] * MiB
+    else:
+        nbytes = float(s["blockSize"] * s["segmentCount"] * s["numTasks"])
+    own = r["bwMiB"] * MiB
+    span = r["totalTime"] - r["openTime"]
+    if span <= 0:
+        sys.exit(f"{path}: {access}: totalTime {r['totalTime']} s, openTime "
+                 f"{r['openTime']} s: too short to time (use a bigger -s)")
+    return own, nbytes / span, r["openTime"], d.get("Version", "?")
+
+MD_ROWS = (("seq_create", "File creation"), ("seq_stat", "File stat"),
+           ("seq_del", "File removal"))
+
+def mdtest(i):
+    """mdtest's SUMMARY rate table: operation -> mean ops/s, and its
+    version line."""
+    path = os.path.join(out, f"mdtest.{i}.txt")
+    text = open(path).read()
+    m = re.search(r"^SUMMARY rate.*?\n(.*?)(?:\n\s*\n|\n--|\Z)", text,
+                  re.S | re.M)
+    if not m:
+        sys.exit(f"{path}: no 'SUMMARY rate' table (not mdtest's output?)")
+    rates = {}
+    for line in m.group(1).splitlines():
+        f = re.match(r"^\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+)\s+([0-9.]+)"
+                     r"\s+([0-9.]+)\s+([0-9.]+)\s*$", line)
+        if f:
+            rates[f.group(1)] = float(f.group(4))  # the mean
+    for _, op in MD_ROWS:
+        if op not in rates:
+            sys.exit(f"{path}: no '{op}' line in the SUMMARY rate table")
+    v = re.search(r"^(mdtest-\S+) was launched", text, re.M)
+    return rates, v.group(1) if v else "mdtest ?"
+
+print(f"machine: {par['machine']}")
+print(f"target: {par['target']}")
+print(f"{par['ranks']} ranks, {n} interleaved repeats; medians, "
+      f"(min-max of the per-repeat ratios)")
+if par["what"] in ("io", "both"):
+    print()
+    vers = set()
+    print(f"IO: {par['size']} MiB per rank, file per process, O_DIRECT, "
+          f"1 MiB transfers (MiB/s)")
+    print(f"{'test':16} {'clyde-mpi':>10} {'IOR':>9} {'IOR, clyde timing':>18}"
+          f" {'open ms':>8} {'clyde/IOR':>17} {'clyde/IOR same timing':>22}")
+    for test, access in (("put_block", "write"), ("get_block", "read")):
+        c = [clyde("io", i, test) for i in range(1, n + 1)]
+        io = [ior(i, access) for i in range(1, n + 1)]
+        vers |= {x[3] for x in io}
+        own = [x[0] for x in io]
+        same = [x[1] for x in io]
+        opn = [x[2] for x in io]
+        r1 = [a / b for a, b in zip(c, own)]
+        r2 = [a / b for a, b in zip(c, same)]
+        print(f"{test + '/' + access:16} {med(c) / MiB:10.1f} {med(own) / MiB:9.1f}"
+              f" {med(same) / MiB:18.1f} {med(opn) * 1e3:8.2f}"
+              f" {med(r1):6.3f} ({spread(r1)}) {med(r2):11.3f} ({spread(r2)})")
+    print(f"IOR: {', '.join(sorted(vers))}; \"IOR\" = bytes / (last close "
+          f"end - first open start), IOR's own; \"clyde timing\" = bytes / "
+          f"(last close end - last open end), as clyde times (open outside, "
+          f"fsync and close inside)")
+if par["what"] in ("md", "both"):
+    print()
+    files = int(par["files"]) * 1024
+    print(f"MD: {files} empty files per rank, a directory per rank (ops/s)")
+    print(f"{'test':25} {'clyde-mpi':>10} {'mdtest':>10} {'clyde/mdtest':>20}")
+    vers = set()
+    for test, op in MD_ROWS:
+        c = [clyde("md", i, test) for i in range(1, n + 1)]
+        md = []
+        for i in range(1, n + 1):
+            rates, v = mdtest(i)
+            vers.add(v)
+            md.append(rates[op])
+        r = [a / b for a, b in zip(c, md)]
+        print(f"{test + '/' + op:25} {med(c):10.1f} {med(md):10.1f}"
+              f" {med(r):8.3f} ({spread(r)})")
+    print(f"{', '.join(sorted(vers))}; both: all ranks' files over the "
+          f"slowest rank's time between the barriers around a phase")
+PY
+}
+
+if [[ -n $ANALYSE ]]; then
+	[[ $# -eq 0 ]] || usage 2 >&2
+	[[ -f $ANALYSE/params ]] || die "$ANALYSE has no params file (not a kept -o directory)"
+	analyse "$ANALYSE"
+	exit 0
+fi
+
+[[ $# -eq 1 ]] || usage 2 >&2
+DIR=$1
+[[ -d $DIR ]] || die "$DIR is not a directory"
+for v in RANKS SIZE FILES REPEATS; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "${v,,} must be a positive integer, not '${!v}'"
+done
+case $WHAT in io | md | both) ;; *) die "-T takes io, md or both, not '$WHAT'" ;; esac
+for c in mpirun python3; do
+	command -v "$c" >/dev/null || die "$c not found (apt-get install openmpi-bin python3)"
+done
+[[ -x $BUILD/clyde-mpi ]] || die "no clyde-mpi in $BUILD (-b; cmake builds it with libopenmpi-dev)"
+# find_tool NAME GIVEN: the tool's path, or a message saying how to get it.
+find_tool() {
+	local p=${2:-$(command -v "$1" || true)}
+	[[ -n $p && -x $p ]] ||
+		die "no $1${2:+ at $2}: build IOR and mdtest from https://github.com/hpc/ior (see -h) and give the path (-I/-M)"
+	echo "$p"
+}
+[[ $WHAT == md ]] || IOR_BIN=$(find_tool ior "$IOR_BIN")
+[[ $WHAT == io ]] || MDTEST_BIN=$(find_tool mdtest "$MDTEST_BIN")
+
+W=$(mktemp -d "$DIR/ior_mdtest.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+OUT=${OUTDIR:-$W/out}
+mkdir -p "$OUT"
+MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
+
+{
+	echo "repeats=$REPEATS"
+	echo "ranks=$RANKS"
+	echo "size=$SIZE"
+	echo "files=$FILES"
+	echo "what=$WHAT"
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+	echo "machine=$(uname -n), $(nproc) CPUs (${cpu:-unknown CPU}), $mem, Linux $(uname -r)"
+	fs=$(findmnt -n -o FSTYPE,SOURCE,OPTIONS --target "$DIR" 2>/dev/null || stat -f -c %T "$DIR")
+	echo "target=$DIR: $fs"
+} >"$OUT/params"
+
+# run LOG CMD...: the command, its output kept; a failure stops the run.
+run() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 || die "$* failed (exit $?): $(tail -n 5 "$log")"
+}
+
+side_ior() {
+	mkdir -p "$W/ior"
+	run "$OUT/ior.$1.log" "${MPI[@]}" "$IOR_BIN" -a POSIX --posix.odirect \
+		-F -t 1m -b "${SIZE}m" -w -r -e -i 1 -o "$W/ior/testfile" \
+		-O summaryFormat=JSON -O "summaryFile=$OUT/ior.$1.json"
+	rm -rf "$W/ior"
+}
+
+side_clyde_io() {
+	run "$OUT/clyde-io.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
+		-d "$W/io-r%r" -s "${SIZE}m:1024k:256" -D -f -n 0 -q --no-save \
+		--json "$OUT/clyde-io.$1.json"
+}
+
+side_mdtest() {
+	run "$OUT/mdtest.$1.txt" "${MPI[@]}" "$MDTEST_BIN" -n $((FILES * 1024)) \
+		-u -F -C -T -r -i 1 -d "$W/md"
+	rm -rf "$W/md"
+}
+
+side_clyde_md() {
+	run "$OUT/clyde-md.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
+		-d "$W/md-r%r" -s 0 -n "$FILES:0:0" -q --no-save \
+		--json "$OUT/clyde-md.$1.json"
+}
+
+for ((i = 1; i <= REPEATS; i++)); do
+	if [[ $WHAT != md ]]; then
+		pair=(side_ior side_clyde_io)
+		((i % 2)) || pair=(side_clyde_io side_ior)
+		for s in "${pair[@]}"; do
+			echo "repeat $i/$REPEATS: ${s#side_}" >&2
+			"$s" "$i"
+		done
+	fi
+	if [[ $WHAT != io ]]; then
+		pair=(side_mdtest side_clyde_md)
+		((i % 2)) || pair=(side_clyde_md side_mdtest)
+		for s in "${pair[@]}"; do
+			echo "repeat $i/$REPEATS: ${s#side_}" >&2
+			"$s" "$i"
+		done
+	fi
+done
+analyse "$OUT"
