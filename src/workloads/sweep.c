@@ -16,6 +16,7 @@
 
 #include "core/rng.h"
 #include "core/size.h"
+#include "core/vis.h"
 
 #ifdef CLYDE_HAVE_INIH
 #include <ini.h>
@@ -300,7 +301,7 @@ static int perr(struct parse_state *ps, const char *fmt, ...)
 
 static int perr(struct parse_state *ps, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], vis[512];
 	va_list ap;
 
 	if (ps->rc)
@@ -308,7 +309,10 @@ static int perr(struct parse_state *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	clyde_err(ps->ctx, 0, "%s:%u: %s", ps->s->file, ps->line, msg);
+	/* Keys, sections and values quoted in the message are the file's:
+	 * a terminal escape in them is shown, not obeyed. */
+	clyde_err(ps->ctx, 0, "%s:%u: %s", ps->s->file, ps->line,
+		  clyde_vis(vis, sizeof(vis), msg, 0));
 	ps->rc = -EINVAL;
 	return ps->rc;
 }
@@ -546,10 +550,11 @@ static int section_point(struct parse_state *ps, const char *key,
 
 		while (isspace((unsigned char)*path))
 			path++;
-		if (*path != '/')
+		if (!clyde_sweep_set_path_ok(path))
 			return perr(ps,
-				    "set %s: name an absolute path "
-				    "(/sys/..., /proc/...)",
+				    "set %s: only files below /sys and "
+				    "/proc/sys are written (an absolute path, "
+				    "no . or .. in it)",
 				    path);
 		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_SET,
 				path, value);
@@ -714,16 +719,21 @@ static int on_key(void *user, const char *section, const char *key,
 	return ps->rc ? 0 : 1;
 }
 
-/* inih's reader: one line of the text per call, counted. */
+/* inih's reader: one line of the text per call, counted.  The line end
+ * is not handed on (inih trims it anyway), so that a line of
+ * INI_MAX_LINE - 1 characters fits the buffer.  A section header without
+ * its "]" is reported here, on its own line: inih would report it and go
+ * on, and the next key would look like a key of the previous section. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
 	size_t i = 0;
+	const char *t;
 
-	if (ps->pos >= ps->len || ps->too_long)
+	if (ps->rc || ps->pos >= ps->len || ps->too_long)
 		return NULL;
 	while (ps->pos < ps->len && ps->text[ps->pos] != '\n') {
-		if (i + 2 >= (size_t)num) {
+		if (i + 1 >= (size_t)num) {
 			ps->line++;
 			ps->too_long = true;
 			return NULL;
@@ -731,9 +741,15 @@ static char *read_line(char *str, int num, void *stream)
 		str[i++] = ps->text[ps->pos++];
 	}
 	if (ps->pos < ps->len)
-		str[i++] = ps->text[ps->pos++];
+		ps->pos++; /* the '\n' */
 	str[i] = '\0';
 	ps->line++;
+	for (t = str; *t == ' ' || *t == '\t'; t++)
+		;
+	if (*t == '[' && !strchr(t, ']')) {
+		perr(ps, "%s: a section header needs its \"]\"", t);
+		return NULL;
+	}
 	return str;
 }
 
@@ -1153,7 +1169,7 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 			     "line longer than %d characters: use a [vars] "
 			     "variable or continue run/tree/time options on "
 			     "an indented next line",
-			     INI_MAX_LINE - 2);
+			     INI_MAX_LINE - 1);
 		if (!ps.rc && r > 0) {
 			ps.line = (unsigned)r;
 			perr(&ps, "not an INI line (KEY = VALUE or [section])");
@@ -1212,6 +1228,26 @@ int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 }
 
 /* ---- order -------------------------------------------------------------- */
+
+bool clyde_sweep_set_path_ok(const char *path)
+{
+	const char *c;
+
+	if (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/sys/", 10))
+		return false;
+	/* Every component: not empty, not "." or "..". */
+	for (c = path + 1; *c;) {
+		size_t l = strcspn(c, "/");
+
+		if (l == 0 || (l == 1 && c[0] == '.') ||
+		    (l == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += l;
+		if (*c == '/')
+			c++;
+	}
+	return c[-1] != '/';
+}
 
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s)
 {

@@ -165,6 +165,14 @@ void clyde_sweep_round_order(const struct clyde_sweep *s, unsigned round,
 int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 			const char *value);
 
+/*
+ * Whether `path` may be the PATH of a `set` (as written, or expanded):
+ * an absolute path below /sys/ or /proc/sys/ with no empty, "." or ".."
+ * component.  Lexical only: the executor also resolves the path and
+ * checks where it leads (symlinks in /sys).
+ */
+bool clyde_sweep_set_path_ok(const char *path);
+
 /* The number of rounds to plan for: repeat, or max_runs with
  * until-stable. */
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s);

@@ -313,6 +313,49 @@ static void test_errors(void)
 		     "nested more than") != NULL);
 }
 
+/* Issue 17 section 1: the line limit, a missing "]", escapes in keys,
+ * and the paths a `set` may name. */
+static void test_guards(void)
+{
+	char m[512], text[512], line[256];
+
+	/* "time = true ###...": 199 characters, the most the docs allow. */
+	snprintf(line, sizeof(line), "time = true %0187d", 0);
+	CHECK(strlen(line) == 199);
+	snprintf(text, sizeof(text), "[workload w]\n%s\n", line);
+	CHECK_STR(parse_err(text, m, sizeof(m)), "(parsed)");
+	snprintf(text, sizeof(text), "[workload w]\n%s0\n", line);
+	CHECK(strstr(parse_err(text, m, sizeof(m)),
+		     "t.ini:2: line longer than 199 characters") != NULL);
+	/* Without a line end at the end of the file, too. */
+	snprintf(text, sizeof(text), "[workload w]\n%s", line);
+	CHECK_STR(parse_err(text, m, sizeof(m)), "(parsed)");
+	CHECK_STR(parse_err("[experiment\nname = x\n[workload w]\ntime = "
+			    "true\n",
+			    m, sizeof(m)),
+		  "t.ini:1: [experiment: a section header needs its \"]\"");
+	CHECK(strstr(parse_err("\033[31mred\033[0m = 1\n[workload w]\n"
+			       "time = true\n",
+			       m, sizeof(m)),
+		     "t.ini:1: unknown key \"\\x1b[31mred\\x1b[0m\"") != NULL);
+	CHECK(strchr(m, '\033') == NULL);
+	CHECK(strstr(parse_err("[point]\nset /proc/self/root/etc/x = 1\n"
+			       "[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "t.ini:2: set /proc/self/root/etc/x: only files below "
+		     "/sys and /proc/sys") != NULL);
+	CHECK(clyde_sweep_set_path_ok("/sys/block/{loop}/queue/read_ahead_kb"));
+	CHECK(clyde_sweep_set_path_ok("/proc/sys/vm/dirty_ratio"));
+	CHECK(!clyde_sweep_set_path_ok("/proc/self/cwd/x"));
+	CHECK(!clyde_sweep_set_path_ok("/proc/version"));
+	CHECK(!clyde_sweep_set_path_ok("/etc/hostname"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/../etc/hostname"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/./block/x"));
+	CHECK(!clyde_sweep_set_path_ok("/sys//block/x"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/block/"));
+	CHECK(!clyde_sweep_set_path_ok("sys/block/x"));
+}
+
 int main(void)
 {
 #ifndef CLYDE_HAVE_INIH
@@ -326,5 +369,6 @@ int main(void)
 	test_capture();
 	test_order();
 	test_errors();
+	test_guards();
 	return tap_done();
 }
