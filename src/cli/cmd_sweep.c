@@ -10,6 +10,7 @@
  * workload once, restore, teardown.  Repeats are rounds over all points
  * (A B C A B C ...), so every repeat rebuilds its configuration.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,7 +35,9 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "core/stats.h"
+#include "core/vis.h"
 #include "env/env.h"
+#include "io/scratch.h"
 #include "report/exp_analysis.h"
 #include "report/exp_store.h"
 #include "report/exp_table.h"
@@ -42,6 +47,12 @@
 
 /* How much of a failed command's output is shown. */
 #define OUTPUT_TAIL 2000
+/* How much of a command line (or a path) a message shows. */
+#define SHOW_MAX 300
+/* The most a captured value may hold: a device name, a list of members. */
+#define CAPTURE_MAX 4096
+/* Where the locks on written paths and devices are (one file each). */
+#define LOCK_DIR "/run/clyde"
 /* A child that ignores SIGTERM this long after an interruption is killed. */
 #define KILL_AFTER_NS 10000000000ull
 
@@ -107,6 +118,16 @@ struct saved_write {
 	char *old;
 };
 
+/* A lock held on a path this sweep writes, or on a device of its stack
+ * (LOCK_DIR/KEY.lock, flock'ed): for the whole sweep, or for one visit
+ * (a path that depends on a captured value: the loop device of this
+ * visit is someone else's after its teardown). */
+struct held_lock {
+	char key[64];
+	int fd;
+	bool visit;
+};
+
 struct sweep_exec {
 	struct clyde_ctx *ctx;
 	struct clyde_sweep *s;
@@ -121,6 +142,12 @@ struct sweep_exec {
 	int jfd;
 	struct saved_write *writes;
 	size_t nwrites;
+	struct held_lock *locks;
+	size_t nlocks;
+	/* Inside a visit, every child's process group is journalled (and,
+	 * for run and tree, the directory its scratch directory goes in). */
+	bool journal_children;
+	const char *child_dir;
 	/* done[(point * rounds + repeat - 1) * nworkloads + w] */
 	unsigned char *done;
 	unsigned rounds;
@@ -130,6 +157,12 @@ struct sweep_exec {
 };
 
 /* ---- small helpers ------------------------------------------------------ */
+
+static const char *show(char *buf, const char *s);
+static int resolve_set_path(struct clyde_ctx *ctx, const char *path, char *out);
+static int lock_path(struct sweep_exec *x, const char *resolved, bool visit);
+static int lock_key(struct sweep_exec *x, const char *key, const char *what,
+		    bool visit);
 
 static bool interrupted(void)
 {
@@ -223,18 +256,84 @@ static void set_captured_all(struct clyde_sweep *s, const char *v)
 			clyde_sweep_set_var(s, s->vars[i].name, v);
 }
 
-/* A run workload's options expanded for point p, or NULL when they depend
- * on a value captured at run time (then they cannot be checked now). */
-static char *static_run_args(struct clyde_ctx *ctx, struct clyde_sweep *s,
-			     size_t p, const struct clyde_sweep_workload *w)
+/*
+ * Check the options of a run or tree workload with that command's own
+ * parser, running nothing.  Returns 0 (with *dir, when dir is not NULL,
+ * the directory its scratch directory goes in, resolved, malloc'ed, or
+ * NULL), 1 when the options need the shell (quotes, variables) and cannot
+ * be checked, or -1 with the message in err.
+ */
+static int check_wl_args(enum clyde_sweep_wl_kind kind, const char *args,
+			 char **dir, char *err, size_t len)
+{
+	const char *d = NULL;
+	wordexp_t we;
+	char **argv;
+	int rc = 0;
+
+	if (dir)
+		*dir = NULL;
+	if (kind == CLYDE_SWEEP_TIME)
+		return 1;
+	if (wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF) != 0)
+		return 1;
+	/* argv[0] is the program name. */
+	argv = calloc(we.we_wordc + 2, sizeof(*argv));
+	if (!argv) {
+		wordfree(&we);
+		return 1;
+	}
+	argv[0] = (char *)"clyde";
+	for (size_t i = 0; i < we.we_wordc; i++)
+		argv[i + 1] = we.we_wordv[i];
+	if (kind == CLYDE_SWEEP_RUN) {
+		struct clyde_bonnie_config cfg;
+		struct clyde_cli_extra extra;
+
+		if (clyde_opts_parse((int)we.we_wordc + 1, argv, &cfg, &extra,
+				     err, len) == CLYDE_OPTS_ERROR)
+			rc = -1;
+		else
+			d = cfg.dir ? cfg.dir : ".";
+	} else if (clyde_tree_check_args((int)we.we_wordc + 1, argv, &d, err,
+					 len) < 0) {
+		rc = -1;
+	}
+	if (rc == 0 && dir && d) {
+		char real[PATH_MAX];
+
+		/* The journal holds it on one line between tabs. */
+		if (realpath(d, real) && !strpbrk(real, "\t\n"))
+			*dir = strdup(real);
+	}
+	free(argv);
+	wordfree(&we);
+	return rc;
+}
+
+/* The resolved directory a run or tree workload's scratch directory goes
+ * in (malloc'ed), or NULL: a timed command, or it cannot be told. */
+static char *wl_dir(enum clyde_sweep_wl_kind kind, const char *args)
+{
+	char err[512], *dir = NULL;
+
+	if (check_wl_args(kind, args, &dir, err, sizeof(err)) != 0)
+		return NULL;
+	return dir;
+}
+
+/* A template expanded for point p, or NULL when it depends on a value
+ * captured at run time (then it cannot be checked now). */
+static char *static_expand(struct clyde_ctx *ctx, struct clyde_sweep *s,
+			   size_t p, const char *t, unsigned line)
 {
 	char *a = NULL, *b = NULL;
 
 	set_captured_all(s, "");
-	if (clyde_sweep_expand(ctx, s, p, 1, w->args, w->line, &a) < 0)
+	if (clyde_sweep_expand(ctx, s, p, 1, t, line, &a) < 0)
 		a = NULL;
 	set_captured_all(s, "\x01");
-	if (clyde_sweep_expand(ctx, s, p, 1, w->args, w->line, &b) < 0)
+	if (clyde_sweep_expand(ctx, s, p, 1, t, line, &b) < 0)
 		b = NULL;
 	set_captured_all(s, "");
 	clyde_err_clear(ctx);
@@ -247,63 +346,102 @@ static char *static_run_args(struct clyde_ctx *ctx, struct clyde_sweep *s,
 }
 
 /*
- * The options of every `run =` workload are checked with clyde run's own
- * parser at every point before anything runs, so a mistyped option is
- * found before the first setup command builds a configuration.  Options
- * that need the shell (quotes, variables) or a captured value are left to
- * the run itself.  Returns 0, or -1 after printing one line.
+ * Before anything runs, at every point: the options of every run and tree
+ * workload are checked with that command's own parser (a mistyped option
+ * is found before the first setup command builds a configuration), and
+ * every `set` path that does not depend on a captured value is checked
+ * to be below /sys or /proc/sys, symlinks resolved.  Options that need
+ * the shell or a captured value, and captured paths, are checked at the
+ * visit.  Returns 0, or -1 after printing one line.
  */
-static int check_run_options(struct clyde_ctx *ctx, struct clyde_sweep *s)
+static int check_plan(struct clyde_ctx *ctx, struct clyde_sweep *s)
 {
-	for (size_t w = 0; w < s->nworkloads; w++) {
-		const struct clyde_sweep_workload *wl = &s->workloads[w];
+	char sh[SHOW_MAX + 1];
 
-		if (wl->kind != CLYDE_SWEEP_RUN)
-			continue;
-		for (size_t p = 0; p < s->npoints; p++) {
-			struct clyde_bonnie_config cfg;
-			struct clyde_cli_extra extra;
-			char err[512] = "",
-			     *args = static_run_args(ctx, s, p, wl);
-			wordexp_t we;
+	for (size_t p = 0; p < s->npoints; p++) {
+		for (size_t w = 0; w < s->nworkloads; w++) {
+			const struct clyde_sweep_workload *wl =
+				&s->workloads[w];
+			char err[512] = "", *args;
 			int rc;
 
+			if (wl->kind == CLYDE_SWEEP_TIME)
+				continue;
+			args = static_expand(ctx, s, p, wl->args, wl->line);
 			if (!args)
 				continue;
-			if (wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF) != 0) {
-				free(args);
-				continue;
-			}
-			/* we_wordv[0] is reserved for the program name. */
-			{
-				char **argv =
-					calloc(we.we_wordc + 2, sizeof(*argv));
-
-				if (!argv) {
-					wordfree(&we);
-					free(args);
-					return -1;
-				}
-				argv[0] = (char *)"clyde";
-				for (size_t i = 0; i < we.we_wordc; i++)
-					argv[i + 1] = we.we_wordv[i];
-				rc = clyde_opts_parse((int)we.we_wordc + 1,
-						      argv, &cfg, &extra, err,
-						      sizeof(err));
-				free(argv);
-			}
-			wordfree(&we);
+			rc = check_wl_args(wl->kind, args, NULL, err,
+					   sizeof(err));
 			free(args);
-			if (rc == CLYDE_OPTS_ERROR) {
+			if (rc < 0) {
 				fprintf(stderr,
 					"clyde sweep: %s:%u: workload %s, point "
 					"%zu: %s\n",
 					s->file, wl->line, wl->name, p + 1,
-					err);
+					show(sh, err));
 				return -1;
 			}
 		}
+		for (size_t k = 0; k < s->nsetup; k++) {
+			const struct clyde_sweep_step *st = &s->setup[k];
+			char real[PATH_MAX], *path;
+			struct clyde_ctx c;
+			int rc = 0;
+
+			if (st->kind != CLYDE_SWEEP_SET)
+				continue;
+			path = static_expand(ctx, s, p, st->text, st->line);
+			if (!path)
+				continue;
+			clyde_ctx_init(&c);
+			/* A path that does not exist yet (made by a setup
+			 * command) is resolved at the visit. */
+			if (!clyde_sweep_set_path_ok(path) ||
+			    access(path, F_OK) == 0)
+				rc = resolve_set_path(&c, path, real);
+			if (rc < 0)
+				fprintf(stderr,
+					"clyde sweep: %s:%u: point %zu: %s\n",
+					s->file, st->line, p + 1,
+					clyde_errmsg(&c));
+			clyde_ctx_release(&c);
+			free(path);
+			if (rc < 0)
+				return -1;
+		}
 	}
+	return 0;
+}
+
+/*
+ * Lock every `set` path known before the first visit (and its device),
+ * for the whole sweep: a second sweep that needs one is refused at once,
+ * naming the holder.  Paths that depend on a captured value are locked at
+ * their visit.  Returns 0, or -1 with the message in the context.
+ */
+static int lock_static_paths(struct sweep_exec *x)
+{
+	struct clyde_sweep *s = x->s;
+
+	for (size_t p = 0; p < s->npoints; p++)
+		for (size_t k = 0; k < s->nsetup; k++) {
+			const struct clyde_sweep_step *st = &s->setup[k];
+			char real[PATH_MAX], *path;
+			struct clyde_ctx c;
+			int rc;
+
+			if (st->kind != CLYDE_SWEEP_SET)
+				continue;
+			path = static_expand(x->ctx, s, p, st->text, st->line);
+			if (!path)
+				continue;
+			clyde_ctx_init(&c);
+			rc = resolve_set_path(&c, path, real);
+			clyde_ctx_release(&c);
+			free(path);
+			if (rc == 0 && lock_path(x, real, false) < 0)
+				return -1;
+		}
 	return 0;
 }
 
@@ -363,7 +501,7 @@ static void log_tail(const char *path, char *buf, size_t cap)
 {
 	size_t len = 0;
 	char *all = slurp(path, &len);
-	const char *p;
+	char *p;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -373,9 +511,14 @@ static void log_tail(const char *path, char *buf, size_t cap)
 	if (p != all)
 		off += (size_t)snprintf(buf, cap, "    ...\n");
 	while (*p && off + 8 < cap) {
-		const char *e = strchr(p, '\n');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		int w = snprintf(buf + off, cap - off, "    %.*s\n", (int)l, p);
+		char *e = strchr(p, '\n'), line[OUTPUT_TAIL + 64];
+		int w;
+
+		if (e)
+			*e = '\0';
+		/* The command's output: escapes in it are shown, not obeyed. */
+		w = snprintf(buf + off, cap - off, "    %s\n",
+			     clyde_vis(line, sizeof(line), p, 0));
 
 		if (w < 0)
 			break;
@@ -385,6 +528,13 @@ static void log_tail(const char *path, char *buf, size_t cap)
 		p = e + 1;
 	}
 	free(all);
+}
+
+/* A command line or path for a message: escaped, at most SHOW_MAX bytes
+ * (buf has SHOW_MAX + 1). */
+static const char *show(char *buf, const char *s)
+{
+	return clyde_vis(buf, SHOW_MAX + 1, s, 0);
 }
 
 /* ---- the progress line ---------------------------------------------------- */
@@ -511,6 +661,47 @@ static void say(struct sweep_exec *x, const char *fmt, ...)
 
 /* ---- children --------------------------------------------------------------- */
 
+static int journal_add(struct sweep_exec *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The start time of process pid (field 22 of /proc/PID/stat, clock ticks
+ * since boot) and its process group, or -1 when it does not exist. */
+static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
+{
+	char path[64], buf[1024], *rp;
+	unsigned long long v = 0;
+	int fd, n, field = 2, pg = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The name in parentheses may hold blanks: count after the last ). */
+	rp = strrchr(buf, ')');
+	if (!rp)
+		return -1;
+	for (char *t = strtok(rp + 1, " "); t; t = strtok(NULL, " ")) {
+		field++;
+		if (field == 5)
+			pg = atoi(t);
+		if (field == 22) {
+			v = strtoull(t, NULL, 10);
+			break;
+		}
+	}
+	if (field != 22)
+		return -1;
+	*start = v;
+	if (pgrp)
+		*pgrp = pg;
+	return 0;
+}
+
 struct child_result {
 	int status; /* from wait4 */
 	struct rusage ru;
@@ -572,6 +763,18 @@ static int run_sh(struct sweep_exec *x, const char *cmd, const char *log,
 	close(fd);
 	if (ofd >= 0)
 		close(ofd);
+	if (x->journal_children) {
+		/* If clyde dies now, --resume ends this group first (the pid
+		 * and start time tell it from a later process of that pid),
+		 * then removes the scratch directory a killed clyde run or
+		 * tree left in child_dir. */
+		unsigned long long st = 0;
+
+		if (proc_start(pid, &st, NULL) == 0 &&
+		    journal_add(x, "child\t%ld:%llu\t%s\n", (long)pid, st,
+				x->child_dir ? x->child_dir : "-") < 0)
+			clyde_err_clear(x->ctx);
+	}
 	for (;;) {
 		pid_t got = wait4(pid, &r->status, 0, &r->ru);
 
@@ -622,9 +825,6 @@ static bool child_ok(const struct child_result *r)
  * before each write.  It is removed when the visit has been torn down and
  * restored; --resume finds it and undoes what it lists first.
  */
-static int journal_add(struct sweep_exec *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 static int journal_add(struct sweep_exec *x, const char *fmt, ...)
 {
 	char line[8192];
@@ -678,11 +878,159 @@ static void restore_value(const char *old, char *buf, size_t cap)
 	snprintf(buf, cap, "%.*s", (int)n, old);
 }
 
-/* Only kernel tunables are written: a typo must not hit a real file. */
-static bool writable_path(const char *p)
+/*
+ * Only kernel tunables are written, so that a typo (or a captured value)
+ * cannot hit a real file: PATH must be below /sys or /proc/sys as written
+ * (no . or ..), and lead there once its symlinks are resolved
+ * (/proc/self/root/... would not).  On success `out` is the resolved path
+ * (PATH_MAX bytes): what is read, locked, journalled and written.
+ */
+static int resolve_set_path(struct clyde_ctx *ctx, const char *path, char *out)
 {
-	return (!strncmp(p, "/sys/", 5) || !strncmp(p, "/proc/", 6)) &&
-	       !strstr(p, "/../");
+	char buf[SHOW_MAX + 1];
+
+	if (!clyde_sweep_set_path_ok(path))
+		return clyde_err(ctx, 0,
+				 "set %s: only files below /sys and /proc/sys "
+				 "are written",
+				 show(buf, path));
+	if (!realpath(path, out))
+		return clyde_err(ctx, errno, "set %s", show(buf, path));
+	if (strncmp(out, "/sys/", 5) && strncmp(out, "/proc/sys/", 10))
+		return clyde_err(ctx, 0,
+				 "set %s: leads to %s, not below /sys or "
+				 "/proc/sys; not written",
+				 show(buf, path), out);
+	return 0;
+}
+
+/* ---- locks on written paths and devices ----------------------------------- */
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Take the lock `key` (a file in LOCK_DIR) for `what` (a path or device,
+ * for messages), unless this sweep holds it already.  Another sweep that
+ * holds it is named (its pid and file, from the lock file) and the call
+ * fails with -EBUSY: two sweeps that write one knob would each restore the
+ * other's value.  The lock goes with the process (flock), so a killed
+ * sweep holds nothing.
+ */
+static int lock_key(struct sweep_exec *x, const char *key, const char *what,
+		    bool visit)
+{
+	char path[sizeof(LOCK_DIR) + 80], holder[256] = "", buf[SHOW_MAX + 1];
+	struct held_lock *l;
+	ssize_t n;
+	int fd;
+
+	for (size_t i = 0; i < x->nlocks; i++)
+		if (!strcmp(x->locks[i].key, key))
+			return 0;
+	if (mkdir(LOCK_DIR, 0755) < 0 && errno != EEXIST)
+		return clyde_err(x->ctx, errno, "lock %s: %s", show(buf, what),
+				 LOCK_DIR);
+	snprintf(path, sizeof(path), "%s/%s.lock", LOCK_DIR, key);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return clyde_err(x->ctx, errno, "lock %s: %s", show(buf, what),
+				 path);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		n = pread(fd, holder, sizeof(holder) - 1, 0);
+		close(fd);
+		holder[n > 0 ? n : 0] = '\0';
+		holder[strcspn(holder, "\n")] = '\0';
+		if (e != EWOULDBLOCK)
+			return clyde_err(x->ctx, e, "lock %s: %s",
+					 show(buf, what), path);
+		clyde_err(x->ctx, 0,
+			  "%s is in use by %s (lock %s); run one sweep at a "
+			  "time on it",
+			  show(buf, what), holder[0] ? holder : "another sweep",
+			  path);
+		return -EBUSY;
+	}
+	l = realloc(x->locks, (x->nlocks + 1) * sizeof(*l));
+	if (!l) {
+		close(fd);
+		return clyde_err(x->ctx, ENOMEM, "lock %s", path);
+	}
+	x->locks = l;
+	l = &x->locks[x->nlocks++];
+	snprintf(l->key, sizeof(l->key), "%s", key);
+	l->fd = fd;
+	l->visit = visit;
+	snprintf(holder, sizeof(holder), "clyde sweep pid %ld (%s)\n",
+		 (long)getpid(), x->s && x->s->file ? x->s->file : "?");
+	if (ftruncate(fd, 0) == 0 &&
+	    pwrite(fd, holder, strlen(holder), 0) < 0) {
+		/* The lock holds; only the holder's name is missing. */
+	}
+	return 0;
+}
+
+/* Let go of the locks taken for one visit (all of them: every one). */
+static void unlock_all(struct sweep_exec *x, bool visit_only)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < x->nlocks; i++) {
+		if (visit_only && !x->locks[i].visit) {
+			x->locks[k++] = x->locks[i];
+			continue;
+		}
+		close(x->locks[i].fd);
+	}
+	x->nlocks = k;
+	if (!k) {
+		free(x->locks);
+		x->locks = NULL;
+	}
+}
+
+/*
+ * Lock a resolved sysfs or /proc/sys path and, for one below a block
+ * device's directory (/sys/devices/.../block/NAME/...), that device
+ * (by major:minor, from its dev file), so that two sweeps do not tune
+ * one device at once.
+ */
+static int lock_path(struct sweep_exec *x, const char *resolved, bool visit)
+{
+	char key[64], dev[PATH_MAX + 8], num[32] = "";
+	const char *b = strstr(resolved, "/block/");
+	int rc;
+
+	snprintf(key, sizeof(key), "set-%016llx",
+		 (unsigned long long)fnv1a(resolved));
+	rc = lock_key(x, key, resolved, visit);
+	if (rc < 0 || !b || strncmp(resolved, "/sys/", 5))
+		return rc;
+	b += 7;
+	snprintf(dev, sizeof(dev), "%.*s/dev",
+		 (int)(b - resolved + strcspn(b, "/")), resolved);
+	{
+		int fd = open(dev, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, num, sizeof(num) - 1) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		num[n > 0 ? n : 0] = '\0';
+		num[strcspn(num, "\n")] = '\0';
+	}
+	if (!num[0] || strchr(num, '/'))
+		return 0; /* cannot tell */
+	snprintf(key, sizeof(key), "dev-%s", num);
+	dev[strlen(dev) - 4] = '\0';
+	return lock_key(x, key, dev, visit);
 }
 
 static int write_value(struct clyde_ctx *ctx, const char *path,
@@ -706,41 +1054,49 @@ static int write_value(struct clyde_ctx *ctx, const char *path,
 	return 0;
 }
 
-/* Read the old value, journal it, write the new one. */
+/* Resolve the path, lock it, read the old value, journal it, write the
+ * new one; only a write that succeeded is restored. */
 static int do_set(struct sweep_exec *x, const char *path, const char *value)
 {
 	struct saved_write *sw;
-	char old[4096];
+	char old[4096], real[PATH_MAX], buf[SHOW_MAX + 1];
 	char *text;
 	size_t len;
+	int rc;
 
-	if (!writable_path(path))
-		return clyde_err(x->ctx, 0,
-				 "set %s: only files under /sys and /proc are "
-				 "written",
-				 path);
-	text = slurp(path, &len);
+	if (resolve_set_path(x->ctx, path, real) < 0 ||
+	    lock_path(x, real, true) < 0)
+		return -1;
+	text = slurp(real, &len);
 	if (!text)
-		return clyde_err(x->ctx, errno, "%s: read the old value", path);
+		return clyde_err(x->ctx, errno, "%s: read the old value", real);
 	restore_value(text, old, sizeof(old));
 	free(text);
-	if (strchr(old, '\t') || journal_add(x, "set\t%s\t%s\n", path, old))
+	if (strchr(old, '\t') || journal_add(x, "set\t%s\t%s\n", real, old))
 		return clyde_err(x->ctx, 0, "%s: cannot journal the old value",
-				 path);
+				 real);
+	rc = write_value(x->ctx, real, value);
+	if (rc < 0) {
+		/* Nothing was written: nothing to put back, now or from the
+		 * journal after a crash. */
+		if (journal_add(x, "unset\t%s\t-\n", real) < 0)
+			say(x, "clyde sweep: %s\n", clyde_errmsg(x->ctx));
+		return rc;
+	}
 	sw = realloc(x->writes, (x->nwrites + 1) * sizeof(*sw));
 	if (!sw)
-		return clyde_err(x->ctx, ENOMEM, "set %s", path);
+		return clyde_err(x->ctx, ENOMEM, "set %s", show(buf, real));
 	x->writes = sw;
 	sw = &x->writes[x->nwrites];
-	sw->path = strdup(path);
+	sw->path = strdup(real);
 	sw->old = strdup(old);
 	if (!sw->path || !sw->old) {
 		free(sw->path);
 		free(sw->old);
-		return clyde_err(x->ctx, ENOMEM, "set %s", path);
+		return clyde_err(x->ctx, ENOMEM, "set %s", show(buf, real));
 	}
 	x->nwrites++;
-	return write_value(x->ctx, path, value);
+	return 0;
 }
 
 /* Write back every saved value, newest first.  Returns the failures. */
@@ -811,8 +1167,8 @@ static int wl_clyde(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		    const char *args, const char *dev, char *const *env,
 		    struct wl_outcome *o)
 {
-	char json[PATH_MAX + 32], log[PATH_MAX + 32], st[64];
-	char jenv[PATH_MAX + 64], *env2[16];
+	char json[PATH_MAX + 32], log[PATH_MAX + 32], st[64], sh[SHOW_MAX + 1];
+	char jenv[PATH_MAX + 64], *env2[16], *dir;
 	struct child_result r;
 	size_t n = 0;
 	char *cmd;
@@ -833,7 +1189,12 @@ static int wl_clyde(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		     clyde_sweep_wl_kind_name(w->kind), args,
 		     w->kind == CLYDE_SWEEP_RUN ? "--no-save " : "") < 0)
 		return clyde_err(x->ctx, ENOMEM, "workload %s", w->name);
+	/* Where its scratch directory goes, for a --resume after a crash. */
+	dir = wl_dir(w->kind, args);
+	x->child_dir = dir;
 	rc = run_sh(x, cmd, log, NULL, env2, true, &r);
+	x->child_dir = NULL;
+	free(dir);
 	if (rc < 0) {
 		free(cmd);
 		return rc;
@@ -850,7 +1211,8 @@ static int wl_clyde(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),
 			 "workload %s: clyde %s %s: %s\n%s", w->name,
-			 clyde_sweep_wl_kind_name(w->kind), args, st, tail);
+			 clyde_sweep_wl_kind_name(w->kind), show(sh, args), st,
+			 tail);
 		free(cmd);
 		return 0;
 	}
@@ -880,7 +1242,7 @@ struct members {
 static int members_start(struct sweep_exec *x, const char *spec,
 			 struct members *m, char *msg, size_t cap)
 {
-	char buf[4096], *save = NULL, *tok;
+	char buf[4096], *save = NULL, *tok, sh[SHOW_MAX + 1];
 
 	snprintf(buf, sizeof(buf), "%s", spec);
 	m->tg = calloc(MAX_MEMBERS, sizeof(*m->tg));
@@ -894,11 +1256,27 @@ static int members_start(struct sweep_exec *x, const char *spec,
 			return snprintf(msg, cap, "more than %d devices",
 					MAX_MEMBERS),
 			       -1;
+		struct stat st;
+
+		/* A device node named here is part of this visit's stack:
+		 * another sweep must not tune it meanwhile. */
+		if (stat(tok, &st) == 0 && S_ISBLK(st.st_mode)) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "dev-%u:%u",
+				 major(st.st_rdev), minor(st.st_rdev));
+			if (lock_key(x, key, tok, true) < 0) {
+				snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
+				clyde_err_clear(x->ctx);
+				return -1;
+			}
+		}
 		if (clyde_env_target(x->ctx, tok, t) < 0 || !t->block_dev[0] ||
 		    clyde_devstat_read(t, &m->before[m->n]) < 0) {
 			clyde_err_clear(x->ctx);
 			return snprintf(msg, cap,
-					"no block device counters for %s", tok),
+					"no block device counters for %s",
+					show(sh, tok)),
 			       -1;
 		}
 		m->n++;
@@ -965,7 +1343,7 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		   const char *cmd, const char *dev, char *const *env,
 		   struct wl_outcome *o)
 {
-	char log[PATH_MAX + 32], st[64], why[512];
+	char log[PATH_MAX + 32], st[64], why[512], sh[SHOW_MAX + 1];
 	struct members m;
 	bool have_dev = false;
 	struct child_result r;
@@ -1001,7 +1379,8 @@ static int wl_time(struct sweep_exec *x, const struct clyde_sweep_workload *w,
 		log_tail(log, tail, sizeof(tail));
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),
-			 "workload %s: `%s`: %s\n%s", w->name, cmd, st, tail);
+			 "workload %s: `%s`: %s\n%s", w->name, show(sh, cmd),
+			 st, tail);
 		free(m.tg);
 		return 0;
 	}
@@ -1114,6 +1493,7 @@ static int teardown(struct sweep_exec *x, size_t p, unsigned r,
 		    struct visit_env *ve, bool quiet_failures)
 {
 	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
+	char sh[SHOW_MAX + 1];
 	int bad = 0;
 
 	snprintf(log, sizeof(log), "%s/teardown.log", x->tmpdir);
@@ -1142,7 +1522,7 @@ static int teardown(struct sweep_exec *x, size_t p, unsigned r,
 				say(x,
 				    "clyde sweep: point %zu repeat %u: "
 				    "teardown `%s`: %s\n%s",
-				    p + 1, r, cmd, st, tail);
+				    p + 1, r, show(sh, cmd), st, tail);
 			}
 		}
 		free(cmd);
@@ -1175,7 +1555,8 @@ static void fold_blanks(char *v)
 static int set_captured(struct sweep_exec *x, const char *name,
 			const char *path, char *msg, size_t cap)
 {
-	char *v = slurp(path, NULL);
+	size_t len = 0;
+	char *v = slurp(path, &len);
 	int rc;
 
 	if (!v)
@@ -1183,6 +1564,21 @@ static int set_captured(struct sweep_exec *x, const char *name,
 				strerror(errno)),
 		       -1;
 	fold_blanks(v);
+	len = strlen(v);
+	if (len > CAPTURE_MAX || strchr(v, '\t')) {
+		if (len > CAPTURE_MAX)
+			snprintf(msg, cap,
+				 "capture %s: %zu bytes of output, more than "
+				 "the %d a captured value may hold",
+				 name, len, CAPTURE_MAX);
+		else
+			snprintf(msg, cap,
+				 "capture %s: a tab in its output, which a "
+				 "captured value may not hold",
+				 name);
+		free(v);
+		return -1;
+	}
 	rc = clyde_sweep_set_var(x->s, name, v);
 	if (rc == 0 && journal_add(x, "capture\t%s\t%s\n", name, v) < 0) {
 		snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
@@ -1220,7 +1616,7 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 		 struct visit_env *ve, char *msg, size_t cap)
 {
 	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
-	char capture[PATH_MAX + 32];
+	char capture[PATH_MAX + 32], sh[SHOW_MAX + 1];
 
 	snprintf(log, sizeof(log), "%s/setup.log", x->tmpdir);
 	snprintf(capture, sizeof(capture), "%s/capture.out", x->tmpdir);
@@ -1246,7 +1642,7 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 			return -1;
 		}
 		if (step->kind == CLYDE_SWEEP_SET) {
-			progress_set(&x->prog, p, r, "set %s", text);
+			progress_set(&x->prog, p, r, "set %s", show(sh, text));
 			rc = do_set(x, text, value);
 			if (rc < 0) {
 				snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
@@ -1263,7 +1659,7 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 			    step->kind == CLYDE_SWEEP_CAPTURE ? capture : NULL,
 			    ve->env, true, &res);
 		if (rc < 0) {
-			snprintf(msg, cap, "setup `%s`: %s", text,
+			snprintf(msg, cap, "setup `%s`: %s", show(sh, text),
 				 clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
 		} else if (res.killed || interrupted()) {
@@ -1274,7 +1670,7 @@ static int setup(struct sweep_exec *x, size_t p, unsigned r,
 			snprintf(msg, cap, "%s `%s`: %s\n%s",
 				 step->kind == CLYDE_SWEEP_CAPTURE ? "capture" :
 								     "setup",
-				 text, st, tail);
+				 show(sh, text), st, tail);
 			rc = -1;
 		} else if (step->kind == CLYDE_SWEEP_CAPTURE) {
 			rc = set_captured(x, step->value, capture, msg, cap);
@@ -1296,6 +1692,7 @@ static int before(struct sweep_exec *x, size_t p, unsigned r,
 		  struct wl_outcome *o)
 {
 	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
+	char sh[SHOW_MAX + 1];
 	struct child_result res;
 	char *cmd;
 	int rc;
@@ -1314,8 +1711,8 @@ static int before(struct sweep_exec *x, size_t p, unsigned r,
 		log_tail(log, tail, sizeof(tail));
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),
-			 "workload %s: before `%s`: %s\n%s", w->name, cmd, st,
-			 tail);
+			 "workload %s: before `%s`: %s\n%s", w->name,
+			 show(sh, cmd), st, tail);
 	}
 	free(cmd);
 	return rc;
@@ -1411,6 +1808,7 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 		*fatal = true;
 		return VISIT_FAILED;
 	}
+	x->journal_children = true;
 	rc = setup(x, p, r, &ve, msg, sizeof(msg));
 	if (rc == 0)
 		rc = workloads(x, p, r, &ve, msg, sizeof(msg));
@@ -1422,18 +1820,29 @@ static enum visit_result visit(struct sweep_exec *x, size_t p, unsigned r,
 	 * write to it, to whoever attaches one next). */
 	bad = restore_writes(x);
 	bad += teardown(x, p, r, &ve, false);
+	x->journal_children = false;
 	if (bad == 0)
 		journal_done(x);
 	else if (rc == 0) {
 		rc = -1;
 		snprintf(msg, sizeof(msg), "teardown or restore failed");
 	}
+	/* The paths of this visit's devices are free for others now. */
+	unlock_all(x, true);
 	if (rc == -EINTR)
 		return VISIT_INTERRUPTED;
 	if (rc == 0)
 		return VISIT_OK;
-	say(x, "clyde sweep: point %zu (%s) repeat %u failed: %s%s", p + 1,
-	    label, r, msg, msg[0] && msg[strlen(msg) - 1] == '\n' ? "" : "\n");
+	{
+		/* Escapes that came through an error message are shown. */
+		size_t cap = strlen(msg) * 4 + 1;
+		char *v = malloc(cap);
+
+		say(x, "clyde sweep: point %zu (%s) repeat %u failed: %s%s",
+		    p + 1, label, r, v ? clyde_vis(v, cap, msg, 1) : msg,
+		    msg[0] && msg[strlen(msg) - 1] == '\n' ? "" : "\n");
+		free(v);
+	}
 	if (!x->first_failure[0])
 		snprintf(x->first_failure, sizeof(x->first_failure),
 			 "point %zu (%s) repeat %u", p + 1, label, r);
@@ -1453,6 +1862,126 @@ static void rm_tmpdir(const char *dir);
 
 /* ---- resume: undo what a crashed visit left -------------------------------- */
 
+/* The processes of group pgid started at `start` or later (so none of a
+ * later group that reuses the number): signal them, and say how many. */
+static size_t signal_group(pid_t pgid, unsigned long long start, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		unsigned long long st;
+		pid_t pid = (pid_t)atol(de->d_name), pg;
+
+		if (pid <= 0 || proc_start(pid, &st, &pg) < 0 || pg != pgid ||
+		    st < start)
+			continue;
+		if (sig)
+			kill(pid, sig);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * A child of the crashed clyde (journal "child PID:START DIR"): end its
+ * process group and wait until it is gone (it would go on beside the
+ * resumed visit, in the same directory), then remove the scratch
+ * directory a killed clyde run or tree left in DIR (DIR/clyde.PID and
+ * DIR/clyde.PID.N, directories not kept on purpose).  Returns 0, or -1
+ * when the group would not end.
+ */
+static int end_child(struct sweep_exec *x, const char *id, const char *dir)
+{
+	unsigned long long start = 0, now;
+	pid_t pid = (pid_t)atol(id);
+	const char *colon = strchr(id, ':');
+	int tries;
+
+	if (pid <= 0 || !colon)
+		return 0;
+	start = strtoull(colon + 1, NULL, 10);
+	if (signal_group(pid, start, 0) > 0) {
+		say(x,
+		    "clyde sweep: ending process group %ld of the "
+		    "interrupted visit\n",
+		    (long)pid);
+		for (tries = 0; tries < 100; tries++) {
+			if (signal_group(pid, start, SIGKILL) == 0)
+				break;
+			usleep(100000);
+		}
+		if (tries == 100) {
+			say(x,
+			    "clyde sweep: process group %ld did not end in "
+			    "10 s\n",
+			    (long)pid);
+			return -1;
+		}
+	}
+	/* The same pid in a process started since is not ours, nor is its
+	 * scratch directory. */
+	if (proc_start(pid, &now, NULL) == 0 && now != start)
+		return 0;
+	if (strcmp(dir, "-")) {
+		int pfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = pfd >= 0 ? fdopendir(dup(pfd)) : NULL;
+		struct dirent *de;
+		char want[32];
+		size_t wl;
+
+		wl = (size_t)snprintf(want, sizeof(want), "clyde.%ld",
+				      (long)pid);
+		while (d && (de = readdir(d)) != NULL) {
+			struct clyde_ctx c;
+			int fd;
+
+			if (strncmp(de->d_name, want, wl) ||
+			    (de->d_name[wl] && de->d_name[wl] != '.'))
+				continue;
+			fd = openat(pfd, de->d_name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (faccessat(fd, CLYDE_SCRATCH_KEPT, F_OK,
+				      AT_SYMLINK_NOFOLLOW) == 0) {
+				close(fd);
+				continue;
+			}
+			clyde_ctx_init(&c);
+			if (clyde_rm_contents(&c, fd, de->d_name) == 0 &&
+			    unlinkat(pfd, de->d_name, AT_REMOVEDIR) == 0)
+				say(x,
+				    "clyde sweep: removed %s/%s, the scratch "
+				    "directory of the killed run\n",
+				    dir, de->d_name);
+			else
+				say(x, "clyde sweep: %s/%s: %s\n", dir,
+				    de->d_name,
+				    clyde_errmsg(&c)[0] ? clyde_errmsg(&c) :
+							  strerror(errno));
+			clyde_ctx_release(&c);
+			close(fd);
+		}
+		if (d)
+			closedir(d);
+		if (pfd >= 0)
+			close(pfd);
+	}
+	return 0;
+}
+
+/*
+ * Undo what a crashed visit left, from its journal: first end the
+ * children it ran (and remove their scratch directories), then write the
+ * old values back (newest first; not those whose write failed), run the
+ * teardown with the captured values, remove the work directory.
+ */
 static int undo_journal(struct sweep_exec *x)
 {
 	size_t len;
@@ -1466,6 +1995,27 @@ static int undo_journal(struct sweep_exec *x)
 	if (!text)
 		return 0;
 	say(x, "clyde sweep: %s: undoing an interrupted visit\n", x->journal);
+	/* The children first: nothing else while they run. */
+	{
+		char *copy = strdup(text), *sv = NULL;
+
+		for (line = copy ? strtok_r(copy, "\n", &sv) : NULL; line;
+		     line = strtok_r(NULL, "\n", &sv)) {
+			char *f1 = strchr(line, '\t'),
+			     *f2 = f1 ? strchr(f1 + 1, '\t') : NULL;
+
+			if (!f1 || !f2 || strncmp(line, "child\t", 6))
+				continue;
+			*f2++ = '\0';
+			if (end_child(x, f1 + 1, f2) < 0)
+				bad++;
+		}
+		free(copy);
+		if (bad) {
+			free(text);
+			return -1;
+		}
+	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f1 = strchr(line, '\t'),
@@ -1494,17 +2044,24 @@ static int undo_journal(struct sweep_exec *x)
 			undo = u;
 			undo[nundo].path = f1;
 			undo[nundo++].old = f2;
+		} else if (!strcmp(line, "unset") && nundo > 0 &&
+			   !strcmp(undo[nundo - 1].path, f1)) {
+			nundo--; /* the write failed: nothing to undo */
 		}
 	}
 	while (nundo > 0) {
 		struct saved_write *u = &undo[--nundo];
+		char real[PATH_MAX];
 		struct clyde_ctx c;
 
 		clyde_ctx_init(&c);
-		if (!writable_path(u->path) ||
-		    write_value(&c, u->path, u->old) < 0) {
+		if (resolve_set_path(&c, u->path, real) < 0 ||
+		    lock_path(x, real, true) < 0 ||
+		    write_value(&c, real, u->old) < 0) {
 			say(x, "clyde sweep: restore %s: %s\n", u->path,
-			    clyde_errmsg(&c));
+			    clyde_errmsg(&c)[0] ? clyde_errmsg(&c) :
+						  clyde_errmsg(x->ctx));
+			clyde_err_clear(x->ctx);
 			bad++;
 		} else {
 			say(x, "clyde sweep: restored %s = %s\n", u->path,
@@ -1522,6 +2079,7 @@ static int undo_journal(struct sweep_exec *x)
 		    vp + 1, vr);
 		teardown(x, (size_t)vp, vr, &ve, true);
 	}
+	unlock_all(x, true);
 	free(undo);
 	free(text);
 	if (bad == 0)
@@ -2175,12 +2733,20 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 		free(x.done);
 		return CLYDE_EXIT_TEST_FAILED;
 	}
+	if (lock_static_paths(&x) < 0) {
+		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
+		rm_tmpdir(x.tmpdir);
+		free(x.done);
+		unlock_all(&x, false);
+		return CLYDE_EXIT_USAGE;
+	}
 	if (resume_id) {
 		x.id = strdup(resume_id);
 	} else if (create_record(&x, text, cli) < 0) {
 		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
 		rm_tmpdir(x.tmpdir);
 		free(x.done);
+		unlock_all(&x, false);
 		return CLYDE_EXIT_TEST_FAILED;
 	}
 	journal_path(&x);
@@ -2239,9 +2805,10 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 			fprintf(stderr,
 				"clyde sweep: stopped after the failure of %s "
 				"(-k goes on); continue with: clyde sweep "
-				"--resume %s\n",
+				"--resume %s%s%s\n",
 				x.first_failure[0] ? x.first_failure : "a step",
-				x.id);
+				x.id, cli->db ? " --db " : "",
+				cli->db ? cli->db : "");
 	} else {
 		clyde_exp_store_set_state(ctx, h, x.id, "finished");
 	}
@@ -2258,6 +2825,7 @@ out:
 	if (x.jfd >= 0)
 		close(x.jfd);
 	rm_tmpdir(x.tmpdir);
+	unlock_all(&x, false);
 	free(x.writes);
 	free(x.done);
 	free(x.id);
@@ -2356,7 +2924,7 @@ int clyde_cmd_sweep(int argc, char **argv)
 	}
 	if (check_metric_keys(&s, s.metrics, cli.file, "metrics =") < 0 ||
 	    check_metric_keys(&s, cli.metrics, NULL, "--metrics") < 0 ||
-	    check_run_options(&ctx, &s) < 0) {
+	    check_plan(&ctx, &s) < 0) {
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
