@@ -6,7 +6,7 @@
  *
  * This module is pure: it parses text into a plan and answers questions
  * about it (the points, a template expanded for a point, the order of the
- * points in a round).  It runs nothing; cli/cmd_sweep.c executes the plan.
+ * points in a round).  It runs nothing; exp/exp.h executes the plan.
  *
  * Errors are recorded in the context as "FILE:LINE: reason" and returned
  * as -EINVAL (-ENOMEM when memory runs out).
@@ -14,8 +14,8 @@
  * Ownership: a struct clyde_sweep owns every string and array reachable
  * from it; clyde_sweep_release() frees them.
  */
-#ifndef CLYDE_WORKLOADS_SWEEP_H
-#define CLYDE_WORKLOADS_SWEEP_H
+#ifndef CLYDE_EXP_PLAN_H
+#define CLYDE_EXP_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +50,8 @@ enum clyde_sweep_wl_kind {
 	CLYDE_SWEEP_RUN = 0, /* clyde run ARGS (the bonnie++ suite) */
 	CLYDE_SWEEP_TREE,    /* clyde tree ARGS */
 	CLYDE_SWEEP_TIME,    /* a shell command, timed */
+	/* (a fio kind goes here: its ops in exp/, see exp/exp.h) */
+	CLYDE_SWEEP_KINDS
 };
 
 /* "run", "tree", "time". */

@@ -1,10 +1,10 @@
 /*
- * The experiment file parser and the plan it gives: see sweep.h and
+ * The experiment file parser and the plan it gives: see plan.h and
  * docs/sweep.md.  libinih splits the INI text into (section, key, value)
  * calls; our reader hands it one line at a time, which is how a key is
  * given its line number for the messages.
  */
-#include "workloads/sweep.h"
+#include "exp/plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +34,8 @@ const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k)
 		return "tree";
 	case CLYDE_SWEEP_TIME:
 		return "time";
+	case CLYDE_SWEEP_KINDS:
+		break;
 	}
 	return "?";
 }
@@ -1136,7 +1138,7 @@ static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 	if (make_points(ps) < 0 || read_numbers(ps) < 0)
 		return ps->rc;
 	if (!s->repeat)
-		s->repeat = s->until_stable > 0 ? 2 : 3;
+		s->repeat = 3; /* with until-stable: CLYDE_STATS_SETTLE_MIN_N */
 	if (!s->max_runs)
 		s->max_runs = 10;
 	if (s->until_stable > 0 && s->max_runs < s->repeat)

@@ -1,5 +1,5 @@
 /*
- * workloads/sweep: the experiment file -- parsing, ranges, the cross
+ * exp/plan: the experiment file -- parsing, ranges, the cross
  * product and zip, placeholders, the order of the visits, and errors that
  * name FILE:LINE.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "workloads/sweep.h"
+#include "exp/plan.h"
 
 static int parse(const char *text, struct clyde_sweep *s, struct clyde_ctx *c)
 {
