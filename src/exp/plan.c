@@ -1031,6 +1031,35 @@ static int check_templates(struct parse_state *ps)
 	return 0;
 }
 
+/* -D NAME=... for a NAME the file does not define: an error naming the
+ * variables it has (a typo, or a file that calls it otherwise, would
+ * otherwise be ignored without a word). */
+static int unknown_define(struct parse_state *ps, const char *def,
+			  const char *name)
+{
+	char list[512] = "", vis[256];
+	size_t off = 0, k = 0;
+
+	for (size_t i = 0; i < ps->s->nvars && off + 8 < sizeof(list); i++) {
+		const struct clyde_sweep_var *v = &ps->s->vars[i];
+		int w;
+
+		if (v->captured)
+			continue;
+		w = snprintf(list + off, sizeof(list) - off, "%s%s",
+			     k++ ? ", " : "", v->name);
+		if (w < 0 || (size_t)w >= sizeof(list) - off) {
+			snprintf(list + off, sizeof(list) - off, ", ...");
+			break;
+		}
+		off += (size_t)w;
+	}
+	clyde_err(ps->ctx, 0, "-D %s: %s defines no variable %s (%s%s)",
+		  clyde_vis(vis, sizeof(vis), def, 0), ps->s->file, name,
+		  k ? "its [vars]: " : "it has no [vars]", list);
+	return ps->rc = -EINVAL;
+}
+
 static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -1060,11 +1089,8 @@ static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 				  defines[i], name);
 			return ps->rc = -EINVAL;
 		}
-		if (!v) {
-			v = push(&ps->s->vars, &ps->s->nvars, sizeof(*v));
-			if (!v || !(v->name = strdup(name)))
-				return pnomem(ps);
-		}
+		if (!v)
+			return unknown_define(ps, defines[i], name);
 		free(v->value);
 		if (!(v->value = strdup(eq + 1)))
 			return pnomem(ps);

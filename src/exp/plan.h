@@ -112,7 +112,8 @@ struct clyde_sweep {
 
 /*
  * Parse the experiment text[0..len) read from `file` (used in messages).
- * `defines` are "NAME=VALUE" strings (-D) that replace or add [vars].
+ * `defines` are "NAME=VALUE" strings (-D) that replace [vars]: a NAME
+ * the file does not define is an error naming the variables it has.
  * Every template is checked: an unknown {placeholder} is an error naming
  * its line.  On success *s owns the plan (clyde_sweep_release()).
  */

@@ -344,6 +344,20 @@ static void test_guards(void)
 			       m, sizeof(m)),
 		     "t.ini:2: set /proc/self/root/etc/x: only files below "
 		     "/sys and /proc/sys") != NULL);
+	{
+		char *defs[] = { (char *)"nope=1" };
+		struct clyde_sweep s;
+		struct clyde_ctx c;
+		static const char t[] = "[vars]\na = 1\nb = 2\n[workload w]\n"
+					"time = {a}{b}\n";
+
+		clyde_ctx_init(&c);
+		CHECK(clyde_sweep_parse(&c, "t.ini", t, strlen(t), defs, 1,
+					&s) < 0);
+		CHECK_STR(clyde_errmsg(&c), "-D nope=1: t.ini defines no "
+					    "variable nope (its [vars]: a, b)");
+		clyde_ctx_release(&c);
+	}
 	CHECK(clyde_sweep_set_path_ok("/sys/block/{loop}/queue/read_ahead_kb"));
 	CHECK(clyde_sweep_set_path_ok("/proc/sys/vm/dirty_ratio"));
 	CHECK(!clyde_sweep_set_path_ok("/proc/self/cwd/x"));
