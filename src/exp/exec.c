@@ -609,7 +609,10 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 		return clyde_err(x->ctx, ENOMEM, "sweep");
 	}
 	for (unsigned r = 1; r <= x->rounds && rc == 0; r++) {
-		if (s->until_stable > 0 && r > s->repeat) {
+		/* Past the planned repeats (only a rule such as until-stable
+		 * plans more rounds): clyde_exp_wants_more() decides, point
+		 * by point, from the runs stored so far. */
+		if (r > s->repeat) {
 			struct clyde_exp e;
 			bool all = true;
 
