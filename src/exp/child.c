@@ -117,7 +117,8 @@ static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
 	rp = strrchr(buf, ')');
 	if (!rp)
 		return -1;
-	for (char *t = strtok(rp + 1, " "); t; t = strtok(NULL, " ")) {
+	for (char *sv = NULL, *t = strtok_r(rp + 1, " ", &sv); t;
+	     t = strtok_r(NULL, " ", &sv)) {
 		field++;
 		if (field == 5)
 			pg = atoi(t);
