@@ -52,8 +52,9 @@ static const char usage_text[] =
 	"  -q, --quiet            no progress line\n"
 	"  -h, --help             this help\n"
 	"\n"
-	"Exit status: 0 ok, 1 invalid file or option, 3 a point failed,\n"
-	"5 interrupted (resume with --resume ID).  See docs/sweep.md.\n";
+	"Exit status: 0 ok, 1 invalid file or option (or a path another\n"
+	"sweep holds), 3 a point failed, 5 interrupted (resume with\n"
+	"--resume ID).  See docs/sweep.md.\n";
 
 struct sweep_cli {
 	const char *file;
