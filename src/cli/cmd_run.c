@@ -517,9 +517,9 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 		    (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
 		     fflush(out) != 0))
 			return -EIO;
-		/* Three runs at least: two give an interval too wide to
-		 * trust (Student's t for one degree of freedom is 12.7). */
-		stop = cfg->until_stable_pct > 0 && i + 1 >= 3 && leader &&
+		/* Settled as clyde_stats_settled() says, which takes
+		 * CLYDE_STATS_SETTLE_MIN_N runs at least. */
+		stop = cfg->until_stable_pct > 0 && leader &&
 		       clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
 					     sum) > 0 &&
 		       clyde_summary_all_settled(sum);

@@ -392,6 +392,18 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 	return 0;
 }
 
+int clyde_tree_check_args(int argc, char **argv, const char **dir, char *err,
+			  size_t len)
+{
+	struct tree_cli c;
+
+	if (parse_args(argc, argv, &c, err, len) < 0)
+		return -1;
+	if (dir)
+		*dir = c.cfg.existing ? NULL : c.dir;
+	return 0;
+}
+
 struct progress {
 	bool show;
 	struct clyde_ctx *ctx;

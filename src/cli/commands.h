@@ -3,6 +3,8 @@
 #ifndef CLYDE_CLI_COMMANDS_H
 #define CLYDE_CLI_COMMANDS_H
 
+#include <stddef.h>
+
 /* Exit statuses shared by every command. */
 enum clyde_exit {
 	CLYDE_EXIT_OK = 0,
@@ -13,6 +15,11 @@ enum clyde_exit {
 
 int clyde_cmd_run(int argc, char **argv);
 int clyde_cmd_tree(int argc, char **argv);
+/* Check `clyde tree` options (argv[0] the program name) as clyde tree
+ * would, running nothing: 0 with *dir the -d directory (NULL with
+ * --existing), or -1 with the message in err. */
+int clyde_tree_check_args(int argc, char **argv, const char **dir, char *err,
+			  size_t len);
 int clyde_cmd_compare(int argc, char **argv);
 int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);

@@ -352,3 +352,9 @@ bool clyde_stats_significant(const double *a, size_t na, const double *b,
 		return false;
 	return w.p < alpha;
 }
+
+bool clyde_stats_settled(size_t n, double mean, double hw, double pct)
+{
+	return n >= CLYDE_STATS_SETTLE_MIN_N && isfinite(hw) &&
+	       hw <= pct / 100.0 * fabs(mean);
+}

@@ -104,4 +104,15 @@ int clyde_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 bool clyde_stats_significant(const double *a, size_t na, const double *b,
 			     size_t nb, double alpha);
 
+/*
+ * The --until-stable rule of clyde run and clyde sweep alike: n samples
+ * whose mean is `mean` and whose 95% confidence interval half-width is
+ * `hw` are settled for a target of pct% when there are at least
+ * CLYDE_STATS_SETTLE_MIN_N of them and hw <= pct% of |mean|.  Fewer are
+ * never settled: with two, Student's t for one degree of freedom is 12.7
+ * and the interval says little.
+ */
+#define CLYDE_STATS_SETTLE_MIN_N 3
+bool clyde_stats_settled(size_t n, double mean, double hw, double pct);
+
 #endif

@@ -78,8 +78,8 @@ int clyde_summary_compute(const struct clyde_run *runs, unsigned n,
 			have++;
 		if (!target)
 			continue;
-		/* One value says nothing about the spread: never settled. */
-		if (k > 1 && s->ci95 <= target_pct / 100.0 * fabs(s->mean))
+		/* The one rule of run and sweep (core/stats.h). */
+		if (clyde_stats_settled(k, s->mean, s->ci95, target_pct))
 			s->settled = CLYDE_SETTLED_YES;
 		else
 			s->settled = CLYDE_SETTLED_NO;

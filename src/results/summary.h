@@ -47,8 +47,9 @@ const char *clyde_summary_unit(enum clyde_test t);
 /*
  * Summarise every test over runs[0..n).  out[t] is filled for every test
  * (n = 0 where the test gave no value).  With target_pct > 0 a test is
- * CLYDE_SETTLED_YES when it has at least two values and
- * ci95 <= target_pct / 100 * |mean|, else CLYDE_SETTLED_NO; with
+ * CLYDE_SETTLED_YES when clyde_stats_settled() says so (at least
+ * CLYDE_STATS_SETTLE_MIN_N values, 3, and ci95 <= target_pct / 100 *
+ * |mean|), else CLYDE_SETTLED_NO; with
  * target_pct <= 0 (or NaN) every test is CLYDE_SETTLED_NA.  Nothing is
  * ever NaN or infinite.  Returns the number of tests with n > 0 (0..12),
  * or -EINVAL when runs is NULL with n > 0 or out is NULL, or -ENOMEM.

@@ -1,31 +1,44 @@
 #!/bin/bash
-# The layers of the source tree: results and report never include
-# workloads (a result model is data that formatters and the history read;
-# the workloads fill it in, not the other way round), and the library
-# never includes the command line.
+# The include graph of src/ has no upward arrow (docs/architecture.md):
+# a file includes headers of its own layer and of the layers below it.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-cd "$CLYDE_SRC/src" || fail "no source tree at $CLYDE_SRC"
+# Bottom to top, as docs/architecture.md draws them.
+LAYERS=(core env io results workloads store report dist exp cli)
 
-# layer_free DIR FORBIDDEN MSG: no file under DIR includes FORBIDDEN/.
-layer_free()
+rank()
 {
-	local hits
-	hits=$(grep -rnE "^#include \"$2/" "$1" || true)
-	[[ -z $hits ]] || fail "$3: $hits"
-	ok "$3"
+	local i
+	for i in "${!LAYERS[@]}"; do
+		if [[ ${LAYERS[i]} == "$1" ]]; then
+			echo "$i"
+			return
+		fi
+	done
+	echo -1
 }
 
-layer_free results workloads "results/ does not include workloads/"
-layer_free report workloads "report/ does not include workloads/"
-for d in core io results report env dist workloads; do
-	layer_free "$d" cli "$d/ does not include cli/"
+bad=0
+for dir in "$CLYDE_SRC"/src/*/; do
+	layer=$(basename "$dir")
+	me=$(rank "$layer")
+	if ((me < 0)); then
+		echo "src/$layer is not a layer of docs/architecture.md" >&2
+		bad=1
+		continue
+	fi
+	while IFS=: read -r file inc; do
+		other=${inc#*\"}
+		other=${other%%/*}
+		them=$(rank "$other")
+		if ((them < 0 || them > me)); then
+			echo "upward include: ${file#"$CLYDE_SRC"/} includes $other/ (above $layer/)" >&2
+			bad=1
+		fi
+	done < <(grep -HoE '#include "[a-z_]+/' "$dir"*.[ch] 2>/dev/null || true)
 done
-# The tree's result model itself lives in results/.
-[[ -f results/tree_result.h ]] || fail "results/tree_result.h is missing"
-grep -q "struct clyde_tree_run {" results/tree_result.h ||
-	fail "struct clyde_tree_run is not defined in results/tree_result.h"
-ok "the tree result model is in results/tree_result.h"
+((bad == 0)) || fail "the include graph has an upward arrow or an unknown layer"
+ok "every include of src/ points to its own layer or one below"
 
 done_testing

@@ -26,6 +26,17 @@ for f in "$EX"/loop/*.ini "$EX"/posts/*.ini; do
 	run_clyde sweep --dry-run -D repeats=2 "$f"
 	expect_rc 0 "dry run of $(basename "$f")"
 done
+# examples/README.md's quick-run variables name a variable of every loop
+# example: a -D the file does not define is an error.
+for f in "$EX"/loop/*.ini; do
+	run_clyde sweep --dry-run -D repeats=2 -D dev_size=512m "$f"
+	expect_rc 0 "-D dev_size=512m is a variable of $(basename "$f")"
+	assert_file_match "$T/out" '512m' "  and it is used"
+done
+run_clyde sweep -n -D dev_sise=512m "$EX/loop/loop-readahead.ini"
+expect_rc 1 "a -D the file does not define is refused"
+assert_file_match "$T/err" '^clyde sweep: -D dev_sise=512m: .*loop-readahead.ini defines no variable dev_sise \(its \[vars\]: repeats, dir, dev_size\)$' \
+	"  naming the variables it has"
 run_clyde sweep -n -D repeats=2 "$EX/loop/loop-readahead.ini"
 assert_eq "$(grep -c '^# point' "$T/out")" 8 "4 points x 2 repeats listed"
 assert_eq "$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr '\n' ' ')" \
@@ -177,10 +188,10 @@ assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +[0-9]' \
 assert_file_match "$T/btrfs-profiles.table" 'block write' \
 	"btrfs: the bonnie++ rates are the columns"
 
-run_example ext4-journal 6 1 -D fs_size=64m -D journal_size=16m \
+run_example ext4-journal 6 1 -D dev_size=64m -D journal_size=16m \
 	-D "run_opts=-s 8 -n 0 -r 0 -f"
-run_example xfs-logbsize 4 1 -D fs_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
-run_example ext4-atime 3 1 -D fs_size=64m -D files=200
+run_example xfs-logbsize 4 1 -D dev_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example ext4-atime 3 1 -D dev_size=64m -D files=200
 assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
 
 ra_values()
@@ -191,7 +202,7 @@ ra_values()
 	done
 }
 ra_values >"$T/ra.before"
-run_example loop-readahead 4 1 -D size_mib=4
+run_example loop-readahead 4 1 -D dev_size=4m
 RA_ID=$(sweep_id)
 ra_values | grep -Fxv -f "$T/ra.before" | cut -d/ -f4 >"$T/ra.changed" || true
 while read -r d; do

@@ -1,5 +1,5 @@
 /*
- * workloads/sweep: the experiment file -- parsing, ranges, the cross
+ * exp/plan: the experiment file -- parsing, ranges, the cross
  * product and zip, placeholders, the order of the visits, and errors that
  * name FILE:LINE.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "workloads/sweep.h"
+#include "exp/plan.h"
 
 static int parse(const char *text, struct clyde_sweep *s, struct clyde_ctx *c)
 {
@@ -313,6 +313,63 @@ static void test_errors(void)
 		     "nested more than") != NULL);
 }
 
+/* Issue 17 section 1: the line limit, a missing "]", escapes in keys,
+ * and the paths a `set` may name. */
+static void test_guards(void)
+{
+	char m[512], text[512], line[256];
+
+	/* "time = true ###...": 199 characters, the most the docs allow. */
+	snprintf(line, sizeof(line), "time = true %0187d", 0);
+	CHECK(strlen(line) == 199);
+	snprintf(text, sizeof(text), "[workload w]\n%s\n", line);
+	CHECK_STR(parse_err(text, m, sizeof(m)), "(parsed)");
+	snprintf(text, sizeof(text), "[workload w]\n%s0\n", line);
+	CHECK(strstr(parse_err(text, m, sizeof(m)),
+		     "t.ini:2: line longer than 199 characters") != NULL);
+	/* Without a line end at the end of the file, too. */
+	snprintf(text, sizeof(text), "[workload w]\n%s", line);
+	CHECK_STR(parse_err(text, m, sizeof(m)), "(parsed)");
+	CHECK_STR(parse_err("[experiment\nname = x\n[workload w]\ntime = "
+			    "true\n",
+			    m, sizeof(m)),
+		  "t.ini:1: [experiment: a section header needs its \"]\"");
+	CHECK(strstr(parse_err("\033[31mred\033[0m = 1\n[workload w]\n"
+			       "time = true\n",
+			       m, sizeof(m)),
+		     "t.ini:1: unknown key \"\\x1b[31mred\\x1b[0m\"") != NULL);
+	CHECK(strchr(m, '\033') == NULL);
+	CHECK(strstr(parse_err("[point]\nset /proc/self/root/etc/x = 1\n"
+			       "[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "t.ini:2: set /proc/self/root/etc/x: only files below "
+		     "/sys and /proc/sys") != NULL);
+	{
+		char *defs[] = { (char *)"nope=1" };
+		struct clyde_sweep s;
+		struct clyde_ctx c;
+		static const char t[] = "[vars]\na = 1\nb = 2\n[workload w]\n"
+					"time = {a}{b}\n";
+
+		clyde_ctx_init(&c);
+		CHECK(clyde_sweep_parse(&c, "t.ini", t, strlen(t), defs, 1,
+					&s) < 0);
+		CHECK_STR(clyde_errmsg(&c), "-D nope=1: t.ini defines no "
+					    "variable nope (its [vars]: a, b)");
+		clyde_ctx_release(&c);
+	}
+	CHECK(clyde_sweep_set_path_ok("/sys/block/{loop}/queue/read_ahead_kb"));
+	CHECK(clyde_sweep_set_path_ok("/proc/sys/vm/dirty_ratio"));
+	CHECK(!clyde_sweep_set_path_ok("/proc/self/cwd/x"));
+	CHECK(!clyde_sweep_set_path_ok("/proc/version"));
+	CHECK(!clyde_sweep_set_path_ok("/etc/hostname"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/../etc/hostname"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/./block/x"));
+	CHECK(!clyde_sweep_set_path_ok("/sys//block/x"));
+	CHECK(!clyde_sweep_set_path_ok("/sys/block/"));
+	CHECK(!clyde_sweep_set_path_ok("sys/block/x"));
+}
+
 int main(void)
 {
 #ifndef CLYDE_HAVE_INIH
@@ -326,5 +383,6 @@ int main(void)
 	test_capture();
 	test_order();
 	test_errors();
+	test_guards();
 	return tap_done();
 }

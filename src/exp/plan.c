@@ -1,10 +1,10 @@
 /*
- * The experiment file parser and the plan it gives: see sweep.h and
+ * The experiment file parser and the plan it gives: see plan.h and
  * docs/sweep.md.  libinih splits the INI text into (section, key, value)
  * calls; our reader hands it one line at a time, which is how a key is
  * given its line number for the messages.
  */
-#include "workloads/sweep.h"
+#include "exp/plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 
 #include "core/rng.h"
 #include "core/size.h"
+#include "core/vis.h"
 
 #ifdef CLYDE_HAVE_INIH
 #include <ini.h>
@@ -33,6 +34,8 @@ const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k)
 		return "tree";
 	case CLYDE_SWEEP_TIME:
 		return "time";
+	case CLYDE_SWEEP_KINDS:
+		break;
 	}
 	return "?";
 }
@@ -300,7 +303,7 @@ static int perr(struct parse_state *ps, const char *fmt, ...)
 
 static int perr(struct parse_state *ps, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], vis[512];
 	va_list ap;
 
 	if (ps->rc)
@@ -308,7 +311,10 @@ static int perr(struct parse_state *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	clyde_err(ps->ctx, 0, "%s:%u: %s", ps->s->file, ps->line, msg);
+	/* Keys, sections and values quoted in the message are the file's:
+	 * a terminal escape in them is shown, not obeyed. */
+	clyde_err(ps->ctx, 0, "%s:%u: %s", ps->s->file, ps->line,
+		  clyde_vis(vis, sizeof(vis), msg, 0));
 	ps->rc = -EINVAL;
 	return ps->rc;
 }
@@ -546,10 +552,11 @@ static int section_point(struct parse_state *ps, const char *key,
 
 		while (isspace((unsigned char)*path))
 			path++;
-		if (*path != '/')
+		if (!clyde_sweep_set_path_ok(path))
 			return perr(ps,
-				    "set %s: name an absolute path "
-				    "(/sys/..., /proc/...)",
+				    "set %s: only files below /sys and "
+				    "/proc/sys are written (an absolute path, "
+				    "no . or .. in it)",
 				    path);
 		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_SET,
 				path, value);
@@ -714,16 +721,21 @@ static int on_key(void *user, const char *section, const char *key,
 	return ps->rc ? 0 : 1;
 }
 
-/* inih's reader: one line of the text per call, counted. */
+/* inih's reader: one line of the text per call, counted.  The line end
+ * is not handed on (inih trims it anyway), so that a line of
+ * INI_MAX_LINE - 1 characters fits the buffer.  A section header without
+ * its "]" is reported here, on its own line: inih would report it and go
+ * on, and the next key would look like a key of the previous section. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct parse_state *ps = stream;
 	size_t i = 0;
+	const char *t;
 
-	if (ps->pos >= ps->len || ps->too_long)
+	if (ps->rc || ps->pos >= ps->len || ps->too_long)
 		return NULL;
 	while (ps->pos < ps->len && ps->text[ps->pos] != '\n') {
-		if (i + 2 >= (size_t)num) {
+		if (i + 1 >= (size_t)num) {
 			ps->line++;
 			ps->too_long = true;
 			return NULL;
@@ -731,9 +743,15 @@ static char *read_line(char *str, int num, void *stream)
 		str[i++] = ps->text[ps->pos++];
 	}
 	if (ps->pos < ps->len)
-		str[i++] = ps->text[ps->pos++];
+		ps->pos++; /* the '\n' */
 	str[i] = '\0';
 	ps->line++;
+	for (t = str; *t == ' ' || *t == '\t'; t++)
+		;
+	if (*t == '[' && !strchr(t, ']')) {
+		perr(ps, "%s: a section header needs its \"]\"", t);
+		return NULL;
+	}
 	return str;
 }
 
@@ -1013,6 +1031,35 @@ static int check_templates(struct parse_state *ps)
 	return 0;
 }
 
+/* -D NAME=... for a NAME the file does not define: an error naming the
+ * variables it has (a typo, or a file that calls it otherwise, would
+ * otherwise be ignored without a word). */
+static int unknown_define(struct parse_state *ps, const char *def,
+			  const char *name)
+{
+	char list[512] = "", vis[256];
+	size_t off = 0, k = 0;
+
+	for (size_t i = 0; i < ps->s->nvars && off + 8 < sizeof(list); i++) {
+		const struct clyde_sweep_var *v = &ps->s->vars[i];
+		int w;
+
+		if (v->captured)
+			continue;
+		w = snprintf(list + off, sizeof(list) - off, "%s%s",
+			     k++ ? ", " : "", v->name);
+		if (w < 0 || (size_t)w >= sizeof(list) - off) {
+			snprintf(list + off, sizeof(list) - off, ", ...");
+			break;
+		}
+		off += (size_t)w;
+	}
+	clyde_err(ps->ctx, 0, "-D %s: %s defines no variable %s (%s%s)",
+		  clyde_vis(vis, sizeof(vis), def, 0), ps->s->file, name,
+		  k ? "its [vars]: " : "it has no [vars]", list);
+	return ps->rc = -EINVAL;
+}
+
 static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -1042,11 +1089,8 @@ static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 				  defines[i], name);
 			return ps->rc = -EINVAL;
 		}
-		if (!v) {
-			v = push(&ps->s->vars, &ps->s->nvars, sizeof(*v));
-			if (!v || !(v->name = strdup(name)))
-				return pnomem(ps);
-		}
+		if (!v)
+			return unknown_define(ps, defines[i], name);
 		free(v->value);
 		if (!(v->value = strdup(eq + 1)))
 			return pnomem(ps);
@@ -1120,7 +1164,7 @@ static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 	if (make_points(ps) < 0 || read_numbers(ps) < 0)
 		return ps->rc;
 	if (!s->repeat)
-		s->repeat = s->until_stable > 0 ? 2 : 3;
+		s->repeat = 3; /* with until-stable: CLYDE_STATS_SETTLE_MIN_N */
 	if (!s->max_runs)
 		s->max_runs = 10;
 	if (s->until_stable > 0 && s->max_runs < s->repeat)
@@ -1153,7 +1197,7 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 			     "line longer than %d characters: use a [vars] "
 			     "variable or continue run/tree/time options on "
 			     "an indented next line",
-			     INI_MAX_LINE - 2);
+			     INI_MAX_LINE - 1);
 		if (!ps.rc && r > 0) {
 			ps.line = (unsigned)r;
 			perr(&ps, "not an INI line (KEY = VALUE or [section])");
@@ -1212,6 +1256,26 @@ int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 }
 
 /* ---- order -------------------------------------------------------------- */
+
+bool clyde_sweep_set_path_ok(const char *path)
+{
+	const char *c;
+
+	if (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/sys/", 10))
+		return false;
+	/* Every component: not empty, not "." or "..". */
+	for (c = path + 1; *c;) {
+		size_t l = strcspn(c, "/");
+
+		if (l == 0 || (l == 1 && c[0] == '.') ||
+		    (l == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += l;
+		if (*c == '/')
+			c++;
+	}
+	return c[-1] != '/';
+}
 
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s)
 {

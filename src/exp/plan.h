@@ -6,7 +6,7 @@
  *
  * This module is pure: it parses text into a plan and answers questions
  * about it (the points, a template expanded for a point, the order of the
- * points in a round).  It runs nothing; cli/cmd_sweep.c executes the plan.
+ * points in a round).  It runs nothing; exp/exp.h executes the plan.
  *
  * Errors are recorded in the context as "FILE:LINE: reason" and returned
  * as -EINVAL (-ENOMEM when memory runs out).
@@ -14,8 +14,8 @@
  * Ownership: a struct clyde_sweep owns every string and array reachable
  * from it; clyde_sweep_release() frees them.
  */
-#ifndef CLYDE_WORKLOADS_SWEEP_H
-#define CLYDE_WORKLOADS_SWEEP_H
+#ifndef CLYDE_EXP_PLAN_H
+#define CLYDE_EXP_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +50,8 @@ enum clyde_sweep_wl_kind {
 	CLYDE_SWEEP_RUN = 0, /* clyde run ARGS (the bonnie++ suite) */
 	CLYDE_SWEEP_TREE,    /* clyde tree ARGS */
 	CLYDE_SWEEP_TIME,    /* a shell command, timed */
+	/* (a fio kind goes here: its ops in exp/, see exp/exp.h) */
+	CLYDE_SWEEP_KINDS
 };
 
 /* "run", "tree", "time". */
@@ -110,7 +112,8 @@ struct clyde_sweep {
 
 /*
  * Parse the experiment text[0..len) read from `file` (used in messages).
- * `defines` are "NAME=VALUE" strings (-D) that replace or add [vars].
+ * `defines` are "NAME=VALUE" strings (-D) that replace [vars]: a NAME
+ * the file does not define is an error naming the variables it has.
  * Every template is checked: an unknown {placeholder} is an error naming
  * its line.  On success *s owns the plan (clyde_sweep_release()).
  */
@@ -164,6 +167,14 @@ void clyde_sweep_round_order(const struct clyde_sweep *s, unsigned round,
  */
 int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 			const char *value);
+
+/*
+ * Whether `path` may be the PATH of a `set` (as written, or expanded):
+ * an absolute path below /sys/ or /proc/sys/ with no empty, "." or ".."
+ * component.  Lexical only: the executor also resolves the path and
+ * checks where it leads (symlinks in /sys).
+ */
+bool clyde_sweep_set_path_ok(const char *path);
 
 /* The number of rounds to plan for: repeat, or max_runs with
  * until-stable. */

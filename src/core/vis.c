@@ -1,0 +1,65 @@
+/* Escaping text for the terminal: see vis.h. */
+#include "core/vis.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The escape of c (a control character or DEL) in e (5 bytes). */
+static void esc_of(unsigned char c, char e[5])
+{
+	if (c == '\n')
+		snprintf(e, 5, "\\n");
+	else if (c == '\t')
+		snprintf(e, 5, "\\t");
+	else if (c == '\r')
+		snprintf(e, 5, "\\r");
+	else
+		snprintf(e, 5, "\\x%02x", c);
+}
+
+/* The escaped length of c. */
+static size_t esc_len(unsigned char c, int keep_newlines)
+{
+	char e[5];
+
+	if ((c < 0x20 && !(c == '\n' && keep_newlines)) || c == 0x7f) {
+		esc_of(c, e);
+		return strlen(e);
+	}
+	return 1;
+}
+
+char *clyde_vis(char *buf, size_t cap, const char *s, int keep_newlines)
+{
+	size_t len = strlen(s), o = 0, need = 0, room;
+	char tail[48];
+	size_t tl;
+
+	if (cap == 0)
+		return buf;
+	for (size_t i = 0; i < len; i++)
+		need += esc_len((unsigned char)s[i], keep_newlines);
+	snprintf(tail, sizeof(tail), "... (%zu bytes)", len);
+	tl = strlen(tail);
+	/* All of it when it fits, else as much as leaves room for the tail. */
+	room = need < cap ? need : (cap > tl + 1 ? cap - tl - 1 : 0);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e[5] = { (char)c, '\0' };
+		size_t el;
+
+		if (esc_len(c, keep_newlines) > 1)
+			esc_of(c, e);
+		el = strlen(e);
+		if (o + el > room)
+			break;
+		memcpy(buf + o, e, el);
+		o += el;
+	}
+	if (need >= cap && o + tl < cap) {
+		memcpy(buf + o, tail, tl);
+		o += tl;
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -1,0 +1,22 @@
+/*
+ * Text from users and from the commands they run, made safe to print on a
+ * terminal: every control character (newline, ESC, ...) and DEL written as
+ * an escape (\n, \t, \r, \x1b), so that a key, a path or a command cannot
+ * move the cursor, change colours or start a line of its own, and bounded,
+ * so that a 50 MB command line is not echoed whole.
+ */
+#ifndef CLYDE_CORE_VIS_H
+#define CLYDE_CORE_VIS_H
+
+#include <stddef.h>
+
+/*
+ * Write s into buf (cap bytes, NUL-terminated) with its control characters
+ * escaped; `keep_newlines` leaves '\n' as it is (for multi-line output
+ * whose lines are escaped otherwise).  When the escaped text does not fit
+ * in cap, it ends with "... (N bytes)" naming the length of s.  Returns
+ * buf.
+ */
+char *clyde_vis(char *buf, size_t cap, const char *s, int keep_newlines);
+
+#endif
