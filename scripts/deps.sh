@@ -14,11 +14,12 @@
 #                           (bon_csv2txt, bon_csv2html, zcav), e2fsprogs
 #                           (mkfs.ext4, mke2fs, dumpe2fs), xfsprogs
 #                           (mkfs.xfs, xfs_info), btrfs-progs (mkfs.btrfs,
-#                           btrfs), util-linux (losetup, lsblk, blkid,
-#                           partx, setpriv, runuser, unshare, ipcs), fdisk
-#                           (sfdisk: t_dev_guard's partition table), sqlite3
-#                           (the sweep tests read the history), mount,
-#                           findmnt, script, groff/man, strace, chromium
+#                           btrfs), util-linux (findmnt, lsblk, blkid,
+#                           partx, setpriv, runuser, unshare, ipcs), mount
+#                           (mount, umount, losetup), fdisk (sfdisk:
+#                           t_dev_guard's partition table), sqlite3 (the
+#                           sweep tests read the history), bsdutils
+#                           (script), groff/man, strace, chromium
 #                           (the HTML report's test renders the page), zstd
 #                           and xz (t_pattern compresses clyde's data)
 #
@@ -59,7 +60,7 @@ if [[ $mode == test ]]; then
 		xfs_info:xfsprogs
 		mkfs.btrfs:btrfs-progs
 		btrfs:btrfs-progs
-		findmnt:mount
+		findmnt:util-linux
 		script:bsdutils
 		chromium:chromium
 		losetup:mount
