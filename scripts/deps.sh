@@ -9,12 +9,22 @@
 #                           xfslibs-dev (for clyde stack), liburing
 #                           (liburing-dev, for --engine io_uring) and OpenMPI
 #                           (libopenmpi-dev, openmpi-bin, for clyde-mpi)
-#   scripts/deps.sh test    also clang, clang-format, python3, bonnie++ (for
-#                           bon_csv2txt/bon_csv2html), mkfs.ext4, mkfs.xfs,
-#                           mkfs.btrfs, losetup, mount, findmnt, script,
-#                           groff/man, ipcs, strace, chromium (the HTML
-#                           report's test renders the page), zstd and xz
-#                           (t_pattern compresses clyde's data)
+#   scripts/deps.sh test    also every command a test runs: clang,
+#                           clang-format, shellcheck, git, python3, bonnie++
+#                           (bon_csv2txt, bon_csv2html, zcav), e2fsprogs
+#                           (mkfs.ext4, mke2fs, dumpe2fs), xfsprogs
+#                           (mkfs.xfs, xfs_info), btrfs-progs (mkfs.btrfs,
+#                           btrfs), util-linux (findmnt, lsblk, blkid,
+#                           partx, setpriv, runuser, unshare, ipcs), mount
+#                           (mount, umount, losetup), fdisk (sfdisk:
+#                           t_dev_guard's partition table), sqlite3 (the
+#                           sweep tests read the history), bsdutils
+#                           (script), groff/man, strace, chromium
+#                           (the HTML report's test renders the page), zstd
+#                           and xz (t_pattern compresses clyde's data)
+#
+# The list is checked against the tests: tests/e2e/t_deps.sh fails when a
+# command a test needs is not in it.
 #
 # As root it runs apt-get; otherwise it prints the apt-get line to run and
 # exits 1.  Exit 0 means everything is there.
@@ -35,25 +45,47 @@ if [[ $mode == test ]]; then
 	want+=(
 		clang:clang
 		clang-format:clang-format
+		shellcheck:shellcheck
+		git:git
+		ctest:cmake
 		python3:python3
 		bonnie++:bonnie++
 		bon_csv2txt:bonnie++
 		bon_csv2html:bonnie++
+		zcav:bonnie++
 		mkfs.ext4:e2fsprogs
+		mke2fs:e2fsprogs
+		dumpe2fs:e2fsprogs
 		mkfs.xfs:xfsprogs
+		xfs_info:xfsprogs
 		mkfs.btrfs:btrfs-progs
-		findmnt:mount
+		btrfs:btrfs-progs
+		findmnt:util-linux
 		script:bsdutils
 		chromium:chromium
 		losetup:mount
 		mount:mount
+		umount:mount
 		ipcs:util-linux
+		lsblk:util-linux
+		blkid:util-linux
+		partx:util-linux
+		setpriv:util-linux
+		runuser:util-linux
+		unshare:util-linux
+		sfdisk:fdisk
+		sqlite3:sqlite3
 		groff:groff-base
 		man:man-db
 		strace:strace
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
+		sha256sum:coreutils
+		mkfifo:coreutils
+		touch:coreutils
+		find:findutils
+		timeout:coreutils
 	)
 fi
 

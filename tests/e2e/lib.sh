@@ -97,9 +97,30 @@ skip()
 	exit 77
 }
 
-# done_testing: end of a script.
+# skip_part "what: why": one part of the test cannot run here (it needs
+# root, a kernel feature, a device this machine lacks); the rest goes on,
+# and done_testing then exits 77, so that ctest shows a skip and CI (where
+# everything is there) fails, instead of a pass that tested less.  A part
+# that needs a tool scripts/deps.sh installs uses require_cmd (a failure).
+E2E_SKIPPED=()
+skip_part()
+{
+	E2E_SKIPPED+=("$1")
+	echo "SKIP part: $1"
+}
+
+# done_testing: end of a script.  No assertion at all is a failure (the
+# test tested nothing); a skipped part makes it a skip.
 done_testing()
 {
+	if [[ $E2E_PASSED -eq 0 ]]; then
+		fail "no assertion was made"
+	fi
+	if [[ ${#E2E_SKIPPED[@]} -gt 0 ]]; then
+		printf 'SKIP part: %s\n' "${E2E_SKIPPED[@]}"
+		echo "$E2E_NAME: $E2E_PASSED passed, 0 failed, ${#E2E_SKIPPED[@]} parts skipped"
+		exit 77
+	fi
 	e2e_summary
 	exit 0
 }
@@ -211,6 +232,26 @@ assert_empty_dir()
 	[[ $n -eq 0 ]] ||
 		fail "${2:-$1 is empty}: $(find "$1" -mindepth 1 | head -n 5)"
 	ok "${2:-$1 is empty}"
+}
+
+# clyde_for_others: CLYDE_OTHERS, a copy of the binary in $T that any user
+# can run, for a test that runs clyde as another user (runuser, setpriv):
+# the build directory may be where that user cannot reach it, as in a clone
+# inside a 0700 directory (mktemp -d, /root).  Fails when even $T cannot
+# be reached by nobody (a TMPDIR inside a private directory).
+clyde_for_others()
+{
+	if [[ -z ${CLYDE_OTHERS:-} ]]; then
+		mkdir -p "$T/bin"
+		cp "$CLYDE" "$T/bin/clyde"
+		chmod 755 "$T/bin" "$T/bin/clyde"
+		CLYDE_OTHERS=$T/bin/clyde
+	fi
+	if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null 2>&1 &&
+		! setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			test -x "$CLYDE_OTHERS" 2>/dev/null; then
+		fail "nobody cannot run $CLYDE_OTHERS: a directory above $T is private (TMPDIR?)"
+	fi
 }
 
 # run_clyde ARGS...: run the binary with a time limit, stdout in $T/out,

@@ -2,7 +2,8 @@
 # .ci/run tests a fresh clone, not the working tree: a file that is not in
 # git fails it; it shows ctest's output and removes its temporary clone;
 # with CI=true a skipped test fails it (scripts/ctest-skips.sh reads real
-# ctest output), without CI a skip is only shown.  .ci/run is run on a
+# ctest output), without CI a skip is only shown; the clone is inside a
+# 0700 directory, where a user's may be.  .ci/run is run on a
 # small repository whose `make test` stands in for the real one.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +48,7 @@ test:
 	test -f data.txt
 	cat ctest.log
 	pwd >$(PWD_FILE)
+	stat -c %a .. >$(PWD_FILE).mode
 MK
 cp "$T/noskip.log" "$r/ctest.log"
 g()
@@ -81,6 +83,8 @@ expect_rc 0 ".ci/run passes once data.txt is committed"
 assert_file_match "$T/out" '^100% tests passed' "ctest's summary is shown"
 assert_match "$(cat "$T/pwd")" "^$T/tmp/clyde-ci\.[^/]+/clyde\$" \
 	"make test ran in a clone in a temporary directory"
+assert_eq "$(cat "$T/pwd.mode")" 700 \
+	"the clone is inside a 0700 directory, as a user's clone in mktemp -d or /root"
 assert_empty_dir "$T/tmp" "the temporary clone is removed"
 
 cp "$T/ctest.log" "$r/ctest.log"

@@ -2,7 +2,8 @@
 # The helpers of lib.sh report what happened: a Python checker that
 # crashes fails the test (it used to pass with "|| true" when it had
 # printed a line or two), skip exits 77 (ctest's skip), a missing tool a
-# part needs fails.  Each case runs as its own small script.
+# part needs fails, a skipped part makes the test a skip, and a test with no
+# assertion fails.  Each case runs as its own small script.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
@@ -56,5 +57,25 @@ assert_file_match "$T/case_req.out" 'a part needs clyde-no-such-tool' \
 	"and names the part and the tool"
 assert_eq "$(case_rc need 'need_cmd clyde-no-such-tool; done_testing')" 77 \
 	"need_cmd skips when the tool is missing"
+assert_eq "$(case_rc none 'done_testing')" 1 \
+	"a test that made no assertion fails"
+assert_file_match "$T/case_none.out" 'no assertion was made' "and says so"
+assert_eq "$(case_rc one 'ok "a thing"; done_testing')" 0 \
+	"one assertion, nothing skipped: a pass"
+part='ok "first part"
+skip_part "second part: no such device here"
+ok "third part"
+done_testing'
+assert_eq "$(case_rc part "$part")" 77 \
+	"a skipped part makes the test a skip, after the other parts ran"
+assert_file_match "$T/case_part.out" '^ok 2 - third part$' \
+	"the parts after the skipped one ran"
+assert_file_match "$T/case_part.out" '^SKIP part: second part: no such device here$' \
+	"the summary names the part that did not run"
+partfail='skip_part "a part"
+ok "x"
+fail "a check"'
+assert_eq "$(case_rc partfail "$partfail")" 1 \
+	"a failure is a failure even with a skipped part"
 
 done_testing

@@ -79,28 +79,27 @@ check "$T/data.json" data
 
 # The system calls behind it: no fsync or fadvise for empty files, no
 # readlink per file (each was 4 per file per test before).
-if command -v strace >/dev/null; then
-	RC=0
-	# LeakSanitizer cannot run under ptrace: an ASan build would fail.
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -c -o "$T/strace" \
-		-e trace=fsync,fadvise64,readlink,syncfs \
-		"$CLYDE" -d "$d" -s 0 -n 1 -r 0 --no-save >"$T/out" 2>"$T/err" ||
-		RC=$?
-	expect_rc 0 "-s 0 -n 1 under strace succeeds"
-	calls()
-	{
-		awk -v s="$1" '$NF == s { print $4 + 0; f = 1 } END { if (!f) print 0 }' \
-			"$T/strace"
-	}
-	for sc in fsync fadvise64 readlink; do
-		n=$(calls "$sc")
-		[[ $n -lt 16 ]] || fail "$sc called $n times for 1024 empty files"
-		ok "$sc called $n times for 1024 empty files"
-	done
-	n=$(calls syncfs)
-	[[ $n -le 8 ]] || fail "syncfs called $n times (create and delete: 4)"
-	ok "syncfs called $n times"
-fi
+require_cmd "checking the system calls" strace
+RC=0
+# LeakSanitizer cannot run under ptrace: an ASan build would fail.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -qq -c -o "$T/strace" \
+	-e trace=fsync,fadvise64,readlink,syncfs \
+	"$CLYDE" -d "$d" -s 0 -n 1 -r 0 --no-save >"$T/out" 2>"$T/err" ||
+	RC=$?
+expect_rc 0 "-s 0 -n 1 under strace succeeds"
+calls()
+{
+	awk -v s="$1" '$NF == s { print $4 + 0; f = 1 } END { if (!f) print 0 }' \
+		"$T/strace"
+}
+for sc in fsync fadvise64 readlink; do
+	n=$(calls "$sc")
+	[[ $n -lt 16 ]] || fail "$sc called $n times for 1024 empty files"
+	ok "$sc called $n times for 1024 empty files"
+done
+n=$(calls syncfs)
+[[ $n -le 8 ]] || fail "syncfs called $n times (create and delete: 4)"
+ok "syncfs called $n times"
 assert_empty_dir "$d" "nothing left behind"
 done_testing

@@ -57,7 +57,7 @@ if [[ -n $grp ]]; then
 	assert_eq "$(cat "$T/owner")" "$nobody_uid $gid" \
 		"-g: the scratch belongs to that group"
 else
-	echo "# no group other than nobody's: -g not checked"
+	skip_part "-g and -u user:group: no group here other than nobody's"
 fi
 
 run_clyde -d "$nw" -u nobody -s 16m -n 1 -f -r 0 -q

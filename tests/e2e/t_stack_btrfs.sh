@@ -1,6 +1,6 @@
 #!/bin/bash
 # clyde stack on btrfs across several loop devices, one profile at a time
-# (raid0 and raid5 on 3 devices, raid1 on 2, raid10 on 4), each checked
+# (raid0 and raid5 on 3 devices, raid1 on 2, raid10 and raid6 on 4), each checked
 # against `btrfs filesystem show` (devices, uuid) and `btrfs filesystem df`
 # (data and metadata profiles); the stripe clyde derives (64 KiB a device,
 # data disks by profile) is checked too.
@@ -61,11 +61,11 @@ say(sorted(stack["top"]) == paths, f"{p}: the devices {stack['top']} as btrfs fi
 say(sorted(stack["leaves"]) == paths, f"{p}: every device is a leaf")
 say(fs["data_profile"] == data == profile, f"{p}: data profile {fs['data_profile']} as btrfs filesystem df ({data})")
 say(fs["metadata_profile"] == meta == "raid1", f"{p}: metadata profile {fs['metadata_profile']} as btrfs filesystem df ({meta})")
-want = {"raid0": n, "raid10": n // 2, "raid5": n - 1}.get(profile)
+want = {"raid0": n, "raid10": n // 2, "raid5": n - 1, "raid6": n - 2}.get(profile)
 st = stack["stripe"]
 if want:
     say(st is not None and st["layer"] == "btrfs" and st["data_disks"] == want
-        and st["stripe_bytes"] == want * 65536 and st["parity"] == (profile == "raid5"),
+        and st["stripe_bytes"] == want * 65536 and st["parity"] == (profile in ("raid5", "raid6")),
         f"{p}: stripe of {want} data disks x 64 KiB")
 else:
     say(st is None, f"{p}: a mirror does not stripe")
@@ -78,5 +78,6 @@ check raid0 3
 check raid1 2
 check raid10 4
 check raid5 3
+check raid6 4
 
 done_testing

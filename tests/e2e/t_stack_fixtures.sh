@@ -55,6 +55,38 @@ say([a["id"] for a in d["advice"]] == ["md-degraded", "md-stripe-cache", "read-a
 say([a["severity"] for a in d["advice"]] == ["bad", "warning", "warning"], "json: severities")
 PY
 
+# ---- md RAID6 and RAID10: the data disks of the full stripe -------------
+# raid6 keeps two disks of parity (5 disks: 3 data); raid10 n2 keeps two
+# copies (4 disks: 2 data).  The kernel's optimal_io_size in the trees is
+# chunk x data disks, as the kernel sets it.
+in_tree md-raid6 --advise md0
+assert_file_match "$T/out" '^  md0: md raid6, 5 disks, chunk 64 KiB, layout left-symmetric, stripe_cache_size 4096, clean, sync idle' \
+	"md raid6: level, disks, chunk, layout"
+assert_file_match "$T/out" '^advice: none$' "md raid6: two stripes of read-ahead, nothing to say"
+in_tree md-raid6 --json md0
+cp "$T/out" "$T/raid6.json"
+in_tree md-raid10 --advise md0
+assert_file_match "$T/out" '^  md0: md raid10, 4 disks, chunk 512 KiB, layout n2 f1, clean, sync idle' \
+	"md raid10: level, disks, chunk, near and far copies"
+in_tree md-raid10 --json md0
+cp "$T/out" "$T/raid10.json"
+run_checker "$T/raid6.json" "$T/raid10.json" <<'PY'
+import json, sys
+say = lambda c, w: print(("ok " if c else "FAIL ") + w)
+r6 = json.load(open(sys.argv[1]))["stack"]
+r10 = json.load(open(sys.argv[2]))["stack"]
+say(r6["stripe"] == {"layer": "md0", "level": "raid6", "chunk_bytes": 65536, "data_disks": 3,
+                     "disks": 5, "stripe_bytes": 196608, "parity": True},
+    "json: md raid6 over 5 disks stripes over 3 data disks (192 KiB)")
+say(r10["stripe"] == {"layer": "md0", "level": "raid10", "chunk_bytes": 524288, "data_disks": 2,
+                      "disks": 4, "stripe_bytes": 1048576, "parity": False},
+    "json: md raid10 n2 over 4 disks stripes over 2 data disks (1 MiB)")
+for name, st in (("raid6", r6), ("raid10", r10)):
+    md = [x for x in st["devices"] if x["name"] == "md0"][0]
+    say(md["optimal_io_size"] == st["stripe"]["stripe_bytes"],
+        f"json: md {name}'s stripe is the kernel's optimal_io_size")
+PY
+
 # ---- LVM striped over two md arrays; a linear LV off the stripe ----------
 in_tree lvm-striped-md --advise dm-0
 assert_file_match "$T/out" '^  dm-0: dm vg0-striped, striped 2 x 64 KiB' "dm-0: striped LV"

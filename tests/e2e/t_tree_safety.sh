@@ -157,15 +157,19 @@ run_clyde tree --existing "$E/a/b/f" -q --no-save
 expect_rc 1 "--existing of a file: exit 1"
 assert_file_match "$T/err" 'not a directory' "says it is not a directory"
 if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
+	# A copy nobody can reach, wherever the build directory is.
+	clyde_for_others
 	chmod 700 "$E"
 	RC=0
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$CLYDE" tree --existing "$E" -q --no-save --no-drop-caches \
+		"$CLYDE_OTHERS" tree --existing "$E" -q --no-save --no-drop-caches \
 		>"$T/out" 2>"$T/err" || RC=$?
 	chmod 755 "$E"
 	expect_rc 1 "--existing that cannot be read: exit 1"
 	assert_file_match "$T/err" "^clyde tree: --existing $E: Permission denied$" \
 		"says permission denied"
+else
+	skip_part "--existing that cannot be read: needs root and setpriv"
 fi
 run_clyde tree --existing "$E" --phases all --no-drop-caches --no-save \
 	--json "$T/e.json"

@@ -5,8 +5,15 @@
  * Skips: a test whose main subject cannot be tested here (no root, no loop
  * devices) calls tap_skip_all(), which exits TAP_SKIP (77; CMakeLists.txt
  * sets SKIP_RETURN_CODE 77, so ctest reports a skip, and .ci/run fails on
- * it).  A part that cannot run while the main subject can is a failure,
- * not a skip: CHECK it.
+ * it).  A part that cannot run while the rest can (it needs root, or a
+ * mount this process may not make) calls tap_skip_part(): the other parts
+ * still run, and tap_done() then exits TAP_SKIP too, so the part that did
+ * not run is a skip ctest shows and CI fails on, never a silent pass.  A
+ * part that could run but did not set up (no temporary file) is a
+ * failure: CHECK it.
+ *
+ * A test that made no check at all fails: tap_done() with nothing counted
+ * is a test that tested nothing.
  */
 #ifndef CLYDE_TESTS_TAP_H
 #define CLYDE_TESTS_TAP_H
@@ -17,7 +24,7 @@
 
 #define TAP_SKIP 77
 
-static int tap_pass, tap_fail;
+static int tap_pass, tap_fail, tap_skipped;
 
 #define CHECK(cond)                                                            \
 	do {                                                                   \
@@ -45,10 +52,34 @@ static int tap_pass, tap_fail;
 		}                                                        \
 	} while (0)
 
+/* The exit status: 1 when a check failed or none was made, TAP_SKIP when
+ * a part was skipped (tap_skip_part), else 0. */
 static inline int tap_done(void)
 {
-	printf("%d passed, %d failed\n", tap_pass, tap_fail);
-	return tap_fail ? 1 : 0;
+	if (tap_fail) {
+		printf("%d passed, %d failed\n", tap_pass, tap_fail);
+		return 1;
+	}
+	if (!tap_pass) {
+		printf("0 passed, 0 failed: no check was made\n");
+		return 1;
+	}
+	if (tap_skipped) {
+		printf("%d passed, 0 failed, %d part%s skipped\n", tap_pass,
+		       tap_skipped, tap_skipped == 1 ? "" : "s");
+		return TAP_SKIP;
+	}
+	printf("%d passed, 0 failed\n", tap_pass);
+	return 0;
+}
+
+/* A part of the test cannot run here (say why, e.g. "huge-page pool: not
+ * root"): the other parts go on, and tap_done() ends the test as a skip
+ * unless a check failed. */
+static inline void tap_skip_part(const char *why)
+{
+	printf("# SKIP part: %s\n", why);
+	tap_skipped++;
 }
 
 /* The main subject cannot be tested here: say why in TAP's skip-all form

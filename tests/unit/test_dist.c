@@ -1,9 +1,11 @@
 /*
  * The distributed run's library side (dist/dist.h) over a fake
  * communicator in one process: -d's %r/%h expansion, and the merge of a
- * run whose "ranks" all sent this process's data with different clock
- * offsets, so that the sums, the window on rank 0's clock and the merged
- * histogram can be checked exactly.
+ * run whose "ranks" sent this process's spans with different clock
+ * offsets and latency histograms of their own (rank r adds latencies only
+ * it saw), so that the sums, the window on rank 0's clock, the merged
+ * histogram's buckets and each rank's share can be checked exactly: a
+ * merge that took one rank's histogram for every rank's fails.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -25,11 +27,38 @@ static int fake_max(struct clyde_comm *c, int64_t *v, size_t n)
 	return 0;
 }
 
+/* Rank r's latencies beyond this process's: r x 3 of RANK_LAT(r) (rank 0
+ * none; rank 1 three of 2 ms; rank 2 six of 50 ms). */
+#define RANK_LAT(r) ((r) == 1 ? 2000000ull : 50000000ull)
+#define RANK_EXTRA(r) (3u * (unsigned)(r))
+
+/* Every rank "sends" what this process passes; a histogram (the only
+ * gather of that size) is made rank r's own by RANK_EXTRA(r) more
+ * latencies. */
 static int fake_gather(struct clyde_comm *c, const void *mine, size_t len,
 		       void *all)
 {
-	for (int r = 0; all && r < c->size; r++)
-		memcpy((char *)all + (size_t)r * len, mine, len);
+	for (int r = 0; all && r < c->size; r++) {
+		char *to = (char *)all + (size_t)r * len;
+
+		memcpy(to, mine, len);
+		if (len == sizeof(struct clyde_hist) && r > 0)
+			clyde_hist_record_n((struct clyde_hist *)(void *)to,
+					    RANK_LAT(r), RANK_EXTRA(r));
+	}
+	return 0;
+}
+
+/* How many values of h lie in the bucket of v. */
+static uint64_t in_bucket(const struct clyde_hist *h, uint64_t v)
+{
+	struct clyde_hist_iter it;
+	struct clyde_hist_bucket b;
+
+	clyde_hist_iter_init(&it, h);
+	while (clyde_hist_iter_next(&it, &b))
+		if (b.lo <= v && v <= b.hi)
+			return b.count;
 	return 0;
 }
 
@@ -105,16 +134,31 @@ static void test_merge(struct clyde_comm *c)
 	 * 0's 25000. */
 	CHECK(t->spans[4].start_ns == 8000);
 	CHECK(t->elapsed_ns == 25000 - 8000);
-	CHECK(clyde_hist_count(t->latency) == 2 * RANKS);
-	CHECK(clyde_hist_min(t->latency) == 5 &&
-	      clyde_hist_max(t->latency) == 1000);
+	/* Every rank's histogram is in the merge: this process's two
+	 * latencies from each rank, and the ones only ranks 1 and 2 saw. */
+	CHECK(clyde_hist_count(t->latency) ==
+	      2 * RANKS + RANK_EXTRA(1) + RANK_EXTRA(2));
+	CHECK(clyde_hist_min(t->latency) == 5);
+	CHECK(clyde_hist_max(t->latency) == RANK_LAT(2));
+	CHECK(in_bucket(t->latency, 5) == RANKS);
+	CHECK(in_bucket(t->latency, 1000) == RANKS);
+	CHECK(in_bucket(t->latency, RANK_LAT(1)) == RANK_EXTRA(1));
+	CHECK(in_bucket(t->latency, RANK_LAT(2)) == RANK_EXTRA(2));
 	/* Every rank's share is kept. */
 	CHECK(d.nruns == 1);
 	CHECK(d.shares[0][CLYDE_PUT_BLOCK] != NULL);
 	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].bytes == 400);
 	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].start_ns == 9000);
 	CHECK(d.shares[0][CLYDE_PUT_BLOCK][1].end_ns == 24000);
-	CHECK(clyde_hist_count(d.shares[0][CLYDE_PUT_BLOCK][2].hist) == 2);
+	/* Each rank's share keeps that rank's histogram. */
+	for (int r = 0; r < RANKS; r++) {
+		const struct clyde_hist *sh =
+			d.shares[0][CLYDE_PUT_BLOCK][r].hist;
+
+		CHECK(sh && clyde_hist_count(sh) == 2 + RANK_EXTRA(r));
+		CHECK(sh &&
+		      (r == 0 || in_bucket(sh, RANK_LAT(r)) == RANK_EXTRA(r)));
+	}
 	CHECK(d.shares[0][CLYDE_GET_BLOCK] == NULL);
 	/* A failure here stops the run without merging. */
 	CHECK(clyde_dist_end_run(&d, -ENOSPC, &run) == -ENOSPC);

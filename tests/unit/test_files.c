@@ -505,11 +505,16 @@ static void test_enospc(void)
 	struct harness h;
 	int rc;
 
-	if (!mkdtemp(mnt))
+	char why[160];
+
+	if (!mkdtemp(mnt)) {
+		CHECK(!"make a directory in /tmp for the tmpfs");
 		return;
+	}
 	if (mount("tmpfs", mnt, "tmpfs", 0, "size=64k") < 0) {
-		printf("# skip ENOSPC: cannot mount tmpfs: %s\n",
-		       strerror(errno));
+		snprintf(why, sizeof(why), "ENOSPC: cannot mount a tmpfs: %s",
+			 strerror(errno));
+		tap_skip_part(why);
 		rmdir(mnt);
 		return;
 	}

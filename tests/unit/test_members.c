@@ -119,6 +119,38 @@ static void test_rmw_on_raid5(void)
 	free_run(r);
 }
 
+/* RAID6: the finding names the stripe over its 3 data disks of 5, and a
+ * mirror (md raid10) has no parity to read back: no finding however much
+ * it read. */
+static void test_rmw_on_raid6_not_raid10(void)
+{
+	struct clyde_run *r = block_write_run("md-raid6", "md0", 600 * MIB);
+	struct clyde_members *m = &r->tests[CLYDE_PUT_BLOCK].members;
+	struct clyde_members_verdict v;
+	char text[2048];
+	const char *disks[] = { "sda", "sdb", "sdc", "sdd", "sde" };
+
+	for (int i = 0; i < 5; i++)
+		member(m, disks[i], 40 * MIB, 200 * MIB, 800);
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(v.rmw && v.counted == 5 && v.read_bytes == 200 * MIB);
+	CHECK(clyde_members_run_findings(text, sizeof(text), r, CLYDE_PUT_BLOCK,
+					 &v) == 1);
+	CHECK_STR(text, "block write read 200 MiB from the members: "
+			"partial-stripe writes (stripe = 64 KiB x 3 data "
+			"disks = 192 KiB; this test writes 8 KiB chunks)\n");
+	free_run(r);
+
+	r = block_write_run("md-raid10", "md0", 600 * MIB);
+	m = &r->tests[CLYDE_PUT_BLOCK].members;
+	for (int i = 0; i < 4; i++)
+		member(m, disks[i], 40 * MIB, 300 * MIB, 800);
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(!v.rmw && v.counted == 4);
+	CHECK(v.wa_array > 1.99 && v.wa_array < 2.01); /* two copies */
+	free_run(r);
+}
+
 static void test_quiet_on_plain_disk(void)
 {
 	struct clyde_run *r =
@@ -323,6 +355,7 @@ static void test_text(void)
 int main(void)
 {
 	test_rmw_on_raid5();
+	test_rmw_on_raid6_not_raid10();
 	test_quiet_on_plain_disk();
 	test_mirror_and_imbalance();
 	test_watch();

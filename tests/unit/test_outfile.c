@@ -118,12 +118,13 @@ static void test_devices(void)
 	snprintf(full, sizeof(full), "%s/full", dir);
 	if (mknod(null, S_IFCHR | 0666, makedev(1, 3)) != 0 ||
 	    mknod(full, S_IFCHR | 0666, makedev(1, 7)) != 0) {
-		printf("# skip: mknod needs root (%s)\n", strerror(errno));
+		tap_skip_part("devices: mknod needs root");
 		unlink(null);
 		return;
 	}
 	if (clyde_outfile_open(&o, null) == -EACCES) {
-		printf("# skip: %s is on a nodev mount\n", dir);
+		tap_skip_part("devices: the temporary directory is on a nodev "
+			      "mount");
 	} else {
 		CHECK(o.f != NULL);
 		fputs("gone", o.f);

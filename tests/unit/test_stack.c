@@ -456,6 +456,117 @@ static void test_json_unfold(void)
 	free(text);
 }
 
+/*
+ * The data disks of a stripe, which the full stripe and the advice rest
+ * on: md raid6 keeps two disks' worth of parity (5 disks: 3 data), md
+ * raid10 keeps `near x far` copies (md.rst: layout bits 0-7 near, 8-15 far;
+ * n2 over 4 disks: 2 data).
+ */
+static void test_md_raid6(void)
+{
+	struct clyde_stack s;
+	struct clyde_stack_stripe st;
+	struct clyde_advice_list l;
+	const struct clyde_stack_node *md;
+
+	CHECK(probe_in("md-raid6", "md0", &s) == 0);
+	md = clyde_stack_find(&s, "md0");
+	CHECK(md && md->kind == CLYDE_STACK_MD);
+	if (!md) {
+		clyde_stack_free(&s);
+		return;
+	}
+	CHECK_STR(md->md_level, "raid6");
+	CHECK(md->raid_disks == 5 && md->nchildren == 5);
+	CHECK(md->chunk_bytes == 64 * 1024);
+	CHECK(clyde_stack_md_data_disks(md) == 3);
+	CHECK_STR(leaves_of(&s), "sda sdb sdc sdd sde");
+	CHECK(clyde_stack_stripe(&s, &st) == 0);
+	CHECK_STR(st.layer, "md0");
+	CHECK_STR(st.level, "raid6");
+	CHECK(st.data_disks == 3 && st.disks == 5 && st.parity);
+	CHECK(st.stripe_bytes == 192 * 1024);
+	/* The kernel's optimal_io_size (chunk x data disks) says the same. */
+	CHECK(md->optimal_io_size == st.stripe_bytes);
+	/* Read-ahead two stripes, a large stripe cache: nothing to say. */
+	CHECK_STR(advice_ids(&s, 0, &l), "");
+	clyde_stack_free(&s);
+}
+
+static void test_md_raid10(void)
+{
+	struct clyde_stack s;
+	struct clyde_stack_stripe st;
+	struct clyde_stack_node *md;
+
+	CHECK(probe_in("md-raid10", "md0", &s) == 0);
+	md = (struct clyde_stack_node *)clyde_stack_find(&s, "md0");
+	CHECK(md && md->kind == CLYDE_STACK_MD);
+	if (!md) {
+		clyde_stack_free(&s);
+		return;
+	}
+	CHECK_STR(md->md_level, "raid10");
+	CHECK(md->raid_disks == 4 && md->nchildren == 4);
+	CHECK(md->md_layout == 0x102); /* near 2, far 1 */
+	CHECK(clyde_stack_md_data_disks(md) == 2);
+	CHECK(clyde_stack_stripe(&s, &st) == 0);
+	CHECK_STR(st.level, "raid10");
+	CHECK(st.data_disks == 2 && st.disks == 4 && !st.parity);
+	CHECK(st.chunk_bytes == 512 * 1024 && st.stripe_bytes == 1024 * 1024);
+	CHECK(md->optimal_io_size == st.stripe_bytes);
+	/* Far copies count too: f2 (0x201) over 4 disks, and n2 f2 over 8. */
+	md->md_layout = 0x201;
+	CHECK(clyde_stack_md_data_disks(md) == 2);
+	md->md_layout = 0x202;
+	md->raid_disks = 8;
+	CHECK(clyde_stack_md_data_disks(md) == 2);
+	/* No copies in the layout is no stripe clyde can tell. */
+	md->md_layout = 0;
+	CHECK(clyde_stack_md_data_disks(md) == 0);
+	clyde_stack_free(&s);
+}
+
+/*
+ * btrfs stripes its block groups itself (64 KiB a device): the data disks
+ * by data profile and the filesystem's device count (BTRFS_IOC_FS_INFO;
+ * tests/e2e/t_stack_btrfs.sh reads them from real filesystems).
+ */
+static uint32_t btrfs_data_disks(const char *profile, uint32_t devices,
+				 bool *parity)
+{
+	struct clyde_stack s;
+	struct clyde_stack_stripe st;
+
+	memset(&s, 0, sizeof(s));
+	s.has_fs = true;
+	snprintf(s.fs.type, sizeof(s.fs.type), "btrfs");
+	snprintf(s.fs.data_profile, sizeof(s.fs.data_profile), "%s", profile);
+	s.fs.num_devices = devices;
+	if (clyde_stack_stripe(&s, &st) != 0)
+		return 0;
+	CHECK_STR(st.layer, "btrfs");
+	CHECK(st.chunk_bytes == 64 * 1024 && st.disks == devices &&
+	      st.stripe_bytes == st.chunk_bytes * st.data_disks);
+	*parity = st.parity;
+	return st.data_disks;
+}
+
+static void test_btrfs_profiles(void)
+{
+	bool parity = false;
+
+	CHECK(btrfs_data_disks("raid6", 5, &parity) == 3 && parity);
+	CHECK(btrfs_data_disks("raid6", 4, &parity) == 2 && parity);
+	CHECK(btrfs_data_disks("raid5", 4, &parity) == 3 && parity);
+	CHECK(btrfs_data_disks("raid10", 4, &parity) == 2 && !parity);
+	CHECK(btrfs_data_disks("raid10", 6, &parity) == 3 && !parity);
+	CHECK(btrfs_data_disks("raid0", 3, &parity) == 3 && !parity);
+	/* Mirrors and single do not stripe. */
+	CHECK(btrfs_data_disks("raid1", 2, &parity) == 0);
+	CHECK(btrfs_data_disks("single", 3, &parity) == 0);
+}
+
 static void test_fmt(void)
 {
 	char b[32];
@@ -472,12 +583,17 @@ static void test_fmt(void)
 int main(void)
 {
 	test_md_raid5_degraded();
+	test_md_raid6();
+	test_md_raid10();
+	test_btrfs_profiles();
 	test_lvm_striped_md();
 	test_misaligned();
 	test_plain_disk();
 	test_errors();
 	test_json_round_trip("md-raid5-degraded", "md0");
 	test_json_round_trip("lvm-striped-md", "dm-0");
+	test_json_round_trip("md-raid6", "md0");
+	test_json_round_trip("md-raid10", "md0");
 	test_json_errors();
 	test_json_unfold();
 	test_facts();
