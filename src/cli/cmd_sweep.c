@@ -1586,11 +1586,11 @@ static int sweep_print_table(FILE *f, const struct clyde_exp *e)
 }
 
 /* The default columns: every metric but a timed command's CPU seconds and
- * device rates (the bonnie++ and tree rates, the timed seconds). */
+ * device bytes (the bonnie++ and tree rates, the timed seconds). */
 static bool default_metric(const char *key)
 {
-	static const char *const extra[] = { ".cpu", ".read_rate",
-					     ".write_rate" };
+	static const char *const extra[] = { ".cpu", ".read_bytes",
+					     ".write_bytes" };
 	size_t n = strlen(key);
 
 	if (strncmp(key, "time.", 5))

@@ -26,7 +26,21 @@ static const char *const palette[] = {
 static const char css[] = CLYDE_HTML_BASE_CSS
 	"td.failed{color:#b00;font-style:italic}"
 	"pre{background:#f8f8f8;padding:.5em;overflow-x:auto;"
-	"white-space:pre-wrap}";
+	"white-space:pre-wrap}"
+	"svg.chart.exp{width:100%;height:auto}"
+	"svg .sample{fill-opacity:.55}";
+
+/* The band of a point: its positive 95% interval (the t interval of log
+ * x mapped back, exp_analysis.h), or the mean when it has none. */
+static double band_lo(const struct clyde_exp_cellstat *c)
+{
+	return c->n >= 2 && c->hi > 0 ? c->lo : c->mean;
+}
+
+static double band_hi(const struct clyde_exp_cellstat *c)
+{
+	return c->n >= 2 && c->hi > 0 ? c->hi : c->mean;
+}
 
 /* ---- series: the points sharing the values of axes 1.. ---------------- */
 
@@ -185,14 +199,20 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 	clyde_exp_unit_for(mt, ms, e->npoints, &u);
 	for (p = 0; p < e->npoints; p++) {
 		const struct clyde_exp_cellstat *c = &ms->cells[p];
-		double h = c->n >= 2 ? c->ci95 : 0;
+		const struct clyde_exp_cell *cc = &e->points[p].cells[m];
 
 		if (!c->n)
 			continue;
-		if ((c->mean - h) / u.div < lo)
-			lo = (c->mean - h) / u.div;
-		if ((c->mean + h) / u.div > hi)
-			hi = (c->mean + h) / u.div;
+		if (band_lo(c) / u.div < lo)
+			lo = band_lo(c) / u.div;
+		if (band_hi(c) / u.div > hi)
+			hi = band_hi(c) / u.div;
+		for (i = 0; i < cc->n; i++) {
+			if (cc->samples[i] / u.div < lo)
+				lo = cc->samples[i] / u.div;
+			if (cc->samples[i] / u.div > hi)
+				hi = cc->samples[i] / u.div;
+		}
 	}
 	if (!(hi > lo))
 		hi = lo + 1;
@@ -281,23 +301,21 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			col);
 		for (i = 0; i < k; i++) {
 			const struct clyde_exp_cellstat *c = &ms->cells[idx[i]];
-			double h = c->n >= 2 ? c->ci95 : 0;
 
 			fprintf(f, "%s%.1f,%.1f", i ? " " : "",
 				xpix(&fr,
 				     clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0])),
-				ypix(&fr, (c->mean + h) / u.div));
+				ypix(&fr, band_hi(c) / u.div));
 		}
 		for (i = k; i-- > 0;) {
 			const struct clyde_exp_cellstat *c = &ms->cells[idx[i]];
-			double h = c->n >= 2 ? c->ci95 : 0;
 
 			fprintf(f, " %.1f,%.1f",
 				xpix(&fr,
 				     clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0])),
-				ypix(&fr, (c->mean - h) / u.div));
+				ypix(&fr, band_lo(c) / u.div));
 		}
 		fprintf(f,
 			"\"/>\n<polyline class=\"series\" fill=\"none\" "
@@ -316,8 +334,18 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				&fr, clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0]));
 			double y = ypix(&fr, c->mean / u.div);
-			size_t a;
+			const struct clyde_exp_cell *cc =
+				&e->points[idx[i]].cells[m];
+			size_t a, j;
 
+			/* Each sample, a dot beside the mean, so that two
+			 * repeats far apart show as such. */
+			for (j = 0; j < cc->n; j++)
+				fprintf(f,
+					"<circle class=\"sample\" cx=\"%.1f\" "
+					"cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+					x + 9,
+					ypix(&fr, cc->samples[j] / u.div), col);
 			marker(f, s, x, y, col);
 			fputs("<title>", f);
 			for (a = 0; a < e->naxes; a++) {
@@ -334,7 +362,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			clyde_html_esc(f, u.name);
 			fputs("</title>", f);
 			marker_end(f, s);
-			if (idx[i] == ms->best)
+			if (idx[i] == ms->best && ms->clear)
 				fprintf(f,
 					"<circle class=\"best\" cx=\"%.1f\" "
 					"cy=\"%.1f\" r=\"9\" fill=\"none\" "
@@ -396,7 +424,7 @@ static int table(FILE *f, const struct clyde_exp *e,
 		}
 		for (m = 0; m < e->nmetrics; m++) {
 			const struct clyde_exp_cellstat *c = &ms[m].cells[p];
-			const char *mark = clyde_exp_rel_mark(c->rel);
+			const char *mark = clyde_exp_mark(&ms[m], p);
 			struct clyde_exp_unit u;
 			char cell[96];
 
@@ -406,10 +434,13 @@ static int table(FILE *f, const struct clyde_exp *e,
 				cell, sizeof(cell), &e->points[p], c, &u,
 				clyde_exp_counts_differ(&ms[m], e->npoints));
 			fprintf(f, "<td class=\"num%s\">",
-				e->points[p].failed	     ? " failed" :
-				c->rel == CLYDE_EXP_REL_BEST ? " best" :
-							       "");
+				e->points[p].failed ? " failed" :
+				c->rel == CLYDE_EXP_REL_BEST && ms[m].clear ?
+						      " best" :
+						      "");
 			clyde_html_esc(f, cell);
+			if (e->metrics[m].amount && c->n && c->ratio > 0)
+				fprintf(f, " x%.2f", c->ratio);
 			if (*mark) {
 				fputc(' ', f);
 				clyde_html_esc(f, mark);
@@ -481,7 +512,9 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		clyde_html_esc(f, e->metrics[m].label);
 		fputs(" <small>(", f);
 		clyde_html_esc(f, e->metrics[m].key);
-		fputs(e->metrics[m].higher_better ? ", higher is better)" :
+		fputs(e->metrics[m].amount	  ? ", an amount: neither "
+						    "more nor less is better)" :
+		      e->metrics[m].higher_better ? ", higher is better)" :
 						    ", lower is better)",
 		      f);
 		fputs("</small></h3>\n", f);
@@ -491,9 +524,13 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		else
 			chart(f, e, m, &ax, &ms[m], lead, nseries, idx);
 	}
-	fputs("<p class=\"legend\">Lines join the means; the shaded band is "
-	      "the 95% confidence interval (none for a single sample); "
-	      "\xe2\x98\x85 marks the best point.</p>\n",
+	fputs("<p class=\"legend\">Lines join the means; the small dots "
+	      "beside each mean are its samples; the shaded band is the 95% "
+	      "confidence interval on the log scale (the t interval of the "
+	      "logarithms, mapped back: it never goes below zero; none for a "
+	      "single sample); \xe2\x98\x85 marks a best point that beats "
+	      "the runner-up beyond noise (none when they tie or with a "
+	      "single sample).</p>\n",
 	      f);
 
 	fputs("<h2>What the data says</h2>\n", f);

@@ -608,7 +608,7 @@ static const struct {
 
 /* Find or add metric key; returns its index or -1 (no memory). */
 static long metric_index(struct clyde_exp *e, const char *key,
-			 const char *label, const char *unit, bool higher)
+			 const char *label, const char *unit, int higher)
 {
 	struct clyde_exp_metric *m;
 
@@ -624,7 +624,8 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	m->key = strdup(key);
 	m->label = strdup(label);
 	m->unit = strdup(unit);
-	m->higher_better = higher;
+	m->higher_better = higher > 0;
+	m->amount = higher < 0;
 	if (!m->key || !m->label || !m->unit) {
 		free(m->key);
 		free(m->label);
@@ -644,9 +645,10 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	return (long)e->nmetrics++;
 }
 
+/* higher: 1 higher is better, 0 lower is better, AMOUNT no direction. */
+#define AMOUNT (-1)
 static int add_sample(struct clyde_exp *e, size_t point, const char *key,
-		      const char *label, const char *unit, bool higher,
-		      double x)
+		      const char *label, const char *unit, int higher, double x)
 {
 	long m = metric_index(e, key, label, unit, higher);
 	struct clyde_exp_cell *c;
@@ -752,15 +754,16 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		const char *dn = clyde_json_str(clyde_json_get(dev, "name"));
 		char cfg[256];
 
-		snprintf(key, sizeof(key), "time.%s.read_rate", wl);
+		/* Amounts, not rates to maximise: a mode that writes twice
+		 * the bytes is not "best" for it. */
+		snprintf(key, sizeof(key), "time.%s.read_bytes", wl);
 		snprintf(label, sizeof(label), "%s device read", wl);
-		rc = add_sample(e, point, key, label, "B/s", true,
-				(double)rb * 1e9 / (double)el);
-		snprintf(key, sizeof(key), "time.%s.write_rate", wl);
+		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
+		snprintf(key, sizeof(key), "time.%s.write_bytes", wl);
 		snprintf(label, sizeof(label), "%s device write", wl);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B/s", true,
-					(double)wb * 1e9 / (double)el);
+			rc = add_sample(e, point, key, label, "B", AMOUNT,
+					(double)wb);
 		snprintf(cfg, sizeof(cfg), "device %s", dn ? dn : "?");
 		if (rc == 0)
 			rc = set_config(&e->points[point], cfg);
@@ -781,16 +784,16 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		/* By position in `device =`: loop device names change from
 		 * visit to visit, positions do not.  The label names the
 		 * device of the first sample. */
-		snprintf(key, sizeof(key), "time.%s.m%zu.read_rate", wl, i + 1);
+		snprintf(key, sizeof(key), "time.%s.m%zu.read_bytes", wl,
+			 i + 1);
 		snprintf(label, sizeof(label), "%s %s read", wl, mn);
-		rc = add_sample(e, point, key, label, "B/s", true,
-				(double)rb * 1e9 / (double)el);
-		snprintf(key, sizeof(key), "time.%s.m%zu.write_rate", wl,
+		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
+		snprintf(key, sizeof(key), "time.%s.m%zu.write_bytes", wl,
 			 i + 1);
 		snprintf(label, sizeof(label), "%s %s write", wl, mn);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B/s", true,
-					(double)wb * 1e9 / (double)el);
+			rc = add_sample(e, point, key, label, "B", AMOUNT,
+					(double)wb);
 	}
 	clyde_json_free(&root);
 	if (rc == -ENOMEM)
