@@ -1129,8 +1129,9 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 	if (p->pattern[0])
 		rc |= kv_set(r, "pattern", p->pattern);
 	if (p->engine[0]) {
-		rc |= kv_set(r, "engine", p->engine);
-		rc |= kv_setf(r, "iodepth", "%u", p->iodepth);
+		/* The names the JSON loader gives them (config_keys). */
+		rc |= kv_set(r, "I/O engine", p->engine);
+		rc |= kv_setf(r, "queue depth", "%u", p->iodepth);
 	}
 	for (i = 0; i < CLYDE_TEST_COUNT && !rc; i++) {
 		const struct clyde_test_result *tr = &run->tests[i];

@@ -256,8 +256,8 @@ static const char *const golden_text[] = {
 	"putc        lat max           42.2 ms [A]             58.6 m"
 	"s [B]\n",
 	"put_block   rate     MiB/s      178.6 [A]     +62.4%    388."
-	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +81."
-	"8%\n",
+	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +8"
+	"1.8%\n",
 	"put_block   CPU      %                 64    +190.9%        "
 	"   75  +240.9%               22                     30  +36."
 	"4%\n",
@@ -296,7 +296,7 @@ static const char *const golden_text[] = {
 	"seq_create  lat max                939 ms               1.38"
 	" ms *\n",
 	"seq_stat    rate     files/s     too fast                too"
-	" fast                   ~500000                ~600000  +20."
+	" fast                   ~500000              ~600000 *  +20."
 	"0%\n",
 	"seq_stat    CPU      %           too fast                too"
 	" fast                       100                     90  -10."
@@ -328,10 +328,13 @@ static const char *const golden_text[] = {
 	"\n",
 	"* best in its row (rates: highest; latency: lowest; CPU is n"
 	"ot ranked: less CPU for less work is no gain)\n",
-	"± 95% confidence interval of the mean over the repeats (Stud"
-	"ent's t)\n",
+	"  with a single sample (no repeats on the best or the runner"
+	"-up) * is by value only:\n",
+	"  the noise was not measured\n",
+	"± 95% confidence interval of the mean over the repeats (Stu"
+	"dent's t)\n",
 	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
-	"recise; never marked best\n",
+	"recise; ranked by its value\n",
 	"too fast: ran under 0.5 s (+++++), no number recorded\n",
 	"change: against ext4\n",
 	"(s) significant / (ns) not significant difference from ext4 "
@@ -357,8 +360,10 @@ static const char *const golden_text[] = {
 	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)\n",
 	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)\n",
 	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)\n",
-	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)\n",
-	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)\n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4"
+	"#2)\n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, e"
+	"xt4#2)\n",
 	"  host: not recorded (xfs, vm, ext4#2), box (ext4)\n",
 	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)\n",
 	"\n",
@@ -381,8 +386,8 @@ static const char *const golden_md[] = {
 	"| putc | lat max |  | 42.2 ms \\[A\\] |  | 58.6 ms \\[B\\] |"
 	"  |  |  |  |\n",
 	"| put_block | rate | MiB/s | 178.6 \\[A\\] | +62.4% | 388.3 "
-	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\* "
-	"\\[C\\] (s)** | +81.8% |\n",
+	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\"
+	"* \\[C\\] (s)** | +81.8% |\n",
 	"| put_block | CPU | % | 64 | +190.9% | 75 | +240.9% | 22 | 3"
 	"0 | +36.4% |\n",
 	"| put_block | lat max |  | 2.38 s \\[A\\] | +4753900% | 30.3"
@@ -415,7 +420,7 @@ static const char *const golden_md[] = {
 	"| seq_create | lat max |  | 939 ms |  | **1.38 ms \\*** |  |"
 	"  |  |  |\n",
 	"| seq_stat | rate | files/s | too fast |  | too fast |  | ~5"
-	"00000 | ~600000 | +20.0% |\n",
+	"00000 | **~600000 \\*** | +20.0% |\n",
 	"| seq_stat | CPU | % | too fast |  | too fast |  | 100 | 90 "
 	"| -10.0% |\n",
 	"| seq_stat | lat max |  | 2.28 ms |  | **283 us \\*** |  |  "
@@ -442,10 +447,13 @@ static const char *const golden_md[] = {
 	"\n",
 	"\\* best in its row (rates: highest; latency: lowest; CPU is"
 	" not ranked: less CPU for less work is no gain)  \n",
-	"± 95% confidence interval of the mean over the repeats (Stud"
-	"ent's t)  \n",
+	"  with a single sample (no repeats on the best or the runner"
+	"-up) \\* is by value only:  \n",
+	"  the noise was not measured  \n",
+	"± 95% confidence interval of the mean over the repeats (Stu"
+	"dent's t)  \n",
 	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
-	"recise; never marked best  \n",
+	"recise; ranked by its value  \n",
 	"too fast: ran under 0.5 s (+++++), no number recorded  \n",
 	"change: against ext4  \n",
 	"(s) significant / (ns) not significant difference from ext4 "
@@ -471,8 +479,10 @@ static const char *const golden_md[] = {
 	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)  \n",
 	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)  \n",
 	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)  \n",
-	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)  \n",
-	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)  \n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4"
+	"#2)  \n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, e"
+	"xt4#2)  \n",
 	"  host: not recorded (xfs, vm, ext4#2), box (ext4)  \n",
 	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)  \n",
 	"\n",
@@ -564,9 +574,9 @@ static const char *const golden_csv[] = {
 	"8071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,"
 	",not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not"
 	" tested,,,,,not run,no,,,not tested,,,,,not run,no,,not test"
-	"ed,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,no"
-	"t tested,,,,,not run,no,,not tested,,,,,not run,no,,not test"
-	"ed,,,,not run,no,,not tested,,\n",
+	"ed,,,600000,,imprecise,yes,20,not tested,90,,,,not run,no,,n"
+	"ot tested,,,,,not run,no,,not tested,,,,,not run,no,,not tes"
+	"ted,,,,not run,no,,not tested,,\n",
 	NULL
 };
 
@@ -881,6 +891,16 @@ static void test_html(void)
 	CHECK(count(out, "<td class=\"num heat") > 2);
 	CHECK(count(out, "<td class=\"num alone\"") > 2);
 	CHECK(strstr(out, "<td class=\"num heat best\"") != NULL);
+	/* Issue 22: an imprecise rate (seq_stat ~600000, under 0.5 s) is
+	 * ranked and shaded by its value, and says it is imprecise. */
+	{
+		const char *c = strstr(out, "seq_stat: ~600000 files/s");
+
+		CHECK(c != NULL && strstr(c, "imprecise (ran under 0.5 s)") &&
+		      strstr(c, ">~600000 \xe2\x98\x85</td>") != NULL);
+		CHECK(strstr(out, "seq_stat: ~500000 files/s, 83% of the "
+				  "best, imprecise") != NULL);
+	}
 	/* The generation date is on the page. */
 	CHECK(strstr(out, "Generated 20") != NULL);
 	CHECK(count(out, "class=\"chart latency\"") == 1);
@@ -1072,14 +1092,17 @@ static void test_groups(void)
 	}
 	/* Every writer names the groups. */
 	out = render(&cmp, CLYDE_COMPARE_TEXT);
-	CHECK(out && strstr(out, "100.0 * [A]"));
+	/* d (50 MiB/s) and a, b (100) were made alike: flagged "!!". */
+	CHECK(out && strstr(out, "100.0 !! * [A]"));
+	CHECK(out && strstr(out, "  put_block rate: 50.0 MiB/s (d) to "
+				 "100.0 (b), 2.0x\n"));
 	CHECK(out && strstr(out, "file tests: the runs differ in files, max "
 				 "size, directories"));
 	CHECK(out && strstr(out, "  [B] file size 32G: c\n"));
 	free(out);
 	out = render(&cmp, CLYDE_COMPARE_MARKDOWN);
-	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 \\* "
-				 "\\[A\\]** |"));
+	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 !! "
+				 "\\* \\[A\\]** |"));
 	free(out);
 	out = render(&cmp, CLYDE_COMPARE_CSV);
 	CHECK(out && strstr(out, ",put_block settings group,"));
@@ -1087,6 +1110,91 @@ static void test_groups(void)
 				 "72,64k,512,"));
 	free(out);
 out:
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* A clyde result: engine, depth and put_block's repeats (MiB/s). */
+static char *engine_doc(const char *label, const char *engine, int depth, int a,
+			int b, int c)
+{
+	char *doc = NULL;
+
+	if (asprintf(&doc,
+		     "{\"schema\":\"clyde-result\",\"schema_version\":1,"
+		     "\"kind\":\"bonnie\",\"label\":\"%s\",\n"
+		     "\"config\":{\"file_size_mib\":1024,\"concurrency\":1,"
+		     "\"direct\":true,\"engine\":\"%s\",\"iodepth\":%d},\n"
+		     "\"runs\":[\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]},\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]},\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]}]}\n",
+		     label, engine, depth, a << 20, b << 20, c << 20) < 0)
+		abort();
+	return doc;
+}
+
+/* Issue 22: the engine and the depth split the settings groups (io_uring
+ * at depth 16 is no rival of psync); a best that does not beat the
+ * runner-up beyond noise is a tie, marked alike; one that does is alone. */
+static void test_engine_groups_and_ties(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	char *d[3], *out;
+	size_t i;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	d[0] = engine_doc("psync", "psync", 1, 100, 104, 108);
+	d[1] = engine_doc("uring", "io_uring", 16, 400, 404, 408);
+	d[2] = engine_doc("psync2", "psync", 1, 101, 105, 109);
+	for (i = 0; i < 3; i++) {
+		CHECK(clyde_loaded_read_buffer(&ctx, d[i], strlen(d[i]),
+					       "e.json", &set) == 0);
+		free(d[i]);
+	}
+	CHECK(set.nruns == 3);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nclasses == 2);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nkeys == 2);
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		/* uring is alone in its group: no star. */
+		CHECK(row->cells[1].cls != row->cells[0].cls);
+		CHECK(!row->cells[1].best);
+		/* 104 vs 105 +- 4 with three repeats each: a tie. */
+		CHECK(row->cells[0].best && row->cells[2].best);
+		CHECK(!row->cells[0].best_by_value && cmp.any_best_tie);
+	}
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "the runs differ in I/O engine, queue "
+				 "depth"));
+	CHECK(out && strstr(out, "a tie, the best does not beat them"));
+	free(out);
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+
+	/* Apart beyond noise: one star. */
+	clyde_loaded_set_init(&set);
+	d[0] = engine_doc("a", "psync", 1, 100, 101, 102);
+	d[1] = engine_doc("b", "psync", 1, 120, 121, 122);
+	for (i = 0; i < 2; i++) {
+		CHECK(clyde_loaded_read_buffer(&ctx, d[i], strlen(d[i]),
+					       "e.json", &set) == 0);
+		free(d[i]);
+	}
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row && !row->cells[0].best && row->cells[1].best &&
+	      !cmp.any_best_tie && !cmp.any_best_by_value);
 	clyde_compare_release(&cmp);
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
@@ -1235,6 +1343,7 @@ int main(void)
 	test_readable();
 	test_groups();
 	test_spread();
+	test_engine_groups_and_ties();
 	test_differs_members();
 	return tap_done();
 }
