@@ -34,6 +34,7 @@
 #include "core/stats.h"
 #include "env/env.h"
 #include "report/exp_analysis.h"
+#include "report/exp_decide.h"
 #include "report/exp_store.h"
 #include "report/exp_table.h"
 #include "report/experiment.h"
@@ -1557,6 +1558,52 @@ static bool point_stable(const struct clyde_exp *e, size_t p, double pct)
 	return any;
 }
 
+/*
+ * until-decided: the rule of report/exp_decide.h over the table's metrics
+ * (`metrics =`, else the default columns) of what the history holds now.
+ * stable[p] is set for every point that stops, and each stop is said once
+ * on stderr with its reason.  Returns the number of points still open,
+ * or -1 (message in ctx).
+ */
+static int select_metrics(struct clyde_ctx *ctx, struct clyde_exp *e,
+			  const char *metrics);
+
+static int decide_points(struct sweep_exec *x, bool *stable, bool last)
+{
+	const struct clyde_sweep *s = x->s;
+	struct clyde_exp_decision *d;
+	struct clyde_exp e;
+	size_t open;
+
+	if (clyde_history_load_experiment(x->ctx, x->h, x->id, &e) < 0)
+		return -1;
+	if (select_metrics(x->ctx, &e, s->metrics) < 0 ||
+	    !(d = calloc(e.npoints ? e.npoints : 1, sizeof(*d)))) {
+		clyde_exp_release(&e);
+		return -1;
+	}
+	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, d);
+	for (size_t p = 0; p < s->npoints && p < e.npoints; p++) {
+		char why[512], label[512];
+
+		/* After the last round every point not yet stopped is
+		 * said, open or not (a failed run leaves it short). */
+		if ((d[p].stop == CLYDE_EXP_OPEN && !last) || stable[p])
+			continue;
+		stable[p] = true;
+		clyde_sweep_point_label(s, p, label, sizeof(label));
+		clyde_exp_decision_text(why, sizeof(why), &e, &d[p],
+					s->until_decided, s->max_runs);
+		fprintf(stderr,
+			"clyde sweep: point %zu (%s) stops after %zu run%s: "
+			"%s\n",
+			p + 1, label, d[p].n, d[p].n == 1 ? "" : "s", why);
+	}
+	free(d);
+	clyde_exp_release(&e);
+	return last ? 0 : (int)open;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* The experiment table (report/exp_table.h): one row per point, one
@@ -1675,6 +1722,12 @@ static int dry_run(struct sweep_exec *x)
 			"# then more rounds, up to %u, for points whose 95%% "
 			"CI is wider than %g%% of the mean\n",
 			s->max_runs, s->until_stable);
+	if (s->until_decided > 0)
+		fprintf(f,
+			"# then more rounds, up to %u, for points whose rank "
+			"against the best is open (not significantly worse, "
+			"not within %g%%)\n",
+			s->max_runs, s->until_decided);
 	for (unsigned r = 1; r <= rounds; r++) {
 		clyde_sweep_round_order(s, r - 1, order);
 		for (size_t i = 0; i < s->npoints; i++) {
@@ -1791,6 +1844,18 @@ static int run_rounds(struct sweep_exec *x, bool *was_interrupted, bool *fatal)
 		return clyde_err(x->ctx, ENOMEM, "sweep");
 	}
 	for (unsigned r = 1; r <= x->rounds && rc == 0; r++) {
+		/* until-decided (report/exp_decide.h): stop each point whose
+		 * rank against the best is known, and say why. */
+		if (s->until_decided > 0 && r > s->repeat) {
+			int d = decide_points(x, stable, false);
+
+			if (d < 0) {
+				rc = -1;
+				break;
+			}
+			if (d == 0)
+				break;
+		}
 		if (s->until_stable > 0 && r > s->repeat) {
 			struct clyde_exp e;
 			bool all = true;
@@ -1836,6 +1901,9 @@ static int run_rounds(struct sweep_exec *x, bool *was_interrupted, bool *fatal)
 			}
 		}
 	}
+	if (rc == 0 && s->until_decided > 0 &&
+	    decide_points(x, stable, true) < 0)
+		rc = -1;
 	free(order);
 	free(stable);
 	return rc;
@@ -2201,7 +2269,7 @@ static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 	}
 	fprintf(stderr, "clyde sweep: experiment %s (%zu points, %u %s)\n",
 		x.id, s->npoints, x.rounds,
-		s->until_stable > 0 ? "rounds at most" : "repeats");
+		clyde_sweep_adaptive(s) ? "rounds at most" : "repeats");
 	clyde_exp_store_set_state(ctx, h, x.id, "running");
 	clyde_err_clear(ctx);
 
