@@ -162,6 +162,24 @@ static bool equivalent(const struct clyde_exp_cell *cb,
 	return lo >= -CLYDE_EXP_MARGIN * ref && hi <= CLYDE_EXP_MARGIN * ref;
 }
 
+/* Are the samples 2x apart or more (the compare table's "disagree")? */
+static bool spread_2x(const struct clyde_exp_cell *c)
+{
+	double lo, hi;
+	size_t i;
+
+	if (c->n < 2)
+		return false;
+	lo = hi = c->samples[0];
+	for (i = 1; i < c->n; i++) {
+		if (c->samples[i] < lo)
+			lo = c->samples[i];
+		if (c->samples[i] > hi)
+			hi = c->samples[i];
+	}
+	return lo > 0 ? hi >= 2 * lo : hi > 0 && lo < hi;
+}
+
 /* Relation of point p to point b (the best) for metric m. */
 static enum clyde_exp_rel relation(const struct clyde_exp *e, size_t m,
 				   size_t p, size_t b, double *pval)
@@ -254,6 +272,8 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 		s->mean = clyde_stats_mean(c->samples, c->n);
 		s->ci95 = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
 		clyde_stats_log_ci(c->samples, c->n, 0.95, &s->lo, &s->hi);
+		s->nimprecise = c->nimprecise;
+		s->disagree = spread_2x(c);
 		if (e->metrics[m].amount) {
 			s->rel = CLYDE_EXP_REL_UNTESTED;
 			if (ms->least == e->npoints ||

@@ -90,8 +90,11 @@ struct clyde_exp_cellstat {
 	double lo, hi; /* the positive (log-scale) 95% interval; both 0 when
 			* n < 2 or a sample is not > 0 */
 	enum clyde_exp_rel rel;
-	double p;     /* Welch p against the best (1 when not tested) */
-	double ratio; /* amount metrics: mean / the least mean (0: none) */
+	double p;	   /* Welch p against the best (1 when not tested) */
+	double ratio;	   /* amount metrics: mean / the least mean (0: none) */
+	size_t nimprecise; /* samples of tests that ran under 0.5 s */
+	bool disagree;	   /* the repeats of this point, made alike, are
+			    * 2x apart or more (largest / smallest) */
 };
 
 struct clyde_exp_mstat {

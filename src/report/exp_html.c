@@ -28,6 +28,9 @@ static const char css[] = CLYDE_HTML_BASE_CSS
 	"pre{background:#f8f8f8;padding:.5em;overflow-x:auto;"
 	"white-space:pre-wrap}"
 	"svg.chart.exp{width:100%;height:auto}"
+	"dl.meta{display:grid;grid-template-columns:max-content auto;"
+	"gap:.2em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}"
+	".flag{color:#b00;font-weight:bold}"
 	"svg .sample{fill-opacity:.55}";
 
 /* The band of a point: its positive 95% interval (the t interval of log
@@ -360,6 +363,11 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			clyde_html_esc(f, cell);
 			fputc(' ', f);
 			clyde_html_esc(f, u.name);
+			if (c->nimprecise)
+				fprintf(f, "; %zu imprecise (under 0.5 s)",
+					c->nimprecise);
+			if (c->disagree)
+				fputs("; repeats 2x apart", f);
 			fputs("</title>", f);
 			marker_end(f, s);
 			if (idx[i] == ms->best && ms->clear)
@@ -441,6 +449,16 @@ static int table(FILE *f, const struct clyde_exp *e,
 			clyde_html_esc(f, cell);
 			if (e->metrics[m].amount && c->n && c->ratio > 0)
 				fprintf(f, " x%.2f", c->ratio);
+			if (c->nimprecise)
+				fprintf(f,
+					" <span class=\"flag\" title=\"%zu of "
+					"%zu samples ran under 0.5 s: "
+					"imprecise\">?</span>",
+					c->nimprecise, c->n);
+			if (c->disagree)
+				fputs(" <span class=\"flag\" title=\"the "
+				      "repeats are 2x apart or more\">!</span>",
+				      f);
 			if (*mark) {
 				fputc(' ', f);
 				clyde_html_esc(f, mark);
@@ -505,6 +523,19 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		clyde_html_esc(f, e->axis_names[a]);
 	}
 	fputs("</p>\n", f);
+	/* What was run, where, on what: the command line, the machine and
+	 * the stack (each point's own is under Points). */
+	fputs("<dl class=\"meta\">\n<dt>command</dt><dd><code>", f);
+	clyde_html_esc(f, e->command ? e->command : "(not recorded)");
+	fputs("</code></dd>\n<dt>machine</dt><dd>", f);
+	clyde_html_esc(f, e->machine ? e->machine : "(not recorded)");
+	fputs("</dd>\n<dt>stack</dt><dd>", f);
+	clyde_html_esc(f, e->npoints && e->points[0].config ?
+				  e->points[0].config :
+				  "(not recorded)");
+	if (e->npoints > 1)
+		fputs(" (first point; every point's under Points)", f);
+	fputs("</dd>\n</dl>\n", f);
 
 	fputs("<h2>Charts</h2>\n", f);
 	for (m = 0; e->naxes && m < e->nmetrics; m++) {

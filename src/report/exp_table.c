@@ -27,7 +27,9 @@ const char clyde_exp_legend[] =
 	"no mark: not tested (fewer than 2 samples); \xc2\xb1 half-width of "
 	"the 95% confidence\n"
 	"interval; (n=1) a single sample; x2.00 an amount (device bytes) as a "
-	"ratio to the least.";
+	"ratio to the least;\n"
+	"? some sample ran under 0.5 s (imprecise); ! the repeats are 2x apart "
+	"or more.";
 
 int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 {
@@ -243,6 +245,13 @@ static int write_text(FILE *f, const struct clyde_exp *e,
 			if (mt->amount && cs->n && cs->ratio > 0)
 				snprintf(ratio, sizeof(ratio), " x%.2f",
 					 cs->ratio);
+			if (cs->nimprecise || cs->disagree) {
+				size_t l = strlen(ratio);
+
+				snprintf(ratio + l, sizeof(ratio) - l, " %s%s",
+					 cs->nimprecise ? "?" : "",
+					 cs->disagree ? "!" : "");
+			}
 			snprintf(buf, sizeof(buf), "%s%s%s%s", cell, ratio,
 				 *mark ? " " : "", mark);
 			g[(p + 1) * cols + e->naxes + m] = strdup(buf);

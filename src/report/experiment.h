@@ -39,6 +39,8 @@ struct clyde_exp_metric {
 struct clyde_exp_cell {
 	double *samples; /* one per finished repeat, in run order */
 	size_t n;
+	size_t nimprecise; /* of them, rates of tests that ran under 0.5 s
+			    * (bonnie++'s +++++: measured, imprecise) */
 };
 
 struct clyde_exp_point {
@@ -50,8 +52,11 @@ struct clyde_exp_point {
 };
 
 struct clyde_exp {
-	char *id;    /* the experiment id in the history */
-	char *title; /* the experiment file's title or name */
+	char *id;      /* the experiment id in the history */
+	char *title;   /* the experiment file's title or name */
+	char *command; /* "clyde sweep FILE -D a=1" as it was run (or NULL) */
+	char *machine; /* "host box, kernel 6.1, CPU ..." of its first run
+			* that recorded one (or NULL) */
 	size_t naxes;
 	char **axis_names;
 	size_t nmetrics;

@@ -177,7 +177,9 @@ static void test_text(void)
 		  "no mark: not tested (fewer than 2 samples); \xc2\xb1 "
 		  "half-width of the 95% confidence\n"
 		  "interval; (n=1) a single sample; x2.00 an amount (device "
-		  "bytes) as a ratio to the least.\n");
+		  "bytes) as a ratio to the least;\n"
+		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
+		  "are 2x apart or more.\n");
 	free(out);
 
 	out = render(&e, CLYDE_EXP_MARKDOWN);
@@ -495,6 +497,9 @@ static void test_html(void)
 	add(&e, "64k,<script>", false, 2, 1.0, 2.0, 2, 3.0, 4.0);
 	add(&e, "128k,<script>", true);
 	e.points[0].config = xstrdup("mkfs.ext4 & <b>");
+	e.command = xstrdup("clyde sweep md.ini -D level=<5>");
+	e.machine = xstrdup("host box, kernel 6.1");
+	e.points[0].cells[0].nimprecise = 1;
 	f = open_memstream(&buf, &len);
 	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
 	fclose(f);
@@ -510,6 +515,16 @@ static void test_html(void)
 	/* Every sample is a dot: 2 + 2 + 2 + 1 + 2 + 2. */
 	CHECK(count(buf, "<circle class=\"sample\"") == 11);
 	CHECK(strstr(buf, "svg.chart.exp{width:100%") != NULL);
+	/* The command line, the machine and the stack are on the page; the
+	 * imprecise sample is flagged in the table and the chart. */
+	CHECK(strstr(buf,
+		     "<code>clyde sweep md.ini -D level=&lt;5&gt;</code>"));
+	CHECK(strstr(buf, "<dd>host box, kernel 6.1</dd>") != NULL);
+	CHECK(strstr(buf, "<dt>stack</dt><dd>mkfs.ext4 &amp; &lt;b&gt;"));
+	CHECK(count(buf, "title=\"1 of 2 samples ran under 0.5 s") == 1);
+	CHECK(strstr(buf, "; 1 imprecise (under 0.5 s)") != NULL);
+	/* 1 and 2: repeats 2x apart, flagged. */
+	CHECK(strstr(buf, "repeats are 2x apart or more\">!</span>") != NULL);
 	free(buf);
 	clyde_exp_release(&e);
 
