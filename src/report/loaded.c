@@ -1038,6 +1038,13 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			"machine");
 	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
 			"config");
+	/* A bonnie result from before --engine ran psync at depth 1
+	 * (docs/json-schema.md): say so, so that it is not compared with an
+	 * io_uring run as if they ran alike. */
+	if (!rows && clyde_json_get(root, "config") &&
+	    !clyde_loaded_kv_get(r, "I/O engine") &&
+	    (kv_set(r, "I/O engine", "psync") || kv_set(r, "queue depth", "1")))
+		jl.rc = -ENOMEM;
 	json_stack_kv(&jl, r, clyde_json_get(root, "stack"));
 	if (rows)
 		json_row_runs(&jl, r, runs, rows);
