@@ -77,7 +77,8 @@ static void series_name(FILE *f, const struct clyde_exp *e, size_t p)
 #define CW 960
 #define CH 360
 #define CL 80  /* y labels */
-#define CR 190 /* the legend */
+#define CR 190 /* the legend (with a second axis) */
+#define CR1 24 /* no legend: the plot takes the width */
 #define CT 20
 #define CB 56 /* x labels and the axis name */
 #define CPAD 24
@@ -86,6 +87,7 @@ struct frame {
 	double x0, x1; /* data range of x (after log) */
 	double y0, y1; /* data range of y, in the display unit */
 	const struct clyde_exp_axis *ax;
+	int cr; /* right margin: CR with a legend, else CR1 */
 };
 
 static double xdata(const struct frame *fr, size_t vi)
@@ -99,7 +101,7 @@ static double xdata(const struct frame *fr, size_t vi)
 
 static double xpix(const struct frame *fr, size_t vi)
 {
-	double w = CW - CL - CR - 2 * CPAD;
+	double w = CW - CL - fr->cr - 2 * CPAD;
 
 	if (fr->x1 <= fr->x0)
 		return CL + CPAD + w / 2;
@@ -194,7 +196,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 {
 	const struct clyde_exp_metric *mt = &e->metrics[m];
 	struct clyde_exp_unit u;
-	struct frame fr = { 0, 0, 0, 0, ax };
+	struct frame fr = { 0, 0, 0, 0, ax, e->naxes > 1 ? CR : CR1 };
 	double lo = 0, hi = 0, step, t;
 	size_t s, i, p;
 	char buf[64], cell[96];
@@ -242,7 +244,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		fprintf(f,
 			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 			"y2=\"%.1f\"/>\n",
-			CL, y, CW - CR, y);
+			CL, y, CW - fr.cr, y);
 		/* Ticks are round: %g drops a zero fraction. */
 		snprintf(buf, sizeof(buf), "%g", fabs(t) < step / 1e6 ? 0 : t);
 		fprintf(f,
@@ -261,7 +263,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		"y2=\"%d\"/>\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" "
 		"x2=\"%d\" y2=\"%d\"/>\n",
-		CL, CH - CB, CW - CR, CH - CB, CL, CT, CL, CH - CB);
+		CL, CH - CB, CW - fr.cr, CH - CB, CL, CT, CL, CH - CB);
 	for (i = 0; i < ax->n; i++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 			xpix(&fr, i), CH - CB + 18);
@@ -286,7 +288,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				failed ? "failed" : "no value");
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		CL + (CW - CL - CR) / 2, CH - 10);
+		CL + (CW - CL - fr.cr) / 2, CH - 10);
 	clyde_html_esc(f, e->axis_names[0]);
 	if (ax->log_scale)
 		fputs(" (log scale)", f);
@@ -385,12 +387,12 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 				"y2=\"%.1f\" stroke=\"%s\" "
 				"stroke-width=\"2\"/>\n",
-				CW - CR + 12, ly, CW - CR + 36, ly, col);
-			marker(f, s, CW - CR + 24, ly, col);
+				CW - fr.cr + 12, ly, CW - fr.cr + 36, ly, col);
+			marker(f, s, CW - fr.cr + 24, ly, col);
 			marker_end(f, s);
 			fprintf(f,
 				"<text class=\"legend\" x=\"%d\" y=\"%.1f\">",
-				CW - CR + 42, ly + 4);
+				CW - fr.cr + 42, ly + 4);
 			series_name(f, e, lead[s]);
 			fputs("</text>\n", f);
 		}

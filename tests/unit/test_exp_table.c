@@ -539,6 +539,10 @@ static void test_html(void)
 	fclose(f);
 	CHECK(strstr(buf, "\">-") == NULL);
 	CHECK(strstr(buf, "on the log scale") != NULL);
+	/* One axis, no legend: the plot takes the chart's width (the x axis
+	 * runs to 960 - 24, not to the legend's 960 - 190). */
+	CHECK(strstr(buf, "<line class=\"axis\" x1=\"80\" y1=\"304\" "
+			  "x2=\"936\" y2=\"304\"/>") != NULL);
 	/* No star: the best does not beat the runner-up beyond noise. */
 	CHECK(strstr(buf, "class=\"best\"") == NULL);
 	CHECK(strstr(buf, "num best") == NULL);
