@@ -430,55 +430,6 @@ static int sweep_print_table(FILE *f, const struct clyde_exp *e)
 	return 0;
 }
 
-/* The default columns: every metric but a timed command's CPU seconds and
- * device rates (the bonnie++ and tree rates, the timed seconds). */
-static bool default_metric(const char *key)
-{
-	static const char *const extra[] = { ".cpu", ".read_rate",
-					     ".write_rate" };
-	size_t n = strlen(key);
-
-	if (strncmp(key, "time.", 5))
-		return true;
-	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
-		size_t l = strlen(extra[i]);
-
-		if (n > l && !strcmp(key + n - l, extra[i]))
-			return false;
-	}
-	return true;
-}
-
-/* Keep the metrics asked for (NULL: the default ones; "all": every one). */
-static int select_metrics(struct clyde_ctx *ctx, struct clyde_exp *e,
-			  const char *metrics)
-{
-	char *keys;
-	size_t len = 1;
-	int rc;
-
-	if (metrics && !strcmp(metrics, "all"))
-		return 0;
-	if (metrics)
-		return clyde_exp_select(ctx, e, metrics);
-	for (size_t m = 0; m < e->nmetrics; m++)
-		len += strlen(e->metrics[m].key) + 1;
-	keys = calloc(1, len);
-	if (!keys)
-		return clyde_err(ctx, ENOMEM, "experiment %s", e->id);
-	for (size_t m = 0; m < e->nmetrics; m++) {
-		if (!default_metric(e->metrics[m].key))
-			continue;
-		if (*keys)
-			strcat(keys, ",");
-		strcat(keys, e->metrics[m].key);
-	}
-	/* An experiment with nothing measured yet keeps its (no) columns. */
-	rc = *keys ? clyde_exp_select(ctx, e, keys) : 0;
-	free(keys);
-	return rc;
-}
-
 static int show_table(struct clyde_ctx *ctx, struct clyde_history *h,
 		      const char *id, const char *metrics, FILE *f)
 {
@@ -487,7 +438,7 @@ static int show_table(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	if (clyde_history_load_experiment(ctx, h, id, &e) < 0)
 		return -1;
-	if (select_metrics(ctx, &e, metrics) < 0) {
+	if (clyde_exp_select_columns(ctx, &e, metrics) < 0) {
 		clyde_exp_release(&e);
 		return -1;
 	}
@@ -546,6 +497,12 @@ static int dry_run(struct dry *x)
 			"# then more rounds, up to %u, for points whose 95%% "
 			"CI is wider than %g%% of the mean\n",
 			s->max_runs, s->until_stable);
+	if (s->until_decided > 0)
+		fprintf(f,
+			"# then more rounds, up to %u, for points whose rank "
+			"against the best is open (not significantly worse, "
+			"not within %g%%)\n",
+			s->max_runs, s->until_decided);
 	for (unsigned r = 1; r <= rounds; r++) {
 		clyde_sweep_round_order(s, r - 1, order);
 		for (size_t i = 0; i < s->npoints; i++) {

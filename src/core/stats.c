@@ -358,3 +358,75 @@ bool clyde_stats_settled(size_t n, double mean, double hw, double pct)
 	return n >= CLYDE_STATS_SETTLE_MIN_N && isfinite(hw) &&
 	       hw <= pct / 100.0 * fabs(mean);
 }
+
+int clyde_stats_diff_ci(const double *a, size_t na, const double *b, size_t nb,
+			double level, double *lo, double *hi)
+{
+	struct clyde_stats_welch w;
+	double se, t, va, vb, m;
+
+	if (clyde_stats_welch(a, na, b, nb, &w) < 0 || !(level > 0) ||
+	    !(level < 1)) {
+		*lo = -INFINITY;
+		*hi = INFINITY;
+		return -EINVAL;
+	}
+	va = variance(a, na, &m);
+	vb = variance(b, nb, &m);
+	se = sqrt(va / (double)na + vb / (double)nb);
+	t = se > 0.0 ? clyde_stats_t_quantile(1.0 - (1.0 - level) / 2.0, w.df) :
+		       0.0;
+	*lo = w.diff - t * se;
+	*hi = w.diff + t * se;
+	return 0;
+}
+
+int clyde_stats_log_ci(const double *x, size_t n, double level, double *lo,
+		       double *hi)
+{
+	double s = 0.0, ss = 0.0, m, sd, t;
+	size_t i;
+
+	*lo = 0.0;
+	*hi = 0.0;
+	if (n < 2 || !(level > 0) || !(level < 1))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0.0))
+			return -EINVAL;
+	for (i = 1; i < n && x[i] == x[0]; i++)
+		;
+	if (i == n) {
+		/* Constant: no spread, and exp(log(x)) may not give x. */
+		*lo = *hi = x[0];
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		s += log(x[i]);
+	m = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (log(x[i]) - m) * (log(x[i]) - m);
+	sd = sqrt(ss / (double)(n - 1));
+	t = clyde_stats_t_quantile(1.0 - (1.0 - level) / 2.0, (double)(n - 1));
+	*lo = exp(m - t * sd / sqrt((double)n));
+	*hi = exp(m + t * sd / sqrt((double)n));
+	return 0;
+}
+
+size_t clyde_stats_repeats_for(double cv, double effect, double alpha,
+			       double power, size_t cap)
+{
+	size_t n;
+
+	if (!(cv >= 0) || !(effect > 0))
+		return cap + 1;
+	for (n = 2; n <= cap; n++) {
+		double df = 2.0 * (double)n - 2.0;
+		double need = clyde_stats_t_quantile(1.0 - alpha / 2.0, df) +
+			      clyde_stats_t_quantile(power, df);
+
+		if (need * cv * sqrt(2.0 / (double)n) <= effect)
+			return n;
+	}
+	return cap + 1;
+}

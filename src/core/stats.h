@@ -115,4 +115,36 @@ bool clyde_stats_significant(const double *a, size_t na, const double *b,
 #define CLYDE_STATS_SETTLE_MIN_N 3
 bool clyde_stats_settled(size_t n, double mean, double hw, double pct);
 
+/*
+ * The two-sided `level` confidence interval [*lo, *hi] of mean(b) -
+ * mean(a), from Welch's t (the same standard error and degrees of freedom
+ * as clyde_stats_welch()).  Returns 0, or -EINVAL when na < 2 or nb < 2 or
+ * level is not in (0, 1): then the interval is (-INFINITY, INFINITY),
+ * nothing is known.  Two constant samples give the exact difference.
+ */
+int clyde_stats_diff_ci(const double *a, size_t na, const double *b, size_t nb,
+			double level, double *lo, double *hi);
+
+/*
+ * A confidence interval that stays positive, for rates and times: the
+ * Student t interval of the mean of log(x), mapped back with exp() (an
+ * interval for the geometric mean, asymmetric around it).  Returns 0, or
+ * -EINVAL when n < 2, a value is not > 0 or level is not in (0, 1)
+ * (then *lo = *hi = 0).
+ */
+int clyde_stats_log_ci(const double *x, size_t n, double level, double *lo,
+		       double *hi);
+
+/*
+ * A power estimate: the smallest number of repeats per side (n >= 2) with
+ * which a two-sample t-test at significance alpha detects a relative
+ * difference `effect` (0.10 for 10%) with probability `power` (0.80),
+ * when the coefficient of variation (stddev / mean) of one sample is cv:
+ * the n with (t(1 - alpha/2, 2n - 2) + t(power, 2n - 2)) * cv * sqrt(2/n)
+ * <= effect.  cap + 1 when no n up to cap is enough (or cv is not a
+ * number >= 0 or effect is not > 0).
+ */
+size_t clyde_stats_repeats_for(double cv, double effect, double alpha,
+			       double power, size_t cap);
+
 #endif

@@ -20,6 +20,8 @@
 #include "core/stats.h"
 #include "core/vis.h"
 #include "exp/exp_internal.h"
+#include "report/exp_analysis.h"
+#include "report/exp_decide.h"
 #include "report/exp_store.h"
 #include "report/experiment.h"
 
@@ -593,6 +595,50 @@ bool clyde_exp_wants_more(const struct clyde_sweep *s,
 	return !any;
 }
 
+/*
+ * until-decided: the rule of report/exp_decide.h over the table's metrics
+ * (`metrics =`, else the default columns) of what the history holds now.
+ * stable[p] is set for every point that stops, and each stop is said once
+ * with its reason.  After the last round (`last`) every point not yet
+ * stopped is said, open or not.  Returns the number of points still open
+ * (0 after the last round), or -1 (message in ctx).
+ */
+static int decide_points(struct clyde_exp_exec *x, bool *stable, bool last)
+{
+	const struct clyde_sweep *s = x->s;
+	struct clyde_exp_decision *d;
+	struct clyde_exp e;
+	size_t open;
+
+	if (clyde_history_load_experiment(x->ctx, x->h, x->id, &e) < 0)
+		return -1;
+	if (clyde_exp_select_columns(x->ctx, &e, s->metrics) < 0) {
+		clyde_exp_release(&e);
+		return -1;
+	}
+	d = calloc(e.npoints ? e.npoints : 1, sizeof(*d));
+	if (!d) {
+		clyde_exp_release(&e);
+		return clyde_err(x->ctx, ENOMEM, "sweep");
+	}
+	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, d);
+	for (size_t p = 0; p < s->npoints && p < e.npoints; p++) {
+		char why[512], label[512];
+
+		if ((d[p].stop == CLYDE_EXP_OPEN && !last) || stable[p])
+			continue;
+		stable[p] = true;
+		clyde_sweep_point_label(s, p, label, sizeof(label));
+		clyde_exp_decision_text(why, sizeof(why), &e, &d[p],
+					s->until_decided, s->max_runs);
+		exp_say(x, "point %zu (%s) stops after %zu run%s: %s", p + 1,
+			label, d[p].n, d[p].n == 1 ? "" : "s", why);
+	}
+	free(d);
+	clyde_exp_release(&e);
+	return last ? 0 : (int)open;
+}
+
 /* ---- the experiment ------------------------------------------------------- */
 
 static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
@@ -612,7 +658,18 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 		/* Past the planned repeats (only a rule such as until-stable
 		 * plans more rounds): clyde_exp_wants_more() decides, point
 		 * by point, from the runs stored so far. */
-		if (r > s->repeat) {
+		/* until-decided (report/exp_decide.h): stop each point whose
+		 * rank against the best is known, and say why. */
+		if (s->until_decided > 0 && r > s->repeat) {
+			int d = decide_points(x, stable, false);
+
+			if (d < 0) {
+				rc = -1;
+				break;
+			}
+			if (d == 0)
+				break;
+		} else if (r > s->repeat) {
 			struct clyde_exp e;
 			bool all = true;
 
@@ -661,6 +718,9 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 			}
 		}
 	}
+	if (rc == 0 && s->until_decided > 0 &&
+	    decide_points(x, stable, true) < 0)
+		rc = -1;
 	free(order);
 	free(stable);
 	return rc;
@@ -932,7 +992,8 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		}
 	}
 	exp_say(&x, "experiment %s (%zu points, %u %s)", x.id, s->npoints,
-		x.rounds, s->until_stable > 0 ? "rounds at most" : "repeats");
+		x.rounds,
+		clyde_sweep_adaptive(s) ? "rounds at most" : "repeats");
 	clyde_exp_store_set_state(ctx, h, x.id, "running");
 	clyde_err_clear(ctx);
 

@@ -285,18 +285,21 @@ struct parse_state {
 	struct clyde_sweep_workload *cur_wl;
 	struct clyde_sweep_axis *cur_axis;
 	bool has_experiment;
-	char *num_text[3]; /* repeat, max-runs, until-stable, as written */
-	unsigned num_line[3];
+	char *num_text[4]; /* repeat, max-runs, until-stable, until-decided,
+			    * as written */
+	unsigned num_line[4];
 };
 
 enum {
 	NUM_REPEAT,
 	NUM_MAX_RUNS,
 	NUM_UNTIL_STABLE,
+	NUM_UNTIL_DECIDED,
 	NUM_KEYS
 };
 static const char *const num_keys[NUM_KEYS] = { "repeat", "max-runs",
-						"until-stable" };
+						"until-stable",
+						"until-decided" };
 
 static int perr(struct parse_state *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -1124,13 +1127,14 @@ static int read_numbers(struct parse_state *ps)
 			double pct = strtod(v, &end);
 
 			if (end == v || *end != '\0' || !(pct > 0 && pct < 100))
-				rc = perr(
-					ps,
-					"until-stable = %s: want a percentage "
-					"above 0 and below 100",
-					v);
-			else
+				rc = perr(ps,
+					  "%s = %s: want a percentage above 0 "
+					  "and below 100",
+					  num_keys[i], v);
+			else if (i == NUM_UNTIL_STABLE)
 				s->until_stable = pct;
+			else
+				s->until_decided = pct;
 		}
 		free(v);
 		if (rc < 0)
@@ -1163,11 +1167,18 @@ static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 		return ps->rc;
 	if (make_points(ps) < 0 || read_numbers(ps) < 0)
 		return ps->rc;
+	if (s->until_stable > 0 && s->until_decided > 0)
+		return perr(ps, "until-stable and until-decided: give one "
+				"(until-decided repeats until the ranks are "
+				"known, until-stable until every interval is "
+				"narrow)");
 	if (!s->repeat)
-		s->repeat = 3; /* with until-stable: CLYDE_STATS_SETTLE_MIN_N */
+		/* until-stable needs CLYDE_STATS_SETTLE_MIN_N samples before it
+		 * can settle; until-decided looks from the second round on. */
+		s->repeat = s->until_decided > 0 ? 2 : 3;
 	if (!s->max_runs)
 		s->max_runs = 10;
-	if (s->until_stable > 0 && s->max_runs < s->repeat)
+	if (clyde_sweep_adaptive(s) && s->max_runs < s->repeat)
 		return perr(ps, "max-runs (%u) is below repeat (%u)",
 			    s->max_runs, s->repeat);
 	return check_templates(ps);
@@ -1279,7 +1290,12 @@ bool clyde_sweep_set_path_ok(const char *path)
 
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s)
 {
-	return s->until_stable > 0 ? s->max_runs : s->repeat;
+	return clyde_sweep_adaptive(s) ? s->max_runs : s->repeat;
+}
+
+bool clyde_sweep_adaptive(const struct clyde_sweep *s)
+{
+	return s->until_stable > 0 || s->until_decided > 0;
 }
 
 void clyde_sweep_round_order(const struct clyde_sweep *s, unsigned round,

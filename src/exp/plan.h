@@ -85,10 +85,13 @@ struct clyde_sweep {
 	char *file; /* as named in messages */
 	char *name; /* [experiment] name (default: the file's base name) */
 	char *title;
-	char *metrics;	     /* the table's columns ("KEY,..."), or NULL */
-	unsigned repeat;     /* rounds (the minimum with until-stable) */
-	double until_stable; /* PCT; 0: off */
-	unsigned max_runs;   /* cap with until_stable */
+	char *metrics;	      /* the table's columns ("KEY,..."), or NULL */
+	unsigned repeat;      /* rounds (the minimum with until-stable or
+			       * until-decided) */
+	double until_stable;  /* PCT; 0: off */
+	double until_decided; /* PCT, the equivalence margin; 0: off
+			       * (report/exp_decide.h) */
+	unsigned max_runs;    /* cap with until_stable or until_decided */
 	enum clyde_sweep_order order;
 	uint64_t seed;
 	bool keep_going;
@@ -177,7 +180,11 @@ int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 bool clyde_sweep_set_path_ok(const char *path);
 
 /* The number of rounds to plan for: repeat, or max_runs with
- * until-stable. */
+ * until-stable or until-decided. */
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s);
+
+/* Does the sweep decide after `repeat` rounds whether to go on
+ * (until-stable or until-decided)? */
+bool clyde_sweep_adaptive(const struct clyde_sweep *s);
 
 #endif

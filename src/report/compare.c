@@ -204,53 +204,175 @@ static void tie_text(char *buf, size_t len, const struct clyde_cmp_row *row,
 		clyde_compare_cell_text(buf, len, row, c);
 }
 
-/* Mark the best measured value(s) of each settings group of a row: only
- * VALUE cells take part (a "too fast" number is imprecise), only when
- * there is a choice, and values that show alike are marked alike.  CPU
- * rows get no mark (compare.h). */
-static void mark_best(struct clyde_cmp_row *row, size_t ncols, unsigned cls)
+/* Does cell c of a row take part in ranking?  A measured value, or a
+ * rate that ran under 0.5 s but has its number (imprecise, marked "~"
+ * where it shows, yet ranked and shaded by its value). */
+static bool ranked(const struct clyde_cmp_row *row,
+		   const struct clyde_cmp_cell *c)
+{
+	return c->has_value && (c->state == CLYDE_LOADED_VALUE ||
+				(row->metric == CLYDE_CMP_RATE &&
+				 c->state == CLYDE_LOADED_TOO_FAST));
+}
+
+/* Welch's p between the repeats of columns a and b of a rate row, or -1
+ * when either has fewer than two. */
+static double welch_p(const struct clyde_compare *cmp,
+		      const struct clyde_cmp_row *row, size_t a, size_t b)
+{
+	const struct clyde_loaded_test *ta, *tb;
+	struct clyde_stats_welch w;
+
+	if (row->metric != CLYDE_CMP_RATE)
+		return -1;
+	ta = find_test(cmp->runs[a], row->test);
+	tb = find_test(cmp->runs[b], row->test);
+	if (!ta || !tb || ta->nsamples < 2 || tb->nsamples < 2 ||
+	    clyde_stats_welch(ta->samples, ta->nsamples, tb->samples,
+			      tb->nsamples, &w) < 0)
+		return -1;
+	return w.p;
+}
+
+/*
+ * Mark the best value(s) of each settings group of a row, only when there
+ * is a choice (two ranked cells that do not show alike).  CPU rows get no
+ * mark (compare.h).  Values that show alike are marked alike.  When the
+ * best and the runner-up both have repeats, the best must beat the
+ * runner-up beyond noise (Welch, p < 0.05); otherwise every cell whose
+ * repeats do not differ significantly from the best's is marked too (a
+ * tie).  When either has a single sample the mark is by value only, and
+ * best_by_value says so.
+ */
+static void mark_best(struct clyde_compare *cmp, struct clyde_cmp_row *row,
+		      unsigned cls)
 {
 	char text[64], best_text[64] = "", first[64] = "";
-	double best = 0;
-	size_t i, n = 0, bi = 0;
-	bool differ = false;
+	size_t ncols = cmp->ncols, i, n = 0, bi = 0, ri = ncols;
+	bool differ = false, tie = false, by_value = false;
+	double p;
 
 	if (row->metric == CLYDE_CMP_CPU)
 		return;
 	for (i = 0; i < ncols; i++) {
 		const struct clyde_cmp_cell *c = &row->cells[i];
 
-		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
-		    !c->has_value)
+		if (c->cls != cls || !ranked(row, c))
 			continue;
 		tie_text(text, sizeof(text), row, c);
 		if (!n) {
-			best = c->value;
 			bi = i;
 			snprintf(first, sizeof(first), "%s", text);
 		} else {
 			if (strcmp(text, first))
 				differ = true;
-			if (row->higher_better ? c->value > best :
-						 c->value < best) {
-				best = c->value;
+			if (row->higher_better ?
+				    c->value > row->cells[bi].value :
+				    c->value < row->cells[bi].value)
 				bi = i;
-			}
 		}
 		n++;
 	}
 	if (n < 2 || !differ)
 		return;
 	tie_text(best_text, sizeof(best_text), row, &row->cells[bi]);
+	/* The runner-up: the best of the cells that do not show as the
+	 * best. */
 	for (i = 0; i < ncols; i++) {
-		struct clyde_cmp_cell *c = &row->cells[i];
+		const struct clyde_cmp_cell *c = &row->cells[i];
 
-		if (c->cls != cls || c->state != CLYDE_LOADED_VALUE ||
-		    !c->has_value)
+		if (c->cls != cls || !ranked(row, c))
 			continue;
 		tie_text(text, sizeof(text), row, c);
 		if (!strcmp(text, best_text))
-			c->best = true;
+			continue;
+		if (ri == ncols ||
+		    (row->higher_better ? c->value > row->cells[ri].value :
+					  c->value < row->cells[ri].value))
+			ri = i;
+	}
+	p = ri < ncols ? welch_p(cmp, row, bi, ri) : -1;
+	if (p < 0)
+		by_value = true;
+	else if (p >= 0.05)
+		tie = true;
+	for (i = 0; i < ncols; i++) {
+		struct clyde_cmp_cell *c = &row->cells[i];
+		double q;
+
+		if (c->cls != cls || !ranked(row, c))
+			continue;
+		tie_text(text, sizeof(text), row, c);
+		if (strcmp(text, best_text) &&
+		    !(tie && (q = welch_p(cmp, row, bi, i)) >= 0 && q >= 0.05))
+			continue;
+		c->best = true;
+		c->best_by_value = by_value;
+		cmp->any_best_by_value |= by_value;
+		cmp->any_best_tie |= tie;
+	}
+}
+
+/* Were runs a and b made alike: every recorded setting, the machine, the
+ * filesystem and its mount options, the device (every config key either
+ * has) the same?  A key one of them lacks counts as a difference, so that
+ * a doubt never raises an alarm. */
+static bool runs_identical(const struct clyde_loaded_run *a,
+			   const struct clyde_loaded_run *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkv; i++) {
+		const char *v = clyde_loaded_kv_get(b, a->kv[i].key);
+
+		if (!v || !a->kv[i].value || strcmp(v, a->kv[i].value))
+			return false;
+	}
+	for (i = 0; i < b->nkv; i++)
+		if (!clyde_loaded_kv_get(a, b->kv[i].key))
+			return false;
+	return true;
+}
+
+/* Identical runs, wildly different results: the ranked cells of a rate
+ * row whose runs were made alike (runs_identical()) and whose largest is
+ * at least twice the smallest (CLYDE_LOADED_DISAGREE, the rule for
+ * repeats) are all flagged: what differs is noise or something the
+ * results do not record. */
+static void mark_runs_disagree(struct clyde_compare *cmp,
+			       struct clyde_cmp_row *row)
+{
+	size_t i, j;
+
+	if (row->metric != CLYDE_CMP_RATE)
+		return;
+	for (i = 0; i < cmp->ncols; i++) {
+		struct clyde_cmp_cell *c = &row->cells[i];
+		double lo = c->value, hi = c->value;
+		size_t n = 1;
+
+		if (!ranked(row, c))
+			continue;
+		c->twins = i;
+		for (j = 0; j < cmp->ncols; j++) {
+			const struct clyde_cmp_cell *d = &row->cells[j];
+
+			if (j == i || !ranked(row, d) ||
+			    !runs_identical(cmp->runs[i], cmp->runs[j]))
+				continue;
+			if (j < c->twins)
+				c->twins = j;
+			n++;
+			if (d->value < lo)
+				lo = d->value;
+			if (d->value > hi)
+				hi = d->value;
+		}
+		if (n >= 2 &&
+		    (lo > 0 ? hi >= CLYDE_LOADED_DISAGREE * lo : hi > 0)) {
+			row->cells[i].runs_disagree = true;
+			cmp->any_runs_disagree = true;
+		}
 	}
 }
 
@@ -449,7 +571,8 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 				 cmp->scopes[row.scope].nclasses :
 				 1);
 	     i++)
-		mark_best(&row, cmp->ncols, (unsigned)i);
+		mark_best(cmp, &row, (unsigned)i);
+	mark_runs_disagree(cmp, &row);
 	if (cmp->nrows == *rows_cap) {
 		size_t cap = *rows_cap ? *rows_cap * 2 : 16;
 		struct clyde_cmp_row *nr =

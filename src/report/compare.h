@@ -22,11 +22,21 @@
  * Marks.  The best value of a rate row (highest) or latency row (lowest)
  * is marked among the runs of one settings group, when at least two of
  * them have a value and they do not all show the same number; values
- * that show alike (the same text) are marked alike.  CPU rows get no
- * mark: the lowest CPU of a slower run is no achievement.  A TOO_FAST
- * rate is never best and never 0: it shows as "too fast" (a CSV's
- * "+++++") or, when a clyde JSON recorded the number, as that number
- * prefixed with "~".  With a baseline each other column also shows its
+ * that show alike (the same text) are marked alike.  When the best and
+ * the runner-up both have repeats, the best must beat the runner-up
+ * beyond noise (Welch's t-test, p < 0.05), else every run not
+ * significantly different from the best is marked as well (a tie,
+ * any_best_tie); with a single sample on either side the mark is by
+ * value only (best_by_value) and the legends say "single sample".  CPU
+ * rows get no mark: the lowest CPU of a slower run is no achievement.  A
+ * TOO_FAST rate is never 0: it shows as "too fast" (a CSV's "+++++") or,
+ * when a clyde JSON recorded the number, as that number prefixed with
+ * "~" (imprecise), and that number is ranked and shaded like any other.
+ * Runs made alike (every recorded setting, the machine, the filesystem,
+ * its mount options and the device the same) whose rates differ 2x or
+ * more are all flagged (runs_disagree: identical runs, wildly different
+ * results); runs of one settings group on different filesystems are
+ * expected to differ and are not.  With a baseline each other column also shows its
  * change in percent against it.  When the reference run (the baseline,
  * else the first run) and another run both have two or more samples of a
  * rate, Welch's t-test at 95% says whether the difference is significant.
@@ -82,7 +92,14 @@ struct clyde_cmp_cell {
 	double p;      /* Welch's p when sig != NONE */
 	double ci95;   /* rate rows, n >= 2: CI half-width, base unit; else 0 */
 	bool disagree; /* rate rows: the repeats disagree wildly */
-	unsigned cls;  /* settings group within the row's scope (0, 1, ...) */
+	bool best_by_value; /* best on a single sample (its or the
+			     * runner-up's): by value, noise not measured */
+	bool runs_disagree; /* rate rows: runs made alike (every recorded
+			     * setting, machine, filesystem, device the
+			     * same) differ 2x or more */
+	size_t twins;	    /* with runs_disagree: the first column of the
+			     * runs made alike with this one */
+	unsigned cls; /* settings group within the row's scope (0, 1, ...) */
 };
 
 struct clyde_cmp_row {
@@ -119,8 +136,11 @@ struct clyde_compare {
 	size_t nrows;
 	struct clyde_cmp_row *rows; /* owned */
 	struct clyde_cmp_scope scopes[CLYDE_SCOPE_COUNT];
-	bool any_ci;	   /* some cell has a CI */
-	bool any_disagree; /* some cell's repeats disagree */
+	bool any_ci;		/* some cell has a CI */
+	bool any_disagree;	/* some cell's repeats disagree */
+	bool any_best_by_value; /* some best is on single samples */
+	bool any_best_tie;	/* some best ties: not beyond noise */
+	bool any_runs_disagree; /* some identical runs differ 2x */
 };
 
 struct clyde_compare_opts {
@@ -169,8 +189,9 @@ int clyde_compare_parse_format(const char *s, enum clyde_compare_format *f);
  *    label, source, format, repeats, date and its differing settings, then
  *    per row a value column in the base unit named in the header
  *    ("put_block rate (B/s)", "seq_create latency max (ns)"), and for rate
- *    rows the CI, state ("too fast", "imprecise", "skipped", "not run" or
- *    empty), best (yes/no/not compared), settings group, change and
+ *    rows the CI, state ("too fast", "imprecise", "skipped", "not run",
+ *    "repeats disagree", "runs disagree" (runs_disagree) or empty),
+ *    best (yes/no/not compared), settings group, change and
  *    significance (yes/no/not tested) in their own columns.
  * Returns 0, or a negative errno when the stream failed.
  */

@@ -105,7 +105,9 @@ static const char *state_text(const struct clyde_cmp_cell *c)
 	case CLYDE_LOADED_TOO_FAST:
 		return c->has_value ? "imprecise" : "too fast";
 	case CLYDE_LOADED_VALUE:
-		return c->disagree ? "repeats disagree" : "";
+		return c->disagree	? "repeats disagree" :
+		       c->runs_disagree ? "runs disagree" :
+					  "";
 	}
 	return "";
 }

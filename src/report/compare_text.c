@@ -54,7 +54,8 @@ static bool split_row(const struct clyde_compare *cmp,
 	       cmp->scopes[row->scope].nclasses > 1;
 }
 
-/* A cell with its marks: value, " ±ci", "!", " *", " [A]", " (s)". */
+/* A cell with its marks: value, " ±ci", "!", " !!", " *", " [A]",
+ * " (s)". */
 static void cell_with_marks(char *buf, size_t len,
 			    const struct clyde_compare *cmp,
 			    const struct clyde_cmp_row *row,
@@ -67,8 +68,9 @@ static void cell_with_marks(char *buf, size_t len,
 	if (split_row(cmp, row) && row->metric != CLYDE_CMP_CPU &&
 	    cell->state != CLYDE_LOADED_NOT_RUN)
 		clyde_compare_class_name(cls, sizeof(cls), cell->cls);
-	snprintf(buf, len, "%s%s%s%s%s%s%s%s", val, ci[0] ? " \xc2\xb1" : "",
-		 ci, cell->disagree ? "!" : "", cell->best ? " *" : "",
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s", val, ci[0] ? " \xc2\xb1" : "",
+		 ci, cell->disagree ? "!" : "",
+		 cell->runs_disagree ? " !!" : "", cell->best ? " *" : "",
 		 cls[0] ? " [" : "", cls, cls[0] ? "]" : "");
 	if (cell->sig != CLYDE_CMP_SIG_NONE) {
 		size_t n = strlen(buf);
@@ -206,6 +208,52 @@ static void legend_scope(FILE *f, const struct clyde_compare *cmp, size_t s)
 	}
 }
 
+/* "seq_create rate: 93 files/s (a) to 2419 (b), 26.0x", one line per
+ * row and set of runs made alike (compare.h: runs_disagree). */
+static void runs_disagree(FILE *f, const struct clyde_compare *cmp)
+{
+	size_t ri, ci, tw;
+
+	fputs("!! runs made alike (every recorded setting, machine, "
+	      "filesystem and device the same),\n   results 2x apart or "
+	      "more: noise, or something the results do not record:\n",
+	      f);
+	for (ri = 0; ri < cmp->nrows; ri++) {
+		const struct clyde_cmp_row *row = &cmp->rows[ri];
+
+		for (tw = 0; tw < cmp->ncols; tw++) {
+			size_t lo = cmp->ncols, hi = cmp->ncols;
+			char a[64], b[64], la[256], lb[256];
+
+			for (ci = 0; ci < cmp->ncols; ci++) {
+				const struct clyde_cmp_cell *c =
+					&row->cells[ci];
+
+				if (!c->runs_disagree || c->twins != tw)
+					continue;
+				if (lo == cmp->ncols ||
+				    c->value < row->cells[lo].value)
+					lo = ci;
+				if (hi == cmp->ncols ||
+				    c->value > row->cells[hi].value)
+					hi = ci;
+			}
+			if (lo == cmp->ncols)
+				continue;
+			clyde_compare_cell_text(a, sizeof(a), row,
+						&row->cells[lo]);
+			clyde_compare_cell_text(b, sizeof(b), row,
+						&row->cells[hi]);
+			clean(la, sizeof(la), cmp->labels[lo]);
+			clean(lb, sizeof(lb), cmp->labels[hi]);
+			fprintf(f, "  %s %s: %s %s (%s) to %s (%s), %.1fx\n",
+				row->test, clyde_cmp_metric_name(row->metric),
+				a, row->unit, la, b, lb,
+				row->cells[hi].value / row->cells[lo].value);
+		}
+	}
+}
+
 static int legend(FILE *f, const struct clyde_compare *cmp)
 {
 	int rc;
@@ -229,6 +277,15 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 		fputs("* best in its row (rates: highest; latency: lowest; CPU is "
 		      "not ranked: less CPU for less work is no gain)\n",
 		      f);
+	if (cmp->any_best_by_value)
+		fputs("  with a single sample (no repeats on the best or the "
+		      "runner-up) * is by value only:\n  the noise was not "
+		      "measured\n",
+		      f);
+	if (cmp->any_best_tie)
+		fputs("  several * in a row with repeats: a tie, the best does "
+		      "not beat them beyond noise\n  (Welch's t-test, 95%)\n",
+		      f);
 	if (cmp->any_ci)
 		fputs("\xc2\xb1 95% confidence interval of the mean over the "
 		      "repeats (Student's t)\n",
@@ -239,7 +296,7 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 		      f);
 	if (approx)
 		fputs("~ ran under 0.5 s (bonnie++ prints +++++): measured, "
-		      "but imprecise; never marked best\n",
+		      "but imprecise; ranked by its value\n",
 		      f);
 	if (fast)
 		fputs("too fast: ran under 0.5 s (+++++), no number "
@@ -256,6 +313,8 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 			"from %s (Welch's t-test, 95%%)\n",
 			l);
 	}
+	if (cmp->any_runs_disagree)
+		runs_disagree(f, cmp);
 	for (i = 0; i < CLYDE_SCOPE_COUNT; i++)
 		if (cmp->scopes[i].used && cmp->scopes[i].nclasses > 1)
 			legend_scope(f, cmp, i);

@@ -9,15 +9,21 @@
  *     the best point or at the runner-up: nothing is said;
  *  2. the best differs from the runner-up (Welch p < 0.05): "X v is best
  *     for M: +18% against w, the runner-up (significant, p = ...)";
- *  3. every point has two samples or more and none differs from the best:
- *     "X does not change M significantly (p > 0.05 ...)";
+ *  3. every point has two samples or more and is equivalent to the best
+ *     (the 95% interval of the difference inside +-5% of the best's mean):
+ *     "X does not change M: every value is within +-5% of the best, b";
+ *     when none differs but some are not shown equivalent, the data cannot
+ *     tell: "Cannot tell whether X changes M: with n=2 the 95% intervals
+ *     are up to +-N%; about K repeats would detect a 10% difference" (K
+ *     from clyde_stats_repeats_for(), 80% power);
  *  4. a numeric axis with a plateau: walking from the largest value down
- *     (then from the smallest up) while points do not differ from the
+ *     (then from the smallest up) while points are equivalent to the
  *     best, at least two points are passed and the walk stops at a point
  *     that differs significantly: "X v and above does not change M
- *     significantly (p > 0.05 against the best, b); w is -23% (p = ...)";
+ *     (within +-5% of the best, b); w is 23% worse (significant, p = ...)";
  *  5. otherwise: "X v is best for M, but not significantly better than w
- *     (+2%, p = 0.41)".
+ *     (+2%, p = 0.41)", followed by the power clause of rule 3.
+ * An amount metric (device bytes) gets no sentence: nothing is best.
  * With two axes or more, when rule 2 names different best values in
  * different groups, one more sentence says the best depends on them.
  */
@@ -133,12 +139,45 @@ size_t clyde_exp_axis_index(const struct clyde_exp_axis *ax, const char *v)
 
 bool clyde_exp_better(const struct clyde_exp_metric *m, double a, double b)
 {
+	if (m->amount)
+		return false;
 	return m->higher_better ? a > b : a < b;
 }
 
 static bool has_value(const struct clyde_exp *e, size_t p, size_t m)
 {
 	return !e->points[p].failed && e->points[p].cells[m].n > 0;
+}
+
+/* The equivalence test: does the 95% interval of mean(p) - mean(b) lie
+ * inside +-CLYDE_EXP_MARGIN of |mean(b)|?  Both have n >= 2. */
+static bool equivalent(const struct clyde_exp_cell *cb,
+		       const struct clyde_exp_cell *cp)
+{
+	double lo, hi, ref = fabs(clyde_stats_mean(cb->samples, cb->n));
+
+	if (clyde_stats_diff_ci(cb->samples, cb->n, cp->samples, cp->n, 0.95,
+				&lo, &hi) < 0)
+		return false;
+	return lo >= -CLYDE_EXP_MARGIN * ref && hi <= CLYDE_EXP_MARGIN * ref;
+}
+
+/* Are the samples 2x apart or more (the compare table's "disagree")? */
+static bool spread_2x(const struct clyde_exp_cell *c)
+{
+	double lo, hi;
+	size_t i;
+
+	if (c->n < 2)
+		return false;
+	lo = hi = c->samples[0];
+	for (i = 1; i < c->n; i++) {
+		if (c->samples[i] < lo)
+			lo = c->samples[i];
+		if (c->samples[i] > hi)
+			hi = c->samples[i];
+	}
+	return lo > 0 ? hi >= 2 * lo : hi > 0 && lo < hi;
 }
 
 /* Relation of point p to point b (the best) for metric m. */
@@ -154,9 +193,19 @@ static enum clyde_exp_rel relation(const struct clyde_exp *e, size_t m,
 		return CLYDE_EXP_REL_BEST;
 	if (cp->n < 2 || cb->n < 2)
 		return CLYDE_EXP_REL_UNTESTED;
+	if (e->metrics[m].amount)
+		return CLYDE_EXP_REL_UNTESTED;
 	clyde_stats_welch(cb->samples, cb->n, cp->samples, cp->n, &w);
 	*pval = w.p;
-	return w.p < CLYDE_EXP_ALPHA ? CLYDE_EXP_REL_DIFF : CLYDE_EXP_REL_SAME;
+	if (w.p < CLYDE_EXP_ALPHA)
+		return CLYDE_EXP_REL_DIFF;
+	return equivalent(cb, cp) ? CLYDE_EXP_REL_EQUIV : CLYDE_EXP_REL_SAME;
+}
+
+/* Not different, or the same for all one can tell? */
+static bool alike(enum clyde_exp_rel r)
+{
+	return r == CLYDE_EXP_REL_SAME || r == CLYDE_EXP_REL_EQUIV;
 }
 
 /* The best of the points idx[0..k) for metric m, or SIZE_MAX. */
@@ -189,6 +238,9 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 
 	memset(ms, 0, sizeof(*ms));
 	ms->best = e->npoints;
+	ms->runner = e->npoints;
+	ms->least = e->npoints;
+	ms->npoints = e->npoints;
 	ms->cells = calloc(e->npoints ? e->npoints : 1, sizeof(*ms->cells));
 	all = malloc((e->npoints ? e->npoints : 1) * sizeof(*all));
 	if (!ms->cells || !all) {
@@ -198,10 +250,16 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 	}
 	for (p = 0; p < e->npoints; p++)
 		all[p] = p;
-	p = best_of(e, m, all, e->npoints, SIZE_MAX);
+	if (!e->metrics[m].amount) {
+		p = best_of(e, m, all, e->npoints, SIZE_MAX);
+		if (p != SIZE_MAX) {
+			ms->best = p;
+			p = best_of(e, m, all, e->npoints, ms->best);
+			if (p != SIZE_MAX)
+				ms->runner = p;
+		}
+	}
 	free(all);
-	if (p != SIZE_MAX)
-		ms->best = p;
 	for (p = 0; p < e->npoints; p++) {
 		const struct clyde_exp_cell *c = &e->points[p].cells[m];
 		struct clyde_exp_cellstat *s = &ms->cells[p];
@@ -213,9 +271,85 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 		s->n = c->n;
 		s->mean = clyde_stats_mean(c->samples, c->n);
 		s->ci95 = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
+		clyde_stats_log_ci(c->samples, c->n, 0.95, &s->lo, &s->hi);
+		s->nimprecise = c->nimprecise;
+		s->disagree = spread_2x(c);
+		if (e->metrics[m].amount) {
+			s->rel = CLYDE_EXP_REL_UNTESTED;
+			if (ms->least == e->npoints ||
+			    s->mean < ms->cells[ms->least].mean)
+				ms->least = p;
+			continue;
+		}
 		s->rel = relation(e, m, p, ms->best, &s->p);
 	}
+	if (ms->least < e->npoints)
+		for (p = 0; p < e->npoints; p++)
+			if (ms->cells[p].n && ms->cells[ms->least].mean > 0)
+				ms->cells[p].ratio = ms->cells[p].mean /
+						     ms->cells[ms->least].mean;
+	ms->clear = ms->best < e->npoints && ms->runner < e->npoints &&
+		    ms->cells[ms->best].n >= 2 &&
+		    ms->cells[ms->runner].rel == CLYDE_EXP_REL_DIFF;
 	return 0;
+}
+
+const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p)
+{
+	const struct clyde_exp_cellstat *c = &ms->cells[p];
+	enum clyde_exp_rel r = c->rel;
+
+	if (r == CLYDE_EXP_REL_BEST) {
+		if (ms->clear)
+			return "\xe2\x98\x85";
+		if (c->n < 2 || ms->runner >= ms->npoints ||
+		    !ms->cells[ms->runner].n)
+			return "";
+		r = ms->cells[ms->runner].rel;
+	}
+	switch (r) {
+	case CLYDE_EXP_REL_SAME:
+		return "~";
+	case CLYDE_EXP_REL_EQUIV:
+		return "=";
+	case CLYDE_EXP_REL_DIFF:
+		return "*";
+	default:
+		return "";
+	}
+}
+
+bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
+		     size_t k, double *wide_pct, size_t *nmin, size_t *need)
+{
+	double cv = 0, wide = 0;
+	size_t i, n = SIZE_MAX;
+
+	for (i = 0; i < k; i++) {
+		const struct clyde_exp_cell *c = &e->points[idx[i]].cells[m];
+		double mean, sd, h;
+
+		if (!has_value(e, idx[i], m) || c->n < 2)
+			continue;
+		mean = fabs(clyde_stats_mean(c->samples, c->n));
+		if (mean == 0)
+			continue;
+		sd = clyde_stats_stddev(c->samples, c->n);
+		h = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
+		if (sd / mean > cv)
+			cv = sd / mean;
+		if (h / mean * 100 > wide)
+			wide = h / mean * 100;
+		if (c->n < n)
+			n = c->n;
+	}
+	if (n == SIZE_MAX)
+		return false;
+	*wide_pct = wide;
+	*nmin = n;
+	*need = clyde_stats_repeats_for(cv, CLYDE_EXP_EFFECT, CLYDE_EXP_ALPHA,
+					0.80, 1000);
+	return true;
 }
 
 void clyde_exp_mstat_release(struct clyde_exp_mstat *ms)
@@ -354,7 +488,14 @@ void clyde_exp_unit_choose(const struct clyde_exp_metric *m, double maxabs,
 	u->name = unit;
 	u->div = 1;
 	u->dec = 0;
-	if (!strcmp(unit, "B/s")) {
+	if (!strcmp(unit, "B")) {
+		if (maxabs >= 1024.0 * 1024 * 1024 * 10)
+			*u = (struct clyde_exp_unit){ "GiB", 1073741824.0, 0 };
+		else if (maxabs >= 1024.0 * 1024)
+			*u = (struct clyde_exp_unit){ "MiB", 1048576.0, 0 };
+		else if (maxabs >= 1024.0)
+			*u = (struct clyde_exp_unit){ "KiB", 1024.0, 0 };
+	} else if (!strcmp(unit, "B/s")) {
 		if (maxabs >= 1024.0 * 1024 * 1024 * 10)
 			*u = (struct clyde_exp_unit){ "GiB/s", 1073741824.0,
 						      0 };
@@ -537,7 +678,7 @@ static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
 			r = relation(e, m, q, best, &pv);
 
 			if (r == CLYDE_EXP_REL_BEST ||
-			    r == CLYDE_EXP_REL_SAME) {
+			    r == CLYDE_EXP_REL_EQUIV) {
 				/* The best itself counts only with repeats. */
 				if (r == CLYDE_EXP_REL_BEST &&
 				    e->points[q].cells[m].n < 2)
@@ -553,18 +694,40 @@ static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
 		if (len < 2 || stop == SIZE_MAX)
 			continue;
 		sb_add(b,
-		       "%s %s and %s does not change %s significantly "
-		       "(p > 0.05 against the best, %s); %s %s is %.0f%% "
+		       "%s %s and %s does not change %s (within "
+		       "\xc2\xb1%.0f%% of the best, %s); %s %s is %.0f%% "
 		       "worse (significant, ",
 		       e->axis_names[0], e->points[edge].values[0],
 		       dir ? "below" : "above", mname(&e->metrics[m]),
-		       e->points[best].values[0], e->axis_names[0],
-		       e->points[stop].values[0], fabs(pct(e, m, stop, best)));
+		       CLYDE_EXP_MARGIN * 100, e->points[best].values[0],
+		       e->axis_names[0], e->points[stop].values[0],
+		       fabs(pct(e, m, stop, best)));
 		p_text(b, pv);
 		sb_add(b, ").");
 		return true;
 	}
 	return false;
+}
+
+/* The end of a sentence that could not decide: ": with n=2 the 95%
+ * intervals are +-N%; about K repeats would detect a 10% difference." */
+static void power_clause(struct sbuf *b, const struct clyde_exp *e, size_t m,
+			 const size_t *idx, size_t k)
+{
+	double wide;
+	size_t n, need;
+
+	if (!clyde_exp_power(e, m, idx, k, &wide, &n, &need)) {
+		sb_add(b, ".");
+		return;
+	}
+	sb_add(b, ": with n=%zu the 95%% intervals are up to \xc2\xb1%.0f%%; ",
+	       n, wide);
+	if (need > 1000)
+		sb_add(b, "more than 1000 repeats");
+	else
+		sb_add(b, "about %zu repeats", need);
+	sb_add(b, " would detect a %.0f%% difference.", CLYDE_EXP_EFFECT * 100);
 }
 
 /* Rules 1-5 for metric m over the points idx[0..k) (sorted by axis 0).
@@ -574,10 +737,12 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 			     struct sentences *out)
 {
 	const struct clyde_exp_metric *mt = &e->metrics[m];
-	size_t best, runner, i, nsame = 0, nvalid = 0;
+	size_t best, runner, i, nsame = 0, nequiv = 0, nvalid = 0;
 	struct sbuf b = { 0 };
 	double p;
 
+	if (mt->amount)
+		return SIZE_MAX; /* no direction: nothing is better */
 	best = best_of(e, m, idx, k, SIZE_MAX);
 	if (best == SIZE_MAX)
 		return SIZE_MAX;
@@ -606,14 +771,23 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 		nvalid++;
 		r = relation(e, m, idx[i], best, &q);
 		if (e->points[idx[i]].cells[m].n >= 2 &&
-		    (r == CLYDE_EXP_REL_BEST || r == CLYDE_EXP_REL_SAME))
+		    (r == CLYDE_EXP_REL_BEST || alike(r)))
 			nsame++;
+		if (e->points[idx[i]].cells[m].n >= 2 &&
+		    (r == CLYDE_EXP_REL_BEST || r == CLYDE_EXP_REL_EQUIV))
+			nequiv++;
 	}
-	if (nsame == nvalid) {
+	if (nequiv == nvalid) {
 		sb_add(&b,
-		       "%s does not change %s significantly (p > 0.05 "
-		       "between the best, %s, and every other value).",
-		       e->axis_names[0], mname(mt), e->points[best].values[0]);
+		       "%s does not change %s: every value is within "
+		       "\xc2\xb1%.0f%% of the best, %s (the 95%% interval of "
+		       "each difference lies inside the margin).",
+		       e->axis_names[0], mname(mt), CLYDE_EXP_MARGIN * 100,
+		       e->points[best].values[0]);
+	} else if (nsame == nvalid) {
+		sb_add(&b, "%cannot tell whether %s changes %s",
+		       e->naxes >= 2 ? 'c' : 'C', e->axis_names[0], mname(mt));
+		power_clause(&b, e, m, idx, k);
 	} else if (!(numeric && plateau(e, m, idx, k, best, &b))) {
 		sb_add(&b,
 		       "%s %s is best for %s, but not significantly "
@@ -621,7 +795,8 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 		       e->axis_names[0], e->points[best].values[0], mname(mt),
 		       e->points[runner].values[0], pct(e, m, best, runner));
 		p_text(&b, p);
-		sb_add(&b, ").");
+		sb_add(&b, ")");
+		power_clause(&b, e, m, idx, k);
 	}
 	emit(out, &b);
 	return SIZE_MAX;
@@ -733,4 +908,52 @@ void clyde_exp_sentences_free(char **s, size_t n)
 	for (i = 0; i < n; i++)
 		free(s[i]);
 	free(s);
+}
+
+/* The default columns: every metric but a timed command's CPU seconds and
+ * device bytes (the bonnie++ and tree rates, the timed seconds). */
+static bool default_metric(const char *key)
+{
+	static const char *const extra[] = { ".cpu", ".read_bytes",
+					     ".write_bytes" };
+	size_t n = strlen(key);
+
+	if (strncmp(key, "time.", 5))
+		return true;
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		size_t l = strlen(extra[i]);
+
+		if (n > l && !strcmp(key + n - l, extra[i]))
+			return false;
+	}
+	return true;
+}
+
+int clyde_exp_select_columns(struct clyde_ctx *ctx, struct clyde_exp *e,
+			     const char *metrics)
+{
+	char *keys;
+	size_t len = 1;
+	int rc;
+
+	if (metrics && !strcmp(metrics, "all"))
+		return 0;
+	if (metrics)
+		return clyde_exp_select(ctx, e, metrics);
+	for (size_t m = 0; m < e->nmetrics; m++)
+		len += strlen(e->metrics[m].key) + 1;
+	keys = calloc(1, len);
+	if (!keys)
+		return clyde_err(ctx, ENOMEM, "experiment %s", e->id);
+	for (size_t m = 0; m < e->nmetrics; m++) {
+		if (!default_metric(e->metrics[m].key))
+			continue;
+		if (*keys)
+			strcat(keys, ",");
+		strcat(keys, e->metrics[m].key);
+	}
+	/* An experiment with nothing measured yet keeps its (no) columns. */
+	rc = *keys ? clyde_exp_select(ctx, e, keys) : 0;
+	free(keys);
+	return rc;
 }

@@ -9,10 +9,19 @@
  * value, any other axis keeps the order of first appearance in the file.
  *
  * Per metric and point: the mean, the 95% Student t half-width (only when
- * n >= 2), the best point (highest or lowest mean as the metric says,
- * over points that did not fail and have a sample; the first on a tie)
- * and each point's relation to the best by Welch's t-test at alpha 0.05,
- * which is only run when both sides have at least two samples.
+ * n >= 2), a 95% interval that stays positive (the t interval of log x,
+ * mapped back: what charts draw as a band), the best point (highest or
+ * lowest mean as the metric says, over points that did not fail and have
+ * a sample, imprecise ones included; the first on a tie) and each point's
+ * relation to the best by Welch's t-test at alpha 0.05, which is only run
+ * when both sides have at least two samples.  A point not significantly
+ * different is "equivalent" when the 95% interval of its difference to
+ * the best lies inside +-CLYDE_EXP_MARGIN of the best's mean (an
+ * equivalence test); only then does a sentence say "does not change".
+ * The best is "clear" (its mark a star) only when it has two samples or
+ * more and differs significantly from the runner-up.  An amount metric
+ * (experiment.h) has no best and no relations: each point's ratio to the
+ * least.
  *
  * Everything here borrows the experiment (never kept past the call) and
  * never prints.  Results that own memory say so.
@@ -27,6 +36,11 @@
 #include "report/experiment.h"
 
 #define CLYDE_EXP_ALPHA 0.05
+/* The equivalence margin: "does not change" needs the 95% interval of the
+ * difference to the best inside +-5% of the best's mean. */
+#define CLYDE_EXP_MARGIN 0.05
+/* The difference the power estimate of "cannot tell" is about (10%). */
+#define CLYDE_EXP_EFFECT 0.10
 
 /* ---- axes -------------------------------------------------------------- */
 
@@ -60,22 +74,38 @@ size_t clyde_exp_axis_index(const struct clyde_exp_axis *ax, const char *v);
 enum clyde_exp_rel {
 	CLYDE_EXP_REL_NONE = 0, /* no value: failed point or no sample */
 	CLYDE_EXP_REL_BEST,	/* this is the best point */
-	CLYDE_EXP_REL_SAME,	/* Welch p >= 0.05 against the best */
+	CLYDE_EXP_REL_SAME,	/* Welch p >= 0.05 against the best, but the
+				 * difference may still be large */
 	CLYDE_EXP_REL_DIFF,	/* Welch p < 0.05: significantly worse */
-	CLYDE_EXP_REL_UNTESTED, /* it or the best has fewer than 2 samples */
+	CLYDE_EXP_REL_UNTESTED, /* it or the best has fewer than 2 samples,
+				 * or the metric is an amount */
+	CLYDE_EXP_REL_EQUIV,	/* not different, and the 95% interval of the
+				 * difference inside +-CLYDE_EXP_MARGIN */
 };
 
 struct clyde_exp_cellstat {
 	size_t n;
 	double mean;
-	double ci95; /* half-width; 0 and meaningless when n < 2 */
+	double ci95;   /* half-width; 0 and meaningless when n < 2 */
+	double lo, hi; /* the positive (log-scale) 95% interval; both 0 when
+			* n < 2 or a sample is not > 0 */
 	enum clyde_exp_rel rel;
-	double p; /* Welch p against the best (1 when not tested) */
+	double p;	   /* Welch p against the best (1 when not tested) */
+	double ratio;	   /* amount metrics: mean / the least mean (0: none) */
+	size_t nimprecise; /* samples of tests that ran under 0.5 s */
+	bool disagree;	   /* the repeats of this point, made alike, are
+			    * 2x apart or more (largest / smallest) */
 };
 
 struct clyde_exp_mstat {
-	size_t best;   /* index of the best point; npoints when none */
+	size_t best;   /* index of the best point; npoints when none (and
+			* always for an amount metric) */
+	size_t runner; /* the runner-up; npoints when none */
+	bool clear;    /* the best has n >= 2 and differs significantly from
+			* the runner-up: it earns a star */
+	size_t least;  /* amount metrics: the point with the least mean */
 	size_t nvalid; /* points with a value */
+	size_t npoints;
 	struct clyde_exp_cellstat *cells; /* npoints, owned */
 };
 
@@ -85,8 +115,29 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 			 struct clyde_exp_mstat *ms);
 void clyde_exp_mstat_release(struct clyde_exp_mstat *ms);
 
-/* Is a better than b for metric m (by mean)? */
+/* Is a better than b for metric m (by mean)?  Never for an amount. */
 bool clyde_exp_better(const struct clyde_exp_metric *m, double a, double b);
+
+/*
+ * The mark of point p in ms (a table cell's or chart's): "★" the clear
+ * best; "~" not significantly different from the best; "=" equivalent to
+ * the best (within the margin); "*" significantly worse; "" untested, a
+ * single sample or an amount.  A best that is not clear is marked as the
+ * runner-up's relation (a tie is marked alike: "~" or "=").
+ */
+const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p);
+
+/*
+ * "Cannot tell" for points idx[0..k) of metric m: the widest 95%
+ * interval of one of them in percent of its mean (*wide_pct), the fewest
+ * samples (*nmin), and the repeats per point that would detect a
+ * CLYDE_EXP_EFFECT difference with 80% power at alpha 0.05 given the
+ * largest coefficient of variation among them (*need; 1001 for more than
+ * 1000).  Points with fewer than two samples are left out; false when
+ * none is left.
+ */
+bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
+		     size_t k, double *wide_pct, size_t *nmin, size_t *need);
 
 /* ---- selection --------------------------------------------------------- */
 
@@ -99,6 +150,15 @@ bool clyde_exp_better(const struct clyde_exp_metric *m, double a, double b);
  */
 int clyde_exp_select(struct clyde_ctx *ctx, struct clyde_exp *e,
 		     const char *keys);
+
+/*
+ * The columns of a sweep's table (and the metrics until-decided decides
+ * on): `metrics` as clyde_exp_select() takes it, "all" for every metric,
+ * or NULL for the default ones: every metric but a timed command's CPU
+ * seconds and device bytes (amounts, not rates).  0 or a negative errno.
+ */
+int clyde_exp_select_columns(struct clyde_ctx *ctx, struct clyde_exp *e,
+			     const char *metrics);
 
 /* ---- units and numbers ------------------------------------------------ */
 

@@ -26,7 +26,24 @@ static const char *const palette[] = {
 static const char css[] = CLYDE_HTML_BASE_CSS
 	"td.failed{color:#b00;font-style:italic}"
 	"pre{background:#f8f8f8;padding:.5em;overflow-x:auto;"
-	"white-space:pre-wrap}";
+	"white-space:pre-wrap}"
+	"svg.chart.exp{width:100%;height:auto}"
+	"dl.meta{display:grid;grid-template-columns:max-content auto;"
+	"gap:.2em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}"
+	".flag{color:#b00;font-weight:bold}"
+	"svg .sample{fill-opacity:.55}";
+
+/* The band of a point: its positive 95% interval (the t interval of log
+ * x mapped back, exp_analysis.h), or the mean when it has none. */
+static double band_lo(const struct clyde_exp_cellstat *c)
+{
+	return c->n >= 2 && c->hi > 0 ? c->lo : c->mean;
+}
+
+static double band_hi(const struct clyde_exp_cellstat *c)
+{
+	return c->n >= 2 && c->hi > 0 ? c->hi : c->mean;
+}
 
 /* ---- series: the points sharing the values of axes 1.. ---------------- */
 
@@ -60,7 +77,8 @@ static void series_name(FILE *f, const struct clyde_exp *e, size_t p)
 #define CW 960
 #define CH 360
 #define CL 80  /* y labels */
-#define CR 190 /* the legend */
+#define CR 190 /* the legend (with a second axis) */
+#define CR1 24 /* no legend: the plot takes the width */
 #define CT 20
 #define CB 56 /* x labels and the axis name */
 #define CPAD 24
@@ -69,6 +87,7 @@ struct frame {
 	double x0, x1; /* data range of x (after log) */
 	double y0, y1; /* data range of y, in the display unit */
 	const struct clyde_exp_axis *ax;
+	int cr; /* right margin: CR with a legend, else CR1 */
 };
 
 static double xdata(const struct frame *fr, size_t vi)
@@ -82,7 +101,7 @@ static double xdata(const struct frame *fr, size_t vi)
 
 static double xpix(const struct frame *fr, size_t vi)
 {
-	double w = CW - CL - CR - 2 * CPAD;
+	double w = CW - CL - fr->cr - 2 * CPAD;
 
 	if (fr->x1 <= fr->x0)
 		return CL + CPAD + w / 2;
@@ -177,7 +196,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 {
 	const struct clyde_exp_metric *mt = &e->metrics[m];
 	struct clyde_exp_unit u;
-	struct frame fr = { 0, 0, 0, 0, ax };
+	struct frame fr = { 0, 0, 0, 0, ax, e->naxes > 1 ? CR : CR1 };
 	double lo = 0, hi = 0, step, t;
 	size_t s, i, p;
 	char buf[64], cell[96];
@@ -185,14 +204,20 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 	clyde_exp_unit_for(mt, ms, e->npoints, &u);
 	for (p = 0; p < e->npoints; p++) {
 		const struct clyde_exp_cellstat *c = &ms->cells[p];
-		double h = c->n >= 2 ? c->ci95 : 0;
+		const struct clyde_exp_cell *cc = &e->points[p].cells[m];
 
 		if (!c->n)
 			continue;
-		if ((c->mean - h) / u.div < lo)
-			lo = (c->mean - h) / u.div;
-		if ((c->mean + h) / u.div > hi)
-			hi = (c->mean + h) / u.div;
+		if (band_lo(c) / u.div < lo)
+			lo = band_lo(c) / u.div;
+		if (band_hi(c) / u.div > hi)
+			hi = band_hi(c) / u.div;
+		for (i = 0; i < cc->n; i++) {
+			if (cc->samples[i] / u.div < lo)
+				lo = cc->samples[i] / u.div;
+			if (cc->samples[i] / u.div > hi)
+				hi = cc->samples[i] / u.div;
+		}
 	}
 	if (!(hi > lo))
 		hi = lo + 1;
@@ -219,7 +244,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		fprintf(f,
 			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 			"y2=\"%.1f\"/>\n",
-			CL, y, CW - CR, y);
+			CL, y, CW - fr.cr, y);
 		/* Ticks are round: %g drops a zero fraction. */
 		snprintf(buf, sizeof(buf), "%g", fabs(t) < step / 1e6 ? 0 : t);
 		fprintf(f,
@@ -238,7 +263,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		"y2=\"%d\"/>\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" "
 		"x2=\"%d\" y2=\"%d\"/>\n",
-		CL, CH - CB, CW - CR, CH - CB, CL, CT, CL, CH - CB);
+		CL, CH - CB, CW - fr.cr, CH - CB, CL, CT, CL, CH - CB);
 	for (i = 0; i < ax->n; i++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 			xpix(&fr, i), CH - CB + 18);
@@ -263,7 +288,7 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				failed ? "failed" : "no value");
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		CL + (CW - CL - CR) / 2, CH - 10);
+		CL + (CW - CL - fr.cr) / 2, CH - 10);
 	clyde_html_esc(f, e->axis_names[0]);
 	if (ax->log_scale)
 		fputs(" (log scale)", f);
@@ -281,23 +306,21 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			col);
 		for (i = 0; i < k; i++) {
 			const struct clyde_exp_cellstat *c = &ms->cells[idx[i]];
-			double h = c->n >= 2 ? c->ci95 : 0;
 
 			fprintf(f, "%s%.1f,%.1f", i ? " " : "",
 				xpix(&fr,
 				     clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0])),
-				ypix(&fr, (c->mean + h) / u.div));
+				ypix(&fr, band_hi(c) / u.div));
 		}
 		for (i = k; i-- > 0;) {
 			const struct clyde_exp_cellstat *c = &ms->cells[idx[i]];
-			double h = c->n >= 2 ? c->ci95 : 0;
 
 			fprintf(f, " %.1f,%.1f",
 				xpix(&fr,
 				     clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0])),
-				ypix(&fr, (c->mean - h) / u.div));
+				ypix(&fr, band_lo(c) / u.div));
 		}
 		fprintf(f,
 			"\"/>\n<polyline class=\"series\" fill=\"none\" "
@@ -316,8 +339,18 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				&fr, clyde_exp_axis_index(
 					     ax, e->points[idx[i]].values[0]));
 			double y = ypix(&fr, c->mean / u.div);
-			size_t a;
+			const struct clyde_exp_cell *cc =
+				&e->points[idx[i]].cells[m];
+			size_t a, j;
 
+			/* Each sample, a dot beside the mean, so that two
+			 * repeats far apart show as such. */
+			for (j = 0; j < cc->n; j++)
+				fprintf(f,
+					"<circle class=\"sample\" cx=\"%.1f\" "
+					"cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+					x + 9,
+					ypix(&fr, cc->samples[j] / u.div), col);
 			marker(f, s, x, y, col);
 			fputs("<title>", f);
 			for (a = 0; a < e->naxes; a++) {
@@ -332,9 +365,14 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			clyde_html_esc(f, cell);
 			fputc(' ', f);
 			clyde_html_esc(f, u.name);
+			if (c->nimprecise)
+				fprintf(f, "; %zu imprecise (under 0.5 s)",
+					c->nimprecise);
+			if (c->disagree)
+				fputs("; repeats 2x apart", f);
 			fputs("</title>", f);
 			marker_end(f, s);
-			if (idx[i] == ms->best)
+			if (idx[i] == ms->best && ms->clear)
 				fprintf(f,
 					"<circle class=\"best\" cx=\"%.1f\" "
 					"cy=\"%.1f\" r=\"9\" fill=\"none\" "
@@ -349,12 +387,12 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 				"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 				"y2=\"%.1f\" stroke=\"%s\" "
 				"stroke-width=\"2\"/>\n",
-				CW - CR + 12, ly, CW - CR + 36, ly, col);
-			marker(f, s, CW - CR + 24, ly, col);
+				CW - fr.cr + 12, ly, CW - fr.cr + 36, ly, col);
+			marker(f, s, CW - fr.cr + 24, ly, col);
 			marker_end(f, s);
 			fprintf(f,
 				"<text class=\"legend\" x=\"%d\" y=\"%.1f\">",
-				CW - CR + 42, ly + 4);
+				CW - fr.cr + 42, ly + 4);
 			series_name(f, e, lead[s]);
 			fputs("</text>\n", f);
 		}
@@ -396,7 +434,7 @@ static int table(FILE *f, const struct clyde_exp *e,
 		}
 		for (m = 0; m < e->nmetrics; m++) {
 			const struct clyde_exp_cellstat *c = &ms[m].cells[p];
-			const char *mark = clyde_exp_rel_mark(c->rel);
+			const char *mark = clyde_exp_mark(&ms[m], p);
 			struct clyde_exp_unit u;
 			char cell[96];
 
@@ -406,10 +444,23 @@ static int table(FILE *f, const struct clyde_exp *e,
 				cell, sizeof(cell), &e->points[p], c, &u,
 				clyde_exp_counts_differ(&ms[m], e->npoints));
 			fprintf(f, "<td class=\"num%s\">",
-				e->points[p].failed	     ? " failed" :
-				c->rel == CLYDE_EXP_REL_BEST ? " best" :
-							       "");
+				e->points[p].failed ? " failed" :
+				c->rel == CLYDE_EXP_REL_BEST && ms[m].clear ?
+						      " best" :
+						      "");
 			clyde_html_esc(f, cell);
+			if (e->metrics[m].amount && c->n && c->ratio > 0)
+				fprintf(f, " x%.2f", c->ratio);
+			if (c->nimprecise)
+				fprintf(f,
+					" <span class=\"flag\" title=\"%zu of "
+					"%zu samples ran under 0.5 s: "
+					"imprecise\">?</span>",
+					c->nimprecise, c->n);
+			if (c->disagree)
+				fputs(" <span class=\"flag\" title=\"the "
+				      "repeats are 2x apart or more\">!</span>",
+				      f);
 			if (*mark) {
 				fputc(' ', f);
 				clyde_html_esc(f, mark);
@@ -474,6 +525,19 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		clyde_html_esc(f, e->axis_names[a]);
 	}
 	fputs("</p>\n", f);
+	/* What was run, where, on what: the command line, the machine and
+	 * the stack (each point's own is under Points). */
+	fputs("<dl class=\"meta\">\n<dt>command</dt><dd><code>", f);
+	clyde_html_esc(f, e->command ? e->command : "(not recorded)");
+	fputs("</code></dd>\n<dt>machine</dt><dd>", f);
+	clyde_html_esc(f, e->machine ? e->machine : "(not recorded)");
+	fputs("</dd>\n<dt>stack</dt><dd>", f);
+	clyde_html_esc(f, e->npoints && e->points[0].config ?
+				  e->points[0].config :
+				  "(not recorded)");
+	if (e->npoints > 1)
+		fputs(" (first point; every point's under Points)", f);
+	fputs("</dd>\n</dl>\n", f);
 
 	fputs("<h2>Charts</h2>\n", f);
 	for (m = 0; e->naxes && m < e->nmetrics; m++) {
@@ -481,7 +545,9 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		clyde_html_esc(f, e->metrics[m].label);
 		fputs(" <small>(", f);
 		clyde_html_esc(f, e->metrics[m].key);
-		fputs(e->metrics[m].higher_better ? ", higher is better)" :
+		fputs(e->metrics[m].amount	  ? ", an amount: neither "
+						    "more nor less is better)" :
+		      e->metrics[m].higher_better ? ", higher is better)" :
 						    ", lower is better)",
 		      f);
 		fputs("</small></h3>\n", f);
@@ -491,9 +557,13 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 		else
 			chart(f, e, m, &ax, &ms[m], lead, nseries, idx);
 	}
-	fputs("<p class=\"legend\">Lines join the means; the shaded band is "
-	      "the 95% confidence interval (none for a single sample); "
-	      "\xe2\x98\x85 marks the best point.</p>\n",
+	fputs("<p class=\"legend\">Lines join the means; the small dots "
+	      "beside each mean are its samples; the shaded band is the 95% "
+	      "confidence interval on the log scale (the t interval of the "
+	      "logarithms, mapped back: it never goes below zero; none for a "
+	      "single sample); \xe2\x98\x85 marks a best point that beats "
+	      "the runner-up beyond noise (none when they tie or with a "
+	      "single sample).</p>\n",
 	      f);
 
 	fputs("<h2>What the data says</h2>\n", f);

@@ -110,6 +110,11 @@ static int read_metrics(const struct reader *r, const struct clyde_json *arr,
 			return bad(r, hb,
 				   "\"higher_better\" must be true or "
 				   "false");
+		/* Bytes are amounts unless the file says otherwise. */
+		m->amount = !strcmp(m->unit, "B");
+		hb = clyde_json_get(o, "amount");
+		if (hb && !clyde_json_bool(hb, &m->amount))
+			return bad(r, hb, "\"amount\" must be true or false");
 	}
 	return 0;
 }

@@ -14,9 +14,10 @@
  *                 "samples": {"run.put_block": [1.2e8, 1.3e8]}}]
  *   }
  *
- * id, title, label, unit, higher_better, failed, config and samples are
- * optional (label: the key; unit: none; higher_better: false for the
- * units "s" and "ns", else true).  Every point has one value per axis;
+ * id, title, label, unit, higher_better, amount, failed, config and
+ * samples are optional (label: the key; unit: none; higher_better: false
+ * for the units "s" and "ns", else true; amount: true for the unit "B",
+ * a metric with no direction, experiment.h).  Every point has one value per axis;
  * samples name known metrics only; numbers must be finite.
  */
 #ifndef CLYDE_REPORT_EXP_JSON_H

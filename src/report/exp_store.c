@@ -608,7 +608,7 @@ static const struct {
 
 /* Find or add metric key; returns its index or -1 (no memory). */
 static long metric_index(struct clyde_exp *e, const char *key,
-			 const char *label, const char *unit, bool higher)
+			 const char *label, const char *unit, int higher)
 {
 	struct clyde_exp_metric *m;
 
@@ -624,7 +624,8 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	m->key = strdup(key);
 	m->label = strdup(label);
 	m->unit = strdup(unit);
-	m->higher_better = higher;
+	m->higher_better = higher > 0;
+	m->amount = higher < 0;
 	if (!m->key || !m->label || !m->unit) {
 		free(m->key);
 		free(m->label);
@@ -644,9 +645,22 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	return (long)e->nmetrics++;
 }
 
+/* higher: 1 higher is better, 0 lower is better, AMOUNT no direction. */
+#define AMOUNT (-1)
+static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
+			   const char *label, const char *unit, int higher,
+			   double x, bool imprecise);
+
 static int add_sample(struct clyde_exp *e, size_t point, const char *key,
-		      const char *label, const char *unit, bool higher,
-		      double x)
+		      const char *label, const char *unit, int higher, double x)
+{
+	return add_sample_flag(e, point, key, label, unit, higher, x, false);
+}
+
+/* add_sample(), counting a sample of a test that ran under 0.5 s. */
+static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
+			   const char *label, const char *unit, int higher,
+			   double x, bool imprecise)
 {
 	long m = metric_index(e, key, label, unit, higher);
 	struct clyde_exp_cell *c;
@@ -660,6 +674,7 @@ static int add_sample(struct clyde_exp *e, size_t point, const char *key,
 		return -ENOMEM;
 	c->samples = s;
 	s[c->n++] = x;
+	c->nimprecise += imprecise;
 	return 0;
 }
 
@@ -669,6 +684,25 @@ static int set_config(struct clyde_exp_point *p, const char *text)
 	if (p->config || !text || !*text)
 		return 0;
 	return (p->config = strdup(text)) ? 0 : -ENOMEM;
+}
+
+/* The experiment's machine, once, from the first result that names it. */
+static int set_machine(struct clyde_exp *e, const struct clyde_loaded_run *run)
+{
+	const char *host = clyde_loaded_kv_get(run, "host");
+	const char *kernel = clyde_loaded_kv_get(run, "kernel");
+	const char *cpu = clyde_loaded_kv_get(run, "CPU");
+	const char *ncpu = clyde_loaded_kv_get(run, "CPUs");
+	const char *ram = clyde_loaded_kv_get(run, "RAM");
+	char m[1024];
+
+	if (e->machine || !host)
+		return 0;
+	snprintf(m, sizeof(m), "host %s%s%s%s%s%s%s%s%s", host,
+		 kernel ? ", kernel " : "", kernel ? kernel : "",
+		 cpu ? ", CPU " : "", cpu ? cpu : "", ncpu ? " x " : "",
+		 ncpu ? ncpu : "", ram ? ", RAM " : "", ram ? ram : "");
+	return (e->machine = strdup(m)) ? 0 : -ENOMEM;
 }
 
 /* A clyde run or tree result: one sample per test that has a rate. */
@@ -691,7 +725,8 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 			 fs ? "filesystem " : "", fs ? fs : "",
 			 mo ? "; mount options " : "", mo ? mo : "",
 			 dev ? "; device " : "", dev ? dev : "");
-		if (set_config(&e->points[point], cfg) < 0)
+		if (set_config(&e->points[point], cfg) < 0 ||
+		    set_machine(e, run) < 0)
 			rc = -ENOMEM;
 		for (size_t t = 0; rc == 0 && t < run->ntests; t++) {
 			const struct clyde_loaded_test *lt = &run->tests[t];
@@ -708,8 +743,9 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 				if (!strcmp(test_labels[i].name, lt->name))
 					label = test_labels[i].label;
 			snprintf(key, sizeof(key), "%s.%s", wl, lt->name);
-			rc = add_sample(e, point, key, label, lt->unit, true,
-					lt->rate);
+			rc = add_sample_flag(
+				e, point, key, label, lt->unit, true, lt->rate,
+				lt->state == CLYDE_LOADED_TOO_FAST);
 		}
 	}
 	clyde_loaded_set_release(&set);
@@ -752,15 +788,16 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		const char *dn = clyde_json_str(clyde_json_get(dev, "name"));
 		char cfg[256];
 
-		snprintf(key, sizeof(key), "time.%s.read_rate", wl);
+		/* Amounts, not rates to maximise: a mode that writes twice
+		 * the bytes is not "best" for it. */
+		snprintf(key, sizeof(key), "time.%s.read_bytes", wl);
 		snprintf(label, sizeof(label), "%s device read", wl);
-		rc = add_sample(e, point, key, label, "B/s", true,
-				(double)rb * 1e9 / (double)el);
-		snprintf(key, sizeof(key), "time.%s.write_rate", wl);
+		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
+		snprintf(key, sizeof(key), "time.%s.write_bytes", wl);
 		snprintf(label, sizeof(label), "%s device write", wl);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B/s", true,
-					(double)wb * 1e9 / (double)el);
+			rc = add_sample(e, point, key, label, "B", AMOUNT,
+					(double)wb);
 		snprintf(cfg, sizeof(cfg), "device %s", dn ? dn : "?");
 		if (rc == 0)
 			rc = set_config(&e->points[point], cfg);
@@ -781,16 +818,16 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		/* By position in `device =`: loop device names change from
 		 * visit to visit, positions do not.  The label names the
 		 * device of the first sample. */
-		snprintf(key, sizeof(key), "time.%s.m%zu.read_rate", wl, i + 1);
+		snprintf(key, sizeof(key), "time.%s.m%zu.read_bytes", wl,
+			 i + 1);
 		snprintf(label, sizeof(label), "%s %s read", wl, mn);
-		rc = add_sample(e, point, key, label, "B/s", true,
-				(double)rb * 1e9 / (double)el);
-		snprintf(key, sizeof(key), "time.%s.m%zu.write_rate", wl,
+		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
+		snprintf(key, sizeof(key), "time.%s.m%zu.write_bytes", wl,
 			 i + 1);
 		snprintf(label, sizeof(label), "%s %s write", wl, mn);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B/s", true,
-					(double)wb * 1e9 / (double)el);
+			rc = add_sample(e, point, key, label, "B", AMOUNT,
+					(double)wb);
 	}
 	clyde_json_free(&root);
 	if (rc == -ENOMEM)
@@ -925,6 +962,32 @@ static int load_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 	return rc;
 }
 
+/* "clyde sweep FILE -D A=1 -D B=2" from the file and the defines
+ * ("A=1\nB=2") columns (NULL: no memory). */
+static char *command_line(sqlite3_stmt *st, int file, int defines)
+{
+	const char *f = (const char *)sqlite3_column_text(st, file);
+	const char *d = (const char *)sqlite3_column_text(st, defines);
+	size_t len = strlen("clyde sweep ") + (f ? strlen(f) : 0) + 1, o;
+	char *s;
+
+	for (const char *p = d; p && *p; p++)
+		len += *p == '\n' ? 4 : 1;
+	len += d && *d ? 4 : 0;
+	if (!(s = malloc(len)))
+		return NULL;
+	o = (size_t)snprintf(s, len, "clyde sweep %s%s", f ? f : "",
+			     d && *d ? " -D " : "");
+	for (const char *p = d; p && *p && o + 1 < len; p++) {
+		if (*p != '\n')
+			s[o++] = *p;
+		else if (p[1])
+			o += (size_t)snprintf(s + o, len - o, " -D ");
+	}
+	s[o] = '\0';
+	return s;
+}
+
 int clyde_history_load_experiment(struct clyde_ctx *ctx,
 				  struct clyde_history *h, const char *id,
 				  struct clyde_exp *out)
@@ -936,8 +999,8 @@ int clyde_history_load_experiment(struct clyde_ctx *ctx,
 
 	memset(out, 0, sizeof(*out));
 	rc = prepare(ctx, h,
-		     "SELECT id, name, title, axes, workloads FROM "
-		     "experiments WHERE id = ?1",
+		     "SELECT id, name, title, axes, workloads, file, defines "
+		     "FROM experiments WHERE id = ?1",
 		     &st);
 	if (rc < 0)
 		return rc;
@@ -950,7 +1013,8 @@ int clyde_history_load_experiment(struct clyde_ctx *ctx,
 		out->title = title && *title ? col_dup(st, 2) : col_dup(st, 1);
 		axes = col_dup(st, 3);
 		wls = col_dup(st, 4);
-		if (!out->id || !out->title || !axes || !wls)
+		out->command = command_line(st, 5, 6);
+		if (!out->id || !out->title || !axes || !wls || !out->command)
 			rc = clyde_err(ctx, ENOMEM, "%s",
 				       clyde_history_path(h));
 	} else if (step == SQLITE_DONE) {

@@ -123,7 +123,8 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
  * planned (in file order), one metric per figure any run gave
  * ("<workload>.<test>" for run and tree workloads, "time.<workload>" and
  * "time.<workload>.cpu" for timed commands, plus
- * "time.<workload>.read_rate"/".write_rate" when a device was counted),
+ * "time.<workload>.read_bytes"/".write_bytes", amounts, when a device
+ * was counted),
  * the samples of every finished repeat in run order, `failed` for points
  * whose every run failed, and `config` from the first result of a point
  * (filesystem, mount options, device).  Returns 0, -ENOENT for an unknown

@@ -15,12 +15,21 @@
 #define CELL_MAX 96
 
 const char clyde_exp_legend[] =
-	"\xe2\x98\x85 best; ~ not significantly different from the best; "
-	"* significantly different\n"
-	"(Welch's t-test, p < 0.05); no mark: not tested (fewer than 2 "
-	"samples);\n"
-	"\xc2\xb1 half-width of the 95% confidence interval; (n=1) a single "
-	"sample.";
+	"\xe2\x98\x85 best, beating the runner-up beyond noise; * "
+	"significantly worse than the best\n"
+	"(Welch's t-test, p < 0.05); ~ not significantly different, but the "
+	"data cannot tell;\n"
+	"= equivalent: the 95% interval of the difference lies within "
+	"\xc2\xb1"
+	"5% of the best;\n"
+	"a best that does not beat the runner-up is marked as the runner-up "
+	"(a tie);\n"
+	"no mark: not tested (fewer than 2 samples); \xc2\xb1 half-width of "
+	"the 95% confidence\n"
+	"interval; (n=1) a single sample; x2.00 an amount (device bytes) as a "
+	"ratio to the least;\n"
+	"? some sample ran under 0.5 s (imprecise); ! the repeats are 2x apart "
+	"or more.";
 
 int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 {
@@ -33,20 +42,6 @@ int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-const char *clyde_exp_rel_mark(enum clyde_exp_rel rel)
-{
-	switch (rel) {
-	case CLYDE_EXP_REL_BEST:
-		return "\xe2\x98\x85";
-	case CLYDE_EXP_REL_SAME:
-		return "~";
-	case CLYDE_EXP_REL_DIFF:
-		return "*";
-	default:
-		return "";
-	}
 }
 
 void clyde_exp_cell_text(char *buf, size_t len,
@@ -117,9 +112,12 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 		     const struct clyde_exp_mstat *ms)
 {
 	static const char *const sig[] = {
-		[CLYDE_EXP_REL_NONE] = "",     [CLYDE_EXP_REL_BEST] = "best",
-		[CLYDE_EXP_REL_SAME] = "no",   [CLYDE_EXP_REL_DIFF] = "yes",
+		[CLYDE_EXP_REL_NONE] = "",
+		[CLYDE_EXP_REL_BEST] = "best",
+		[CLYDE_EXP_REL_SAME] = "no",
+		[CLYDE_EXP_REL_DIFF] = "yes",
 		[CLYDE_EXP_REL_UNTESTED] = "",
+		[CLYDE_EXP_REL_EQUIV] = "equivalent",
 	};
 	size_t a, m, p;
 
@@ -159,7 +157,10 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 			fprintf(f, ",%.15g,", cs->mean);
 			if (cs->n >= 2)
 				fprintf(f, "%.15g", cs->ci95);
-			fprintf(f, ",%zu,%s", cs->n, sig[cs->rel]);
+			fprintf(f, ",%zu,%s", cs->n,
+				cs->rel == CLYDE_EXP_REL_BEST && !ms[m].clear ?
+					"top" :
+					sig[cs->rel]);
 		}
 		fputc('\n', f);
 	}
@@ -236,12 +237,22 @@ static int write_text(FILE *f, const struct clyde_exp *e,
 		g[e->naxes + m] = strdup(buf);
 		for (p = 0; p < e->npoints; p++) {
 			const struct clyde_exp_cellstat *cs = &ms[m].cells[p];
-			const char *mark = clyde_exp_rel_mark(cs->rel);
-			char cell[CELL_MAX];
+			const char *mark = clyde_exp_mark(&ms[m], p);
+			char cell[CELL_MAX], ratio[32] = "";
 
 			clyde_exp_cell_text(cell, sizeof(cell), &e->points[p],
 					    cs, &u, show_n);
-			snprintf(buf, sizeof(buf), "%s%s%s", cell,
+			if (mt->amount && cs->n && cs->ratio > 0)
+				snprintf(ratio, sizeof(ratio), " x%.2f",
+					 cs->ratio);
+			if (cs->nimprecise || cs->disagree) {
+				size_t l = strlen(ratio);
+
+				snprintf(ratio + l, sizeof(ratio) - l, " %s%s",
+					 cs->nimprecise ? "?" : "",
+					 cs->disagree ? "!" : "");
+			}
+			snprintf(buf, sizeof(buf), "%s%s%s%s", cell, ratio,
 				 *mark ? " " : "", mark);
 			g[(p + 1) * cols + e->naxes + m] = strdup(buf);
 		}

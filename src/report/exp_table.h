@@ -6,13 +6,15 @@
  *    column (MiB/s, files/s, s, ms, ...), h the 95% confidence half-width;
  *    "(n=K)" when the points do not all have the same number of samples;
  *    a single sample is "mean (n=1)" (no interval, no test); a point
- *    whose every run failed is "failed"; then a mark: ★ the best, ~ not
- *    significantly different from the best, * significantly different
- *    (Welch's t-test, p < 0.05), nothing when it could not be tested.
- *    The legend follows the table.
+ *    whose every run failed is "failed"; an amount metric's cell adds
+ *    its ratio to the least ("x2.00"); then the mark of
+ *    clyde_exp_mark() (★ clear best, * worse, ~ cannot tell, =
+ *    equivalent, a tie's best marked as its runner-up).  The legend
+ *    follows the table.
  *  - csv: raw numbers in the metric's base unit, per metric the columns
  *    KEY.mean, KEY.ci95 (empty when n < 2), KEY.n and KEY.significant
- *    (best, yes, no, or empty when not tested), after the axis columns
+ *    (best; top for a best that does not beat the runner-up; yes; no;
+ *    equivalent; or empty when not tested), after the axis columns
  *    and a status column (ok or failed).
  * Rules and the legend: docs/sweep-report.md.
  */
@@ -37,9 +39,6 @@ int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt);
 
 /* The legend printed under a text or markdown table (one line). */
 extern const char clyde_exp_legend[];
-
-/* The mark of a relation to the best: "★", "~", "*" or "". */
-const char *clyde_exp_rel_mark(enum clyde_exp_rel rel);
 
 /*
  * The text of one cell without its mark, in unit u: "512.3 ± 4.1",

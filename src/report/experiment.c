@@ -36,5 +36,7 @@ void clyde_exp_release(struct clyde_exp *e)
 	free(e->axis_names);
 	free(e->id);
 	free(e->title);
+	free(e->command);
+	free(e->machine);
 	memset(e, 0, sizeof(*e));
 }

@@ -12,7 +12,9 @@
  * Metric keys are "<workload>.<figure>": "run.put_block" (B/s, higher is
  * better), "run.seq_create" (ops/s), "tree.stat_walk" (ops/s),
  * "time.<name>" (seconds of a timed command, lower is better),
- * "time.<name>.cpu" (CPU seconds), and so on.  Units are base units:
+ * "time.<name>.cpu" (CPU seconds), "time.<name>.write_bytes" (bytes the
+ * device moved during the command: an amount, neither higher nor lower is
+ * better), and so on.  Units are base units:
  * "B/s", "ops/s", "s", "ns", "%".
  *
  * Ownership: everything reachable from a struct clyde_exp is owned by it
@@ -29,11 +31,16 @@ struct clyde_exp_metric {
 	char *label;	    /* "block write" */
 	char *unit;	    /* "B/s", "ops/s", "s" */
 	bool higher_better; /* rates: true; seconds: false */
+	bool amount;	    /* an amount with no direction (a timed command's
+			     * device bytes): never best, shown as a ratio
+			     * to the least; higher_better is then ignored */
 };
 
 struct clyde_exp_cell {
 	double *samples; /* one per finished repeat, in run order */
 	size_t n;
+	size_t nimprecise; /* of them, rates of tests that ran under 0.5 s
+			    * (bonnie++'s +++++: measured, imprecise) */
 };
 
 struct clyde_exp_point {
@@ -45,8 +52,11 @@ struct clyde_exp_point {
 };
 
 struct clyde_exp {
-	char *id;    /* the experiment id in the history */
-	char *title; /* the experiment file's title or name */
+	char *id;      /* the experiment id in the history */
+	char *title;   /* the experiment file's title or name */
+	char *command; /* "clyde sweep FILE -D a=1" as it was run (or NULL) */
+	char *machine; /* "host box, kernel 6.1, CPU ..." of its first run
+			* that recorded one (or NULL) */
 	size_t naxes;
 	char **axis_names;
 	size_t nmetrics;

@@ -175,6 +175,8 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 			}
 			if (cell->disagree)
 				fputs("!", f);
+			if (cell->runs_disagree)
+				fputs(" !!", f);
 			if (split && cell->state != CLYDE_LOADED_NOT_RUN)
 				fprintf(f, " [%s]",
 					clyde_compare_class_name(
@@ -194,8 +196,10 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 	      "latency: lowest; CPU is not ranked). [A], [B]: settings "
 	      "groups (see What differs). &#177;: 95% confidence interval "
 	      "of the mean over the repeats; !: the repeats disagree (the "
-	      "largest is at least twice the smallest). ~: ran under 0.5 s "
-	      "(bonnie++ prints +++++), measured but imprecise; "
+	      "largest is at least twice the smallest); !!: results with "
+	      "the same settings differ 2x or more. ~: ran under 0.5 s "
+	      "(bonnie++ prints +++++), measured but imprecise, ranked by "
+	      "value; "
 	      "&#8220;too fast&#8221;: no number recorded. Latency max is "
 	      "the largest over all repeats.",
 	      f);
@@ -321,7 +325,9 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 	      "Each test&#8217;s bars are scaled to its highest value; "
 	      "&#9733; marks the best of a settings group ([A], [B]); "
 	      "whiskers show the 95% confidence interval over repeats; pale "
-	      "bars and ~ ran under 0.5 s (imprecise).</p>\n",
+	      "bars and ~ ran under 0.5 s (imprecise, still ranked by "
+	      "value); !! results with the same settings that differ 2x or "
+	      "more.</p>\n",
 	      f);
 	charts(f, cmp, CLYDE_CMP_RATE);
 	for (g = 0; g < CLYDE_GROUP_COUNT; g++)

@@ -132,6 +132,8 @@ static void bar_value(FILE *f, const struct clyde_compare *cmp,
 	}
 	if (cell->disagree)
 		fputs(" !", f);
+	if (cell->runs_disagree)
+		fputs(" !!", f);
 	if (cell->best)
 		fputs(" \xe2\x98\x85", f); /* a star */
 	if (split_row(cmp, row) && cell->state != CLYDE_LOADED_NOT_RUN) {

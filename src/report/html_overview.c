@@ -4,16 +4,25 @@
  * that twenty runs fit one screen.  A cell's shade is its share of the
  * best rate of its settings group (compare.h): the best is the darkest,
  * half of the best or less the lightest, linear in between; runs of
- * different settings are never shaded against each other.  Too fast, skipped and not run are written, not
- * shaded.
+ * different settings are never shaded against each other.  A rate that
+ * ran under 0.5 s but has its number ("~20139", imprecise) is shaded by
+ * that number like the others; too fast without a number, skipped and
+ * not run are written, not shaded.
  */
 #include <math.h>
 
 #include "report/html.h"
 #include "report/html_parts.h"
 
-/* The highest measured rate of settings group cls in a row; 0 when the
- * group has fewer than two measured rates (nothing to shade against). */
+/* A cell with a number to shade: measured, or imprecise with its number. */
+static bool shaded(const struct clyde_cmp_cell *cell)
+{
+	return cell->has_value && (cell->state == CLYDE_LOADED_VALUE ||
+				   cell->state == CLYDE_LOADED_TOO_FAST);
+}
+
+/* The highest rate of settings group cls in a row; 0 when the group has
+ * fewer than two rates (nothing to shade against). */
 static double group_best(const struct clyde_cmp_row *row, size_t ncols,
 			 unsigned cls)
 {
@@ -23,8 +32,7 @@ static double group_best(const struct clyde_cmp_row *row, size_t ncols,
 	for (c = 0; c < ncols; c++) {
 		const struct clyde_cmp_cell *cell = &row->cells[c];
 
-		if (cell->cls != cls || cell->state != CLYDE_LOADED_VALUE ||
-		    !cell->has_value)
+		if (cell->cls != cls || !shaded(cell))
 			continue;
 		n++;
 		if (cell->value > best)
@@ -43,7 +51,7 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 		     cmp->scopes[row->scope].nclasses > 1;
 
 	clyde_compare_cell_text(val, sizeof(val), row, cl);
-	if (cl->state != CLYDE_LOADED_VALUE || !cl->has_value) {
+	if (!shaded(cl)) {
 		fputs("<td class=\"num na\">", f);
 		clyde_html_esc(f, val);
 		fputs("</td>", f);
@@ -75,6 +83,12 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 	fputc(' ', f);
 	clyde_html_esc(f, row->unit);
 	fprintf(f, ", %.0f%% of the best", share * 100);
+	if (cl->state == CLYDE_LOADED_TOO_FAST)
+		fputs(", imprecise (ran under 0.5 s)", f);
+	if (cl->best && cl->best_by_value)
+		fputs(", best on a single sample", f);
+	if (cl->runs_disagree)
+		fputs(", runs with the same settings differ 2x or more", f);
 	if (split) {
 		clyde_compare_class_name(name, sizeof(name), cl->cls);
 		fprintf(f, " of settings group %s", name);
@@ -83,6 +97,8 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 	clyde_html_esc(f, val);
 	if (cl->disagree)
 		fputs("!", f);
+	if (cl->runs_disagree)
+		fputs(" !!", f);
 	if (cl->best)
 		fputs(" \xe2\x98\x85", f);
 	fputs("</td>", f);
@@ -99,7 +115,13 @@ void clyde_html_overview(FILE *f, const struct clyde_compare *cmp)
 	      "less); results run with different "
 	      "settings (see below) are not shaded against each other; "
 	      "a result alone with its settings is not shaded at all. "
-	      "! marks repeats that disagree.</p>\n"
+	      "~ ran under 0.5 s: imprecise, but shaded and ranked by its "
+	      "value. &#9733; needs the best to beat the runner-up beyond "
+	      "noise when both have repeats (a tie is starred alike); on "
+	      "a single sample it is by value only (hover: "
+	      "&#8220;single sample&#8221;). ! marks repeats that "
+	      "disagree; !! results with the same settings that differ 2x "
+	      "or more.</p>\n"
 	      "<div class=\"scroll\"><table class=\"overview\"><tr>"
 	      "<th>result</th>",
 	      f);

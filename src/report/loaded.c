@@ -1079,6 +1079,13 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			"machine");
 	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
 			"config");
+	/* A bonnie result from before --engine ran psync at depth 1
+	 * (docs/json-schema.md): say so, so that it is not compared with an
+	 * io_uring run as if they ran alike. */
+	if (!rows && clyde_json_get(root, "config") &&
+	    !clyde_loaded_kv_get(r, "I/O engine") &&
+	    (kv_set(r, "I/O engine", "psync") || kv_set(r, "queue depth", "1")))
+		jl.rc = -ENOMEM;
 	json_stack_kv(&jl, r, clyde_json_get(root, "stack"));
 	if (rows)
 		json_row_runs(&jl, r, runs, rows);
@@ -1170,8 +1177,9 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 	if (p->pattern[0])
 		rc |= kv_set(r, "pattern", p->pattern);
 	if (p->engine[0]) {
-		rc |= kv_set(r, "engine", p->engine);
-		rc |= kv_setf(r, "iodepth", "%u", p->iodepth);
+		/* The names the JSON loader gives them (config_keys). */
+		rc |= kv_set(r, "I/O engine", p->engine);
+		rc |= kv_setf(r, "queue depth", "%u", p->iodepth);
 	}
 	for (i = 0; i < CLYDE_TEST_COUNT && !rc; i++) {
 		const struct clyde_test_result *tr = &run->tests[i];

@@ -18,6 +18,14 @@ static const struct setting {
 	{ "IO chunk", IO | SEEKS },
 	{ "putc bytes", IO },
 	{ "O_DIRECT", IO | SEEKS },
+	/* How the I/O is issued and what is written change the figures as
+	 * much as the sizes do: io_uring at depth 16 is no rival of psync
+	 * at depth 1, nor a page-cache read of a device read. */
+	{ "I/O engine", IO | SEEKS },
+	{ "queue depth", IO | SEEKS },
+	{ "pattern", IO | FILES },
+	{ "evict the page cache", IO | SEEKS | FILES },
+	{ "drop caches", IO | SEEKS | FILES },
 	{ "seeks", SEEKS },
 	{ "seekers", SEEKS },
 	{ "concurrency", IO | SEEKS | FILES },

@@ -57,6 +57,8 @@ ran_del     CPU      %                  4            2  -50.0%            1   -7
 ran_del     lat max                                                  724 ms
 
 * best in its row (rates: highest; latency: lowest; CPU is not ranked: less CPU for less work is no gain)
+  with a single sample (no repeats on the best or the runner-up) * is by value only:
+  the noise was not measured
 too fast: ran under 0.5 s (+++++), no number recorded
 change: against 64k
 IO tests and seeks: the runs differ in file size, so they are compared (*) only within a settings group:
@@ -110,7 +112,8 @@ for i, h in enumerate(head):
     if h.endswith((" state",)):
         for r in body:
             assert r[i] in ("", "too fast", "imprecise", "skipped",
-                            "not run", "repeats disagree"), r[i]
+                            "not run", "repeats disagree",
+                            "runs disagree"), r[i]
     if h.endswith((" best",)) or " significant vs " in h:
         for r in body:
             assert r[i] in ("yes", "no", "not tested"), h + ": " + r[i]

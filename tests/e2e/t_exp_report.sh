@@ -70,7 +70,10 @@ assert_file_no_match exp.html '<script|<link|<img|@import|url\(' \
 assert_eq "$(grep -Eo 'https?://[^"]*' exp.html | sort -u)" \
 	"http://www.w3.org/2000/svg" "the only URL is the SVG namespace"
 
-# --- The rendered DOM: per chart, two lines, two bands, one best point.
+# --- The rendered DOM: per chart, two lines, two bands, a dot per sample
+# (8 points x 3), and a best point (a star) only where the best beats the
+# runner-up beyond noise: block write (500 vs 450 +- 5) has one; seeks
+# (410 vs 405 +- 4) and tar (the same everywhere) tie, so none.
 chromium_run --dump-dom "file://$T/exp.html" >dom.html ||
 	fail "chromium --dump-dom failed: $(tail -n 5 "$T/chromium.err")"
 [[ -s dom.html ]] || fail "chromium rendered nothing"
@@ -87,10 +90,11 @@ class P(HTMLParser):
         a = dict(attrs)
         cls = (a.get("class") or "").split()
         if tag == "svg" and "exp" in cls:
-            self.cur = {"series": 0, "band": 0, "best": 0, "legend": 0}
+            self.cur = {"series": 0, "band": 0, "best": 0, "legend": 0,
+                        "sample": 0}
             self.charts.append(self.cur)
         elif self.cur is not None:
-            for k in ("series", "band", "best", "legend"):
+            for k in ("series", "band", "best", "legend", "sample"):
                 if k in cls:
                     self.cur[k] += 1
         if tag == "li":
@@ -107,8 +111,9 @@ p = P()
 p.feed(open(sys.argv[1]).read())
 print("charts:", p.charts, "sentences:", p.li, "details:", p.details)
 assert len(p.charts) == 3, "want one chart per metric"
-for c in p.charts:
-    assert c == {"series": 2, "band": 2, "best": 1, "legend": 2}, c
+for c, best in zip(p.charts, (1, 0, 0)):
+    assert c == {"series": 2, "band": 2, "best": best, "legend": 2,
+                 "sample": 24}, c
 assert p.li >= 3, "want a sentence per metric at least"
 assert p.details == 9, "want one details block per point"
 text = "".join(p.text)

@@ -186,6 +186,6 @@ assert_file_match r8.html '<td class="num heat[^"]*"[^>]*>[0-9]+!' \
 	"the overview marks the repeats that disagree"
 run_clyde compare runs.csv --merge-repeats
 expect_rc 0 "compare --merge-repeats"
-assert_file_match "$T/out" '^ran_stat +rate +files/s +[0-9]+ ±[0-9.]+! \[A\]' \
+assert_file_match "$T/out" '^ran_stat +rate +files/s +[0-9]+ ±[0-9.]+!( \*)? \[A\]' \
 	"compare: mean ± CI and the disagreement mark"
 done_testing

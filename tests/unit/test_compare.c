@@ -256,8 +256,8 @@ static const char *const golden_text[] = {
 	"putc        lat max           42.2 ms [A]             58.6 m"
 	"s [B]\n",
 	"put_block   rate     MiB/s      178.6 [A]     +62.4%    388."
-	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +81."
-	"8%\n",
+	"3 [B]  +253.0%  110.0 ±24.8 [C]  200.0 ±24.8 * [C] (s)  +8"
+	"1.8%\n",
 	"put_block   CPU      %                 64    +190.9%        "
 	"   75  +240.9%               22                     30  +36."
 	"4%\n",
@@ -296,7 +296,7 @@ static const char *const golden_text[] = {
 	"seq_create  lat max                939 ms               1.38"
 	" ms *\n",
 	"seq_stat    rate     files/s     too fast                too"
-	" fast                   ~500000                ~600000  +20."
+	" fast                   ~500000              ~600000 *  +20."
 	"0%\n",
 	"seq_stat    CPU      %           too fast                too"
 	" fast                       100                     90  -10."
@@ -328,10 +328,13 @@ static const char *const golden_text[] = {
 	"\n",
 	"* best in its row (rates: highest; latency: lowest; CPU is n"
 	"ot ranked: less CPU for less work is no gain)\n",
-	"± 95% confidence interval of the mean over the repeats (Stud"
-	"ent's t)\n",
+	"  with a single sample (no repeats on the best or the runner"
+	"-up) * is by value only:\n",
+	"  the noise was not measured\n",
+	"± 95% confidence interval of the mean over the repeats (Stu"
+	"dent's t)\n",
 	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
-	"recise; never marked best\n",
+	"recise; ranked by its value\n",
 	"too fast: ran under 0.5 s (+++++), no number recorded\n",
 	"change: against ext4\n",
 	"(s) significant / (ns) not significant difference from ext4 "
@@ -357,10 +360,14 @@ static const char *const golden_text[] = {
 	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)\n",
 	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)\n",
 	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)\n",
-	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)\n",
-	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)\n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4"
+	"#2)\n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, e"
+	"xt4#2)\n",
 	"  host: not recorded (xfs, vm, ext4#2), box (ext4)\n",
 	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)\n",
+	"  I/O engine: not recorded (xfs, vm), psync (ext4, ext4#2)\n",
+	"  queue depth: not recorded (xfs, vm), 1 (ext4, ext4#2)\n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)\n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)\n",
@@ -381,8 +388,8 @@ static const char *const golden_md[] = {
 	"| putc | lat max |  | 42.2 ms \\[A\\] |  | 58.6 ms \\[B\\] |"
 	"  |  |  |  |\n",
 	"| put_block | rate | MiB/s | 178.6 \\[A\\] | +62.4% | 388.3 "
-	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\* "
-	"\\[C\\] (s)** | +81.8% |\n",
+	"\\[B\\] | +253.0% | 110.0 ±24.8 \\[C\\] | **200.0 ±24.8 \\"
+	"* \\[C\\] (s)** | +81.8% |\n",
 	"| put_block | CPU | % | 64 | +190.9% | 75 | +240.9% | 22 | 3"
 	"0 | +36.4% |\n",
 	"| put_block | lat max |  | 2.38 s \\[A\\] | +4753900% | 30.3"
@@ -415,7 +422,7 @@ static const char *const golden_md[] = {
 	"| seq_create | lat max |  | 939 ms |  | **1.38 ms \\*** |  |"
 	"  |  |  |\n",
 	"| seq_stat | rate | files/s | too fast |  | too fast |  | ~5"
-	"00000 | ~600000 | +20.0% |\n",
+	"00000 | **~600000 \\*** | +20.0% |\n",
 	"| seq_stat | CPU | % | too fast |  | too fast |  | 100 | 90 "
 	"| -10.0% |\n",
 	"| seq_stat | lat max |  | 2.28 ms |  | **283 us \\*** |  |  "
@@ -442,10 +449,13 @@ static const char *const golden_md[] = {
 	"\n",
 	"\\* best in its row (rates: highest; latency: lowest; CPU is"
 	" not ranked: less CPU for less work is no gain)  \n",
-	"± 95% confidence interval of the mean over the repeats (Stud"
-	"ent's t)  \n",
+	"  with a single sample (no repeats on the best or the runner"
+	"-up) \\* is by value only:  \n",
+	"  the noise was not measured  \n",
+	"± 95% confidence interval of the mean over the repeats (Stu"
+	"dent's t)  \n",
 	"~ ran under 0.5 s (bonnie++ prints +++++): measured, but imp"
-	"recise; never marked best  \n",
+	"recise; ranked by its value  \n",
 	"too fast: ran under 0.5 s (+++++), no number recorded  \n",
 	"change: against ext4  \n",
 	"(s) significant / (ns) not significant difference from ext4 "
@@ -471,10 +481,15 @@ static const char *const golden_md[] = {
 	"  directories: 1 (xfs, vm), not recorded (ext4, ext4#2)  \n",
 	"  seeks: not recorded (xfs, ext4, ext4#2), 8192 (vm)  \n",
 	"  seekers: not recorded (xfs, ext4, ext4#2), 5 (vm)  \n",
-	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4#2)  \n",
-	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, ext4#2)  \n",
+	"  filesystem: not recorded (xfs, vm), ext4 (ext4), xfs (ext4"
+	"#2)  \n",
+	"  mount options: not recorded (xfs, vm), rw,noatime (ext4, e"
+	"xt4#2)  \n",
 	"  host: not recorded (xfs, vm, ext4#2), box (ext4)  \n",
 	"  CPUs: not recorded (xfs, vm, ext4#2), 2 (ext4)  \n",
+	"  I/O engine: not recorded (xfs, vm), psync (ext4, ext4#2)  "
+	"\n",
+	"  queue depth: not recorded (xfs, vm), 1 (ext4, ext4#2)  \n",
 	"\n",
 	"xfs: a.csv:2 (bonnie++ CSV 1.96)  \n",
 	"vm: a.csv:3 (bonnie++ CSV 1.98)  \n",
@@ -489,84 +504,84 @@ static const char *const golden_csv[] = {
 	"at,setting: written by,setting: file size,setting: files,set"
 	"ting: max size,setting: min size,setting: directories,settin"
 	"g: seeks,setting: seekers,setting: filesystem,setting: mount"
-	" options,setting: host,setting: CPUs,putc rate (B/s),putc ra"
-	"te 95% CI half-width (B/s),putc state,putc best,putc setting"
-	"s group,putc change vs ext4 (%),putc significant vs ext4,put"
-	"c CPU (%),putc latency max (ns),put_block rate (B/s),put_blo"
-	"ck rate 95% CI half-width (B/s),put_block state,put_block be"
-	"st,put_block settings group,put_block change vs ext4 (%),put"
-	"_block significant vs ext4,put_block CPU (%),put_block laten"
-	"cy max (ns),put_block latency p99 (ns),rewrite rate (B/s),re"
-	"write rate 95% CI half-width (B/s),rewrite state,rewrite bes"
-	"t,rewrite settings group,rewrite change vs ext4 (%),rewrite "
-	"significant vs ext4,rewrite CPU (%),rewrite latency max (ns)"
-	",getc rate (B/s),getc rate 95% CI half-width (B/s),getc stat"
-	"e,getc best,getc settings group,getc change vs ext4 (%),getc"
-	" significant vs ext4,getc CPU (%),getc latency max (ns),get_"
-	"block rate (B/s),get_block rate 95% CI half-width (B/s),get_"
-	"block state,get_block best,get_block settings group,get_bloc"
-	"k change vs ext4 (%),get_block significant vs ext4,get_block"
-	" CPU (%),get_block latency max (ns),seeks rate (seeks/s),see"
-	"ks rate 95% CI half-width (seeks/s),seeks state,seeks best,s"
-	"eeks settings group,seeks change vs ext4 (%),seeks significa"
-	"nt vs ext4,seeks CPU (%),seeks latency max (ns),seq_create r"
-	"ate (files/s),seq_create rate 95% CI half-width (files/s),se"
-	"q_create state,seq_create best,seq_create change vs ext4 (%)"
-	",seq_create significant vs ext4,seq_create CPU (%),seq_creat"
-	"e latency max (ns),seq_stat rate (files/s),seq_stat rate 95%"
-	" CI half-width (files/s),seq_stat state,seq_stat best,seq_st"
-	"at change vs ext4 (%),seq_stat significant vs ext4,seq_stat "
-	"CPU (%),seq_stat latency max (ns),seq_del rate (files/s),seq"
-	"_del rate 95% CI half-width (files/s),seq_del state,seq_del "
-	"best,seq_del change vs ext4 (%),seq_del significant vs ext4,"
-	"seq_del CPU (%),seq_del latency max (ns),ran_create rate (fi"
-	"les/s),ran_create rate 95% CI half-width (files/s),ran_creat"
-	"e state,ran_create best,ran_create change vs ext4 (%),ran_cr"
-	"eate significant vs ext4,ran_create CPU (%),ran_create laten"
-	"cy max (ns),ran_stat rate (files/s),ran_stat rate 95% CI hal"
-	"f-width (files/s),ran_stat state,ran_stat best,ran_stat chan"
-	"ge vs ext4 (%),ran_stat significant vs ext4,ran_stat latency"
-	" max (ns),ran_del rate (files/s),ran_del rate 95% CI half-wi"
-	"dth (files/s),ran_del state,ran_del best,ran_del change vs e"
-	"xt4 (%),ran_del significant vs ext4,ran_del CPU (%),ran_del "
-	"latency max (ns)\n",
+	" options,setting: host,setting: CPUs,setting: I/O engine,set"
+	"ting: queue depth,putc rate (B/s),putc rate 95% CI half-widt"
+	"h (B/s),putc state,putc best,putc settings group,putc change"
+	" vs ext4 (%),putc significant vs ext4,putc CPU (%),putc late"
+	"ncy max (ns),put_block rate (B/s),put_block rate 95% CI half"
+	"-width (B/s),put_block state,put_block best,put_block settin"
+	"gs group,put_block change vs ext4 (%),put_block significant "
+	"vs ext4,put_block CPU (%),put_block latency max (ns),put_blo"
+	"ck latency p99 (ns),rewrite rate (B/s),rewrite rate 95% CI h"
+	"alf-width (B/s),rewrite state,rewrite best,rewrite settings "
+	"group,rewrite change vs ext4 (%),rewrite significant vs ext4"
+	",rewrite CPU (%),rewrite latency max (ns),getc rate (B/s),ge"
+	"tc rate 95% CI half-width (B/s),getc state,getc best,getc se"
+	"ttings group,getc change vs ext4 (%),getc significant vs ext"
+	"4,getc CPU (%),getc latency max (ns),get_block rate (B/s),ge"
+	"t_block rate 95% CI half-width (B/s),get_block state,get_blo"
+	"ck best,get_block settings group,get_block change vs ext4 (%"
+	"),get_block significant vs ext4,get_block CPU (%),get_block "
+	"latency max (ns),seeks rate (seeks/s),seeks rate 95% CI half"
+	"-width (seeks/s),seeks state,seeks best,seeks settings group"
+	",seeks change vs ext4 (%),seeks significant vs ext4,seeks CP"
+	"U (%),seeks latency max (ns),seq_create rate (files/s),seq_c"
+	"reate rate 95% CI half-width (files/s),seq_create state,seq_"
+	"create best,seq_create change vs ext4 (%),seq_create signifi"
+	"cant vs ext4,seq_create CPU (%),seq_create latency max (ns),"
+	"seq_stat rate (files/s),seq_stat rate 95% CI half-width (fil"
+	"es/s),seq_stat state,seq_stat best,seq_stat change vs ext4 ("
+	"%),seq_stat significant vs ext4,seq_stat CPU (%),seq_stat la"
+	"tency max (ns),seq_del rate (files/s),seq_del rate 95% CI ha"
+	"lf-width (files/s),seq_del state,seq_del best,seq_del change"
+	" vs ext4 (%),seq_del significant vs ext4,seq_del CPU (%),seq"
+	"_del latency max (ns),ran_create rate (files/s),ran_create r"
+	"ate 95% CI half-width (files/s),ran_create state,ran_create "
+	"best,ran_create change vs ext4 (%),ran_create significant vs"
+	" ext4,ran_create CPU (%),ran_create latency max (ns),ran_sta"
+	"t rate (files/s),ran_stat rate 95% CI half-width (files/s),r"
+	"an_stat state,ran_stat best,ran_stat change vs ext4 (%),ran_"
+	"stat significant vs ext4,ran_stat latency max (ns),ran_del r"
+	"ate (files/s),ran_del rate 95% CI half-width (files/s),ran_d"
+	"el state,ran_del best,ran_del change vs ext4 (%),ran_del sig"
+	"nificant vs ext4,ran_del CPU (%),ran_del latency max (ns)\n",
 	"xfs,a.csv:2,bonnie++ CSV 1.96,1,,bonnie++ CSV 1.96,bonnie++ "
-	"1.96,16G,16384,0,0,1,,,,,,,435200,,,no,A,,not tested,98,4220"
-	"7000,187319296,,,no,A,62.4014559659091,not tested,64,2377000"
-	"000,,48082944,,,no,A,,not tested,41,195000000,977920,,,no,A,"
-	",not tested,97,33339000,206104576,,,no,A,,not tested,83,8667"
-	"5000,517.6,,,no,A,,not tested,30,84167000,93,,,no,,not teste"
-	"d,1,939000000,,,too fast,no,,not tested,,2279000,90,,,no,,no"
-	"t tested,1,1415000000,123,,,no,,not tested,1,307000000,,,too"
-	" fast,no,,not tested,1057000,127,,,no,,not tested,1,72400000"
-	"0\n",
+	"1.96,16G,16384,0,0,1,,,,,,,,,435200,,,no,A,,not tested,98,42"
+	"207000,187319296,,,no,A,62.4014559659091,not tested,64,23770"
+	"00000,,48082944,,,no,A,,not tested,41,195000000,977920,,,no,"
+	"A,,not tested,97,33339000,206104576,,,no,A,,not tested,83,86"
+	"675000,517.6,,,no,A,,not tested,30,84167000,93,,,no,,not tes"
+	"ted,1,939000000,,,too fast,no,,not tested,,2279000,90,,,no,,"
+	"not tested,1,1415000000,123,,,no,,not tested,1,307000000,,,t"
+	"oo fast,no,,not tested,1057000,127,,,no,,not tested,1,724000"
+	"000\n",
 	"vm,a.csv:3,bonnie++ CSV 1.98,1,,bonnie++ CSV 1.98,bonnie++ 2"
-	".00a,4G,16384,0,0,1,8192,5,,,,,448512,,,no,B,,not tested,75,"
-	"58586000,407176192,,,no,B,253.012251420455,not tested,75,303"
-	"13000,,789536768,,,no,B,,not tested,62,11853000,561152,,,no,"
-	"B,,not tested,91,46469000,3102151680,,,no,B,,not tested,99,4"
-	"155000,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not t"
-	"ested,98,1378000,,,too fast,no,,not tested,,283000,,,too fas"
-	"t,no,,not tested,,4146000,,,too fast,no,,not tested,,4064000"
-	",,,too fast,no,,not tested,5410000,,,too fast,no,,not tested"
-	",,4200000\n",
+	".00a,4G,16384,0,0,1,8192,5,,,,,,,448512,,,no,B,,not tested,7"
+	"5,58586000,407176192,,,no,B,253.012251420455,not tested,75,3"
+	"0313000,,789536768,,,no,B,,not tested,62,11853000,561152,,,n"
+	"o,B,,not tested,91,46469000,3102151680,,,no,B,,not tested,99"
+	",4155000,5113,,,no,B,,not tested,33,8163000,16216,,,yes,,not"
+	" tested,98,1378000,,,too fast,no,,not tested,,283000,,,too f"
+	"ast,no,,not tested,,4146000,,,too fast,no,,not tested,,40640"
+	"00,,,too fast,no,,not tested,5410000,,,too fast,no,,not test"
+	"ed,,4200000\n",
 	"ext4,b.json:1,clyde JSON v1,3,1970-01-01 00:01 UTC,clyde JSO"
-	"N v1,clyde 0.1.0,1G,,,,,,,ext4,\"rw,noatime\",box,2,,,not ru"
-	"n,no,,,not tested,,,115343360,26048071.8523631,,no,C,,not te"
-	"sted,22,50000,9000,,,not run,no,,,not tested,,,,,skipped,no,"
-	"C,,not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,n"
-	"ot tested,,,,,not run,no,,not tested,,,500000,,imprecise,no,"
-	",not tested,100,,,,not run,no,,not tested,,,,,not run,no,,no"
-	"t tested,,,,,not run,no,,not tested,,,,not run,no,,not teste"
-	"d,,\n",
+	"N v1,clyde 0.1.0,1G,,,,,,,ext4,\"rw,noatime\",box,2,psync,1,"
+	",,not run,no,,,not tested,,,115343360,26048071.8523631,,no,C"
+	",,not tested,22,50000,9000,,,not run,no,,,not tested,,,,,ski"
+	"pped,no,C,,not tested,,,,,not run,no,,,not tested,,,,,not ru"
+	"n,no,,,not tested,,,,,not run,no,,not tested,,,500000,,impre"
+	"cise,no,,not tested,100,,,,not run,no,,not tested,,,,,not ru"
+	"n,no,,not tested,,,,,not run,no,,not tested,,,,not run,no,,n"
+	"ot tested,,\n",
 	"ext4#2,c.json:1,clyde JSON v1,3,,clyde JSON v1,,1G,,,,,,,xfs"
-	",\"rw,noatime\",,,,,not run,no,,,not tested,,,209715200,2604"
-	"8071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not run,no,,"
-	",not tested,,,,,not run,no,,,not tested,,,,,not run,no,,,not"
-	" tested,,,,,not run,no,,,not tested,,,,,not run,no,,not test"
-	"ed,,,600000,,imprecise,no,20,not tested,90,,,,not run,no,,no"
-	"t tested,,,,,not run,no,,not tested,,,,,not run,no,,not test"
-	"ed,,,,not run,no,,not tested,,\n",
+	",\"rw,noatime\",,,psync,1,,,not run,no,,,not tested,,,209715"
+	"200,26048071.8523631,,yes,C,81.8181818181818,yes,30,,,,,not "
+	"run,no,,,not tested,,,,,not run,no,,,not tested,,,,,not run,"
+	"no,,,not tested,,,,,not run,no,,,not tested,,,,,not run,no,,"
+	"not tested,,,600000,,imprecise,yes,20,not tested,90,,,,not r"
+	"un,no,,not tested,,,,,not run,no,,not tested,,,,,not run,no,"
+	",not tested,,,,not run,no,,not tested,,\n",
 	NULL
 };
 
@@ -881,6 +896,16 @@ static void test_html(void)
 	CHECK(count(out, "<td class=\"num heat") > 2);
 	CHECK(count(out, "<td class=\"num alone\"") > 2);
 	CHECK(strstr(out, "<td class=\"num heat best\"") != NULL);
+	/* Issue 22: an imprecise rate (seq_stat ~600000, under 0.5 s) is
+	 * ranked and shaded by its value, and says it is imprecise. */
+	{
+		const char *c = strstr(out, "seq_stat: ~600000 files/s");
+
+		CHECK(c != NULL && strstr(c, "imprecise (ran under 0.5 s)") &&
+		      strstr(c, ">~600000 \xe2\x98\x85</td>") != NULL);
+		CHECK(strstr(out, "seq_stat: ~500000 files/s, 83% of the "
+				  "best, imprecise") != NULL);
+	}
 	/* The generation date is on the page. */
 	CHECK(strstr(out, "Generated 20") != NULL);
 	CHECK(count(out, "class=\"chart latency\"") == 1);
@@ -1072,14 +1097,17 @@ static void test_groups(void)
 	}
 	/* Every writer names the groups. */
 	out = render(&cmp, CLYDE_COMPARE_TEXT);
-	CHECK(out && strstr(out, "100.0 * [A]"));
+	/* d (50 MiB/s) and a, b (100) were made alike: flagged "!!". */
+	CHECK(out && strstr(out, "100.0 !! * [A]"));
+	CHECK(out && strstr(out, "  put_block rate: 50.0 MiB/s (d) to "
+				 "100.0 (b), 2.0x\n"));
 	CHECK(out && strstr(out, "file tests: the runs differ in files, max "
 				 "size, directories"));
 	CHECK(out && strstr(out, "  [B] file size 32G: c\n"));
 	free(out);
 	out = render(&cmp, CLYDE_COMPARE_MARKDOWN);
-	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 \\* "
-				 "\\[A\\]** |"));
+	CHECK(out && strstr(out, "| put_block | rate | MiB/s | **100.0 !! "
+				 "\\* \\[A\\]** |"));
 	free(out);
 	out = render(&cmp, CLYDE_COMPARE_CSV);
 	CHECK(out && strstr(out, ",put_block settings group,"));
@@ -1087,6 +1115,106 @@ static void test_groups(void)
 				 "72,64k,512,"));
 	free(out);
 out:
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
+/* A clyde result: engine, depth and put_block's repeats (MiB/s). */
+static char *engine_doc(const char *label, const char *engine, int depth, int a,
+			int b, int c)
+{
+	char *doc = NULL;
+
+	if (asprintf(&doc,
+		     "{\"schema\":\"clyde-result\",\"schema_version\":1,"
+		     "\"kind\":\"bonnie\",\"label\":\"%s\",\n"
+		     "\"config\":{\"file_size_mib\":1024,\"concurrency\":1,"
+		     "\"direct\":true,\"engine\":\"%s\",\"iodepth\":%d},\n"
+		     "\"runs\":[\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]},\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]},\n"
+		     "{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\","
+		     "\"rate_per_s\":%d,\"too_fast\":false}]}]}\n",
+		     label, engine, depth, a << 20, b << 20, c << 20) < 0)
+		abort();
+	return doc;
+}
+
+/* Issue 22: the engine and the depth split the settings groups (io_uring
+ * at depth 16 is no rival of psync); a best that does not beat the
+ * runner-up beyond noise is a tie, marked alike; one that does is alone. */
+static void test_engine_groups_and_ties(void)
+{
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	char *d[3], *out;
+	size_t i;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	d[0] = engine_doc("psync", "psync", 1, 100, 104, 108);
+	d[1] = engine_doc("uring", "io_uring", 16, 400, 404, 408);
+	d[2] = engine_doc("psync2", "psync", 1, 101, 105, 109);
+	for (i = 0; i < 3; i++) {
+		CHECK(clyde_loaded_read_buffer(&ctx, d[i], strlen(d[i]),
+					       "e.json", &set) == 0);
+		free(d[i]);
+	}
+	CHECK(set.nruns == 3);
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nclasses == 2);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nkeys == 2);
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row != NULL);
+	if (row) {
+		/* uring is alone in its group: no star. */
+		CHECK(row->cells[1].cls != row->cells[0].cls);
+		CHECK(!row->cells[1].best);
+		/* 104 vs 105 +- 4 with three repeats each: a tie. */
+		CHECK(row->cells[0].best && row->cells[2].best);
+		CHECK(!row->cells[0].best_by_value && cmp.any_best_tie);
+	}
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "the runs differ in I/O engine, queue "
+				 "depth"));
+	CHECK(out && strstr(out, "a tie, the best does not beat them"));
+	free(out);
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+
+	/* A result from before --engine ran psync at depth 1: it is not in
+	 * io_uring's group either. */
+	clyde_loaded_set_init(&set);
+	CHECK(clyde_loaded_read_buffer(&ctx, json_b, strlen(json_b), "b.json",
+				       &set) == 0);
+	d[0] = engine_doc("uring", "io_uring", 16, 400, 404, 408);
+	CHECK(clyde_loaded_read_buffer(&ctx, d[0], strlen(d[0]), "e.json",
+				       &set) == 0);
+	free(d[0]);
+	CHECK_STR(clyde_loaded_kv_get(&set.runs[0], "I/O engine"), "psync");
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nclasses == 2);
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+
+	/* Apart beyond noise: one star. */
+	clyde_loaded_set_init(&set);
+	d[0] = engine_doc("a", "psync", 1, 100, 101, 102);
+	d[1] = engine_doc("b", "psync", 1, 120, 121, 122);
+	for (i = 0; i < 2; i++) {
+		CHECK(clyde_loaded_read_buffer(&ctx, d[i], strlen(d[i]),
+					       "e.json", &set) == 0);
+		free(d[i]);
+	}
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row && !row->cells[0].best && row->cells[1].best &&
+	      !cmp.any_best_tie && !cmp.any_best_by_value);
 	clyde_compare_release(&cmp);
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
@@ -1235,6 +1363,7 @@ int main(void)
 	test_readable();
 	test_groups();
 	test_spread();
+	test_engine_groups_and_ties();
 	test_differs_members();
 	return tap_done();
 }

@@ -204,6 +204,35 @@ static void test_numbers_from_vars(void)
 	clyde_ctx_release(&c);
 }
 
+/* until-decided = PCT: two rounds first, max-runs rounds at most; not
+ * together with until-stable. */
+static void test_until_decided(void)
+{
+	struct clyde_sweep s;
+	struct clyde_ctx c;
+	char m[512];
+
+	CHECK(parse("[experiment]\nuntil-decided = 5\nmax-runs = 6\n"
+		    "[workload w]\ntime = true\n",
+		    &s, &c) == 0);
+	CHECK(s.until_decided == 5 && s.until_stable == 0 && s.repeat == 2 &&
+	      clyde_sweep_adaptive(&s) && clyde_sweep_max_rounds(&s) == 6);
+	clyde_sweep_release(&s);
+	clyde_ctx_release(&c);
+	CHECK(strstr(parse_err("[experiment]\nuntil-decided = 0\n"
+			       "[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "until-decided = 0: want a percentage above 0") != NULL);
+	CHECK(strstr(parse_err("[experiment]\nuntil-decided = 5\n"
+			       "until-stable = 5\n[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "until-stable and until-decided: give one") != NULL);
+	CHECK(strstr(parse_err("[experiment]\nuntil-decided = 5\nrepeat = 4\n"
+			       "max-runs = 3\n[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "max-runs (3) is below repeat (4)") != NULL);
+}
+
 /* capture NAME = COMMAND: a variable set at run time. */
 static void test_capture(void)
 {
@@ -379,6 +408,7 @@ int main(void)
 	test_cross_product();
 	test_zip_and_defines();
 	test_numbers_from_vars();
+	test_until_decided();
 	test_capture();
 	test_order();
 	test_errors();

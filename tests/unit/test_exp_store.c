@@ -193,12 +193,14 @@ static void test_round_trip(void)
 		CHECK(e.points[0].config &&
 		      strstr(e.points[0].config, "btrfs") != NULL);
 	}
-	/* bonnie.put_block, time.dd, time.dd.cpu, .read_rate, .write_rate,
-	 * and per member: .m1.read_rate ... .m2.write_rate */
+	/* bonnie.put_block, time.dd, time.dd.cpu, .read_bytes, .write_bytes,
+	 * and per member: .m1.read_bytes ... .m2.write_bytes (amounts) */
 	CHECK(e.nmetrics == 9);
 	if (e.nmetrics == 9 && e.npoints == 3) {
 		const struct clyde_exp_cell *c = &e.points[0].cells[0];
 
+		/* The command line, from the file and the defines. */
+		CHECK_STR(e.command, "clyde sweep x.ini -D repeats=2");
 		CHECK_STR(e.metrics[0].key, "bonnie.put_block");
 		CHECK_STR(e.metrics[0].label, "block write");
 		CHECK_STR(e.metrics[0].unit, "B/s");
@@ -212,11 +214,16 @@ static void test_round_trip(void)
 		CHECK(c->n == 2 && near(c->samples[1], 4.0));
 		CHECK_STR(e.metrics[2].key, "time.dd.cpu");
 		CHECK(near(e.points[0].cells[2].samples[0], 0.002));
-		CHECK_STR(e.metrics[4].key, "time.dd.write_rate");
-		CHECK(near(e.points[0].cells[4].samples[0], 1048576.0));
-		CHECK_STR(e.metrics[6].key, "time.dd.m1.write_rate");
+		CHECK_STR(e.metrics[4].key, "time.dd.write_bytes");
+		CHECK_STR(e.metrics[4].unit, "B");
+		CHECK(e.metrics[4].amount && !e.metrics[1].amount);
+		CHECK_STR(e.metrics[6].key, "time.dd.m1.write_bytes");
 		CHECK_STR(e.metrics[6].label, "dd loop0 write");
-		CHECK(near(e.points[0].cells[6].samples[1], 1048576.0));
+		/* The bytes themselves (1 MiB per second of each run). */
+		CHECK(near(e.points[0].cells[4].samples[0],
+			   e.points[0].cells[1].samples[0] * 1048576.0));
+		CHECK(near(e.points[0].cells[6].samples[1],
+			   e.points[0].cells[1].samples[1] * 1048576.0));
 		CHECK(near(e.points[0].cells[8].samples[0], 0));
 		CHECK(e.points[1].cells[0].n == 0);
 		CHECK(e.points[2].cells[4].n == 0);

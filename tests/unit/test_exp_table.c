@@ -3,6 +3,7 @@
  * experiments whose statistics can be checked by hand.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,8 @@ static struct clyde_exp_point *add(struct clyde_exp *e, const char *vals,
 	va_end(ap);
 	return p;
 }
+
+static char *sentences(const struct clyde_exp *e);
 
 static char *render(const struct clyde_exp *e, enum clyde_exp_format fmt)
 {
@@ -156,18 +159,27 @@ static void test_text(void)
 	CHECK_STR(out,
 		  "chunk  block write (MiB/s)  tar (ms)\n"
 		  "64k    101.0 \xc2\xb1 2.5 (n=3) \xe2\x98\x85  "
-		  "210.0 \xc2\xb1 24.8 (n=3) \xe2\x98\x85\n"
+		  "210.0 \xc2\xb1 24.8 (n=3) ~\n"
 		  "128k   82.0 \xc2\xb1 5.0 (n=3) *   "
 		  "210.0 \xc2\xb1 24.8 (n=3) ~\n"
 		  "256k   60.0 (n=1)           300.0 (n=1)\n"
 		  "512k   failed               failed\n"
 		  "\n"
-		  "\xe2\x98\x85 best; ~ not significantly different from the "
-		  "best; * significantly different\n"
-		  "(Welch's t-test, p < 0.05); no mark: not tested (fewer "
-		  "than 2 samples);\n"
-		  "\xc2\xb1 half-width of the 95% confidence interval; (n=1) "
-		  "a single sample.\n");
+		  "\xe2\x98\x85 best, beating the runner-up beyond noise; * "
+		  "significantly worse than the best\n"
+		  "(Welch's t-test, p < 0.05); ~ not significantly different, "
+		  "but the data cannot tell;\n"
+		  "= equivalent: the 95% interval of the difference lies "
+		  "within \xc2\xb1"
+		  "5% of the best;\n"
+		  "a best that does not beat the runner-up is marked as the "
+		  "runner-up (a tie);\n"
+		  "no mark: not tested (fewer than 2 samples); \xc2\xb1 "
+		  "half-width of the 95% confidence\n"
+		  "interval; (n=1) a single sample; x2.00 an amount (device "
+		  "bytes) as a ratio to the least;\n"
+		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
+		  "are 2x apart or more.\n");
 	free(out);
 
 	out = render(&e, CLYDE_EXP_MARKDOWN);
@@ -184,6 +196,8 @@ static void test_text(void)
 			  "time.tar.significant\n") == out);
 	CHECK(strstr(out, "\n64k,ok,105906176,2604") != NULL);
 	CHECK(strstr(out, ",3,best,0.21,0.0248") != NULL);
+	/* tar ties (the same mean): its top is no "best". */
+	CHECK(strstr(out, ",0.21,0.0248413771175033,3,top\n") != NULL);
 	CHECK(strstr(out, "\n128k,ok,85983232,") != NULL);
 	CHECK(strstr(out, ",3,yes,0.21,") != NULL);
 	CHECK(strstr(out, "\n256k,ok,62914560,,1,,0.3,,1,\n") != NULL);
@@ -226,6 +240,66 @@ static void test_significance(void)
 	CHECK(ms.cells[1].rel == CLYDE_EXP_REL_DIFF);
 	CHECK(ms.cells[0].p < 0.05);
 	clyde_exp_mstat_release(&ms);
+	clyde_exp_release(&e);
+
+	/* The star needs the best to beat the runner-up beyond noise; a tie
+	 * is marked alike; a single sample gets no star. */
+	exp_init(&e, "fs", 1, "run.put_block", "block write", "B/s", 1);
+	add(&e, "ext4", false, 3, 10.0, 11.0, 12.0);
+	add(&e, "xfs", false, 3, 10.5, 11.5, 12.5);
+	add(&e, "btrfs", false, 3, 10.0, 10.5, 11.0);
+	CHECK(clyde_exp_mstat_init(&e, 0, &ms) == 0);
+	CHECK(ms.best == 1 && ms.runner == 0 && !ms.clear);
+	CHECK_STR(clyde_exp_mark(&ms, 1), "~");
+	CHECK_STR(clyde_exp_mark(&ms, 0), "~");
+	CHECK_STR(clyde_exp_mark(&ms, 2), "~");
+	clyde_exp_mstat_release(&ms);
+	clyde_exp_release(&e);
+	exp_init(&e, "fs", 1, "run.put_block", "block write", "B/s", 1);
+	add(&e, "ext4", false, 1, 10.0);
+	add(&e, "xfs", false, 1, 20.0);
+	CHECK(clyde_exp_mstat_init(&e, 0, &ms) == 0);
+	CHECK(ms.best == 1 && !ms.clear);
+	CHECK_STR(clyde_exp_mark(&ms, 1), "");
+	clyde_exp_mstat_release(&ms);
+	clyde_exp_release(&e);
+	exp_init(&e, "fs", 1, "run.put_block", "block write", "B/s", 1);
+	add(&e, "ext4", false, 3, 10.0, 10.1, 10.2);
+	add(&e, "xfs", false, 3, 10.0, 10.1, 10.2);
+	CHECK(clyde_exp_mstat_init(&e, 0, &ms) == 0);
+	CHECK(ms.cells[1].rel == CLYDE_EXP_REL_EQUIV);
+	CHECK_STR(clyde_exp_mark(&ms, 0), "=");
+	CHECK_STR(clyde_exp_mark(&ms, 1), "=");
+	/* The positive interval of each point, inside its samples' hull. */
+	CHECK(ms.cells[0].lo > 9.8 && ms.cells[0].lo < 10.0);
+	CHECK(ms.cells[0].hi > 10.2 && ms.cells[0].hi < 10.4);
+	clyde_exp_mstat_release(&ms);
+	clyde_exp_release(&e);
+
+	/* Device bytes are amounts: no best, no star, a ratio to the least,
+	 * and no sentence. */
+	exp_init(&e, "mode", 1, "time.untar.write_bytes", "untar device write",
+		 "B", 1);
+	e.metrics[0].amount = true;
+	add(&e, "ordered", false, 3, 100.0, 101.0, 102.0);
+	add(&e, "journal", false, 3, 200.0, 202.0, 204.0);
+	CHECK(clyde_exp_mstat_init(&e, 0, &ms) == 0);
+	CHECK(ms.best == 2 && ms.least == 0);
+	CHECK(fabs(ms.cells[1].ratio - 2.0) < 1e-12);
+	CHECK_STR(clyde_exp_mark(&ms, 0), "");
+	CHECK_STR(clyde_exp_mark(&ms, 1), "");
+	clyde_exp_mstat_release(&ms);
+	{
+		char *out = render(&e, CLYDE_EXP_TEXT), *ss;
+
+		CHECK(strstr(out, "202.0 \xc2\xb1 5.0 x2.00\n") != NULL);
+		CHECK(strstr(out, "\xe2\x98\x85 ") ==
+		      strstr(out, "\xe2\x98\x85 best"));
+		free(out);
+		ss = sentences(&e);
+		CHECK_STR(ss, "");
+		free(ss);
+	}
 	clyde_exp_release(&e);
 
 	/* Lower is better for seconds. */
@@ -271,7 +345,8 @@ static void test_sentences(void)
 	add(&e, "8192", false, 3, 100.0, 101.0, 102.0);
 	s = sentences(&e);
 	CHECK_STR(s, "stripe_cache_size 2048 and above does not change block "
-		     "write significantly (p > 0.05 against the best, 4096); "
+		     "write (within \xc2\xb1"
+		     "5% of the best, 4096); "
 		     "stripe_cache_size 1024 is 11% worse (significant, "
 		     "p < 0.001).\n");
 	free(s);
@@ -288,13 +363,42 @@ static void test_sentences(void)
 	free(s);
 	clyde_exp_release(&e);
 
-	/* Nothing changes: said, with the best named. */
+	/* Not different, but the intervals are too wide to say "the same":
+	 * the data cannot tell, and says how many repeats would. */
 	exp_init(&e, "fs", 1, "time.tar", "tar", "s", 0);
 	add(&e, "ext4", false, 3, 10.0, 11.0, 12.0);
 	add(&e, "xfs", false, 3, 10.5, 11.5, 12.5);
 	s = sentences(&e);
-	CHECK_STR(s, "fs does not change tar significantly (p > 0.05 between "
-		     "the best, ext4, and every other value).\n");
+	CHECK_STR(s, "Cannot tell whether fs changes tar: with n=3 the 95% "
+		     "intervals are up to \xc2\xb1"
+		     "23%; about 15 repeats "
+		     "would detect a 10% difference.\n");
+	free(s);
+	clyde_exp_release(&e);
+
+	/* The case of issue 22: n = 2, 522 +- 1856 MiB/s.  Not "does not
+	 * change": cannot tell. */
+	exp_init(&e, "logbsize", 1, "run.put_block", "block write", "B/s", 1);
+	add(&e, "32k", false, 2, 376 * MIB, 668 * MIB);
+	add(&e, "256k", false, 2, 450 * MIB, 610 * MIB);
+	s = sentences(&e);
+	CHECK_STR(s, "Cannot tell whether logbsize changes block write: with "
+		     "n=2 the 95% intervals are up to \xc2\xb1"
+		     "355%; about "
+		     "247 repeats would detect a 10% difference.\n");
+	free(s);
+	clyde_exp_release(&e);
+
+	/* Equivalent within the margin: now "does not change" is said. */
+	exp_init(&e, "fs", 1, "time.tar", "tar", "s", 0);
+	add(&e, "ext4", false, 3, 10.0, 10.05, 10.1);
+	add(&e, "xfs", false, 3, 10.02, 10.07, 10.12);
+	add(&e, "btrfs", false, 3, 10.01, 10.06, 10.11);
+	s = sentences(&e);
+	CHECK_STR(s, "fs does not change tar: every value is within "
+		     "\xc2\xb1"
+		     "5% of the best, ext4 (the 95% interval of "
+		     "each difference lies inside the margin).\n");
 	free(s);
 	clyde_exp_release(&e);
 
@@ -393,6 +497,9 @@ static void test_html(void)
 	add(&e, "64k,<script>", false, 2, 1.0, 2.0, 2, 3.0, 4.0);
 	add(&e, "128k,<script>", true);
 	e.points[0].config = xstrdup("mkfs.ext4 & <b>");
+	e.command = xstrdup("clyde sweep md.ini -D level=<5>");
+	e.machine = xstrdup("host box, kernel 6.1");
+	e.points[0].cells[0].nimprecise = 1;
 	f = open_memstream(&buf, &len);
 	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
 	fclose(f);
@@ -405,6 +512,40 @@ static void test_html(void)
 	CHECK(strstr(buf, "fs &lt;script&gt;") != NULL);
 	CHECK(strstr(buf, "mkfs.ext4 &amp; &lt;b&gt;") != NULL);
 	CHECK(strstr(buf, "<title>clyde experiment</title>") != NULL);
+	/* Every sample is a dot: 2 + 2 + 2 + 1 + 2 + 2. */
+	CHECK(count(buf, "<circle class=\"sample\"") == 11);
+	CHECK(strstr(buf, "svg.chart.exp{width:100%") != NULL);
+	/* The command line, the machine and the stack are on the page; the
+	 * imprecise sample is flagged in the table and the chart. */
+	CHECK(strstr(buf,
+		     "<code>clyde sweep md.ini -D level=&lt;5&gt;</code>"));
+	CHECK(strstr(buf, "<dd>host box, kernel 6.1</dd>") != NULL);
+	CHECK(strstr(buf, "<dt>stack</dt><dd>mkfs.ext4 &amp; &lt;b&gt;"));
+	CHECK(count(buf, "title=\"1 of 2 samples ran under 0.5 s") == 1);
+	CHECK(strstr(buf, "; 1 imprecise (under 0.5 s)") != NULL);
+	/* 1 and 2: repeats 2x apart, flagged. */
+	CHECK(strstr(buf, "repeats are 2x apart or more\">!</span>") != NULL);
+	free(buf);
+	clyde_exp_release(&e);
+
+	/* 522 +- 1856 MiB/s: the band stays above zero (a log-scale
+	 * interval), so no tick or band point is negative. */
+	exp_init(&e, "logbsize", 1, "run.put_block", "block write", "B/s", 1);
+	add(&e, "32k", false, 2, 376 * MIB, 668 * MIB);
+	add(&e, "256k", false, 2, 450 * MIB, 610 * MIB);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
+	fclose(f);
+	CHECK(strstr(buf, "\">-") == NULL);
+	CHECK(strstr(buf, "on the log scale") != NULL);
+	/* One axis, no legend: the plot takes the chart's width (the x axis
+	 * runs to 960 - 24, not to the legend's 960 - 190). */
+	CHECK(strstr(buf, "<line class=\"axis\" x1=\"80\" y1=\"304\" "
+			  "x2=\"936\" y2=\"304\"/>") != NULL);
+	/* No star: the best does not beat the runner-up beyond noise. */
+	CHECK(strstr(buf, "class=\"best\"") == NULL);
+	CHECK(strstr(buf, "num best") == NULL);
 	free(buf);
 	clyde_exp_release(&e);
 }

@@ -306,8 +306,51 @@ static void test_welch_edges(void)
 	CHECK(clyde_stats_significant(spread, N(spread), far, N(far), 0.001));
 }
 
+/*
+ * The interval of a difference, the positive (log-scale) interval and the
+ * power estimate.  References: {1,2,3} vs {2,3,4}: difference 1, se
+ * sqrt(1/3 + 1/3) = 0.8164965809, Welch df 4, t(0.975, 4) = 2.7764451052,
+ * half-width 2.2669627...; {e, e^3}: log mean 2, log sd sqrt(2), se 1,
+ * t(0.975, 1) = 12.7062047362; the repeats for cv 0.1 and a 10% effect at
+ * 80% power: 17 per side (R's pwr.t.test(d = 1, power = .8) gives 16.71,
+ * G*Power 17).
+ */
+static void test_intervals(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 }, c[] = { 5, 5 };
+	const double l[] = { M_E, M_E * M_E * M_E }, neg[] = { -1, 2 };
+	const double wide[] = { 376, 668 };
+	double lo, hi;
+
+	CHECK(clyde_stats_diff_ci(a, 3, b, 3, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 1 - 2.7764451052 * 0.8164965809, 1e-8);
+	CHECK_NEAR(hi, 1 + 2.7764451052 * 0.8164965809, 1e-8);
+	CHECK(clyde_stats_diff_ci(c, 2, c, 2, 0.95, &lo, &hi) == 0);
+	CHECK(lo == 0 && hi == 0);
+	CHECK(clyde_stats_diff_ci(a, 1, b, 3, 0.95, &lo, &hi) == -EINVAL);
+	CHECK(isinf(lo) && isinf(hi));
+
+	CHECK(clyde_stats_log_ci(l, 2, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(log(lo), 2 - 12.7062047362, 1e-8);
+	CHECK_NEAR(log(hi), 2 + 12.7062047362, 1e-8);
+	/* 522 +- 1856 by the t interval; the log interval stays above 0. */
+	CHECK(clyde_stats_ci_halfwidth(wide, 2, 0.95) > 1800);
+	CHECK(clyde_stats_log_ci(wide, 2, 0.95, &lo, &hi) == 0);
+	CHECK(lo > 0 && lo < 376 && hi > 668);
+	CHECK(clyde_stats_log_ci(c, 2, 0.95, &lo, &hi) == 0);
+	CHECK(lo == 5 && hi == 5);
+	CHECK(clyde_stats_log_ci(neg, 2, 0.95, &lo, &hi) == -EINVAL);
+	CHECK(clyde_stats_log_ci(l, 1, 0.95, &lo, &hi) == -EINVAL);
+
+	CHECK(clyde_stats_repeats_for(0.1, 0.1, 0.05, 0.8, 1000) == 17);
+	CHECK(clyde_stats_repeats_for(0, 0.1, 0.05, 0.8, 1000) == 2);
+	CHECK(clyde_stats_repeats_for(5, 0.1, 0.05, 0.8, 1000) == 1001);
+	CHECK(clyde_stats_repeats_for(0.1, 0, 0.05, 0.8, 1000) == 1001);
+}
+
 int main(void)
 {
+	test_intervals();
 	test_summary();
 	test_summary_edges();
 	test_t_quantile();

@@ -1,0 +1,52 @@
+#!/bin/bash
+# clyde sweep with until-decided (issue 22 section 4): two points whose
+# timed commands differ by 8x (sleep 0.4 against sleep 0.05, a few ms of
+# jitter) are decided after two or three rounds (each look is made at
+# 0.05 / 5), so the sweep stops there instead of running its six rounds;
+# each stop is said with its reason.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+run_clyde sweep -n /dev/null
+if grep -q "without libinih" "$T/err"; then
+	skip "built without libinih"
+fi
+need_cmd sqlite3
+
+cat >"$T/d.ini" <<'EOF_INI'
+[experiment]
+name = decided
+until-decided = 10
+max-runs = 6
+axis s = 0.4 0.05
+
+[workload nap]
+time = sleep {s}
+EOF_INI
+
+run_clyde sweep --db "$T/h.db" -q "$T/d.ini"
+expect_rc 0 "the until-decided sweep runs"
+assert_file_match "$T/err" '^clyde sweep: point 1 \(s=0\.4\) stops after [23] runs: significantly worse than s 0\.05 for nap time \(\+[0-9]+% \.\. \+[0-9]+%, p [<=] ' \
+	"the slow point stops after two or three runs, worse"
+assert_file_match "$T/err" '^clyde sweep: point 2 \(s=0\.05\) stops after [23] runs: the best; every other point is decided' \
+	"the fast one stops as the best"
+n=$(sed -n 's/^clyde sweep: point 1 .* stops after \([0-9]*\) runs.*/\1/p' "$T/err")
+assert_eq "$(sqlite3 "$T/h.db" "SELECT count(*) FROM experiment_runs")" \
+	"$((2 * n))" "$n rounds of two points ran, not 6"
+assert_file_match "$T/out" '^0\.05 +[0-9.]+ ± [0-9.]+ ★' \
+	"the table stars the fast point"
+
+# The dry run says what the rule is.
+run_clyde sweep -n "$T/d.ini"
+expect_rc 0 "dry run"
+assert_file_match "$T/out" 'for points whose rank against the best is open' \
+	"the dry run names until-decided"
+
+# until-stable and until-decided together: refused with one line.
+printf '[experiment]\nuntil-decided = 5\nuntil-stable = 5\n[workload w]\ntime = true\n' \
+	>"$T/both.ini"
+run_clyde sweep -n "$T/both.ini"
+expect_rc 1 "both keys: exit 1"
+assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "one line"
+assert_file_match "$T/err" 'until-stable and until-decided: give one' "says why"
+done_testing
