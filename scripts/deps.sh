@@ -19,7 +19,7 @@
 #                           (mount, umount, losetup), fdisk (sfdisk:
 #                           t_dev_guard's partition table), sqlite3 (the
 #                           sweep tests read the history), bsdutils
-#                           (script), groff/man, strace, chromium
+#                           (script), groff/man, strace, fio (t_fio), chromium
 #                           (the HTML report's test renders the page), zstd
 #                           and xz (t_pattern compresses clyde's data)
 #
@@ -78,6 +78,7 @@ if [[ $mode == test ]]; then
 		groff:groff-base
 		man:man-db
 		strace:strace
+		fio:fio
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
