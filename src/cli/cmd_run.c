@@ -647,6 +647,11 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			fprintf(stderr, "clyde: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
+	/* clyde-mpi: the ranks agree at each test's start, and a wait of
+	 * each rank's own after that would start them apart.  Unless asked
+	 * for, the devices are looked at once and not waited for. */
+	if (rd->d && !cfg.settle_given)
+		cfg.settle_ns = 0;
 
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();

@@ -712,6 +712,7 @@ static int opt_settle(struct parser *p, const char *name, const char *arg)
 	if (clyde_cli_parse_settle(name, arg, &p->cfg->settle_ns, p->err,
 				   p->errlen))
 		return CLYDE_OPTS_ERROR;
+	p->cfg->settle_given = true;
 	return 0;
 }
 

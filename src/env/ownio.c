@@ -105,14 +105,40 @@ static pid_t parent_of(const char *root, long pid)
 	return (pid_t)ppid;
 }
 
+/* Where the cgroup v2 hierarchy is mounted (/proc/self/mountinfo's
+ * cgroup2 entry: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
+ * system); /sys/fs/cgroup when none is listed. */
+static void cgroup2_mount(const char *root, char *out, size_t n)
+{
+	char buf[65536];
+
+	snprintf(out, n, "/sys/fs/cgroup");
+	if (clyde_sys_text(root, buf, sizeof(buf), "/proc/self/mountinfo"))
+		return;
+	for (char *line = buf; line && *line;) {
+		char *end = strchr(line, '\n'), *dash, mnt[512];
+
+		if (end)
+			*end = '\0';
+		dash = strstr(line, " - cgroup2 ");
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
+		if (dash && sscanf(line, "%*s %*s %*s %*s %511s", mnt) == 1) {
+			clyde_sys_copy(out, n, mnt);
+			return;
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
 /* Is every process in cgroup `cg` pid itself or a child of pid? */
-static bool cgroup_is_own(const char *root, const char *cg, pid_t pid)
+static bool cgroup_is_own(const char *root, const char *mnt, const char *cg,
+			  pid_t pid)
 {
 	char buf[8192], *p, *end;
 	bool self = false;
 
-	if (clyde_sys_text(root, buf, sizeof(buf),
-			   "/sys/fs/cgroup%s/cgroup.procs", cg))
+	if (clyde_sys_text(root, buf, sizeof(buf), "%s%s/cgroup.procs", mnt,
+			   cg))
 		return false;
 	for (p = buf; *p; p = end) {
 		long v = strtol(p, &end, 10);
@@ -195,8 +221,8 @@ static int read_snap(const struct clyde_own_watch *w, struct clyde_own_snap *s)
 		if (read_task(w->root, &s->task_read, &s->task_write))
 			return -ENOENT;
 	} else if (w->source == CLYDE_OWN_CGROUP) {
-		if (clyde_sys_text(w->root, buf, sizeof(buf),
-				   "/sys/fs/cgroup%s/io.stat", w->cgroup))
+		if (clyde_sys_text(w->root, buf, sizeof(buf), "%s%s/io.stat",
+				   w->mount, w->cgroup))
 			return -ENOENT;
 		for (unsigned i = 0; i < w->ndev; i++)
 			if (clyde_own_parse_iostat(buf, w->major[i],
@@ -231,8 +257,9 @@ void clyde_own_setup(struct clyde_own_watch *w, const char *root, pid_t pid,
 		w->minor[w->ndev++] = leaf_minor[i];
 	}
 	cgroup_of(root, pid, w->cgroup, sizeof(w->cgroup));
-	if (w->cgroup[0] && cgroup_is_own(root, w->cgroup, pid) &&
-	    !clyde_sys_text(root, buf, sizeof(buf), "/sys/fs/cgroup%s/io.stat",
+	cgroup2_mount(root, w->mount, sizeof(w->mount));
+	if (w->cgroup[0] && cgroup_is_own(root, w->mount, w->cgroup, pid) &&
+	    !clyde_sys_text(root, buf, sizeof(buf), "%s%s/io.stat", w->mount,
 			    w->cgroup)) {
 		w->source = CLYDE_OWN_CGROUP;
 		return;

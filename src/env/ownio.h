@@ -67,7 +67,8 @@ struct clyde_own_watch {
 	const char *root; /* prefix of /proc and /sys ("" or NULL: real) */
 	enum clyde_own_source source;
 	char cgroup[CLYDE_OWN_CGROUP_LEN];
-	unsigned ndev; /* devs[0] is the top device when have_top_dev */
+	char mount[512]; /* where cgroup v2 is mounted */
+	unsigned ndev;	 /* devs[0] is the top device when have_top_dev */
 	bool have_top_dev;
 	uint32_t major[CLYDE_OWN_MAX_DEVS], minor[CLYDE_OWN_MAX_DEVS];
 	struct clyde_own_snap before;
@@ -76,8 +77,9 @@ struct clyde_own_watch {
 /*
  * Set the watch up for a run of process `pid` (getpid(); tests give the
  * fixture's): the cgroup source when /proc/PID/cgroup names a cgroup v2
- * path other than "/" whose cgroup.procs holds only `pid` and children
- * of it, and that has an io.stat; else the task source when
+ * path other than "/" whose cgroup.procs (under the cgroup2 mount of
+ * /proc/self/mountinfo, /sys/fs/cgroup by default) holds only `pid` and
+ * children of it, and that has an io.stat; else the task source when
  * /proc/self/io (under root) is readable; else none.  top_major/minor is
  * the target's device (0:0 when none), leaves[0..nleaves) the member
  * disks' device numbers.

@@ -241,6 +241,8 @@ static void put(const char *dir, const char *rel, const char *text)
 	fclose(f);
 }
 
+static char path_buf[4096];
+
 static void test_sources(const char *dir)
 {
 	struct clyde_own_watch w;
@@ -280,6 +282,21 @@ static void test_sources(const char *dir)
 	clyde_own_end(&w, &out);
 	CHECK(out.source == CLYDE_OWN_TASK && out.have_top);
 	CHECK(out.top_read_bytes == 4096 && out.top_write_bytes == 2 * MIB);
+	/* A hybrid system: cgroup v2 is mounted at /sys/fs/cgroup/unified,
+	 * as /proc/self/mountinfo says. */
+	put(dir, "proc/self/mountinfo",
+	    "25 30 0:22 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+	    "26 30 0:23 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 "
+	    "rw\n");
+	put(dir, "proc/100/cgroup", "4:memory:/x\n0::/own.scope\n");
+	put(dir, "sys/fs/cgroup/unified/own.scope/cgroup.procs", "100\n");
+	put(dir, "sys/fs/cgroup/unified/own.scope/io.stat",
+	    "7:1 rbytes=0 wbytes=0\n");
+	clyde_own_setup(&w, dir, 100, 0, 0, maj, min, 2);
+	CHECK(w.source == CLYDE_OWN_CGROUP);
+	CHECK_STR(w.mount, "/sys/fs/cgroup/unified");
+	snprintf(path_buf, sizeof(path_buf), "%s/proc/self/mountinfo", dir);
+	unlink(path_buf);
 	/* The root cgroup is nobody's own. */
 	put(dir, "proc/100/cgroup", "0::/\n");
 	put(dir, "sys/fs/cgroup/cgroup.procs", "100\n");
