@@ -209,9 +209,10 @@ void clyde_settle_describe(const struct clyde_settle *s, char *buf, size_t n)
 						__VA_ARGS__);             \
 	} while (0)
 	if (s->in_flight)
-		PART("%llu requests in flight%s%s",
+		PART("%llu request%s in flight%s%s",
 		     (unsigned long long)s->in_flight,
-		     s->busiest[0] ? " on " : "", s->busiest);
+		     s->in_flight == 1 ? "" : "s", s->busiest[0] ? " on " : "",
+		     s->busiest);
 	if (s->moved_bytes >= CLYDE_SETTLE_MAX_MOVED) {
 		fmt_mib(a, sizeof(a), s->moved_bytes);
 		PART("%s moved in 100 ms", a);
