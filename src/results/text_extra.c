@@ -235,7 +235,7 @@ static void write_device_notes(FILE *f, const struct clyde_run *runs,
 {
 	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN],
 		d[CLYDE_FMT_LEN];
-	bool any = false, unattributed = false, leaves = false;
+	bool any = false, unattributed = false, leaves = false, known = false;
 	enum clyde_own_source src = CLYDE_OWN_NONE;
 	const char *cgroup = "";
 
@@ -251,6 +251,12 @@ static void write_device_notes(FILE *f, const struct clyde_run *runs,
 		else if (src == CLYDE_OWN_NONE)
 			src = io->source;
 	}
+	/* Was clyde's own I/O read at all (a test may still not be
+	 * attributed: a filesystem over several devices)? */
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+			known |= runs[r].tests[i].state == CLYDE_DONE &&
+				 runs[r].tests[i].own.source != CLYDE_OWN_NONE;
 	for (unsigned r = 0; r < n && src == CLYDE_OWN_CGROUP; r++)
 		for (int i = 0; i < CLYDE_TEST_COUNT && !cgroup[0]; i++)
 			cgroup = runs[r].tests[i].own.cgroup;
@@ -266,16 +272,17 @@ static void write_device_notes(FILE *f, const struct clyde_run *runs,
 			"clyde: dev read/write are clyde's own I/O (its I/O "
 			"accounting, /proc/self/io)%s\n",
 			leaves ? ", summed over the member disks" : "");
-	if (unattributed && src == CLYDE_OWN_NONE)
+	if (unattributed && !known)
 		fputs("clyde: note: dev read/write are the devices' totals, "
 		      "not clyde's own (no I/O accounting)\n",
 		      f);
 	else if (unattributed)
-		fputs("clyde: note: dev read/write of some tests are the "
-		      "devices' totals, not clyde's own:\n"
-		      "clyde: note: a filesystem over several devices; a cgroup "
-		      "of clyde's own tells (systemd-run --scope)\n",
-		      f);
+		fprintf(f,
+			"clyde: note: dev read/write %sare the devices' "
+			"totals, not clyde's own:\n"
+			"clyde: note: a filesystem over several devices; a "
+			"cgroup of clyde's own tells (systemd-run --scope)\n",
+			src == CLYDE_OWN_NONE ? "" : "of some tests ");
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
 		const struct clyde_test_io *io = &rows[i].io;
 
