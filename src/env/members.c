@@ -148,7 +148,7 @@ static enum clyde_member_role role_of(const struct clyde_stack *s, size_t leaf)
  * partition, else itself. */
 static void whole_disk(const char *root, const char *name, char *out, size_t n)
 {
-	char link[4096], path[4200];
+	char link[4096], path[4200], *last;
 	uint64_t part;
 	ssize_t len;
 
@@ -162,8 +162,7 @@ static void whole_disk(const char *root, const char *name, char *out, size_t n)
 		return;
 	link[len] = '\0';
 	/* ".../block/vda/vda1": the component before the last. */
-	char *last = strrchr(link, '/');
-
+	last = strrchr(link, '/');
 	if (!last)
 		return;
 	*last = '\0';

@@ -438,6 +438,16 @@ static void test_roles(void)
 	clyde_members_describe(&w, &s);
 	CHECK(w.role[1] == CLYDE_ROLE_JOURNAL);
 	CHECK_STR(clyde_member_role_name(w.role[1]), "journal");
+	/* The disk that stores each: a partition's disk, a disk itself; a
+	 * loop device whose backing file is not there: not known. */
+	clyde_members_init(&w, MEMBERS "virt");
+	clyde_members_add(&w, "vda1");
+	clyde_members_add(&w, "sdd");
+	clyde_members_add(&w, "loop3");
+	clyde_members_describe(&w, &s);
+	CHECK_STR(w.disk[0], "vda");
+	CHECK_STR(w.disk[1], "sdd");
+	CHECK_STR(w.disk[2], "");
 	/* The journal moved 128 MiB, the one data disk 3 KiB: the old
 	 * "members unbalanced: loop1 moved 128 MiB, loop0 only 3 KiB". */
 	member(&m, "loop0", 0, 3 * 1024, 10);
