@@ -51,6 +51,15 @@ int clyde_cli_parse_settle(const char *opt, const char *arg, uint64_t *ns,
 	return 0;
 }
 
+int clyde_cli_settle_env(uint64_t *ns, char *err, size_t len)
+{
+	const char *v = getenv("CLYDE_SETTLE");
+
+	if (!v)
+		return 0;
+	return clyde_cli_parse_settle("CLYDE_SETTLE", v, ns, err, len);
+}
+
 int clyde_cli_getopt_bad(const char *cmd, int o, char **argv, char *err,
 			 size_t len)
 {

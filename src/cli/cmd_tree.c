@@ -206,6 +206,8 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 
 	memset(c, 0, sizeof(*c));
 	clyde_tree_config_init(&c->cfg);
+	if (clyde_cli_settle_env(&c->cfg.settle_ns, err, len))
+		return -1;
 	c->dir = ".";
 	opterr = 0;
 	optind = 1;

@@ -16,6 +16,8 @@
 need_root
 need_cmd python3 mkfs.ext4 mke2fs losetup mount umount dd
 [[ -r /proc/self/io ]] || skip "no per-task I/O accounting (/proc/self/io)"
+# lib.sh sets the suite's default to 0: this test is about the waiting.
+unset CLYDE_SETTLE
 
 # writer FILE: rewrite 16 MiB of FILE with O_DIRECT until killed.
 writer()
@@ -94,6 +96,24 @@ print(("ok " if not busy else "FAIL ") + f"no test flagged on a quiet device: {b
 print(("ok " if all(t["settle"]["limit_ns"] == 5 * 10**9 for t in tests) else "FAIL ")
       + "the default --settle is 5 s")
 PY
+# CLYDE_SETTLE gives the default; --settle wins over it.
+CLYDE_SETTLE=0.2 run_clyde -d "$MNT/work" -s 0 -n 1:0:0 -r 0 --no-save \
+	--json "$T/env.json"
+expect_rc 0 "CLYDE_SETTLE=0.2"
+CLYDE_SETTLE=0.2 run_clyde -d "$MNT/work" -s 0 -n 1:0:0 -r 0 --no-save \
+	--settle 0 --json "$T/opt.json"
+expect_rc 0 "CLYDE_SETTLE=0.2 --settle 0"
+run_checker "$T/env.json" "$T/opt.json" <<'PY'
+import json, sys
+for path, want in zip(sys.argv[1:], (200000000, 0)):
+    tests = [t for t in json.load(open(path))["runs"][0]["tests"] if t["state"] == "done"]
+    print(("ok " if tests and all(t["settle"]["limit_ns"] == want for t in tests)
+           else "FAIL ") + f"{path.split('/')[-1]}: --settle limit {want} ns")
+PY
+CLYDE_SETTLE=soon run_clyde -d "$MNT/work" -s 0 -n 1 --no-save
+expect_rc 1 "CLYDE_SETTLE=soon is refused"
+assert_file_match "$T/err" '^clyde: CLYDE_SETTLE "soon": want seconds from 0 to 3600' \
+	"... in one line naming CLYDE_SETTLE"
 
 # ---- a read-only tree walk beside the writer ---------------------------
 run_clyde tree -d "$MNT/work" --files 300 --phases extract --keep \
