@@ -17,11 +17,13 @@ static uint64_t at_most(uint64_t v, uint64_t max)
 }
 
 /* clyde's share of `total` (on the leaves) from its bytes `own` above the
- * block layer and what the top device carried. */
+ * block layer and what the top device carried.  Nothing on the top device:
+ * nothing of clyde's reached the leaves (its dirty pages are still in
+ * memory; what the leaves did is a resync, another user of a member). */
 static uint64_t share(uint64_t total, uint64_t own, uint64_t top)
 {
 	if (!top)
-		return own ? total : 0;
+		return 0;
 	if (own >= top)
 		return total;
 	return scaled(total, own, top);

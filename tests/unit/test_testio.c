@@ -165,6 +165,12 @@ static void test_md_raid5(void)
 	CHECK(io.attributed && io.on_leaves && io.have_top);
 	CHECK(io.write == 75 * MIB && io.other_write == 75 * MIB);
 	CHECK(near(io.wa, 1.50));
+	/* Nothing reached md0, the members wrote (a resync): not clyde's,
+	 * even with its dirty pages waiting. */
+	top = dev(0, 0);
+	clyde_test_io_compute(&top, &m, &own, 50 * MIB, &io);
+	CHECK(io.attributed && io.write == 0 && io.other_write == 150 * MIB);
+	top = dev(0, 100 * MIB);
 	/* An xfs log on a fourth disk is summed too (the test's journal). */
 	leaf(&m, "sdd", false, 0, 4 * MIB);
 	m.m[3].role = CLYDE_ROLE_LOG;
