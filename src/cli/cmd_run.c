@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -647,6 +648,19 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			fprintf(stderr, "clyde: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
+	/* clyde-mpi and -y: the ranks (processes) agree at each test's
+	 * start, and a wait of each one's own after that would start them
+	 * apart.  Unless asked for, the devices are looked at once and not
+	 * waited for. */
+	if (!cfg.settle_given &&
+	    clyde_cli_settle_env(&cfg.settle_ns, err, sizeof(err))) {
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr, "clyde: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	if ((rd->d || cfg.sync_mode != CLYDE_SYNC_NONE) && !cfg.settle_given &&
+	    !getenv("CLYDE_SETTLE"))
+		cfg.settle_ns = 0;
 
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();

@@ -60,6 +60,8 @@ static const char help_text[] =
 	"      --io-size S        bytes per read and write (128k)\n"
 	"      --no-drop-caches   keep the caches (default: drop before each\n"
 	"                         phase, needs root)\n"
+	"      --settle SECONDS   before each phase wait up to SECONDS (5) for\n"
+	"                         the devices to be idle; 0: only look\n"
 	"      --noatime          O_NOATIME on a generated tree too\n"
 	"      --one-file-system  do not walk into other filesystems\n"
 	"      --keep             keep the generated tree (its path goes to\n"
@@ -89,6 +91,7 @@ enum {
 	OPT_PHASES,
 	OPT_IO_SIZE,
 	OPT_NO_DROP,
+	OPT_SETTLE,
 	OPT_NOATIME,
 	OPT_ONE_FS,
 	OPT_KEEP,
@@ -111,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "workers", required_argument, NULL, 'w' },
 	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
 	{ "no-drop-caches", no_argument, NULL, OPT_NO_DROP },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
 	{ "noatime", no_argument, NULL, OPT_NOATIME },
 	{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
 	{ "label", required_argument, NULL, 'm' },
@@ -202,6 +206,8 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 
 	memset(c, 0, sizeof(*c));
 	clyde_tree_config_init(&c->cfg);
+	if (clyde_cli_settle_env(&c->cfg.settle_ns, err, len))
+		return -1;
 	c->dir = ".";
 	opterr = 0;
 	optind = 1;
@@ -284,6 +290,11 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			break;
 		case OPT_NO_DROP:
 			c->cfg.drop_caches = false;
+			break;
+		case OPT_SETTLE:
+			if (clyde_cli_parse_settle("--settle", optarg,
+						   &c->cfg.settle_ns, err, len))
+				return -1;
 			break;
 		case OPT_NOATIME:
 			c->cfg.noatime = true;

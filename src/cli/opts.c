@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
 #include "core/size.h"
 
 /* The largest MiB count whose size in bytes still fits an off_t. */
@@ -706,6 +707,15 @@ static int opt_until_stable(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static int opt_settle(struct parser *p, const char *name, const char *arg)
+{
+	if (clyde_cli_parse_settle(name, arg, &p->cfg->settle_ns, p->err,
+				   p->errlen))
+		return CLYDE_OPTS_ERROR;
+	p->cfg->settle_given = true;
+	return 0;
+}
+
 static int opt_max_runs(struct parser *p, const char *name, const char *arg)
 {
 	uint64_t v;
@@ -847,6 +857,9 @@ static const struct opt_def opt_table[] = {
 	  "leave cached data in the page cache (not honest)", opt_no_evict },
 	{ 0, "drop-caches", ARG_NONE, NULL, GROUP_CLYDE,
 	  "root: drop all caches before the metadata tests", opt_drop_caches },
+	{ 0, "settle", ARG_REQUIRED, "SECONDS", GROUP_CLYDE,
+	  "before each test wait up to SECONDS (5) for idle disks",
+	  opt_settle },
 	{ 0, "until-stable", ARG_REQUIRED, "PCT", GROUP_CLYDE,
 	  "repeat until each 95% CI is within PCT% of the mean",
 	  opt_until_stable },

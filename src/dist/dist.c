@@ -191,8 +191,11 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	t->nworkers = total;
 	t->cpu_user_ns = t->cpu_sys_ns = 0;
 	t->cache.resident_bytes = t->cache.total_bytes = 0;
-	/* Block-device counters of one host say nothing about all ranks. */
+	/* Block-device counters of one host say nothing about all ranks:
+	 * nor do its member disks' or its own share of them. */
 	memset(&t->dev, 0, sizeof(t->dev));
+	memset(&t->members, 0, sizeof(t->members));
+	memset(&t->own, 0, sizeof(t->own));
 	for (int r = 0; r < c->size; r++) {
 		struct clyde_dist_share *sh = &shares[r];
 

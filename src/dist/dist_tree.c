@@ -86,6 +86,8 @@ static int fold_phase(struct clyde_dist *d, enum clyde_tree_phase p,
 	memset(&r->errors, 0, sizeof(r->errors));
 	/* Block-device counters of one host say nothing about all ranks. */
 	memset(&r->dev, 0, sizeof(r->dev));
+	memset(&r->members, 0, sizeof(r->members));
+	memset(&r->own, 0, sizeof(r->own));
 	for (unsigned i = 0; i < n; i++) {
 		const struct wire_phase *w = &wp[i];
 

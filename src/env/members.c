@@ -11,6 +11,19 @@
 #include "env/members_virt.h"
 #include "env/stack.h"
 
+const char *clyde_member_role_name(enum clyde_member_role r)
+{
+	switch (r) {
+	case CLYDE_ROLE_JOURNAL:
+		return "journal";
+	case CLYDE_ROLE_LOG:
+		return "log";
+	case CLYDE_ROLE_DATA:
+		break;
+	}
+	return "data";
+}
+
 void clyde_members_init(struct clyde_member_watch *w, const char *root)
 {
 	memset(w, 0, sizeof(*w));
@@ -61,6 +74,9 @@ void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 		struct clyde_devstat after;
 
 		snprintf(m->name, sizeof(m->name), "%s", w->name[i]);
+		snprintf(m->disk, sizeof(m->disk), "%s", w->disk[i]);
+		m->role = w->role[i];
+		m->is_top = w->is_top[i];
 		if (w->have[i] &&
 		    clyde_members_stat(w->root, w->name[i], &after) == 0)
 			clyde_devstat_delta(&w->before[i], &after, &m->io);
@@ -83,6 +99,104 @@ static int loop_disk(const char *root, const char *dev, char *out, size_t n)
 	return clyde_sys_link_base(root, out, n, "%s", link);
 }
 
+/* Is node `to` node `from` or below it? */
+static bool below(const struct clyde_stack *s, size_t from, size_t to,
+		  unsigned depth)
+{
+	const struct clyde_stack_node *n = &s->nodes[from];
+
+	if (from == to)
+		return true;
+	if (depth > CLYDE_STACK_MAX_NODES)
+		return false;
+	for (uint32_t c = 0; c < n->nchildren; c++)
+		if (n->children[c] < s->nnodes &&
+		    below(s, n->children[c], to, depth + 1))
+			return true;
+	return false;
+}
+
+static long node_index(const struct clyde_stack *s, const char *name)
+{
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (!strcmp(s->nodes[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* The role of node `leaf`: journal or log when it lies under the
+ * filesystem's external journal device and under none of its top
+ * devices. */
+static enum clyde_member_role role_of(const struct clyde_stack *s, size_t leaf)
+{
+	long j;
+
+	if (!s->has_fs || s->fs.journal != CLYDE_JOURNAL_EXTERNAL ||
+	    !s->fs.journal_dev[0])
+		return CLYDE_ROLE_DATA;
+	j = node_index(s, s->fs.journal_dev);
+	if (j < 0 || !below(s, (size_t)j, leaf, 0))
+		return CLYDE_ROLE_DATA;
+	for (uint32_t t = 0; t < s->ntop; t++)
+		if (s->top[t] < s->nnodes && (long)s->top[t] != j &&
+		    below(s, s->top[t], leaf, 0))
+			return CLYDE_ROLE_DATA;
+	return strcmp(s->fs.type, "xfs") ? CLYDE_ROLE_JOURNAL : CLYDE_ROLE_LOG;
+}
+
+/* The whole disk of block device `name`: its parent in sysfs when it is a
+ * partition, else itself. */
+static void whole_disk(const char *root, const char *name, char *out, size_t n)
+{
+	char link[4096], path[4200], *last;
+	uint64_t part;
+	ssize_t len;
+
+	snprintf(out, n, "%s", name);
+	if (clyde_sys_u64(root, &part, "/sys/class/block/%s/partition", name) ||
+	    clyde_sys_path(root, path, sizeof(path), "/sys/class/block/%s",
+			   name))
+		return;
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len <= 0)
+		return;
+	link[len] = '\0';
+	/* ".../block/vda/vda1": the component before the last. */
+	last = strrchr(link, '/');
+	if (!last)
+		return;
+	*last = '\0';
+	last = strrchr(link, '/');
+	clyde_sys_copy(out, n, last ? last + 1 : link);
+}
+
+void clyde_members_describe(struct clyde_member_watch *w,
+			    const struct clyde_stack *s)
+{
+	for (unsigned i = 0; i < w->n; i++) {
+		long k = node_index(s, w->name[i]);
+		char under[CLYDE_MEMBER_NAME];
+
+		w->role[i] = CLYDE_ROLE_DATA;
+		w->is_top[i] = false;
+		if (k >= 0) {
+			w->role[i] = role_of(s, (size_t)k);
+			for (uint32_t t = 0; t < s->ntop; t++)
+				w->is_top[i] |= s->top[t] == (uint32_t)k;
+			w->major[i] = s->nodes[k].major;
+			w->minor[i] = s->nodes[k].minor;
+		}
+		if (loop_disk(w->root, w->name[i], under, sizeof(under)) == 0)
+			whole_disk(w->root, under, w->disk[i],
+				   CLYDE_MEMBER_NAME);
+		else if (strncmp(w->name[i], "loop", 4))
+			whole_disk(w->root, w->name[i], w->disk[i],
+				   CLYDE_MEMBER_NAME);
+		else
+			w->disk[i][0] = '\0';
+	}
+}
+
 void clyde_members_setup(struct clyde_member_watch *w,
 			 const struct clyde_stack *s, struct clyde_virt *virt)
 {
@@ -92,6 +206,7 @@ void clyde_members_setup(struct clyde_member_watch *w,
 	clyde_members_init(w, NULL);
 	for (size_t i = 0; i < n && i < CLYDE_MAX_MEMBERS; i++)
 		clyde_members_add(w, leaves[i]);
+	clyde_members_describe(w, s);
 	memset(virt, 0, sizeof(*virt));
 	for (unsigned i = 0; i < w->n; i++) {
 		char under[CLYDE_MEMBER_NAME];

@@ -20,9 +20,27 @@
 #define CLYDE_MAX_MEMBERS 16
 #define CLYDE_MEMBER_NAME 32
 
+/* What a member is to the filesystem: a data disk, or the device of its
+ * external journal (ext4) or log (xfs), which carries only the journal's
+ * writes and is never compared with the data disks. */
+enum clyde_member_role {
+	CLYDE_ROLE_DATA = 0,
+	CLYDE_ROLE_JOURNAL, /* ext3/ext4 external journal */
+	CLYDE_ROLE_LOG,	    /* xfs external log */
+};
+
+/* "data", "journal", "log". */
+const char *clyde_member_role_name(enum clyde_member_role r);
+
 /* What one member device did during one test. */
 struct clyde_member_io {
 	char name[CLYDE_MEMBER_NAME]; /* kernel name: sdb, loop3, vda1 */
+	enum clyde_member_role role;
+	bool is_top; /* the filesystem sits on it directly */
+	/* The disk that stores it: for a loop device the disk holding its
+	 * backing file, else its own name; "" when not known.  Members
+	 * stored on one disk share its queue: their times are not theirs. */
+	char disk[CLYDE_MEMBER_NAME];
 	struct clyde_devio io;
 };
 
@@ -37,6 +55,11 @@ struct clyde_member_watch {
 	const char *root; /* sysfs root prefix ("" or NULL: the machine's) */
 	unsigned n;
 	char name[CLYDE_MAX_MEMBERS][CLYDE_MEMBER_NAME];
+	enum clyde_member_role role[CLYDE_MAX_MEMBERS];
+	bool is_top[CLYDE_MAX_MEMBERS];
+	char disk[CLYDE_MAX_MEMBERS][CLYDE_MEMBER_NAME];
+	uint32_t major[CLYDE_MAX_MEMBERS], minor[CLYDE_MAX_MEMBERS]; /* 0:0
+								 unknown */
 	struct clyde_devstat before[CLYDE_MAX_MEMBERS];
 	bool have[CLYDE_MAX_MEMBERS];
 };
@@ -56,10 +79,19 @@ struct clyde_stack;
  * stack s (clyde_stack_leaves: every disk of a btrfs filesystem, the
  * members of an md array, a loop device), and in *virt the first member
  * that is a virtual disk, or whose loop backing file is on one
- * (is_virtual false when none is).
+ * (is_virtual false when none is).  Each member gets its role (the
+ * leaves under the filesystem's external journal or log device and under
+ * no data device are that), whether it is one of the stack's top devices,
+ * its device number and the disk that stores it.
  */
 void clyde_members_setup(struct clyde_member_watch *w,
 			 const struct clyde_stack *s, struct clyde_virt *virt);
+
+/* Fill the roles, top marks, device numbers and storing disks of the
+ * members of w from stack s (clyde_members_setup does it; tests call it
+ * on a watch filled by hand). */
+void clyde_members_describe(struct clyde_member_watch *w,
+			    const struct clyde_stack *s);
 
 /* Read every member's counters: the start of a test. */
 void clyde_members_begin(struct clyde_member_watch *w);

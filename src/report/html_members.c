@@ -8,6 +8,7 @@
  * is collapsed.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "report/html.h"
 #include "report/html_parts.h"
@@ -25,10 +26,67 @@ static void bytes_cell(FILE *f, uint64_t b)
 	fputs("</td>", f);
 }
 
+/* Each test's own device figures: clyde's own (the kernel's accounting)
+ * and the other I/O beside it, the write amplification, and whether it
+ * started on a busy device. */
+static void io_table(FILE *f, const struct clyde_loaded_run *r)
+{
+	size_t i;
+
+	fputs("<table class=\"members\"><tr><th>test</th><th>read</th>"
+	      "<th>written</th><th>other I/O during the test (r/w)</th>"
+	      "<th>write ampl.</th><th>start</th></tr>\n",
+	      f);
+	for (i = 0; i < r->nios; i++) {
+		const struct clyde_loaded_io *io = &r->ios[i];
+
+		fputs("<tr><td>", f);
+		clyde_html_esc(f, io->test);
+		fputs("</td>", f);
+		bytes_cell(f, io->read_bytes);
+		bytes_cell(f, io->write_bytes);
+		if (!io->attributed) {
+			fputs("<td>not known: the devices&#8217; totals</td>",
+			      f);
+		} else {
+			char a[64], b[64];
+
+			clyde_fmt_human_bytes(a, sizeof(a),
+					      (double)io->other_read_bytes);
+			clyde_fmt_human_bytes(b, sizeof(b),
+					      (double)io->other_write_bytes);
+			fprintf(f,
+				"<td class=\"num\" title=\"%" PRIu64
+				" B / %" PRIu64 " B\">",
+				io->other_read_bytes, io->other_write_bytes);
+			clyde_html_esc(f, a);
+			fputs(" / ", f);
+			clyde_html_esc(f, b);
+			fputs("</td>", f);
+		}
+		fputs("<td class=\"num\">", f);
+		if (io->has_wa)
+			fprintf(f, "%.2fx", io->wa);
+		fputs("</td><td>", f);
+		if (io->busy_start) {
+			fputs("busy device: ", f);
+			clyde_html_esc(f, io->busy_why);
+		} else {
+			fputs("idle", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void run_table(FILE *f, const struct clyde_loaded_run *r)
 {
 	size_t i;
 
+	if (r->nios)
+		io_table(f, r);
+	if (!r->nmembers)
+		goto findings;
 	fputs("<table class=\"members\"><tr><th>test</th><th>member</th>"
 	      "<th>read</th><th>written</th><th>requests (r/w)</th>"
 	      "<th>write ampl.</th><th>busy</th></tr>\n",
@@ -40,6 +98,11 @@ static void run_table(FILE *f, const struct clyde_loaded_run *r)
 		clyde_html_esc(f, m->test);
 		fputs("</td><td>", f);
 		clyde_html_esc(f, m->device);
+		if (m->role[0] && strcmp(m->role, "data")) {
+			fputs(" (", f);
+			clyde_html_esc(f, m->role);
+			fputc(')', f);
+		}
 		fputs("</td>", f);
 		bytes_cell(f, m->read_bytes);
 		bytes_cell(f, m->write_bytes);
@@ -53,6 +116,7 @@ static void run_table(FILE *f, const struct clyde_loaded_run *r)
 			m->io_ticks_ms);
 	}
 	fputs("</table>\n", f);
+findings:
 	if (!r->nmember_findings)
 		return;
 	fputs("<ul class=\"findings\">", f);
@@ -70,20 +134,25 @@ void clyde_html_members(FILE *f, const struct clyde_compare *cmp)
 	size_t c;
 
 	for (c = 0; c < cmp->ncols; c++)
-		if (cmp->runs[c]->nmembers)
+		if (cmp->runs[c]->nmembers || cmp->runs[c]->nios)
 			break;
 	if (c == cmp->ncols)
 		return;
 	fputs("<h2 id=\"members\">Member disks</h2>\n<p class=\"legend\">"
-	      "What each device under the target read and wrote during each "
-	      "test (the kernel's counters: other activity on the same disks "
-	      "counts too), of the first repeat; write amplification is the "
-	      "member&#8217;s writes over the bytes the test wrote.</p>\n",
+	      "What each test read and wrote on the devices under the "
+	      "target, of the first repeat: clyde&#8217;s own I/O where the "
+	      "kernel&#8217;s accounting tells it (the process&#8217;s, or its "
+	      "cgroup&#8217;s), summed over the member disks, with the other "
+	      "I/O during the test beside it; write amplification is those "
+	      "writes over the bytes the test wrote; a test that started while "
+	      "the devices were still busy says so.  Then each member "
+	      "device&#8217;s own counters (everything on it, in its role: a "
+	      "journal or log device is marked).</p>\n",
 	      f);
 	for (c = 0; c < cmp->ncols; c++) {
 		const struct clyde_loaded_run *r = cmp->runs[c];
 
-		if (!r->nmembers)
+		if (!r->nmembers && !r->nios)
 			continue;
 		fputs(fold ? "<details><summary>" : "<h3>", f);
 		clyde_html_swatch(f, c);

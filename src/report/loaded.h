@@ -129,9 +129,25 @@ struct clyde_loaded_zcav {
 struct clyde_loaded_member {
 	char test[32];	 /* as struct clyde_loaded_test's name */
 	char device[32]; /* "loop3", "sdb" */
+	char role[16];	 /* "data", "journal", "log"; "" when not recorded */
 	uint64_t read_bytes, write_bytes, read_ios, write_ios, io_ticks_ms;
 	bool has_wa; /* write amplification known (a test that writes) */
 	double wa;
+};
+
+/* One test's device figures (its JSON "io" and "settle"), of the same
+ * repeat as the members. */
+struct clyde_loaded_io {
+	char test[32];
+	bool attributed; /* read/write are clyde's own */
+	char source[16]; /* "task", "cgroup", "" */
+	uint64_t read_bytes, write_bytes;
+	uint64_t other_read_bytes, other_write_bytes; /* 0 unless attributed */
+	bool other_shown;
+	bool has_wa;
+	double wa;
+	bool busy_start; /* settle.busy */
+	char busy_why[160];
 };
 
 struct clyde_loaded_run {
@@ -156,6 +172,8 @@ struct clyde_loaded_run {
 	 * imbalance), of the first repeat; none for other sources. */
 	struct clyde_loaded_member *members;
 	size_t nmembers;
+	struct clyde_loaded_io *ios; /* one per test that has "io" */
+	size_t nios;
 	char **member_findings;
 	size_t nmember_findings;
 };

@@ -19,6 +19,9 @@ void clyde_loaded_members_release(struct clyde_loaded_run *r)
 		free(r->member_findings[i]);
 	free(r->member_findings);
 	free(r->members);
+	free(r->ios);
+	r->ios = NULL;
+	r->nios = 0;
 	r->members = NULL;
 	r->member_findings = NULL;
 	r->nmembers = r->nmember_findings = 0;
@@ -44,6 +47,8 @@ static bool member(struct clyde_loaded_member *m, const char *test,
 		return false;
 	snprintf(m->test, sizeof(m->test), "%s", test);
 	snprintf(m->device, sizeof(m->device), "%s", dev);
+	dev = clyde_json_str(clyde_json_get(o, "role"));
+	snprintf(m->role, sizeof(m->role), "%s", dev ? dev : "");
 	m->has_wa = clyde_json_double(clyde_json_get(o, "write_amplification"),
 				      &m->wa);
 	return true;
@@ -79,6 +84,49 @@ static int add_finding(struct clyde_loaded_run *r, const char *text)
 	return 0;
 }
 
+/* Test `test`'s "io" and "settle" objects, when it has them. */
+static int add_io(struct clyde_loaded_run *r, const char *test,
+		  const struct clyde_json *t)
+{
+	const struct clyde_json *o = clyde_json_get(t, "io");
+	const struct clyde_json *s = clyde_json_get(t, "settle");
+	const struct clyde_json *v;
+	struct clyde_loaded_io io, *ni;
+	const char *str;
+
+	memset(&io, 0, sizeof(io));
+	if (!o || o->type != CLYDE_JSON_OBJECT ||
+	    !get_u64(o, "read_bytes", &io.read_bytes) ||
+	    !get_u64(o, "write_bytes", &io.write_bytes))
+		return 0;
+	v = clyde_json_get(o, "present");
+	if (!v || v->type != CLYDE_JSON_TRUE)
+		return 0;
+	snprintf(io.test, sizeof(io.test), "%s", test);
+	v = clyde_json_get(o, "attributed");
+	io.attributed = v && v->type == CLYDE_JSON_TRUE;
+	str = clyde_json_str(clyde_json_get(o, "own_source"));
+	snprintf(io.source, sizeof(io.source), "%s", str ? str : "");
+	if (io.attributed) {
+		(void)get_u64(o, "other_read_bytes", &io.other_read_bytes);
+		(void)get_u64(o, "other_write_bytes", &io.other_write_bytes);
+	}
+	v = clyde_json_get(o, "other_shown");
+	io.other_shown = v && v->type == CLYDE_JSON_TRUE;
+	io.has_wa = clyde_json_double(clyde_json_get(o, "write_amplification"),
+				      &io.wa);
+	v = s ? clyde_json_get(s, "busy") : NULL;
+	io.busy_start = v && v->type == CLYDE_JSON_TRUE;
+	str = s ? clyde_json_str(clyde_json_get(s, "still_going_on")) : NULL;
+	snprintf(io.busy_why, sizeof(io.busy_why), "%s", str ? str : "");
+	ni = realloc(r->ios, (r->nios + 1) * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	r->ios = ni;
+	r->ios[r->nios++] = io;
+	return 0;
+}
+
 /* The tests of one repeat. */
 static int one_repeat(struct clyde_loaded_run *r,
 		      const struct clyde_json *tests)
@@ -94,6 +142,8 @@ static int one_repeat(struct clyde_loaded_run *r,
 
 		if (!name)
 			continue;
+		if (add_io(r, name, t))
+			return -ENOMEM;
 		if (ms && ms->type == CLYDE_JSON_ARRAY)
 			for (j = 0; j < ms->n; j++)
 				if (add_member(r, name, &ms->items[j]))

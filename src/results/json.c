@@ -21,6 +21,7 @@
 
 #include "results/json_out.h"
 #include "results/members_json.h"
+#include "results/testio.h"
 #include "results/stack_out.h"
 #include "results/summary.h"
 
@@ -71,14 +72,6 @@ static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 	clyde_jw_bool(w, "direct_honoured", t->cache.direct_honoured);
 	clyde_jw_loop(w, &t->cache.loop, t->cache.total_bytes);
 	clyde_jw_close(w, '}');
-}
-
-/* Tests whose data is all written: the device's writes over the test's
- * bytes is their write amplification.  seeks writes only a part of its
- * operations (unknown bytes), the create tests write metadata only. */
-static bool writes_its_bytes(enum clyde_test id)
-{
-	return id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE;
 }
 
 /* "hugetlb", "thp", "small", or null for a test without I/O buffers. */
@@ -135,6 +128,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 		      const struct clyde_run *r)
 {
 	const struct clyde_test_result *t = &r->tests[id];
+	struct clyde_test_io io;
 
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_str(w, "name", clyde_test_name(id), 64);
@@ -153,7 +147,12 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	buffer_pages(w, t->buffer_pages);
 	inflight_max(w, t->inflight_max);
 	json_cache(w, t);
-	clyde_jw_device(w, &t->dev, writes_its_bytes(id) ? t->bytes : 0);
+	clyde_test_io_of_run(r, id, &io);
+	/* The test's write amplification: its own writes on the leaves
+	 * (results/testio.h), not the top device's total. */
+	clyde_jw_device_wa(w, &t->dev, io.wa);
+	clyde_jw_io(w, &io, &t->own);
+	clyde_jw_settle(w, &t->settle);
 	clyde_jw_members(w, r, id);
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; t->spans && i < t->nworkers; i++)

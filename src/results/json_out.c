@@ -247,6 +247,15 @@ void clyde_jw_latency(struct clyde_jw *w, const char *key,
 void clyde_jw_device(struct clyde_jw *w, const struct clyde_devio *d,
 		     uint64_t written)
 {
+	clyde_jw_device_wa(w, d,
+			   d->have_device && written ?
+				   (double)d->write_bytes / (double)written :
+				   -1.0);
+}
+
+void clyde_jw_device_wa(struct clyde_jw *w, const struct clyde_devio *d,
+			double wa)
+{
 	clyde_jw_open(w, "device", '{');
 	clyde_jw_bool(w, "present", d->have_device);
 	clyde_jw_u64(w, "read_bytes", d->read_bytes);
@@ -264,9 +273,8 @@ void clyde_jw_device(struct clyde_jw *w, const struct clyde_devio *d,
 			     (double)d->write_bytes / (double)d->write_ios :
 			     0.0,
 		     3);
-	if (d->have_device && written)
-		clyde_jw_num(w, "write_amplification",
-			     (double)d->write_bytes / (double)written, 4);
+	if (wa >= 0.0)
+		clyde_jw_num(w, "write_amplification", wa, 4);
 	else
 		clyde_jw_null(w, "write_amplification");
 	clyde_jw_close(w, '}');

@@ -65,6 +65,10 @@ void clyde_jw_latency(struct clyde_jw *w, const char *key,
 
 /* The "device" object; write amplification is device write bytes over
  * `written` when `written` > 0 and there is a device, else null. */
+/* The same with the write amplification given (< 0: null). */
+void clyde_jw_device_wa(struct clyde_jw *w, const struct clyde_devio *d,
+			double wa);
+
 void clyde_jw_device(struct clyde_jw *w, const struct clyde_devio *d,
 		     uint64_t written);
 

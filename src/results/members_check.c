@@ -18,15 +18,19 @@ static uint64_t moved(const struct clyde_devio *d)
 	return d->read_bytes + d->write_bytes;
 }
 
+static bool same_disk(const struct clyde_member_io *a,
+		      const struct clyde_member_io *b);
+
 static void balance(const struct clyde_members *m,
 		    struct clyde_members_verdict *v)
 {
 	bool first = true;
 	double hi = 0.0, lo = 0.0;
 
-	/* Bytes: the busiest member against the least busy one. */
+	/* Bytes: the busiest member against the least busy one.  A journal
+	 * or log device carries only the journal: never compared. */
 	for (unsigned i = 0; i < m->n; i++) {
-		if (!m->m[i].io.have_device)
+		if (!m->m[i].io.have_device || m->m[i].role != CLYDE_ROLE_DATA)
 			continue;
 		if (first || moved(&m->m[i].io) > moved(&m->m[v->busy].io))
 			v->busy = i;
@@ -34,7 +38,7 @@ static void balance(const struct clyde_members *m,
 			v->idle = i;
 		first = false;
 	}
-	if (v->counted > 1 &&
+	if (!first && v->counted_data > 1 &&
 	    moved(&m->m[v->busy].io) >= CLYDE_IMBALANCE_MIN_BYTES) {
 		uint64_t a = moved(&m->m[v->busy].io),
 			 b = moved(&m->m[v->idle].io);
@@ -48,7 +52,8 @@ static void balance(const struct clyde_members *m,
 		const struct clyde_devio *d = &m->m[i].io;
 		double per;
 
-		if (!d->have_device || moved(d) < CLYDE_IMBALANCE_MIN_BYTES)
+		if (!d->have_device || m->m[i].role != CLYDE_ROLE_DATA ||
+		    moved(d) < CLYDE_IMBALANCE_MIN_BYTES)
 			continue;
 		per = (double)d->io_ticks_ms / (double)moved(d);
 		if (first || per > hi) {
@@ -61,12 +66,24 @@ static void balance(const struct clyde_members *m,
 		}
 		first = false;
 	}
-	if (!first && v->slow != v->fast &&
-	    m->m[v->slow].io.io_ticks_ms >= CLYDE_IMBALANCE_MIN_MS &&
-	    lo > 0.0) {
+	/* Members stored on one disk (loop devices over files of one
+	 * filesystem, partitions of one disk) share its queue: their busy
+	 * times are the disk's, not theirs, and compare nothing. */
+	if (!first && v->slow != v->fast && lo > 0.0 &&
+	    !same_disk(&m->m[v->slow], &m->m[v->fast])) {
+		v->slow_compared = true;
 		v->slow_ratio = hi / lo;
-		v->slower = v->slow_ratio >= CLYDE_IMBALANCE_RATIO;
+		v->slow_candidate = m->m[v->slow].io.io_ticks_ms >=
+					    CLYDE_IMBALANCE_MIN_MS &&
+				    v->slow_ratio >= CLYDE_IMBALANCE_RATIO;
 	}
+}
+
+/* Do two members share the disk that stores them (or is it unknown)? */
+static bool same_disk(const struct clyde_member_io *a,
+		      const struct clyde_member_io *b)
+{
+	return !a->disk[0] || !b->disk[0] || !strcmp(a->disk, b->disk);
 }
 
 void clyde_members_check(const struct clyde_members *m, bool only_writes,
@@ -84,6 +101,7 @@ void clyde_members_check(const struct clyde_members *m, bool only_writes,
 		if (!d->have_device)
 			continue;
 		v->counted++;
+		v->counted_data += m->m[i].role == CLYDE_ROLE_DATA;
 		v->read_bytes += d->read_bytes;
 		v->write_bytes += d->write_bytes;
 		if (written)
@@ -169,12 +187,35 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 	if (v->slower) {
 		add(buf, n,
 		    "%s: %s was busy %.1f times longer per byte than %s "
-		    "(a slow or failing disk?)",
+		    "(slow in %u of %u tests that compared them: a slow or "
+		    "failing disk?)",
 		    label, m->m[v->slow].name, v->slow_ratio,
-		    m->m[v->fast].name);
+		    m->m[v->fast].name, v->slow_tests, v->compared_tests);
 		k++;
 	}
 	return k;
+}
+
+void clyde_members_confirm_slow(struct clyde_members_verdict *v,
+				unsigned slow_tests, unsigned compared)
+{
+	v->slow_tests = slow_tests;
+	v->compared_tests = compared;
+	v->slower = v->slow_candidate && slow_tests >= CLYDE_SLOW_MIN_TESTS &&
+		    2 * slow_tests > compared;
+}
+
+/* Over the verdicts of a run's tests (or a tree run's phases): how many
+ * could compare the members, and how many had `name` as the slow one. */
+static void slow_evidence(const struct clyde_members *m,
+			  const struct clyde_members_verdict *v,
+			  const char *name, unsigned *slow, unsigned *compared)
+{
+	if (!v->slow_compared)
+		return;
+	(*compared)++;
+	if (v->slow_candidate && !strcmp(m->m[v->slow].name, name))
+		(*slow)++;
 }
 
 bool clyde_members_parity_possible(const struct clyde_stack *s)
@@ -191,8 +232,8 @@ static bool writes_data(enum clyde_test id)
 	return clyde_test_only_writes(id) || id == CLYDE_REWRITE;
 }
 
-void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
-			     struct clyde_members_verdict *v)
+static void check_one(const struct clyde_run *r, enum clyde_test id,
+		      struct clyde_members_verdict *v)
 {
 	const struct clyde_test_result *t = &r->tests[id];
 
@@ -201,6 +242,27 @@ void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
 		clyde_test_only_writes(id) &&
 			clyde_members_parity_possible(&r->env.stack),
 		writes_data(id) ? t->bytes : 0, v);
+}
+
+void clyde_members_check_run(const struct clyde_run *r, enum clyde_test id,
+			     struct clyde_members_verdict *v)
+{
+	unsigned slow = 0, compared = 0;
+
+	check_one(r, id, v);
+	if (!v->slow_candidate)
+		return;
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		struct clyde_members_verdict o;
+
+		if (r->tests[i].state != CLYDE_DONE)
+			continue;
+		check_one(r, (enum clyde_test)i, &o);
+		slow_evidence(&r->tests[i].members, &o,
+			      r->tests[id].members.m[v->slow].name, &slow,
+			      &compared);
+	}
+	clyde_members_confirm_slow(v, slow, compared);
 }
 
 unsigned clyde_members_run_findings(char *buf, size_t n,
@@ -220,21 +282,41 @@ unsigned clyde_members_run_findings(char *buf, size_t n,
 		clyde_stack_stripe(&r->env.stack, &st) ? NULL : &st, chunk);
 }
 
-void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
-			      struct clyde_members_verdict *v, char *text,
-			      size_t n)
+static void tree_check_one(const struct clyde_tree_run *run, int p,
+			   struct clyde_members_verdict *v)
 {
 	const struct clyde_tree_phase_result *r = &run->phases[p];
 	bool extract = p == CLYDE_TREE_EXTRACT;
-	struct clyde_stack_stripe st;
 
 	clyde_members_check(
 		&r->members,
 		extract && clyde_members_parity_possible(&run->env.stack),
 		extract ? r->bytes : 0, v);
+}
+
+void clyde_tree_members_check(const struct clyde_tree_run *run, int p,
+			      struct clyde_members_verdict *v, char *text,
+			      size_t n)
+{
+	const struct clyde_tree_phase_result *r = &run->phases[p];
+	struct clyde_stack_stripe st;
+	unsigned slow = 0, compared = 0;
+
+	tree_check_one(run, p, v);
+	for (int q = 0; v->slow_candidate && q < CLYDE_TREE_PHASE_COUNT; q++) {
+		struct clyde_members_verdict o;
+
+		if (!run->phases[q].ran)
+			continue;
+		tree_check_one(run, q, &o);
+		slow_evidence(&run->phases[q].members, &o,
+			      r->members.m[v->slow].name, &slow, &compared);
+	}
+	if (v->slow_candidate)
+		clyde_members_confirm_slow(v, slow, compared);
 	clyde_members_findings(
 		text, n, clyde_tree_phase_name((enum clyde_tree_phase)p),
 		&r->members, v,
 		clyde_stack_stripe(&run->env.stack, &st) ? NULL : &st,
-		extract ? (uint32_t)run->cfg.io_size : 0);
+		p == CLYDE_TREE_EXTRACT ? (uint32_t)run->cfg.io_size : 0);
 }

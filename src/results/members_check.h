@@ -10,9 +10,15 @@
  *   stripes.
  * - Write amplification: member bytes written over the bytes the test
  *   wrote, per member and for the array (raid1 over two disks: 2).
- * - Imbalance: among members that did I/O, one moved more than
- *   CLYDE_IMBALANCE_RATIO times the bytes of the least busy one, or was
- *   busy that many times longer per byte (a slow disk).
+ * - Imbalance: among the data members that did I/O (a journal or log
+ *   device is never compared with them), one moved more than
+ *   CLYDE_IMBALANCE_RATIO times the bytes of the least busy one.
+ * - A slow member: one was busy that many times longer per byte than the
+ *   fastest, on disks of their own (members whose storage is one disk,
+ *   loop devices over files of one filesystem, share its queue and are
+ *   never compared), and the same member was the slow one in at least
+ *   CLYDE_SLOW_MIN_TESTS tests and in most of the tests that could
+ *   compare them.  One test alone is a candidate, not a finding.
  */
 #ifndef CLYDE_RESULTS_MEMBERS_CHECK_H
 #define CLYDE_RESULTS_MEMBERS_CHECK_H
@@ -30,10 +36,13 @@
  * noise. */
 #define CLYDE_IMBALANCE_MIN_BYTES (8ull << 20)
 #define CLYDE_IMBALANCE_MIN_MS 200u
+/* A slow member is named only when it was slow in this many tests. */
+#define CLYDE_SLOW_MIN_TESTS 2u
 
 struct clyde_members_verdict {
-	unsigned counted;    /* members with counters */
-	uint64_t read_bytes; /* summed over the members */
+	unsigned counted;      /* members with counters */
+	unsigned counted_data; /* ... that are data members */
+	uint64_t read_bytes;   /* summed over the members */
 	uint64_t write_bytes;
 	uint64_t written; /* what the test wrote (its bytes), 0 unknown */
 	double wa_array;  /* write_bytes / written; < 0 not applicable */
@@ -42,9 +51,15 @@ struct clyde_members_verdict {
 	bool busier;	     /* one member moved many times the bytes */
 	unsigned busy, idle; /* indexes of the most and least busy */
 	double busy_ratio;
-	bool slower; /* one member took many times longer per byte */
+	/* Time per byte: slow_compared when two data members on disks of
+	 * their own moved enough to compare; slow_candidate when in this
+	 * test one took many times longer per byte; slower when the other
+	 * tests of the run bear it out (clyde_members_confirm_slow), and
+	 * only then is it a finding. */
+	bool slow_compared, slow_candidate, slower;
 	unsigned slow, fast;
 	double slow_ratio;
+	unsigned slow_tests, compared_tests; /* the run's evidence */
 };
 
 /* Does test id only write (no data is read back)? */
@@ -73,6 +88,15 @@ unsigned clyde_members_findings(char *buf, size_t n, const char *label,
 				const struct clyde_members_verdict *v,
 				const struct clyde_stack_stripe *g,
 				uint32_t chunk);
+
+/*
+ * Weigh one test's slow candidate against the run: `slow_tests` is the
+ * number of tests whose candidate was the same member, `compared` the
+ * tests that could compare the members.  Sets v->slower when
+ * slow_tests >= CLYDE_SLOW_MIN_TESTS and more than half of compared.
+ */
+void clyde_members_confirm_slow(struct clyde_members_verdict *v,
+				unsigned slow_tests, unsigned compared);
 
 /* Can the stack under s do read-modify-write: a parity stripe, or no
  * stack known (a result read back without one)? */

@@ -6,6 +6,7 @@
 
 #include "results/members_check.h"
 #include "results/stack_out.h"
+#include "results/testio.h"
 #include "results/tree_result.h"
 
 void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
@@ -21,6 +22,12 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 
 		clyde_jw_open(w, NULL, '{');
 		CLYDE_JW_ARR(w, "device", m->m[i].name);
+		clyde_jw_str(w, "role", clyde_member_role_name(m->m[i].role),
+			     16);
+		clyde_jw_bool(w, "top", m->m[i].is_top);
+		clyde_jw_str(w, "stored_on",
+			     m->m[i].disk[0] ? m->m[i].disk : NULL,
+			     sizeof(m->m[i].disk));
 		clyde_jw_bool(w, "present", d->have_device);
 		clyde_jw_u64(w, "read_bytes", d->read_bytes);
 		clyde_jw_u64(w, "write_bytes", d->write_bytes);
@@ -44,6 +51,13 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 	clyde_jw_bool(w, "read_modify_write", v->rmw);
 	clyde_jw_bool(w, "unbalanced", v->busier);
 	clyde_jw_bool(w, "slow_member", v->slower);
+	clyde_jw_bool(w, "slow_candidate", v->slow_candidate);
+	if (v->slow_compared)
+		clyde_jw_num(w, "slow_ratio", v->slow_ratio, 3);
+	else
+		clyde_jw_null(w, "slow_ratio");
+	clyde_jw_u64(w, "slow_tests", v->slow_tests);
+	clyde_jw_u64(w, "compared_tests", v->compared_tests);
 	clyde_jw_open(w, "findings", '[');
 	snprintf(text, sizeof(text), "%s", findings);
 	for (line = strtok_r(text, "\n", &save); line;
@@ -126,6 +140,78 @@ int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
 	clyde_advice_json(w, "advice", l);
 	free(l);
 	return 0;
+}
+
+static void u64_or_null(struct clyde_jw *w, const char *key, bool have,
+			uint64_t v)
+{
+	if (have)
+		clyde_jw_u64(w, key, v);
+	else
+		clyde_jw_null(w, key);
+}
+
+void clyde_jw_io(struct clyde_jw *w, const struct clyde_test_io *io,
+		 const struct clyde_ownio *own)
+{
+	enum clyde_own_source src = own ? own->source : CLYDE_OWN_NONE;
+
+	clyde_jw_open(w, "io", '{');
+	clyde_jw_bool(w, "present", io->have);
+	clyde_jw_str(w, "scope", io->on_leaves ? "leaves" : "device", 16);
+	clyde_jw_u64(w, "devices",
+		     io->have ? (io->nleaves ? io->nleaves : 1) : 0);
+	clyde_jw_u64(w, "read_bytes", io->read);
+	clyde_jw_u64(w, "write_bytes", io->write);
+	clyde_jw_u64(w, "total_read_bytes", io->total_read);
+	clyde_jw_u64(w, "total_write_bytes", io->total_write);
+	clyde_jw_bool(w, "attributed", io->attributed);
+	clyde_jw_str(w, "own_source",
+		     src == CLYDE_OWN_NONE ? NULL : clyde_own_source_name(src),
+		     16);
+	clyde_jw_str(w, "cgroup", own && own->cgroup[0] ? own->cgroup : NULL,
+		     CLYDE_OWN_CGROUP_LEN);
+	u64_or_null(w, "own_read_bytes", io->attributed, io->own_read);
+	u64_or_null(w, "own_write_bytes", io->attributed, io->own_write);
+	u64_or_null(w, "other_read_bytes", io->attributed, io->other_read);
+	u64_or_null(w, "other_write_bytes", io->attributed, io->other_write);
+	clyde_jw_bool(w, "other_shown", clyde_test_io_other_shown(io));
+	u64_or_null(w, "process_read_bytes",
+		    own && src == CLYDE_OWN_TASK && own->have_top,
+		    own ? own->top_read_bytes : 0);
+	u64_or_null(w, "process_write_bytes",
+		    own && src == CLYDE_OWN_TASK && own->have_top,
+		    own ? own->top_write_bytes : 0);
+	u64_or_null(w, "top_read_bytes", io->have_top, io->top_read);
+	u64_or_null(w, "top_write_bytes", io->have_top, io->top_write);
+	if (io->wa >= 0.0)
+		clyde_jw_num(w, "write_amplification", io->wa, 4);
+	else
+		clyde_jw_null(w, "write_amplification");
+	clyde_jw_close(w, '}');
+}
+
+void clyde_jw_settle(struct clyde_jw *w, const struct clyde_settle *s)
+{
+	char why[256];
+
+	clyde_jw_open(w, "settle", '{');
+	clyde_jw_bool(w, "looked", s->looked);
+	clyde_jw_bool(w, "busy", s->busy);
+	clyde_jw_u64(w, "limit_ns", s->limit_ns);
+	clyde_jw_u64(w, "waited_ns", s->waited_ns);
+	clyde_jw_u64(w, "in_flight", s->in_flight);
+	clyde_jw_u64(w, "moved_bytes", s->moved_bytes);
+	clyde_jw_u64(w, "discarded_bytes", s->discarded_bytes);
+	clyde_jw_u64(w, "discard_ios", s->discard_ios);
+	clyde_jw_str(w, "pages_of", s->per_device ? "devices" : "machine", 16);
+	clyde_jw_u64(w, "dirty_bytes", s->dirty_bytes);
+	clyde_jw_u64(w, "writeback_bytes", s->writeback_bytes);
+	clyde_jw_str(w, "busiest", s->busiest[0] ? s->busiest : NULL,
+		     sizeof(s->busiest));
+	clyde_settle_describe(s, why, sizeof(why));
+	clyde_jw_str(w, "still_going_on", why[0] ? why : NULL, sizeof(why));
+	clyde_jw_close(w, '}');
 }
 
 void clyde_tree_jw_members(struct clyde_jw *w, const struct clyde_tree_run *run,

@@ -38,6 +38,17 @@ double clyde_loop_fraction(const struct clyde_loopcache_seen *l,
 
 struct clyde_stack;
 struct clyde_tree_run;
+struct clyde_test_io;
+
+/* "io": {...}: the test's device figures (results/testio.h): the totals
+ * on the leaves or the device, clyde's own and the other I/O, the top
+ * device's share and the write amplification; `own` says where clyde's
+ * own figures came from. */
+void clyde_jw_io(struct clyde_jw *w, const struct clyde_test_io *io,
+		 const struct clyde_ownio *own);
+
+/* "settle": {...}: what the devices were doing before the test. */
+void clyde_jw_settle(struct clyde_jw *w, const struct clyde_settle *s);
 
 /* "members" and "members_check" of phase p of a tree run: extract only
  * writes (its bytes and -io-size chunks), the walks read. */

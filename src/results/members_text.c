@@ -79,6 +79,7 @@ static void member_row(FILE *f, const char *first,
 {
 	char rd[CLYDE_FMT_LEN], wr[CLYDE_FMT_LEN];
 	char ri[32], wi[32], wa[32], busy[CLYDE_FMT_LEN];
+	char name[CLYDE_MEMBER_NAME + 16];
 
 	clyde_fmt_human_bytes(rd, sizeof(rd), (double)m->io.read_bytes);
 	clyde_fmt_human_bytes(wr, sizeof(wr), (double)m->io.write_bytes);
@@ -89,7 +90,13 @@ static void member_row(FILE *f, const char *first,
 	else
 		snprintf(wa, sizeof(wa), "-");
 	clyde_fmt_human_ns(busy, sizeof(busy), (double)m->io.io_ticks_ms * 1e6);
-	fprintf(f, MEMBER_FMT, first, m->name, rd, wr, ri, wi, wa, busy);
+	/* A journal or log device says so: "loop1 (log)". */
+	if (m->role != CLYDE_ROLE_DATA)
+		snprintf(name, sizeof(name), "%s (%s)", m->name,
+			 clyde_member_role_name(m->role));
+	else
+		snprintf(name, sizeof(name), "%s", m->name);
+	fprintf(f, MEMBER_FMT, first, name, rd, wr, ri, wi, wa, busy);
 }
 
 static void write_findings(FILE *f, const struct clyde_run *runs, unsigned n)

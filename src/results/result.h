@@ -15,6 +15,8 @@
 #include "env/members.h"
 #include "env/stack.h"
 #include "env/members_virt.h"
+#include "env/ownio.h"
+#include "env/settle.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 
@@ -116,6 +118,8 @@ struct clyde_test_result {
 	struct clyde_cache_info cache;
 	struct clyde_devio dev;	      /* what reached the block device */
 	struct clyde_members members; /* ... and each leaf device below it */
+	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
+	struct clyde_settle settle;   /* the devices before it started */
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "results/summary.h"
+#include "results/testio.h"
 
 /* Column layout of the two tables; rows are at most 96 columns (a rate
  * column fits "1234567 files/s"). */
@@ -112,14 +113,15 @@ char *clyde_fmt_human_ns(char *buf, size_t len, double ns)
 
 /* One test over all runs, as its row shows it. */
 struct row {
-	bool done;	    /* in at least one run */
-	double residency;   /* highest measured, < 0 when never measured */
-	unsigned res_run;   /* the run it was seen in */
-	bool direct_failed; /* -D checked and not honoured in some run */
-	bool have_device;   /* in at least one run */
-	bool on_device;	    /* a run's target is on a block device */
-	uint64_t dev_read, dev_write, bytes;
-	struct clyde_hist *lat; /* all runs' operations; owned */
+	bool done;		 /* in at least one run */
+	double residency;	 /* highest measured, < 0 when never measured */
+	unsigned res_run;	 /* the run it was seen in */
+	bool direct_failed;	 /* -D checked and not honoured in some run */
+	bool have_device;	 /* in at least one run */
+	bool on_device;		 /* a run's target is on a block device */
+	uint64_t bytes;		 /* of the runs with device counters */
+	struct clyde_test_io io; /* summed over the runs */
+	struct clyde_hist *lat;	 /* all runs' operations; owned */
 };
 
 static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
@@ -129,6 +131,7 @@ static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
 	row->residency = -1.0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct clyde_test_result *t = &runs[i].tests[id];
+		struct clyde_test_io io;
 		double res;
 
 		if (t->state != CLYDE_DONE)
@@ -142,11 +145,14 @@ static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
 		}
 		if (t->cache.direct_checked && !t->cache.direct_honoured)
 			row->direct_failed = true;
-		if (t->dev.have_device) {
+		clyde_test_io_of_run(&runs[i], id, &io);
+		if (io.have) {
 			row->have_device = true;
-			row->dev_read += t->dev.read_bytes;
-			row->dev_write += t->dev.write_bytes;
 			row->bytes += t->bytes;
+			clyde_test_io_add(&row->io, &io,
+					  clyde_test_writes_its_bytes(id) ?
+						  row->bytes :
+						  0);
 		}
 		if (t->latency && clyde_hist_count(t->latency)) {
 			if (!row->lat) {
@@ -198,14 +204,14 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 					 "no block device");
 		return;
 	}
-	clyde_fmt_human_bytes(rd, sizeof(rd), (double)row->dev_read);
-	clyde_fmt_human_bytes(wr, sizeof(wr), (double)row->dev_write);
+	/* clyde's own I/O where the kernel tells it, summed over the
+	 * leaves (results/testio.h); the rest is said below the table. */
+	clyde_fmt_human_bytes(rd, sizeof(rd), (double)row->io.read);
+	clyde_fmt_human_bytes(wr, sizeof(wr), (double)row->io.write);
 	/* As in the JSON: only the tests that write all their bytes have a
 	 * write amplification. */
-	if ((id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK ||
-	     id == CLYDE_REWRITE) &&
-	    row->bytes) {
-		double x = (double)row->dev_write / (double)row->bytes;
+	if (row->io.wa >= 0.0) {
+		double x = row->io.wa;
 
 		/* three significant digits keep the column 6 wide */
 		snprintf(wa, sizeof(wa), "%.*fx",
@@ -219,6 +225,119 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 	}
 	fprintf(f, ROW_FMT, clyde_test_name(id), rate, res, lat[0], lat[1],
 		lat[2], lat[3], rd, wr, wa);
+}
+
+/* Whose the device figures are, what else the devices did during each
+ * test, and the top device's share when the figures sum the leaves. */
+static void write_device_notes(FILE *f, const struct clyde_run *runs,
+			       unsigned n,
+			       const struct row rows[CLYDE_TEST_COUNT])
+{
+	char a[CLYDE_FMT_LEN], b[CLYDE_FMT_LEN], c[CLYDE_FMT_LEN],
+		d[CLYDE_FMT_LEN];
+	bool any = false, unattributed = false, leaves = false, known = false;
+	enum clyde_own_source src = CLYDE_OWN_NONE;
+	const char *cgroup = "";
+
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_test_io *io = &rows[i].io;
+
+		if (!rows[i].done || !io->have)
+			continue;
+		any = true;
+		leaves |= io->on_leaves;
+		if (!io->attributed)
+			unattributed = true;
+		else if (src == CLYDE_OWN_NONE)
+			src = io->source;
+	}
+	/* Was clyde's own I/O read at all (a test may still not be
+	 * attributed: a filesystem over several devices)? */
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++)
+			known |= runs[r].tests[i].state == CLYDE_DONE &&
+				 runs[r].tests[i].own.source != CLYDE_OWN_NONE;
+	for (unsigned r = 0; r < n && src == CLYDE_OWN_CGROUP; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT && !cgroup[0]; i++)
+			cgroup = runs[r].tests[i].own.cgroup;
+	if (!any)
+		return;
+	if (src == CLYDE_OWN_CGROUP)
+		fprintf(f,
+			"clyde: dev read/write are clyde's own I/O (its cgroup "
+			"%s, io.stat)%s\n",
+			cgroup, leaves ? ", summed over the member disks" : "");
+	else if (src == CLYDE_OWN_TASK)
+		fprintf(f,
+			"clyde: dev read/write are clyde's own I/O (its I/O "
+			"accounting, /proc/self/io)%s\n",
+			leaves ? ", summed over the member disks" : "");
+	if (unattributed && !known)
+		fputs("clyde: note: dev read/write are the devices' totals, "
+		      "not clyde's own (no I/O accounting)\n",
+		      f);
+	else if (unattributed)
+		fprintf(f,
+			"clyde: note: dev read/write %sare the devices' "
+			"totals, not clyde's own:\n"
+			"clyde: note: a filesystem over several devices; a "
+			"cgroup of clyde's own tells (systemd-run --scope)\n",
+			src == CLYDE_OWN_NONE ? "" : "of some tests ");
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_test_io *io = &rows[i].io;
+
+		if (!rows[i].done || !clyde_test_io_other_shown(io))
+			continue;
+		clyde_fmt_human_bytes(a, sizeof(a), (double)io->other_read);
+		clyde_fmt_human_bytes(b, sizeof(b), (double)io->other_write);
+		clyde_fmt_human_bytes(c, sizeof(c), (double)io->total_read);
+		clyde_fmt_human_bytes(d, sizeof(d), (double)io->total_write);
+		fprintf(f,
+			"clyde: %s: other I/O during the test: %s read, %s "
+			"written\n"
+			"clyde:   (the devices' total: %s read, %s written)\n",
+			clyde_test_name((enum clyde_test)i), a, b, c, d);
+	}
+	for (int i = 0, header = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_test_io *io = &rows[i].io;
+
+		if (!rows[i].done || !io->have_top)
+			continue;
+		if (!header++)
+			fprintf(f,
+				"clyde: dev read/write sum the %u member disks; "
+				"the top device %s alone (all I/O):\n",
+				io->nleaves, runs[0].env.target.block_dev);
+		clyde_fmt_human_bytes(a, sizeof(a), (double)io->top_read);
+		clyde_fmt_human_bytes(b, sizeof(b), (double)io->top_write);
+		fprintf(f, "clyde:   %-10s %10s read %10s written\n",
+			clyde_test_name((enum clyde_test)i), a, b);
+	}
+}
+
+/* Tests that started on a device still busy after --settle. */
+static void write_busy(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+			const struct clyde_test_result *t = &runs[r].tests[i];
+			char why[256], where[32] = "", waited[CLYDE_FMT_LEN];
+
+			if (t->state != CLYDE_DONE || !t->settle.busy)
+				continue;
+			if (n > 1)
+				snprintf(where, sizeof(where), " (run %u)",
+					 r + 1);
+			clyde_settle_describe(&t->settle, why, sizeof(why));
+			clyde_fmt_human_ns(waited, sizeof(waited),
+					   (double)t->settle.waited_ns);
+			fprintf(f,
+				"clyde: warning: %s%s started on a busy device "
+				"(waited %s, --settle):\n"
+				"clyde: warning: %s\n",
+				clyde_test_label((enum clyde_test)i), where,
+				waited, why);
+		}
 }
 
 /* Page-cache residency says nothing of the dentry and inode caches, which
@@ -438,6 +557,8 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 		if (rows[i].done)
 			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
 	write_warnings(f, rows, n);
+	write_device_notes(f, runs, n, rows);
+	write_busy(f, runs, n);
 	write_metadata_note(f, rows, &runs[0].params);
 	write_engine_note(f, rows, &runs[0].params);
 	write_overhead(f, runs, n);

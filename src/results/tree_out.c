@@ -12,6 +12,7 @@
 #include "results/format.h"
 #include "results/json_out.h"
 #include "results/members_json.h"
+#include "results/testio.h"
 #include "results/run_out.h"
 
 #define MB 1e6
@@ -126,6 +127,44 @@ static void text_phase_row(FILE *f, int p,
 		cpu_pct(r), r->cache_dropped ? "cold" : "warm");
 }
 
+/* The phase's device line: clyde's own I/O where the kernel tells it
+ * (results/testio.h), the other I/O beside it, the top device's share
+ * when the figures sum the member disks. */
+static void write_device(FILE *f, const struct clyde_tree_run *run, int p,
+			 const char *name)
+{
+	char a[64], b[64], c[64], d[64], more[256] = "";
+	struct clyde_test_io io;
+
+	clyde_test_io_of_phase(run, p, &io);
+	if (!io.have)
+		return;
+	clyde_fmt_double(a, sizeof(a), (double)io.read / MB, 1);
+	clyde_fmt_double(b, sizeof(b), (double)io.write / MB, 1);
+	if (clyde_test_io_other_shown(&io)) {
+		clyde_fmt_double(c, sizeof(c), (double)io.other_read / MB, 1);
+		clyde_fmt_double(d, sizeof(d), (double)io.other_write / MB, 1);
+		snprintf(more, sizeof(more),
+			 "; other I/O during the test: %s MB read, %s MB "
+			 "written",
+			 c, d);
+	}
+	fprintf(f, "device   %-14s read %s MB, wrote %s MB (%s%s)\n", name, a,
+		b,
+		io.attributed ? "clyde's own" :
+				"the devices' totals: clyde's share not known",
+		more);
+	if (io.have_top) {
+		clyde_fmt_double(a, sizeof(a), (double)io.top_read / MB, 1);
+		clyde_fmt_double(b, sizeof(b), (double)io.top_write / MB, 1);
+		fprintf(f,
+			"device   %-14s the top device %s alone (all I/O): "
+			"read %s MB, wrote %s MB; the figures above sum %u "
+			"member disks\n",
+			name, run->env.target.block_dev, a, b, io.nleaves);
+	}
+}
+
 int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 			  const char *version)
 {
@@ -174,20 +213,20 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 		if (r->cache_reason[0])
 			fprintf(f, "cache    %-14s %s\n", name,
 				r->cache_reason);
-		if (r->dev.have_device)
+		write_device(f, run, p, name);
+		if (r->settle.busy) {
+			char why[256];
+
+			clyde_settle_describe(&r->settle, why, sizeof(why));
 			fprintf(f,
-				"device   %-14s read %s MB in %" PRIu64
-				" requests, wrote %s MB in %" PRIu64
-				" requests\n",
+				"settle   %-14s started on a busy device "
+				"(waited %s s, --settle): %s\n",
 				name,
-				clyde_fmt_double(a, sizeof(a),
-						 (double)r->dev.read_bytes / MB,
-						 1),
-				r->dev.read_ios,
 				clyde_fmt_double(
-					b, sizeof(b),
-					(double)r->dev.write_bytes / MB, 1),
-				r->dev.write_ios);
+					a, sizeof(a),
+					(double)r->settle.waited_ns / 1e9, 2),
+				why);
+		}
 		if (r->symlinks || r->others)
 			fprintf(f,
 				"entries  %-14s %" PRIu64 " symlinks (not "
@@ -240,6 +279,8 @@ static void jw_str_or_null(struct clyde_jw *w, const char *key, const char *s,
 static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
 		       int p, const struct clyde_tree_phase_result *r)
 {
+	struct clyde_test_io io;
+
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_str(w, "name", clyde_tree_phase_name((enum clyde_tree_phase)p),
 		     64);
@@ -272,7 +313,10 @@ static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
 	clyde_jw_loop(w, &r->loop, r->bytes);
 	clyde_jw_close(w, '}');
 	/* Only extract writes data of its own to compare with. */
-	clyde_jw_device(w, &r->dev, p == CLYDE_TREE_EXTRACT ? r->bytes : 0);
+	clyde_test_io_of_phase(run, p, &io);
+	clyde_jw_device_wa(w, &r->dev, io.wa);
+	clyde_jw_io(w, &io, &r->own);
+	clyde_jw_settle(w, &r->settle);
 	clyde_tree_jw_members(w, run, p);
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; i < r->nworkers; i++) {
@@ -494,6 +538,7 @@ int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
 	csv_u64(f, c->noatime || c->existing);
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
 		const struct clyde_tree_phase_result *r = &run->phases[p];
+		struct clyde_test_io io;
 
 		if (!r->ran) {
 			for (int i = 0; i < CLYDE_TREE_CSV_PHASE_FIELDS; i++)
@@ -510,8 +555,11 @@ int clyde_tree_csv_write(FILE *f, const struct clyde_tree_run *run,
 		csv_double(f, cpu_pct(r), 1);
 		csv_u64(f, r->cache_dropped);
 		csv_u64(f, errors_total(&r->errors));
-		csv_u64(f, r->dev.read_bytes);
-		csv_u64(f, r->dev.write_bytes);
+		/* The phase's own device bytes, as the text and the JSON's
+		 * "io" say them. */
+		clyde_test_io_of_phase(run, p, &io);
+		csv_u64(f, io.read);
+		csv_u64(f, io.write);
 	}
 	fputc('\n', f);
 	return clyde_out_finish(f);

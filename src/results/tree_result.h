@@ -117,6 +117,8 @@ struct clyde_tree_phase_result {
 	char cache_reason[192]; /* why not (or a caveat); "" when none */
 	struct clyde_devio dev;
 	struct clyde_members members; /* each leaf device below the target */
+	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
+	struct clyde_settle settle;   /* the devices before it started */
 	/* Loop devices without direct I/O: their backing files' cache
 	 * before a walk (evicted along with the caches when they are
 	 * dropped). */
@@ -149,9 +151,10 @@ struct clyde_tree_config {
 	/* Walk this tree read-only instead of generating one; borrowed.
 	 * Only read-only phases are allowed with it. */
 	const char *existing;
-	size_t io_size;	  /* bytes per read() and write() */
-	bool drop_caches; /* try to drop every cache before each phase */
-	bool noatime;	  /* O_NOATIME on the generated tree (always on for
+	size_t io_size;	    /* bytes per read() and write() */
+	bool drop_caches;   /* try to drop every cache before each phase */
+	uint64_t settle_ns; /* --settle: wait up to this for idle devices */
+	bool noatime;	    /* O_NOATIME on the generated tree (always on for
 			   * an existing one) */
 	bool one_fs;
 	bool zeros; /* bonnie++'s data pattern instead of random bytes */

@@ -32,6 +32,8 @@
 
 #include "env/env.h"
 #include "env/members.h"
+#include "env/ownio.h"
+#include "env/settle.h"
 #include "io/cache.h"
 #include "io/loopcache.h"
 #include "io/scratch.h"
@@ -169,6 +171,8 @@ struct suite_state {
 	bool memory_fs; /* tmpfs and the like: the cache is the storage */
 	struct clyde_member_watch members; /* the leaf devices below */
 	struct clyde_loopcache loops;	   /* ... that are loops without dio */
+	struct clyde_own_watch own;	   /* clyde's own I/O */
+	struct clyde_settle_watch settle;  /* the devices to let settle */
 };
 
 /* Tests that read back what an earlier test wrote: the data must be made
@@ -478,10 +482,14 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		free(tid);
 		return ret;
 	}
+	/* The writeback and discards of the test before (or of anything
+	 * else) are not this one's: let the devices settle first. */
+	clyde_settle_wait(st->ctx, &st->settle, &r->settle);
 	if (st->target && st->target->has_block_device &&
 	    clyde_devstat_read(st->target, &dev0) == 0)
 		have_dev = true;
 	clyde_members_begin(&st->members);
+	clyde_own_begin(&st->own);
 	if (st->progress) {
 		atomic_store(&st->progress->test, (int)te->id);
 		atomic_store(&st->progress->done, 0);
@@ -526,6 +534,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);
 	clyde_members_end(&st->members, &r->members);
+	clyde_own_end(&st->own, &r->own);
 	if (st->progress)
 		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);
@@ -621,6 +630,12 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
 	clyde_members_setup(&st.members, &run->env.stack, &run->env.virt);
 	clyde_loopcache_find(&st.loops, &st.members);
+	clyde_own_setup_run(&st.own, &st.members, st.target);
+	clyde_settle_init(&st.settle, NULL, cfg->settle_ns);
+	if (st.target->has_block_device)
+		clyde_settle_add(&st.settle, st.target->block_dev);
+	for (unsigned i = 0; i < st.members.n; i++)
+		clyde_settle_add(&st.settle, st.members.name[i]);
 	ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
 		const struct test_entry *te = &suite[i];

@@ -67,6 +67,8 @@ struct clyde_bonnie_config {
 
 	/* Honest numbers. */
 	bool perchar_given; /* -fN given: no time bound on the per-char tests */
+	uint64_t settle_ns; /* --settle: wait up to this for idle devices */
+	bool settle_given;  /* --settle was on the command line */
 	bool no_evict;	    /* --no-evict: leave the page cache alone */
 	bool drop_caches;   /* --drop-caches: drop all caches before the
 			       * metadata tests (root) */

@@ -33,6 +33,7 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
 	cfg->engine = &clyde_engine_psync;
 	cfg->iodepth = 1;
+	cfg->settle_ns = (uint64_t)(CLYDE_SETTLE_DEFAULT_S * 1e9);
 }
 
 uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)

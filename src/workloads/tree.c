@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env/ownio.h"
+#include "env/settle.h"
 #include "io/cache.h"
 #include "io/loopcache.h"
 
@@ -61,6 +63,7 @@ void clyde_tree_config_init(struct clyde_tree_config *cfg)
 	cfg->workers = 4;
 	cfg->io_size = CLYDE_TREE_DEFAULT_IO_SIZE;
 	cfg->drop_caches = true;
+	cfg->settle_ns = (uint64_t)(CLYDE_SETTLE_DEFAULT_S * 1e9);
 }
 
 static uint64_t process_cpu(uint64_t *sys)
@@ -115,6 +118,8 @@ struct phase_env {
 	int walk_dirfd;
 	struct clyde_member_watch members; /* the leaf devices below */
 	struct clyde_loopcache loops;	   /* ... that are loops without dio */
+	struct clyde_own_watch own;	   /* clyde's own I/O */
+	struct clyde_settle_watch settle;  /* the devices to let settle */
 };
 
 /* Every message of a failed phase starts with the phase's name; running
@@ -167,6 +172,9 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	 * them from its backing file's cache. */
 	if (p != CLYDE_TREE_EXTRACT && p != CLYDE_TREE_DELETE && e->loops.n)
 		clyde_loopcache_prepare(&e->loops, r->cache_dropped, &r->loop);
+	/* The writeback and discards of the phase before are not this
+	 * one's: let the devices settle first. */
+	clyde_settle_wait(e->ctx, &e->settle, &r->settle);
 	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
 	if (e->hooks && e->hooks->start_phase) {
 		ret = e->hooks->start_phase(e->hooks->arg, p);
@@ -174,6 +182,7 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 			return ret;
 	}
 	clyde_members_begin(&e->members);
+	clyde_own_begin(&e->own);
 	u0 = process_cpu(&s0);
 	switch (p) {
 	case CLYDE_TREE_EXTRACT:
@@ -204,6 +213,7 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	else
 		r->dev.have_device = false;
 	clyde_members_end(&e->members, &r->members);
+	clyde_own_end(&e->own, &r->own);
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
 	if (ret < 0 && ret != -EINTR)
@@ -308,6 +318,12 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		clyde_err_clear(ctx);
 	clyde_members_setup(&e.members, &run->env.stack, &run->env.virt);
 	clyde_loopcache_find(&e.loops, &e.members);
+	clyde_own_setup_run(&e.own, &e.members, &run->env.target);
+	clyde_settle_init(&e.settle, NULL, cfg->settle_ns);
+	if (run->env.target.has_block_device)
+		clyde_settle_add(&e.settle, run->env.target.block_dev);
+	for (unsigned i = 0; i < e.members.n; i++)
+		clyde_settle_add(&e.settle, e.members.name[i]);
 
 	if (cfg->existing) {
 		/* Read-only: O_RDONLY, nothing else is ever asked of it. */

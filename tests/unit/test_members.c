@@ -48,6 +48,8 @@ static void member(struct clyde_members *m, const char *name, uint64_t read,
 	counters(&before, 1000, 2000, 5);
 	counters(&after, 1000 + read / 512, 2000 + written / 512, 5 + ticks);
 	snprintf(io->name, sizeof(io->name), "%s", name);
+	/* A disk of its own unless a test says otherwise. */
+	snprintf(io->disk, sizeof(io->disk), "%s", name);
 	clyde_devstat_delta(&before, &after, &io->io);
 }
 
@@ -199,13 +201,21 @@ static void test_mirror_and_imbalance(void)
 	CHECK(v.wa_array > 1.99 && v.wa_array < 2.01);
 	CHECK(v.wa[0] > 0.99 && v.wa[0] < 1.01);
 	CHECK(!v.busier && !v.slower && !v.rmw);
-	/* One disk three times slower per byte. */
+	/* One disk three times slower per byte: a candidate, named only
+	 * when other tests bear it out (test_slow_member). */
 	m.m[1].io.io_ticks_ms = 3000;
 	clyde_members_check(&m, true, 256 * MIB, &v);
-	CHECK(v.slower && v.slow == 1 && !v.busier);
+	CHECK(v.slow_candidate && v.slow == 1 && !v.busier && !v.slower);
+	CHECK(clyde_members_findings(text, sizeof(text), "block write", &m, &v,
+				     NULL, 8192) == 0);
+	clyde_members_confirm_slow(&v, 2, 3);
+	CHECK(v.slower);
 	CHECK(clyde_members_findings(text, sizeof(text), "block write", &m, &v,
 				     NULL, 8192) == 1);
 	CHECK(strstr(text, "block write: sdc was busy") != NULL);
+	CHECK(strstr(text, "(slow in 2 of 3 tests that compared them") != NULL);
+	clyde_members_confirm_slow(&v, 2, 4);
+	CHECK(!v.slower);
 	/* One disk doing almost nothing. */
 	m.m[1].io.io_ticks_ms = 820;
 	m.m[1].io.write_bytes = 1 * MIB;
@@ -352,6 +362,139 @@ static void test_text(void)
 	free_run(r);
 }
 
+/* A run whose block write, rewrite and block read each moved 256 MiB on
+ * sdb and sdc in the given busy milliseconds. */
+static struct clyde_run *two_member_run(const unsigned ms_b[3],
+					const unsigned ms_c[3])
+{
+	static const enum clyde_test ids[3] = { CLYDE_PUT_BLOCK, CLYDE_REWRITE,
+						CLYDE_GET_BLOCK };
+	struct clyde_run *r = block_write_run(NULL, NULL, 256 * MIB);
+
+	for (int i = 0; i < 3; i++) {
+		struct clyde_test_result *t = &r->tests[ids[i]];
+
+		t->state = CLYDE_DONE;
+		t->bytes = 256 * MIB;
+		member(&t->members, "sdb", 0, 256 * MIB, ms_b[i]);
+		member(&t->members, "sdc", 0, 256 * MIB, ms_c[i]);
+	}
+	return r;
+}
+
+/* A slow member needs evidence across tests, on disks of their own; a
+ * real slow disk (dm-delay on one md member) is still named. */
+static void test_slow_member(void)
+{
+	static const unsigned even[3] = { 800, 800, 800 };
+	static const unsigned slow[3] = { 6700, 5000, 4000 };
+	static const unsigned once[3] = { 6700, 800, 800 };
+	struct clyde_members_verdict v;
+	struct clyde_run *r;
+	char text[1024];
+
+	/* sdc slow in every test: named in each, and only sdc. */
+	r = two_member_run(even, slow);
+	for (int id = CLYDE_PUT_BLOCK; id <= CLYDE_GET_BLOCK; id++) {
+		if (id == CLYDE_GETC)
+			continue;
+		clyde_members_check_run(r, (enum clyde_test)id, &v);
+		CHECK(v.slower && v.slow == 1 && v.fast == 0);
+		CHECK(v.slow_tests == 3 && v.compared_tests == 3);
+		clyde_members_run_findings(text, sizeof(text), r,
+					   (enum clyde_test)id, &v);
+		CHECK(strstr(text, ": sdc was busy") != NULL);
+		CHECK(strstr(text, "sdb was busy") == NULL);
+	}
+	free_run(r);
+	/* One test's spike (the 8.4x on idle loop devices): no finding. */
+	r = two_member_run(even, once);
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(v.slow_candidate && !v.slower && v.slow_tests == 1);
+	CHECK(clyde_members_run_findings(text, sizeof(text), r, CLYDE_PUT_BLOCK,
+					 &v) == 0);
+	free_run(r);
+	/* Loop devices whose backing files are on one disk share its
+	 * queue: never compared, however slow one looks. */
+	r = two_member_run(even, slow);
+	for (int id = CLYDE_PUT_BLOCK; id <= CLYDE_GET_BLOCK; id++)
+		for (unsigned k = 0; k < r->tests[id].members.n; k++)
+			snprintf(r->tests[id].members.m[k].disk,
+				 sizeof(r->tests[id].members.m[k].disk), "vda");
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(!v.slow_candidate && !v.slower && !v.slow_compared);
+	/* ... nor when the disk under a loop device is not known. */
+	for (int id = CLYDE_PUT_BLOCK; id <= CLYDE_GET_BLOCK; id++)
+		r->tests[id].members.m[1].disk[0] = '\0';
+	clyde_members_check_run(r, CLYDE_PUT_BLOCK, &v);
+	CHECK(!v.slower);
+	free_run(r);
+}
+
+/* An xfs external log or ext4 journal device is in its role, never
+ * unbalanced against the data device. */
+static void test_roles(void)
+{
+	struct clyde_stack_node nodes[3];
+	struct clyde_stack s;
+	struct clyde_member_watch w;
+	struct clyde_members m = { 0 };
+	struct clyde_members_verdict v;
+	char text[1024];
+
+	memset(nodes, 0, sizeof(nodes));
+	memset(&s, 0, sizeof(s));
+	snprintf(nodes[0].name, sizeof(nodes[0].name), "loop0");
+	snprintf(nodes[1].name, sizeof(nodes[1].name), "loop1");
+	snprintf(nodes[2].name, sizeof(nodes[2].name), "loop2");
+	nodes[0].kind = nodes[1].kind = nodes[2].kind = CLYDE_STACK_LOOP;
+	s.nodes = nodes;
+	s.nnodes = 3;
+	s.ntop = 2;
+	s.top[0] = 0;
+	s.top[1] = 2;
+	s.has_fs = true;
+	snprintf(s.fs.type, sizeof(s.fs.type), "xfs");
+	s.fs.journal = CLYDE_JOURNAL_EXTERNAL;
+	snprintf(s.fs.journal_dev, sizeof(s.fs.journal_dev), "loop1");
+	clyde_members_init(&w, MEMBERS "virt");
+	clyde_members_add(&w, "loop0");
+	clyde_members_add(&w, "loop1");
+	clyde_members_add(&w, "loop2");
+	clyde_members_describe(&w, &s);
+	CHECK(w.role[0] == CLYDE_ROLE_DATA && w.role[1] == CLYDE_ROLE_LOG &&
+	      w.role[2] == CLYDE_ROLE_DATA);
+	CHECK(w.is_top[0] && !w.is_top[1] && w.is_top[2]);
+	CHECK_STR(clyde_member_role_name(CLYDE_ROLE_LOG), "log");
+	snprintf(s.fs.type, sizeof(s.fs.type), "ext4");
+	clyde_members_describe(&w, &s);
+	CHECK(w.role[1] == CLYDE_ROLE_JOURNAL);
+	CHECK_STR(clyde_member_role_name(w.role[1]), "journal");
+	/* The disk that stores each: a partition's disk, a disk itself; a
+	 * loop device whose backing file is not there: not known. */
+	clyde_members_init(&w, MEMBERS "virt");
+	clyde_members_add(&w, "vda1");
+	clyde_members_add(&w, "sdd");
+	clyde_members_add(&w, "loop3");
+	clyde_members_describe(&w, &s);
+	CHECK_STR(w.disk[0], "vda");
+	CHECK_STR(w.disk[1], "sdd");
+	CHECK_STR(w.disk[2], "");
+	/* The journal moved 128 MiB, the one data disk 3 KiB: the old
+	 * "members unbalanced: loop1 moved 128 MiB, loop0 only 3 KiB". */
+	member(&m, "loop0", 0, 3 * 1024, 10);
+	member(&m, "loop1", 0, 128 * MIB, 900);
+	m.m[1].role = CLYDE_ROLE_LOG;
+	clyde_members_check(&m, false, 0, &v);
+	CHECK(!v.busier && !v.slower && v.counted == 2 && v.counted_data == 1);
+	CHECK(clyde_members_findings(text, sizeof(text), "sequential create",
+				     &m, &v, NULL, 0) == 0);
+	/* Two data disks are still compared with each other. */
+	member(&m, "loop2", 0, 128 * MIB, 900);
+	clyde_members_check(&m, false, 0, &v);
+	CHECK(v.busier && v.busy == 2 && v.idle == 0);
+}
+
 int main(void)
 {
 	test_rmw_on_raid5();
@@ -362,5 +505,7 @@ int main(void)
 	test_loop_backing();
 	test_virt();
 	test_text();
+	test_slow_member();
+	test_roles();
 	return tap_done();
 }

@@ -565,12 +565,12 @@ static void test_help_matches_parser(void)
 		}
 	}
 	free(text);
-	/* 21 short names (-l has no long form), 31 long (--pattern, --json,
-	 * --no-evict, --drop-caches, --until-stable, --max-runs, --db,
-	 * --no-save, --no-advice, --engine and --iodepth have no short
+	/* 21 short names (-l has no long form), 32 long (--pattern, --json,
+	 * --no-evict, --drop-caches, --settle, --until-stable, --max-runs,
+	 * --db, --no-save, --no-advice, --engine and --iodepth have no short
 	 * form). */
-	CHECK(nopts == 21 + 31);
-	if (nopts != 21 + 31)
+	CHECK(nopts == 21 + 32);
+	if (nopts != 21 + 32)
 		fprintf(stderr, "  --help names %zu options\n", nopts);
 	for (c = 33; c < 127; c++) {
 		char opt[3] = { '-', (char)c, 0 };
@@ -675,9 +675,28 @@ static void test_ranges_match_parser(void)
 	CHECK(P("-f8796093022207", "-d", ".") == CLYDE_OPTS_RUN);
 }
 
+/* --settle SECONDS: a bound in seconds, 0 only looks. */
+static void test_settle(void)
+{
+	OK("-d", ".");
+	CHECK(cfg.settle_ns == 5000000000ull);
+	OK("--settle", "0");
+	CHECK(cfg.settle_ns == 0);
+	OK("--settle=0.25");
+	CHECK(cfg.settle_ns == 250000000ull);
+	OK("--settle", "3600");
+	CHECK(cfg.settle_ns == 3600000000000ull);
+	BAD("--settle \"x\": want seconds from 0 to 3600", "--settle", "x");
+	BAD("--settle \"-1\": want seconds", "--settle", "-1");
+	BAD("--settle \"3601\": want seconds", "--settle", "3601");
+	BAD("--settle \"nan\": want seconds", "--settle", "nan");
+	BAD("--settle \"\": want seconds", "--settle=");
+}
+
 int main(void)
 {
 	test_defaults();
+	test_settle();
 	test_size();
 	test_files();
 	test_combined();

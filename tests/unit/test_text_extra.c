@@ -252,7 +252,7 @@ static void test_single(void)
 	r.tests[CLYDE_GET_BLOCK].cache.direct_checked = false;
 	out = text_of(&r, 1, NULL);
 	CHECK(out && strstr(out, "warning") == NULL);
-	CHECK(out && strstr(out, "note:") == NULL);
+	CHECK(out && strstr(out, "-D was not honoured") == NULL);
 	CHECK(out && strstr(out, "    50%  ") != NULL);
 	free(out);
 	clyde_run_release(&r);
@@ -380,11 +380,122 @@ static void test_widths(void)
 		clyde_run_release(&runs[k]);
 }
 
+/*
+ * The device columns are clyde's own: putc wrote 3 MiB while the device
+ * wrote 26.4 MiB and read 22.8 MiB (the old "WA 8.80x" and "22.8 MiB
+ * read during a write-only putc"); on btrfs raid5 over three devices
+ * the block write's WA sums the leaves (the old "WA 0.50x", the top
+ * device's); a test that started on a busy device is flagged.
+ */
+static void test_device_notes(void)
+{
+	struct clyde_run r;
+	struct clyde_test_result *t;
+	char *out;
+
+	clyde_run_init(&r);
+	snprintf(r.params.name, sizeof(r.params.name), "box");
+	snprintf(r.env.target.block_dev, sizeof(r.env.target.block_dev),
+		 "loop0");
+	t = &r.tests[CLYDE_PUTC];
+	t->state = CLYDE_DONE;
+	t->bytes = 3 * MIB;
+	t->elapsed_ns = SEC;
+	t->dev = (struct clyde_devio){ .have_device = true,
+				       .read_bytes = 22.8 * MIB,
+				       .write_bytes = 26.4 * MIB };
+	t->own = (struct clyde_ownio){ .source = CLYDE_OWN_TASK,
+				       .have_top = true,
+				       .top_write_bytes = 3 * MIB };
+	t->settle = (struct clyde_settle){ .looked = true,
+					   .busy = true,
+					   .limit_ns = 5 * SEC,
+					   .waited_ns = 5 * SEC,
+					   .in_flight = 3 };
+	snprintf(t->settle.busiest, sizeof(t->settle.busiest), "loop0");
+	out = text_of(&r, 1, NULL);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	fputs(out, stdout);
+	CHECK_STR(
+		line_of(out, "putc "),
+		"putc            3.00 MiB/s    n/a        -        -        - "
+		"       -       0 B  3.00 MiB  1.00x");
+	CHECK(strstr(out, "clyde: dev read/write are clyde's own I/O (its I/O "
+			  "accounting, /proc/self/io)\n") != NULL);
+	CHECK(strstr(out, "clyde: putc: other I/O during the test: 22.8 MiB "
+			  "read, 23.4 MiB written\n"
+			  "clyde:   (the devices' total: 22.8 MiB read, 26.4 "
+			  "MiB written)\n") != NULL);
+	CHECK(strstr(out, "clyde: warning: per-char write started on a busy "
+			  "device (waited 5.00 s, --settle):\n"
+			  "clyde: warning: 3 requests in flight on loop0\n") !=
+	      NULL);
+	CHECK(longest_line(out) < 100);
+	free(out);
+
+	/* btrfs raid5 over loop0..2: 96 MiB written, 48 MiB on each. */
+	t = &r.tests[CLYDE_PUT_BLOCK];
+	t->state = CLYDE_DONE;
+	t->bytes = 96 * MIB;
+	t->elapsed_ns = SEC;
+	t->dev = (struct clyde_devio){ .have_device = true,
+				       .write_bytes = 48 * MIB };
+	t->own = (struct clyde_ownio){ .source = CLYDE_OWN_TASK,
+				       .have_top = true,
+				       .top_write_bytes = 96 * MIB };
+	for (int i = 0; i < 3; i++) {
+		struct clyde_member_io *m = &t->members.m[t->members.n++];
+
+		snprintf(m->name, sizeof(m->name), "loop%d", i);
+		m->is_top = true;
+		m->io = (struct clyde_devio){ .have_device = true,
+					      .write_bytes = 48 * MIB };
+	}
+	out = text_of(&r, 1, NULL);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	CHECK_STR(
+		line_of(out, "put_block "),
+		"put_block       96.0 MiB/s    n/a        -        -        - "
+		"       -       0 B   144 MiB  1.50x");
+	CHECK(strstr(out, "clyde: dev read/write sum the 3 member disks; the "
+			  "top device loop0 alone (all I/O):\n"
+			  "clyde:   put_block         0 B read   48.0 MiB "
+			  "written\n") != NULL);
+	CHECK(strstr(out,
+		     "clyde: note: dev read/write of some tests are the "
+		     "devices' totals, not clyde's own:\n"
+		     "clyde: note: a filesystem over several devices; a "
+		     "cgroup of clyde's own tells (systemd-run --scope)\n") !=
+	      NULL);
+	free(out);
+	/* btrfs alone: the accounting was read, the share is not known. */
+	r.tests[CLYDE_PUTC].state = CLYDE_NOT_RUN;
+	out = text_of(&r, 1, NULL);
+	CHECK(out && strstr(out, "clyde: note: dev read/write are the devices' "
+				 "totals, not clyde's own:\n") != NULL);
+	CHECK(out && strstr(out, "no I/O accounting") == NULL);
+	free(out);
+	/* Nothing read at all. */
+	memset(&r.tests[CLYDE_PUT_BLOCK].own, 0,
+	       sizeof(r.tests[CLYDE_PUT_BLOCK].own));
+	out = text_of(&r, 1, NULL);
+	CHECK(out && strstr(out, "clyde: note: dev read/write are the devices' "
+				 "totals, not clyde's own (no I/O "
+				 "accounting)\n") != NULL);
+	free(out);
+	clyde_run_release(&r);
+}
+
 int main(void)
 {
 	test_units();
 	test_single();
 	test_series();
 	test_widths();
+	test_device_notes();
 	return tap_done();
 }
