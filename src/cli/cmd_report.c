@@ -198,7 +198,10 @@ static int exp_load(struct clyde_ctx *ctx, const struct exp_opts *o,
 
 	if (o->json)
 		return clyde_exp_json_load(ctx, o->json, e);
-	rc = clyde_history_open(ctx, o->db, false, &h);
+	/* Reading only: a history on a read-only filesystem, in a read-only
+	 * directory or another user's is reported as `clyde history` reads
+	 * it, with nothing written beside it. */
+	rc = clyde_history_open_readonly(ctx, o->db, &h);
 	if (rc < 0)
 		return rc;
 	rc = clyde_history_load_experiment(ctx, h, o->id, e);
