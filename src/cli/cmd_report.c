@@ -29,11 +29,12 @@
 #include "report/exp_analysis.h"
 #include "report/exp_html.h"
 #include "report/exp_json.h"
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "report/exp_table.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "report/html.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 static void usage(FILE *f)
 {

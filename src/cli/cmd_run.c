@@ -27,7 +27,7 @@
 #include "dist/semsync.h"
 #include "io/engine.h"
 #include "io/scratch.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "results/format.h"
 #include "results/members_text.h"
 #include "results/summary.h"

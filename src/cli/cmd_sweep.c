@@ -4,7 +4,7 @@
  * sysfs/proc writes (restored after each visit, and from a journal after a
  * crash), the workloads (clyde itself for run/tree, timed shell commands),
  * teardown always, every finished run saved at once in the history
- * (report/exp_store.h), interleaved repeats, --resume, one progress line.
+ * (store/exp_store.h), interleaved repeats, --resume, one progress line.
  *
  * A visit is one point at one repeat: setup, the point's writes, every
  * workload once, restore, teardown.  Repeats are rounds over all points
@@ -34,10 +34,11 @@
 #include "core/stats.h"
 #include "env/env.h"
 #include "report/exp_analysis.h"
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "report/exp_table.h"
 #include "report/experiment.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "workloads/sweep.h"
 
 /* How much of a failed command's output is shown. */

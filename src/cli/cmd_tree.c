@@ -26,7 +26,7 @@
 #include "core/size.h"
 #include "env/advise.h"
 #include "io/scratch.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "results/members_text.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"

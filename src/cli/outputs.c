@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
-#include "report/history.h"
+#include "store/history.h"
 
 static const char *const opt_name[CLYDE_CLI_OUT_COUNT] = {
 	[CLYDE_CLI_OUT_JSON] = "--json",

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The layers of the source tree: results and report never include
 # workloads (a result model is data that formatters and the history read;
-# the workloads fill it in, not the other way round), and the library
-# never includes the command line.
+# the workloads fill it in, not the other way round), the store (the
+# history's database) never includes report, and the library never
+# includes the command line.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,14 @@ layer_free()
 
 layer_free results workloads "results/ does not include workloads/"
 layer_free report workloads "report/ does not include workloads/"
-for d in core io results report env dist workloads; do
+# The store (the results history's database) is below report: report
+# decodes what the store keeps, never the other way round; and the
+# readers of results below both.
+layer_free store report "store/ does not include report/"
+layer_free store workloads "store/ does not include workloads/"
+layer_free results report "results/ does not include report/"
+layer_free results store "results/ does not include store/"
+for d in core io results store report env dist workloads; do
 	layer_free "$d" cli "$d/ does not include cli/"
 done
 # The tree's result model itself lives in results/.

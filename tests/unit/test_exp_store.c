@@ -1,5 +1,5 @@
 /*
- * report/exp_store: an experiment stored in a temporary history and loaded
+ * store/exp_store and report/exp_load: an experiment stored in a temporary history and loaded
  * back as the analysis model (struct clyde_exp): axes, points in file
  * order, one metric per figure with the samples in run order, failed
  * points, the per-point configuration, timed documents, the runs list
@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/clyde-test-exp-store.XXXXXX";

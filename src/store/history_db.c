@@ -8,7 +8,7 @@
  * is a clyde history, a new one, or something to refuse -- and only then
  * switch to WAL mode and migrate, which are the first writes.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 
 /* ---- where the database lives ----------------------------------------- */
 
@@ -83,11 +83,6 @@ const char *clyde_history_path(const struct clyde_history *h)
 	return h->path;
 }
 
-sqlite3 *clyde_history_sqlite(struct clyde_history *h)
-{
-	return h->db;
-}
-
 int clyde_history_found_version(const struct clyde_history *h)
 {
 	return h->found_version;
@@ -137,9 +132,10 @@ int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
 	return 0;
 }
 
+/* NULL binds "": every text column of the store is NOT NULL. */
 int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
-	return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	return sqlite3_bind_text(st, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
 void clyde_hist_rollback(struct clyde_history *h)

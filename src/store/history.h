@@ -59,8 +59,8 @@
  * Without SQLite at build time (no CLYDE_HAVE_SQLITE) every function that
  * needs the database records "built without SQLite" and returns -ENOTSUP.
  */
-#ifndef CLYDE_REPORT_HISTORY_H
-#define CLYDE_REPORT_HISTORY_H
+#ifndef CLYDE_STORE_HISTORY_H
+#define CLYDE_STORE_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -124,10 +124,6 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 
 /* The database path (owned by h). */
 const char *clyde_history_path(const struct clyde_history *h);
-
-/* The SQLite connection, for modules that keep their own tables in the
- * history (report/exp_store.c).  Owned by h. */
-struct sqlite3 *clyde_history_sqlite(struct clyde_history *h);
 
 /* The schema version found in the file when it was opened, before any
  * migration (-1 for a new history). */

@@ -7,7 +7,7 @@
  * its line and the test it belongs to is left out, so one bad number never
  * hides the rest of the file.
  */
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 #include <errno.h>
 #include <inttypes.h>
