@@ -101,8 +101,7 @@ static void after_test(void *arg, enum clyde_test t,
 		clyde_progress_erase(h->live);
 	if (r->state == CLYDE_SKIPPED) {
 		/* Shown even with -q: the table has a hole to explain. */
-		fprintf(stderr, "clyde: %s %s\n", clyde_bonnie_test_label(t),
-			r->note);
+		fprintf(stderr, "clyde: %s %s\n", clyde_test_label(t), r->note);
 		return;
 	}
 	if (h->show_progress)

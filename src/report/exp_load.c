@@ -14,6 +14,8 @@
 
 #include "results/json_read.h"
 #include "results/loaded.h"
+#include "results/result.h"
+#include "results/tree_result.h"
 #include "store/exp_store.h"
 
 /* Split s at sep into a new vector (an empty s gives none). */
@@ -58,29 +60,17 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
-/* What the bonnie++ tests are called in an experiment table. */
-static const struct {
-	const char *name, *label;
-} test_labels[] = {
-	{ "putc", "char write" },
-	{ "put_block", "block write" },
-	{ "rewrite", "rewrite" },
-	{ "getc", "char read" },
-	{ "get_block", "block read" },
-	{ "seeks", "seeks" },
-	{ "seq_create", "seq create" },
-	{ "seq_stat", "seq stat" },
-	{ "seq_del", "seq delete" },
-	{ "ran_create", "random create" },
-	{ "ran_stat", "random stat" },
-	{ "ran_del", "random delete" },
-	{ "extract", "extract" },
-	{ "stat_walk", "stat walk" },
-	{ "read_walk", "read walk" },
-	{ "par_stat_walk", "par stat walk" },
-	{ "par_read_walk", "par read walk" },
-	{ "delete", "delete" },
-};
+/* What a test or tree phase is called in an experiment table: the label
+ * of results/'s one table (a name it does not know stays as it is). */
+static const char *test_label(const char *name)
+{
+	int t = clyde_test_from_name(name);
+
+	if (t >= 0)
+		return clyde_test_label((enum clyde_test)t);
+	t = clyde_tree_phase_from_name(name);
+	return t >= 0 ? clyde_tree_phase_label((enum clyde_tree_phase)t) : name;
+}
 
 /* Find or add metric key; returns its index or -1 (no memory). */
 static long metric_index(struct clyde_exp *e, const char *key,
@@ -178,11 +168,7 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 			      (lt->state == CLYDE_LOADED_TOO_FAST &&
 			       lt->has_rate)))
 				continue;
-			for (size_t i = 0;
-			     i < sizeof(test_labels) / sizeof(test_labels[0]);
-			     i++)
-				if (!strcmp(test_labels[i].name, lt->name))
-					label = test_labels[i].label;
+			label = test_label(lt->name);
 			snprintf(key, sizeof(key), "%s.%s", wl, lt->name);
 			rc = add_sample(e, point, key, label, lt->unit, true,
 					lt->rate);
