@@ -40,7 +40,9 @@ struct clyde_comm_ops {
 	bool (*notified)(struct clyde_comm *c);
 	/* Not collective: -1, or the first rank found gone (killed, its
 	 * node down) while the run went on; every later collective then
-	 * fails.  Optional (NULL: a lost peer is not noticed). */
+	 * fails.  A peer that goes after this rank was interrupted is not
+	 * reported (it ended on the same interrupt), though the collectives
+	 * fail as well.  Optional (NULL: a lost peer is not noticed). */
 	int (*lost_peer)(struct clyde_comm *c);
 };
 

@@ -46,6 +46,10 @@ struct mpi_impl {
 	 * found lost; its sockets (rank 0: one per other rank, by rank;
 	 * the others: fds[0], to rank 0) and thread. */
 	atomic_int lost;
+	/* The loss came after this rank was interrupted: the peer most
+	 * likely gave up on the same interrupt (it ended first), which is
+	 * not news to report. */
+	atomic_bool lost_after_intr;
 	int *fds;
 	int nfds;
 	int wake[2];
@@ -180,7 +184,9 @@ static bool mpi_notified(struct clyde_comm *c)
 
 static int mpi_lost_peer(struct clyde_comm *c)
 {
-	return atomic_load(&((struct mpi_impl *)c->impl)->lost);
+	struct mpi_impl *m = c->impl;
+
+	return atomic_load(&m->lost_after_intr) ? -1 : atomic_load(&m->lost);
 }
 
 static const struct clyde_comm_ops mpi_ops = {
@@ -222,7 +228,9 @@ static void watch_lost(struct mpi_impl *m, int rank)
 {
 	int none = -1;
 
-	atomic_compare_exchange_strong(&m->lost, &none, rank);
+	if (atomic_compare_exchange_strong(&m->lost, &none, rank) &&
+	    m->interrupted && *m->interrupted)
+		atomic_store(&m->lost_after_intr, true);
 }
 
 static void *watch_main(void *arg)
@@ -561,6 +569,7 @@ int clyde_mpi_init(struct clyde_comm *c, int *argc, char ***argv,
 	}
 	m->interrupted = interrupted;
 	atomic_init(&m->lost, -1);
+	atomic_init(&m->lost_after_intr, false);
 	c->impl = m;
 	c->ops = &mpi_ops;
 	/* The workers never call MPI; the main thread and the watchdog
