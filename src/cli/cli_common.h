@@ -10,7 +10,7 @@
 #include "core/ctx.h"
 #include "io/scratch.h"
 #include "report/compare.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 /*
  * Catch SIGINT, SIGTERM, SIGHUP and SIGPIPE: each sets the returned flag,

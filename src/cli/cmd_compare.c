@@ -17,7 +17,7 @@
 #include "cli/commands.h"
 #include "core/ctx.h"
 #include "report/compare.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 static void usage(FILE *f)
 {

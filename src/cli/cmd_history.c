@@ -1,6 +1,6 @@
 /*
  * `clyde history`: the results kept in the SQLite history (see
- * report/history.h): list, show, compare, report, export, import, label,
+ * store/history.h): list, show, compare, report, export, import, label,
  * note, delete.
  *
  *   clyde history [--db PATH] COMMAND [OPTION]... [ARG]...
@@ -28,9 +28,9 @@
 #include "cli/commands.h"
 #include "core/outfile.h"
 #include "report/compare.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "report/html.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 static const char usage_text[] =
 	"Usage: clyde history [--db PATH] COMMAND [OPTION]... [ARG]...\n"

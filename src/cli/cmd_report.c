@@ -29,11 +29,12 @@
 #include "report/exp_analysis.h"
 #include "report/exp_html.h"
 #include "report/exp_json.h"
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "report/exp_table.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "report/html.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 static void usage(FILE *f)
 {
@@ -199,7 +200,10 @@ static int exp_load(struct clyde_ctx *ctx, const struct exp_opts *o,
 
 	if (o->json)
 		return clyde_exp_json_load(ctx, o->json, e);
-	rc = clyde_history_open(ctx, o->db, false, &h);
+	/* Reading only: a history on a read-only filesystem, in a read-only
+	 * directory or another user's is reported as `clyde history` reads
+	 * it, with nothing written beside it. */
+	rc = clyde_history_open_readonly(ctx, o->db, &h);
 	if (rc < 0)
 		return rc;
 	rc = clyde_history_load_experiment(ctx, h, o->id, e);

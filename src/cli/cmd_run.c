@@ -28,7 +28,7 @@
 #include "dist/semsync.h"
 #include "io/engine.h"
 #include "io/scratch.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "results/format.h"
 #include "results/members_text.h"
 #include "results/summary.h"
@@ -102,8 +102,7 @@ static void after_test(void *arg, enum clyde_test t,
 		clyde_progress_erase(h->live);
 	if (r->state == CLYDE_SKIPPED) {
 		/* Shown even with -q: the table has a hole to explain. */
-		fprintf(stderr, "clyde: %s %s\n", clyde_bonnie_test_label(t),
-			r->note);
+		fprintf(stderr, "clyde: %s %s\n", clyde_test_label(t), r->note);
 		return;
 	}
 	if (h->show_progress)
@@ -547,25 +546,31 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 }
 
 /*
- * Keep the series in the results history (unless --no-save).  A history
- * that cannot be written costs the user nothing already printed, so it is
- * a warning, not a failed run.
+ * Keep the series in the results history (unless --no-save).  A save that
+ * fails (a full disk, a database damaged since check_history()) is a
+ * failed run, exit status 3: what was printed and the --json file are
+ * complete, but the run the user asked to keep is not kept.  Returns 0,
+ * or -1 after printing one line.
  */
-static void save_history(const struct clyde_cli_extra *extra, const char *doc,
-			 size_t len)
+static int save_history(const struct clyde_cli_extra *extra, const char *doc,
+			size_t len)
 {
 	struct clyde_ctx hctx;
 	int64_t id = 0;
+	int ret = 0;
 
 	if (extra->no_save || !clyde_history_available())
-		return;
+		return 0;
 	clyde_ctx_init(&hctx);
-	if (clyde_history_save(&hctx, extra->db_path, doc, len, &id) < 0)
+	if (clyde_history_save(&hctx, extra->db_path, doc, len, &id) < 0) {
 		fprintf(stderr,
-			"clyde: warning: the results were not saved in the "
-			"history: %s (--no-save skips it)\n",
+			"clyde: the results were not saved in the history: %s "
+			"(--no-save skips it)\n",
 			clyde_errmsg(&hctx));
+		ret = -1;
+	}
 	clyde_ctx_release(&hctx);
+	return ret;
 }
 
 static int report_failure(struct clyde_ctx *ctx, int ret,
@@ -834,7 +839,9 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				status = clyde_cli_output_closed() ?
 						 CLYDE_EXIT_INTERRUPTED :
 						 CLYDE_EXIT_TEST_FAILED;
-			save_history(&extra, doc, len);
+			if (save_history(&extra, doc, len) < 0 &&
+			    status == CLYDE_EXIT_OK)
+				status = CLYDE_EXIT_TEST_FAILED;
 			free(doc);
 		}
 	}

@@ -24,10 +24,11 @@
 #include "exp/exp.h"
 #include "exp/plan.h"
 #include "report/exp_analysis.h"
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "report/exp_table.h"
 #include "report/experiment.h"
-#include "report/history.h"
+#include "store/history.h"
 
 static const char usage_text[] =
 	"usage: clyde sweep [options] FILE\n"
@@ -919,7 +920,11 @@ int clyde_cmd_sweep(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 
 	if (cli.list || cli.show) {
-		if (open_history(&ctx, cli.db, false, &h) < 0) {
+		/* Reading only, as `clyde history list`: a read-only history
+		 * can be listed and shown. */
+		if (clyde_history_open_readonly(&ctx, cli.db, &h) < 0) {
+			fprintf(stderr, "clyde sweep: %s\n",
+				clyde_errmsg(&ctx));
 			status = CLYDE_EXIT_USAGE;
 		} else if (cli.list) {
 			if (list_experiments(&ctx, h) < 0) {

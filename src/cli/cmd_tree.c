@@ -26,7 +26,7 @@
 #include "core/size.h"
 #include "env/advise.h"
 #include "io/scratch.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "results/members_text.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"
@@ -532,9 +532,9 @@ static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
 		size_t len = 0;
 		char *doc = json_doc(run, &len, dist);
 
-		/* As `clyde run`: a history that cannot be written costs
-		 * nothing already printed, so it is a warning. */
-		clyde_cli_outputs_save(o, doc, len, "out of memory");
+		/* As `clyde run`: a result that was not saved is a
+		 * failure (exit 3), after everything else was written. */
+		ret |= clyde_cli_outputs_save(o, doc, len, "out of memory");
 		free(doc);
 	}
 	return ret;

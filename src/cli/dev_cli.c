@@ -95,7 +95,7 @@ static int outputs_write(const struct clyde_dev_cli *c,
 		size_t len = 0;
 		char *doc = json_doc(run, &len, &why);
 
-		clyde_cli_outputs_save(o, doc, len, why);
+		ret |= clyde_cli_outputs_save(o, doc, len, why);
 		free(doc);
 	}
 	return ret;

@@ -43,7 +43,8 @@ static const char usage[] =
 	"              `clyde-mpi tree --help` tree's\n"
 	"\n"
 	"Exit status: 0 done, 1 bad options or set-up, 3 a rank failed (rank\n"
-	"0 names it, its host and why), 5 interrupted.\n";
+	"0 names it, its host and why) or was lost (killed: the others stop\n"
+	"at once and name the scratch directory it leaves), 5 interrupted.\n";
 
 int main(int argc, char **argv)
 {
@@ -101,6 +102,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "clyde-mpi: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
+	if (comm.rank == 0 && clyde_mpi_watch_note(&comm))
+		fprintf(stderr,
+			"clyde-mpi: warning: no watch on lost ranks (%s): a "
+			"killed rank is noticed only when mpirun signals the "
+			"others\n",
+			clyde_mpi_watch_note(&comm));
 	if (clyde_dist_init(&dist, &comm) < 0) {
 		fprintf(stderr, "clyde-mpi: rank %d: cannot start\n",
 			comm.rank);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
-#include "report/history.h"
+#include "store/history.h"
 
 static const char *const opt_name[CLYDE_CLI_OUT_COUNT] = {
 	[CLYDE_CLI_OUT_JSON] = "--json",
@@ -57,7 +57,7 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 	struct clyde_ctx hctx;
 	char path[PATH_MAX];
 	struct stat st;
-	int ret = 0;
+	int ret = 0, rc;
 
 	clyde_ctx_init(&hctx);
 	if (db)
@@ -65,12 +65,16 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 	else if (clyde_history_default_path(&hctx, path, sizeof(path)) < 0)
 		path[0] = '\0';
 	o->db_created = !path[0] || lstat(path, &st) < 0;
-	if (clyde_history_open(&hctx, db, true, &o->h) < 0) {
-		if (db) {
+	rc = clyde_history_open(&hctx, db, true, &o->h);
+	if (rc < 0) {
+		/* A damaged default history is refused too: the run would
+		 * end unsaved, and the user should know before it starts. */
+		if (db || rc == -EUCLEAN) {
 			fprintf(stderr,
-				"clyde %s: --db: %s (--no-save skips the "
+				"clyde %s: %s: %s (--no-save skips the "
 				"history)\n",
-				o->cmd, clyde_errmsg(&hctx));
+				o->cmd, db ? "--db" : "the results history",
+				clyde_errmsg(&hctx));
 			ret = -1;
 		} else {
 			fprintf(stderr,
@@ -170,26 +174,31 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
 	return 0;
 }
 
-void clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
-			    size_t len, const char *why)
+int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
+			   size_t len, const char *why)
 {
 	struct clyde_ctx hctx;
+	int ret = 0;
 
 	if (!o->h)
-		return;
+		return 0;
 	clyde_ctx_init(&hctx);
-	if (!doc)
+	if (!doc) {
 		fprintf(stderr,
-			"clyde %s: warning: the result was not saved in the "
-			"history: %s\n",
+			"clyde %s: the result was not saved in the history: "
+			"%s\n",
 			o->cmd, why);
-	else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) < 0)
+		ret = -1;
+	} else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) < 0) {
 		fprintf(stderr,
-			"clyde %s: warning: the result was not saved in the "
-			"history: %s (--no-save skips it)\n",
+			"clyde %s: the result was not saved in the history: "
+			"%s (--no-save skips it)\n",
 			o->cmd, clyde_errmsg(&hctx));
+		ret = -1;
+	}
 	clyde_ctx_release(&hctx);
 	close_history(o);
+	return ret;
 }
 
 void clyde_cli_outputs_abort(struct clyde_cli_outputs *o)

@@ -86,8 +86,8 @@ struct clyde_cli_outputs {
 
 /*
  * Open every destination of d, and the history unless d->no_save (a --db
- * the user named must work; the default history, as for `clyde run`, only
- * costs a warning).  A --csv file that exists must be readable: its lines
+ * the user named must work; the default history only costs a warning,
+ * unless it is damaged).  A --csv file that exists must be readable: its lines
  * are copied into the new one at the end.  Returns 0, or -1 after printing
  * one line; clyde_cli_outputs_abort() then releases what was opened.
  */
@@ -119,11 +119,12 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
 /*
  * Save the result document doc (len bytes, the run's JSON) in the history
  * when one is open, then close it.  doc NULL: the document could not be
- * made, for the reason `why`.  A failure is a warning only: nothing
- * already printed is lost.
+ * made, for the reason `why`.  Returns 0, or -1 after printing one line
+ * when the result was not saved: the command then exits 3 (what it
+ * printed and wrote is complete, but the run is not kept).
  */
-void clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
-			    size_t len, const char *why);
+int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
+			   size_t len, const char *why);
 
 /* Drop every destination not committed (removing the temporary files),
  * and close the history, removing one this run created and did not use.

@@ -41,8 +41,7 @@ static void draw(struct clyde_progress_display *d)
 		snprintf(eta, sizeof(eta), ", ETA %.0fs",
 			 (double)(total - done) / rate);
 	fprintf(stderr, "\r\033[K%s: %s of %s (%.0f%%), %s/s%s",
-		clyde_bonnie_test_label(t),
-		human((double)done, unit, a, sizeof(a)),
+		clyde_test_label(t), human((double)done, unit, a, sizeof(a)),
 		human((double)total, unit, b, sizeof(b)),
 		total ? 100.0 * (double)done / (double)total : 0.0,
 		human(rate, unit, r, sizeof(r)), eta);

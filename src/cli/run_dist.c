@@ -60,6 +60,31 @@ static void close_shared(struct clyde_scratch *s)
 	free(s);
 }
 
+/*
+ * Tell rank 0 where every rank's scratch directory is, and every rank
+ * where rank 0's is (collective: every rank calls it, made or not).  Only
+ * for naming what a lost rank leaves, so a failure here costs nothing
+ * else.
+ */
+static void share_where(struct clyde_run_dist *rd,
+			const struct clyde_scratch *s)
+{
+	struct clyde_comm *c = rd->d->comm;
+	char mine[CLYDE_RUN_DIST_WHERE];
+
+	snprintf(mine, sizeof(mine), "%s:%s", c->host, s ? s->path : "");
+	if (c->rank == 0)
+		rd->where = calloc((size_t)c->size, sizeof(*rd->where));
+	if (c->ops->gather(c, mine, sizeof(mine), rd->where) < 0 && rd->where) {
+		free(rd->where);
+		rd->where = NULL;
+	}
+	if (c->rank == 0)
+		memcpy(rd->where0, mine, sizeof(mine));
+	if (c->ops->bcast(c, rd->where0, sizeof(rd->where0)) < 0)
+		rd->where0[0] = '\0';
+}
+
 int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			   const char *pattern, const char **dir,
 			   uint64_t *seed, struct clyde_scratch **out)
@@ -92,6 +117,7 @@ int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 	if (!d->shared) {
 		if (!ret)
 			ret = clyde_scratch_create(ctx, rd->dir, out);
+		share_where(rd, *out);
 		return ret;
 	}
 	/* Rank 0 makes the one directory, the others open it by name: the
@@ -116,7 +142,40 @@ int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		else
 			ret = open_shared(ctx, rd->dir, name, out);
 	}
+	share_where(rd, *out);
 	return ret;
+}
+
+/* The lost rank's scratch directory, "HOST:PATH", as this rank knows it
+ * (NULL: not known here). */
+static const char *lost_where(const struct clyde_run_dist *rd, int lost)
+{
+	const char *w = lost == 0 ? rd->where0 :
+			rd->where ? rd->where[lost] :
+				    NULL;
+
+	return w && w[0] && w[strlen(w) - 1] != ':' ? w : NULL;
+}
+
+/* A rank was lost: the lowest rank still running says which and what it
+ * leaves; the others stop quietly.  Returns the exit status. */
+static int report_lost(struct clyde_run_dist *rd, int lost)
+{
+	struct clyde_comm *c = rd->d->comm;
+	const char *w = lost_where(rd, lost);
+	/* With --shared only rank 0 removes the one directory. */
+	bool left = !rd->d->shared || lost == 0;
+
+	if (c->rank != (lost == 0 ? 1 : 0))
+		return CLYDE_EXIT_TEST_FAILED;
+	fprintf(stderr,
+		"clyde-mpi: rank %d was lost (killed, or its node went down); "
+		"the other ranks stop and remove %s%s%s%s\n",
+		lost,
+		rd->d->shared ? "what they made" : "their scratch directories",
+		left && w ? "; " : "", left && w ? "left: " : "",
+		left && w ? w : "");
+	return CLYDE_EXIT_TEST_FAILED;
 }
 
 int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
@@ -152,6 +211,12 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		ret = -EINTR;
 	rc = clyde_dist_failures(rd->d, ret, clyde_errmsg(ctx), lines,
 				 sizeof(lines), &intr);
+	/* A lost rank is the news, even when mpirun's SIGTERM that follows
+	 * the loss has arrived meanwhile. */
+	if (rc < 0 && rd->d->comm->ops->lost_peer &&
+	    rd->d->comm->ops->lost_peer(rd->d->comm) >= 0)
+		return report_lost(rd,
+				   rd->d->comm->ops->lost_peer(rd->d->comm));
 	if (rc < 0 && ret == -EINTR) {
 		/* Interrupted here too, and some rank did not answer in
 		 * time (it ended first, or was slow to see the signal): the
@@ -216,6 +281,8 @@ int clyde_run_dist_finish(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 	status = clyde_run_dist_setup(rd, status, NULL);
 	if (!rd->removed)
 		clyde_run_dist_remove(rd, ctx, NULL);
+	free(rd->where);
+	rd->where = NULL;
 	return status;
 }
 

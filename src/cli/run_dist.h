@@ -15,6 +15,9 @@
 #include "dist/dist.h"
 #include "io/scratch.h"
 
+/* The room for one rank's "HOST:PATH" of its scratch directory. */
+#define CLYDE_RUN_DIST_WHERE 512
+
 struct clyde_run_dist {
 	struct clyde_dist *d; /* NULL: not distributed */
 	bool setup_agreed;    /* clyde_run_dist_setup has run */
@@ -22,6 +25,11 @@ struct clyde_run_dist {
 	bool removed;	      /* clyde_run_dist_remove has run */
 	bool made_dir;	      /* this rank created dir */
 	char dir[4096];	      /* -d after %r/%h */
+	/* Where each rank's scratch directory is ("HOST:PATH"), so that the
+	 * one of a rank that is lost can be named: every rank's on rank 0
+	 * (malloc'ed, size slots), rank 0's on every rank. */
+	char (*where)[CLYDE_RUN_DIST_WHERE];
+	char where0[CLYDE_RUN_DIST_WHERE];
 };
 
 /* True on the rank that prints, saves and writes --json (rank 0), and
@@ -54,7 +62,9 @@ int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
 /*
  * A run that failed here (`ret`, the message in ctx) or elsewhere
  * (CLYDE_DIST_PEER_FAILED): rank 0 prints one line per failed rank with
- * its host and reason.  Returns the exit status, the same on every rank:
+ * its host and reason.  When a rank was lost (killed, its node down), the
+ * lowest rank still running (rank 0, or rank 1 when rank 0 was lost)
+ * prints one line naming it and the scratch directory it leaves.  Returns the exit status, the same on every rank:
  * CLYDE_EXIT_INTERRUPTED when any rank was interrupted, else
  * CLYDE_EXIT_TEST_FAILED.
  */

@@ -38,6 +38,12 @@ struct clyde_comm_ops {
 	 * collectives, never at the same time. */
 	void (*notify)(struct clyde_comm *c);
 	bool (*notified)(struct clyde_comm *c);
+	/* Not collective: -1, or the first rank found gone (killed, its
+	 * node down) while the run went on; every later collective then
+	 * fails.  A peer that goes after this rank was interrupted is not
+	 * reported (it ended on the same interrupt), though the collectives
+	 * fail as well.  Optional (NULL: a lost peer is not noticed). */
+	int (*lost_peer)(struct clyde_comm *c);
 };
 
 struct clyde_comm {

@@ -3,7 +3,9 @@
  * file with MPI calls is mpi_comm.c, built only into clyde-mpi.
  *
  * Every collective is started non-blocking and polled, so that a rank
- * waiting for a peer that was killed does not hang: once `*interrupted`
+ * waiting for a peer that was killed does not hang: it fails with -EPIPE
+ * as soon as the peer watch (a TCP connection of every rank to rank 0,
+ * see mpi_comm.c) finds a rank gone; and once `*interrupted`
  * is set (mpirun sends SIGTERM to the survivors when a rank dies, and
  * forwards SIGINT), a wait that has not completed within 5 s gives up
  * with -EINTR, and every later collective fails with -EPIPE at
@@ -22,6 +24,11 @@
  * Returns 0 or a negative errno with a message in err. */
 int clyde_mpi_init(struct clyde_comm *c, int *argc, char ***argv,
 		   volatile sig_atomic_t *interrupted, char *err, size_t len);
+
+/* NULL, or why this run has no watch on lost peers (comm.h's lost_peer;
+ * mpi_comm.c, "A lost peer"): a killed rank is then only noticed when
+ * mpirun signals the others. */
+const char *clyde_mpi_watch_note(const struct clyde_comm *c);
 
 /* True when a collective gave up: MPI must not be used again. */
 bool clyde_mpi_broken(const struct clyde_comm *c);

@@ -22,7 +22,8 @@
 #include "exp/exp_internal.h"
 #include "report/exp_analysis.h"
 #include "report/exp_decide.h"
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "store/exp_store.h"
 #include "report/experiment.h"
 
 #define show clyde_exp_show

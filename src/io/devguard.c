@@ -288,11 +288,18 @@ static int backing_loop(struct clyde_ctx *ctx, const char *path,
 		if (loop[0] &&
 		    in_use(ctx, &real_paths, e->d_name, e->d_name, 0) < 0) {
 			char why[CLYDE_ERR_MAX];
+			size_t n = strlen(e->d_name);
+			const char *rest = why;
 
 			snprintf(why, sizeof(why), "%s", clyde_errmsg(ctx));
 			clyde_err_clear(ctx);
-			rc = (clyde_err(ctx, 0, "%s is the backing file of %s",
-					path, why),
+			/* in_use() says "loop1 is mounted on ...": the loop
+			 * device becomes the subject of a relative clause. */
+			if (!strncmp(why, e->d_name, n) && why[n] == ' ')
+				rest = why + n + 1;
+			rc = (clyde_err(ctx, 0,
+					"%s is the backing file of %s, which %s",
+					path, e->d_name, rest),
 			      -EBUSY);
 		}
 	}

@@ -58,7 +58,7 @@
 #include <stdio.h>
 
 #include "core/ctx.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 #include "report/settings.h"
 
 enum clyde_cmp_metric {

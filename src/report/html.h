@@ -30,7 +30,7 @@
 #include <stdio.h>
 
 #include "report/compare.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 /*
  * The style both reports share (page, headings, tables, SVG charts,

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 /* The tests that share settings. */
 enum clyde_scope {

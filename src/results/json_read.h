@@ -141,7 +141,7 @@ bool clyde_json_bool(const struct clyde_json *v, bool *out);
  * "schema_version" of 1 and a "runs" array.  Returns 0, or -EINVAL with
  * the reason and line in err ("not a clyde result (no \"schema\" member)",
  * "schema_version 2 is newer than this clyde reads (1)", ...).  What the
- * runs hold is read by the loader (src/report/loaded.h), which reports
+ * runs hold is read by the loader (src/results/loaded.h), which reports
  * each bad member on its own line.
  */
 #define CLYDE_RESULT_SCHEMA "clyde-result"

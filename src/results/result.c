@@ -4,44 +4,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const test_names[CLYDE_TEST_COUNT] = {
-	[CLYDE_PUTC] = "putc",
-	[CLYDE_PUT_BLOCK] = "put_block",
-	[CLYDE_REWRITE] = "rewrite",
-	[CLYDE_GETC] = "getc",
-	[CLYDE_GET_BLOCK] = "get_block",
-	[CLYDE_SEEKS] = "seeks",
-	[CLYDE_SEQ_CREATE] = "seq_create",
-	[CLYDE_SEQ_STAT] = "seq_stat",
-	[CLYDE_SEQ_DEL] = "seq_del",
-	[CLYDE_RAN_CREATE] = "ran_create",
-	[CLYDE_RAN_STAT] = "ran_stat",
-	[CLYDE_RAN_DEL] = "ran_del",
+/*
+ * The one table of the bonnie++ tests' names: the machine name (CSV
+ * columns, JSON, experiment metric keys) and the label people read (the
+ * progress line, messages, experiment tables).  Every place that names a
+ * test takes it from here.
+ */
+static const struct {
+	const char *name, *label;
+} tests[CLYDE_TEST_COUNT] = {
+	[CLYDE_PUTC] = { "putc", "per-char write" },
+	[CLYDE_PUT_BLOCK] = { "put_block", "block write" },
+	[CLYDE_REWRITE] = { "rewrite", "rewrite" },
+	[CLYDE_GETC] = { "getc", "per-char read" },
+	[CLYDE_GET_BLOCK] = { "get_block", "block read" },
+	[CLYDE_SEEKS] = { "seeks", "random seeks" },
+	[CLYDE_SEQ_CREATE] = { "seq_create", "sequential create" },
+	[CLYDE_SEQ_STAT] = { "seq_stat", "sequential stat" },
+	[CLYDE_SEQ_DEL] = { "seq_del", "sequential delete" },
+	[CLYDE_RAN_CREATE] = { "ran_create", "random create" },
+	[CLYDE_RAN_STAT] = { "ran_stat", "random stat" },
+	[CLYDE_RAN_DEL] = { "ran_del", "random delete" },
 };
 
 const char *clyde_test_name(enum clyde_test t)
 {
-	return (unsigned)t < CLYDE_TEST_COUNT ? test_names[t] : "?";
+	return (unsigned)t < CLYDE_TEST_COUNT ? tests[t].name : "?";
 }
 
 const char *clyde_test_label(enum clyde_test id)
 {
-	static const char *const labels[CLYDE_TEST_COUNT] = {
-		[CLYDE_PUTC] = "per-char write",
-		[CLYDE_PUT_BLOCK] = "block write",
-		[CLYDE_REWRITE] = "rewrite",
-		[CLYDE_GETC] = "per-char read",
-		[CLYDE_GET_BLOCK] = "block read",
-		[CLYDE_SEEKS] = "random seeks",
-		[CLYDE_SEQ_CREATE] = "sequential create",
-		[CLYDE_SEQ_STAT] = "sequential stat",
-		[CLYDE_SEQ_DEL] = "sequential delete",
-		[CLYDE_RAN_CREATE] = "random create",
-		[CLYDE_RAN_STAT] = "random stat",
-		[CLYDE_RAN_DEL] = "random delete",
-	};
+	return (unsigned)id < CLYDE_TEST_COUNT ? tests[id].label : "?";
+}
 
-	return (unsigned)id < CLYDE_TEST_COUNT ? labels[id] : "?";
+int clyde_test_from_name(const char *name)
+{
+	for (int t = 0; name && t < CLYDE_TEST_COUNT; t++)
+		if (!strcmp(tests[t].name, name))
+			return t;
+	return -1;
 }
 
 void clyde_run_init(struct clyde_run *run)

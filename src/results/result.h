@@ -43,8 +43,12 @@ enum clyde_test {
 const char *clyde_test_name(enum clyde_test t);
 
 /* A test's name in sentences, as bonnie++'s progress lines word it:
- * "block write", "sequential create". */
+ * "block write", "sequential create": the one label of a test in every
+ * output (progress, messages, experiment tables). */
 const char *clyde_test_label(enum clyde_test id);
+
+/* The test whose clyde_test_name() is name, or -1. */
+int clyde_test_from_name(const char *name);
 
 enum clyde_test_state {
 	CLYDE_NOT_RUN = 0, /* not asked for: an empty field in every format */

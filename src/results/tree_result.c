@@ -8,13 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const phase_names[CLYDE_TREE_PHASE_COUNT] = {
-	[CLYDE_TREE_EXTRACT] = "extract",
-	[CLYDE_TREE_STAT_WALK] = "stat_walk",
-	[CLYDE_TREE_READ_WALK] = "read_walk",
-	[CLYDE_TREE_PAR_STAT_WALK] = "par_stat_walk",
-	[CLYDE_TREE_PAR_READ_WALK] = "par_read_walk",
-	[CLYDE_TREE_DELETE] = "delete",
+/* The one table of the phases' machine names and labels. */
+static const struct {
+	const char *name, *label;
+} phases[CLYDE_TREE_PHASE_COUNT] = {
+	[CLYDE_TREE_EXTRACT] = { "extract", "extract" },
+	[CLYDE_TREE_STAT_WALK] = { "stat_walk", "stat walk" },
+	[CLYDE_TREE_READ_WALK] = { "read_walk", "read walk" },
+	[CLYDE_TREE_PAR_STAT_WALK] = { "par_stat_walk", "par stat walk" },
+	[CLYDE_TREE_PAR_READ_WALK] = { "par_read_walk", "par read walk" },
+	[CLYDE_TREE_DELETE] = { "delete", "delete" },
 };
 
 static const char *const op_names[CLYDE_TREE_OP_COUNT] = {
@@ -25,7 +28,20 @@ static const char *const op_names[CLYDE_TREE_OP_COUNT] = {
 
 const char *clyde_tree_phase_name(enum clyde_tree_phase p)
 {
-	return (unsigned)p < CLYDE_TREE_PHASE_COUNT ? phase_names[p] : "?";
+	return (unsigned)p < CLYDE_TREE_PHASE_COUNT ? phases[p].name : "?";
+}
+
+const char *clyde_tree_phase_label(enum clyde_tree_phase p)
+{
+	return (unsigned)p < CLYDE_TREE_PHASE_COUNT ? phases[p].label : "?";
+}
+
+int clyde_tree_phase_from_name(const char *name)
+{
+	for (int p = 0; name && p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (!strcmp(phases[p].name, name))
+			return p;
+	return -1;
 }
 
 const char *clyde_tree_op_name(enum clyde_tree_op op)

@@ -37,6 +37,12 @@ enum clyde_tree_phase {
 /* "extract", "stat_walk", ... ("?" when out of range). */
 const char *clyde_tree_phase_name(enum clyde_tree_phase p);
 
+/* For people: "extract", "stat walk", ... ("?" when out of range). */
+const char *clyde_tree_phase_label(enum clyde_tree_phase p);
+
+/* The phase whose clyde_tree_phase_name() is name, or -1. */
+int clyde_tree_phase_from_name(const char *name);
+
 /* The operations whose latencies are recorded. */
 enum clyde_tree_op {
 	CLYDE_TREE_OP_READDIR, /* one getdents64() call */

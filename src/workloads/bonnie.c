@@ -41,30 +41,25 @@
 
 struct test_entry {
 	enum clyde_test id;
-	const char *label; /* for messages */
 	int (*body)(struct clyde_worker *w);
 };
 
-/* bonnie++'s order, which every output keeps. */
+/* bonnie++'s order, which every output keeps.  Names and labels are
+ * results/result.h's. */
 static const struct test_entry suite[CLYDE_TEST_COUNT] = {
-	{ CLYDE_PUTC, "per-char write", clyde_test_putc },
-	{ CLYDE_PUT_BLOCK, "block write", clyde_test_put_block },
-	{ CLYDE_REWRITE, "rewrite", clyde_test_rewrite },
-	{ CLYDE_GETC, "per-char read", clyde_test_getc },
-	{ CLYDE_GET_BLOCK, "block read", clyde_test_get_block },
-	{ CLYDE_SEEKS, "random seeks", clyde_test_seeks },
-	{ CLYDE_SEQ_CREATE, "sequential create", clyde_test_create },
-	{ CLYDE_SEQ_STAT, "sequential stat", clyde_test_stat },
-	{ CLYDE_SEQ_DEL, "sequential delete", clyde_test_delete },
-	{ CLYDE_RAN_CREATE, "random create", clyde_test_create },
-	{ CLYDE_RAN_STAT, "random stat", clyde_test_stat },
-	{ CLYDE_RAN_DEL, "random delete", clyde_test_delete },
+	{ CLYDE_PUTC, clyde_test_putc },
+	{ CLYDE_PUT_BLOCK, clyde_test_put_block },
+	{ CLYDE_REWRITE, clyde_test_rewrite },
+	{ CLYDE_GETC, clyde_test_getc },
+	{ CLYDE_GET_BLOCK, clyde_test_get_block },
+	{ CLYDE_SEEKS, clyde_test_seeks },
+	{ CLYDE_SEQ_CREATE, clyde_test_create },
+	{ CLYDE_SEQ_STAT, clyde_test_stat },
+	{ CLYDE_SEQ_DEL, clyde_test_delete },
+	{ CLYDE_RAN_CREATE, clyde_test_create },
+	{ CLYDE_RAN_STAT, clyde_test_stat },
+	{ CLYDE_RAN_DEL, clyde_test_delete },
 };
-
-const char *clyde_bonnie_test_label(enum clyde_test t)
-{
-	return (unsigned)t < CLYDE_TEST_COUNT ? suite[t].label : "?";
-}
 
 static uint64_t tv_ns(const struct timeval *tv)
 {
@@ -277,7 +272,7 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 			if (ret < 0)
 				return clyde_err(st->ctx, -ret,
 						 "%s: cannot prepare %s/%s",
-						 clyde_bonnie_test_label(t),
+						 clyde_test_label(t),
 						 st->scratch->path, w->io_name);
 			if (ret > 0 || st->memory_fs)
 				continue;
@@ -469,13 +464,16 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	int ret = 0;
 
 	if (clyde_test_alloc_spans(r, st->n) < 0)
-		return clyde_err(st->ctx, ENOMEM, "%s", te->label);
+		return clyde_err(st->ctx, ENOMEM, "%s",
+				 clyde_test_label(te->id));
 	tid = calloc(st->n, sizeof(*tid));
 	if (!tid)
-		return clyde_err(st->ctx, ENOMEM, "%s", te->label);
+		return clyde_err(st->ctx, ENOMEM, "%s",
+				 clyde_test_label(te->id));
 	if (te->id >= CLYDE_FIRST_FILE_TEST)
 		for (unsigned i = 0; i < st->n && !ret; i++)
-			ret = worker_dir(st, &st->w[i], te->label);
+			ret = worker_dir(st, &st->w[i],
+					 clyde_test_label(te->id));
 	if (!ret)
 		ret = prepare_cache(st, te->id, r);
 	if (ret) {
@@ -503,14 +501,14 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		struct clyde_worker *w = &st->w[i];
 
 		w->test = te->id;
-		w->test_label = te->label;
+		w->test_label = clyde_test_label(te->id);
 		w->span = &r->spans[i];
 		w->start = &start;
 		w->progress = st->progress;
 		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
 			ret = clyde_err(st->ctx, EAGAIN,
-					"%s: cannot start worker %u", te->label,
-					i);
+					"%s: cannot start worker %u",
+					clyde_test_label(te->id), i);
 			break;
 		}
 		started++;

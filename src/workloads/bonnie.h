@@ -101,9 +101,6 @@ struct clyde_bonnie_config {
 #define CLYDE_PERCHAR_TIME_NS (4ull * 1000000000ull)
 #define CLYDE_DEFAULT_MAX_RUNS 10u
 
-/* A test's name for people ("block write", "random seeks", ...). */
-const char *clyde_bonnie_test_label(enum clyde_test t);
-
 /* Bytes each worker's per-char tests cover at most: -f's MiB, but never
  * more than the file. */
 uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg);

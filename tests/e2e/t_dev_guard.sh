@@ -7,7 +7,8 @@
 #    read-only tests (seqread, randread, zcav) run without it and change
 #    nothing;
 #  - a mounted device is refused even with --destroy-data (read-only mount,
-#    so that the checksum can only change by clyde's hand);
+#    so that the checksum can only change by clyde's hand), and so is the
+#    loop device's backing file, in one sentence;
 #  - a device another process holds open with a plain open (exec 9<>) is
 #    refused, and written with --destroy-data.  The kernel does not stop a
 #    plain open from coexisting with O_EXCL: clyde finds it in /proc/*/fd.
@@ -89,6 +90,10 @@ mount -o ro "$mnt" "$T/mnt" || skip "cannot mount ext4"
 at_exit "umount -l '$T/mnt'"
 refused "$mnt" "^clyde dev: $(basename "$mnt") is mounted on $T/mnt: clyde never writes to a mounted device, not even with --destroy-data$" \
 	"mounted, with --destroy-data" --destroy-data
+# Its backing file: refused in one English sentence (issue 17 §3.2).
+back=$(losetup -nO BACK-FILE "$mnt")
+refused "$back" "^clyde dev: $back is the backing file of $(basename "$mnt"), which is mounted on $T/mnt: clyde never writes to a mounted device, not even with --destroy-data$" \
+	"the backing file of a mounted loop device" --destroy-data
 before=$(sum "$mnt")
 run_clyde dev "$mnt" --no-save -q --tests seqread --bs 64k --size 4m
 expect_rc 0 "a mounted device can be read"

@@ -2,7 +2,10 @@
 # clyde-mpi when something goes wrong: a rank that runs out of space stops
 # every rank (exit 3, rank 0 names the rank, its host and why); SIGINT to
 # mpirun and SIGTERM to the ranks stop them all.  No scratch directory is
-# left on any rank; a rank killed with SIGKILL leaves only its own.
+# left on any rank; a rank killed with SIGKILL leaves only its own, which
+# the lowest surviving rank names, and the survivors notice the loss
+# themselves (not waiting for mpirun's SIGTERM) and end within 3 s, under
+# mpirun's default kill timeout and under a long one.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -33,21 +36,35 @@ for r in 0 1 2 3; do
 	assert_empty_dir "$d/r$r" "nothing left in rank $r's directory"
 done
 
-# interrupt HOW: start a long run (50 runs in a row: one alone ends
-# within a second on a quiet machine), signal it once every rank has its
-# scratch directory, wait for the end.
+# live_ranks PID: how many of mpirun's children are running (not zombies).
+live_ranks()
+{
+	local n=0 p
+	for p in $(pgrep -P "$1"); do
+		[[ $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) == Z ]] ||
+			n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# interrupt HOW [MCA...]: start a long run (50 runs in a row: one alone
+# ends within a second on a quiet machine), signal it once every rank has
+# its scratch directory, wait for the end.  HOW kill0 / kill1 SIGKILL rank
+# 0 / 1 and leave in $ranks_s how many seconds the other ranks lived on.
 interrupt()
 {
-	local how=$1 i pid mca=()
-	dir=$(new_dir "int-$how")
+	local how=$1 i pid t0 mca=()
+	shift
+	dir=$(new_dir "int-$how-$#")
 	# mpirun kills the ranks a second after its own SIGTERM unless told
 	# to wait longer; a loaded machine needs longer to remove the files.
 	# When the ranks end by themselves (SIGTERM to the ranks) the setting
 	# is not wanted: OpenMPI's mpirun then waits out that timeout before
 	# it exits, although every rank has ended.
-	[[ $how == ranks ]] || mca=(--mca odls_base_sigkill_timeout 20)
+	[[ $how != mpirun ]] || mca=(--mca odls_base_sigkill_timeout 20)
+	(($# == 0)) || mca=("$@")
 	set -m
-	mpirun --allow-run-as-root --oversubscribe -np 4 "${mca[@]}" \
+	mpirun --allow-run-as-root --oversubscribe -np 4 ${mca[@]+"${mca[@]}"} \
 		"$CLYDE_MPI" run -d "$dir/r%r" -s 512 -x 50 -f --no-save -q \
 		>"$T/out" 2>"$T/err" &
 	pid=$!
@@ -60,10 +77,21 @@ interrupt()
 	[[ $i -lt 300 ]] || fail "$how: the ranks did not start"
 	sleep 1
 	# The ranks are mpirun's children on one host.
+	t0=$(date +%s%N)
 	case $how in
 	mpirun) kill -INT "$pid" ;;
 	ranks) kill -TERM $(pgrep -P "$pid") ;;
-	kill) kill -KILL "$(pgrep -P "$pid" | sed -n 2p)" ;;
+	kill*)
+		# The rank is in its scratch directory's name: r<rank>/clyde.<pid>.
+		victim=$(find "$dir/r${how#kill}" -mindepth 1 -maxdepth 1 \
+			-name 'clyde.*' -printf '%f\n' | sed 's/^clyde\.//')
+		kill -KILL "$victim"
+		for ((i = 0; i < 1200; i++)); do
+			(($(live_ranks "$pid") == 0)) && break
+			sleep 0.05
+		done
+		ranks_s=$((($(date +%s%N) - t0) / 1000000000))
+		;;
 	esac
 	# mpirun itself may wait out odls_base_sigkill_timeout (20 s) after
 	# the ranks have ended.
@@ -91,13 +119,33 @@ ok "SIGINT to mpirun: non-zero exit ($RC)"
 assert_match "$(cat "$T/err")" "clyde-mpi: interrupted" "rank 0 says so"
 assert_empty_dir "$dir" "SIGINT: nothing left (the made directories too)"
 
-# A rank killed outright: the others stop and clean up (mpirun sends them
-# SIGTERM); only the killed rank's scratch directory is left.
-interrupt kill
-[[ $RC -ne 0 ]] || fail "a killed rank: exit status 0"
-ok "a killed rank: non-zero exit ($RC)"
-left=$(find "$dir" -name 'clyde.*' | wc -l)
-[[ $left -eq 1 ]] || fail "$left scratch directories left, want the killed rank's 1"
-ok "the other ranks removed their scratch directories"
+# A rank killed outright: the others notice at once (their connection to
+# rank 0, or rank 0's to it, ends), stop, remove their scratch and exit;
+# only the killed rank's scratch directory is left, and named.  With a
+# kill timeout of 20 s mpirun signals nobody for 20 s: the ranks must end
+# by themselves.  (mpirun forwards their output and exits only after
+# that timeout.)
+for who in 1 0; do
+	what="rank $who killed"
+	interrupt "kill$who" --mca odls_base_sigkill_timeout 20
+	[[ $RC -ne 0 ]] || fail "$what: exit status 0"
+	ok "$what: non-zero exit ($RC)"
+	((ranks_s <= 3)) || fail "$what: the other ranks lived on ${ranks_s}s"
+	ok "$what: the other ranks ended within 3 s (${ranks_s}s), not waiting for mpirun"
+	assert_eq "$(find "$dir" -name 'clyde.*')" "$dir/r$who/clyde.$victim" \
+		"$what: only the killed rank's scratch directory is left"
+	assert_file_match "$T/err" \
+		"^clyde-mpi: rank $who was lost \(killed, or its node went down\); the other ranks stop and remove their scratch directories; left: $host:$dir/r$who/clyde\.$victim\$" \
+		"$what: one line names the killed rank and its directory"
+done
+# Under mpirun's default timeout (SIGTERM 1 s after the loss, SIGKILL a
+# second later) the ranks end as soon; on a loaded machine mpirun's
+# SIGKILL may cut short the removal of a large file, so only the end and
+# the line are checked here.
+interrupt kill1
+((ranks_s <= 3)) || fail "default timeout: the other ranks lived on ${ranks_s}s"
+ok "default timeout: the other ranks ended within 3 s (${ranks_s}s)"
+assert_file_match "$T/err" "^clyde-mpi: rank 1 was lost .*left: $host:$dir/r1/clyde\.$victim\$" \
+	"default timeout: the killed rank and its directory are named"
 
 done_testing

@@ -17,7 +17,7 @@
 #include "core/ctx.h"
 #include "report/compare.h"
 #include "report/html.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 #include "results/json_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -14,7 +14,7 @@
 #include "core/ctx.h"
 #include "report/compare.h"
 #include "report/html.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 #include "results/format.h"
 #include "tap.h"
 

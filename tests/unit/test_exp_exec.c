@@ -21,8 +21,8 @@
 #include "core/stats.h"
 #include "exp/exp.h"
 #include "exp/plan.h"
-#include "report/exp_store.h"
-#include "report/history.h"
+#include "store/exp_store.h"
+#include "store/history.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/clyde-test-exp-exec.XXXXXX";

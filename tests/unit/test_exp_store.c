@@ -1,5 +1,5 @@
 /*
- * report/exp_store: an experiment stored in a temporary history and loaded
+ * store/exp_store and report/exp_load: an experiment stored in a temporary history and loaded
  * back as the analysis model (struct clyde_exp): axes, points in file
  * order, one metric per figure with the samples in run order, failed
  * points, the per-point configuration, timed documents, the runs list
@@ -11,13 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/exp_store.h"
+#include "report/exp_load.h"
+#include "results/result.h"
+#include "store/exp_store.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/clyde-test-exp-store.XXXXXX";
 
 /* A clyde JSON result with one test done: put_block at `rate` B/s. */
-static char *bonnie_doc(double rate)
+/* A clyde JSON result with one test done: test number `done` (0 putc, 1
+ * put_block, ...) at `rate`. */
+static char *bonnie_doc_test(int done, double rate)
 {
 	static const char *const names[] = {
 		"putc",	     "put_block",  "rewrite",	 "getc",
@@ -29,16 +33,16 @@ static char *bonnie_doc(double rate)
 	for (int i = 0; i < 12; i++) {
 		char *t = NULL, *next = NULL;
 
-		if (i == 1) {
+		if (i == done) {
 			if (asprintf(&t,
-				     "{\"name\": \"put_block\", \"state\": "
+				     "{\"name\": \"%s\", \"state\": "
 				     "\"done\", \"note\": null, \"bytes\": 1, "
 				     "\"ops\": 1, \"elapsed_ns\": 1000000000, "
 				     "\"cpu_user_ns\": 1, \"cpu_sys_ns\": 1, "
 				     "\"rate_per_s\": %.17g, \"rate_unit\": "
 				     "\"B/s\", \"cpu_pct\": 10, \"too_fast\": "
 				     "false, \"latency\": null}",
-				     rate) < 0)
+				     names[i], rate) < 0)
 				abort();
 		} else if (asprintf(&t,
 				    "{\"name\": \"%s\", \"state\": "
@@ -69,6 +73,11 @@ static char *bonnie_doc(double rate)
 		abort();
 	free(tests);
 	return doc;
+}
+
+static char *bonnie_doc(double rate)
+{
+	return bonnie_doc_test(1, rate);
 }
 
 static char *timed_doc(double seconds)
@@ -247,6 +256,57 @@ static void test_round_trip(void)
 	clyde_ctx_release(&ctx);
 }
 
+/*
+ * The experiment table names a test as every other output does: the
+ * label of results/'s one table ("per-char write", as the progress line
+ * says), not a table of its own ("char write").
+ */
+static void test_labels(void)
+{
+	char *db = NULL, *id = NULL;
+	char *axes[] = { "n" }, *wl[] = { "b" };
+	const char *kinds[] = { "run" };
+	const char *vals[] = { "1" };
+	struct clyde_exp_new ne = {
+		.name = "labels",
+		.file = "l.ini",
+		.text = "",
+		.defines = "",
+		.naxes = 1,
+		.axis_names = axes,
+		.nworkloads = 1,
+		.wl_names = wl,
+		.wl_kinds = kinds,
+		.npoints = 1,
+		.values = vals,
+	};
+	struct clyde_history *h = NULL;
+	struct clyde_exp e;
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	if (asprintf(&db, "%s/labels.db", tmpdir) < 0)
+		abort();
+	CHECK(clyde_history_open(&ctx, db, true, &h) == 0);
+	CHECK(h && clyde_exp_store_create(&ctx, h, &ne, &id) == 0);
+	CHECK(h && id &&
+	      add(&ctx, h, id, 0, 1, "b", "run", bonnie_doc_test(0, 5e6),
+		  false) == 0);
+	CHECK(h && id && clyde_history_load_experiment(&ctx, h, id, &e) == 0);
+	CHECK(h && id && e.nmetrics == 1);
+	if (h && id && e.nmetrics == 1) {
+		CHECK_STR(e.metrics[0].key, "b.putc");
+		CHECK_STR(e.metrics[0].label, clyde_test_label(CLYDE_PUTC));
+		CHECK_STR(e.metrics[0].label, "per-char write");
+	}
+	if (h && id)
+		clyde_exp_release(&e);
+	clyde_history_close(h);
+	clyde_ctx_release(&ctx);
+	free(id);
+	free(db);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -256,6 +316,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	test_round_trip();
+	test_labels();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", tmpdir);

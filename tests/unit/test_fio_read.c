@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/ctx.h"
-#include "report/loaded.h"
+#include "results/loaded.h"
 #include "results/fio_read.h"
 #include "tap.h"
 

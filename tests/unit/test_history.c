@@ -1,5 +1,5 @@
 /*
- * The results history (src/report/history_*.c) on temporary databases:
+ * The results history (src/store/history_*.c) on temporary databases:
  * save / list / get / import round trips, the extracted figures, schema
  * migration from a hand-made legacy database, refusal of files that are
  * not a clyde history (left byte for byte as they were), and concurrent
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/history.h"
+#include "store/history.h"
 #include "tap.h"
 
 #ifdef CLYDE_HAVE_SQLITE

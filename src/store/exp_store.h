@@ -3,7 +3,7 @@
  * what finished, kept beside the runs so that an interrupted experiment
  * can be resumed and a finished one analysed.
  *
- * Tables (schema version 2, added by clyde_exp_store_migrate_v2()):
+ * Tables (schema version 2, added in history_schema.c):
  *  - experiments: one row per experiment: its id, name, title, the file
  *    it came from and that file's whole text (resume does not need the
  *    file), the -D defines, the axis and workload names, its state
@@ -16,23 +16,23 @@
  *    measurement is a small JSON document kept in the row itself
  *    ({"kind": "timed", "elapsed_ns": ..., ...}, see docs/sweep.md).
  *
+ * This is the database only: what the rows mean for an analysis (struct
+ * clyde_exp, report/experiment.h) is built by report/exp_load.h from
+ * clyde_exp_store_get() and the two row walks at the end.
+ *
  * Nothing here prints; errors name the database path and are returned as
  * negative errno values (history.h).  Without SQLite every function
- * returns -ENOTSUP.
+ * returns -ENOTSUP (store/nosqlite.c).
  */
-#ifndef CLYDE_REPORT_EXP_STORE_H
-#define CLYDE_REPORT_EXP_STORE_H
+#ifndef CLYDE_STORE_EXP_STORE_H
+#define CLYDE_STORE_EXP_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/ctx.h"
-#include "report/experiment.h"
-#include "report/history.h"
-
-/* The schema step that adds the tables above (history.c's migrations). */
-int clyde_exp_store_migrate_v2(struct clyde_ctx *ctx, struct clyde_history *h);
+#include "store/history.h"
 
 /* What a new experiment is: borrowed strings, copied into the database. */
 struct clyde_exp_new {
@@ -63,6 +63,8 @@ int clyde_exp_store_create(struct clyde_ctx *ctx, struct clyde_history *h,
  * clyde_exp_info_release(). */
 struct clyde_exp_info {
 	char *id, *name, *title, *file, *text, *defines, *state;
+	char *axes;	 /* the axis names, tab-separated */
+	char *workloads; /* "NAME KIND" per workload, tab-separated */
 	int64_t created_unix;
 };
 
@@ -117,23 +119,31 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 			 const char *id, struct clyde_exp_done **out,
 			 size_t *n);
 
-/*
- * Fill *out (which the caller releases with clyde_exp_release()) with
- * experiment `id` as experiment.h describes it: axes and points as
- * planned (in file order), one metric per figure any run gave
- * ("<workload>.<test>" for run and tree workloads, "time.<workload>" and
- * "time.<workload>.cpu" for timed commands, plus
- * "time.<workload>.read_bytes"/".write_bytes", amounts, when a device
- * was counted),
- * the samples of every finished repeat in run order, `failed` for points
- * whose every run failed, and `config` from the first result of a point
- * (filesystem, mount options, device).  Returns 0, -ENOENT for an unknown
- * id, or another negative errno, with a message in ctx.  This is the one
- * call `clyde report --experiment ID` needs.  *out is zeroed after a
- * failure; releasing it then (as the caller may) is harmless.
- */
-int clyde_history_load_experiment(struct clyde_ctx *ctx,
-				  struct clyde_history *h, const char *id,
-				  struct clyde_exp *out);
+/* One point as planned: its 0-based number and its axis values
+ * (tab-separated, in axis order).  Returning non-zero stops the walk and
+ * is returned. */
+typedef int (*clyde_exp_point_fn)(void *arg, size_t point, const char *values);
+
+/* Every point of experiment id, in order. */
+int clyde_exp_store_each_point(struct clyde_ctx *ctx, struct clyde_history *h,
+			       const char *id, clyde_exp_point_fn fn,
+			       void *arg);
+
+/* One run row of a workload (borrowed for the call only). */
+struct clyde_exp_row {
+	size_t point;
+	const char *kind; /* "run", "tree", "time" */
+	bool ok;
+	const char *doc; /* the timed document (time) or the clyde result
+			  * stored in `runs` (run, tree); NULL when none */
+	size_t len;
+};
+
+typedef int (*clyde_exp_run_fn)(void *arg, const struct clyde_exp_row *r);
+
+/* Every run row of `workload` in experiment id, in the order saved. */
+int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			     const char *id, const char *workload,
+			     clyde_exp_run_fn fn, void *arg);
 
 #endif

@@ -8,7 +8,7 @@
  * is a clyde history, a new one, or something to refuse -- and only then
  * switch to WAL mode and migrate, which are the first writes.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 
 /* ---- where the database lives ----------------------------------------- */
 
@@ -82,23 +83,35 @@ const char *clyde_history_path(const struct clyde_history *h)
 	return h->path;
 }
 
-sqlite3 *clyde_history_sqlite(struct clyde_history *h)
-{
-	return h->db;
-}
-
 int clyde_history_found_version(const struct clyde_history *h)
 {
 	return h->found_version;
 }
 
+/* Did the last call on db fail for lack of space?  SQLite says
+ * SQLITE_FULL when a write came short, but a -shm or -wal file that
+ * cannot be grown is an I/O error whose errno says ENOSPC. */
+static bool db_full(sqlite3 *db)
+{
+	int e = sqlite3_system_errno(db);
+
+	return (sqlite3_errcode(db) & 0xff) == SQLITE_FULL || e == ENOSPC ||
+	       e == EDQUOT;
+}
+
 /* Record "PATH: what: sqlite's message" and return -EIO (-ENOMEM when
- * SQLite ran out of memory). */
+ * SQLite ran out of memory, -ENOSPC with "the disk is full" when the
+ * filesystem is). */
 int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
 		       const char *what)
 {
 	int code = sqlite3_errcode(h->db);
 
+	if (db_full(h->db)) {
+		clyde_err(ctx, 0, "%s: %s: the disk is full (%s)", h->path,
+			  what, sqlite3_errmsg(h->db));
+		return -ENOSPC;
+	}
 	clyde_err(ctx, 0, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
 	return code == SQLITE_NOMEM ? -ENOMEM : -EIO;
 }
@@ -119,9 +132,10 @@ int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
 	return 0;
 }
 
+/* NULL binds "": every text column of the store is NOT NULL. */
 int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
-	return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	return sqlite3_bind_text(st, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
 void clyde_hist_rollback(struct clyde_history *h)
@@ -151,7 +165,14 @@ enum db_kind {
 	DB_EMPTY = 0, /* no table at all: a new history */
 	DB_CLYDE,     /* version in *version */
 	DB_REFUSED,   /* the reason is recorded in ctx */
+	DB_FULL,      /* cannot even be read: the disk is full (recorded) */
 };
+
+/* The errno of an open refused as `kind`. */
+static int refused_rc(enum db_kind kind)
+{
+	return kind == DB_FULL ? -ENOSPC : -EINVAL;
+}
 
 static enum db_kind classify(struct clyde_ctx *ctx, struct clyde_history *h,
 			     int *version)
@@ -168,12 +189,20 @@ static enum db_kind classify(struct clyde_ctx *ctx, struct clyde_history *h,
 			       "FROM sqlite_master",
 			       -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		clyde_err(ctx, 0,
-			  "%s: not a usable SQLite database (%s); left as it "
-			  "is",
-			  h->path, sqlite3_errmsg(h->db));
+		bool full = db_full(h->db);
+
+		if (full)
+			clyde_err(ctx, 0,
+				  "%s: cannot open the results history: the "
+				  "disk is full (%s); nothing was written",
+				  h->path, sqlite3_errmsg(h->db));
+		else
+			clyde_err(ctx, 0,
+				  "%s: not a usable SQLite database (%s); "
+				  "left as it is",
+				  h->path, sqlite3_errmsg(h->db));
 		sqlite3_finalize(st);
-		return DB_REFUSED;
+		return full ? DB_FULL : DB_REFUSED;
 	}
 	ntables = sqlite3_column_int(st, 0);
 	has_meta = sqlite3_column_int(st, 1);
@@ -239,11 +268,12 @@ foreign:
 static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
 {
 	int version = -1, rc;
+	enum db_kind kind;
 
 	rc = clyde_hist_begin(ctx, h);
 	if (rc < 0)
 		return rc;
-	switch (classify(ctx, h, &version)) {
+	switch ((kind = classify(ctx, h, &version))) {
 	case DB_EMPTY:
 		version = -1;
 		break;
@@ -251,7 +281,7 @@ static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
 		break;
 	default:
 		clyde_hist_rollback(h);
-		return -EINVAL;
+		return refused_rc(kind);
 	}
 	if (version == CLYDE_HISTORY_SCHEMA_VERSION) {
 		clyde_hist_rollback(h);
@@ -263,6 +293,99 @@ static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
 		return rc;
 	}
 	return clyde_hist_commit(ctx, h);
+}
+
+/*
+ * A damaged page must stop clyde before it writes: SQLite reads what it
+ * can of a damaged file, and a save would go on writing pages into it
+ * (the run is then "saved" into a file that fails integrity_check, or
+ * not saved at all after the benchmark has run).  quick_check reads every
+ * page of every b-tree once (the checks of integrity_check less the
+ * index-against-table comparison), which is fast beside a benchmark, and
+ * (1) stops at the first error.  Returns 0, or -EUCLEAN with the first
+ * finding recorded.
+ */
+/* How quick_check heads its findings in the main database. */
+#define DB_MAIN_HEADING "*** in database main ***"
+
+static int check_intact(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	sqlite3_stmt *st = NULL;
+	const char *res = NULL;
+	char found[256] = "";
+	int step = SQLITE_ERROR;
+
+	if (sqlite3_prepare_v2(h->db, "PRAGMA quick_check(1)", -1, &st, NULL) ==
+	    SQLITE_OK)
+		step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		res = (const char *)sqlite3_column_text(st, 0);
+	if (step == SQLITE_ROW && res && !strcmp(res, "ok")) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (step != SQLITE_ROW &&
+	    (sqlite3_errcode(h->db) & 0xff) != SQLITE_CORRUPT &&
+	    (sqlite3_errcode(h->db) & 0xff) != SQLITE_NOTADB) {
+		int rc = clyde_hist_db_fail(ctx, h, "check the database");
+
+		sqlite3_finalize(st);
+		return rc;
+	}
+	/* One line: the finding may hold line ends (a heading, then "On
+	 * tree page ..."). */
+	if (!res)
+		res = sqlite3_errmsg(h->db);
+	if (!strncmp(res, DB_MAIN_HEADING, strlen(DB_MAIN_HEADING)))
+		res += strlen(DB_MAIN_HEADING);
+	snprintf(found, sizeof(found), "%s", res + strspn(res, " \n"));
+	for (char *p = found; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	sqlite3_finalize(st);
+	clyde_err(ctx, 0,
+		  "%s: the database is damaged (quick_check: %s); left as it "
+		  "is, nothing is written to it",
+		  h->path, found);
+	return -EUCLEAN;
+}
+
+/* What SQLite needs free to open a history for writing: the 32 KiB
+ * -shm index and the first pages of a -wal file. */
+#define HISTORY_MIN_FREE (64u * 1024)
+
+/*
+ * Refuse to open path for writing on a full filesystem, before SQLite
+ * makes its -wal and -shm files beside it (which it does even to read a
+ * WAL database).  The space is what this user may use (root: the blocks
+ * reserved for root too).  Returns 0, or -ENOSPC with the reason recorded.
+ */
+static int check_room(struct clyde_ctx *ctx, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct statvfs sv;
+	unsigned long long avail;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	/* A filesystem that does not say (f_blocks 0) is let through. */
+	if (statvfs(dir, &sv) < 0 || sv.f_blocks == 0)
+		return 0;
+	avail = (unsigned long long)(geteuid() == 0 ? sv.f_bfree :
+						      sv.f_bavail) *
+		sv.f_frsize;
+	if (avail >= HISTORY_MIN_FREE)
+		return 0;
+	return clyde_err(ctx, 0,
+			 "%s: cannot open the results history: the disk is "
+			 "full (%llu KiB free in %s); nothing was written",
+			 path, avail / 1024, dir),
+	       -ENOSPC;
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -408,6 +531,49 @@ static void remove_created(const char *path, unsigned had)
 	}
 }
 
+/* The byte of the -shm file every connection to a WAL database holds a
+ * read lock on while it has the database open (SQLite's unix VFS: the
+ * "DMS" lock, after the 120-byte index header and 8 lock bytes). */
+#define SHM_DMS_BYTE 128
+
+/*
+ * An open of an existing database failed (a full disk): remove the -shm
+ * file and an empty -wal file this open made (not in `had`), so that the
+ * directory is as it was.  Only when no other process has the database
+ * open: SQLite's -shm lock says so, and holding it while removing keeps a
+ * process that opens the database now waiting.  A -wal file with frames
+ * in it is never removed (it may hold another process's commits).
+ */
+static void remove_side_created(const char *path, unsigned had)
+{
+	char wal[PATH_MAX + 16], shm[PATH_MAX + 16];
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct stat sb;
+	int fd;
+
+	if ((had & 3u) == 3u) /* -wal and -shm were both there */
+		return;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	snprintf(shm, sizeof(shm), "%s-shm", path);
+	fd = open(shm, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && errno != ENOENT)
+		return;
+	fl.l_start = SHM_DMS_BYTE;
+	fl.l_len = 1;
+	if (fd >= 0 && fcntl(fd, F_SETLK, &fl) < 0) {
+		close(fd); /* someone has the database open */
+		return;
+	}
+	if (!(had & 1u) && lstat(wal, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size <= 32)
+		(void)unlink(wal);
+	if (fd >= 0) {
+		if (!(had & 2u))
+			(void)unlink(shm);
+		close(fd);
+	}
+}
+
 /* Open h->db from `name` (the path, or a file: URI for it) with sqlite's
  * `flags`, with extended result codes and the busy timeout both openers
  * want; the error names h->path. */
@@ -430,6 +596,7 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 	char defpath[PATH_MAX];
 	struct clyde_history *h;
 	int rc, version = -1, flags;
+	enum db_kind kind;
 	bool is_new;
 	unsigned had = 0;
 
@@ -451,8 +618,10 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 				 db_path),
 		       -ENOENT;
 	is_new = rc == 1;
-	if (is_new)
-		had = side_files(db_path);
+	had = side_files(db_path);
+	rc = check_room(ctx, db_path);
+	if (rc < 0)
+		return rc;
 
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->path = strdup(db_path))) {
@@ -467,19 +636,21 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		goto fail;
 
 	/* Read-only judgement first: nothing is written to a file that
-	 * turns out not to be ours. */
-	switch (classify(ctx, h, &version)) {
+	 * turns out not to be ours, or damaged. */
+	switch ((kind = classify(ctx, h, &version))) {
 	case DB_EMPTY:
 		version = -1;
 		break;
 	case DB_CLYDE:
 		break;
 	default:
-		rc = -EINVAL;
+		rc = refused_rc(kind);
 		goto fail;
 	}
 	h->found_version = version;
-	rc = set_wal(ctx, h);
+	rc = is_new ? 0 : check_intact(ctx, h);
+	if (rc == 0)
+		rc = set_wal(ctx, h);
 	if (rc == 0)
 		rc = migrate(ctx, h);
 	if (rc < 0)
@@ -490,6 +661,8 @@ fail:
 	clyde_history_close(h);
 	if (is_new)
 		remove_created(db_path, had);
+	else
+		remove_side_created(db_path, had);
 	return rc;
 }
 
@@ -540,6 +713,7 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 	char defpath[PATH_MAX], wal[PATH_MAX + 8];
 	struct clyde_history *h;
 	int rc, version = -1;
+	enum db_kind kind;
 	struct stat sb;
 	char *uri;
 
@@ -576,7 +750,7 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 	free(uri);
 	if (rc < 0)
 		goto fail;
-	switch (classify(ctx, h, &version)) {
+	switch ((kind = classify(ctx, h, &version))) {
 	case DB_EMPTY:
 		clyde_err(ctx, 0, "%s: no results history yet (nothing saved)",
 			  db_path);
@@ -585,7 +759,7 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 	case DB_CLYDE:
 		break;
 	default:
-		rc = -EINVAL;
+		rc = refused_rc(kind);
 		goto fail;
 	}
 	if (version < CLYDE_HISTORY_SCHEMA_VERSION) {

@@ -2,7 +2,7 @@
  * Storing in the history: one run (its document, extracted columns and
  * figures), and deleting one.  See history.h.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #ifdef CLYDE_HAVE_SQLITE
 
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 
 static const char *fig_unit(enum clyde_test t)
 {

@@ -26,8 +26,8 @@
  * prints: a malformed line or file is recorded in the set's `errors` as
  * "path:line: reason" and reading goes on.
  */
-#ifndef CLYDE_REPORT_LOADED_H
-#define CLYDE_REPORT_LOADED_H
+#ifndef CLYDE_RESULTS_LOADED_H
+#define CLYDE_RESULTS_LOADED_H
 
 #include <stdbool.h>
 #include <stddef.h>

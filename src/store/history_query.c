@@ -2,7 +2,7 @@
  * Reading the history: the list of runs and one run with its document.
  * See history.h.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #ifdef CLYDE_HAVE_SQLITE
 
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 
 #define ENTRY_COLUMNS                                                    \
 	"id, saved_unix, started_unix, kind, label, host, target_path, " \

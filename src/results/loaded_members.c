@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 void clyde_loaded_members_release(struct clyde_loaded_run *r)
 {

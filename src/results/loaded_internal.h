@@ -6,7 +6,7 @@
 #ifndef CLYDE_REPORT_LOADED_INTERNAL_H
 #define CLYDE_REPORT_LOADED_INTERNAL_H
 
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 /* A new zeroed run at the end of the set with path, line, source and
  * `ntests` zeroed tests; NULL when out of memory (the set unchanged). */

@@ -1,20 +1,21 @@
 /*
- * What the history_*.c files share and nothing else uses: the open
- * history's struct and the small SQLite helpers.  Not a public header:
- * other modules include report/history.h.
+ * What the store's files (history_*.c, exp_store.c) share and nothing
+ * else uses: the open history's struct and the one set of small SQLite
+ * helpers.  Not a public header: other modules include store/history.h
+ * and store/exp_store.h.
  *
  * Every helper that fails records "PATH: what: sqlite's message" in ctx
  * and returns -EIO (-ENOMEM when SQLite ran out of memory).
  */
-#ifndef CLYDE_REPORT_HISTORY_INTERNAL_H
-#define CLYDE_REPORT_HISTORY_INTERNAL_H
+#ifndef CLYDE_STORE_HISTORY_INTERNAL_H
+#define CLYDE_STORE_HISTORY_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/ctx.h"
-#include "report/history.h"
+#include "store/history.h"
 
 /* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
 int clyde_hist_entry_fill_strings(struct clyde_history_entry *e);
@@ -43,6 +44,7 @@ int clyde_hist_exec(struct clyde_ctx *ctx, struct clyde_history *h,
 		    const char *sql);
 int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
 		       const char *sql, sqlite3_stmt **st);
+/* Bind s (NULL: "") as text, copied. */
 int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s);
 
 /* BEGIN IMMEDIATE (the write lock now), COMMIT (rolled back when it

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/loaded_internal.h"
+#include "results/loaded_internal.h"
 #include "results/fio_read.h"
 #include "results/result.h"
 

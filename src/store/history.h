@@ -38,17 +38,29 @@
  * processes saving at the same time each wait their turn instead of
  * failing.
  *
+ * A damaged database.  Every open for writing runs SQLite's quick_check
+ * before its first write; a database with a damaged page is refused
+ * (-EUCLEAN) and never written to.  Reading opens do not check: they read
+ * what can be read.
+ *
+ * A full disk.  An open for writing on a filesystem with less than 64 KiB
+ * free is refused (-ENOSPC) before SQLite makes its -wal and -shm files;
+ * an open that fails after SQLite made them removes them again (unless
+ * another process has the database open).  A write that fails for lack
+ * of space is -ENOSPC with "the disk is full" in the message.
+ *
  * Nothing here prints.  Errors are recorded in the context (naming the
  * database path) and returned as negative errno values: -ENOENT for a
  * missing database (read-only opens) or an unknown id, -EINVAL for a file
  * that is not a usable clyde history or a document that cannot be read,
- * -EIO for SQLite failures, -ENOMEM.
+ * -EUCLEAN for a damaged database, -ENOSPC for a full disk, -EIO for
+ * other SQLite failures, -ENOMEM.
  *
  * Without SQLite at build time (no CLYDE_HAVE_SQLITE) every function that
  * needs the database records "built without SQLite" and returns -ENOTSUP.
  */
-#ifndef CLYDE_REPORT_HISTORY_H
-#define CLYDE_REPORT_HISTORY_H
+#ifndef CLYDE_STORE_HISTORY_H
+#define CLYDE_STORE_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -112,10 +124,6 @@ int clyde_history_open_readonly(struct clyde_ctx *ctx, const char *db_path,
 
 /* The database path (owned by h). */
 const char *clyde_history_path(const struct clyde_history *h);
-
-/* The SQLite connection, for modules that keep their own tables in the
- * history (report/exp_store.c).  Owned by h. */
-struct sqlite3 *clyde_history_sqlite(struct clyde_history *h);
 
 /* The schema version found in the file when it was opened, before any
  * migration (-1 for a new history). */

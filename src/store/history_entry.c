@@ -2,15 +2,15 @@
  * Entries and documents, no database needed: what a stored result says
  * (clyde_history_describe) and the entry's lifecycle.  See history.h.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_internal.h"
-#include "report/loaded.h"
+#include "store/history_internal.h"
+#include "results/loaded.h"
 #include "results/csv_read.h"
 #include "results/fio_read.h"
 #include "results/format.h"

@@ -7,7 +7,7 @@
  * its line and the test it belongs to is left out, so one bad number never
  * hides the rest of the file.
  */
-#include "report/loaded.h"
+#include "results/loaded.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/loaded_internal.h"
+#include "results/loaded_internal.h"
 #include "results/fio_read.h"
 #include "results/format.h"
 #include "results/stack_out.h"

@@ -2,7 +2,7 @@
  * Importing files into the history: one clyde JSON result, or CSV lines
  * each stored as one run.  See history.h (clyde_history_import_file).
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 #include "results/csv_read.h"
 #include "results/fio_read.h"
 

@@ -1,8 +1,11 @@
 /*
- * A build without SQLite: every function that needs the database records
- * "built without SQLite" and returns -ENOTSUP (see history.h).
+ * A build without SQLite: every function of the store that needs the
+ * database (the history, history.h, and its experiments, exp_store.h)
+ * records "built without SQLite" and returns -ENOTSUP.  The one file of
+ * stubs: a new store function gets its stub here.
  */
-#include "report/history.h"
+#include "store/exp_store.h"
+#include "store/history.h"
 
 #ifndef CLYDE_HAVE_SQLITE
 
@@ -127,6 +130,66 @@ int clyde_history_set_note(struct clyde_ctx *ctx, struct clyde_history *h,
 			   int64_t id, const char *note)
 {
 	(void)h, (void)id, (void)note;
+	return no_sqlite(ctx);
+}
+
+/* ---- experiments (exp_store.h) ---------------------------------------- */
+
+int clyde_exp_store_create(struct clyde_ctx *ctx, struct clyde_history *h,
+			   const struct clyde_exp_new *e, char **id_out)
+{
+	(void)h, (void)e, (void)id_out;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_get(struct clyde_ctx *ctx, struct clyde_history *h,
+			const char *id, struct clyde_exp_info *out)
+{
+	(void)h, (void)id, (void)out;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_list(struct clyde_ctx *ctx, struct clyde_history *h,
+			 struct clyde_exp_info **out, size_t *n)
+{
+	(void)h, (void)out, (void)n;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_set_state(struct clyde_ctx *ctx, struct clyde_history *h,
+			      const char *id, const char *state)
+{
+	(void)h, (void)id, (void)state;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			    const char *id, const struct clyde_exp_run_rec *r,
+			    int64_t *run_id)
+{
+	(void)h, (void)id, (void)r, (void)run_id;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
+			 const char *id, struct clyde_exp_done **out, size_t *n)
+{
+	(void)h, (void)id, (void)out, (void)n;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_each_point(struct clyde_ctx *ctx, struct clyde_history *h,
+			       const char *id, clyde_exp_point_fn fn, void *arg)
+{
+	(void)h, (void)id, (void)fn, (void)arg;
+	return no_sqlite(ctx);
+}
+
+int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			     const char *id, const char *workload,
+			     clyde_exp_run_fn fn, void *arg)
+{
+	(void)h, (void)id, (void)workload, (void)fn, (void)arg;
 	return no_sqlite(ctx);
 }
 

@@ -1,9 +1,10 @@
 /*
- * The history's schema versions: one function per version and the table
- * that applies them in order.  The caller (history_db.c) holds the write
+ * The history's schema versions, every table of the store's (the runs and
+ * the experiments): one function per version and the table that applies
+ * them in order.  The caller (history_db.c) holds the write
  * transaction and has judged the file to be a clyde history.
  */
-#include "report/history.h"
+#include "store/history.h"
 
 #ifdef CLYDE_HAVE_SQLITE
 
@@ -13,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/exp_store.h"
-#include "report/history_internal.h"
+#include "store/history_internal.h"
 
 /* Version 0, the legacy layout: what the first histories held. */
 static int migrate_create_v0(struct clyde_ctx *ctx, struct clyde_history *h)
@@ -113,6 +113,33 @@ static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
 	return describe_each(ctx, h, store_v1);
 }
 
+/* Version 2: the experiments of clyde sweep (exp_store.h). */
+static int migrate_v2(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	return clyde_hist_exec(
+		ctx, h,
+		"CREATE TABLE experiments (id TEXT PRIMARY KEY, "
+		"name TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
+		"file TEXT NOT NULL DEFAULT '', text TEXT NOT NULL, "
+		"defines TEXT NOT NULL DEFAULT '', "
+		"axes TEXT NOT NULL DEFAULT '', "
+		"workloads TEXT NOT NULL DEFAULT '', "
+		"state TEXT NOT NULL DEFAULT 'running', "
+		"created_unix INTEGER NOT NULL, updated_unix INTEGER);"
+		"CREATE TABLE experiment_points (exp_id TEXT NOT NULL, "
+		"point INTEGER NOT NULL, axis_values TEXT NOT NULL, "
+		"PRIMARY KEY (exp_id, point));"
+		"CREATE TABLE experiment_runs (id INTEGER PRIMARY KEY "
+		"AUTOINCREMENT, exp_id TEXT NOT NULL, "
+		"point INTEGER NOT NULL, repeat INTEGER NOT NULL, "
+		"workload TEXT NOT NULL, kind TEXT NOT NULL, "
+		"status TEXT NOT NULL, run_id INTEGER, document TEXT, "
+		"message TEXT NOT NULL DEFAULT '', "
+		"saved_unix INTEGER NOT NULL);"
+		"CREATE INDEX experiment_runs_by_exp ON experiment_runs "
+		"(exp_id, point, repeat);");
+}
+
 /* Version 3: what tells runs apart (the user's label -- in the label
  * column since v1 -- and note; file size, file count and IO chunk; the
  * CSV line a run was imported from) and the document hash that finds
@@ -149,7 +176,7 @@ static const struct migration {
 } migrations[] = {
 	{ 0, migrate_create_v0 },
 	{ 1, migrate_v1 },
-	{ 2, clyde_exp_store_migrate_v2 }, /* experiments (clyde sweep) */
+	{ 2, migrate_v2 }, /* experiments (clyde sweep) */
 	{ 3, migrate_v3 },
 };
 
