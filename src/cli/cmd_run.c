@@ -30,6 +30,7 @@
 #include "report/history.h"
 #include "results/format.h"
 #include "results/members_text.h"
+#include "results/series_out.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
 
@@ -507,6 +508,8 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 				      CLYDE_VERSION) < 0 ||
 		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
 					    1, NULL) < 0 ||
+		     clyde_series_text_write(cfg->quiet ? stderr : out,
+					     &runs[i]) < 0 ||
 		     clyde_members_text_write(cfg->quiet ? stderr : out,
 					      &runs[i], 1, cli->verbose) < 0 ||
 		     (!cli->no_advice &&

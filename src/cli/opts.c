@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/series.h"
 #include "core/size.h"
 
 /* The largest MiB count whose size in bytes still fits an off_t. */
@@ -777,6 +778,30 @@ static int opt_iodepth(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static const struct num_spec spec_log_interval = {
+	.suffixes = "",
+	.min = 0,
+	.max = CLYDE_SERIES_MAX_MS,
+	.kind = "an interval in milliseconds",
+	.form = "use a whole number of ms from 10 to 3600000 (0: no time "
+		"series), e.g. 1000",
+};
+
+static int opt_log_interval(struct parser *p, const char *name, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_num(p, name, &spec_log_interval, arg, &v))
+		return CLYDE_OPTS_ERROR;
+	if (v && v < CLYDE_SERIES_MIN_MS)
+		return fail(p,
+			    "%s: %s ms is too short; use a whole number of ms "
+			    "from 10 to 3600000 (0: no time series)",
+			    name, arg);
+	p->cfg->log_interval_ns = v * 1000000u;
+	return 0;
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -864,6 +889,9 @@ static const struct opt_def opt_table[] = {
 	  "I/O engine of the block and seek tests (psync)", opt_engine },
 	{ 0, "iodepth", ARG_REQUIRED, "N", GROUP_CLYDE,
 	  "requests in flight per worker/seeker (1..1024, 1)", opt_iodepth },
+	{ 0, "log-interval", ARG_REQUIRED, "MS", GROUP_CLYDE,
+	  "time series interval in the JSON (1000; 0: none)",
+	  opt_log_interval },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,

@@ -21,6 +21,7 @@
 
 #include "results/json_out.h"
 #include "results/members_json.h"
+#include "results/series_out.h"
 #include "results/stack_out.h"
 #include "results/summary.h"
 
@@ -115,6 +116,7 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
 	buffer_pages(w, s->buffer_pages);
 	inflight_max(w, s->inflight_max);
+	clyde_jw_series(w, "series", &s->series);
 	clyde_jw_close(w, '}');
 }
 
@@ -155,6 +157,8 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	json_cache(w, t);
 	clyde_jw_device(w, &t->dev, writes_its_bytes(id) ? t->bytes : 0);
 	clyde_jw_members(w, r, id);
+	clyde_jw_series(w, "series", &t->series);
+	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; t->spans && i < t->nworkers; i++)
 		json_span(w, i, &t->spans[i]);

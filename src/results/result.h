@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
+#include "core/series.h"
 #include "env/env.h"
 #include "env/members.h"
 #include "env/stack.h"
@@ -78,6 +79,9 @@ struct clyde_span {
 	 * theirs) had in the kernel at once (io/engine.h, max_inflight); 0
 	 * for a test without an engine of its own depth (per-char, files). */
 	uint32_t inflight_max;
+	/* What completed in each --log-interval of this worker's window
+	 * (core/series.h), from start_ns; owned (clyde_run_release). */
+	struct clyde_series series;
 };
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */
@@ -123,6 +127,9 @@ struct clyde_test_result {
 	/* The most of the workers' inflight_max: the depth that ran (0: not
 	 * measured).  Set by clyde_test_sum_spans(). */
 	uint32_t inflight_max;
+	/* The workers' series merged by interval (clyde_test_sum_spans);
+	 * owned.  interval_ns 0: not recorded. */
+	struct clyde_series series;
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */

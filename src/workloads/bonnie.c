@@ -116,6 +116,9 @@ uint64_t clyde_worker_go(struct clyde_worker *w, int err)
 	/* The CPU window nests inside the clock's, so that one thread's CPU
 	 * can never exceed its elapsed time. */
 	w->span->start_ns = clyde_now(w->ctx);
+	clyde_series_init(&w->span->series, w->cfg->log_interval_ns,
+			  clyde_series_meminfo, NULL);
+	clyde_series_start(&w->span->series, w->span->start_ns);
 	clyde_cpu_mark(&w->cpu0);
 	return w->span->start_ns;
 }
@@ -124,6 +127,7 @@ void clyde_worker_end(struct clyde_worker *w)
 {
 	clyde_cpu_since(&w->cpu0, &w->span->cpu_user_ns, &w->span->cpu_sys_ns);
 	w->span->end_ns = clyde_now(w->ctx);
+	clyde_series_end(&w->span->series, w->span->end_ns);
 }
 
 uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
@@ -131,6 +135,7 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 	uint64_t now = clyde_now(w->ctx);
 
 	clyde_worker_latency(w, now - t0, count);
+	clyde_series_add(&w->span->series, now, now - t0, 0, count ? 1 : 0);
 	return now;
 }
 

@@ -122,6 +122,12 @@ static int go_failed(struct clyde_worker *w, int ret)
 static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
 			      uint64_t chunk, uint64_t *n, uint64_t done)
 {
+	uint64_t now = clyde_now(w->ctx);
+
+	/* The series counts a chunk's calls when it is done: one clock
+	 * reading per chunk, not per call. */
+	clyde_series_add(&w->span->series, now, CLYDE_SERIES_NO_LAT, chunk,
+			 chunk);
 	clyde_worker_progress(w, chunk);
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
@@ -129,8 +135,7 @@ static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
 		w->span->stonewalled = true;
 		*n = done;
 	}
-	if (!w->cfg->perchar_given &&
-	    clyde_now(w->ctx) - start > CLYDE_PERCHAR_TIME_NS)
+	if (!w->cfg->perchar_given && now - start > CLYDE_PERCHAR_TIME_NS)
 		*n = done;
 	return 0;
 }
@@ -190,6 +195,10 @@ static int perchar_test(struct clyde_worker *w, bool write)
 	}
 	w->span->bytes = i;
 	w->span->ops = i;
+	/* The calls after the last full chunk. */
+	if (i % chunk)
+		clyde_series_add(&w->span->series, clyde_now(w->ctx),
+				 CLYDE_SERIES_NO_LAT, i % chunk, i % chunk);
 	if (ret) {
 		close(fd);
 		clyde_worker_end(w);
@@ -325,6 +334,8 @@ static int block_next(void *arg, struct clyde_depth_slot *s)
 		return 1;
 	}
 	clyde_worker_latency(b->w, s->req.complete_ns - s->start_ns, 1);
+	clyde_series_add(&b->w->span->series, s->req.complete_ns,
+			 s->req.complete_ns - s->start_ns, b->chunk, 1);
 	clyde_worker_progress(b->w, b->chunk);
 	b->done++;
 	return 0;
@@ -435,9 +446,10 @@ struct seeker {
 	uint64_t end_ns; /* when it stopped, by the context's clock */
 	uint64_t latency_max_ns, bytes, ops;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
-	struct clyde_hist hist; /* this seeker's; merged after the join */
-	bool cut;		/* --stonewall's deadline ended it early */
-	unsigned inflight_max;	/* its engine's (io/engine.h) */
+	struct clyde_hist hist;	    /* this seeker's; merged after the join */
+	struct clyde_series series; /* this seeker's; merged likewise */
+	bool cut;		    /* --stonewall's deadline ended it early */
+	unsigned inflight_max;	    /* its engine's (io/engine.h) */
 	int ret;
 };
 
@@ -505,6 +517,8 @@ static int seek_next(void *arg, struct clyde_depth_slot *sl)
 	}
 	lat = sl->req.complete_ns - sl->start_ns;
 	clyde_hist_record(&s->hist, lat);
+	clyde_series_add(&s->series, sl->req.complete_ns, lat,
+			 (uint64_t)cfg->io_chunk * (sl->stage ? 2 : 1), 1);
 	if (lat > s->latency_max_ns)
 		s->latency_max_ns = lat;
 	s->ops++;
@@ -545,6 +559,11 @@ static void *seeker_main(void *arg)
 	if (ret < 0)
 		return NULL;
 	clyde_cpu_mark(&cpu0);
+	/* Released after the worker's start: its intervals are the
+	 * worker's. */
+	clyde_series_init(&s->series, w->cfg->log_interval_ns,
+			  clyde_series_meminfo, NULL);
+	clyde_series_start(&s->series, w->span->start_ns);
 	ret = clyde_depth_run(&e, s->slots, s->nslots, &seek_ops, s, &failed);
 	if (ret == -EINTR)
 		s->ret = ret;
@@ -641,6 +660,10 @@ int clyde_test_seeks(struct clyde_worker *w)
 	clyde_worker_end(w);
 	clyde_engine_release(&fe);
 	for (unsigned i = 0; i < n; i++) {
+		s[i].series.end_ns = 0;
+		if (clyde_series_merge(&w->span->series, &s[i].series) < 0)
+			w->span->series.failed = true;
+		clyde_series_release(&s[i].series);
 		if (s[i].ret && !ret)
 			ret = s[i].ret;
 		if (s[i].latency_max_ns > w->span->latency_max_ns)

@@ -33,6 +33,7 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
 	cfg->engine = &clyde_engine_psync;
 	cfg->iodepth = 1;
+	cfg->log_interval_ns = CLYDE_SERIES_DEFAULT_NS;
 }
 
 uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)
