@@ -80,6 +80,11 @@ struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k)
 	return iv;
 }
 
+int clyde_series_grow(struct clyde_series *s, size_t n)
+{
+	return n ? grow(s, n - 1) : 0;
+}
+
 void clyde_series_end(struct clyde_series *s, uint64_t end_ns)
 {
 	if (!s->interval_ns || end_ns < s->origin_ns)

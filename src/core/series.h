@@ -52,6 +52,11 @@ struct clyde_series_iv {
 	int64_t dirty_bytes;
 	int64_t writeback_bytes;
 	struct clyde_hist *lat; /* owned; NULL: no latency recorded */
+	/* Latency figures without a histogram: an interval that came from
+	 * another MPI rank carries its worker's count, p50, p99 and max as
+	 * computed there (have_q); merging ignores them. */
+	bool have_q;
+	uint64_t q_count, q_p50, q_p99, q_max;
 };
 
 struct clyde_series {
@@ -106,6 +111,9 @@ static inline void clyde_series_add(struct clyde_series *s, uint64_t now_ns,
 	if (lat_ns != CLYDE_SERIES_NO_LAT && iv->lat)
 		clyde_hist_record(iv->lat, lat_ns);
 }
+
+/* Make intervals [0, n) exist (new ones empty).  0 or -ENOMEM. */
+int clyde_series_grow(struct clyde_series *s, size_t n);
 
 /* The stream stopped at end_ns (the last interval ends there). */
 void clyde_series_end(struct clyde_series *s, uint64_t end_ns);

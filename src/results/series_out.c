@@ -30,6 +30,11 @@ void clyde_jw_series(struct clyde_jw *w, const char *key,
 			clyde_jw_u64(w, "lat_p99_ns",
 				     clyde_hist_quantile(h, 0.99));
 			clyde_jw_u64(w, "lat_max_ns", clyde_hist_max(h));
+		} else if (iv->have_q && iv->q_count) {
+			clyde_jw_u64(w, "lat_count", iv->q_count);
+			clyde_jw_u64(w, "lat_p50_ns", iv->q_p50);
+			clyde_jw_u64(w, "lat_p99_ns", iv->q_p99);
+			clyde_jw_u64(w, "lat_max_ns", iv->q_max);
 		} else {
 			clyde_jw_u64(w, "lat_count", 0);
 			clyde_jw_null(w, "lat_p50_ns");
