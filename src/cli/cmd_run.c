@@ -667,6 +667,11 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				  (cfg.concurrency ? cfg.concurrency : 1);
 		/* --stonewall: the watchdog ends each test at the deadline. */
 		dist->wall = &ctx.stonewall;
+		/* run's own --stonewall under clyde-mpi is the job's: its
+		 * watchdog keeps the deadline for every rank. */
+		if (cfg.stonewall_ns && !(dist->stonewall_s > 0))
+			dist->stonewall_s = (double)cfg.stonewall_ns / 1e9;
+		cfg.stonewall_ns = 0;
 		/* --shared: the file tests too create in one directory. */
 		cfg.shared_files = dist->shared;
 	}

@@ -802,6 +802,34 @@ static int opt_log_interval(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+/* Seconds, a decimal number above 0 up to a million, into ns. */
+static int opt_seconds(struct parser *p, const char *name, const char *arg,
+		       uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v > 0.0) || v > 1e6)
+		return fail(p,
+			    "%s: \"%s\" is not a time; use a number of "
+			    "seconds above 0 and up to 1000000, e.g. 30 or 2.5",
+			    name, arg);
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int opt_runtime(struct parser *p, const char *name, const char *arg)
+{
+	return opt_seconds(p, name, arg, &p->cfg->runtime_ns);
+}
+
+static int opt_stonewall(struct parser *p, const char *name, const char *arg)
+{
+	return opt_seconds(p, name, arg, &p->cfg->stonewall_ns);
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -889,6 +917,11 @@ static const struct opt_def opt_table[] = {
 	  "I/O engine of the block and seek tests (psync)", opt_engine },
 	{ 0, "iodepth", ARG_REQUIRED, "N", GROUP_CLYDE,
 	  "requests in flight per worker/seeker (1..1024, 1)", opt_iodepth },
+	{ 0, "runtime", ARG_REQUIRED, "SECONDS", GROUP_CLYDE,
+	  "IO tests by time: each runs SECONDS (round -s's file)",
+	  opt_runtime },
+	{ 0, "stonewall", ARG_REQUIRED, "SECONDS", GROUP_CLYDE,
+	  "end every test SECONDS after it starts (IOR's -D)", opt_stonewall },
 	{ 0, "log-interval", ARG_REQUIRED, "MS", GROUP_CLYDE,
 	  "time series interval in the JSON (1000; 0: none)",
 	  opt_log_interval },
@@ -964,6 +997,10 @@ static int final_checks(struct parser *p)
 		return fail(p, "-z and -Z cannot be combined: use -z to seed "
 			       "the generator or -Z to read the numbers from a "
 			       "file");
+	if (cfg->runtime_ns && cfg->stonewall_ns)
+		return fail(p, "--runtime and --stonewall cannot be combined: "
+			       "--runtime runs the IO tests by time, "
+			       "--stonewall cuts every test at a deadline");
 	if (cfg->sync_procs)
 		return CLYDE_OPTS_RUN;
 	if (cfg->size_given && cfg->file_size_mib == 0 && cfg->num_files == 0)

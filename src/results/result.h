@@ -148,16 +148,19 @@ struct clyde_run_params {
 	int64_t max_size;   /* bytes; -1 hard links, -2 symlinks */
 	int64_t min_size;
 	uint32_t num_dirs;
-	uint32_t file_chunk;	/* bytes */
-	bool direct;		/* -D */
-	bool fsync_each;	/* -b */
-	uint64_t perchar_bytes; /* per-char sample per worker; 0 = skipped */
-	bool size_auto;		/* file size chosen by clyde (no -s) */
-	bool evict;		/* caches evicted before read-side tests */
-	bool drop_caches;	/* --drop-caches */
-	char pattern[16];	/* "random" or "zeros" */
-	char engine[16];	/* --engine of the block and seek tests */
-	unsigned iodepth;	/* --iodepth: in flight per worker/seeker */
+	uint32_t file_chunk;	  /* bytes */
+	bool direct;		  /* -D */
+	bool fsync_each;	  /* -b */
+	uint64_t perchar_bytes;	  /* per-char sample per worker; 0 = skipped */
+	bool size_auto;		  /* file size chosen by clyde (no -s) */
+	bool evict;		  /* caches evicted before read-side tests */
+	bool drop_caches;	  /* --drop-caches */
+	char pattern[16];	  /* "random" or "zeros" */
+	char engine[16];	  /* --engine of the block and seek tests */
+	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */
+	uint64_t runtime_ns;	  /* --runtime (0: by size) */
+	uint64_t stonewall_ns;	  /* --stonewall (0: none) */
+	uint64_t log_interval_ns; /* --log-interval (0: no series) */
 };
 
 /* bonnie++'s defaults, which the name cell leaves out. */

@@ -132,10 +132,12 @@ static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(w->ctx) && done < *n) {
-		w->span->stonewalled = true;
+		/* --runtime's end is the test's end, not a cut. */
+		w->span->stonewalled = !w->cfg->runtime_ns;
 		*n = done;
 	}
-	if (!w->cfg->perchar_given && now - start > CLYDE_PERCHAR_TIME_NS)
+	if (!w->cfg->perchar_given && !w->cfg->runtime_ns &&
+	    now - start > CLYDE_PERCHAR_TIME_NS)
 		*n = done;
 	return 0;
 }
@@ -299,12 +301,16 @@ static int block_start(void *arg, struct clyde_depth_slot *s)
 {
 	struct block_run *b = arg;
 
-	if (b->next >= b->nchunks)
-		return 0;
+	if (b->next >= b->nchunks) {
+		/* --runtime: round the file again until the time is up. */
+		if (!b->w->cfg->runtime_ns || !b->nchunks)
+			return 0;
+		b->next = 0;
+	}
 	if (clyde_stopping(b->w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(b->w->ctx)) {
-		b->cut = true;
+		b->cut = !b->w->cfg->runtime_ns;
 		return 0;
 	}
 	s->index = b->next++;
@@ -465,12 +471,15 @@ static int seek_start(void *arg, struct clyde_depth_slot *sl)
 	uint64_t ticket = atomic_fetch_add(&s->sh->next_ticket, 1);
 	size_t chunk = w->cfg->io_chunk;
 
-	if (ticket >= w->cfg->seeks)
+	/* --runtime: tickets until the time is up (the count of -s is not
+	 * used). */
+	if (ticket >= UINT64_MAX / 2 ||
+	    (ticket >= w->cfg->seeks && !w->cfg->runtime_ns))
 		return 0;
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(w->ctx)) {
-		s->cut = true;
+		s->cut = !w->cfg->runtime_ns;
 		return 0;
 	}
 	sl->index = ticket;
@@ -602,7 +611,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		free(tid);
 		return go_failed(w, ret);
 	}
-	if (depth > w->cfg->seeks)
+	if (depth > w->cfg->seeks && !w->cfg->runtime_ns)
 		depth = w->cfg->seeks ? w->cfg->seeks : 1;
 	if (!sh.nchunks)
 		ret = clyde_worker_err(w, EINVAL,
