@@ -119,6 +119,7 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
 	buffer_pages(w, s->buffer_pages);
 	inflight_max(w, s->inflight_max);
+	clyde_jw_bool(w, "stonewalled", s->stonewalled);
 	clyde_jw_series(w, "series", &s->series);
 	clyde_jw_close(w, '}');
 }
