@@ -9,7 +9,7 @@
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
-cd "$T"
+cd "$T" || exit 1
 d=$(new_dir d)
 
 # --- clyde run --runtime with two workers and 100 ms intervals.
