@@ -565,12 +565,12 @@ static void test_help_matches_parser(void)
 		}
 	}
 	free(text);
-	/* 21 short names (-l has no long form), 31 long (--pattern, --json,
+	/* 21 short names (-l has no long form), 34 long (--pattern, --json,
 	 * --no-evict, --drop-caches, --until-stable, --max-runs, --db,
-	 * --no-save, --no-advice, --engine and --iodepth have no short
-	 * form). */
-	CHECK(nopts == 21 + 31);
-	if (nopts != 21 + 31)
+	 * --no-save, --no-advice, --engine, --iodepth, --runtime, --stonewall
+	 * and --log-interval have no short form). */
+	CHECK(nopts == 21 + 34);
+	if (nopts != 21 + 34)
 		fprintf(stderr, "  --help names %zu options\n", nopts);
 	for (c = 33; c < 127; c++) {
 		char opt[3] = { '-', (char)c, 0 };
