@@ -651,6 +651,17 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		return CLYDE_EXIT_USAGE;
 	}
 
+	/* One deadline flag per test: clyde-mpi's stonewall or --runtime's
+	 * end, not both. */
+	if (dist && dist->stonewall_s > 0 && cfg.runtime_ns) {
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr,
+				"clyde: --runtime and clyde-mpi --stonewall "
+				"cannot be combined: --runtime runs the IO "
+				"tests by time, --stonewall cuts every test at "
+				"a deadline\n");
+		return CLYDE_EXIT_USAGE;
+	}
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
 	if (!clyde_run_dist_leader(rd)) {

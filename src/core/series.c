@@ -77,6 +77,7 @@ struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k)
 	if (fresh && s->mem)
 		s->mem(s->mem_arg, &iv->dirty_bytes, &iv->writeback_bytes);
 	s->cur = k;
+	s->cur_lo = s->origin_ns + (uint64_t)k * s->interval_ns;
 	return iv;
 }
 

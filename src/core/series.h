@@ -67,6 +67,7 @@ struct clyde_series {
 	size_t cap;
 	struct clyde_series_iv *iv; /* owned */
 	size_t cur;		    /* the interval last recorded into */
+	uint64_t cur_lo;	    /* ... and where it starts */
 	bool failed;		    /* out of memory: intervals missing */
 	clyde_series_mem_fn mem;    /* may be NULL: memory not read */
 	void *mem_arg;
@@ -102,8 +103,14 @@ static inline void clyde_series_add(struct clyde_series *s, uint64_t now_ns,
 
 	if (!s->interval_ns || now_ns < s->origin_ns)
 		return;
-	k = (size_t)((now_ns - s->origin_ns) / s->interval_ns);
-	iv = k == s->cur && k < s->n ? &s->iv[k] : clyde_series_enter(s, k);
+	/* Most operations fall into the interval of the one before: a
+	 * subtraction and a comparison, no division. */
+	if (s->cur < s->n && now_ns - s->cur_lo < s->interval_ns) {
+		iv = &s->iv[s->cur];
+	} else {
+		k = (size_t)((now_ns - s->origin_ns) / s->interval_ns);
+		iv = clyde_series_enter(s, k);
+	}
 	if (!iv)
 		return;
 	iv->bytes += bytes;

@@ -52,6 +52,14 @@ static void test_record(void)
 	CHECK(s.iv[3].dirty_bytes == 2000);
 	CHECK(clyde_series_dur(&s, 0) == 100 * MS);
 	CHECK(clyde_series_dur(&s, 4) == 20 * MS);
+	/* A completion stamped before the current interval's (requests
+	 * reaped out of order) still goes to its own interval. */
+	clyde_series_add(&s, 1390 * MS, 1, 1, 1);
+	clyde_series_add(&s, 1005 * MS, 1, 1, 1);
+	clyde_series_add(&s, 1399 * MS, 1, 1, 1);
+	CHECK(s.iv[0].ops == 11 && s.iv[3].ops == 3);
+	s.iv[0].ops = 10;
+	s.iv[3].ops = 1;
 	/* No latency: counted only. */
 	clyde_series_add(&s, 1405 * MS, CLYDE_SERIES_NO_LAT, 8192, 8192);
 	CHECK(s.iv[4].ops == 8192 && clyde_hist_count(s.iv[4].lat) == 0);
