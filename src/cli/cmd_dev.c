@@ -39,6 +39,13 @@ static const char help_text[] =
 	"                         until then, -c at most)\n"
 	"      --ramp S           with --runtime: S seconds first that count\n"
 	"                         in no figure (zcav: untimed reading)\n"
+	"      --until-steady P   with --runtime: stop a test once the slope\n"
+	"                         of its IOPS over the last --steady-window\n"
+	"                         intervals is within P% of their mean per\n"
+	"                         second (fio's ss=iops_slope)\n"
+	"      --steady-window N  intervals of that window, 2-1000 (5)\n"
+	"      --log-interval MS  time series interval in the JSON, 10 to\n"
+	"                         3600000 ms (1000; 0: none)\n"
 	"      --iodepth N        requests in flight, 1-1024 (1 with psync,\n"
 	"                         which takes no other; 32 with io_uring)\n"
 	"      --engine E         I/O engine: psync or io_uring (psync)\n"
@@ -77,6 +84,9 @@ enum {
 	OPT_PATTERN,
 	OPT_RUNTIME,
 	OPT_RAMP,
+	OPT_UNTIL_STEADY,
+	OPT_STEADY_WINDOW,
+	OPT_LOG_INTERVAL,
 };
 
 static const struct option long_opts[] = {
@@ -93,6 +103,9 @@ static const struct option long_opts[] = {
 	{ "pattern", required_argument, NULL, OPT_PATTERN },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "ramp", required_argument, NULL, OPT_RAMP },
+	{ "until-steady", required_argument, NULL, OPT_UNTIL_STEADY },
+	{ "steady-window", required_argument, NULL, OPT_STEADY_WINDOW },
+	{ "log-interval", required_argument, NULL, OPT_LOG_INTERVAL },
 	{ "label", required_argument, NULL, 'm' },
 	CLYDE_CLI_DEST_LONG_OPTS,
 	{ "quiet", no_argument, NULL, 'q' },
@@ -222,6 +235,35 @@ static int dev_option(int o, const char *arg, struct clyde_dev_cli *c,
 						      &cfg->ramp_ns,
 				   err, len);
 		break;
+	case OPT_UNTIL_STEADY: {
+		char *end = NULL;
+		double pct = strtod(arg, &end);
+
+		if (end == arg || *end || !(pct > 0) || pct > 100)
+			return clyde_cli_bad(err, len,
+					     "--until-steady \"%s\": want a "
+					     "percentage above 0 up to 100, "
+					     "e.g. 2",
+					     arg);
+		cfg->steady_pct = pct;
+		break;
+	}
+	case OPT_STEADY_WINDOW:
+		rc = clyde_cli_parse_count("--steady-window", arg, 2, 1000, &v,
+					   err, len);
+		cfg->steady_window = (uint32_t)v;
+		break;
+	case OPT_LOG_INTERVAL:
+		rc = clyde_cli_parse_count("--log-interval", arg, 0,
+					   CLYDE_SERIES_MAX_MS, &v, err, len);
+		if (rc == 0 && v && v < CLYDE_SERIES_MIN_MS)
+			return clyde_cli_bad(err, len,
+					     "--log-interval \"%s\": want 0 "
+					     "(no time series) or 10 to "
+					     "3600000 ms",
+					     arg);
+		cfg->log_interval_ns = v * 1000000u;
+		break;
 	case OPT_IODEPTH:
 		rc = clyde_cli_parse_count("--iodepth", arg, 1,
 					   CLYDE_DEV_MAX_IODEPTH, &v, err, len);
@@ -342,6 +384,14 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 				     "--ramp: only with --runtime (the ramp "
 				     "is the start of a test that runs by "
 				     "time)");
+	if (c->cfg.steady_pct > 0 && !c->cfg.runtime_ns)
+		return clyde_cli_bad(err, len,
+				     "--until-steady: only with --runtime "
+				     "(the longest a test may run)");
+	if (c->cfg.steady_pct > 0 && !c->cfg.log_interval_ns)
+		return clyde_cli_bad(err, len,
+				     "--until-steady: needs a time series "
+				     "(--log-interval 0 records none)");
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
 		return clyde_cli_bad(
 			err, len,

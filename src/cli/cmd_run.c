@@ -31,6 +31,7 @@
 #include "store/history.h"
 #include "results/format.h"
 #include "results/members_text.h"
+#include "results/series_out.h"
 #include "results/summary.h"
 #include "workloads/bonnie.h"
 
@@ -507,6 +508,8 @@ static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 				      CLYDE_VERSION) < 0 ||
 		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
 					    1, NULL) < 0 ||
+		     clyde_series_text_write(cfg->quiet ? stderr : out,
+					     &runs[i]) < 0 ||
 		     clyde_members_text_write(cfg->quiet ? stderr : out,
 					      &runs[i], 1, cli->verbose) < 0 ||
 		     (!cli->no_advice &&
@@ -667,6 +670,17 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	    !getenv("CLYDE_SETTLE"))
 		cfg.settle_ns = 0;
 
+	/* One deadline flag per test: clyde-mpi's stonewall or --runtime's
+	 * end, not both. */
+	if (dist && dist->stonewall_s > 0 && cfg.runtime_ns) {
+		if (clyde_run_dist_leader(rd))
+			fprintf(stderr,
+				"clyde: --runtime and clyde-mpi --stonewall "
+				"cannot be combined: --runtime runs the IO "
+				"tests by time, --stonewall cuts every test at "
+				"a deadline\n");
+		return CLYDE_EXIT_USAGE;
+	}
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
 	if (!clyde_run_dist_leader(rd)) {
@@ -683,6 +697,11 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				  (cfg.concurrency ? cfg.concurrency : 1);
 		/* --stonewall: the watchdog ends each test at the deadline. */
 		dist->wall = &ctx.stonewall;
+		/* run's own --stonewall under clyde-mpi is the job's: its
+		 * watchdog keeps the deadline for every rank. */
+		if (cfg.stonewall_ns && !(dist->stonewall_s > 0))
+			dist->stonewall_s = (double)cfg.stonewall_ns / 1e9;
+		cfg.stonewall_ns = 0;
 		/* --shared: the file tests too create in one directory. */
 		cfg.shared_files = dist->shared;
 	}

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cli/cli_args.h"
+#include "core/series.h"
 #include "core/size.h"
 
 /* The largest MiB count whose size in bytes still fits an off_t. */
@@ -787,6 +788,58 @@ static int opt_iodepth(struct parser *p, const char *name, const char *arg)
 	return 0;
 }
 
+static const struct num_spec spec_log_interval = {
+	.suffixes = "",
+	.min = 0,
+	.max = CLYDE_SERIES_MAX_MS,
+	.kind = "an interval in milliseconds",
+	.form = "use a whole number of ms from 10 to 3600000 (0: no time "
+		"series), e.g. 1000",
+};
+
+static int opt_log_interval(struct parser *p, const char *name, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_num(p, name, &spec_log_interval, arg, &v))
+		return CLYDE_OPTS_ERROR;
+	if (v && v < CLYDE_SERIES_MIN_MS)
+		return fail(p,
+			    "%s: %s ms is too short; use a whole number of ms "
+			    "from 10 to 3600000 (0: no time series)",
+			    name, arg);
+	p->cfg->log_interval_ns = v * 1000000u;
+	return 0;
+}
+
+/* Seconds, a decimal number above 0 up to a million, into ns. */
+static int opt_seconds(struct parser *p, const char *name, const char *arg,
+		       uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v > 0.0) || v > 1e6)
+		return fail(p,
+			    "%s: \"%s\" is not a time; use a number of "
+			    "seconds above 0 and up to 1000000, e.g. 30 or 2.5",
+			    name, arg);
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int opt_runtime(struct parser *p, const char *name, const char *arg)
+{
+	return opt_seconds(p, name, arg, &p->cfg->runtime_ns);
+}
+
+static int opt_stonewall(struct parser *p, const char *name, const char *arg)
+{
+	return opt_seconds(p, name, arg, &p->cfg->stonewall_ns);
+}
+
 static int opt_help(struct parser *p, const char *name, const char *arg)
 {
 	(void)p;
@@ -877,6 +930,14 @@ static const struct opt_def opt_table[] = {
 	  "I/O engine of the block and seek tests (psync)", opt_engine },
 	{ 0, "iodepth", ARG_REQUIRED, "N", GROUP_CLYDE,
 	  "requests in flight per worker/seeker (1..1024, 1)", opt_iodepth },
+	{ 0, "runtime", ARG_REQUIRED, "SECONDS", GROUP_CLYDE,
+	  "IO tests by time: each runs SECONDS (round -s's file)",
+	  opt_runtime },
+	{ 0, "stonewall", ARG_REQUIRED, "SECONDS", GROUP_CLYDE,
+	  "end every test SECONDS after it starts (IOR's -D)", opt_stonewall },
+	{ 0, "log-interval", ARG_REQUIRED, "MS", GROUP_CLYDE,
+	  "time series interval in the JSON (1000; 0: none)",
+	  opt_log_interval },
 	{ 'h', "help", ARG_NONE, NULL, GROUP_CLYDE, "print this help and exit",
 	  opt_help },
 	{ 'V', "version", ARG_NONE, NULL, GROUP_CLYDE,
@@ -949,6 +1010,10 @@ static int final_checks(struct parser *p)
 		return fail(p, "-z and -Z cannot be combined: use -z to seed "
 			       "the generator or -Z to read the numbers from a "
 			       "file");
+	if (cfg->runtime_ns && cfg->stonewall_ns)
+		return fail(p, "--runtime and --stonewall cannot be combined: "
+			       "--runtime runs the IO tests by time, "
+			       "--stonewall cuts every test at a deadline");
 	if (cfg->sync_procs)
 		return CLYDE_OPTS_RUN;
 	if (cfg->size_given && cfg->file_size_mib == 0 && cfg->num_files == 0)

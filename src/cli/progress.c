@@ -34,17 +34,46 @@ static void draw(struct clyde_progress_display *d)
 	const char *unit = clyde_test_is_io(t) ? "B" :
 			   t == CLYDE_SEEKS    ? "seeks" :
 						 "files";
-	char a[32], b[32], r[32], eta[32] = "";
+	char a[32], b[32], r[32], c[32], eta[32] = "", cur[48] = "";
 	double rate = el ? (double)done * 1e9 / (double)el : 0.0;
+	uint64_t now = clyde_now(d->ctx);
 
+	/* The current rate over the last second or so: a window that
+	 * restarts when the test changes or a second has passed. */
+	if (d->win_test != (int)t || done < d->win_done ||
+	    now < d->win_start_ns) {
+		d->win_test = (int)t;
+		d->win_start_ns = atomic_load(&p->start_ns);
+		d->win_done = 0;
+		d->win_prev_ns = 0;
+		d->now_rate = -1;
+	}
+	if (now - d->win_start_ns >= 1000000000u) {
+		d->win_prev_ns = d->win_start_ns;
+		d->win_prev_done = d->win_done;
+		d->win_start_ns = now;
+		d->win_done = done;
+		d->now_rate = (double)(d->win_done - d->win_prev_done) * 1e9 /
+			      (double)(d->win_start_ns - d->win_prev_ns);
+	}
+	if (d->now_rate >= 0)
+		snprintf(cur, sizeof(cur), "now %s/s, ",
+			 human(d->now_rate, unit, c, sizeof(c)));
 	if (rate > 0 && total > done)
 		snprintf(eta, sizeof(eta), ", ETA %.0fs",
 			 (double)(total - done) / rate);
-	fprintf(stderr, "\r\033[K%s: %s of %s (%.0f%%), %s/s%s",
-		clyde_test_label(t), human((double)done, unit, a, sizeof(a)),
-		human((double)total, unit, b, sizeof(b)),
-		total ? 100.0 * (double)done / (double)total : 0.0,
-		human(rate, unit, r, sizeof(r)), eta);
+	if (!total) /* by time (--runtime): no amount to reach */
+		fprintf(stderr, "\r\033[K%s: %s, %smean %s/s",
+			clyde_test_label(t),
+			human((double)done, unit, a, sizeof(a)), cur,
+			human(rate, unit, r, sizeof(r)));
+	else
+		fprintf(stderr, "\r\033[K%s: %s of %s (%.0f%%), %smean %s/s%s",
+			clyde_test_label(t),
+			human((double)done, unit, a, sizeof(a)),
+			human((double)total, unit, b, sizeof(b)),
+			100.0 * (double)done / (double)total, cur,
+			human(rate, unit, r, sizeof(r)), eta);
 	fflush(stderr);
 	d->shown = 1;
 }
@@ -69,6 +98,7 @@ int clyde_progress_start(struct clyde_progress_display *d,
 {
 	memset(d, 0, sizeof(*d));
 	d->ctx = ctx;
+	d->win_test = -1; /* no test seen yet */
 	pthread_mutex_init(&d->lock, NULL);
 	if (pthread_create(&d->thread, NULL, thread_main, d) != 0)
 		return -1;

@@ -20,6 +20,11 @@ struct clyde_progress_display {
 	pthread_mutex_t lock; /* serialises drawing with clyde_progress_erase */
 	int shown;	      /* a line is on the screen */
 	int running;
+	/* The current rate: units done since the sample of at least a
+	 * second ago (the drawing thread's own; reset with each test). */
+	int win_test;
+	uint64_t win_start_ns, win_done, win_prev_ns, win_prev_done;
+	double now_rate;
 };
 
 /* Start the drawing thread.  Returns 0 or -errno. */

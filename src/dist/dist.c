@@ -184,8 +184,10 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 		return -ENOMEM;
 	}
 	clyde_hist_reset(t->latency);
-	for (unsigned i = 0; i < t->nworkers; i++)
+	for (unsigned i = 0; i < t->nworkers; i++) {
 		free(t->spans[i].hist);
+		clyde_series_release(&t->spans[i].series);
+	}
 	free(t->spans);
 	t->spans = spans;
 	t->nworkers = total;
@@ -300,6 +302,179 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	return ret;
 }
 
+/*
+ * The time series (core/series.h) travel apart from the spans: every rank
+ * agrees on the most intervals any has, then sends, per worker and
+ * interval, the counts and that worker's latency figures (computed on its
+ * rank), and per interval its own workers' merged histogram.  Rank 0
+ * gives each worker its series back and merges the ranks' histograms
+ * bucketwise, so the test's per-interval percentiles are exact over all
+ * ranks.  Intervals go by index from each worker's start, which follows
+ * the ranks' common start barrier.
+ */
+struct wire_iv {
+	uint64_t bytes, ops, lat_count, p50, p99, max;
+	int64_t dirty, writeback;
+};
+
+struct wire_series_meta {
+	uint64_t len_ns; /* end - origin: where the worker's series stops */
+	uint64_t failed;
+};
+
+struct series_wire {
+	size_t n;		       /* intervals of every rank's series */
+	uint64_t interval_ns;	       /* 0: none recorded */
+	struct wire_iv *iv;	       /* rank 0: size * per_rank * n */
+	struct wire_series_meta *meta; /* rank 0: size * per_rank */
+	struct clyde_hist *hs;	       /* rank 0: size * n */
+};
+
+static void series_wire_free(struct series_wire *sw)
+{
+	free(sw->iv);
+	free(sw->meta);
+	free(sw->hs);
+	memset(sw, 0, sizeof(*sw));
+}
+
+static struct wire_iv wire_iv_of(const struct clyde_series_iv *v)
+{
+	struct wire_iv w = { .bytes = v->bytes,
+			     .ops = v->ops,
+			     .dirty = v->dirty_bytes,
+			     .writeback = v->writeback_bytes };
+
+	if (v->lat && clyde_hist_count(v->lat)) {
+		w.lat_count = clyde_hist_count(v->lat);
+		w.p50 = clyde_hist_quantile(v->lat, 0.50);
+		w.p99 = clyde_hist_quantile(v->lat, 0.99);
+		w.max = clyde_hist_max(v->lat);
+	}
+	return w;
+}
+
+/* Collective: gather this rank's series of test t (before merge_test
+ * replaces its spans on rank 0). */
+static int series_gather(struct clyde_comm *c,
+			 const struct clyde_test_result *t, unsigned per_rank,
+			 struct series_wire *sw)
+{
+	int64_t v[2] = { (int64_t)t->series.n, (int64_t)t->series.interval_ns };
+	size_t n, size = (size_t)c->size;
+	struct wire_iv *iv = NULL;
+	struct wire_series_meta *meta = NULL;
+	struct clyde_hist *h = NULL;
+	int ret = c->ops->max_i64(c, v, 2), r1, r2, r3;
+
+	memset(sw, 0, sizeof(*sw));
+	if (ret < 0 || v[0] <= 0 || v[1] <= 0)
+		return ret;
+	n = (size_t)v[0];
+	sw->n = n;
+	sw->interval_ns = (uint64_t)v[1];
+	iv = calloc((size_t)per_rank * n, sizeof(*iv));
+	meta = calloc(per_rank, sizeof(*meta));
+	h = malloc(n * sizeof(*h));
+	if (c->rank == 0) {
+		sw->iv = calloc(size * per_rank * n, sizeof(*sw->iv));
+		sw->meta = calloc(size * per_rank, sizeof(*sw->meta));
+		sw->hs = malloc(size * n * sizeof(*sw->hs));
+	}
+	/* Every rank takes part even without memory (see merge_test). */
+	if (!iv || !meta || !h ||
+	    (c->rank == 0 && (!sw->iv || !sw->meta || !sw->hs)))
+		ret = -ENOMEM;
+	for (unsigned i = 0; iv && meta && i < per_rank && i < t->nworkers;
+	     i++) {
+		const struct clyde_series *s = &t->spans[i].series;
+
+		for (size_t k = 0; k < s->n && k < n; k++)
+			iv[(size_t)i * n + k] = wire_iv_of(&s->iv[k]);
+		for (size_t k = s->n; k < n; k++)
+			iv[(size_t)i * n + k] =
+				(struct wire_iv){ .dirty = -1,
+						  .writeback = -1 };
+		meta[i].len_ns =
+			s->end_ns > s->origin_ns ? s->end_ns - s->origin_ns : 0;
+		meta[i].failed = s->failed;
+	}
+	for (size_t k = 0; h && k < n; k++) {
+		clyde_hist_init(&h[k]);
+		if (k < t->series.n && t->series.iv[k].lat)
+			clyde_hist_merge(&h[k], t->series.iv[k].lat);
+	}
+	r1 = c->ops->gather(c, iv, (size_t)per_rank * n * sizeof(*iv), sw->iv);
+	r2 = c->ops->gather(c, meta, per_rank * sizeof(*meta), sw->meta);
+	r3 = c->ops->gather(c, h, n * sizeof(*h), sw->hs);
+	if (!ret)
+		ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3;
+	free(iv);
+	free(meta);
+	free(h);
+	if (ret < 0 || c->rank != 0)
+		series_wire_free(sw);
+	return ret;
+}
+
+/* Rank 0, after fold_test: the workers' series and the test's. */
+static int series_fold(const struct clyde_comm *c, struct clyde_test_result *t,
+		       const struct series_wire *sw)
+{
+	size_t n = sw->n;
+
+	if (!sw->interval_ns || !sw->iv)
+		return 0;
+	clyde_series_release(&t->series);
+	clyde_series_init(&t->series, sw->interval_ns, NULL, NULL);
+	for (unsigned i = 0; i < t->nworkers; i++) {
+		struct clyde_span *sp = &t->spans[i];
+		struct clyde_series *s = &sp->series;
+		const struct wire_series_meta *m = &sw->meta[i];
+
+		clyde_series_init(s, sw->interval_ns, NULL, NULL);
+		clyde_series_start(s, sp->start_ns);
+		if (clyde_series_grow(s, n) < 0)
+			return -ENOMEM;
+		for (size_t k = 0; k < n; k++) {
+			const struct wire_iv *w = &sw->iv[(size_t)i * n + k];
+			struct clyde_series_iv *v = &s->iv[k];
+
+			v->bytes = w->bytes;
+			v->ops = w->ops;
+			v->dirty_bytes = w->dirty;
+			v->writeback_bytes = w->writeback;
+			v->have_q = true;
+			v->q_count = w->lat_count;
+			v->q_p50 = w->p50;
+			v->q_p99 = w->p99;
+			v->q_max = w->max;
+		}
+		/* Intervals past this worker's end are not its. */
+		s->n = m->len_ns ?
+			       (size_t)((m->len_ns - 1) / sw->interval_ns) + 1 :
+			       0;
+		if (s->n > n)
+			s->n = n;
+		s->end_ns = sp->start_ns + m->len_ns;
+		s->failed = m->failed != 0;
+		if (clyde_series_merge(&t->series, s) < 0)
+			return -ENOMEM;
+	}
+	if (clyde_series_grow(&t->series, n) < 0)
+		return -ENOMEM;
+	for (size_t k = 0; k < t->series.n; k++) {
+		struct clyde_series_iv *v = &t->series.iv[k];
+
+		if (!v->lat && !(v->lat = malloc(sizeof(*v->lat))))
+			return -ENOMEM;
+		clyde_hist_init(v->lat);
+		for (int r = 0; r < c->size; r++)
+			clyde_hist_merge(v->lat, &sw->hs[(size_t)r * n + k]);
+	}
+	return 0;
+}
+
 int clyde_dist_add_run(struct clyde_dist *d)
 {
 	struct clyde_dist_share *(*grown)[CLYDE_DIST_MAX_ITEMS];
@@ -336,8 +511,16 @@ static int merge_run(struct clyde_dist *d, void *arg)
 		/* The states follow from the options, the same on all. */
 		if (run->tests[i].state != CLYDE_DONE)
 			continue;
+		struct series_wire sw;
+		int rs = series_gather(d->comm, &run->tests[i], per_rank, &sw);
+
 		r = merge_test(d, (enum clyde_test)i, &run->tests[i], per_rank,
 			       &sh);
+		if (!r && !rs && d->comm->rank == 0)
+			rs = series_fold(d->comm, &run->tests[i], &sw);
+		series_wire_free(&sw);
+		if (!r)
+			r = rs;
 		if (keep)
 			d->shares[d->nruns - 1][i] = sh;
 		else

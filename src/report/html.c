@@ -53,7 +53,8 @@ void clyde_html_esc(FILE *f, const char *s)
 	}
 }
 
-static const char css[] = CLYDE_HTML_BASE_CSS CLYDE_HTML_PARTS_CSS
+static const char css[] =
+	CLYDE_HTML_BASE_CSS CLYDE_HTML_PARTS_CSS CLYDE_HTML_SERIES_CSS
 	"body{max-width:1400px}"
 	"td.fast,td.skip,td.na{color:#777;font-style:italic}"
 	"td.better{color:#1a7f37;font-weight:600}"
@@ -363,6 +364,14 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 			clyde_html_latency_chart(f, cmp, cmp->rows[r].test);
 			fputs("</section>\n", f);
 		}
+	}
+	if (clyde_html_series_wanted(cmp)) {
+		fputs("<h2 id=\"timeseries\">Over time</h2>\n<p class=\"legend"
+		      "\">Per interval of the first repeat with a time series: "
+		      "the rate (top) and the p99 latency (bottom), with the "
+		      "host's dirty memory dashed on the right axis.</p>\n",
+		      f);
+		clyde_html_series(f, cmp);
 	}
 	if (clyde_zcav_chart_wanted(cmp)) {
 		fputs("<h2 id=\"zcav\">Throughput by position (zcav)</h2>\n",

@@ -71,4 +71,19 @@ int clyde_html_differs(FILE *f, const struct clyde_compare *cmp);
  * has any (html_members.c). */
 void clyde_html_members(FILE *f, const struct clyde_compare *cmp);
 
+/* "Over time" (html_series.c): per test, a chart per run with a time
+ * series: rate and p99 latency over time, dirty memory on a second axis.
+ * Nothing when no run has a series. */
+bool clyde_html_series_wanted(const struct clyde_compare *cmp);
+void clyde_html_series(FILE *f, const struct clyde_compare *cmp);
+
+/* The CSS of those charts. */
+#define CLYDE_HTML_SERIES_CSS                                     \
+	".ts-row{display:flex;flex-wrap:wrap;gap:1em}"            \
+	".ts{margin:0}.ts figcaption{font-size:.85em;color:#444}" \
+	"svg .ts-rate,svg .ts-p99{fill:none;stroke-width:1.6}"    \
+	"svg .ts-dirty{fill:none;stroke:#888;stroke-width:1.2;"   \
+	"stroke-dasharray:4 3}svg .ax{stroke:#999}"               \
+	"svg .tick,svg .cap{font-size:10px;fill:#444}svg .tick.dirty{fill:#888}"
+
 #endif

@@ -8,6 +8,7 @@
 #include "results/json_out.h"
 #include "results/members_json.h"
 #include "results/run_out.h"
+#include "results/series_out.h"
 
 static const char *label_of(const struct clyde_dev_run *run)
 {
@@ -47,6 +48,29 @@ static void text_notes(FILE *f, const struct clyde_dev_run *run)
 				"--iodepth %u (%" PRIu64 " requests)\n",
 				test_name(t), r->inflight_max,
 				test_depth(run, t), r->ops);
+	}
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+		char cell[128];
+
+		if (!r->ran || t == CLYDE_DEV_ZCAV)
+			continue;
+		clyde_series_steady_cell(cell, sizeof(cell), &r->series, true);
+		if (cell[0])
+			fprintf(f, "%s: steadiness %s\n", test_name(t), cell);
+		if (run->cfg.steady_pct > 0)
+			fprintf(f,
+				r->steady ? "%s: steady after %.3g s (IOPS "
+					    "slope within %.3g%%/s over %u "
+					    "intervals)\n" :
+					    "%s: not steady within --runtime "
+					    "(%.3g s; IOPS slope within "
+					    "%.3g%%/s over %u intervals)\n",
+				test_name(t),
+				(double)(r->steady ? r->steady_ns :
+						     run->cfg.runtime_ns) /
+					1e9,
+				run->cfg.steady_pct, run->cfg.steady_window);
 	}
 	if (run->memory_reason[0])
 		fprintf(f,
@@ -144,6 +168,12 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_u64(w, "rand_ops", c->rand_ops);
 	clyde_jw_u64(w, "runtime_ns", c->runtime_ns);
 	clyde_jw_u64(w, "ramp_ns", c->ramp_ns);
+	clyde_jw_u64(w, "log_interval_ns", c->log_interval_ns);
+	if (c->steady_pct > 0)
+		clyde_jw_num(w, "until_steady_pct", c->steady_pct, 3);
+	else
+		clyde_jw_null(w, "until_steady_pct");
+	clyde_jw_u64(w, "steady_window", c->steady_window);
 	clyde_jw_u64(w, "offset", c->offset);
 	clyde_jw_u64(w, "size", run->range_bytes);
 	clyde_jw_bool(w, "destroy_data", c->destroy_data);
@@ -199,6 +229,15 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 		     3);
 	clyde_jw_num(w, "iops", clyde_dev_rate(r->ops, r->elapsed_ns), 3);
 	clyde_jw_latency(w, "latency", r->latency, 1);
+	clyde_jw_series(w, "series", &r->series);
+	clyde_jw_steadiness(w, "steadiness", &r->series, true);
+	if (run->cfg.steady_pct > 0) {
+		clyde_jw_bool(w, "steady", r->steady);
+		if (r->steady)
+			clyde_jw_u64(w, "steady_ns", r->steady_ns);
+		else
+			clyde_jw_null(w, "steady_ns");
+	}
 	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
 	clyde_jw_close(w, '}');
 }

@@ -60,8 +60,10 @@ void clyde_dev_run_init(struct clyde_dev_run *run)
 
 void clyde_dev_run_release(struct clyde_dev_run *run)
 {
-	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
 		free(run->tests[t].latency);
+		clyde_series_release(&run->tests[t].series);
+	}
 	for (size_t i = 0; i < run->zcav.npoints; i++)
 		free(run->zcav.points[i].loop_ns);
 	free(run->zcav.points);

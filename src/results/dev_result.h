@@ -58,6 +58,12 @@ struct clyde_dev_config {
 	 * first ramp_ns not counted (dev_job.h; zcav: passes until the
 	 * runtime is up, after ramp_ns of untimed reading) */
 	uint64_t runtime_ns, ramp_ns;
+	/* --log-interval: the time series' interval (0: none);
+	 * --until-steady PCT over --steady-window intervals (0: off; only by
+	 * time): see workloads/dev_job.h. */
+	uint64_t log_interval_ns;
+	double steady_pct;
+	uint32_t steady_window;
 	uint32_t iodepth; /* requests in flight; 0: the engine's default
 			    * (clyde_dev_run sets the depth that runs) */
 	bool zeros;	  /* --pattern zeros: bonnie++'s data, not new */
@@ -80,6 +86,11 @@ struct clyde_dev_test_result {
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	/* Every request, from submission to completion; owned. */
 	struct clyde_hist *latency;
+	/* What completed per interval after the ramp; owned. */
+	struct clyde_series series;
+	/* --until-steady: it stopped steady, steady_ns after the ramp. */
+	bool steady;
+	uint64_t steady_ns;
 	struct clyde_devio dev;
 	/* The most requests the engine had in the kernel at once
 	 * (io/engine.h, max_inflight): the depth that ran. */

@@ -22,6 +22,7 @@
 #include "results/json_out.h"
 #include "results/members_json.h"
 #include "results/testio.h"
+#include "results/series_out.h"
 #include "results/stack_out.h"
 #include "results/summary.h"
 
@@ -51,6 +52,9 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
 	CLYDE_JW_ARR(w, "engine", p->engine);
 	clyde_jw_u64(w, "iodepth", p->iodepth);
+	clyde_jw_u64(w, "runtime_ns", p->runtime_ns);
+	clyde_jw_u64(w, "stonewall_ns", p->stonewall_ns);
+	clyde_jw_u64(w, "log_interval_ns", p->log_interval_ns);
 	clyde_jw_close(w, '}');
 }
 
@@ -108,6 +112,8 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
 	buffer_pages(w, s->buffer_pages);
 	inflight_max(w, s->inflight_max);
+	clyde_jw_bool(w, "stonewalled", s->stonewalled);
+	clyde_jw_series(w, "series", &s->series);
 	clyde_jw_close(w, '}');
 }
 
@@ -154,6 +160,8 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_io(w, &io, &t->own);
 	clyde_jw_settle(w, &t->settle);
 	clyde_jw_members(w, r, id);
+	clyde_jw_series(w, "series", &t->series);
+	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; t->spans && i < t->nworkers; i++)
 		json_span(w, i, &t->spans[i]);

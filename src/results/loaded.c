@@ -103,8 +103,10 @@ static void run_release(struct clyde_loaded_run *r)
 		free(r->kv[i].value);
 	}
 	free(r->kv);
-	for (i = 0; i < r->ntests; i++)
+	for (i = 0; i < r->ntests; i++) {
 		free(r->tests[i].samples);
+		clyde_loaded_series_free(&r->tests[i].series);
+	}
 	free(r->tests);
 	free(r->zcav.offset_bytes);
 	free(r->zcav.mib_per_s);
@@ -703,6 +705,79 @@ static void json_latency(struct jload *jl, const struct clyde_json *lat,
 	}
 }
 
+void clyde_loaded_series_free(struct clyde_loaded_series *s)
+{
+	free(s->t_s);
+	free(s->rate);
+	free(s->p99_ns);
+	free(s->dirty);
+	free(s->writeback);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A member that is a number, or -1 when absent, null or not a number. */
+static double num_or(const struct clyde_json *obj, const char *key)
+{
+	double v;
+
+	return clyde_json_double(clyde_json_get(obj, key), &v) ? v : -1.0;
+}
+
+/* A test's "series" (docs/json-schema.md, "Time series"), when t has none
+ * yet; the rate is bytes per second when `bytes`, else operations. */
+static void json_series(struct jload *jl, const struct clyde_json *tj,
+			const char *where, struct clyde_loaded_test *t,
+			bool bytes)
+{
+	const struct clyde_json *sj = clyde_json_get(tj, "series");
+	const struct clyde_json *iv = clyde_json_get(sj, "intervals");
+	const struct clyde_json *st = clyde_json_get(tj, "steadiness");
+	struct clyde_loaded_series *s = &t->series;
+	uint64_t interval = 0;
+	size_t n;
+
+	if (s->n || !sj || sj->type == CLYDE_JSON_NULL)
+		return;
+	if (!ju64(jl, sj, "interval_ns", where, &interval) || !interval ||
+	    !iv || iv->type != CLYDE_JSON_ARRAY) {
+		jbad(jl, sj, "%s: \"series\" has no interval_ns or intervals",
+		     where);
+		return;
+	}
+	n = iv->n;
+	if (!n)
+		return;
+	s->t_s = calloc(n, sizeof(double));
+	s->rate = calloc(n, sizeof(double));
+	s->p99_ns = calloc(n, sizeof(double));
+	s->dirty = calloc(n, sizeof(double));
+	s->writeback = calloc(n, sizeof(double));
+	if (!s->t_s || !s->rate || !s->p99_ns || !s->dirty || !s->writeback) {
+		clyde_loaded_series_free(s);
+		jl->rc = -ENOMEM;
+		return;
+	}
+	s->interval_s = (double)interval / 1e9;
+	for (size_t i = 0; i < n; i++) {
+		const struct clyde_json *p = &iv->items[i];
+		double dur = num_or(p, "dur_ns"),
+		       v = num_or(p, bytes ? "bytes" : "ops"),
+		       t0 = num_or(p, "t_ns");
+
+		s->t_s[i] = t0 >= 0 ? t0 / 1e9 : (double)i * s->interval_s;
+		s->rate[i] = dur > 0 && v >= 0 ? v * 1e9 / dur : 0;
+		s->p99_ns[i] = num_or(p, "lat_p99_ns");
+		s->dirty[i] = num_or(p, "dirty_bytes");
+		s->writeback[i] = num_or(p, "writeback_bytes");
+	}
+	s->n = n;
+	if (st && st->type == CLYDE_JSON_OBJECT &&
+	    clyde_json_double(clyde_json_get(st, "cv"), &s->cv) &&
+	    clyde_json_double(clyde_json_get(st, "slope_rel_per_s"),
+			      &s->slope_rel))
+		s->has_steady = true;
+}
+
 /* What the repeats of one test added up to while reading. */
 struct acc {
 	size_t done, fast, skipped;
@@ -767,6 +842,7 @@ static void json_test(struct jload *jl, const struct clyde_json *tj,
 		a->ncpu++;
 	}
 	json_latency(jl, clyde_json_get(tj, "latency"), where, t);
+	json_series(jl, tj, where, t, !strcmp(t->unit, "B/s"));
 	if (too_fast) {
 		a->fast++;
 		a->fast_sum += rate;
@@ -938,6 +1014,8 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			}
 			json_latency(jl, clyde_json_get(pj, "latency"), where,
 				     &r->tests[k]);
+			json_series(jl, pj, where, &r->tests[k],
+				    !strcmp(r->tests[k].unit, "B/s"));
 			if (!jnum(jl, pj, rk->rate, where, &rate)) {
 				/* null (nothing timed): too fast to say. */
 				acc[k].fast++;

@@ -72,6 +72,19 @@ enum clyde_loaded_group {
  * create", "Random create", "Tree walk". */
 const char *clyde_loaded_group_name(enum clyde_loaded_group g);
 
+/* A test's time series (the JSON's "series", of the first repeat that has
+ * one): per interval its start (s from the test's start), rate (the
+ * test's unit: bytes/s or operations/s), p99 latency (ns, negative when
+ * none completed) and the host's dirty and writeback memory (bytes,
+ * negative when not read).  Owned; n 0 when the source has none. */
+struct clyde_loaded_series {
+	size_t n;
+	double interval_s;
+	double *t_s, *rate, *p99_ns, *dirty, *writeback;
+	bool has_steady; /* the JSON's "steadiness" */
+	double cv, slope_rel;
+};
+
 struct clyde_loaded_test {
 	char name[32]; /* "put_block", "seq_create", tree: "stat_walk" */
 	char unit[16]; /* of rate: "B/s", "seeks/s", "files/s", "entries/s" */
@@ -93,6 +106,7 @@ struct clyde_loaded_test {
 	double *samples;
 	size_t nsamples;
 	char note[128]; /* why SKIPPED, or "" */
+	struct clyde_loaded_series series;
 };
 
 /* One configuration item, for the "what differs" table: a short human key
@@ -177,6 +191,9 @@ struct clyde_loaded_run {
 	char **member_findings;
 	size_t nmember_findings;
 };
+
+/* Free a series' arrays; s becomes empty. */
+void clyde_loaded_series_free(struct clyde_loaded_series *s);
 
 /* The value of config key `key` of a run, or NULL when not recorded. */
 const char *clyde_loaded_kv_get(const struct clyde_loaded_run *run,

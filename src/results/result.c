@@ -53,8 +53,11 @@ void clyde_run_init(struct clyde_run *run)
 void clyde_run_release(struct clyde_run *run)
 {
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
-		for (unsigned k = 0; k < run->tests[i].nworkers; k++)
+		for (unsigned k = 0; k < run->tests[i].nworkers; k++) {
 			free(run->tests[i].spans[k].hist);
+			clyde_series_release(&run->tests[i].spans[k].series);
+		}
+		clyde_series_release(&run->tests[i].series);
 		free(run->tests[i].latency);
 		run->tests[i].latency = NULL;
 		free(run->tests[i].spans);
@@ -66,8 +69,10 @@ void clyde_run_release(struct clyde_run *run)
 
 int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)
 {
-	for (unsigned k = 0; k < t->nworkers; k++)
+	for (unsigned k = 0; k < t->nworkers; k++) {
 		free(t->spans[k].hist);
+		clyde_series_release(&t->spans[k].series);
+	}
 	free(t->spans);
 	t->nworkers = 0;
 	t->spans = calloc(n ? n : 1, sizeof(*t->spans));
@@ -90,6 +95,8 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 	t->bytes = t->ops = t->latency_max_ns = 0;
 	t->buffer_pages = CLYDE_IOBUF_NONE;
 	t->inflight_max = 0;
+	clyde_series_release(&t->series);
+	t->series.interval_ns = 0;
 	if (!t->latency) {
 		t->latency = malloc(sizeof(*t->latency));
 		if (t->latency)
@@ -105,6 +112,8 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 			s->hist = NULL;
 		}
 
+		/* Out of memory leaves the series marked failed. */
+		(void)clyde_series_merge(&t->series, &s->series);
 		t->bytes += s->bytes;
 		t->ops += s->ops;
 		if (s->cached_total_bytes) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
+#include "core/series.h"
 #include "env/env.h"
 #include "env/members.h"
 #include "env/stack.h"
@@ -84,6 +85,9 @@ struct clyde_span {
 	 * theirs) had in the kernel at once (io/engine.h, max_inflight); 0
 	 * for a test without an engine of its own depth (per-char, files). */
 	uint32_t inflight_max;
+	/* What completed in each --log-interval of this worker's window
+	 * (core/series.h), from start_ns; owned (clyde_run_release). */
+	struct clyde_series series;
 };
 
 /* What clyde did to keep the page cache out of a test, and what it saw. */
@@ -131,6 +135,9 @@ struct clyde_test_result {
 	/* The most of the workers' inflight_max: the depth that ran (0: not
 	 * measured).  Set by clyde_test_sum_spans(). */
 	uint32_t inflight_max;
+	/* The workers' series merged by interval (clyde_test_sum_spans);
+	 * owned.  interval_ns 0: not recorded. */
+	struct clyde_series series;
 
 	unsigned nworkers;
 	struct clyde_span *spans; /* nworkers entries, owned */
@@ -149,16 +156,19 @@ struct clyde_run_params {
 	int64_t max_size;   /* bytes; -1 hard links, -2 symlinks */
 	int64_t min_size;
 	uint32_t num_dirs;
-	uint32_t file_chunk;	/* bytes */
-	bool direct;		/* -D */
-	bool fsync_each;	/* -b */
-	uint64_t perchar_bytes; /* per-char sample per worker; 0 = skipped */
-	bool size_auto;		/* file size chosen by clyde (no -s) */
-	bool evict;		/* caches evicted before read-side tests */
-	bool drop_caches;	/* --drop-caches */
-	char pattern[16];	/* "random" or "zeros" */
-	char engine[16];	/* --engine of the block and seek tests */
-	unsigned iodepth;	/* --iodepth: in flight per worker/seeker */
+	uint32_t file_chunk;	  /* bytes */
+	bool direct;		  /* -D */
+	bool fsync_each;	  /* -b */
+	uint64_t perchar_bytes;	  /* per-char sample per worker; 0 = skipped */
+	bool size_auto;		  /* file size chosen by clyde (no -s) */
+	bool evict;		  /* caches evicted before read-side tests */
+	bool drop_caches;	  /* --drop-caches */
+	char pattern[16];	  /* "random" or "zeros" */
+	char engine[16];	  /* --engine of the block and seek tests */
+	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */
+	uint64_t runtime_ns;	  /* --runtime (0: by size) */
+	uint64_t stonewall_ns;	  /* --stonewall (0: none) */
+	uint64_t log_interval_ns; /* --log-interval (0: no series) */
 };
 
 /* bonnie++'s defaults, which the name cell leaves out. */

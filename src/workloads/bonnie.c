@@ -113,6 +113,9 @@ uint64_t clyde_worker_go(struct clyde_worker *w, int err)
 	/* The CPU window nests inside the clock's, so that one thread's CPU
 	 * can never exceed its elapsed time. */
 	w->span->start_ns = clyde_now(w->ctx);
+	clyde_series_init(&w->span->series, w->cfg->log_interval_ns,
+			  clyde_series_meminfo, NULL);
+	clyde_series_start(&w->span->series, w->span->start_ns);
 	clyde_cpu_mark(&w->cpu0);
 	return w->span->start_ns;
 }
@@ -121,6 +124,7 @@ void clyde_worker_end(struct clyde_worker *w)
 {
 	clyde_cpu_since(&w->cpu0, &w->span->cpu_user_ns, &w->span->cpu_sys_ns);
 	w->span->end_ns = clyde_now(w->ctx);
+	clyde_series_end(&w->span->series, w->span->end_ns);
 }
 
 uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
@@ -128,6 +132,7 @@ uint64_t clyde_worker_op(struct clyde_worker *w, uint64_t t0, int count)
 	uint64_t now = clyde_now(w->ctx);
 
 	clyde_worker_latency(w, now - t0, count);
+	clyde_series_add(&w->span->series, now, now - t0, 0, count ? 1 : 0);
 	return now;
 }
 
@@ -333,6 +338,9 @@ static uint64_t progress_total(const struct clyde_bonnie_config *cfg,
 {
 	uint64_t file = cfg->file_size_mib << 20, per;
 
+	/* By time the IO tests have no amount to reach (0: none shown). */
+	if (cfg->runtime_ns && (clyde_test_is_io(t) || t == CLYDE_SEEKS))
+		return 0;
 	switch (t) {
 	case CLYDE_PUTC:
 	case CLYDE_GETC:
@@ -453,9 +461,80 @@ static int test_wanted(const struct clyde_bonnie_config *cfg, enum clyde_test t)
 	return cfg->num_files > 0;
 }
 
+/*
+ * --runtime and --stonewall on one host: a thread that sets the context's
+ * stonewall flag at the deadline (as clyde-mpi's watchdog does), so the
+ * bodies check one relaxed load per chunk, seek or file, never the clock.
+ */
+struct deadline {
+	struct clyde_ctx *ctx;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct timespec at; /* CLOCK_MONOTONIC */
+	bool quit;
+	pthread_t tid;
+	bool running;
+};
+
+static void *deadline_main(void *arg)
+{
+	struct deadline *d = arg;
+	int rc = 0;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->quit && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&d->cond, &d->lock, &d->at);
+	if (!d->quit)
+		atomic_store(&d->ctx->stonewall, 1);
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+static void deadline_start(struct deadline *d, struct clyde_ctx *ctx,
+			   uint64_t ns)
+{
+	pthread_condattr_t ca;
+	struct timespec now;
+	uint64_t at;
+
+	memset(d, 0, sizeof(*d));
+	if (!ns)
+		return;
+	d->ctx = ctx;
+	atomic_store(&ctx->stonewall, 0);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	at = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec + ns;
+	d->at.tv_sec = (time_t)(at / 1000000000u);
+	d->at.tv_nsec = (long)(at % 1000000000u);
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* Without the thread the test runs to its end: by size. */
+	d->running = pthread_create(&d->tid, NULL, deadline_main, d) == 0;
+}
+
+static void deadline_end(struct deadline *d)
+{
+	if (!d->ctx)
+		return;
+	if (d->running) {
+		pthread_mutex_lock(&d->lock);
+		d->quit = true;
+		pthread_cond_signal(&d->cond);
+		pthread_mutex_unlock(&d->lock);
+		pthread_join(d->tid, NULL);
+	}
+	pthread_cond_destroy(&d->cond);
+	pthread_mutex_destroy(&d->lock);
+	atomic_store(&d->ctx->stonewall, 0);
+}
+
 static int run_test(struct suite_state *st, const struct test_entry *te,
 		    struct clyde_test_result *r)
 {
+	struct deadline dl;
 	pthread_barrier_t start;
 	pthread_t *tid;
 	struct clyde_devstat dev0, dev1;
@@ -497,6 +576,11 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		atomic_store(&st->progress->active, 1);
 	}
 	pthread_barrier_init(&start, NULL, st->n);
+	deadline_start(&dl, st->ctx,
+		       st->cfg->stonewall_ns ? st->cfg->stonewall_ns :
+		       clyde_test_is_io(te->id) || te->id == CLYDE_SEEKS ?
+					       st->cfg->runtime_ns :
+					       0);
 	for (unsigned i = 0; i < st->n; i++) {
 		struct clyde_worker *w = &st->w[i];
 
@@ -526,6 +610,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		if ((intptr_t)res < 0 && (!ret || ret == -EINTR))
 			ret = (int)(intptr_t)res;
 	}
+	deadline_end(&dl);
 	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;
@@ -588,6 +673,9 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
 	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
 	p->iodepth = cfg->iodepth;
+	p->runtime_ns = cfg->runtime_ns;
+	p->stonewall_ns = cfg->stonewall_ns;
+	p->log_interval_ns = cfg->log_interval_ns;
 }
 
 /* Learn the machine and the target; what cannot be learned stays empty

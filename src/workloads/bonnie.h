@@ -91,6 +91,17 @@ struct clyde_bonnie_config {
 	 * make one synchronous call per byte. */
 	const struct clyde_engine_ops *engine; /* --engine (psync) */
 	unsigned iodepth;		       /* --iodepth, 1..1024 (1) */
+	/* --log-interval: the time series' interval (core/series.h); 0
+	 * records none. */
+	uint64_t log_interval_ns;
+	/* --runtime: the IO tests run by time, this long from the test's
+	 * start (its workers' set-up included): the block tests and rewrite
+	 * go round the file of -s, the seeks take tickets until then, the
+	 * per-char tests stop then or at their -f size.  --stonewall: a
+	 * deadline on every test, as clyde-mpi's (IOR's -D).  0: off; not
+	 * both (clyde-mpi's --stonewall uses its own watchdog). */
+	uint64_t runtime_ns;
+	uint64_t stonewall_ns;
 };
 
 /* One per-char call in this many is timed into the latency histogram

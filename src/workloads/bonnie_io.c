@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/engine.h"
@@ -66,6 +67,18 @@ static int open_io(struct clyde_worker *w, int flags, int *fd)
 					w->scratch, w->io_name);
 	return clyde_worker_err(w, errno, "cannot open %s/%s", w->scratch,
 				w->io_name);
+}
+
+/* The whole chunks of the open file fd, at most `want`. */
+static uint64_t file_chunks(const struct clyde_worker *w, int fd, uint64_t want)
+{
+	struct stat st;
+	uint64_t have;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 0)
+		return want;
+	have = (uint64_t)st.st_size / w->cfg->io_chunk;
+	return have < want ? have : want;
 }
 
 /* Message for a failed transfer, naming the file and what was done. */
@@ -122,15 +135,22 @@ static int go_failed(struct clyde_worker *w, int ret)
 static int perchar_checkpoint(struct clyde_worker *w, uint64_t start,
 			      uint64_t chunk, uint64_t *n, uint64_t done)
 {
+	uint64_t now = clyde_now(w->ctx);
+
+	/* The series counts a chunk's calls when it is done: one clock
+	 * reading per chunk, not per call. */
+	clyde_series_add(&w->span->series, now, CLYDE_SERIES_NO_LAT, chunk,
+			 chunk);
 	clyde_worker_progress(w, chunk);
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(w->ctx) && done < *n) {
-		w->span->stonewalled = true;
+		/* --runtime's end is the test's end, not a cut. */
+		w->span->stonewalled = !w->cfg->runtime_ns;
 		*n = done;
 	}
-	if (!w->cfg->perchar_given &&
-	    clyde_now(w->ctx) - start > CLYDE_PERCHAR_TIME_NS)
+	if (!w->cfg->perchar_given && !w->cfg->runtime_ns &&
+	    now - start > CLYDE_PERCHAR_TIME_NS)
 		*n = done;
 	return 0;
 }
@@ -190,6 +210,10 @@ static int perchar_test(struct clyde_worker *w, bool write)
 	}
 	w->span->bytes = i;
 	w->span->ops = i;
+	/* The calls after the last full chunk. */
+	if (i % chunk)
+		clyde_series_add(&w->span->series, clyde_now(w->ctx),
+				 CLYDE_SERIES_NO_LAT, i % chunk, i % chunk);
 	if (ret) {
 		close(fd);
 		clyde_worker_end(w);
@@ -290,12 +314,16 @@ static int block_start(void *arg, struct clyde_depth_slot *s)
 {
 	struct block_run *b = arg;
 
-	if (b->next >= b->nchunks)
-		return 0;
+	if (b->next >= b->nchunks) {
+		/* --runtime: round the file again until the time is up. */
+		if (!b->w->cfg->runtime_ns || !b->nchunks)
+			return 0;
+		b->next = 0;
+	}
 	if (clyde_stopping(b->w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(b->w->ctx)) {
-		b->cut = true;
+		b->cut = !b->w->cfg->runtime_ns;
 		return 0;
 	}
 	s->index = b->next++;
@@ -325,6 +353,8 @@ static int block_next(void *arg, struct clyde_depth_slot *s)
 		return 1;
 	}
 	clyde_worker_latency(b->w, s->req.complete_ns - s->start_ns, 1);
+	clyde_series_add(&b->w->span->series, s->req.complete_ns,
+			 s->req.complete_ns - s->start_ns, b->chunk, 1);
 	clyde_worker_progress(b->w, b->chunk);
 	b->done++;
 	return 0;
@@ -375,6 +405,10 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		slots_free(slots);
 		return go_failed(w, ret);
 	}
+	/* A block write cut by --stonewall left a shorter file: rewrite and
+	 * read cover what it wrote. */
+	if (mode != BLOCK_WRITE)
+		b.nchunks = file_chunks(w, b.fd, b.nchunks);
 	clyde_worker_go(w, 0);
 	ret = clyde_depth_run(&e, slots, n, &block_ops, &b, &failed);
 	if (ret < 0 && ret != -EINTR)
@@ -435,9 +469,10 @@ struct seeker {
 	uint64_t end_ns; /* when it stopped, by the context's clock */
 	uint64_t latency_max_ns, bytes, ops;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's, once released */
-	struct clyde_hist hist; /* this seeker's; merged after the join */
-	bool cut;		/* --stonewall's deadline ended it early */
-	unsigned inflight_max;	/* its engine's (io/engine.h) */
+	struct clyde_hist hist;	    /* this seeker's; merged after the join */
+	struct clyde_series series; /* this seeker's; merged likewise */
+	bool cut;		    /* --stonewall's deadline ended it early */
+	unsigned inflight_max;	    /* its engine's (io/engine.h) */
 	int ret;
 };
 
@@ -453,12 +488,15 @@ static int seek_start(void *arg, struct clyde_depth_slot *sl)
 	uint64_t ticket = atomic_fetch_add(&s->sh->next_ticket, 1);
 	size_t chunk = w->cfg->io_chunk;
 
-	if (ticket >= w->cfg->seeks)
+	/* --runtime: tickets until the time is up (the count of -s is not
+	 * used). */
+	if (ticket >= UINT64_MAX / 2 ||
+	    (ticket >= w->cfg->seeks && !w->cfg->runtime_ns))
 		return 0;
 	if (clyde_stopping(w->ctx))
 		return -EINTR;
 	if (clyde_stonewalled(w->ctx)) {
-		s->cut = true;
+		s->cut = !w->cfg->runtime_ns;
 		return 0;
 	}
 	sl->index = ticket;
@@ -505,6 +543,8 @@ static int seek_next(void *arg, struct clyde_depth_slot *sl)
 	}
 	lat = sl->req.complete_ns - sl->start_ns;
 	clyde_hist_record(&s->hist, lat);
+	clyde_series_add(&s->series, sl->req.complete_ns, lat,
+			 (uint64_t)cfg->io_chunk * (sl->stage ? 2 : 1), 1);
 	if (lat > s->latency_max_ns)
 		s->latency_max_ns = lat;
 	s->ops++;
@@ -545,6 +585,11 @@ static void *seeker_main(void *arg)
 	if (ret < 0)
 		return NULL;
 	clyde_cpu_mark(&cpu0);
+	/* Released after the worker's start: its intervals are the
+	 * worker's. */
+	clyde_series_init(&s->series, w->cfg->log_interval_ns,
+			  clyde_series_meminfo, NULL);
+	clyde_series_start(&s->series, w->span->start_ns);
 	ret = clyde_depth_run(&e, s->slots, s->nslots, &seek_ops, s, &failed);
 	if (ret == -EINTR)
 		s->ret = ret;
@@ -583,7 +628,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		free(tid);
 		return go_failed(w, ret);
 	}
-	if (depth > w->cfg->seeks)
+	if (depth > w->cfg->seeks && !w->cfg->runtime_ns)
 		depth = w->cfg->seeks ? w->cfg->seeks : 1;
 	if (!sh.nchunks)
 		ret = clyde_worker_err(w, EINVAL,
@@ -602,6 +647,13 @@ int clyde_test_seeks(struct clyde_worker *w)
 			ret = clyde_worker_err(w, ENOMEM, "seek buffers");
 		else
 			ret = open_io(w, O_RDWR, &s[i].fd);
+		if (!ret && i == 0)
+			sh.nchunks = file_chunks(w, s[i].fd, sh.nchunks);
+		if (!ret && !sh.nchunks)
+			ret = clyde_worker_err(w, EINVAL,
+					       "file %s/%s is smaller than one "
+					       "chunk",
+					       w->scratch, w->io_name);
 	}
 	pthread_mutex_init(&sh.lock, NULL);
 	pthread_cond_init(&sh.cond, NULL);
@@ -641,6 +693,10 @@ int clyde_test_seeks(struct clyde_worker *w)
 	clyde_worker_end(w);
 	clyde_engine_release(&fe);
 	for (unsigned i = 0; i < n; i++) {
+		s[i].series.end_ns = 0;
+		if (clyde_series_merge(&w->span->series, &s[i].series) < 0)
+			w->span->series.failed = true;
+		clyde_series_release(&s[i].series);
 		if (s[i].ret && !ret)
 			ret = s[i].ret;
 		if (s[i].latency_max_ns > w->span->latency_max_ns)

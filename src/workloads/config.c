@@ -34,6 +34,7 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->engine = &clyde_engine_psync;
 	cfg->iodepth = 1;
 	cfg->settle_ns = (uint64_t)(CLYDE_SETTLE_DEFAULT_S * 1e9);
+	cfg->log_interval_ns = CLYDE_SERIES_DEFAULT_NS;
 }
 
 uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)

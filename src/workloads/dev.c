@@ -37,6 +37,8 @@ void clyde_dev_config_init(struct clyde_dev_config *cfg)
 		     CLYDE_DEV_BIT(CLYDE_DEV_SEQREAD);
 	cfg->bs = CLYDE_DEV_DEFAULT_BS;
 	cfg->rand_bs = CLYDE_DEV_DEFAULT_RAND_BS;
+	cfg->log_interval_ns = CLYDE_SERIES_DEFAULT_NS;
+	cfg->steady_window = CLYDE_DEV_DEFAULT_STEADY_WINDOW;
 	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
 	cfg->iodepth = 0; /* the engine's default */
 	snprintf(cfg->engine, sizeof(cfg->engine), "psync");
@@ -304,6 +306,11 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		return clyde_err(ctx, ENOMEM, "%s", run->cfg.path);
 	clyde_hist_init(r->latency);
 	job->hist = r->latency;
+	clyde_series_init(&r->series, run->cfg.log_interval_ns,
+			  clyde_series_meminfo, NULL);
+	job->series = run->cfg.log_interval_ns ? &r->series : NULL;
+	job->steady_pct = run->cfg.steady_pct;
+	job->steady_window = run->cfg.steady_window;
 	if (m->loops.n) {
 		clyde_loopcache_prepare(&m->loops, false, &seen);
 		r->backing_measured = seen.measured;
@@ -326,6 +333,8 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->elapsed_ns = out.elapsed_ns;
 	r->ramp_ops = out.ramp_ops;
 	r->inflight_max = out.max_inflight;
+	r->steady = out.steady;
+	r->steady_ns = out.steady_ns;
 	r->ran = rc == 0;
 	if (r->ran)
 		memwatch_judge(run, m, t);
@@ -480,6 +489,11 @@ int clyde_dev_run(struct clyde_ctx *ctx, const struct clyde_dev_config *cfg,
 		return clyde_err(ctx, 0,
 				 "--ramp: only with --runtime (the ramp is "
 				 "the start of a test that runs by time)"),
+		       -EINVAL;
+	if (cfg->steady_pct > 0 && (!cfg->runtime_ns || !cfg->log_interval_ns))
+		return clyde_err(ctx, 0,
+				 "--until-steady: only with --runtime (the "
+				 "cap) and a --log-interval (its intervals)"),
 		       -EINVAL;
 	if (!cfg->rand_ops && !cfg->runtime_ns)
 		return clyde_err(ctx, 0,

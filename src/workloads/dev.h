@@ -26,6 +26,8 @@
 /* Defaults of the command line. */
 #define CLYDE_DEV_DEFAULT_BS (1u << 20)
 #define CLYDE_DEV_DEFAULT_RAND_BS 4096u
+/* --steady-window: intervals the --until-steady slope is taken over. */
+#define CLYDE_DEV_DEFAULT_STEADY_WINDOW 5u
 #define CLYDE_DEV_DEFAULT_RAND_OPS 16384u
 #define CLYDE_DEV_DEFAULT_IODEPTH 32u
 #define CLYDE_DEV_MAX_IODEPTH 1024u

@@ -27,7 +27,39 @@ struct pump {
 	uint64_t issued;
 	uint64_t deadline; /* by time: no request starts after it */
 	uint64_t ramp_end; /* what completes before it is not counted */
+	size_t checked;	   /* --until-steady: intervals looked at */
+	bool steady;	   /* ... and found steady: no more requests */
 };
+
+/*
+ * --until-steady: called when a request completes; once a new interval has
+ * begun, look at the last steady_window full ones.  No clock reading of
+ * its own, so it costs nothing between interval boundaries.
+ */
+static void check_steady(struct pump *p)
+{
+	const struct clyde_dev_job *job = p->job;
+	const struct clyde_series *s = job->series;
+	struct clyde_series_steady st;
+	size_t full;
+
+	if (!s || !job->steady_pct || p->steady || s->n < 1)
+		return;
+	full = s->n - 1; /* the last interval is still running */
+	if (full <= p->checked || full < job->steady_window)
+		return;
+	p->checked = full;
+	if (clyde_series_steadiness(s, false, full - job->steady_window, full,
+				    &st) < job->steady_window ||
+	    st.mean <= 0)
+		return;
+	if (st.slope_rel * 100.0 <= job->steady_pct &&
+	    st.slope_rel * 100.0 >= -job->steady_pct) {
+		p->steady = true;
+		p->out->steady = true;
+		p->out->steady_ns = (uint64_t)full * s->interval_ns;
+	}
+}
 
 /* The next request, or 0 when all were issued. */
 static int start(void *arg, struct clyde_depth_slot *s)
@@ -40,6 +72,8 @@ static int start(void *arg, struct clyde_depth_slot *s)
 	if (clyde_stopping(p->ctx))
 		return -EINTR;
 	if (p->deadline && clyde_now(p->ctx) >= p->deadline)
+		return 0;
+	if (p->steady)
 		return 0;
 	s->req.op = job->write ? CLYDE_IO_WRITE : CLYDE_IO_READ;
 	s->req.fd = job->fd;
@@ -67,6 +101,12 @@ static int next(void *arg, struct clyde_depth_slot *s)
 		if (p->job->hist)
 			clyde_hist_record(p->job->hist,
 					  s->req.complete_ns - s->start_ns);
+		if (p->job->series) {
+			clyde_series_add(p->job->series, s->req.complete_ns,
+					 s->req.complete_ns - s->start_ns,
+					 s->req.len, 1);
+			check_steady(p);
+		}
 		p->out->bytes += s->req.len;
 		p->out->ops++;
 	}
@@ -105,6 +145,8 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		p.deadline = t0 + job->ramp_ns + job->runtime_ns;
 	if (job->ramp_ns)
 		p.ramp_end = t0 + job->ramp_ns;
+	if (job->series)
+		clyde_series_start(job->series, p.ramp_end ? p.ramp_end : t0);
 	rc = clyde_depth_run(&e, slots, job->depth, &pump_ops, &p, &failed);
 	if (rc < 0 && rc != -EINTR)
 		clyde_err(ctx, rc == -ENODATA ? 0 : -rc,
@@ -121,7 +163,13 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 			clyde_err(ctx, -rc, "%s: fsync", job->what);
 	}
 	/* The figures' time starts when the ramp ends. */
-	out->elapsed_ns = clyde_now(ctx) - (p.ramp_end ? p.ramp_end : t0);
+	{
+		uint64_t end = clyde_now(ctx);
+
+		out->elapsed_ns = end - (p.ramp_end ? p.ramp_end : t0);
+		if (job->series)
+			clyde_series_end(job->series, end);
+	}
 	out->max_inflight = e.max_inflight;
 	clyde_engine_release(&e);
 	free(slots);

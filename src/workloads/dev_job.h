@@ -19,6 +19,7 @@
 #include "core/ctx.h"
 #include "core/hist.h"
 #include "core/rng.h"
+#include "core/series.h"
 #include "io/engine.h"
 #include "io/pattern.h"
 
@@ -53,6 +54,15 @@ struct clyde_dev_job {
 	 * in any request's latency, as in clyde run's block write.
 	 * Borrowed; NULL only for reads. */
 	struct clyde_pattern_gen *pat;
+	/* What completes after the ramp, per interval from the ramp's end
+	 * (core/series.h); may be NULL.  Borrowed. */
+	struct clyde_series *series;
+	/* --until-steady (by time only, with a series): stop once the
+	 * least-squares slope of the IOPS over the last steady_window full
+	 * intervals is within steady_pct percent of their mean per second
+	 * (fio's ss=iops_slope); 0: off. */
+	double steady_pct;
+	uint32_t steady_window;
 };
 
 /* The outcome: bytes moved, requests done, time from the first submission
@@ -63,6 +73,10 @@ struct clyde_dev_job_out {
 	uint64_t elapsed_ns;
 	uint64_t ramp_ops;     /* done during the ramp, not counted */
 	unsigned max_inflight; /* the engine's (io/engine.h) */
+	/* --until-steady: the test stopped because it was steady, at
+	 * steady_ns after the ramp (the end of the window that was). */
+	bool steady;
+	uint64_t steady_ns;
 };
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,

@@ -191,4 +191,45 @@ for k in ("seq", "ran"):
         == 4 * 16 * 1024, f"{k}: 4 x 16Ki files created, stat'ed, deleted")
 PY
 
+# The time series (issue 20 §2) merged over the ranks by interval index:
+# each interval's bytes, operations and latency count are the sum of the
+# workers', its latency max the largest of theirs (exact only when the
+# ranks' histograms are merged bucketwise), p50 <= p99 <= max, and the
+# intervals add up to the test.
+base=$(new_dir series)
+mpi run -d "$base/r%r" -s 16 -n 0 -f1 -r 0 --no-save --log-interval 20 \
+	--json "$T/ts.json"
+expect_rc 0 "4 ranks with --log-interval 20"
+run_checker "$T/ts.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def say(c, what): print(("ok " if c else "FAIL ") + what)
+tests = [t for t in d["runs"][0]["tests"] if t["state"] == "done"]
+multi = sum_ok = worker_ok = max_ok = order_ok = True
+for t in tests:
+    s = t["series"]; ivs = s["intervals"]; ws = [w["series"] for w in t["workers"]]
+    if s["interval_ns"] != 20000000 or len(ws) != 4:
+        worker_ok = False; continue
+    if len(ivs) < 2:
+        multi = False
+    for key in ("bytes", "ops"):
+        if sum(i[key] for i in ivs) != t[key]:
+            sum_ok = False
+    for k, iv in enumerate(ivs):
+        mine = [w["intervals"][k] for w in ws if k < len(w["intervals"])]
+        for key in ("bytes", "ops", "lat_count"):
+            if sum(m[key] for m in mine) != iv[key]:
+                worker_ok = False
+        wmax = max([m["lat_max_ns"] or 0 for m in mine] + [0])
+        if (iv["lat_max_ns"] or 0) != wmax:
+            max_ok = False
+        if iv["lat_count"] and not (iv["lat_p50_ns"] <= iv["lat_p99_ns"] <= iv["lat_max_ns"]):
+            order_ok = False
+say(multi, "every test has at least two 20 ms intervals")
+say(sum_ok, "the intervals add up to each test's bytes and ops")
+say(worker_ok, "each interval is the sum of the 4 ranks' workers' (bytes, ops, latency count)")
+say(max_ok, "each interval's latency max is the largest of the workers'")
+say(order_ok, "p50 <= p99 <= max in every interval")
+PY
+
 done_testing

@@ -21,6 +21,20 @@ grep -aq "Writing a byte at a time...done" "$T/tty.log" ||
 ok "a finished test leaves its ...done line"
 grep -aq "ETA" "$T/tty.log" || fail "the live line has no ETA"
 ok "the live line shows an ETA"
+# The current rate (over the last second) beside the mean (issue 20).
+grep -aq "now [0-9.]* [KMG]*i*B/s, mean [0-9.]* [KMG]*i*B/s" "$T/tty.log" ||
+	fail "the live line shows no current rate ('now .../s, mean .../s')"
+ok "the live line shows the current rate beside the mean"
+
+# By time (--runtime): no amount to reach, so no percentage or ETA.
+script -qec "'$CLYDE' -d '$d' -s 64m -n 0 -f -r 0 --runtime 2.5 --no-save" \
+	"$T/tty-rt.log" >/dev/null 2>&1 || fail "clyde --runtime under a terminal failed"
+grep -aq "${esc}block write: [0-9.]* [KMG]*i*B, now .*/s, mean .*/s" "$T/tty-rt.log" ||
+	fail "--runtime: no live line 'block write: N B, now R/s, mean R/s'"
+if grep -aq "${esc}block write: .*ETA" "$T/tty-rt.log"; then
+	fail "--runtime: the live line shows an ETA it cannot know"
+fi
+ok "--runtime: the live line shows the amount, the current and mean rates, no ETA"
 
 script -qec "'$CLYDE' -d '$d' -s 64m:8192:4096 -n 0 -f2 -r 0 -q" \
 	"$T/tty-q.log" >/dev/null 2>&1 || fail "clyde -q under a terminal failed"

@@ -82,9 +82,22 @@ print(len(names))
 EOF
 )
 [[ $nlat -gt 0 ]] || fail "the JSON results have no latency percentiles"
+# The "Over time" charts: one per test and JSON result whose series has
+# two intervals or more (t_series checks them).
+nts=$(python3 - a.json b.json <<'EOF'
+import json, sys
+n = 0
+for path in sys.argv[1:]:
+    for t in json.load(open(path))["runs"][0]["tests"]:
+        s = t.get("series")
+        if t["state"] == "done" and s and len(s["intervals"]) >= 2:
+            n += 1
+print(n)
+EOF
+)
 # Five rate charts, five maximum latency charts (the 1.96 line has all
 # twelve latencies), one percentile chart per test.
-want_svg=$((10 + nlat))
+want_svg=$((10 + nlat + nts))
 assert_eq "$(grep -o '<svg' report.html | wc -l | tr -d ' ')" "$want_svg" \
 	"the file holds $want_svg charts"
 

@@ -1,0 +1,116 @@
+#include "results/series_out.h"
+
+#include <errno.h>
+#include <string.h>
+
+void clyde_jw_series(struct clyde_jw *w, const char *key,
+		     const struct clyde_series *s)
+{
+	if (!s->interval_ns) {
+		clyde_jw_null(w, key);
+		return;
+	}
+	clyde_jw_open(w, key, '{');
+	clyde_jw_u64(w, "interval_ns", s->interval_ns);
+	clyde_jw_bool(w, "complete", !s->failed);
+	clyde_jw_open(w, "intervals", '[');
+	for (size_t i = 0; i < s->n; i++) {
+		const struct clyde_series_iv *iv = &s->iv[i];
+		const struct clyde_hist *h = iv->lat;
+
+		clyde_jw_open(w, NULL, '{');
+		clyde_jw_u64(w, "t_ns", (uint64_t)i * s->interval_ns);
+		clyde_jw_u64(w, "dur_ns", clyde_series_dur(s, i));
+		clyde_jw_u64(w, "bytes", iv->bytes);
+		clyde_jw_u64(w, "ops", iv->ops);
+		if (h && clyde_hist_count(h)) {
+			clyde_jw_u64(w, "lat_count", clyde_hist_count(h));
+			clyde_jw_u64(w, "lat_p50_ns",
+				     clyde_hist_quantile(h, 0.50));
+			clyde_jw_u64(w, "lat_p99_ns",
+				     clyde_hist_quantile(h, 0.99));
+			clyde_jw_u64(w, "lat_max_ns", clyde_hist_max(h));
+		} else if (iv->have_q && iv->q_count) {
+			clyde_jw_u64(w, "lat_count", iv->q_count);
+			clyde_jw_u64(w, "lat_p50_ns", iv->q_p50);
+			clyde_jw_u64(w, "lat_p99_ns", iv->q_p99);
+			clyde_jw_u64(w, "lat_max_ns", iv->q_max);
+		} else {
+			clyde_jw_u64(w, "lat_count", 0);
+			clyde_jw_null(w, "lat_p50_ns");
+			clyde_jw_null(w, "lat_p99_ns");
+			clyde_jw_null(w, "lat_max_ns");
+		}
+		if (iv->dirty_bytes >= 0)
+			clyde_jw_i64(w, "dirty_bytes", iv->dirty_bytes);
+		else
+			clyde_jw_null(w, "dirty_bytes");
+		if (iv->writeback_bytes >= 0)
+			clyde_jw_i64(w, "writeback_bytes", iv->writeback_bytes);
+		else
+			clyde_jw_null(w, "writeback_bytes");
+		clyde_jw_close(w, '}');
+	}
+	clyde_jw_close(w, ']');
+	clyde_jw_close(w, '}');
+}
+
+void clyde_jw_steadiness(struct clyde_jw *w, const char *key,
+			 const struct clyde_series *s, bool bytes)
+{
+	struct clyde_series_steady st;
+
+	if (clyde_series_steadiness(s, bytes, 0, s->n, &st) < 2) {
+		clyde_jw_null(w, key);
+		return;
+	}
+	clyde_jw_open(w, key, '{');
+	clyde_jw_u64(w, "intervals", st.n);
+	clyde_jw_str(w, "unit", bytes ? "bytes" : "ops", 8);
+	clyde_jw_num(w, "mean_per_s", st.mean, 3);
+	clyde_jw_num(w, "cv", st.cv, 6);
+	clyde_jw_num(w, "slope_per_s2", st.slope, 3);
+	clyde_jw_num(w, "slope_rel_per_s", st.slope_rel, 6);
+	clyde_jw_close(w, '}');
+}
+
+char *clyde_series_steady_cell(char *buf, size_t len,
+			       const struct clyde_series *s, bool bytes)
+{
+	struct clyde_series_steady st;
+
+	buf[0] = '\0';
+	if (clyde_series_steadiness(s, bytes, 0, s->n, &st) < 2)
+		return buf;
+	snprintf(buf, len, "cv %5.1f%%  slope %+6.2f%%/s  over %zu x %g s",
+		 st.cv * 100.0, st.slope_rel * 100.0, st.n,
+		 (double)s->interval_ns / 1e9);
+	return buf;
+}
+
+int clyde_series_text_write(FILE *f, const struct clyde_run *run)
+{
+	char cell[128];
+	bool head = false;
+
+	errno = 0;
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_test_result *t = &run->tests[i];
+
+		if (t->state != CLYDE_DONE ||
+		    !clyde_series_steady_cell(
+			    cell, sizeof(cell), &t->series,
+			    clyde_test_is_io((enum clyde_test)i))[0])
+			continue;
+		if (!head)
+			fputs("clyde: steadiness of the rate per test (full "
+			      "intervals)\n",
+			      f);
+		head = true;
+		fprintf(f, "%-10s %s\n", clyde_test_name((enum clyde_test)i),
+			cell);
+	}
+	if (ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
