@@ -610,6 +610,12 @@ static int dry_run(struct dry *x)
 						d ? "  (device counters of " :
 						    "",
 						d ? d : "", d ? ")" : "");
+				else if (w->kind == CLYDE_SWEEP_FIO)
+					fprintf(f,
+						"fio %s: fio --output=WORKDIR/"
+						"fio.json --output-format="
+						"json+ %s\n",
+						w->name, a);
 				else
 					fprintf(f, "%s %s: clyde %s %s\n",
 						clyde_sweep_wl_kind_name(
