@@ -218,7 +218,7 @@ static void sweep_ops_init(struct sweep_ops *o)
  * The metric keys can only be checked against the results once the runs
  * exist; their workload part is checked now, before anything runs, so a
  * mistyped key is not found after an hour of runs.  A key is
- * WORKLOAD.TEST for run and tree, time.WORKLOAD[.SUFFIX] for timed
+ * WORKLOAD.TEST for run, tree and fio, time.WORKLOAD[.SUFFIX] for timed
  * commands (docs/sweep.md).  Returns 0, or -1 after printing one line.
  */
 static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
@@ -257,8 +257,8 @@ static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
 		}
 		fprintf(stderr,
 			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "
-			"(WORKLOAD.TEST for run and tree, time.WORKLOAD for "
-			"timed commands, or all)\n",
+			"(WORKLOAD.TEST for run, tree and fio, time.WORKLOAD "
+			"for timed commands, or all)\n",
 			where ? where : "", where ? ": " : "", what, (int)l, k);
 		return -1;
 	}

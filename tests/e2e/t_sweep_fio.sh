@@ -143,6 +143,28 @@ print("figures match fio's JSON")
 EOF
 ok "table, --show, report csv and the stored runs hold fio's bw_bytes and iops"
 
+# ---- the example ---------------------------------------------------------------
+ex=$CLYDE_SRC/examples/fio/randread-bs.ini
+run_clyde sweep -n "$ex"
+expect_rc 0 "the example dry-runs with its own variables"
+assert_file_match out "^fio f: fio --output=WORKDIR/fio.json --output-format=json\+ --name=randread --filename=/var/tmp/clyde-fio-bs.dat --size=256m --rw=randread --bs=256k --ioengine=psync --direct=1 --runtime=5 --time_based$" \
+	"  its fio command line"
+ncopies=$(find copies -name '*.json' | wc -l)
+run_clyde sweep -q --db "$T/ex.db" -D dir="$T" -D size=2m -D runtime=1 \
+	-D repeats=1 -D direct=0 "$ex"
+expect_rc 0 "the example runs (small)"
+[[ $(grep -cE '^(4k|16k|64k|256k) +[0-9.]+ \(n=1\)' out) -eq 4 ]] || {
+	show_output
+	fail "the example's table: want 4 rows with figures"
+}
+[[ ! -e $T/clyde-fio-bs.dat ]] || fail "the example's teardown left its file"
+ok "the example's table has its 4 points and its teardown removed fio's file"
+# The copies of the refusal checks below count from here.
+last=$(find copies -name '*.json' | wc -l)
+for ((i = ncopies + 1; i <= last; i++)); do
+	rm -f "copies/$i.json"
+done
+
 # ---- refused before anything runs ------------------------------------------
 # refuse NAME ARGS PATTERN: exit 1, one line matching PATTERN, no run, no
 # experiment stored.
