@@ -4,9 +4,10 @@
  * output, tests/fixtures/fio/, to the --output file): its check refuses
  * what it must before the first visit (fio not in PATH, --output and
  * --output-format and their prefixes, no job, --parse-only's refusal),
- * a run stores fio's job and the experiment reads fio's bw_bytes and iops
- * back; text, cut, two-job and error output fail the point with nothing
- * stored in runs; fio failing shows its stderr escaped.
+ * fio --parse-only once per argument string; a run stores fio's job and
+ * the experiment reads fio's bw_bytes and iops back; text, cut, two-job
+ * and error output fail the point with nothing stored in runs; fio
+ * failing shows its stderr escaped.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -200,6 +201,11 @@ int main(void)
 	/* ---- check, before the first visit ---- */
 	CHECK(check("--name=x --rw=read", err, sizeof(err)) == 0);
 	CHECK(parse_only_runs() == 1);
+	/* The same arguments at another point: fio is not asked again. */
+	CHECK(check("--name=x --rw=read", err, sizeof(err)) == 0);
+	CHECK(parse_only_runs() == 1);
+	CHECK(check("--name=x --rw=write", err, sizeof(err)) == 0);
+	CHECK(parse_only_runs() == 2);
 	CHECK(check("--name=x --output=y.json", err, sizeof(err)) == -1);
 	CHECK_STR(err, "--output=y.json: the sweep gives fio its own output "
 		       "file; leave it out");
