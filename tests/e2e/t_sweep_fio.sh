@@ -8,6 +8,7 @@
 # - refused before anything runs (exit 1, one line, no experiment): fio not
 #   in PATH, --output / --output-format (and a prefix fio would take),
 #   --minimal, no job, a job option fio's --parse-only refuses;
+# - interrupted while fio runs: exit 5, fio ended; --resume finishes it;
 # - fio failing is a failed point (exit 3) with fio's error shown;
 # - fio output that is text, cut short, or of two jobs fails the point
 #   with one line, and nothing is stored in runs.
@@ -160,6 +161,45 @@ expect_rc 0 "the example runs (small)"
 [[ ! -e $T/clyde-fio-bs.dat ]] || fail "the example's teardown left its file"
 ok "the example's table has its 4 points and its teardown removed fio's file"
 # The copies of the refusal checks below count from here.
+last=$(find copies -name '*.json' | wc -l)
+for ((i = ncopies + 1; i <= last; i++)); do
+	rm -f "copies/$i.json"
+done
+
+# ---- interrupted while fio runs, then resumed ---------------------------------
+cat >int.ini <<EOF
+[experiment]
+name = fio-int
+repeat = 1
+axis a = 1 2
+[workload f]
+fio = --name=long --filename=$T/int.dat --size=1m --rw=read --runtime=2
+  --time_based
+EOF
+RC=0
+timeout -k 10 120 "$CLYDE" sweep -q --db "$DB" int.ini >out 2>err &
+pid=$!
+for _ in $(seq 100); do
+	grep -q -- '--output=.*int.dat' fio-args && break
+	sleep 0.1
+done
+sleep 0.3
+kill -INT "$pid"
+wait "$pid" || RC=$?
+expect_rc 5 "a sweep interrupted while fio runs"
+sleep 0.5
+if pgrep -f -- "--filename=$T/int.dat" >/dev/null; then
+	fail "fio still runs after the interrupted sweep"
+fi
+ok "the interruption ended fio"
+iid=$(sweep_id)
+run_clyde sweep -q --resume "$iid" --db "$DB"
+expect_rc 0 "--resume of the interrupted fio sweep"
+[[ $(grep -cE '^[12] +[0-9.]+ \(n=1\)' out) -eq 2 ]] || {
+	show_output
+	fail "the resumed sweep's table: want both points"
+}
+ok "the resumed fio sweep has both points"
 last=$(find copies -name '*.json' | wc -l)
 for ((i = ncopies + 1; i <= last; i++)); do
 	rm -f "copies/$i.json"
