@@ -51,6 +51,9 @@ exit \$rc
 EOF
 chmod +x bin/fio
 export PATH="$T/bin:$PATH"
+# The sweeps' work directories go here: none may be left.
+mkdir -p "$T/work"
+export TMPDIR=$T/work
 
 cat >e.ini <<EOF
 [experiment]
@@ -280,5 +283,9 @@ bad two two "$job" "fio reported 2 jobs; a fio workload stores one"
 	fail "the two-job failure: want the experiment, failure and stop lines"
 }
 ok "a bad output is one line (beside the experiment line and the stop hint)"
+
+left=$(find "$T/work" -mindepth 1 | head -n 5)
+[[ -z $left ]] || fail "left in the sweeps' work directory: $left"
+ok "no work directory (fio.json) left behind"
 
 done_testing
