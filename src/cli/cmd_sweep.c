@@ -37,8 +37,9 @@ static const char usage_text[] =
 	"\n"
 	"Run an experiment: for every point of its axes (and every repeat,\n"
 	"interleaved), run the setup commands and sysfs/proc writes, the\n"
-	"workloads (clyde run, clyde tree, timed commands), the teardown;\n"
-	"save each run in the results history; print a table at the end.\n"
+	"workloads (clyde run, clyde tree, timed commands, fio), the\n"
+	"teardown; save each run in the results history; print a table at\n"
+	"the end.\n"
 	"\n"
 	"  -n, --dry-run          print every command and write, run nothing\n"
 	"  -D, --define NAME=VAL  set a [vars] variable (repeatable)\n"
@@ -219,7 +220,7 @@ static void sweep_ops_init(struct sweep_ops *o)
  * The metric keys can only be checked against the results once the runs
  * exist; their workload part is checked now, before anything runs, so a
  * mistyped key is not found after an hour of runs.  A key is
- * WORKLOAD.TEST for run and tree, time.WORKLOAD[.SUFFIX] for timed
+ * WORKLOAD.TEST for run, tree and fio, time.WORKLOAD[.SUFFIX] for timed
  * commands (docs/sweep.md).  Returns 0, or -1 after printing one line.
  */
 static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
@@ -258,8 +259,8 @@ static int check_metric_keys(const struct clyde_sweep *s, const char *keys,
 		}
 		fprintf(stderr,
 			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "
-			"(WORKLOAD.TEST for run and tree, time.WORKLOAD for "
-			"timed commands, or all)\n",
+			"(WORKLOAD.TEST for run, tree and fio, time.WORKLOAD "
+			"for timed commands, or all)\n",
 			where ? where : "", where ? ": " : "", what, (int)l, k);
 		return -1;
 	}
@@ -568,6 +569,12 @@ static int dry_run(struct dry *x)
 						d ? "  (device counters of " :
 						    "",
 						d ? d : "", d ? ")" : "");
+				else if (w->kind == CLYDE_SWEEP_FIO)
+					fprintf(f,
+						"fio %s: fio --output=WORKDIR/"
+						"fio.json --output-format="
+						"json+ %s\n",
+						w->name, a);
 				else
 					fprintf(f, "%s %s: clyde %s %s\n",
 						clyde_sweep_wl_kind_name(

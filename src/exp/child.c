@@ -358,9 +358,9 @@ int exp_end_child(struct clyde_exp_exec *x, const char *id, const char *dir)
 
 void exp_rm_tmpdir(const char *dir)
 {
-	static const char *const files[] = { "result.json", "output.log",
-					     "setup.log", "teardown.log",
-					     "capture.out" };
+	static const char *const files[] = { "result.json",  "fio.json",
+					     "output.log",   "setup.log",
+					     "teardown.log", "capture.out" };
 	char p[PATH_MAX + 32];
 
 	if (!dir[0])

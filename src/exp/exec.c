@@ -39,6 +39,8 @@ const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k)
 		return &clyde_exp_wl_tree;
 	case CLYDE_SWEEP_TIME:
 		return &clyde_exp_wl_time;
+	case CLYDE_SWEEP_FIO:
+		return &clyde_exp_wl_fio;
 	case CLYDE_SWEEP_KINDS:
 		break;
 	}

@@ -12,7 +12,7 @@
  * results/ and report/ (docs/architecture.md).  Nothing here prints or
  * exits: messages go to the caller's hooks, errors into the context.
  *
- * A workload kind (run, tree, time; a fio kind would be a fourth) is one
+ * A workload kind (run, tree, time, fio: wl_clyde.c, wl_time.c, wl_fio.c) is one
  * struct clyde_exp_wl_ops: how its options are checked before the first
  * visit and how one run of it is made.  A test drives the executor with
  * ops of its own and a fake sysfs root (cfg->root), running no command.
@@ -47,7 +47,7 @@ struct clyde_exp_wl_result {
 struct clyde_exp_wl_call {
 	struct clyde_exp_exec *x; /* for clyde_exp_run_command() */
 	const struct clyde_sweep_workload *w;
-	const char *args;   /* the options (run, tree) or command (time),
+	const char *args;   /* the options (run, tree, fio) or command (time),
 			    * expanded for the visit */
 	const char *dev;    /* time: device = / path = expanded, or NULL */
 	char *const *env;   /* the visit's CLYDE_SWEEP_* variables */
@@ -61,7 +61,7 @@ struct clyde_exp_wl_call {
 
 /* One kind of workload. */
 struct clyde_exp_wl_ops {
-	const char *name; /* "run", "tree", "time" */
+	const char *name; /* "run", "tree", "time", "fio" */
 	/*
 	 * Check the options before the first visit (NULL: not checked):
 	 * 0 with *dir (when dir is not NULL) the directory its scratch
@@ -78,9 +78,10 @@ struct clyde_exp_wl_ops {
 		   struct clyde_exp_wl_result *r);
 };
 
-/* The built-in kinds, by enum clyde_sweep_wl_kind (check is NULL: the
- * options of run and tree are those of the commands, whose parsers are in
- * cli/; the caller fills it in). */
+/* The built-in kinds, by enum clyde_sweep_wl_kind (check is NULL for run
+ * and tree: their options are those of the commands, whose parsers are in
+ * cli/; the caller fills it in.  fio's check is its own: fio in PATH, no
+ * option that changes its output, fio --parse-only). */
 const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k);
 
 /* What the caller is told while it runs. */

@@ -74,11 +74,11 @@ void exp_progress(struct clyde_exp_exec *x, size_t p, unsigned r,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool exp_interrupted(const struct clyde_exp_exec *x);
 
-/* The built-in workload kinds (wl_clyde.c, wl_time.c).  A fio kind
- * would be one more: its file, its ops here, its entry in
+/* The built-in workload kinds (wl_clyde.c, wl_time.c, wl_fio.c).  A new
+ * kind is one more: its file, its ops here, its entry in
  * clyde_exp_wl_builtin() and in enum clyde_sweep_wl_kind. */
 extern const struct clyde_exp_wl_ops clyde_exp_wl_run, clyde_exp_wl_tree,
-	clyde_exp_wl_time;
+	clyde_exp_wl_time, clyde_exp_wl_fio;
 
 /* ---- child.c ---- */
 

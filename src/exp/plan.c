@@ -34,6 +34,8 @@ const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k)
 		return "tree";
 	case CLYDE_SWEEP_TIME:
 		return "time";
+	case CLYDE_SWEEP_FIO:
+		return "fio";
 	case CLYDE_SWEEP_KINDS:
 		break;
 	}
@@ -604,7 +606,7 @@ static int section_axis(struct parse_state *ps, const char *key,
 		    ps->cur_axis->name, key);
 }
 
-/* A repeated run/tree/time key continues the same option text. */
+/* A repeated run/tree/time/fio key continues the same option text. */
 static int append_text(struct parse_state *ps, char **dst, const char *v)
 {
 	size_t a = *dst ? strlen(*dst) : 0, b = strlen(v);
@@ -623,14 +625,15 @@ static int section_workload(struct parse_state *ps, const char *key,
 			    const char *value)
 {
 	struct clyde_sweep_workload *w = ps->cur_wl;
-	static const char *const kinds[] = { "run", "tree", "time" };
+	static const char *const kinds[] = { "run", "tree", "time", "fio" };
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < CLYDE_SWEEP_KINDS; k++) {
 		if (strcmp(key, kinds[k]))
 			continue;
 		if (w->args && w->kind != (enum clyde_sweep_wl_kind)k)
 			return perr(ps,
-				    "[workload %s]: one of run, tree or time",
+				    "[workload %s]: one of run, tree, time "
+				    "or fio",
 				    w->name);
 		w->kind = (enum clyde_sweep_wl_kind)k;
 		return append_text(ps, &w->args, value);
@@ -643,7 +646,7 @@ static int section_workload(struct parse_state *ps, const char *key,
 		return set_str(ps, &w->before, value);
 	return perr(ps,
 		    "[workload %s]: unknown key \"%s\" (run, tree, time, "
-		    "before, device, path)",
+		    "fio, before, device, path)",
 		    w->name, key);
 }
 
@@ -1157,7 +1160,8 @@ static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 			ps->line = s->workloads[i].line;
 			return perr(ps,
 				    "[workload %s]: say what it runs: run = "
-				    "OPTIONS, tree = OPTIONS or time = COMMAND",
+				    "OPTIONS, tree = OPTIONS, time = COMMAND "
+				    "or fio = ARGS",
 				    s->workloads[i].name);
 		}
 	if (s->nworkloads == 0)

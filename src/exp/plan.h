@@ -50,17 +50,17 @@ enum clyde_sweep_wl_kind {
 	CLYDE_SWEEP_RUN = 0, /* clyde run ARGS (the bonnie++ suite) */
 	CLYDE_SWEEP_TREE,    /* clyde tree ARGS */
 	CLYDE_SWEEP_TIME,    /* a shell command, timed */
-	/* (a fio kind goes here: its ops in exp/, see exp/exp.h) */
+	CLYDE_SWEEP_FIO,     /* fio ARGS, its JSON+ output stored */
 	CLYDE_SWEEP_KINDS
 };
 
-/* "run", "tree", "time". */
+/* "run", "tree", "time", "fio". */
 const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k);
 
 struct clyde_sweep_workload {
 	char *name; /* [workload NAME] */
 	enum clyde_sweep_wl_kind kind;
-	char *args;   /* options of run/tree, or the timed command */
+	char *args;   /* options of run/tree/fio, or the timed command */
 	char *device; /* TIME: count this block device (may be NULL) */
 	char *path;   /* TIME: or the device under this path (may be NULL) */
 	char *before; /* a shell command run first, not measured (NULL) */
