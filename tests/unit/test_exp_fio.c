@@ -19,9 +19,10 @@
 
 #include "exp/exp.h"
 #include "exp/plan.h"
-#include "report/exp_store.h"
+#include "store/exp_store.h"
+#include "report/exp_load.h"
 #include "report/experiment.h"
-#include "report/history.h"
+#include "store/history.h"
 #include "results/fio_read.h"
 #include "tap.h"
 
