@@ -273,6 +273,10 @@ static void read_dm(const char *root, struct clyde_stack_node *n)
 			       sizeof(n->dm_name));
 	(void)clyde_sysfs_text(root, n->name, "dm/uuid", n->dm_uuid,
 			       sizeof(n->dm_uuid));
+	if (!strncmp(n->dm_uuid, "LVM-", 4))
+		(void)clyde_stack_lvm_names(n->dm_name, n->lvm_vg,
+					    sizeof(n->lvm_vg), n->lvm_lv,
+					    sizeof(n->lvm_lv));
 	rc = clyde_stack_dm_table(root, n->dm_name, table, sizeof(table));
 	if (rc == 0)
 		clyde_stack_dm_parse(n, table);

@@ -95,6 +95,8 @@ struct clyde_stack_node {
 	/* DM */
 	char dm_name[128];
 	char dm_uuid[160];	  /* LVM-... for LVM volumes */
+	char lvm_vg[128];	  /* an LVM volume: its VG and LV, from */
+	char lvm_lv[128];	  /* dm_name ("" when not LVM's) */
 	char dm_target[32];	  /* linear, striped, ...; "mixed" for several
 			      * kinds of segment; "" when the table is
 			      * unknown */

@@ -74,6 +74,9 @@ struct clyde_dev_test_result {
 	/* Every request, from submission to completion; owned. */
 	struct clyde_hist *latency;
 	struct clyde_devio dev;
+	/* What each leaf device under the target (the members of an md
+	 * array, the PVs of an LV) read and wrote during the test. */
+	struct clyde_members members;
 };
 
 /* One position of zcav: `loops` times, one per pass. */

@@ -71,6 +71,8 @@ static const struct field node_fields[] = {
 	NODE("md_state", F_STR, md_state, 0),
 	NODE("dm_name", F_STR, dm_name, K(DM)),
 	NODE("dm_uuid", F_STR, dm_uuid, K(DM)),
+	NODE("lvm_vg", F_STR, lvm_vg, K(DM)),
+	NODE("lvm_lv", F_STR, lvm_lv, K(DM)),
 	NODE("dm_target", F_STR, dm_target, K(DM)),
 	NODE("dm_stripes", F_U32, dm_stripes, K(DM)),
 	NODE("dm_stripe_bytes", F_U64, dm_stripe_bytes, K(DM)),
@@ -441,6 +443,9 @@ static void text_kind(FILE *f, const struct clyde_stack_node *n)
 		break;
 	case CLYDE_STACK_DM:
 		fprintf(f, " %s", n->dm_name);
+		if (n->lvm_lv[0])
+			fprintf(f, " (LVM: LV %s in VG %s)", n->lvm_lv,
+				n->lvm_vg);
 		if (n->dm_target[0])
 			fprintf(f, ", %s", n->dm_target);
 		if (n->dm_stripes)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/members.h"
 #include "env/stack.h"
 #include "io/devguard.h"
 #include "io/iobuf.h"
@@ -195,9 +196,11 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->bufs = bufs;
 }
 
-/* Run one request test between two readings of the device's counters. */
+/* Run one request test between two readings of the device's counters
+ * (and of its members'). */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
-		    enum clyde_dev_test t, struct clyde_dev_job *job)
+		    enum clyde_dev_test t, struct clyde_dev_job *job,
+		    struct clyde_member_watch *mw)
 {
 	struct clyde_dev_test_result *r = &run->tests[t];
 	struct clyde_devstat before, after;
@@ -212,11 +215,13 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	clyde_hist_init(r->latency);
 	job->hist = r->latency;
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
+	clyde_members_begin(mw);
 	clyde_cpu_mark(&cpu);
 	rc = clyde_dev_job_run(ctx, job, &out);
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
 	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
 		clyde_devstat_delta(&before, &after, &r->dev);
+	clyde_members_end(mw, &r->members);
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
@@ -268,10 +273,13 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
+	struct clyde_member_watch mw;
 	struct clyde_iobuf buf;
 	unsigned char *bufs;
 	int rc = 0;
 
+	/* The leaves under the device (md members, PVs), counted per test. */
+	clyde_members_setup(&mw, &run->env.stack, &run->env.virt);
 	if (!engine)
 		return clyde_err(ctx, 0, "no I/O engine named %s", c->engine),
 		       -EINVAL;
@@ -293,7 +301,8 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 		} else {
 			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
 				&job);
-			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job);
+			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
+				      &mw);
 		}
 		if (rc == 0 && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "env/advise.h"
+#include "env/stack_sysfs.h"
 #include "results/stack_out.h"
 #include "tap.h"
 
@@ -198,6 +199,8 @@ static void test_lvm_striped_md(void)
 	}
 	CHECK_STR(dm->dm_name, "vg0-striped");
 	CHECK(!strncmp(dm->dm_uuid, "LVM-", 4));
+	CHECK_STR(dm->lvm_vg, "vg0");
+	CHECK_STR(dm->lvm_lv, "striped");
 	CHECK_STR(dm->dm_target, "striped");
 	CHECK(dm->dm_stripes == 2 && dm->dm_stripe_bytes == 64 * 1024);
 	CHECK(dm->nchildren == 2);
@@ -220,6 +223,31 @@ static void test_lvm_striped_md(void)
 		  "pvcreate --dataalignment 128k /dev/md0 (and extents that "
 		  "are multiples of it: vgcreate -s 128k)");
 	clyde_stack_free(&s);
+}
+
+/* LVM's dm names: VG-LV, with a "-" inside either doubled. */
+static void test_lvm_names(void)
+{
+	char vg[16], lv[16];
+
+	CHECK(clyde_stack_lvm_names("vg0-lv0", vg, sizeof(vg), lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "vg0");
+	CHECK_STR(lv, "lv0");
+	CHECK(clyde_stack_lvm_names("my--vg-lv--a--b", vg, sizeof(vg), lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "my-vg");
+	CHECK_STR(lv, "lv-a-b");
+	CHECK(clyde_stack_lvm_names("no--split", vg, sizeof(vg), lv,
+				    sizeof(lv)) == -EINVAL);
+	CHECK_STR(vg, "");
+	CHECK(clyde_stack_lvm_names("vg-", vg, sizeof(vg), lv, sizeof(lv)) ==
+	      -EINVAL);
+	/* Cut to the buffers, never past them. */
+	CHECK(clyde_stack_lvm_names("averyveryverylongvgname-lv", vg, 8, lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "averyve");
+	CHECK_STR(lv, "lv");
 }
 
 static void test_misaligned(void)
@@ -473,6 +501,7 @@ int main(void)
 {
 	test_md_raid5_degraded();
 	test_lvm_striped_md();
+	test_lvm_names();
 	test_misaligned();
 	test_plain_disk();
 	test_errors();
