@@ -225,6 +225,38 @@ static void test_lvm_striped_md(void)
 	clyde_stack_free(&s);
 }
 
+/* md over a dm device (dm-delay on one member) and a disk: the dm device
+ * is the member counted, not the disk under it (md waits for dm-0). */
+static void test_leaves_dm_under_md(void)
+{
+	struct clyde_stack_node nodes[4];
+	struct clyde_stack s;
+	static const char *const names[] = { "md0", "dm-0", "sdb", "sda" };
+	static const enum clyde_stack_kind kinds[] = { CLYDE_STACK_MD,
+						       CLYDE_STACK_DM,
+						       CLYDE_STACK_DISK,
+						       CLYDE_STACK_DISK };
+
+	memset(&s, 0, sizeof(s));
+	memset(nodes, 0, sizeof(nodes));
+	for (int i = 0; i < 4; i++) {
+		snprintf(nodes[i].name, sizeof(nodes[i].name), "%s", names[i]);
+		nodes[i].kind = kinds[i];
+	}
+	nodes[0].nchildren = 2;
+	nodes[0].children[0] = 1;
+	nodes[0].children[1] = 2;
+	nodes[1].nchildren = 1;
+	nodes[1].children[0] = 3;
+	s.nodes = nodes;
+	s.nnodes = 4;
+	s.ntop = 1;
+	CHECK_STR(leaves_of(&s), "dm-0 sdb");
+	/* An LV (dm) over a disk, no md: the disk, as before. */
+	nodes[0].kind = CLYDE_STACK_DM;
+	CHECK_STR(leaves_of(&s), "sdb sda");
+}
+
 /* LVM's dm names: VG-LV, with a "-" inside either doubled. */
 static void test_lvm_names(void)
 {
@@ -502,6 +534,7 @@ int main(void)
 	test_md_raid5_degraded();
 	test_lvm_striped_md();
 	test_lvm_names();
+	test_leaves_dm_under_md();
 	test_misaligned();
 	test_plain_disk();
 	test_errors();
