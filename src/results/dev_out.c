@@ -186,6 +186,13 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		else
 			fprintf(f, "%11s %11s\n", "-", "-");
 	}
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		if (run->tests[t].ran && run->tests[t].degraded[0])
+			fprintf(f,
+				"warning: %s: the array degraded during the "
+				"test (%s): its figures are of a degraded "
+				"array\n",
+				test_name(t), run->tests[t].degraded);
 	text_members(f, run);
 	return clyde_out_finish(f);
 }
@@ -251,6 +258,12 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 	clyde_jw_num(w, "iops", clyde_dev_rate(r->ops, r->elapsed_ns), 3);
 	clyde_jw_latency(w, "latency", r->latency, 1);
 	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
+	/* Figures measured while an array lost a member are flagged. */
+	if (r->degraded[0])
+		clyde_jw_str(w, "degraded_during", r->degraded,
+			     sizeof(r->degraded));
+	else
+		clyde_jw_null(w, "degraded_during");
 	if (r->members.n) {
 		struct clyde_members_verdict v;
 		char text[2048];

@@ -77,6 +77,10 @@ struct clyde_dev_test_result {
 	/* What each leaf device under the target (the members of an md
 	 * array, the PVs of an LV) read and wrote during the test. */
 	struct clyde_members members;
+	/* An md array under the device lost members while the test ran
+	 * (mdadm --fail, a dying disk): "md0: 0 -> 1 of 4 members missing";
+	 * "" when none did.  The test's figures are of a degraded array. */
+	char degraded[128];
 };
 
 /* One position of zcav: `loops` times, one per pass. */

@@ -22,6 +22,7 @@
 #include "env/env.h"
 #include "env/members.h"
 #include "env/stack.h"
+#include "env/stack_sysfs.h"
 #include "io/devguard.h"
 #include "io/iobuf.h"
 #include "io/pattern.h"
@@ -196,6 +197,44 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->bufs = bufs;
 }
 
+/* The md arrays of the stack: how many members each is missing now. */
+#define DEV_MAX_MD 8
+static void md_degraded_now(const struct clyde_stack *s, uint32_t *out)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
+		if (s->nodes[i].kind != CLYDE_STACK_MD)
+			continue;
+		out[k] = 0;
+		(void)clyde_sysfs_u32("", s->nodes[i].name, "md/degraded",
+				      &out[k]);
+		k++;
+	}
+}
+
+/* Name the first array that lost members between before and after. */
+static void md_degraded_note(const struct clyde_stack *s,
+			     const uint32_t *before, const uint32_t *after,
+			     char *note, size_t n)
+{
+	unsigned k = 0;
+
+	note[0] = '\0';
+	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
+		const struct clyde_stack_node *m = &s->nodes[i];
+
+		if (m->kind != CLYDE_STACK_MD)
+			continue;
+		if (after[k] > before[k]) {
+			snprintf(note, n, "%s: %u -> %u of %u members missing",
+				 m->name, before[k], after[k], m->raid_disks);
+			return;
+		}
+		k++;
+	}
+}
+
 /* Run one request test between two readings of the device's counters
  * (and of its members'). */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
@@ -206,6 +245,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	struct clyde_devstat before, after;
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job_out out;
+	uint32_t md_before[DEV_MAX_MD] = { 0 }, md_after[DEV_MAX_MD] = { 0 };
 	bool counted;
 	int rc;
 
@@ -214,6 +254,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		return clyde_err(ctx, ENOMEM, "%s", run->cfg.path);
 	clyde_hist_init(r->latency);
 	job->hist = r->latency;
+	md_degraded_now(&run->env.stack, md_before);
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
 	clyde_members_begin(mw);
 	clyde_cpu_mark(&cpu);
@@ -222,6 +263,9 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
 		clyde_devstat_delta(&before, &after, &r->dev);
 	clyde_members_end(mw, &r->members);
+	md_degraded_now(&run->env.stack, md_after);
+	md_degraded_note(&run->env.stack, md_before, md_after, r->degraded,
+			 sizeof(r->degraded));
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
