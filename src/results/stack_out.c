@@ -435,9 +435,11 @@ static void text_kind(FILE *f, const struct clyde_stack_node *n)
 		if (n->stripe_cache_size)
 			fprintf(f, ", stripe_cache_size %u",
 				n->stripe_cache_size);
-		fprintf(f, ", %s, sync %s",
-			n->array_state[0] ? n->array_state : "?",
-			n->sync_action[0] ? n->sync_action : "?");
+		fprintf(f, ", %s", n->array_state[0] ? n->array_state : "?");
+		/* raid0 has nothing to sync: the kernel gives no sync_action. */
+		if (n->sync_action[0] || strcmp(n->md_level, "raid0"))
+			fprintf(f, ", sync %s",
+				n->sync_action[0] ? n->sync_action : "?");
 		if (n->degraded)
 			fprintf(f, ", DEGRADED (%u missing)", n->degraded);
 		break;

@@ -128,6 +128,8 @@ if len(sys.argv) > 4:
         head += f", chunk {chunk // 1024} KiB"
     if head not in text:
         bad.append(f"the text has no '{head}'")
+    if "sync ?" in text or ", ?," in text:
+        bad.append("the text says '?' for something the kernel gives")
     xfs = open(sys.argv[5]).read()
     m = re.search(r"bsize=(\d+)\s+blocks=.*\n.*sunit=(\d+)\s+swidth=(\d+) blks",
                   xfs)

@@ -46,7 +46,8 @@ killed_at=$(cat $SCS)
 [[ $killed_at != 256 ]] || fail "the kill came before the first write"
 ok "killed with stripe_cache_size at $killed_at"
 "$CLYDE" sweep --list >"$T/list" 2>&1 || fail "clyde sweep --list"
-id=$(sed -n 's/^ *\([0-9][0-9]*\) .*md-stripe-cache.*/\1/p' "$T/list" | sort -n | tail -n 1)
+# "20261201-211126-md-stripe-cache   running   FILE": the killed one.
+id=$(awk '$2 == "running" && $1 ~ /md-stripe-cache$/ { print $1 }' "$T/list")
 [[ -n $id ]] || { cat "$T/list" >&2; fail "no experiment id in --list"; }
 run_clyde sweep -q --resume "$id"
 expect_rc 0 "--resume $id finished"

@@ -22,7 +22,7 @@
 # the kernel package is downloaded and unpacked and the initramfs kept,
 # default BUILD_DIR/vm-cache), CLYDE_VM_KERNEL_DEB (a linux-image .deb to use
 # instead of downloading one), CLYDE_VM_ACCEL (tcg, the default, or kvm where
-# it boots).
+# it boots), CLYDE_VM_QEMU (the qemu binary, qemu-system-x86_64).
 #
 # In the guest the script sees tmpfs on /tmp, /run, /var/tmp and /mnt (the
 # rest of the tree is read-only), CLYDE and CLYDE_SRC set, and VM_OUT, a
@@ -32,6 +32,11 @@
 # Exit status: the script's; 77 (skip) when qemu or the kernel package is not
 # available; 1 when the guest did not finish (timeout, panic).
 set -euo pipefail
+
+# The whole script is one function, read before it runs: editing this file
+# while a guest runs does not change what the running copy does next.
+main()
+{
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CLYDE_SRC=${CLYDE_SRC:-$(cd "$VM_DIR/../.." && pwd)}
@@ -97,8 +102,9 @@ mem=${mem:-2048}
 [[ $mem =~ ^[0-9]+$ && $mem -ge 256 ]] ||
 	die "--mem $mem: want megabytes, at least 256"
 
-command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-	skip "no qemu-system-x86_64 (scripts/deps.sh test installs qemu-system-x86)"
+QEMU=${CLYDE_VM_QEMU:-qemu-system-x86_64}
+command -v "$QEMU" >/dev/null 2>&1 ||
+	skip "no $QEMU (scripts/deps.sh test installs qemu-system-x86)"
 for c in cpio depmod modprobe gzip; do
 	command -v $c >/dev/null 2>&1 ||
 		skip "no $c (scripts/deps.sh test installs cpio and kmod)"
@@ -237,7 +243,7 @@ tcg) accel_opts=(-accel "tcg,thread=multi" -cpu max) ;;
 kvm) accel_opts=(-accel kvm -cpu "${CLYDE_VM_CPU:-host}") ;;
 *) die "CLYDE_VM_ACCEL=$accel: want tcg or kvm" ;;
 esac
-qemu=(qemu-system-x86_64 "${accel_opts[@]}" -m "$mem" -smp 2
+qemu=("$QEMU" "${accel_opts[@]}" -m "$mem" -smp 2
 	-no-reboot -kernel "$vmlinuz" -initrd "$initrd"
 	-append "console=ttyS0 quiet panic=-1"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
@@ -282,3 +288,7 @@ cat "$W/share/out"
 rc=$(cat "$W/share/rc")
 echo "vm: guest script exit $rc after $((SECONDS - start))s"
 exit "$rc"
+}
+main "$@"
+# shellcheck disable=SC2317 # main exits; this guards against a file grown meanwhile
+exit
