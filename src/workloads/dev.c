@@ -348,6 +348,16 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
 				      &mw);
 		}
+		/* Which test failed: "randwrite: /dev/sdb: write of ...". */
+		if (rc < 0 && rc != -EINTR) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s", clyde_errmsg(ctx));
+			clyde_err_clear(ctx);
+			clyde_err(ctx, 0, "%s: %s",
+				  clyde_dev_test_name((enum clyde_dev_test)t),
+				  why);
+		}
 		if (rc == 0 && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,
 					  run);

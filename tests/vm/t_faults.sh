@@ -81,7 +81,7 @@ fs_fault()
 		>"$T/out" 2>"$T/err" &
 	pid=$!
 	for ((i = 0; i < 1200; i++)); do
-		grep -q "$progress" "$T/out" 2>/dev/null && break
+		grep -q "$progress" "$T/err" 2>/dev/null && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -106,7 +106,7 @@ fs_fault()
 fs_fault fs-block "Writing intelligently" -s 64m -n 0 -f
 assert_file_match "$T/err" "put_block|Writing intelligently|block" \
 	"fs-block: the message names the block write test"
-fs_fault fs-files "Create files in sequential order" -s 0 -n 4:0:0:4
+fs_fault fs-files "Create files in sequential order" -s 0 -n 16:0:0:4
 assert_file_match "$T/err" "seq_create|Create files|create" \
 	"fs-files: the message names the file creation test"
 assert_eq "$(runs_in_history good-run)" 1 "the history is intact after the file system faults"
