@@ -21,5 +21,8 @@ expect_rc 0 "extract-rebuild.ini ran every point"
 for chunk in 4 16 64; do
 	assert_file_match "$T/out" "^ *$chunk " "the table has chunk ${chunk}k"
 done
+# mdadm --wait waited for a real resync: seconds, not nothing.
+assert_eq "$(awk '$1 ~ /^(4|16|64)$/ && $2 + 0 < 0.5 { print $1 }' "$T/out")" "" \
+	"every chunk's rebuild took a measurable time (mdadm --wait waited)"
 assert_file_no_match /proc/mdstat "^md" "no md array left running"
 done_testing
