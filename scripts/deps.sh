@@ -106,7 +106,7 @@ fi
 # need: installed on its own with --no-install-recommends.
 norec=()
 if [[ $mode == test ]]; then
-	if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list 2>/dev/null | grep -qx cttyhack; then
+	if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list 2>/dev/null | grep -x cttyhack >/dev/null; then
 		missing+=(busybox-static)
 	fi
 	command -v qemu-system-x86_64 >/dev/null 2>&1 || norec+=(qemu-system-x86)

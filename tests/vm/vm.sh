@@ -84,7 +84,7 @@ if [[ $shell -eq 0 ]]; then
 	shift
 	header()
 	{
-		sed -n "s/^# vm-$1: *\([^ ]*\).*/\1/p" "$script" | head -n 1
+		sed -n "s/^# vm-$1: *\([^ ]*\).*/\1/p" "$script" | sed -n 1p
 	}
 	disks=${disks:-$(header disks)}
 	disk_size=${disk_size:-$(header disk-size)}
@@ -109,7 +109,7 @@ for c in cpio depmod modprobe gzip; do
 	command -v $c >/dev/null 2>&1 ||
 		skip "no $c (scripts/deps.sh test installs cpio and kmod)"
 done
-if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list | grep -qx cttyhack; then
+if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list | grep -x cttyhack >/dev/null; then
 	skip "no static busybox in /bin/busybox (scripts/deps.sh test installs busybox-static)"
 fi
 [[ -x $CLYDE ]] || die "no clyde binary at $CLYDE (build first, or set CLYDE)"
@@ -129,7 +129,7 @@ if ! compgen -G "$cache/kernel/boot/vmlinuz-*" >/dev/null; then
 		command -v apt-get >/dev/null 2>&1 ||
 			skip "no apt-get to download Debian's kernel (set CLYDE_VM_KERNEL_DEB)"
 		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | head -n 1)
+			sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | sed -n 1p)
 		[[ -n $pkg ]] ||
 			skip "apt-cache does not know linux-image-amd64 (apt-get update?)"
 		rm -rf "$cache/deb"
@@ -137,7 +137,7 @@ if ! compgen -G "$cache/kernel/boot/vmlinuz-*" >/dev/null; then
 		echo "vm: downloading $pkg into $cache/deb" >&2
 		(cd "$cache/deb" && apt-get download "$pkg" >/dev/null 2>&1) ||
 			skip "apt-get download $pkg failed (no network?)"
-		deb=$(compgen -G "$cache/deb/$pkg*.deb" | head -n 1)
+		deb=$(compgen -G "$cache/deb/$pkg*.deb" | sed -n 1p)
 	fi
 	[[ -r $deb ]] || skip "no kernel package at $deb"
 	rm -rf "$cache/kernel.new"
@@ -147,7 +147,7 @@ if ! compgen -G "$cache/kernel/boot/vmlinuz-*" >/dev/null; then
 	mv "$cache/kernel.new" "$cache/kernel"
 fi
 kroot=$cache/kernel
-vmlinuz=$(compgen -G "$kroot/boot/vmlinuz-*" | head -n 1)
+vmlinuz=$(compgen -G "$kroot/boot/vmlinuz-*" | sed -n 1p)
 kver=${vmlinuz##*/vmlinuz-}
 [[ -d $kroot/lib/modules/$kver ]] || die "no modules for $kver in $kroot"
 [[ -e $kroot/lib/modules/$kver/modules.dep ]] ||
@@ -159,7 +159,7 @@ key=$(
 	{
 		cat "$VM_DIR/init"
 		echo "$kver ${VM_MODULES[*]}"
-		/bin/busybox 2>&1 | head -n 1
+		{ /bin/busybox 2>&1 || true; } | sed -n 1p
 	} | sha256sum | cut -c1-16
 )
 initrd=$cache/initrd-$key.gz
