@@ -77,8 +77,8 @@ format-check:
 # The shell scripts, when shellcheck is installed (it is optional).
 shellcheck:
 	@if command -v shellcheck >/dev/null 2>&1; then \
-		echo "shellcheck -x tests/e2e/*.sh scripts/*.sh bench/*.sh .ci/run"; \
-		shellcheck -x tests/e2e/*.sh scripts/*.sh bench/*.sh .ci/run; \
+		echo "shellcheck -x tests/e2e/*.sh tests/vm/*.sh scripts/*.sh bench/*.sh .ci/run"; \
+		shellcheck -x tests/e2e/*.sh tests/vm/*.sh scripts/*.sh bench/*.sh .ci/run; \
 	else \
 		echo "shellcheck not installed: shell scripts not checked"; \
 	fi

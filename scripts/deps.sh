@@ -21,7 +21,10 @@
 #                           sweep tests read the history), bsdutils
 #                           (script), groff/man, strace, fio (t_fio), chromium
 #                           (the HTML report's test renders the page), zstd
-#                           and xz (t_pattern compresses clyde's data)
+#                           and xz (t_pattern compresses clyde's data); for
+#                           the real-kernel tests (tests/vm/): qemu-system-x86
+#                           (without its recommends), cpio, kmod,
+#                           busybox-static, mdadm and lvm2
 #
 # The list is checked against the tests: tests/e2e/t_deps.sh fails when a
 # command a test needs is not in it.
@@ -87,6 +90,10 @@ if [[ $mode == test ]]; then
 		touch:coreutils
 		find:findutils
 		timeout:coreutils
+		cpio:cpio
+		depmod:kmod
+		mdadm:mdadm
+		lvcreate:lvm2
 	)
 fi
 
@@ -127,21 +134,43 @@ if [[ ! -e /usr/include/liburing.h ]]; then
 	missing+=(liburing-dev)
 fi
 
-if [[ ${#missing[@]} -eq 0 ]]; then
+# The real-kernel tests: a static busybox for the guest's initramfs, and
+# qemu, whose recommends (a GUI, firmware for other machines) they do not
+# need: installed on its own with --no-install-recommends.
+norec=()
+if [[ $mode == test ]]; then
+	if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list 2>/dev/null | grep -x cttyhack >/dev/null; then
+		missing+=(busybox-static)
+	fi
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || norec+=(qemu-system-x86)
+fi
+
+if [[ ${#missing[@]} -eq 0 && ${#norec[@]} -eq 0 ]]; then
 	exit 0
 fi
 
-echo "deps.sh: missing packages: ${missing[*]}" >&2
+echo "deps.sh: missing packages: ${missing[*]} ${norec[*]}" >&2
 if [[ $(id -u) -ne 0 ]]; then
 	echo "deps.sh: run as root:" >&2
-	echo "  apt-get update && DEBIAN_FRONTEND=noninteractive" \
-		"apt-get install -y ${missing[*]}" >&2
+	if [[ ${#missing[@]} -gt 0 ]]; then
+		echo "  apt-get update && DEBIAN_FRONTEND=noninteractive" \
+			"apt-get install -y ${missing[*]}" >&2
+	fi
+	if [[ ${#norec[@]} -gt 0 ]]; then
+		echo "  apt-get install -y --no-install-recommends ${norec[*]}" >&2
+	fi
 	exit 1
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-	echo "deps.sh: no apt-get here; install ${missing[*]} by hand" >&2
+	echo "deps.sh: no apt-get here; install ${missing[*]} ${norec[*]} by hand" >&2
 	exit 1
 fi
 apt-get update
-DEBIAN_FRONTEND=noninteractive apt-get install -y \
-	"${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		"${missing[@]}"
+fi
+if [[ ${#norec[@]} -gt 0 ]]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends "${norec[@]}"
+fi

@@ -273,6 +273,10 @@ static void read_dm(const char *root, struct clyde_stack_node *n)
 			       sizeof(n->dm_name));
 	(void)clyde_sysfs_text(root, n->name, "dm/uuid", n->dm_uuid,
 			       sizeof(n->dm_uuid));
+	if (!strncmp(n->dm_uuid, "LVM-", 4))
+		(void)clyde_stack_lvm_names(n->dm_name, n->lvm_vg,
+					    sizeof(n->lvm_vg), n->lvm_lv,
+					    sizeof(n->lvm_lv));
 	rc = clyde_stack_dm_table(root, n->dm_name, table, sizeof(table));
 	if (rc == 0)
 		clyde_stack_dm_parse(n, table);
@@ -574,6 +578,40 @@ void clyde_stack_free(struct clyde_stack *s)
 	s->ntop = 0;
 }
 
+/* Is node i a device-mapper member of an md array (dm-delay, dm-flakey,
+ * dm-crypt under md)?  md waits for that device, not for the disk under
+ * it, so it is the member to count. */
+static bool dm_md_member(const struct clyde_stack *s, size_t i)
+{
+	if (s->nodes[i].kind != CLYDE_STACK_DM)
+		return false;
+	for (size_t j = 0; j < s->nnodes; j++) {
+		const struct clyde_stack_node *p = &s->nodes[j];
+
+		if (p->kind != CLYDE_STACK_MD)
+			continue;
+		for (uint32_t c = 0; c < p->nchildren; c++)
+			if (p->children[c] == i)
+				return true;
+	}
+	return false;
+}
+
+/* Is node i below such a member (depth bounds a malformed graph)? */
+static bool below_dm_md_member(const struct clyde_stack *s, size_t i,
+			       size_t depth)
+{
+	if (depth > s->nnodes)
+		return false;
+	for (size_t j = 0; j < s->nnodes; j++)
+		for (uint32_t c = 0; c < s->nodes[j].nchildren; c++)
+			if (s->nodes[j].children[c] == i &&
+			    (dm_md_member(s, j) ||
+			     below_dm_md_member(s, j, depth + 1)))
+				return true;
+	return false;
+}
+
 size_t clyde_stack_leaves(const struct clyde_stack *s, const char **names,
 			  size_t max)
 {
@@ -582,6 +620,15 @@ size_t clyde_stack_leaves(const struct clyde_stack *s, const char **names,
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct clyde_stack_node *n = &s->nodes[i];
 		bool has_disk_child = false;
+
+		if (dm_md_member(s, i)) {
+			if (count < max)
+				names[count] = n->name;
+			count++;
+			continue;
+		}
+		if (below_dm_md_member(s, i, 0))
+			continue;
 
 		/* A partition of a plain disk stands for the disk. */
 		if (n->kind == CLYDE_STACK_PARTITION &&

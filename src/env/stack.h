@@ -95,6 +95,8 @@ struct clyde_stack_node {
 	/* DM */
 	char dm_name[128];
 	char dm_uuid[160];	  /* LVM-... for LVM volumes */
+	char lvm_vg[128];	  /* an LVM volume: its VG and LV, from */
+	char lvm_lv[128];	  /* dm_name ("" when not LVM's) */
 	char dm_target[32];	  /* linear, striped, ...; "mixed" for several
 			      * kinds of segment; "" when the table is
 			      * unknown */
@@ -224,7 +226,9 @@ const struct clyde_stack_node *clyde_stack_find(const struct clyde_stack *s,
  * The leaves: the devices at the bottom of every branch, whose
  * /sys/class/block/NAME/stat counters are what each member disk did.  A
  * partition stands for its disk (its own counters leave out the disk's
- * other partitions), so the leaf of sda1-in-md0 is sda1, not sda.  Writes
+ * other partitions), so the leaf of sda1-in-md0 is sda1, not sda.  A
+ * device-mapper member of an md array (dm-delay, dm-crypt) is a leaf
+ * itself: md waits for it, not for the disk under it.  Writes
  * up to `max` pointers to the node names (owned by s) into names and
  * returns how many leaves there are (which may be more than max).
  */

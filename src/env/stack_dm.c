@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/dm-ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,38 @@
 #include <unistd.h>
 
 #include "env/stack_sysfs.h"
+
+int clyde_stack_lvm_names(const char *dm_name, char *vg, size_t vg_len,
+			  char *lv, size_t lv_len)
+{
+	char *out = vg;
+	size_t len = vg_len, k = 0;
+	bool split = false;
+
+	if (!vg_len || !lv_len)
+		return -EINVAL;
+	vg[0] = lv[0] = '\0';
+	for (const char *p = dm_name; *p; p++) {
+		if (*p == '-' && p[1] == '-') {
+			p++;
+		} else if (*p == '-' && !split) {
+			out[k < len ? k : len - 1] = '\0';
+			split = true;
+			out = lv;
+			len = lv_len;
+			k = 0;
+			continue;
+		}
+		if (k + 1 < len)
+			out[k++] = *p;
+	}
+	out[k < len ? k : len - 1] = '\0';
+	if (!split || !vg[0] || !lv[0]) {
+		vg[0] = lv[0] = '\0';
+		return -EINVAL;
+	}
+	return 0;
+}
 
 void clyde_stack_dm_parse(struct clyde_stack_node *n, const char *table)
 {

@@ -32,6 +32,12 @@ int clyde_sysfs_u32(const char *root, const char *dev, const char *attr,
  * kyber", or the whole text when there are none; written into out. */
 void clyde_sysfs_selected(const char *list, char *out, size_t n);
 
+/* An LVM volume's VG and LV from its dm name, which joins them with "-"
+ * and doubles every "-" inside them ("my--vg-lv--a": my-vg, lv-a).
+ * Returns 0, or -EINVAL (vg and lv "") when the name has no single "-". */
+int clyde_stack_lvm_names(const char *dm_name, char *vg, size_t vg_len,
+			  char *lv, size_t lv_len);
+
 /* Fill the DM fields of n from its table text (`dmsetup table` lines). */
 void clyde_stack_dm_parse(struct clyde_stack_node *n, const char *table);
 

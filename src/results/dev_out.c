@@ -6,9 +6,11 @@
 
 #include "results/format.h"
 #include "results/json_out.h"
+#include "results/members_check.h"
 #include "results/members_json.h"
 #include "results/run_out.h"
 #include "results/series_out.h"
+#include "results/stack_out.h"
 
 static const char *label_of(const struct clyde_dev_run *run)
 {
@@ -81,6 +83,102 @@ static void text_notes(FILE *f, const struct clyde_dev_run *run)
 		clyde_zcav_flags_line(f, run, "");
 }
 
+static bool test_writes(const struct clyde_dev_run *run, int t)
+{
+	return t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_RANDWRITE ||
+	       (t == CLYDE_DEV_ZCAV && run->cfg.zcav.write);
+}
+
+/* The members' verdict of test t and its sentences (one per line): a
+ * writing test on a stack that may have parity is checked for
+ * read-modify-write, its request size being the chunk written. */
+static void members_verdict(const struct clyde_dev_run *run, int t,
+			    struct clyde_members_verdict *v, char *text,
+			    size_t n)
+{
+	const struct clyde_dev_test_result *r = &run->tests[t];
+	bool wr = test_writes(run, t);
+	struct clyde_stack_stripe st;
+
+	clyde_members_check(
+		&r->members,
+		wr && clyde_members_parity_possible(&run->env.stack),
+		wr ? r->bytes : 0, v);
+	clyde_members_findings(text, n, test_name(t), &r->members, v,
+			       clyde_stack_stripe(&run->env.stack, &st) ? NULL :
+									  &st,
+			       wr ? (uint32_t)test_bs(run, t) : 0);
+}
+
+/* Are the members more than the device itself (an array, an LV)? */
+static bool has_members(const struct clyde_dev_run *run)
+{
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		if (run->tests[t].ran && run->tests[t].members.n > 1)
+			return true;
+	return false;
+}
+
+/* Each member's bytes per test, then the findings (clyde run's). */
+static void text_members(FILE *f, const struct clyde_dev_run *run)
+{
+	char a[32], b[32], wa[32], text[2048];
+
+	if (!has_members(run))
+		return;
+	fprintf(f, "\nmembers of %s:\n", run->cfg.path);
+	fprintf(f, "%-10s %-8s %11s %11s %7s\n", "test", "member", "read",
+		"write", "WA");
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
+		struct clyde_members_verdict v;
+
+		if (!r->ran)
+			continue;
+		members_verdict(run, t, &v, text, sizeof(text));
+		for (unsigned i = 0; i < r->members.n; i++) {
+			const struct clyde_member_io *m = &r->members.m[i];
+
+			if (!m->io.have_device) {
+				fprintf(f, "%-10s %-8s %11s %11s %7s\n",
+					test_name(t), m->name, "?", "?", "-");
+				continue;
+			}
+			if (v.wa[i] >= 0.0)
+				snprintf(wa, sizeof(wa), "%.2fx", v.wa[i]);
+			else
+				snprintf(wa, sizeof(wa), "-");
+			fprintf(f, "%-10s %-8s %11s %11s %7s\n", test_name(t),
+				m->name,
+				clyde_fmt_human_bytes(a, sizeof(a),
+						      (double)m->io.read_bytes),
+				clyde_fmt_human_bytes(b, sizeof(b),
+						      (double)m->io.write_bytes),
+				wa);
+		}
+		if (v.counted) {
+			if (v.wa_array >= 0.0)
+				snprintf(wa, sizeof(wa), "%.2fx", v.wa_array);
+			else
+				snprintf(wa, sizeof(wa), "-");
+			fprintf(f, "%-10s %-8s %11s %11s %7s\n", test_name(t),
+				"all",
+				clyde_fmt_human_bytes(a, sizeof(a),
+						      (double)v.read_bytes),
+				clyde_fmt_human_bytes(b, sizeof(b),
+						      (double)v.write_bytes),
+				wa);
+		}
+		if (text[0]) {
+			char *line, *save = NULL;
+
+			for (line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				fprintf(f, "finding: %s\n", line);
+		}
+	}
+}
+
 /* ---- text -------------------------------------------------------------- */
 
 int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
@@ -142,6 +240,14 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		fputs(r->from_memory ? "  memory\n" : "\n", f);
 	}
 	text_notes(f, run);
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
+		if (run->tests[t].ran && run->tests[t].degraded[0])
+			fprintf(f,
+				"warning: %s: the array degraded during the "
+				"test (%s): its figures are of a degraded "
+				"array\n",
+				test_name(t), run->tests[t].degraded);
+	text_members(f, run);
 	return clyde_out_finish(f);
 }
 
@@ -239,6 +345,19 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 			clyde_jw_null(w, "steady_ns");
 	}
 	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
+	/* Figures measured while an array lost a member are flagged. */
+	if (r->degraded[0])
+		clyde_jw_str(w, "degraded_during", r->degraded,
+			     sizeof(r->degraded));
+	else
+		clyde_jw_null(w, "degraded_during");
+	if (r->members.n) {
+		struct clyde_members_verdict v;
+		char text[2048];
+
+		members_verdict(run, t, &v, text, sizeof(text));
+		clyde_jw_members_of(w, &r->members, &v, text);
+	}
 	clyde_jw_close(w, '}');
 }
 

@@ -106,6 +106,13 @@ struct clyde_dev_test_result {
 	/* A regular file target: its cached bytes before and after. */
 	bool file_measured;
 	uint64_t file_resident_before, file_resident_after;
+	/* What each leaf device under the target (the members of an md
+	 * array, the PVs of an LV) read and wrote during the test. */
+	struct clyde_members members;
+	/* An md array under the device lost members while the test ran
+	 * (mdadm --fail, a dying disk): "md0: 0 -> 1 of 4 members missing";
+	 * "" when none did.  The test's figures are of a degraded array. */
+	char degraded[128];
 };
 
 /* One position of zcav: `loops` times, one per pass. */

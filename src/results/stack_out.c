@@ -71,6 +71,8 @@ static const struct field node_fields[] = {
 	NODE("md_state", F_STR, md_state, 0),
 	NODE("dm_name", F_STR, dm_name, K(DM)),
 	NODE("dm_uuid", F_STR, dm_uuid, K(DM)),
+	NODE("lvm_vg", F_STR, lvm_vg, K(DM)),
+	NODE("lvm_lv", F_STR, lvm_lv, K(DM)),
 	NODE("dm_target", F_STR, dm_target, K(DM)),
 	NODE("dm_stripes", F_U32, dm_stripes, K(DM)),
 	NODE("dm_stripe_bytes", F_U64, dm_stripe_bytes, K(DM)),
@@ -433,14 +435,19 @@ static void text_kind(FILE *f, const struct clyde_stack_node *n)
 		if (n->stripe_cache_size)
 			fprintf(f, ", stripe_cache_size %u",
 				n->stripe_cache_size);
-		fprintf(f, ", %s, sync %s",
-			n->array_state[0] ? n->array_state : "?",
-			n->sync_action[0] ? n->sync_action : "?");
+		fprintf(f, ", %s", n->array_state[0] ? n->array_state : "?");
+		/* raid0 has nothing to sync: the kernel gives no sync_action. */
+		if (n->sync_action[0] || strcmp(n->md_level, "raid0"))
+			fprintf(f, ", sync %s",
+				n->sync_action[0] ? n->sync_action : "?");
 		if (n->degraded)
 			fprintf(f, ", DEGRADED (%u missing)", n->degraded);
 		break;
 	case CLYDE_STACK_DM:
 		fprintf(f, " %s", n->dm_name);
+		if (n->lvm_lv[0])
+			fprintf(f, " (LVM: LV %s in VG %s)", n->lvm_lv,
+				n->lvm_vg);
 		if (n->dm_target[0])
 			fprintf(f, ", %s", n->dm_target);
 		if (n->dm_stripes)

@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "env/members.h"
 #include "env/stack.h"
 #include "io/cache.h"
+#include "env/stack_sysfs.h"
 #include "io/devguard.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
@@ -288,10 +290,49 @@ static void file_residency(int fd, uint64_t *resident, bool *ok)
 	clyde_ctx_release(&quiet);
 }
 
-/* Run one request test between two readings of the device's counters. */
+/* The md arrays of the stack: how many members each is missing now. */
+#define DEV_MAX_MD 8
+static void md_degraded_now(const struct clyde_stack *s, uint32_t *out)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
+		if (s->nodes[i].kind != CLYDE_STACK_MD)
+			continue;
+		out[k] = 0;
+		(void)clyde_sysfs_u32("", s->nodes[i].name, "md/degraded",
+				      &out[k]);
+		k++;
+	}
+}
+
+/* Name the first array that lost members between before and after. */
+static void md_degraded_note(const struct clyde_stack *s,
+			     const uint32_t *before, const uint32_t *after,
+			     char *note, size_t n)
+{
+	unsigned k = 0;
+
+	note[0] = '\0';
+	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
+		const struct clyde_stack_node *m = &s->nodes[i];
+
+		if (m->kind != CLYDE_STACK_MD)
+			continue;
+		if (after[k] > before[k]) {
+			snprintf(note, n, "%s: %u -> %u of %u members missing",
+				 m->name, before[k], after[k], m->raid_disks);
+			return;
+		}
+		k++;
+	}
+}
+
+/* Run one request test between two readings of the device's counters
+ * (and of its members'). */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		    enum clyde_dev_test t, struct clyde_dev_job *job,
-		    const struct memwatch *m)
+		    const struct memwatch *m, struct clyde_member_watch *mw)
 {
 	struct clyde_dev_test_result *r = &run->tests[t];
 	struct clyde_devstat before, after;
@@ -299,6 +340,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	struct clyde_dev_job_out out;
 	struct clyde_loopcache_seen seen;
 	bool counted, ok_before = false, ok_after = false;
+	uint32_t md_before[DEV_MAX_MD] = { 0 }, md_after[DEV_MAX_MD] = { 0 };
 	int rc;
 
 	r->latency = malloc(sizeof(*r->latency));
@@ -319,7 +361,9 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	}
 	if (m->file)
 		file_residency(job->fd, &r->file_resident_before, &ok_before);
+	md_degraded_now(&run->env.stack, md_before);
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
+	clyde_members_begin(mw);
 	clyde_cpu_mark(&cpu);
 	rc = clyde_dev_job_run(ctx, job, &out);
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
@@ -328,6 +372,10 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	if (m->file && rc == 0)
 		file_residency(job->fd, &r->file_resident_after, &ok_after);
 	r->file_measured = ok_before && ok_after;
+	clyde_members_end(mw, &r->members);
+	md_degraded_now(&run->env.stack, md_after);
+	md_degraded_note(&run->env.stack, md_before, md_after, r->degraded,
+			 sizeof(r->degraded));
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
@@ -390,11 +438,14 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
+	struct clyde_member_watch mw;
 	struct clyde_iobuf buf;
 	struct memwatch m;
 	unsigned char *bufs;
 	int rc = 0;
 
+	/* The leaves under the device (md members, PVs), counted per test. */
+	clyde_members_setup(&mw, &run->env.stack, &run->env.virt);
 	if (!engine)
 		return clyde_err(ctx, 0, "no I/O engine named %s", c->engine),
 		       -EINVAL;
@@ -422,7 +473,17 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
 				&pat, &job);
 			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
-				      &m);
+				      &m, &mw);
+		}
+		/* Which test failed: "randwrite: /dev/sdb: write of ...". */
+		if (rc < 0 && rc != -EINTR) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s", clyde_errmsg(ctx));
+			clyde_err_clear(ctx);
+			clyde_err(ctx, 0, "%s: %s",
+				  clyde_dev_test_name((enum clyde_dev_test)t),
+				  why);
 		}
 		clyde_pattern_release(&pat);
 		if (rc == 0 && hooks && hooks->after_test)

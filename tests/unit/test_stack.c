@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "env/advise.h"
+#include "env/stack_sysfs.h"
 #include "results/stack_out.h"
 #include "tap.h"
 
@@ -198,6 +199,8 @@ static void test_lvm_striped_md(void)
 	}
 	CHECK_STR(dm->dm_name, "vg0-striped");
 	CHECK(!strncmp(dm->dm_uuid, "LVM-", 4));
+	CHECK_STR(dm->lvm_vg, "vg0");
+	CHECK_STR(dm->lvm_lv, "striped");
 	CHECK_STR(dm->dm_target, "striped");
 	CHECK(dm->dm_stripes == 2 && dm->dm_stripe_bytes == 64 * 1024);
 	CHECK(dm->nchildren == 2);
@@ -220,6 +223,63 @@ static void test_lvm_striped_md(void)
 		  "pvcreate --dataalignment 128k /dev/md0 (and extents that "
 		  "are multiples of it: vgcreate -s 128k)");
 	clyde_stack_free(&s);
+}
+
+/* md over a dm device (dm-delay on one member) and a disk: the dm device
+ * is the member counted, not the disk under it (md waits for dm-0). */
+static void test_leaves_dm_under_md(void)
+{
+	struct clyde_stack_node nodes[4];
+	struct clyde_stack s;
+	static const char *const names[] = { "md0", "dm-0", "sdb", "sda" };
+	static const enum clyde_stack_kind kinds[] = { CLYDE_STACK_MD,
+						       CLYDE_STACK_DM,
+						       CLYDE_STACK_DISK,
+						       CLYDE_STACK_DISK };
+
+	memset(&s, 0, sizeof(s));
+	memset(nodes, 0, sizeof(nodes));
+	for (int i = 0; i < 4; i++) {
+		snprintf(nodes[i].name, sizeof(nodes[i].name), "%s", names[i]);
+		nodes[i].kind = kinds[i];
+	}
+	nodes[0].nchildren = 2;
+	nodes[0].children[0] = 1;
+	nodes[0].children[1] = 2;
+	nodes[1].nchildren = 1;
+	nodes[1].children[0] = 3;
+	s.nodes = nodes;
+	s.nnodes = 4;
+	s.ntop = 1;
+	CHECK_STR(leaves_of(&s), "dm-0 sdb");
+	/* An LV (dm) over a disk, no md: the disk, as before. */
+	nodes[0].kind = CLYDE_STACK_DM;
+	CHECK_STR(leaves_of(&s), "sdb sda");
+}
+
+/* LVM's dm names: VG-LV, with a "-" inside either doubled. */
+static void test_lvm_names(void)
+{
+	char vg[16], lv[16];
+
+	CHECK(clyde_stack_lvm_names("vg0-lv0", vg, sizeof(vg), lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "vg0");
+	CHECK_STR(lv, "lv0");
+	CHECK(clyde_stack_lvm_names("my--vg-lv--a--b", vg, sizeof(vg), lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "my-vg");
+	CHECK_STR(lv, "lv-a-b");
+	CHECK(clyde_stack_lvm_names("no--split", vg, sizeof(vg), lv,
+				    sizeof(lv)) == -EINVAL);
+	CHECK_STR(vg, "");
+	CHECK(clyde_stack_lvm_names("vg-", vg, sizeof(vg), lv, sizeof(lv)) ==
+	      -EINVAL);
+	/* Cut to the buffers, never past them. */
+	CHECK(clyde_stack_lvm_names("averyveryverylongvgname-lv", vg, 8, lv,
+				    sizeof(lv)) == 0);
+	CHECK_STR(vg, "averyve");
+	CHECK_STR(lv, "lv");
 }
 
 static void test_misaligned(void)
@@ -587,6 +647,8 @@ int main(void)
 	test_md_raid10();
 	test_btrfs_profiles();
 	test_lvm_striped_md();
+	test_lvm_names();
+	test_leaves_dm_under_md();
 	test_misaligned();
 	test_plain_disk();
 	test_errors();

@@ -1,0 +1,97 @@
+# Helpers for the guest tests (tests/vm/t_*.sh), which run inside the qemu
+# guest of tests/vm/vm.sh.  Sourced first:
+#
+#   . "$(dirname "$0")/guest_lib.sh"
+#
+# It brings the e2e helpers (tests/e2e/lib.sh: strict mode, $T on the
+# guest's /tmp, ok/fail/skip, run_clyde), refuses to run outside a guest
+# (the tests create md arrays and LVM volumes over /dev/vd*), and stops
+# whatever md array, LVM volume group or dm device is left at exit.
+#
+# shellcheck shell=bash
+
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+
+if [[ -z ${VM_OUT:-} || ! -d /run/vm ]]; then
+	echo "FAIL: $E2E_NAME runs inside the guest: tests/vm/vm.sh $0" >&2
+	exit 1
+fi
+mkdir -p "$VM_OUT"
+
+# The virtio disks, /dev/vda first.
+mapfile -t VDS < <(ls /dev/vd[a-z] 2>/dev/null)
+
+vm_cleanup()
+{
+	local md vg
+	for md in /dev/md[0-9]*; do
+		[[ -b $md ]] && mdadm --stop "$md" >/dev/null 2>&1
+	done
+	for vg in $(vgs --noheadings -o vg_name 2>/dev/null); do
+		vgchange -an "$vg" >/dev/null 2>&1
+	done
+	dmsetup remove_all >/dev/null 2>&1
+	return 0
+}
+at_exit vm_cleanup
+
+# need_disks N: the test needs N virtio disks.
+need_disks()
+{
+	[[ ${#VDS[@]} -ge $1 ]] ||
+		fail "needs $1 disks, the guest has ${#VDS[@]} (# vm-disks: $1)"
+}
+
+# wipe_disks DEV...: no md superblock or filesystem signature left (one
+# command each: every exec costs the guest about a second).
+wipe_disks()
+{
+	mdadm --zero-superblock "$@" >/dev/null 2>&1 || true
+	wipefs -q -a "$@" >/dev/null 2>&1 || true
+}
+
+# md_create MD LEVEL CHUNK_KIB N [MDADM_OPTION...]: an array of the first
+# N disks with --assume-clean (no resync), unless the options say otherwise.
+# CHUNK_KIB 0: none (raid1).
+md_create()
+{
+	local md=$1 level=$2 chunk=$3 n=$4 opts=()
+	shift 4
+	[[ $chunk -gt 0 ]] && opts+=(--chunk="$chunk")
+	mdadm --create "$md" --run --quiet --metadata=1.2 --assume-clean \
+		--level="$level" \
+		"${opts[@]}" --raid-devices="$n" "$@" "${VDS[@]:0:n}" \
+		>"$T/mdadm.out" 2>&1 || {
+		cat "$T/mdadm.out" >&2
+		fail "mdadm --create $md --level=$level --chunk=$chunk over $n disks"
+	}
+}
+
+# md_stop MD N: stop it and wipe its N disks.
+md_stop()
+{
+	mdadm --stop "$1" >/dev/null 2>&1 || fail "mdadm --stop $1"
+	wipe_disks "${VDS[@]:0:$2}"
+}
+
+# jq_py FILE EXPR: print the Python expression EXPR over the JSON in FILE
+# (bound to j); True/False print as true/false.
+jq_py()
+{
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2], {"j": j})
+print({True: "true", False: "false"}.get(v, v) if isinstance(v, bool) else v)
+EOF
+}
+
+# sysfs_set FILE VALUE: write VALUE, restored at exit.
+sysfs_set()
+{
+	local old
+	old=$(cat "$1")
+	at_exit "echo '$old' > '$1'"
+	echo "$2" >"$1"
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Faults on a real kernel, from device-mapper and md:
+# - dm-error in the middle of the range under `clyde dev`: each I/O test
+#   that reaches it exits 3 naming the test and the device, and nothing of
+#   the failed run is in the history (which still lists the good run);
+# - the device under a mounted ext4 turned to dm-error in the middle of a
+#   clyde run's block write and of its file creation: exit 3 naming the
+#   test, no run stored, the history intact;
+# - dm-delay on one member of an md RAID5: the slow-member finding names
+#   that member and no other;
+# - a member failed (mdadm --fail) in the middle of a clyde dev test: the
+#   text and the JSON say the array degraded during that test.
+#
+# vm-disks: 5
+# vm-disk-size: 256M
+# vm-timeout: 300
+# shellcheck source=tests/vm/guest_lib.sh
+. "$(dirname "$0")/guest_lib.sh"
+need_disks 5
+require_cmd "dm tables" dmsetup blockdev mkfs.ext4 python3
+DB=$T/history.db
+export XDG_DATA_HOME=$T/xdg
+
+runs_in_history()
+{
+	"$CLYDE" history --db "$DB" list 2>/dev/null | grep -c "$1" || true
+}
+
+# --- dm-error under clyde dev ------------------------------------------
+# 64 MiB: 32 MiB of vda, 1 MiB of errors, 31 MiB of vda.
+dmsetup create bad --table "0 65536 linear ${VDS[0]} 0
+65536 2048 error
+67584 63488 linear ${VDS[0]} 67584" || fail "dmsetup create bad"
+run_clyde dev /dev/mapper/bad --destroy-data --db "$DB" -m good-run \
+	--tests seqwrite,seqread --size 32m
+expect_rc 0 "clyde dev on the good half of the dm device"
+assert_eq "$(runs_in_history good-run)" 1 "the good run is in the history"
+for t in seqwrite seqread randwrite randread; do
+	run_clyde dev /dev/mapper/bad --destroy-data --db "$DB" -m "bad-$t" \
+		--tests "$t" --rand-ops 4000 --json "$T/bad-$t.json"
+	expect_rc 3 "$t over dm-error: exit 3"
+	assert_file_match "$T/err" "$t" "$t over dm-error: the message names the test"
+	assert_file_match "$T/err" "/dev/mapper/bad" \
+		"$t over dm-error: the message names the device"
+	assert_file_match "$T/err" "Input/output error" \
+		"$t over dm-error: the message says I/O error"
+	assert_eq "$(runs_in_history "bad-$t")" 0 "$t over dm-error: nothing stored"
+	if [[ -s $T/bad-$t.json ]]; then
+		assert_no_match "$(jq_py "$T/bad-$t.json" '[t["state"] for t in j["runs"][0]["tests"]]')" \
+			"done" "$t over dm-error: the JSON has no test done"
+	else
+		ok "$t over dm-error: no JSON written"
+	fi
+done
+cp "$T/err" "$VM_OUT/dev-dm-error.err"
+assert_eq "$(runs_in_history good-run)" 1 "the history still has the good run"
+dmsetup remove bad || fail "dmsetup remove bad"
+
+# --- dm-error under a filesystem, mid-test --------------------------------
+size=$(blockdev --getsz "${VDS[1]}")
+dmsetup create fs --table "0 $size linear ${VDS[1]} 0" || fail "dmsetup create fs"
+mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 \
+	/dev/mapper/fs || fail "mkfs.ext4 /dev/mapper/fs"
+mkdir -p /mnt/fs
+# dm_swap NAME TABLE: the dm device NAME gets TABLE, live.
+dm_swap()
+{
+	dmsetup suspend "$1" || fail "dmsetup suspend $1"
+	dmsetup load "$1" --table "$2" || fail "dmsetup load $1 $2"
+	dmsetup resume "$1" || fail "dmsetup resume $1"
+}
+
+# fs_fault LABEL PROGRESS ARGS...: clyde run on ext4 over dm; when its
+# progress line shows PROGRESS, the whole device turns to dm-error.
+fs_fault()
+{
+	local label=$1 progress=$2 pid i
+	shift 2
+	mount /dev/mapper/fs /mnt/fs || fail "mount /dev/mapper/fs"
+	"$CLYDE" run -d /mnt/fs --db "$DB" -m "$label" -r 0 "$@" \
+		>"$T/out" 2>"$T/err" &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		grep -q "$progress" "$T/err" 2>/dev/null && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	dm_swap fs "0 $size error"
+	RC=0
+	wait "$pid" || RC=$?
+	expect_rc 3 "$label: I/O errors in the middle of '$progress': exit 3"
+	cp "$T/err" "$VM_OUT/$label.err"
+	assert_file_match "$T/err" "/mnt/fs" "$label: the message names the directory"
+	assert_file_match "$T/err" "Input/output error|Read-only file system" \
+		"$label: the message says why"
+	assert_eq "$(runs_in_history "$label")" 0 "$label: nothing stored"
+	umount -l /mnt/fs
+	dm_swap fs "0 $size linear ${VDS[1]} 0"
+	# The scratch directory, where the filesystem let clyde remove it.
+	e2fsck -fy /dev/mapper/fs >/dev/null 2>&1
+	mount /dev/mapper/fs /mnt/fs || fail "mount /dev/mapper/fs again"
+	left=$(find /mnt/fs -mindepth 1 -maxdepth 1 -name 'clyde.*' | wc -l)
+	echo "# $label: $left clyde.* scratch entries left on the filesystem after the fault"
+	umount /mnt/fs
+}
+fs_fault fs-block "Writing intelligently" -s 64m -n 0 -f
+assert_file_match "$T/err" "put_block|Writing intelligently|block" \
+	"fs-block: the message names the block write test"
+fs_fault fs-files "Create files in sequential order" -s 0 -n 16:0:0:4
+assert_file_match "$T/err" "seq_create|Create files|create" \
+	"fs-files: the message names the file creation test"
+assert_eq "$(runs_in_history good-run)" 1 "the history is intact after the file system faults"
+dmsetup remove fs || fail "dmsetup remove fs"
+
+# --- dm-delay on one md member --------------------------------------------
+size=$(blockdev --getsz "${VDS[4]}")
+dmsetup create slow --table "0 $size delay ${VDS[4]} 0 40" ||
+	fail "dmsetup create slow (dm-delay)"
+mdadm --create /dev/md0 --run --quiet --metadata=1.2 --assume-clean \
+	--level=5 --chunk=64 --raid-devices=4 "${VDS[1]}" "${VDS[2]}" \
+	"${VDS[3]}" /dev/mapper/slow >/dev/null 2>&1 ||
+	fail "mdadm --create over three disks and dm-delay"
+# Its kernel name (no udev: /dev/mapper/slow is a node, not a link).
+slow=$(dmsetup info -c --noheadings -o blkdevname slow | tr -d ' ')
+run_clyde dev /dev/md0 --destroy-data --no-save --tests seqwrite,seqread \
+	--bs 768k --size 48m --json "$T/slow.json"
+expect_rc 0 "clyde dev on md0 with a slow member"
+cp "$T/out" "$VM_OUT/dev-slow-member.txt"
+named=$(jq_py "$T/slow.json" 'sorted(set(f.split(" was busy")[0].split(": ")[-1] for t in j["runs"][0]["tests"] for f in t["members_check"]["findings"] if "was busy" in f))')
+assert_eq "$named" "['$slow']" "the slow-member finding names $slow (dm-delay) and no other"
+mdadm --stop /dev/md0 >/dev/null 2>&1
+dmsetup remove slow
+wipe_disks "${VDS[@]:1:4}"
+
+# --- a member failed in the middle of a test ------------------------------
+mdadm --create /dev/md0 --run --quiet --metadata=1.2 --assume-clean \
+	--level=5 --chunk=64 --raid-devices=4 "${VDS[@]:1:4}" >/dev/null 2>&1 ||
+	fail "mdadm --create raid5 over ${VDS[*]:1:4}"
+"$CLYDE" dev /dev/md0 --destroy-data --db "$DB" -m degraded-run \
+	--tests seqwrite,seqread --bs 768k --size 192m --json "$T/deg.json" \
+	>"$T/out" 2>"$T/err" &
+pid=$!
+# Fail a member once the write has started.
+for ((i = 0; i < 600; i++)); do
+	[[ $(awk '{print $7}' /sys/block/md0/stat) -gt 0 ]] && break
+	sleep 0.1
+done
+mdadm /dev/md0 --fail "${VDS[2]}" >/dev/null 2>&1 || fail "mdadm --fail ${VDS[2]}"
+RC=0
+wait "$pid" || RC=$?
+expect_rc 0 "clyde dev with a member failed during seqwrite: finishes"
+cp "$T/out" "$VM_OUT/dev-degraded.txt"
+assert_file_match "$T/out" \
+	"^warning: seqwrite: the array degraded during the test \(md0: 0 -> 1 of 4 members missing\)" \
+	"the text says the array degraded during seqwrite"
+assert_eq "$(jq_py "$T/deg.json" '[t["degraded_during"] for t in j["runs"][0]["tests"]]')" \
+	"['md0: 0 -> 1 of 4 members missing', None]" \
+	"the JSON flags seqwrite's figures, not seqread's (the array was already degraded)"
+mdadm --stop /dev/md0 >/dev/null 2>&1
+done_testing

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# md on a real kernel: for RAID0/1/5/6/10 with two chunk sizes each,
+# `clyde stack` (text and JSON) agrees with `mdadm --detail` (level, chunk,
+# disks, layout, data disks, stripe width, stripe_cache_size, member slots
+# and states); the stripe unit and width mkfs.xfs and mkfs.ext4 choose match
+# clyde's stripe, and a filesystem made for another stripe gets the fs-stripe
+# advice whose fix, applied, makes it go away.  Then a degraded array
+# (mdadm --fail) and a resync in progress are reported.
+#
+# vm-disks: 6
+# vm-disk-size: 600M
+# vm-timeout: 240
+# shellcheck source=tests/vm/guest_lib.sh
+. "$(dirname "$0")/guest_lib.sh"
+need_disks 6
+require_cmd "mkfs checks" mkfs.xfs mkfs.ext4 dumpe2fs python3
+MD=/dev/md0
+CHECK=$(dirname "$0")/md_detail_check.py
+
+# stack_vs_detail WHAT [TEXT XFS EXT4]: clyde stack --json agrees with
+# mdadm --detail (and the text and mkfs's choices, when given).
+stack_vs_detail()
+{
+	local what=$1
+	shift
+	mdadm --detail $MD >"$T/detail"
+	run_clyde stack --json --advise $MD
+	expect_rc 0 "$what: clyde stack --json --advise $MD"
+	cp "$T/out" "$T/stack.json"
+	if ! python3 "$CHECK" "$T/detail" "$T/stack.json" md0 "$@" >"$T/check"; then
+		cat "$T/detail" "$T/check" >&2
+		fail "$what: clyde stack disagrees with mdadm --detail or mkfs"
+	fi
+	ok "$what: stack agrees with mdadm --detail${1:+, with its text and the stripe of mkfs.xfs and mkfs.ext4} ($(cat "$T/check"))"
+}
+
+# one LEVEL CHUNK_KIB N: create, compare (text, JSON, mkfs.xfs -N,
+# mkfs.ext4's stride and stripe width), stop.
+one()
+{
+	local level=$1 chunk=$2 n=$3 what
+	what="raid$level chunk ${chunk}k over $n"
+	[[ $chunk -eq 0 ]] && what="raid$level over $n"
+	md_create $MD "$level" "$chunk" "$n"
+	"$CLYDE" stack $MD >"$T/text" 2>&1 || fail "clyde stack $MD"
+	[[ $level == 6 && $chunk == 64 ]] && cp "$T/text" "$VM_OUT/stack-raid6.txt"
+	mkfs.xfs -N -f $MD >"$T/xfs" 2>&1 || fail "mkfs.xfs -N $MD"
+	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 $MD \
+		>/dev/null 2>&1 || fail "mkfs.ext4 $MD"
+	dumpe2fs -h $MD >"$T/ext4" 2>/dev/null || fail "dumpe2fs -h $MD"
+	stack_vs_detail "$what" "$T/text" "$T/xfs" "$T/ext4"
+	md_stop $MD "$n"
+}
+
+for chunk in 64 256; do
+	one 0 $chunk 4
+	one 5 $chunk 4
+	one 6 $chunk 6
+	one 10 $chunk 4
+done
+one 1 0 2
+
+# A filesystem made for another stripe: the advice, and its fix works.
+md_create $MD 5 64 4
+mkfs.xfs -q -f -K -d su=32k,sw=2 $MD || fail "mkfs.xfs -d su=32k,sw=2"
+mkdir -p /mnt/md
+mount $MD /mnt/md || fail "mount $MD"
+run_clyde stack --json --advise /mnt/md
+expect_rc 0 "clyde stack --advise on xfs su=32k,sw=2 over raid5 64k x 3"
+fix=$(jq_py "$T/out" '[a["fix"] for a in j["advice"] if a["id"] == "fs-stripe"]')
+assert_eq "$fix" "['mkfs.xfs -d su=64k,sw=3 /dev/md0']" \
+	"xfs made for 32k x 2 on raid5 64k x 3: fs-stripe advice with the right mkfs.xfs"
+umount /mnt/md
+mkfs.xfs -q -f -K -d su=64k,sw=3 $MD || fail "mkfs.xfs -d su=64k,sw=3"
+mount $MD /mnt/md || fail "mount $MD"
+run_clyde stack --json --advise /mnt/md
+ids=$(jq_py "$T/out" '[a["id"] for a in j["advice"]]')
+assert_no_match "$ids" "fs-stripe" "after the advised mkfs.xfs: no fs-stripe advice ($ids)"
+assert_eq "$(jq_py "$T/out" 'j["stack"]["filesystem"]["stripe_unit_bytes"], j["stack"]["filesystem"]["stripe_width_bytes"]')" \
+	"(65536, 196608)" "xfs's stripe unit and width read back from the mounted filesystem"
+
+# Degraded: one member failed.
+mdadm $MD --fail "${VDS[1]}" >/dev/null 2>&1 || fail "mdadm --fail ${VDS[1]}"
+stack_vs_detail "raid5 with ${VDS[1]} failed"
+assert_eq "$(jq_py "$T/stack.json" '[d["md_state"] for d in j["stack"]["devices"] if d["name"] == "vdb"][0]')" \
+	"faulty" "the failed member's state is faulty"
+assert_match "$(jq_py "$T/stack.json" '[a["id"] for a in j["advice"]]')" "md-degraded" \
+	"a degraded array gets the md-degraded advice"
+run_clyde stack /mnt/md
+assert_file_match "$T/out" "DEGRADED \(1 missing\)" "the text says DEGRADED (1 missing)"
+umount /mnt/md
+md_stop $MD 4
+
+# A resync in progress: held slow so it is still going when clyde looks.
+# RAID5 made without --assume-clean recovers onto its last disk (mdadm's
+# way of building one); RAID1 resyncs.
+sysfs_set /proc/sys/dev/raid/speed_limit_max 1000
+sysfs_set /proc/sys/dev/raid/speed_limit_min 100
+mdadm --create $MD --run --quiet --metadata=1.2 --level=5 --chunk=64 \
+	--raid-devices=4 "${VDS[@]:0:4}" >/dev/null 2>&1 ||
+	fail "mdadm --create raid5 (building)"
+stack_vs_detail "raid5 building (recovering onto its last disk)"
+assert_match "$(jq_py "$T/stack.json" '[a["id"] for a in j["advice"]]')" "md-sync" \
+	"an array recovering gets the md-sync advice"
+md_stop $MD 4
+mdadm --create $MD --run --quiet --metadata=1.2 --level=1 \
+	--raid-devices=2 "${VDS[@]:0:2}" >/dev/null 2>&1 ||
+	fail "mdadm --create raid1 (resyncing)"
+stack_vs_detail "raid1 resyncing"
+run_clyde stack $MD
+assert_file_match "$T/out" "md0: md raid1, 2 disks, .*sync resync" \
+	"the text says sync resync"
+md_stop $MD 2
+done_testing

@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Run one script inside a qemu guest booted from Debian's stock kernel, which
+# has md, device-mapper and the filesystems as modules (the machine's own
+# kernel may have neither).  The host's root is the guest's root, read-only
+# over 9p, so the script runs with the machine's own tools and the clyde
+# binary of the build directory.
+#
+#   tests/vm/vm.sh [OPTION...] SCRIPT [ARG...]   run SCRIPT (bash) in a guest
+#   tests/vm/vm.sh [OPTION...] --shell           an interactive shell instead
+#
+# Options (defaults from the script's "# vm-disks: N", "# vm-disk-size: S",
+# "# vm-timeout: SEC" and "# vm-mem: MB" header lines):
+#   --disks N         N sparse virtio disks (/dev/vda, /dev/vdb, ...), 4
+#   --disk-size S     their size (truncate -s syntax), 256M
+#   --timeout SEC     the guest is killed after SEC seconds (the run fails,
+#                     with the tail of the guest's console), 300
+#   --mem MB          guest memory, 2048
+#   --keep DIR        copy the guest's output, console, dmesg and the files
+#                     the script left in $VM_OUT into DIR
+#
+# Environment: CLYDE (the binary, default build/clyde), CLYDE_VM_CACHE (where
+# the kernel package is downloaded and unpacked and the initramfs kept,
+# default BUILD_DIR/vm-cache), CLYDE_VM_KERNEL_DEB (a linux-image .deb to use
+# instead of downloading one), CLYDE_VM_ACCEL (tcg, the default, or kvm where
+# it boots), CLYDE_VM_QEMU (the qemu binary, qemu-system-x86_64).
+#
+# In the guest the script sees tmpfs on /tmp, /run, /var/tmp and /mnt (the
+# rest of the tree is read-only), CLYDE and CLYDE_SRC set, and VM_OUT, a
+# directory whose files come back to the host (--keep).  SQLite does not work
+# on the 9p share: keep databases on /tmp.
+#
+# Exit status: the script's; 77 (skip) when qemu or the kernel package is not
+# available; 1 when the guest did not finish (timeout, panic).
+set -euo pipefail
+
+# The whole script is one function, read before it runs: editing this file
+# while a guest runs does not change what the running copy does next.
+main()
+{
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLYDE_SRC=${CLYDE_SRC:-$(cd "$VM_DIR/../.." && pwd)}
+CLYDE=${CLYDE:-$CLYDE_SRC/build/clyde}
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+
+# The modules every guest gets (their dependencies are added): virtio disks
+# and 9p, md's personalities, device-mapper's targets, the filesystems.
+# crc32c_generic first: libcrc32c (raid456, xfs) does not load without it.
+VM_MODULES=(crc32c_generic virtio_pci virtio_blk 9pnet_virtio 9p
+	md_mod raid0 raid1 raid10 raid456 dm_mod dm_flakey dm_delay
+	xfs ext4)
+
+die()
+{
+	echo "vm: $*" >&2
+	exit 1
+}
+
+skip()
+{
+	echo "SKIP: $*"
+	exit 77
+}
+
+disks='' disk_size='' timeout='' mem='' keep='' shell=0
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--disks) disks=${2:?--disks needs a number}; shift 2 ;;
+	--disk-size) disk_size=${2:?--disk-size needs a size}; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--mem) mem=${2:?--mem needs megabytes}; shift 2 ;;
+	--keep) keep=${2:?--keep needs a directory}; shift 2 ;;
+	--shell) shell=1; shift ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+if [[ $shell -eq 0 ]]; then
+	[[ $# -ge 1 ]] || die "no script given (or --shell); see --help"
+	script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	[[ -r $script ]] || die "cannot read the script $1"
+	shift
+	header()
+	{
+		sed -n "s/^# vm-$1: *\([^ ]*\).*/\1/p" "$script" | sed -n 1p
+	}
+	disks=${disks:-$(header disks)}
+	disk_size=${disk_size:-$(header disk-size)}
+	timeout=${timeout:-$(header timeout)}
+	mem=${mem:-$(header mem)}
+fi
+disks=${disks:-4}
+disk_size=${disk_size:-256M}
+timeout=${timeout:-300}
+mem=${mem:-2048}
+[[ $disks =~ ^[0-9]+$ && $disks -le 20 ]] ||
+	die "--disks $disks: want a number from 0 to 20"
+[[ $timeout =~ ^[0-9]+$ && $timeout -gt 0 ]] ||
+	die "--timeout $timeout: want seconds, more than 0"
+[[ $mem =~ ^[0-9]+$ && $mem -ge 256 ]] ||
+	die "--mem $mem: want megabytes, at least 256"
+
+QEMU=${CLYDE_VM_QEMU:-qemu-system-x86_64}
+command -v "$QEMU" >/dev/null 2>&1 ||
+	skip "no $QEMU (scripts/deps.sh test installs qemu-system-x86)"
+for c in cpio depmod modprobe gzip; do
+	command -v $c >/dev/null 2>&1 ||
+		skip "no $c (scripts/deps.sh test installs cpio and kmod)"
+done
+if [[ ! -x /bin/busybox ]] || ! /bin/busybox --list | grep -x cttyhack >/dev/null; then
+	skip "no static busybox in /bin/busybox (scripts/deps.sh test installs busybox-static)"
+fi
+[[ -x $CLYDE ]] || die "no clyde binary at $CLYDE (build first, or set CLYDE)"
+CLYDE=$(cd "$(dirname "$CLYDE")" && pwd)/$(basename "$CLYDE")
+
+cache=${CLYDE_VM_CACHE:-$(dirname "$CLYDE")/vm-cache}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+
+# The kernel: downloaded and unpacked once into $cache/kernel (never
+# installed); two tests starting together wait on the lock.
+exec 9>"$cache/lock"
+flock 9
+if ! compgen -G "$cache/kernel/boot/vmlinuz-*" >/dev/null; then
+	deb=${CLYDE_VM_KERNEL_DEB:-}
+	if [[ -z $deb ]]; then
+		command -v apt-get >/dev/null 2>&1 ||
+			skip "no apt-get to download Debian's kernel (set CLYDE_VM_KERNEL_DEB)"
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: \(linux-image-[0-9].*\)/\1/p' | sed -n 1p)
+		[[ -n $pkg ]] ||
+			skip "apt-cache does not know linux-image-amd64 (apt-get update?)"
+		rm -rf "$cache/deb"
+		mkdir -p "$cache/deb"
+		echo "vm: downloading $pkg into $cache/deb" >&2
+		(cd "$cache/deb" && apt-get download "$pkg" >/dev/null 2>&1) ||
+			skip "apt-get download $pkg failed (no network?)"
+		deb=$(compgen -G "$cache/deb/$pkg*.deb" | sed -n 1p)
+	fi
+	[[ -r $deb ]] || skip "no kernel package at $deb"
+	rm -rf "$cache/kernel.new"
+	dpkg -x "$deb" "$cache/kernel.new" ||
+		die "dpkg -x $deb into $cache/kernel.new failed"
+	rm -rf "$cache/deb" "$cache/kernel"
+	mv "$cache/kernel.new" "$cache/kernel"
+fi
+kroot=$cache/kernel
+vmlinuz=$(compgen -G "$kroot/boot/vmlinuz-*" | sed -n 1p)
+kver=${vmlinuz##*/vmlinuz-}
+[[ -d $kroot/lib/modules/$kver ]] || die "no modules for $kver in $kroot"
+[[ -e $kroot/lib/modules/$kver/modules.dep ]] ||
+	depmod -b "$kroot" "$kver" || die "depmod -b $kroot $kver failed"
+
+# The initramfs: busybox, /init and the modules above with their
+# dependencies, in load order; rebuilt when one of those changes.
+key=$(
+	{
+		cat "$VM_DIR/init"
+		echo "$kver ${VM_MODULES[*]}"
+		{ /bin/busybox 2>&1 || true; } | sed -n 1p
+	} | sha256sum | cut -c1-16
+)
+initrd=$cache/initrd-$key.gz
+if [[ ! -e $initrd ]]; then
+	stage=$(mktemp -d "$cache/stage.XXXXXX")
+	mkdir -p "$stage/bin"
+	cp /bin/busybox "$stage/bin/"
+	for a in $(/bin/busybox --list); do
+		[[ $a == busybox ]] || ln -s busybox "$stage/bin/$a"
+	done
+	cp "$VM_DIR/init" "$stage/init"
+	chmod 755 "$stage/init"
+	: >"$stage/modules.list"
+	for m in "${VM_MODULES[@]}"; do
+		modprobe -d "$kroot" -S "$kver" --show-depends "$m" ||
+			die "module $m not in $kver"
+	done | sed -n 's/^insmod \([^ ]*\).*/\1/p' | while read -r ko; do
+		rel=${ko#"$kroot"}
+		grep -qxF "$rel" "$stage/modules.list" && continue
+		mkdir -p "$stage$(dirname "$rel")"
+		cp "$ko" "$stage$rel"
+		echo "$rel" >>"$stage/modules.list"
+	done
+	cp "$kroot/lib/modules/$kver/modules.order" \
+		"$kroot/lib/modules/$kver/modules.builtin" \
+		"$kroot/lib/modules/$kver/modules.builtin.modinfo" \
+		"$stage/lib/modules/$kver/" 2>/dev/null || true
+	depmod -b "$stage" "$kver" || die "depmod -b $stage $kver failed"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) \
+		>"$initrd.new" || die "cpio of $stage failed"
+	mv "$initrd.new" "$initrd"
+	rm -rf "$stage"
+fi
+flock -u 9
+exec 9>&-
+
+# The run: a private directory with the results share and the disks.
+W=$(mktemp -d "${TMPDIR:-/tmp}/clyde-vm.XXXXXX")
+qpid=''
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup()
+{
+	[[ -n $qpid ]] && kill -KILL "$qpid" 2>/dev/null
+	rm -rf -- "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p "$W/share/files"
+drives=()
+for ((i = 0; i < disks; i++)); do
+	truncate -s "$disk_size" "$W/disk$i.img"
+	drives+=(-drive "file=$W/disk$i.img,format=raw,if=virtio,cache=none")
+done
+q()
+{
+	printf '%q ' "$@"
+}
+{
+	echo "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	echo "HOME=/tmp TMPDIR=/tmp LANG=C.UTF-8 TERM=${TERM:-dumb}"
+	echo "CLYDE=$(q "$CLYDE") CLYDE_SRC=$(q "$CLYDE_SRC") VM_OUT=/run/vm/files"
+	echo "export PATH HOME TMPDIR LANG TERM CLYDE CLYDE_SRC VM_OUT"
+	# No udev in the guest: libdevmapper makes the /dev nodes itself; LVM
+	# gets a writable copy of /etc/lvm (it writes backups and archives).
+	echo "DM_DISABLE_UDEV=1 LVM_SYSTEM_DIR=/run/lvm/etc"
+	echo "export DM_DISABLE_UDEV LVM_SYSTEM_DIR"
+	echo "mkdir -p /run/lvm/etc && cp -r /etc/lvm/. /run/lvm/etc/ 2>/dev/null"
+	echo "cd $(q "$PWD") 2>/dev/null || cd /"
+	if [[ $shell -eq 1 ]]; then
+		echo "exec /bin/bash -i"
+	else
+		echo "exec /bin/bash $(q "$script" "$@")"
+	fi
+} >"$W/share/run.sh"
+[[ $shell -eq 1 ]] && : >"$W/share/shell"
+
+accel=${CLYDE_VM_ACCEL:-tcg}
+case $accel in
+tcg) accel_opts=(-accel "tcg,thread=multi" -cpu max) ;;
+kvm) accel_opts=(-accel kvm -cpu "${CLYDE_VM_CPU:-host}") ;;
+*) die "CLYDE_VM_ACCEL=$accel: want tcg or kvm" ;;
+esac
+qemu=("$QEMU" "${accel_opts[@]}" -m "$mem" -smp 2
+	-no-reboot -kernel "$vmlinuz" -initrd "$initrd"
+	-append "console=ttyS0 quiet panic=-1"
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$W/share,mount_tag=results,security_model=none,multidevs=remap"
+	"${drives[@]}")
+
+if [[ $shell -eq 1 ]]; then
+	"${qemu[@]}" -nographic
+	exit 0
+fi
+
+start=$SECONDS
+qrc=0
+timeout -k 5 "$timeout" "${qemu[@]}" -display none -monitor none \
+	-serial "file:$W/console" </dev/null >"$W/qemu.out" 2>&1 &
+qpid=$!
+wait "$qpid" || qrc=$?
+qpid=''
+
+if [[ -n $keep ]]; then
+	mkdir -p "$keep"
+	cp -r "$W/share/files/." "$keep/" 2>/dev/null || true
+	for f in out dmesg; do
+		[[ -e $W/share/$f ]] && cp "$W/share/$f" "$keep/guest.$f"
+	done
+	cp "$W/console" "$keep/guest.console" 2>/dev/null || true
+fi
+if [[ ! -s $W/share/rc ]]; then
+	if [[ $qrc -eq 124 || $qrc -eq 137 ]]; then
+		echo "vm: the guest did not finish within ${timeout}s: killed" >&2
+	else
+		echo "vm: the guest stopped without an exit status (qemu exit $qrc)" >&2
+		cat "$W/qemu.out" >&2
+	fi
+	echo "--- guest console (last 40 lines):" >&2
+	tail -n 40 "$W/console" >&2 2>/dev/null || true
+	echo "--- script output (last 40 lines):" >&2
+	tail -n 40 "$W/share/out" >&2 2>/dev/null || true
+	exit 1
+fi
+cat "$W/share/out"
+rc=$(cat "$W/share/rc")
+echo "vm: guest script exit $rc after $((SECONDS - start))s"
+exit "$rc"
+}
+main "$@"
+# shellcheck disable=SC2317 # main exits; this guards against a file grown meanwhile
+exit
