@@ -26,7 +26,7 @@
 #              only: docs/benchmarks.md of this tree)
 #   --no-doc   write no docs
 #   --skip LIST  comma list of steps not to run (engine, direct, io-md,
-#              wall, perchar, cost)
+#              md-sync, wall, perchar, cost)
 #
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
@@ -42,6 +42,11 @@
 #            file per process against IOR (both timing definitions: IOR's
 #            own, which includes open and close, and clyde's), 4096 files
 #            per rank in unique directories against mdtest
+#   md-sync  bench/ior_mdtest.sh -T md -Y: the file rows again with mdtest
+#            -Y (a sync after each phase, timed), the definition of clyde's
+#            create and delete tests, which end with a timed syncfs as
+#            bonnie++'s end with a sync; io-md's file rows leave mdtest's
+#            journal commit out
 #   wall     bench/bonnie_wall.sh -n 3 DIR 128: the wall time of `-s 0 -n
 #            128` against bonnie++'s
 #   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
@@ -98,8 +103,8 @@ while [ $# -gt 0 ]; do
 done
 for s in ${SKIP//,/ }; do
 	case $s in
-	engine | direct | io-md | wall | perchar | cost) ;;
-	*) die "--skip: '$s' is not a step (engine, direct, io-md, wall, perchar, cost)" ;;
+	engine | direct | io-md | md-sync | wall | perchar | cost) ;;
+	*) die "--skip: '$s' is not a step (engine, direct, io-md, md-sync, wall, perchar, cost)" ;;
 	esac
 done
 [ -d "$DIR" ] || die "-d $DIR: not a directory"
@@ -223,6 +228,7 @@ step engine bash "$here/engine_fio.sh" "${ENGINE[@]}" -d "$DIR" -b "$CLYDE" -o "
 step direct bash "$here/fio_compare.sh" "${DIRECT[@]}" -b "$CLYDE" -o "$OUT/direct" "$DIR" "$DIRECT_SIZE"
 if [ -n "$IOR_BIN" ] && [ -n "$MDTEST_BIN" ] && [ -x "$BUILD/clyde-mpi" ]; then
 	step io-md bash "$here/ior_mdtest.sh" "${IOMD[@]}" -I "$IOR_BIN" -M "$MDTEST_BIN" -b "$BUILD" -o "$OUT/io-md" "$DIR"
+	step md-sync bash "$here/ior_mdtest.sh" "${IOMD[@]}" -T md -Y -M "$MDTEST_BIN" -b "$BUILD" -o "$OUT/md-sync" "$DIR"
 else
 	printf 'io-md\tunavailable\t0\n' >>"$OUT/steps.tsv"
 	echo
@@ -292,7 +298,13 @@ for l in log("io-md").splitlines():
     m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
     if m:
         r = float(m.group(4))
-        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest)" % m.group(1),
+        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest; mdtest times no sync)" % m.group(1),
+            m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
+for l in log("md-sync").splitlines():
+    m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
+    if m:
+        r = float(m.group(4))
+        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest -Y: sync timed on both, like for like)" % m.group(1),
             m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
 if steps.get("io-md", ("",))[0] == "unavailable":
     add("4 ranks vs IOR and mdtest", "-", "-", "-", "-", ">=1.0", "not run (no -I/-M)")
@@ -353,6 +365,7 @@ parts = ["<!-- BEGIN bench/all.sh: generated, do not edit by hand -->",
 for n, title in (("engine", "clyde dev next to fio (bench/engine_fio.sh)"),
                  ("direct", "direct 8 KiB block I/O next to fio psync (bench/fio_compare.sh -D)"),
                  ("io-md", "clyde-mpi next to IOR and mdtest (bench/ior_mdtest.sh)"),
+                 ("md-sync", "clyde-mpi next to mdtest -Y, a timed sync after each phase (bench/ior_mdtest.sh -T md -Y)"),
                  ("wall", "wall time next to bonnie++ (bench/bonnie_wall.sh)"),
                  ("perchar", "per-char next to bonnie++ (bench/bonnie_wall.sh -f)"),
                  ("cost", "cost as work grows (bench/cost.sh)")):
