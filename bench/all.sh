@@ -36,7 +36,7 @@
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
 #            randread 4k depth 1 psync, CPU per I/O
-#   direct   bench/fio_compare.sh -D -n 5 -S 16384 DIR 512m: clyde -D's
+#   direct   bench/fio_compare.sh -D -n 5 -S 16384 DIR 256m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1
 #   io-md    bench/ior_mdtest.sh -n 5 -s 1024 -F 4: 4 ranks, O_DIRECT 1 MiB
 #            file per process against IOR (both timing definitions: IOR's
@@ -188,7 +188,7 @@ if [ "$QUICK" = 1 ]; then
 else
 	ENGINE=(-r 5 -s 4g -R 300000 -P 8192)
 	DIRECT=(-D -n 5 -S 16384)
-	DIRECT_SIZE=512m
+	DIRECT_SIZE=256m
 	IOMD=(-n 5 -s 1024 -F 4 -p 4)
 	WALL=(-n 3)
 	WALL_FILES=128

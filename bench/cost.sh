@@ -17,7 +17,8 @@
 #              build/clyde next to this script, else clyde on PATH)
 #   -M MDTEST  mdtest (default: $MDTEST, else mdtest on PATH; without it
 #              the file tests run clyde alone)
-#   -s MiB     the file of the I/O points (default 256)
+#   -s MiB     the file of the I/O points (default 64; clyde writes,
+#              rewrites and reads it at each point before its seeks)
 #   -R OPS     random requests per I/O point, all workers together
 #              (default 65536)
 #   -D, -W     the depths and worker counts (default "1 32 256", "1 2 8")
@@ -97,7 +98,7 @@ if [ "$QUICK" = 1 ]; then
 	OPS=${OPS:-2048}
 	FILES=${FILES:-1 2}
 else
-	SIZE=${SIZE:-256}
+	SIZE=${SIZE:-64}
 	OPS=${OPS:-65536}
 	FILES=${FILES:-16 128 1024}
 fi
