@@ -128,12 +128,14 @@ fi
 if [ -z "$BUILD" ]; then
 	BUILD=$root/build-bench
 	if [ ! -x "$BUILD/clyde" ]; then
-		echo "all: building clyde in $BUILD ..." >&2
-		cmake -S "$root" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$root/build-bench.log" 2>&1 ||
-			die "cmake failed (see $root/build-bench.log)"
-		cmake --build "$BUILD" -j "$(nproc)" --target clyde >>"$root/build-bench.log" 2>&1 ||
-			die "the build failed (see $root/build-bench.log)"
-		cmake --build "$BUILD" -j "$(nproc)" --target clyde-mpi >>"$root/build-bench.log" 2>&1 || true
+		echo "all: building clyde in $BUILD (log: $BUILD/all-build.log) ..." >&2
+		mkdir -p "$BUILD"
+		cmake -S "$root" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$BUILD/all-build.log" 2>&1 ||
+			die "cmake failed (see $BUILD/all-build.log)"
+		cmake --build "$BUILD" -j "$(nproc)" --target clyde >>"$BUILD/all-build.log" 2>&1 ||
+			die "the build failed (see $BUILD/all-build.log)"
+		# clyde-mpi only where cmake found MPI; the io-md steps say so.
+		cmake --build "$BUILD" -j "$(nproc)" --target clyde-mpi >>"$BUILD/all-build.log" 2>&1 || true
 	fi
 fi
 CLYDE=$BUILD/clyde
