@@ -6,7 +6,7 @@
 # checks, set-up), which must stay small next to the tests.
 #
 # Usage: bench/bonnie_wall.sh [-n N] [-b CLYDE] [-B BONNIE] [-o OUTDIR]
-#                             [-s SIZE] DIR [FILES]
+#                             [-s SIZE] [-f MiB] DIR [FILES]
 #
 #   DIR     directory on the filesystem under test (both tools make their
 #           scratch directory in it and remove it)
@@ -20,6 +20,9 @@
 #           build/clyde next to this script, else clyde on PATH)
 #   -B PATH the bonnie++ binary (default: bonnie++ on PATH)
 #   -o DIR  keep clyde's JSON and both tools' output in DIR
+#   -f MiB  the per-char test size of both tools (-fMiB; bonnie++'s
+#           default is 20, clyde's 3 or a few seconds); with -s above 0
+#           the per-char write and read rates are compared too
 #
 # Both tools run with -r 0 (no RAM check or auto sizing) and -q; bonnie++
 # as root needs -u root, which it is then given.  clyde runs with
@@ -32,6 +35,12 @@
 # the medians, the ratio clyde/bonnie++ of the medians and the two targets
 # of issue 8: ratio <= 1.2 and every clyde run's overhead <= 15%.  Exit
 # status 0 when both hold, 1 when not, 2 on a usage or run error.
+# With -s above 0 it also prints the per-char write and read rates
+# (bonnie++'s CSV fields putc and getc, K/s; clyde's JSON putc and getc
+# rate_per_s), their medians, the ratio clyde/bonnie++ of the medians
+# and the range of the per-repeat ratios (issue 21's target >= 0.95);
+# bonnie++ writes "+++++" for a test too short to time, which is then
+# shown as "-".
 set -euo pipefail
 
 usage()
@@ -46,13 +55,15 @@ size=0
 clyde=${CLYDE:-}
 bonnie='bonnie++'
 keep=
-while getopts n:b:B:o:s:h opt; do
+perchar=
+while getopts n:b:B:o:s:f:h opt; do
 	case $opt in
 	n) reps=$OPTARG ;;
 	b) clyde=$OPTARG ;;
 	B) bonnie=$OPTARG ;;
 	o) keep=$OPTARG ;;
 	s) size=$OPTARG ;;
+	f) perchar=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -65,6 +76,12 @@ files=${2:-128}
 	exit 2
 }
 [[ $reps =~ ^[1-9][0-9]*$ ]] || usage
+[[ -z $perchar || $perchar =~ ^[1-9][0-9]*$ ]] || {
+	echo "bonnie_wall: -f $perchar: the per-char size is a whole number of MiB (e.g. 4)" >&2
+	exit 2
+}
+fopt=()
+[[ -z $perchar ]] || fopt=("-f$perchar")
 if [[ -z $clyde ]]; then
 	for c in "$here/../build-bench/clyde" "$here/../build/clyde"; do
 		[[ -x $c ]] && clyde=$c && break
@@ -99,14 +116,14 @@ run_one()
 	t0=$(now_ns)
 	if [[ $tool == bonnie++ ]]; then
 		"$bonnie" "${bonnie_user[@]}" -d "$dir" -s "$size" -n "$files" \
-			-r 0 -q >"$out/bonnie.$rep.out" 2>&1 || {
+			"${fopt[@]}" -r 0 -q >"$out/bonnie.$rep.out" 2>&1 || {
 			cat "$out/bonnie.$rep.out" >&2
 			exit 2
 		}
 		t1=$(now_ns)
 		echo "bonnie++ $rep $((t1 - t0))" >>"$out/times"
 	else
-		"$clyde" -d "$dir" -s "$size" -n "$files" -r 0 -q --no-save \
+		"$clyde" -d "$dir" -s "$size" -n "$files" "${fopt[@]}" -r 0 -q --no-save \
 			--json "$out/clyde.$rep.json" >"$out/clyde.$rep.out" 2>&1 || {
 			cat "$out/clyde.$rep.out" >&2
 			exit 2
@@ -125,7 +142,7 @@ PY
 		printf "\n" }'
 }
 
-echo "bonnie_wall: $reps x (bonnie++ and clyde) -s $size -n $files -r 0 in $dir"
+echo "bonnie_wall: $reps x (bonnie++ and clyde) -s $size -n $files${fopt[*]:+ ${fopt[*]}} -r 0 in $dir"
 echo "clyde: $clyde ($("$clyde" --version 2>/dev/null | head -n 1))"
 echo "bonnie++: $(command -v "$bonnie")"
 for ((r = 1; r <= reps; r++)); do
@@ -138,6 +155,47 @@ for ((r = 1; r <= reps; r++)); do
 	fi
 done
 [[ -z $keep ]] || { mkdir -p "$keep" && cp "$out"/* "$keep"/; }
+
+if [[ $size != 0 ]]; then
+	python3 - "$out" "$reps" <<'PY'
+import json, os, statistics, sys
+out, reps = sys.argv[1], int(sys.argv[2])
+# bonnie++ 2.00a CSV: ...,putc,putc_cpu,put_block,...,getc,getc_cpu,...
+FIELD = {"putc": 9, "getc": 15}
+vals = {t: {"bonnie++": {}, "clyde": {}} for t in FIELD}
+for r in range(1, reps + 1):
+    lines = [l for l in open(os.path.join(out, f"bonnie.{r}.out"))
+             if l.startswith("1.98,") or l.startswith("1.97,")]
+    if lines:
+        f = lines[-1].strip().split(",")
+        for t, i in FIELD.items():
+            if i < len(f) and f[i].isdigit():
+                vals[t]["bonnie++"][r] = float(f[i])
+    run = json.load(open(os.path.join(out, f"clyde.{r}.json")))["runs"][0]
+    for t in run["tests"]:
+        if t["name"] in FIELD and t.get("state") == "done" and t.get("rate_per_s"):
+            vals[t["name"]]["clyde"][r] = t["rate_per_s"] / 1024
+name = {"putc": "per-char write", "getc": "per-char read"}
+print("per-char (K/s; medians of %d interleaved repeats; ratio = clyde/bonnie++)" % reps)
+print("%-15s %10s %10s %7s %-11s %-7s %s" % ("test", "clyde", "bonnie++",
+      "ratio", "per-repeat", "target", "verdict"))
+for t in FIELD:
+    c, b = vals[t]["clyde"], vals[t]["bonnie++"]
+    if not c or not b:
+        print("%-15s %10s %10s %7s %-11s %-7s %s" % (name[t], "-", "-", "-",
+              "-", ">=0.95", "not measured (a side has no figure)"))
+        continue
+    mc, mb = statistics.median(c.values()), statistics.median(b.values())
+    pr = [c[r] / b[r] for r in sorted(c) if r in b]
+    ratio = mc / mb
+    print("%-15s %10.1f %10.1f %7.3f %-11s %-7s %s" % (name[t], mc, mb, ratio,
+          "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-", ">=0.95",
+          "ok" if ratio >= 0.95 else "MISSED"))
+    print("  per repeat (clyde|bonnie++): " + "  ".join(
+        "%s|%s" % ("%.0f" % c[r] if r in c else "-", "%.0f" % b[r] if r in b else "-")
+        for r in range(1, reps + 1)))
+PY
+fi
 
 python3 - "$out/times" <<'PY'
 import statistics, sys

@@ -23,6 +23,11 @@
 #              -F '--fadvise_hint=1' to see fio's own default)
 #   -R         do not replay clyde's rewrite pass on fio's file before fio's
 #              read (see "block read" below; shows the order effect)
+#   -D         direct I/O on both sides: clyde -D (O_DIRECT on its block
+#              and seek tests; per-char skipped as -f does) and fio
+#              --direct=1 on every job (issue 21's "direct 8k block
+#              write / read vs fio psync"); the page-cache residency is
+#              then not the evidence, the device bytes are
 #
 # Each repeat runs clyde once (-s SIZE:CHUNK:SEEKS:SEEKERS -n 0 -f -r 0
 # --json; put_block, rewrite, get_block, seeks) and three fio jobs; the
@@ -105,7 +110,8 @@ CLYDE_BIN=${CLYDE:-}
 OUTDIR=
 FIO_EXTRA=
 REWRITE=1
-while getopts 'n:S:c:j:b:o:F:Rh' opt; do
+DIRECT=0
+while getopts 'n:S:c:j:b:o:F:RDh' opt; do
 	case $opt in
 	n) REPEATS=$OPTARG ;;
 	S) SEEKS=$OPTARG ;;
@@ -115,6 +121,7 @@ while getopts 'n:S:c:j:b:o:F:Rh' opt; do
 	o) OUTDIR=$OPTARG ;;
 	F) FIO_EXTRA=$OPTARG ;;
 	R) REWRITE=0 ;;
+	D) DIRECT=1 ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -217,12 +224,18 @@ echo "== settings"
 echo "size $SIZE ($BYTES bytes), chunk $CHUNK, seeks $SEEKS, seekers/numjobs $SEEKERS," \
 	"fio number_ios $FIO_IOS per job, repeats $REPEATS"
 [ -n "$FIO_EXTRA" ] && echo "extra fio options: $FIO_EXTRA"
+[ "$DIRECT" = 1 ] && echo "direct I/O: clyde -D, fio --direct=1"
 echo
 
 FIO_COMMON=(--ioengine=psync --bs="$CHUNK" --size="$BYTES" --filename="$FIOFILE"
 	--fadvise_hint=0 --output-format=json)
 # shellcheck disable=SC2206 # FIO_EXTRA is split on purpose
 FIO_COMMON+=($FIO_EXTRA)
+CLYDE_DIRECT=()
+if [ "$DIRECT" = 1 ]; then
+	FIO_COMMON+=(--direct=1)
+	CLYDE_DIRECT=(-D)
+fi
 
 # Run one fio job; record its JSON and the device bytes read meanwhile.
 run_fio() {
@@ -264,7 +277,7 @@ run_clyde() {
 	out=$WORK/clyde-$rep.json
 	sync
 	"$CLYDE_BIN" -d "$DIR" -s "$SIZE_MIB:$CHUNK:$SEEKS:$SEEKERS" -n 0 -f \
-		-r 0 -q --no-save --json "$out" >"$WORK/clyde-$rep.log" 2>&1 ||
+		"${CLYDE_DIRECT[@]}" -r 0 -q --no-save --json "$out" >"$WORK/clyde-$rep.log" 2>&1 ||
 		die "clyde failed: $(tail -n3 "$WORK/clyde-$rep.log")"
 	printf 'clyde\tall\t%s\t%s\t-\n' "$rep" "$out" >>"$TSV"
 	sync

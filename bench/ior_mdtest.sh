@@ -25,6 +25,12 @@
 #   -o DIR   keep every raw output in DIR (then -A DIR prints the tables
 #            again)
 #   -A DIR   do not run anything: read the outputs kept in DIR and print
+#   -Y       mdtest -Y: a sync after each phase, inside mdtest's timing.
+#            clyde's create and delete tests end with a timed syncfs of
+#            the filesystem (bonnie++'s tests end with a sync); mdtest's
+#            phases by default do not, so its create and remove rates
+#            leave the journal commit out.  With -Y both include it (mdtest
+#            also syncs after its stat phase, where nothing is dirty).
 #
 # IOR and mdtest are not Debian packages.  Both come from one public
 # repository; build them once, anywhere outside clyde's tree (needs
@@ -88,7 +94,8 @@ WHAT=both
 BUILD=$(cd "$(dirname "$0")/.." && pwd)/build
 OUTDIR=
 ANALYSE=
-while getopts 'I:M:p:s:F:n:T:b:o:A:h' opt; do
+MDSYNC=0
+while getopts 'I:M:p:s:F:n:T:b:o:A:Yh' opt; do
 	case $opt in
 	I) IOR_BIN=$OPTARG ;;
 	M) MDTEST_BIN=$OPTARG ;;
@@ -100,6 +107,7 @@ while getopts 'I:M:p:s:F:n:T:b:o:A:h' opt; do
 	b) BUILD=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;;
 	A) ANALYSE=$OPTARG ;;
+	Y) MDSYNC=1 ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -228,6 +236,12 @@ if par["what"] in ("md", "both"):
               f" {med(r):8.3f} ({spread(r)})")
     print(f"{', '.join(sorted(vers))}; both: all ranks' files over the "
           f"slowest rank's time between the barriers around a phase")
+    if par.get("mdsync") == "1":
+        print("mdtest -Y: a sync after each phase, in its timing, as clyde's "
+              "create and delete tests end with a timed syncfs: the same definition")
+    else:
+        print("mdtest without -Y times no sync; clyde's create and delete tests end "
+              "with a timed syncfs (as bonnie++'s with a sync): -Y gives the same definition")
 PY
 }
 
@@ -271,6 +285,7 @@ MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
 	echo "size=$SIZE"
 	echo "files=$FILES"
 	echo "what=$WHAT"
+	echo "mdsync=$MDSYNC"
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 	echo "machine=$(uname -n), $(nproc) CPUs (${cpu:-unknown CPU}), $mem, Linux $(uname -r)"
@@ -300,8 +315,10 @@ side_clyde_io() {
 }
 
 side_mdtest() {
+	local y=()
+	[[ $MDSYNC == 0 ]] || y=(-Y)
 	run "$OUT/mdtest.$1.txt" "${MPI[@]}" "$MDTEST_BIN" -n $((FILES * 1024)) \
-		-u -F -C -T -r -i 1 -d "$W/md"
+		-u -F -C -T -r -i 1 "${y[@]}" -d "$W/md"
 	rm -rf "$W/md"
 }
 

@@ -53,8 +53,19 @@ void clyde_pattern_release(struct clyde_pattern_gen *g);
 /* Fill buf[0..len) with the next chunk's data. */
 void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len);
 
-/* One byte for the per-char write test. */
-unsigned char clyde_pattern_byte(struct clyde_pattern_gen *g);
+/* One byte for the per-char write test: inline, since that test makes one
+ * system call per byte and every instruction around it shows; a new block
+ * of bytes every CLYDE_PATTERN_BLOCK bytes (clyde_pattern_byte_refill,
+ * which returns its first byte). */
+unsigned char clyde_pattern_byte_refill(struct clyde_pattern_gen *g);
+static inline unsigned char clyde_pattern_byte(struct clyde_pattern_gen *g)
+{
+	if (g->zeros)
+		return 0;
+	if (g->byte_pos == CLYDE_PATTERN_BLOCK)
+		return clyde_pattern_byte_refill(g);
+	return g->bytes[g->byte_pos++];
+}
 
 /* clyde_pattern_fill with a given implementation, for the tests and
  * bench/pattern_cost.c.  Returns -ENOTSUP (and fills nothing) when this
