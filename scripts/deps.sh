@@ -19,7 +19,8 @@
 #                           (mount, umount, losetup), fdisk (sfdisk:
 #                           t_dev_guard's partition table), sqlite3 (the
 #                           sweep tests read the history), bsdutils
-#                           (script), groff/man, strace, fio (t_fio), chromium
+#                           (script), groff/man, strace, fio (t_fio), valgrind
+#                           (t_perchar_cost counts instructions), chromium
 #                           (the HTML report's test renders the page), zstd
 #                           and xz (t_pattern compresses clyde's data); for
 #                           the real-kernel tests (tests/vm/): qemu-system-x86
@@ -82,6 +83,9 @@ if [[ $mode == test ]]; then
 		man:man-db
 		strace:strace
 		fio:fio
+		valgrind:valgrind
+		callgrind_annotate:valgrind
+		dd:coreutils
 		zstd:zstd
 		xz:xz-utils
 		split:coreutils
