@@ -25,7 +25,7 @@ owner_of_scratch()
 {
 	local dir=$1 s
 	shift
-	start_paused -d "$dir" -s 16m -n 0 -f -r 0 -q "$@"
+	start_paused -d "$dir" -s 16m -n 0 -f -r 0 -q --no-save "$@"
 	# shellcheck disable=SC2317 # called by wait_for
 	made()
 	{
@@ -38,7 +38,7 @@ owner_of_scratch()
 	finish_paused
 }
 
-run_clyde -d "$w" -u nobody -s 16m -n 1 -f -r 0 -q
+run_clyde -d "$w" -u nobody -s 16m -n 1 -f -r 0 -q --no-save
 expect_rc 0 "-u nobody on a directory nobody can write"
 assert_empty_dir "$w" "the scratch directory is removed"
 
