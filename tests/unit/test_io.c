@@ -101,6 +101,7 @@ static int setup(struct harness *h, uint64_t size_mib, uint32_t chunk,
 
 static void teardown(struct harness *h)
 {
+	clyde_series_release(&h->span.series);
 	unlinkat(h->w.scratch_fd, h->w.io_name, 0);
 	close(h->w.scratch_fd);
 	rmdir(h->dir);
@@ -115,6 +116,8 @@ static void teardown(struct harness *h)
 static int run(struct harness *h, enum clyde_test t, const char *label,
 	       int (*body)(struct clyde_worker *))
 {
+	/* The last body's time series (the span's only allocation). */
+	clyde_series_release(&h->span.series);
 	memset(&h->span, 0, sizeof(h->span));
 	clyde_hist_init(&h->hist);
 	h->span.hist = &h->hist;
