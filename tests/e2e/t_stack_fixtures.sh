@@ -89,7 +89,7 @@ PY
 
 # ---- LVM striped over two md arrays; a linear LV off the stripe ----------
 in_tree lvm-striped-md --advise dm-0
-assert_file_match "$T/out" '^  dm-0: dm vg0-striped, striped 2 x 64 KiB' "dm-0: striped LV"
+assert_file_match "$T/out" '^  dm-0: dm vg0-striped \(LVM: LV striped in VG vg0\), striped 2 x 64 KiB' "dm-0: striped LV, named as LVM's LV and VG"
 assert_file_match "$T/out" '^    md1: md raid5, 3 disks, chunk 64 KiB' "dm-0: md1 below it"
 assert_file_match "$T/out" '^  \[warning\] dm-0: dm-0 stripes 64 KiB chunks over 2 devices, but md0.s full stripe is 128 KiB' \
 	"advice: LV stripe smaller than the arrays' full stripe"
