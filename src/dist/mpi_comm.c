@@ -365,14 +365,17 @@ static int wait_fd(int fd, short events, uint64_t deadline_ns)
 	}
 }
 
-/* The others: connect to rank 0 and say who we are. */
-static int watch_connect(const struct watch_hello *hi, int rank,
+/* The others: connect to rank 0 and say who we are.  A rank on rank 0's
+ * own host connects over the loopback interface, whatever the host name
+ * resolves to: a one-host job sends nothing to any other address. */
+static int watch_connect(const struct watch_hello *hi, int rank, bool same_host,
 			 uint64_t deadline_ns)
 {
 	struct addrinfo want = { .ai_socktype = SOCK_STREAM }, *res = NULL;
 	int fd = -1;
 
-	if (getaddrinfo(hi->host, hi->port, &want, &res) != 0)
+	if (getaddrinfo(same_host ? "localhost" : hi->host, hi->port, &want,
+			&res) != 0)
 		return -1;
 	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
 		int err = 0;
@@ -464,7 +467,9 @@ static void watch_start(struct clyde_comm *c, struct mpi_impl *m)
 		hi.ok = 0;
 	ok = hi.ok && m->fds;
 	if (ok && c->rank != 0)
-		ok = (m->fds[0] = watch_connect(&hi, c->rank, deadline)) >= 0;
+		ok = (m->fds[0] = watch_connect(&hi, c->rank,
+						!strcmp(hi.host, c->host),
+						deadline)) >= 0;
 	if (ok && c->rank == 0)
 		ok = watch_accept(c, m, lfd, hi.token, deadline) == 0;
 	if (lfd >= 0)
