@@ -358,16 +358,26 @@ int exp_end_child(struct clyde_exp_exec *x, const char *id, const char *dir)
 
 void exp_rm_tmpdir(const char *dir)
 {
-	static const char *const files[] = { "result.json",  "fio.json",
-					     "output.log",   "setup.log",
-					     "teardown.log", "capture.out" };
-	char p[PATH_MAX + 32];
+	DIR *d;
 
 	if (!dir[0])
 		return;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
+	/* The work directory is this sweep's own (mkdtemp): the logs, the
+	 * results, and whatever a killed child left half-written there (a
+	 * `clyde run --json` stopped before its rename leaves
+	 * .result.json.tmp.XXXXXX).  Every entry but a directory goes;
+	 * unlinkat() removes a symbolic link itself, never what it names. */
+	d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
+				continue;
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+		}
+		closedir(d);
 	}
 	rmdir(dir);
 }

@@ -20,6 +20,7 @@
 
 #include "core/stats.h"
 #include "exp/exp.h"
+#include "exp/exp_internal.h"
 #include "exp/plan.h"
 #include "store/exp_store.h"
 #include "store/history.h"
@@ -249,6 +250,29 @@ static int nested(void)
 	return rc;
 }
 
+/* The work directory goes with whatever a killed child left in it (a
+ * clyde run's half-written .result.json.tmp.*), and a symbolic link in it
+ * is removed without touching what it names. */
+static void test_rm_tmpdir(void)
+{
+	char wd[700], p[800], outside[700];
+	struct stat st;
+
+	snprintf(wd, sizeof(wd), "%s/work", dir);
+	snprintf(outside, sizeof(outside), "%s/outside", dir);
+	CHECK(mkdir(wd, 0700) == 0);
+	write_file(outside, "keep\n");
+	snprintf(p, sizeof(p), "%s/result.json", wd);
+	write_file(p, "{}");
+	snprintf(p, sizeof(p), "%s/.result.json.tmp.Ab12Cd", wd);
+	write_file(p, "{\"half");
+	snprintf(p, sizeof(p), "%s/link", wd);
+	CHECK(symlink(outside, p) == 0);
+	exp_rm_tmpdir(wd);
+	CHECK(stat(wd, &st) < 0 && errno == ENOENT);
+	CHECK(stat(outside, &st) == 0 && S_ISREG(st.st_mode));
+}
+
 int main(void)
 {
 	struct clyde_history *h = NULL;
@@ -273,6 +297,7 @@ int main(void)
 			mkdir(path, 0755);
 		}
 	}
+	test_rm_tmpdir();
 	snprintf(knob, sizeof(knob), "%s/sys/block/fake0/queue/read_ahead_kb",
 		 root);
 	write_file(knob, "128\n");
