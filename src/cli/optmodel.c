@@ -154,8 +154,9 @@ void clyde_opt_range_text(const struct clyde_opt *o, char *buf, size_t len)
 		dbl_text(o->dmin, lo, sizeof(lo));
 		dbl_text(o->dmax, hi, sizeof(hi));
 		if (o->dmax > 0)
-			snprintf(buf, len, "must be %s %s and at most %s%s%s",
-				 o->dmin_open ? "above" : "at least", lo, hi,
+			snprintf(buf, len, "must be %s %s and %s %s%s%s",
+				 o->dmin_open ? "above" : "at least", lo,
+				 o->dmax_open ? "below" : "at most", hi,
 				 note_sep(o->note), note);
 		else
 			snprintf(buf, len, "must be %s %s%s%s",
@@ -307,7 +308,7 @@ static int parse_double(const struct clyde_opt *o, const char *name,
 			   kind_of(o), form);
 	}
 	if ((o->dmin_open ? !(v > o->dmin) : !(v >= o->dmin)) ||
-	    (o->dmax > 0 && v > o->dmax)) {
+	    (o->dmax > 0 && (o->dmax_open ? !(v < o->dmax) : v > o->dmax))) {
 		char range[200];
 
 		clyde_opt_range_text(o, range, sizeof(range));
@@ -680,8 +681,9 @@ static void describe(const struct clyde_opt *o, const void *defaults, char *buf,
 
 		dbl_text(o->dmin, lo, sizeof(lo));
 		dbl_text(o->dmax, hi, sizeof(hi));
-		snprintf(range, sizeof(range), "%s%s..%s",
-			 o->dmin_open ? ">" : "", lo, hi);
+		snprintf(range, sizeof(range), "%s%s..%s%s",
+			 o->dmin_open ? ">" : "", lo, o->dmax_open ? "<" : "",
+			 hi);
 	}
 	if (o->show_default && defaults)
 		default_text(o, defaults, def, sizeof(def));

@@ -102,9 +102,10 @@ struct clyde_opt {
 	uint64_t min, max;
 	bool pow2;
 	/* DOUBLE, SECONDS: the bounds; above dmin when dmin_open, else from
-	 * it; dmax 0 means no upper bound. */
+	 * it; below dmax when dmax_open, else up to it; dmax 0 means no
+	 * upper bound. */
 	double dmin, dmax;
-	bool dmin_open;
+	bool dmin_open, dmax_open;
 	/* FLAG: store false instead of true (--no-drop-caches). */
 	bool invert;
 	/* STRING: an empty argument is accepted. */

@@ -37,6 +37,50 @@ enum clyde_cli_out {
 	CLYDE_CLI_OUT_COUNT
 };
 
+/*
+ * The destination options of `clyde tree`, `clyde dev` and `clyde zcav`
+ * as entries of their option tables (cli/optmodel.h): -m/--label, --json,
+ * --csv, --db and --no-save.  TYPE is the command's struct; it has
+ * cfg.label (a char array), json, csv, db and no_save.
+ */
+#define CLYDE_CLI_DEST_OPTS(TYPE, GROUP)                                           \
+	{ .short_name = 'm',                                                       \
+	  .name = "label",                                                         \
+	  .type = CLYDE_OPT_BUF,                                                   \
+	  .group = (GROUP),                                                        \
+	  .arg = "NAME",                                                           \
+	  CLYDE_OPT_FIELD(TYPE, cfg.label),                                        \
+	  .kind = "label",                                                         \
+	  .help = "name of the run (default: host name)" },                        \
+		{ .name = "json",                                                  \
+		  .type = CLYDE_OPT_STRING,                                        \
+		  .group = (GROUP),                                                \
+		  .arg = "FILE",                                                   \
+		  CLYDE_OPT_FIELD(TYPE, json),                                     \
+		  .kind = "file name",                                             \
+		  .help = "write the result as JSON (- for stdout)" },             \
+		{ .name = "csv",                                                   \
+		  .type = CLYDE_OPT_STRING,                                        \
+		  .group = (GROUP),                                                \
+		  .arg = "FILE",                                                   \
+		  CLYDE_OPT_FIELD(TYPE, csv),                                      \
+		  .kind = "file name",                                             \
+		  .help = "append a CSV line, a header first when FILE is new or " \
+			  "empty (-: header and line on stdout)" },                \
+		{ .name = "db",                                                    \
+		  .type = CLYDE_OPT_STRING,                                        \
+		  .group = (GROUP),                                                \
+		  .arg = "PATH",                                                   \
+		  CLYDE_OPT_FIELD(TYPE, db),                                       \
+		  .kind = "path",                                                  \
+		  .help = "results history to save the run in (default: "          \
+			  "$XDG_DATA_HOME/clyde/results.db)" },                    \
+	{                                                                          \
+		.name = "no-save", .type = CLYDE_OPT_FLAG, .group = (GROUP),       \
+		CLYDE_OPT_FIELD(TYPE, no_save),                                    \
+		.help = "do not save the run in the history"                       \
+	}
+
 /* The destination options' getopt_long values, above any command's own,
  * and their entries in its table of long options. */
 enum {
