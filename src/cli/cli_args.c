@@ -1,12 +1,8 @@
 /* Helpers of the subcommands' option parsers (cli_args.h). */
 #include "cli/cli_args.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
-
-#include "cli/commands.h"
-#include "core/size.h"
 
 int clyde_cli_bad(char *err, size_t len, const char *fmt, ...)
 {
@@ -16,33 +12,4 @@ int clyde_cli_bad(char *err, size_t len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-int clyde_cli_parse_count(const char *opt, const char *arg, uint64_t min,
-			  uint64_t max, uint64_t *v, char *err, size_t len)
-{
-	if (clyde_u64_parse(arg, v) < 0 || *v < min || *v > max)
-		return clyde_cli_bad(err, len,
-				     "%s \"%s\": want a number from %llu to "
-				     "%llu",
-				     opt, arg, (unsigned long long)min,
-				     (unsigned long long)max);
-	return 0;
-}
-
-int clyde_cli_getopt_bad(const char *cmd, int o, char **argv, char *err,
-			 size_t len)
-{
-	if (o == ':')
-		return clyde_cli_bad(err, len, "%s needs a value",
-				     argv[optind - 1]);
-	return clyde_cli_bad(err, len,
-			     "unknown option %s (clyde %s --help lists them)",
-			     argv[optind - 1], cmd);
-}
-
-int clyde_cli_help(const char *text)
-{
-	fputs(text, stdout);
-	return fflush(stdout) ? CLYDE_EXIT_USAGE : CLYDE_EXIT_OK;
 }

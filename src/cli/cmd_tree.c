@@ -244,6 +244,7 @@ static const struct clyde_opt tree_table[] = {
 	  TREE_FIELD(keep),
 	  .help = "keep the generated tree (its path goes to stderr) for "
 		  "later --existing walks; no delete phase" },
+	CLYDE_CLI_LABEL_OPT(struct tree_cli, G_OUTPUT),
 	CLYDE_CLI_DEST_OPTS(struct tree_cli, G_OUTPUT),
 	{ .short_name = 'v',
 	  .name = "verbose",
