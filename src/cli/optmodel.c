@@ -574,9 +574,10 @@ int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
 			   stray, set->prog, set->prog);
 	if (stray)
 		return bad(err, errlen,
-			   "unexpected argument \"%s\"; %s takes at most %d "
-			   "(see %s --help)",
-			   stray, set->prog, set->max_operands, set->prog);
+			   "unexpected argument \"%s\": %s takes at most %d "
+			   "operand%s; see %s --help",
+			   stray, set->prog, set->max_operands,
+			   set->max_operands == 1 ? "" : "s", set->prog);
 	return CLYDE_OPT_PARSED;
 }
 
@@ -736,7 +737,7 @@ int clyde_opt_help(const struct clyde_optset *set, const void *defaults,
 		for (size_t i = 0; i < set->nopts; i++) {
 			const struct clyde_opt *o = &set->opts[i];
 
-			if (set->groups && (size_t)o->group != g)
+			if (o->hidden || (set->groups && (size_t)o->group != g))
 				continue;
 			format_spec(o, spec, sizeof(spec));
 			describe(o, defaults, desc, sizeof(desc));

@@ -124,6 +124,9 @@ struct clyde_opt {
 	 * the help text's own words, or too large to be useful). */
 	bool show_range;
 	bool show_default;
+	/* An old spelling still accepted but not shown in --help (the help
+	 * shows the entry it stands for). */
+	bool hidden;
 
 	clyde_opt_call_fn call;
 	const void *call_data; /* for .call's own use */

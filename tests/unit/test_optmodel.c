@@ -257,8 +257,8 @@ static void test_messages(void)
 	BAD("unknown option \"-k\"; see clyde test --help", "-qk");
 	BAD("--iodepth needs an argument: --iodepth N", "--iodepth");
 	BAD("--quiet takes no argument", "--quiet=1");
-	BAD("unexpected argument \"two\"; clyde test takes at most 1 (see "
-	    "clyde test --help)",
+	BAD("unexpected argument \"two\": clyde test takes at most 1 operand; "
+	    "see clyde test --help",
 	    "one", "two");
 	/* "--" ends the options: "-q" is then an operand. */
 	CHECK(P("--", "-q") == CLYDE_OPT_PARSED);
