@@ -643,7 +643,8 @@ static const struct clyde_opt run_table[] = {
 };
 
 static const char *const run_groups[] = {
-	[GROUP_BONNIE] = "\nbonnie++ options:",
+	[GROUP_BONNIE] =
+		"\nbonnie++ options (bonnie++'s letters and meanings):",
 	[GROUP_CLYDE] = "\nclyde options:",
 };
 
@@ -729,6 +730,10 @@ int clyde_opts_help(FILE *f)
 	      "Exit status: 0 success, 1 invalid option or directory, 3 a "
 	      "test failed,\n"
 	      "5 interrupted.  See clyde(1).\n"
+	      "Option letters: run's are bonnie++'s and zcav's are zcav(8)'s; "
+	      "elsewhere a\n"
+	      "letter means one thing in every command, and a size's plain "
+	      "number is bytes.\n"
 	      "\n"
 	      "Other commands (each has --help):\n"
 	      "  clyde tree ...               file-tree workloads: extract, "

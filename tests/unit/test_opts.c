@@ -525,7 +525,9 @@ static void test_help_matches_parser(void)
 	CHECK(strstr(text, "Usage: clyde [run] [OPTION]...") != NULL);
 	CHECK(strstr(text, "-f[MiB], --fast[=MiB]") != NULL);
 	CHECK(strstr(text, "-s, --size SIZE[:CHUNK[:SEEKS[:SEEKERS]]]"));
-	CHECK(strstr(text, "\nbonnie++ options:\n") != NULL);
+	CHECK(strstr(text,
+		     "\nbonnie++ options (bonnie++'s letters and meanings):\n") !=
+	      NULL);
 	CHECK(strstr(text, "\nclyde options:\n") != NULL);
 
 	for (line = strtok_r(text, "\n", &save); line;
