@@ -625,13 +625,15 @@ out:
 
 /* ---- compare and report ---------------------------------------------- */
 
-/* The options compare and report add to clyde compare's (which
- * clyde_cli_results_parse() reads: --label, --baseline, --merge-repeats). */
+/* The options of history compare and report: clyde compare's
+ * (CLYDE_CLI_RESULTS_OPTS: --label, --baseline, --merge-repeats) and
+ * --db; --format (compare); -o/--output and --title (report). */
 struct table_opts {
+	struct clyde_cli_results r;
 	struct hist_cli *c;
 	bool report;
 	enum clyde_compare_format fmt;
-	const char *out, *title;
+	const char *db, *out, *title;
 };
 
 /* The usage for --help; after a usage error the one line that named it
@@ -642,48 +644,54 @@ static void table_usage(FILE *f)
 		fputs(usage_text, f);
 }
 
-/* history compare's and report's own options: --db; --format (compare);
- * -o/--output and --title (report). */
-static int table_option(void *arg, int argc, char **argv, int *a)
+static int opt_table_format(void *base, const struct clyde_opt *o,
+			    const char *name, const char *arg, char *err,
+			    size_t len)
 {
-	struct table_opts *t = arg;
-	const char *opt = argv[*a], *v;
-	bool missing = false;
-
-	if ((v = clyde_cli_option_value(argc, argv, a, "--db", NULL,
-					&missing))) {
-		t->c->db = v;
-		return 1;
-	}
-	if (!missing && !t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--format", NULL,
-					&missing))) {
-		if (clyde_compare_parse_format(v, &t->fmt) < 0) {
-			usage_error(t->c,
-				    "--format \"%s\": text, markdown or csv",
-				    v);
-			return -1;
-		}
-		return 1;
-	}
-	if (!missing && t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--output", "-o",
-					&missing))) {
-		t->out = v;
-		return 1;
-	}
-	if (!missing && t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
-					&missing))) {
-		t->title = v;
-		return 1;
-	}
-	if (missing) {
-		usage_error(t->c, "%s needs a value", opt);
+	(void)o;
+	if (clyde_compare_parse_format(arg, &((struct table_opts *)base)->fmt) <
+	    0) {
+		snprintf(err, len, "%s \"%s\": text, markdown or csv", name,
+			 arg);
 		return -1;
 	}
 	return 0;
 }
+
+#define TABLE_FIELD(M) CLYDE_OPT_FIELD(struct table_opts, M)
+#define OPT_T_DB                                                        \
+	{                                                               \
+		.name = "db", .type = CLYDE_OPT_STRING, .arg = "PATH",  \
+		TABLE_FIELD(db), .kind = "path", .help = "the database" \
+	}
+
+static const struct clyde_opt compare_opts[] = {
+	OPT_T_DB,
+	{ .name = "format",
+	  .type = CLYDE_OPT_CALL,
+	  .arg = "FMT",
+	  .call = opt_table_format,
+	  .help = "text, markdown or csv" },
+	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+};
+
+static const struct clyde_opt report_opts[] = {
+	OPT_T_DB,
+	{ .short_name = 'o',
+	  .name = "output",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  TABLE_FIELD(out),
+	  .kind = "file name",
+	  .help = "the HTML file (- for standard output)" },
+	{ .name = "title",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "TEXT",
+	  TABLE_FIELD(title),
+	  .empty_ok = true,
+	  .help = "the page title" },
+	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+};
 
 /*
  * Parse the command line of compare or report, load the stored runs it
@@ -709,8 +717,23 @@ static int stored_table(struct hist_cli *c, int argc, char **argv,
 	int rc;
 
 	snprintf(name, sizeof(name), "history %s", c->cmd);
-	rc = clyde_cli_results_parse(name, argc, argv, &r, table_option, t,
-				     table_usage);
+	{
+		const struct clyde_optset oset = {
+			.prog = "clyde history",
+			.opts = t->report ? report_opts : compare_opts,
+			.nopts = t->report ? sizeof(report_opts) /
+						     sizeof(report_opts[0]) :
+					     sizeof(compare_opts) /
+						     sizeof(compare_opts[0]),
+		};
+
+		t->db = c->db;
+		rc = clyde_cli_results_parse(name, &oset, argc, argv, t, &t->r,
+					     table_usage);
+		c->db = t->db;
+	}
+	r = t->r;
+	memset(&t->r, 0, sizeof(t->r));
 	if (rc != 0) {
 		clyde_cli_results_release(&r);
 		return rc > 0 ? 2 : CLYDE_EXIT_USAGE;

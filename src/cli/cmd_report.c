@@ -89,33 +89,35 @@ static int write_report(const struct clyde_compare *cmp, const char *title,
 }
 
 struct report_opts {
+	struct clyde_cli_results r;
 	const char *out;
 	const char *title;
 };
 
-/* report's own options: -o/--output FILE and --title TEXT. */
-static int own_option(void *arg, int argc, char **argv, int *a)
-{
-	struct report_opts *ro = arg;
-	const char *opt = argv[*a], *v;
-	bool missing;
+/* The options of `clyde report RESULT...`, one entry each
+ * (cli/optmodel.h); an experiment's are exp_table below. */
+static const struct clyde_opt report_table[] = {
+	{ .short_name = 'o',
+	  .name = "output",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  CLYDE_OPT_FIELD(struct report_opts, out),
+	  .kind = "file name",
+	  .help = "the HTML file to write (- for stdout)" },
+	{ .name = "title",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "TEXT",
+	  CLYDE_OPT_FIELD(struct report_opts, title),
+	  .empty_ok = true,
+	  .help = "the page title (default \"clyde report\")" },
+	CLYDE_CLI_RESULTS_OPTS(struct report_opts),
+};
 
-	v = clyde_cli_option_value(argc, argv, a, "--output", "-o", &missing);
-	if (!v && !missing)
-		v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
-					   &missing);
-	if (missing) {
-		fprintf(stderr, "clyde report: %s needs a value\n", opt);
-		return -1;
-	}
-	if (!v)
-		return 0;
-	if (!strncmp(opt, "--title", 7))
-		ro->title = v;
-	else
-		ro->out = v;
-	return 1;
-}
+static const struct clyde_optset report_set = {
+	.prog = "clyde report",
+	.opts = report_table,
+	.nopts = sizeof(report_table) / sizeof(report_table[0]),
+};
 
 /* ---- experiments ------------------------------------------------------ */
 
@@ -261,8 +263,8 @@ out:
 
 int clyde_cmd_report(int argc, char **argv)
 {
-	struct report_opts ro = { NULL, NULL };
-	struct clyde_cli_results r;
+	struct report_opts ro;
+	struct clyde_cli_results *r = &ro.r;
 	struct clyde_loaded_set set;
 	struct clyde_compare cmp;
 	struct clyde_ctx ctx;
@@ -270,9 +272,10 @@ int clyde_cmd_report(int argc, char **argv)
 
 	if (experiment_mode(argc, argv))
 		return report_experiment(argc, argv);
+	memset(&ro, 0, sizeof(ro));
 	clyde_ctx_init(&ctx);
 	clyde_loaded_set_init(&set);
-	rc = clyde_cli_results_parse("report", argc, argv, &r, own_option, &ro,
+	rc = clyde_cli_results_parse("report", &report_set, argc, argv, &ro, r,
 				     usage);
 	if (rc > 0)
 		status = CLYDE_EXIT_OK;
@@ -284,7 +287,7 @@ int clyde_cmd_report(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	if (clyde_cli_results_table(&ctx, "report", &r, &set, &cmp) < 0)
+	if (clyde_cli_results_table(&ctx, "report", r, &set, &cmp) < 0)
 		goto out;
 	rc = write_report(&cmp, ro.title, ro.out);
 	clyde_compare_release(&cmp);
@@ -295,7 +298,7 @@ int clyde_cmd_report(int argc, char **argv)
 	}
 	status = CLYDE_EXIT_OK;
 out:
-	clyde_cli_results_release(&r);
+	clyde_cli_results_release(r);
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
 	return status;
