@@ -178,25 +178,6 @@ void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
 	clyde_ctx_release(&q);
 }
 
-const char *clyde_cli_option_value(int argc, char **argv, int *a,
-				   const char *lng, const char *shrt,
-				   bool *missing)
-{
-	const char *arg = argv[*a];
-	size_t n = strlen(lng);
-
-	*missing = false;
-	if (!strncmp(arg, lng, n) && arg[n] == '=')
-		return arg + n + 1;
-	if (strcmp(arg, lng) && (!shrt || strcmp(arg, shrt)))
-		return NULL;
-	if (*a + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*a];
-}
-
 int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 {
 	char *copy = strdup(s), *p, **ns, **nl;

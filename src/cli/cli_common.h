@@ -129,15 +129,6 @@ void clyde_cli_results_release(struct clyde_cli_results *r);
 int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s);
 
 /*
- * If argv[*a] is option `lng` (or `shrt`, may be NULL), return its value
- * ("--opt=v", or the next argument, advancing *a); else NULL.  *missing is
- * set when the option is there but its value is not.
- */
-const char *clyde_cli_option_value(int argc, char **argv, int *a,
-				   const char *lng, const char *shrt,
-				   bool *missing);
-
-/*
  * Load the results, build the compare table (labels, baseline) and hand
  * it to the caller; messages are printed as "clyde CMD: ...".  Returns 0
  * with *cmp to release with clyde_compare_release(), or -1.
