@@ -178,25 +178,6 @@ void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
 	clyde_ctx_release(&q);
 }
 
-const char *clyde_cli_option_value(int argc, char **argv, int *a,
-				   const char *lng, const char *shrt,
-				   bool *missing)
-{
-	const char *arg = argv[*a];
-	size_t n = strlen(lng);
-
-	*missing = false;
-	if (!strncmp(arg, lng, n) && arg[n] == '=')
-		return arg + n + 1;
-	if (strcmp(arg, lng) && (!shrt || strcmp(arg, shrt)))
-		return NULL;
-	if (*a + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*a];
-}
-
 int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 {
 	char *copy = strdup(s), *p, **ns, **nl;
@@ -226,11 +207,27 @@ int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 	}
 }
 
-int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
-			    struct clyde_cli_results *r, clyde_cli_own_opt own,
-			    void *arg, void (*usage)(FILE *f))
+int clyde_cli_results_label_opt(void *base, const struct clyde_opt *o,
+				const char *name, const char *arg, char *err,
+				size_t len)
 {
-	bool opts_done = false;
+	struct clyde_cli_results *r =
+		(struct clyde_cli_results *)((char *)base + o->off);
+
+	if (clyde_cli_results_add_labels(r, arg) < 0) {
+		snprintf(err, len, "%s: out of memory", name);
+		return -1;
+	}
+	return 0;
+}
+
+int clyde_cli_results_parse(const char *cmd, const struct clyde_optset *set,
+			    int argc, char **argv, void *base,
+			    struct clyde_cli_results *r, void (*usage)(FILE *f))
+{
+	struct clyde_optset s = *set;
+	char err[512];
+	int n = 0, rc;
 
 	memset(r, 0, sizeof(*r));
 	r->files = calloc((size_t)argc + 1, sizeof(*r->files));
@@ -238,61 +235,20 @@ int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
 		fprintf(stderr, "clyde %s: out of memory\n", cmd);
 		return -1;
 	}
-	for (int a = 1; a < argc; a++) {
-		const char *opt = argv[a], *v;
-		bool missing = false;
-		char *end;
-		int rc;
-
-		if (opts_done || opt[0] != '-' || !strcmp(opt, "-")) {
-			r->files[r->nfiles++] = argv[a];
-			continue;
-		}
-		if (!strcmp(opt, "--")) {
-			opts_done = true;
-		} else if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(opt, "--merge-repeats")) {
-			r->merge = true;
-		} else if ((rc = own(arg, argc, argv, &a)) != 0) {
-			if (rc < 0)
-				return -1;
-		} else if ((v = clyde_cli_option_value(argc, argv, &a,
-						       "--label", NULL,
-						       &missing))) {
-			if (clyde_cli_results_add_labels(r, v) < 0) {
-				fprintf(stderr, "clyde %s: out of memory\n",
-					cmd);
-				return -1;
-			}
-		} else if (!missing && (v = clyde_cli_option_value(
-						argc, argv, &a, "--baseline",
-						NULL, &missing))) {
-			errno = 0;
-			r->baseline = strtol(v, &end, 10);
-			if (errno || end == v || *end || r->baseline < 1) {
-				fprintf(stderr,
-					"clyde %s: --baseline wants a result "
-					"number from 1, not '%s'\n",
-					cmd, v);
-				return -1;
-			}
-		} else {
-			if (missing)
-				fprintf(stderr, "clyde %s: %s needs a value\n",
-					cmd, opt);
-			else
-				fprintf(stderr,
-					"clyde %s: unknown option '%s'\n", cmd,
-					opt);
-			usage(stderr);
-			return -1;
-		}
+	s.max_operands = argc;
+	rc = clyde_opt_parse(&s, argc, argv, base, (const char **)r->files, &n,
+			     err, sizeof(err));
+	r->nfiles = (size_t)n;
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		usage(stdout);
+		return 1;
+	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde %s: %s\n", cmd, err);
+		return -1;
 	}
 	if (!r->nfiles) {
 		fprintf(stderr, "clyde %s: no result files given\n", cmd);
-		usage(stderr);
 		return -1;
 	}
 	return 0;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/optmodel.h"
+
 #include "core/ctx.h"
 #include "io/scratch.h"
 #include "report/compare.h"
@@ -62,11 +64,9 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 /*
  * The command line compare and report share: RESULT files ("-" is
  * standard input; "--" ends the options), --label A,B,... (repeatable,
- * adding to the list), --baseline N, --merge-repeats, -h/--help.  A
- * command's own options go to `own`, which returns 1 when it consumed
- * argv[*a] (advancing *a past a value), 0 when the option is not its own,
- * or -1 after printing why it is wrong.  clyde_cli_option_value() helps it
- * read "--opt VALUE" and "--opt=VALUE".
+ * adding to the list), --baseline N, --merge-repeats, -h/--help, as the
+ * option-model entries of CLYDE_CLI_RESULTS_OPTS (cli/optmodel.h) in the
+ * command's own table, over a struct TYPE with a member `r` of this type.
  */
 struct clyde_cli_results {
 	char **files; /* point into argv */
@@ -79,28 +79,54 @@ struct clyde_cli_results {
 	bool merge;
 };
 
-typedef int (*clyde_cli_own_opt)(void *arg, int argc, char **argv, int *a);
+/* --label's entry: appends to the struct clyde_cli_results at o->off. */
+int clyde_cli_results_label_opt(void *base, const struct clyde_opt *o,
+				const char *name, const char *arg, char *err,
+				size_t len);
 
-/* Returns 0 to go on, 1 when --help was printed (exit 0), -1 on a usage
- * error (printed, with the usage text, on stderr). */
-int clyde_cli_results_parse(const char *cmd, int argc, char **argv,
-			    struct clyde_cli_results *r, clyde_cli_own_opt own,
-			    void *arg, void (*usage)(FILE *f));
+#define CLYDE_CLI_RESULTS_OPTS(TYPE)                                              \
+	{ .name = "label",                                                        \
+	  .type = CLYDE_OPT_CALL,                                                 \
+	  .arg = "A,B,...",                                                       \
+	  .call = clyde_cli_results_label_opt,                                    \
+	  CLYDE_OPT_FIELD(TYPE, r),                                               \
+	  .help = "name the results in order (repeatable)" },                     \
+		{ .name = "baseline",                                             \
+		  .type = CLYDE_OPT_UINT,                                         \
+		  .arg = "N",                                                     \
+		  CLYDE_OPT_FIELD(TYPE, r.baseline),                              \
+		  .min = 1,                                                       \
+		  .max = INT64_MAX,                                               \
+		  .kind = "a result number",                                      \
+		  .form = "use a result number from 1",                           \
+		  .help = "add each result's change in % against result N" },     \
+		{ .name = "merge-repeats",                                        \
+		  .type = CLYDE_OPT_FLAG,                                         \
+		  CLYDE_OPT_FIELD(TYPE, r.merge),                                 \
+		  .help = "fold consecutive CSV lines of one file with the same " \
+			  "name and settings (bonnie++ -x) into one result with " \
+			  "repeats; warn when they disagree" },                   \
+	{                                                                         \
+		.short_name = 'h', .name = "help", .type = CLYDE_OPT_HELP,        \
+		.help = "this text"                                               \
+	}
+
+/*
+ * Parse argv with set (whose entries include CLYDE_CLI_RESULTS_OPTS) into
+ * base; r is base's member r, whose files are the operands.  Returns 0 to
+ * go on, 1 when --help was printed with usage(stdout) (exit 0), -1 on a
+ * usage error (one line "clyde CMD: ..." on stderr).
+ */
+int clyde_cli_results_parse(const char *cmd, const struct clyde_optset *set,
+			    int argc, char **argv, void *base,
+			    struct clyde_cli_results *r,
+			    void (*usage)(FILE *f));
 void clyde_cli_results_release(struct clyde_cli_results *r);
 
 /* Append the labels of "A,B,C" to r->labels, split at every comma (in a
  * copy kept in r->store): what --label does for compare, report and
  * history.  Returns 0 or -ENOMEM. */
 int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s);
-
-/*
- * If argv[*a] is option `lng` (or `shrt`, may be NULL), return its value
- * ("--opt=v", or the next argument, advancing *a); else NULL.  *missing is
- * set when the option is there but its value is not.
- */
-const char *clyde_cli_option_value(int argc, char **argv, int *a,
-				   const char *lng, const char *shrt,
-				   bool *missing);
 
 /*
  * Load the results, build the compare table (labels, baseline) and hand

@@ -19,28 +19,54 @@
 #include "report/compare.h"
 #include "results/loaded.h"
 
+struct compare_cli {
+	struct clyde_cli_results r;
+	enum clyde_compare_format fmt;
+};
+
+/* --format: the names report/compare.c knows. */
+static int opt_format(void *base, const struct clyde_opt *o, const char *name,
+		      const char *arg, char *err, size_t len)
+{
+	(void)o;
+	if (clyde_compare_parse_format(arg,
+				       &((struct compare_cli *)base)->fmt)) {
+		snprintf(err, len,
+			 "%s: unknown format '%s' (text, markdown or csv)",
+			 name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The options of `clyde compare`, one entry each (cli/optmodel.h). */
+static const struct clyde_opt compare_table[] = {
+	{ .name = "format",
+	  .type = CLYDE_OPT_CALL,
+	  .arg = "FMT",
+	  .call = opt_format,
+	  .help = "text (default), markdown, md or csv (one line per result, "
+		  "raw numbers in the unit of each column header, flags in "
+		  "their own columns)" },
+	CLYDE_CLI_RESULTS_OPTS(struct compare_cli),
+};
+
+static const struct clyde_optset compare_set = {
+	.prog = "clyde compare",
+	.opts = compare_table,
+	.nopts = sizeof(compare_table) / sizeof(compare_table[0]),
+};
+
 static void usage(FILE *f)
 {
 	fputs("usage: clyde compare [options] [--] RESULT...\n"
 	      "  RESULT: a clyde JSON result, fio's JSON output (fio 3.x, json\n"
 	      "          or json+; one run per job), a file of bonnie++/clyde\n"
 	      "          CSV lines (formats 1.03, 1.96, 1.98; one run per\n"
-	      "          line), or - for standard input\n"
-	      "  --format FMT      text (default), markdown, md or csv (one line\n"
-	      "                    per result, raw numbers in the unit of each\n"
-	      "                    column header, flags in their own columns)\n"
-	      "  --label A,B,...   name the results in order (else their run\n"
-	      "                    names, made unique: vm, vm#2); repeatable\n"
-	      "  --baseline N      add each result's change in % against "
-	      "result N\n"
-	      "  --merge-repeats   fold consecutive CSV lines of one file "
-	      "with the\n"
-	      "                    same name and settings (bonnie++ -x) into "
-	      "one\n"
-	      "                    result with repeats; warn when they "
-	      "disagree\n"
-	      "  -h, --help        this text\n"
-	      "Options with a value also take --option=VALUE.  Results whose "
+	      "          line), or - for standard input\n",
+	      f);
+	clyde_opt_help(&compare_set, NULL, f);
+	fputs("Options with a value also take --option=VALUE.  Results whose "
 	      "settings\n"
 	      "differ (file size, chunk, -D, file counts) are compared only "
 	      "within\n"
@@ -48,34 +74,10 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* compare's own option: --format. */
-static int own_option(void *arg, int argc, char **argv, int *a)
-{
-	enum clyde_compare_format *fmt = arg;
-	bool missing;
-	const char *v = clyde_cli_option_value(argc, argv, a, "--format", NULL,
-					       &missing);
-
-	if (missing) {
-		fprintf(stderr, "clyde compare: --format needs a value\n");
-		return -1;
-	}
-	if (!v)
-		return 0;
-	if (clyde_compare_parse_format(v, fmt)) {
-		fprintf(stderr,
-			"clyde compare: unknown format '%s' (text, markdown or "
-			"csv)\n",
-			v);
-		return -1;
-	}
-	return 1;
-}
-
 int clyde_cmd_compare(int argc, char **argv)
 {
-	enum clyde_compare_format fmt = CLYDE_COMPARE_TEXT;
-	struct clyde_cli_results r;
+	struct compare_cli cc = { .fmt = CLYDE_COMPARE_TEXT };
+	struct clyde_cli_results *r = &cc.r;
 	struct clyde_loaded_set set;
 	struct clyde_compare cmp;
 	struct clyde_ctx ctx;
@@ -83,13 +85,13 @@ int clyde_cmd_compare(int argc, char **argv)
 
 	clyde_ctx_init(&ctx);
 	clyde_loaded_set_init(&set);
-	rc = clyde_cli_results_parse("compare", argc, argv, &r, own_option,
-				     &fmt, usage);
+	rc = clyde_cli_results_parse("compare", &compare_set, argc, argv, &cc,
+				     r, usage);
 	if (rc > 0)
 		status = CLYDE_EXIT_OK;
-	if (rc || clyde_cli_results_table(&ctx, "compare", &r, &set, &cmp) < 0)
+	if (rc || clyde_cli_results_table(&ctx, "compare", r, &set, &cmp) < 0)
 		goto out;
-	rc = clyde_compare_write(stdout, &cmp, fmt);
+	rc = clyde_compare_write(stdout, &cmp, cc.fmt);
 	clyde_compare_release(&cmp);
 	if (rc) {
 		fprintf(stderr, "clyde compare: writing the table: %s\n",
@@ -99,7 +101,7 @@ int clyde_cmd_compare(int argc, char **argv)
 	if (clyde_cli_stdout_done("compare") == 0)
 		status = CLYDE_EXIT_OK;
 out:
-	clyde_cli_results_release(&r);
+	clyde_cli_results_release(r);
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
 	return status;

@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/optmodel.h"
 #include "core/outfile.h"
 #include "report/compare.h"
 #include "store/history.h"
@@ -81,6 +81,7 @@ struct hist_cli {
 	struct clyde_ctx ctx;
 	const char *db; /* NULL: the default path */
 	const char *cmd;
+	char **operands; /* hist_parse's argv of operands; freed at the end */
 };
 
 static int usage_error(const struct hist_cli *c, const char *fmt, ...)
@@ -161,34 +162,125 @@ static int parse_ids(struct hist_cli *c, int argc, char **argv, int first,
 	return 0;
 }
 
-enum {
-	OPT_DB = 256,
-	OPT_LIMIT,
-	OPT_LABEL,
-	OPT_LABELS,
-	OPT_FORCE,
-	OPT_ALL
+/* The options of the subcommands, as fields of one struct. */
+struct hist_opts {
+	const char *db;
+	uint64_t limit;
+	const char *output;
+	bool all;
+	const char *label;
+	bool force;
+	struct clyde_cli_results labels; /* --labels, split at commas */
+	bool labels_failed;		 /* out of memory in --labels */
 };
 
-/* getopt_long with clyde's message for an unknown option or a missing
- * argument.  Returns the option, -1 at the end, or '?' after printing. */
-static int next_opt(struct hist_cli *c, int argc, char **argv,
-		    const char *shortopts, const struct option *longopts)
+/* --labels A,B,...: repeatable, split as compare's --label. */
+static int opt_labels(void *base, const struct clyde_opt *o, const char *name,
+		      const char *arg, char *err, size_t len)
 {
-	int o = getopt_long(argc, argv, shortopts, longopts, NULL);
+	struct hist_opts *h = base;
 
-	if (o == '?' || o == ':') {
-		const char *bad = argv[optind - 1];
-
-		if (o == ':' || (optopt && strchr(shortopts, optopt)))
-			usage_error(c, "%s needs an argument", bad);
-		else if (optopt)
-			usage_error(c, "unknown option \"-%c\"", optopt);
-		else
-			usage_error(c, "unknown option \"%s\"", bad);
-		return '?';
+	(void)o;
+	if (clyde_cli_results_add_labels(&h->labels, arg) < 0) {
+		snprintf(err, len, "%s: out of memory", name);
+		return -1;
 	}
-	return o;
+	return 0;
+}
+
+#define HIST_FIELD(M) CLYDE_OPT_FIELD(struct hist_opts, M)
+
+/*
+ * Each subcommand's options, one entry each (cli/optmodel.h), listed per
+ * subcommand below.  To add one: a field in struct hist_opts, an entry
+ * here, its name in the subcommand's table, a line in usage_text and in
+ * docs/clyde.1 (HISTORY).
+ */
+#define OPT_H_DB                                                       \
+	{                                                              \
+		.name = "db", .type = CLYDE_OPT_STRING, .arg = "PATH", \
+		HIST_FIELD(db), .kind = "path", .help = "the database" \
+	}
+#define OPT_H_LIMIT                                                  \
+	{                                                            \
+		.name = "limit", .type = CLYDE_OPT_UINT, .arg = "N", \
+		HIST_FIELD(limit), .min = 1, .max = INT64_MAX,       \
+		.help = "the newest N runs only"                     \
+	}
+#define OPT_H_OUTPUT                                                           \
+	{                                                                      \
+		.short_name = 'o', .name = "output", .type = CLYDE_OPT_STRING, \
+		.arg = "FILE", HIST_FIELD(output), .kind = "file name",        \
+		.help = "where to write"                                       \
+	}
+#define OPT_H_ALL                                                       \
+	{                                                               \
+		.name = "all", .type = CLYDE_OPT_FLAG, HIST_FIELD(all), \
+		.help = "every stored run"                              \
+	}
+#define OPT_H_LABEL                                                       \
+	{                                                                 \
+		.name = "label", .type = CLYDE_OPT_STRING, .arg = "NAME", \
+		HIST_FIELD(label), .kind = "label", .empty_ok = true,     \
+		.help = "label every imported run"                        \
+	}
+#define OPT_H_LABELS                                                        \
+	{                                                                   \
+		.name = "labels", .type = CLYDE_OPT_CALL, .arg = "A,B,...", \
+		.call = opt_labels, .help = "label the results in order"    \
+	}
+#define OPT_H_FORCE                                                         \
+	{                                                                   \
+		.name = "force", .type = CLYDE_OPT_FLAG, HIST_FIELD(force), \
+		.help = "store results that are stored already"             \
+	}
+
+static const struct clyde_opt list_opts[] = { OPT_H_DB, OPT_H_LIMIT };
+static const struct clyde_opt db_opts[] = { OPT_H_DB };
+static const struct clyde_opt export_opts[] = { OPT_H_DB, OPT_H_OUTPUT,
+						OPT_H_ALL };
+static const struct clyde_opt import_opts[] = { OPT_H_DB, OPT_H_LABEL,
+						OPT_H_LABELS, OPT_H_FORCE };
+
+#define HIST_OPTS(T) (T), sizeof(T) / sizeof((T)[0])
+
+/*
+ * Parse a subcommand's argv with its table into o; --db goes to c->db.
+ * On success *argc and *argv are replaced by the command name and the
+ * operands alone (c->operands, freed by clyde_cmd_history), so that the
+ * operands start at index 1.  Returns 0, or an exit status after the
+ * message.
+ */
+static int hist_parse(struct hist_cli *c, const struct clyde_opt *table,
+		      size_t n, int *argc, char ***argv, struct hist_opts *o)
+{
+	const struct clyde_optset set = { .prog = "clyde history",
+					  .opts = table,
+					  .nopts = n,
+					  .max_operands = *argc };
+	char err[512];
+	int nops = 0, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->db = c->db;
+	free(c->operands);
+	c->operands = calloc((size_t)*argc + 1, sizeof(char *));
+	if (!c->operands)
+		return fprintf(stderr, "clyde history: out of memory\n"),
+		       CLYDE_EXIT_USAGE;
+	rc = clyde_opt_parse(&set, *argc, *argv, o,
+			     (const char **)c->operands + 1, &nops, err,
+			     sizeof(err));
+	if (rc != CLYDE_OPT_PARSED) {
+		clyde_cli_results_release(&o->labels);
+		fprintf(stderr, "clyde history %s: %s\n", c->cmd, err);
+		return CLYDE_EXIT_USAGE;
+	}
+	c->db = o->db;
+	c->operands[0] = (*argv)[0];
+	*argc = nops + 1;
+	*argv = c->operands;
+	return 0;
 }
 
 static int open_db(struct hist_cli *c, bool create, struct clyde_history **h)
@@ -303,37 +395,19 @@ static void list_row(char *r, const struct clyde_history_entry *e)
 
 static int cmd_list(struct hist_cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts o;
 	struct clyde_history_entry *e = NULL;
 	struct clyde_history *h;
 	char *cells = NULL;
 	size_t n = 0, limit = 0, w[LIST_COLS];
-	int o, rc;
+	int rc;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		if (o == '?')
-			return CLYDE_EXIT_USAGE;
-		if (o == OPT_DB) {
-			c->db = optarg;
-		} else if (o == OPT_LIMIT) {
-			int64_t v;
-
-			if (parse_id(optarg, &v) < 0)
-				return usage_error(c,
-						   "--limit \"%s\": must be a "
-						   "positive number",
-						   optarg);
-			limit = (size_t)v;
-		}
-	}
-	if (optind < argc)
-		return usage_error(c, "unexpected argument \"%s\"",
-				   argv[optind]);
+	rc = hist_parse(c, HIST_OPTS(list_opts), &argc, &argv, &o);
+	if (rc)
+		return rc;
+	limit = (size_t)o.limit;
+	if (argc > 1)
+		return usage_error(c, "unexpected argument \"%s\"", argv[1]);
 
 	rc = clyde_history_open_readonly(&c->ctx, c->db, &h);
 	if (rc == -ENOENT) {
@@ -486,10 +560,7 @@ static const char *source_text(char *buf, size_t len,
 
 static int cmd_show(struct hist_cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts ho;
 	struct clyde_history_entry e = { 0 };
 	struct clyde_loaded_set set;
 	struct clyde_compare cmp;
@@ -498,15 +569,12 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	int64_t *ids = NULL;
 	char date[64], saved[64], src[PATH_MAX + 32];
 	size_t n, w;
-	int o, rc;
+	int rc;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		if (o == '?')
-			return CLYDE_EXIT_USAGE;
-		c->db = optarg;
-	}
-	rc = parse_ids(c, argc, argv, optind, 1, 1, &ids, &n);
+	rc = hist_parse(c, HIST_OPTS(db_opts), &argc, &argv, &ho);
+	if (rc)
+		return rc;
+	rc = parse_ids(c, argc, argv, 1, 1, 1, &ids, &n);
 	if (rc)
 		return rc;
 	if (open_db_ro(c, &h)) {
@@ -557,13 +625,15 @@ out:
 
 /* ---- compare and report ---------------------------------------------- */
 
-/* The options compare and report add to clyde compare's (which
- * clyde_cli_results_parse() reads: --label, --baseline, --merge-repeats). */
+/* The options of history compare and report: clyde compare's
+ * (CLYDE_CLI_RESULTS_OPTS: --label, --baseline, --merge-repeats) and
+ * --db; --format (compare); -o/--output and --title (report). */
 struct table_opts {
+	struct clyde_cli_results r;
 	struct hist_cli *c;
 	bool report;
 	enum clyde_compare_format fmt;
-	const char *out, *title;
+	const char *db, *out, *title;
 };
 
 /* The usage for --help; after a usage error the one line that named it
@@ -574,48 +644,54 @@ static void table_usage(FILE *f)
 		fputs(usage_text, f);
 }
 
-/* history compare's and report's own options: --db; --format (compare);
- * -o/--output and --title (report). */
-static int table_option(void *arg, int argc, char **argv, int *a)
+static int opt_table_format(void *base, const struct clyde_opt *o,
+			    const char *name, const char *arg, char *err,
+			    size_t len)
 {
-	struct table_opts *t = arg;
-	const char *opt = argv[*a], *v;
-	bool missing = false;
-
-	if ((v = clyde_cli_option_value(argc, argv, a, "--db", NULL,
-					&missing))) {
-		t->c->db = v;
-		return 1;
-	}
-	if (!missing && !t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--format", NULL,
-					&missing))) {
-		if (clyde_compare_parse_format(v, &t->fmt) < 0) {
-			usage_error(t->c,
-				    "--format \"%s\": text, markdown or csv",
-				    v);
-			return -1;
-		}
-		return 1;
-	}
-	if (!missing && t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--output", "-o",
-					&missing))) {
-		t->out = v;
-		return 1;
-	}
-	if (!missing && t->report &&
-	    (v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
-					&missing))) {
-		t->title = v;
-		return 1;
-	}
-	if (missing) {
-		usage_error(t->c, "%s needs a value", opt);
+	(void)o;
+	if (clyde_compare_parse_format(arg, &((struct table_opts *)base)->fmt) <
+	    0) {
+		snprintf(err, len, "%s \"%s\": text, markdown or csv", name,
+			 arg);
 		return -1;
 	}
 	return 0;
 }
+
+#define TABLE_FIELD(M) CLYDE_OPT_FIELD(struct table_opts, M)
+#define OPT_T_DB                                                        \
+	{                                                               \
+		.name = "db", .type = CLYDE_OPT_STRING, .arg = "PATH",  \
+		TABLE_FIELD(db), .kind = "path", .help = "the database" \
+	}
+
+static const struct clyde_opt compare_opts[] = {
+	OPT_T_DB,
+	{ .name = "format",
+	  .type = CLYDE_OPT_CALL,
+	  .arg = "FMT",
+	  .call = opt_table_format,
+	  .help = "text, markdown or csv" },
+	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+};
+
+static const struct clyde_opt report_opts[] = {
+	OPT_T_DB,
+	{ .short_name = 'o',
+	  .name = "output",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  TABLE_FIELD(out),
+	  .kind = "file name",
+	  .help = "the HTML file (- for standard output)" },
+	{ .name = "title",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "TEXT",
+	  TABLE_FIELD(title),
+	  .empty_ok = true,
+	  .help = "the page title" },
+	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+};
 
 /*
  * Parse the command line of compare or report, load the stored runs it
@@ -641,8 +717,23 @@ static int stored_table(struct hist_cli *c, int argc, char **argv,
 	int rc;
 
 	snprintf(name, sizeof(name), "history %s", c->cmd);
-	rc = clyde_cli_results_parse(name, argc, argv, &r, table_option, t,
-				     table_usage);
+	{
+		const struct clyde_optset oset = {
+			.prog = "clyde history",
+			.opts = t->report ? report_opts : compare_opts,
+			.nopts = t->report ? sizeof(report_opts) /
+						     sizeof(report_opts[0]) :
+					     sizeof(compare_opts) /
+						     sizeof(compare_opts[0]),
+		};
+
+		t->db = c->db;
+		rc = clyde_cli_results_parse(name, &oset, argc, argv, t, &t->r,
+					     table_usage);
+		c->db = t->db;
+	}
+	r = t->r;
+	memset(&t->r, 0, sizeof(t->r));
 	if (rc != 0) {
 		clyde_cli_results_release(&r);
 		return rc > 0 ? 2 : CLYDE_EXIT_USAGE;
@@ -839,12 +930,7 @@ static int all_ids(struct hist_cli *c, struct clyde_history *h, int64_t **ids,
 
 static int cmd_export(struct hist_cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "output", required_argument, NULL, 'o' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts ho;
 	struct clyde_history *h = NULL;
 	const char *out = "-";
 	int64_t *ids = NULL;
@@ -852,24 +938,19 @@ static int cmd_export(struct hist_cli *c, int argc, char **argv)
 	size_t n = 0, *lens = NULL, njson = 0;
 	bool all = false, dir;
 	struct stat sb;
-	int o, rc;
+	int rc;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":o:", longopts)) != -1) {
-		if (o == '?')
-			return CLYDE_EXIT_USAGE;
-		if (o == 'o')
-			out = optarg;
-		else if (o == OPT_ALL)
-			all = true;
-		else
-			c->db = optarg;
-	}
-	if (all && optind < argc)
+	rc = hist_parse(c, HIST_OPTS(export_opts), &argc, &argv, &ho);
+	if (rc)
+		return rc;
+	if (ho.output)
+		out = ho.output;
+	all = ho.all;
+	if (all && argc > 1)
 		return usage_error(c, "--all and run ids: give one or the "
 				      "other");
 	if (!all) {
-		rc = parse_ids(c, argc, argv, optind, 1, 0, &ids, &n);
+		rc = parse_ids(c, argc, argv, 1, 1, 0, &ids, &n);
 		if (rc)
 			return rc;
 	}
@@ -965,13 +1046,7 @@ static int import_report(const char *path,
 
 static int cmd_import(struct hist_cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "labels", required_argument, NULL, OPT_LABELS },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts ho;
 	struct clyde_cli_results lab = { 0 };
 	struct clyde_history *h = NULL;
 	const char *label = NULL;
@@ -981,35 +1056,19 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 	bool existed, force = false;
 	int o, status = CLYDE_EXIT_OK;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		if (o == '?') {
-			clyde_cli_results_release(&lab);
-			return CLYDE_EXIT_USAGE;
-		}
-		if (o == OPT_LABEL) {
-			label = optarg;
-		} else if (o == OPT_LABELS) {
-			/* Split as compare's --label: at every comma. */
-			if (clyde_cli_results_add_labels(&lab, optarg) < 0) {
-				clyde_cli_results_release(&lab);
-				return fprintf(stderr, "clyde history: out of "
-						       "memory\n"),
-				       CLYDE_EXIT_USAGE;
-			}
-		} else if (o == OPT_FORCE) {
-			force = true;
-		} else {
-			c->db = optarg;
-		}
-	}
-	if (optind >= argc) {
+	o = hist_parse(c, HIST_OPTS(import_opts), &argc, &argv, &ho);
+	if (o)
+		return o;
+	lab = ho.labels;
+	label = ho.label;
+	force = ho.force;
+	if (argc <= 1) {
 		clyde_cli_results_release(&lab);
 		return usage_error(c, "no file to import");
 	}
 	/* --labels must match the results one for one: counted before
 	 * anything is stored, so that a mismatch stores nothing. */
-	for (int i = optind; lab.nlabels && i < argc; i++) {
+	for (int i = 1; lab.nlabels && i < argc; i++) {
 		size_t k;
 
 		if (clyde_history_count_results(&c->ctx, argv[i], &k) < 0) {
@@ -1041,7 +1100,7 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 		clyde_cli_results_release(&lab);
 		return CLYDE_EXIT_USAGE;
 	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		struct clyde_history_import imp;
 
 		clyde_history_import_init(&imp);
@@ -1078,47 +1137,41 @@ static int cmd_import(struct hist_cli *c, int argc, char **argv)
 /* `label ID NAME` and `note ID TEXT...` (the words joined by spaces). */
 static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts ho;
 	struct clyde_history *h = NULL;
 	char *text = NULL;
 	size_t tlen = 0;
 	int64_t id;
-	int o, rc;
+	int rc;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		if (o == '?')
-			return CLYDE_EXIT_USAGE;
-		c->db = optarg;
-	}
-	if (optind >= argc)
+	rc = hist_parse(c, HIST_OPTS(db_opts), &argc, &argv, &ho);
+	if (rc)
+		return rc;
+	if (1 >= argc)
 		return usage_error(c, "a run id is missing");
-	if (parse_id(argv[optind], &id) < 0)
-		return usage_error(c, "\"%s\" is not a run id", argv[optind]);
-	if (optind + 1 >= argc)
+	if (parse_id(argv[1], &id) < 0)
+		return usage_error(c, "\"%s\" is not a run id", argv[1]);
+	if (1 + 1 >= argc)
 		return usage_error(c, "%s",
 				   note ? "the note is missing (\"\" "
 					  "removes it)" :
 					  "the new label is missing");
-	if (!note && optind + 2 < argc)
+	if (!note && 1 + 2 < argc)
 		return usage_error(c,
 				   "unexpected argument \"%s\" (quote a "
 				   "label with spaces)",
-				   argv[optind + 2]);
-	for (int i = optind + 1; i < argc; i++)
+				   argv[1 + 2]);
+	for (int i = 1 + 1; i < argc; i++)
 		tlen += strlen(argv[i]) + 1;
 	text = calloc(1, tlen + 1);
 	if (!text)
 		return fprintf(stderr, "clyde history: out of memory\n"),
 		       CLYDE_EXIT_USAGE;
 	tlen = 0;
-	for (int i = optind + 1; i < argc; i++) {
+	for (int i = 1 + 1; i < argc; i++) {
 		size_t l = strlen(argv[i]);
 
-		if (i > optind + 1)
+		if (i > 1 + 1)
 			text[tlen++] = ' ';
 		memcpy(text + tlen, argv[i], l);
 		tlen += l;
@@ -1160,22 +1213,16 @@ static int cmd_note(struct hist_cli *c, int argc, char **argv)
 
 static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct hist_opts ho;
 	struct clyde_history *h = NULL;
 	int64_t *ids = NULL;
 	size_t n;
-	int o, rc = 0;
+	int rc = 0;
 
-	optind = 0;
-	while ((o = next_opt(c, argc, argv, ":", longopts)) != -1) {
-		if (o == '?')
-			return CLYDE_EXIT_USAGE;
-		c->db = optarg;
-	}
-	rc = parse_ids(c, argc, argv, optind, 1, 0, &ids, &n);
+	rc = hist_parse(c, HIST_OPTS(db_opts), &argc, &argv, &ho);
+	if (rc)
+		return rc;
+	rc = parse_ids(c, argc, argv, 1, 1, 0, &ids, &n);
 	if (rc)
 		return rc;
 	if (open_db(c, false, &h)) {
@@ -1262,9 +1309,9 @@ int clyde_cmd_history(int argc, char **argv)
 			}
 		clyde_ctx_init(&c.ctx);
 		c.cmd = subcommands[k].name;
-		opterr = 0;
 		rc = subcommands[k].fn(&c, argc - i, argv + i);
 		clyde_ctx_release(&c.ctx);
+		free(c.operands);
 		/* What was printed must have reached its reader
 		 * (`history list > /dev/full` is a failure).  A command that
 		 * failed has said why, a failed write included: once is

@@ -90,33 +90,35 @@ static int write_report(const struct clyde_compare *cmp, const char *title,
 }
 
 struct report_opts {
+	struct clyde_cli_results r;
 	const char *out;
 	const char *title;
 };
 
-/* report's own options: -o/--output FILE and --title TEXT. */
-static int own_option(void *arg, int argc, char **argv, int *a)
-{
-	struct report_opts *ro = arg;
-	const char *opt = argv[*a], *v;
-	bool missing;
+/* The options of `clyde report RESULT...`, one entry each
+ * (cli/optmodel.h); an experiment's are exp_table below. */
+static const struct clyde_opt report_table[] = {
+	{ .short_name = 'o',
+	  .name = "output",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  CLYDE_OPT_FIELD(struct report_opts, out),
+	  .kind = "file name",
+	  .help = "the HTML file to write (- for stdout)" },
+	{ .name = "title",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "TEXT",
+	  CLYDE_OPT_FIELD(struct report_opts, title),
+	  .empty_ok = true,
+	  .help = "the page title (default \"clyde report\")" },
+	CLYDE_CLI_RESULTS_OPTS(struct report_opts),
+};
 
-	v = clyde_cli_option_value(argc, argv, a, "--output", "-o", &missing);
-	if (!v && !missing)
-		v = clyde_cli_option_value(argc, argv, a, "--title", NULL,
-					   &missing);
-	if (missing) {
-		fprintf(stderr, "clyde report: %s needs a value\n", opt);
-		return -1;
-	}
-	if (!v)
-		return 0;
-	if (!strncmp(opt, "--title", 7))
-		ro->title = v;
-	else
-		ro->out = v;
-	return 1;
-}
+static const struct clyde_optset report_set = {
+	.prog = "clyde report",
+	.opts = report_table,
+	.nopts = sizeof(report_table) / sizeof(report_table[0]),
+};
 
 /* ---- experiments ------------------------------------------------------ */
 
@@ -136,47 +138,89 @@ static bool experiment_mode(int argc, char **argv)
 	return false;
 }
 
+#define EXP_FIELD(M) CLYDE_OPT_FIELD(struct exp_opts, M)
+
+/* The options of `clyde report --experiment...`, one entry each
+ * (cli/optmodel.h). */
+static const struct clyde_opt exp_table[] = {
+	{ .name = "experiment",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "ID",
+	  EXP_FIELD(id),
+	  .kind = "experiment id",
+	  .help = "render experiment ID of clyde sweep from the history" },
+	{ .name = "experiment-json",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  EXP_FIELD(json),
+	  .kind = "file name",
+	  .help = "render the experiment described in FILE" },
+	{ .name = "db",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "PATH",
+	  EXP_FIELD(db),
+	  .kind = "path",
+	  .help = "the history database (with --experiment)" },
+	{ .short_name = 'o',
+	  .name = "output",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FILE",
+	  EXP_FIELD(out),
+	  .kind = "file name",
+	  .help = "the HTML file to write (- for stdout)" },
+	{ .name = "title",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "TEXT",
+	  EXP_FIELD(title),
+	  .empty_ok = true,
+	  .help = "the page title" },
+	{ .name = "metrics",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "KEY,...",
+	  EXP_FIELD(metrics),
+	  .kind = "metric list",
+	  .help = "the experiment's metrics to show, in order" },
+	{ .name = "format",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "FMT",
+	  EXP_FIELD(format),
+	  .kind = "format",
+	  .help = "html (default), or the table as text, markdown or csv" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .help = "this text" },
+};
+
+static const struct clyde_optset exp_set = {
+	.prog = "clyde report",
+	.opts = exp_table,
+	.nopts = sizeof(exp_table) / sizeof(exp_table[0]),
+	.max_operands = 1, /* none; the first is named below */
+};
+
 /* Parse the experiment command line: 0, 1 for --help, -1 (printed). */
 static int exp_parse(int argc, char **argv, struct exp_opts *o)
 {
-	static const char *const names[] = {
-		"--experiment", "--experiment-json", "--db",	"--output",
-		"--title",	"--metrics",	     "--format"
-	};
-	const char **dest[] = { &o->id,	   &o->json,	&o->db,	   &o->out,
-				&o->title, &o->metrics, &o->format };
+	const char *operand[1];
+	char err[512];
+	int n = 0, rc = clyde_opt_parse(&exp_set, argc, argv, o, operand, &n,
+					err, sizeof(err));
 
-	for (int a = 1; a < argc; a++) {
-		const char *v = NULL;
-		bool missing = false;
-		size_t i;
-
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			usage(stdout);
-			return 1;
-		}
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-			v = clyde_cli_option_value(
-				argc, argv, &a, names[i],
-				!strcmp(names[i], "--output") ? "-o" : NULL,
-				&missing);
-			if (v || missing)
-				break;
-		}
-		if (missing) {
-			fprintf(stderr, "clyde report: %s needs a value\n",
-				argv[a]);
-			return -1;
-		}
-		if (!v) {
-			fprintf(stderr,
-				"clyde report: %s \"%s\" with an experiment\n",
-				argv[a][0] == '-' ? "unknown option" :
-						    "unexpected argument",
-				argv[a]);
-			return -1;
-		}
-		*dest[i] = v;
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		usage(stdout);
+		return 1;
+	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde report: %s\n", err);
+		return -1;
+	}
+	if (n) {
+		fprintf(stderr,
+			"clyde report: unexpected argument \"%s\" with an "
+			"experiment\n",
+			operand[0]);
+		return -1;
 	}
 	if (o->id && o->json) {
 		fprintf(stderr, "clyde report: --experiment and "
@@ -265,8 +309,8 @@ out:
 
 int clyde_cmd_report(int argc, char **argv)
 {
-	struct report_opts ro = { NULL, NULL };
-	struct clyde_cli_results r;
+	struct report_opts ro;
+	struct clyde_cli_results *r = &ro.r;
 	struct clyde_loaded_set set;
 	struct clyde_compare cmp;
 	struct clyde_ctx ctx;
@@ -274,9 +318,10 @@ int clyde_cmd_report(int argc, char **argv)
 
 	if (experiment_mode(argc, argv))
 		return report_experiment(argc, argv);
+	memset(&ro, 0, sizeof(ro));
 	clyde_ctx_init(&ctx);
 	clyde_loaded_set_init(&set);
-	rc = clyde_cli_results_parse("report", argc, argv, &r, own_option, &ro,
+	rc = clyde_cli_results_parse("report", &report_set, argc, argv, &ro, r,
 				     usage);
 	if (rc > 0)
 		status = CLYDE_EXIT_OK;
@@ -288,7 +333,7 @@ int clyde_cmd_report(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	if (clyde_cli_results_table(&ctx, "report", &r, &set, &cmp) < 0)
+	if (clyde_cli_results_table(&ctx, "report", r, &set, &cmp) < 0)
 		goto out;
 	rc = write_report(&cmp, ro.title, ro.out);
 	clyde_compare_release(&cmp);
@@ -299,7 +344,7 @@ int clyde_cmd_report(int argc, char **argv)
 	}
 	status = CLYDE_EXIT_OK;
 out:
-	clyde_cli_results_release(&r);
+	clyde_cli_results_release(r);
 	clyde_loaded_set_release(&set);
 	clyde_ctx_release(&ctx);
 	return status;

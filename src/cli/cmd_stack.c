@@ -17,10 +17,39 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/optmodel.h"
 #include "core/ctx.h"
 #include "env/advise.h"
 #include "env/stack.h"
 #include "results/stack_out.h"
+
+struct stack_cli {
+	bool json, advise;
+};
+
+/* The options of `clyde stack`, one entry each (cli/optmodel.h). */
+static const struct clyde_opt stack_table[] = {
+	{ .name = "json",
+	  .type = CLYDE_OPT_FLAG,
+	  CLYDE_OPT_FIELD(struct stack_cli, json),
+	  .help = "write the stack as JSON to standard output" },
+	{ .name = "advise",
+	  .type = CLYDE_OPT_FLAG,
+	  CLYDE_OPT_FIELD(struct stack_cli, advise),
+	  .help = "check the geometry and settings and print each finding "
+		  "with the command that fixes it" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .help = "this text" },
+};
+
+static const struct clyde_optset stack_set = {
+	.prog = "clyde stack",
+	.opts = stack_table,
+	.nopts = sizeof(stack_table) / sizeof(stack_table[0]),
+	.max_operands = 2, /* one; a second is named in the message */
+};
 
 static void usage(FILE *f)
 {
@@ -29,13 +58,9 @@ static void usage(FILE *f)
 	      "block\n"
 	      "  layer below it: partitions, dm/LVM, md RAID, loop, zram, "
 	      "and the\n"
-	      "  member disks with their queue settings\n"
-	      "  --json            write the stack as JSON to standard output\n"
-	      "  --advise          check the geometry and settings and print "
-	      "each\n"
-	      "                    finding with the command that fixes it\n"
-	      "  -h, --help        this text\n",
+	      "  member disks with their queue settings\n",
 	      f);
+	clyde_opt_help(&stack_set, NULL, f);
 }
 
 static void write_json(const struct clyde_stack *s,
@@ -61,32 +86,31 @@ int clyde_cmd_stack(int argc, char **argv)
 	struct clyde_advice_list advice;
 	struct clyde_stack s;
 	struct clyde_ctx ctx;
-	int status = CLYDE_EXIT_USAGE;
+	int status = CLYDE_EXIT_USAGE, nops = 0, rc;
+	struct stack_cli cli;
+	const char *ops[2];
+	char err[256];
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return CLYDE_EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--advise")) {
-			advise = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr,
-				"clyde stack: unknown option '%s' (--json, "
-				"--advise, --help)\n",
-				argv[i]);
-			return CLYDE_EXIT_USAGE;
-		} else if (path) {
-			fprintf(stderr,
-				"clyde stack: one PATH or DEVICE, not also "
-				"'%s'\n",
-				argv[i]);
-			return CLYDE_EXIT_USAGE;
-		} else {
-			path = argv[i];
-		}
+	memset(&cli, 0, sizeof(cli));
+	rc = clyde_opt_parse(&stack_set, argc, argv, &cli, ops, &nops, err,
+			     sizeof(err));
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		usage(stdout);
+		return CLYDE_EXIT_OK;
 	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde stack: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (nops > 1) {
+		fprintf(stderr,
+			"clyde stack: one PATH or DEVICE, not also '%s'\n",
+			ops[1]);
+		return CLYDE_EXIT_USAGE;
+	}
+	path = nops ? ops[0] : NULL;
+	json = cli.json;
+	advise = cli.advise;
 	if (!path) {
 		fprintf(stderr, "clyde stack: which PATH or DEVICE? (see "
 				"clyde stack --help)\n");

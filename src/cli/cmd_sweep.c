@@ -20,6 +20,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/optmodel.h"
 #include "cli/opts.h"
 #include "exp/exp.h"
 #include "exp/plan.h"
@@ -29,34 +30,6 @@
 #include "report/exp_table.h"
 #include "report/experiment.h"
 #include "store/history.h"
-
-static const char usage_text[] =
-	"usage: clyde sweep [options] FILE\n"
-	"       clyde sweep --resume ID [--db PATH] [-k] [-q]\n"
-	"       clyde sweep --show ID | --list [--db PATH]\n"
-	"\n"
-	"Run an experiment: for every point of its axes (and every repeat,\n"
-	"interleaved), run the setup commands and sysfs/proc writes, the\n"
-	"workloads (clyde run, clyde tree, timed commands, fio), the\n"
-	"teardown; save each run in the results history; print a table at\n"
-	"the end.\n"
-	"\n"
-	"  -n, --dry-run          print every command and write, run nothing\n"
-	"  -D, --define NAME=VAL  set a [vars] variable (repeatable)\n"
-	"  -k, --keep-going       go on with the next point after a failure\n"
-	"      --resume ID        continue an interrupted experiment\n"
-	"      --show ID          print the table of a stored experiment\n"
-	"      --list             list the stored experiments\n"
-	"      --metrics KEY,...  the table's columns (all: every metric;\n"
-	"                         default: rates and timed seconds)\n"
-	"      --db PATH          results history (default under "
-	"XDG_DATA_HOME)\n"
-	"  -q, --quiet            no progress line\n"
-	"  -h, --help             this help\n"
-	"\n"
-	"Exit status: 0 ok, 1 invalid file or option (or a path another\n"
-	"sweep holds), 3 a point failed, 5 interrupted (resume with\n"
-	"--resume ID).  See docs/sweep.md.\n";
 
 struct sweep_cli {
 	const char *file;
@@ -680,94 +653,148 @@ static int list_experiments(struct clyde_ctx *ctx, struct clyde_history *h)
 	return 0;
 }
 
-/*
- * The options that take a value, as one table: the value of --db, --resume,
- * --metrics and --show goes to its field of the sweep_cli; -D/--define is
- * appended to the defines (*slot is then NULL).  Returns the value (and
- * advances *a past it), or NULL with *missing set when the option has no
- * value, or NULL when argv[*a] is none of them.
- */
-static const char *value_option(int argc, char **argv, int *a,
-				struct sweep_cli *c, const char ***slot,
-				bool *missing)
+/* -D/--define NAME=VALUE, repeatable: appended to c->defines (argc + 1
+ * slots, so it cannot overflow). */
+static int opt_define(void *base, const struct clyde_opt *o, const char *name,
+		      const char *arg, char *err, size_t len)
 {
-	const struct {
-		const char *name, *short_name;
-		const char **field;
-	} opts[] = {
-		{ "--define", "-D", NULL },
-		{ "--db", NULL, &c->db },
-		{ "--resume", NULL, &c->resume },
-		{ "--metrics", NULL, &c->metrics },
-		{ "--show", NULL, &c->show },
-	};
+	struct sweep_cli *c = base;
 
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		const char *v =
-			clyde_cli_option_value(argc, argv, a, opts[i].name,
-					       opts[i].short_name, missing);
+	(void)o;
+	(void)name;
+	(void)err;
+	(void)len;
+	c->defines[c->ndefines++] = (char *)arg;
+	return 0;
+}
 
-		if (v || *missing) {
-			*slot = opts[i].field;
-			return v;
-		}
-	}
-	return NULL;
+#define SWEEP_FIELD(M) CLYDE_OPT_FIELD(struct sweep_cli, M)
+
+/*
+ * The options of `clyde sweep`, one entry each (cli/optmodel.h).  -D and
+ * -n, the old spellings of --define and --dry-run, are still accepted but
+ * not shown: in clyde run they are bonnie++'s O_DIRECT and file count.
+ * To add an option: a field in struct sweep_cli, an entry here, a line in
+ * docs/clyde.1 (SWEEPS).
+ */
+static const struct clyde_opt sweep_table[] = {
+	{ .name = "dry-run",
+	  .type = CLYDE_OPT_FLAG,
+	  SWEEP_FIELD(dry_run),
+	  .help = "print every command and write, run nothing" },
+	{ .short_name = 'n',
+	  .type = CLYDE_OPT_FLAG,
+	  SWEEP_FIELD(dry_run),
+	  .hidden = true,
+	  .help = "old spelling of --dry-run" },
+	{ .name = "define",
+	  .type = CLYDE_OPT_CALL,
+	  .arg = "NAME=VAL",
+	  .call = opt_define,
+	  .help = "set a [vars] variable (repeatable)" },
+	{ .short_name = 'D',
+	  .type = CLYDE_OPT_CALL,
+	  .arg = "NAME=VAL",
+	  .call = opt_define,
+	  .hidden = true,
+	  .help = "old spelling of --define" },
+	{ .short_name = 'k',
+	  .name = "keep-going",
+	  .type = CLYDE_OPT_FLAG,
+	  SWEEP_FIELD(keep_going),
+	  .help = "go on with the next point after a failure" },
+	{ .name = "resume",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "ID",
+	  SWEEP_FIELD(resume),
+	  .kind = "experiment id",
+	  .help = "continue an interrupted experiment" },
+	{ .name = "show",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "ID",
+	  SWEEP_FIELD(show),
+	  .kind = "experiment id",
+	  .help = "print the table of a stored experiment" },
+	{ .name = "list",
+	  .type = CLYDE_OPT_FLAG,
+	  SWEEP_FIELD(list),
+	  .help = "list the stored experiments" },
+	{ .name = "metrics",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "KEY,...",
+	  SWEEP_FIELD(metrics),
+	  .kind = "metric list",
+	  .help = "the table's columns (all: every metric; default: rates "
+		  "and timed seconds)" },
+	{ .name = "db",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "PATH",
+	  SWEEP_FIELD(db),
+	  .kind = "path",
+	  .help = "results history (default under XDG_DATA_HOME)" },
+	{ .short_name = 'q',
+	  .name = "quiet",
+	  .type = CLYDE_OPT_FLAG,
+	  SWEEP_FIELD(quiet),
+	  .help = "no progress line" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .help = "this help" },
+};
+
+static const struct clyde_optset sweep_set = {
+	.prog = "clyde sweep",
+	.opts = sweep_table,
+	.nopts = sizeof(sweep_table) / sizeof(sweep_table[0]),
+	.max_operands = 1,
+};
+
+static void print_usage(void)
+{
+	fputs("usage: clyde sweep [options] FILE\n"
+	      "       clyde sweep --resume ID [--db PATH] [-k] [-q]\n"
+	      "       clyde sweep --show ID | --list [--db PATH]\n"
+	      "\n"
+	      "Run an experiment: for every point of its axes (and every "
+	      "repeat,\n"
+	      "interleaved), run the setup commands and sysfs/proc writes, "
+	      "the\n"
+	      "workloads (clyde run, clyde tree, timed commands, fio), the\n"
+	      "teardown; save each run in the results history; print a table "
+	      "at\n"
+	      "the end.\n"
+	      "\n",
+	      stdout);
+	clyde_opt_help(&sweep_set, NULL, stdout);
+	fputs("\n"
+	      "Exit status: 0 ok, 1 invalid file or option (or a path another\n"
+	      "sweep holds), 3 a point failed, 5 interrupted (resume with\n"
+	      "--resume ID).  See docs/sweep.md.\n",
+	      stdout);
 }
 
 static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 {
+	const char *file[1] = { NULL };
+	char err[512];
+	int rc, nfile = 0;
+
 	memset(c, 0, sizeof(*c));
 	c->defines = calloc((size_t)argc + 1, sizeof(char *));
 	if (!c->defines)
 		return -1;
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a], *v, **slot = NULL;
-		bool missing = false;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (!strcmp(arg, "-n") || !strcmp(arg, "--dry-run")) {
-			c->dry_run = true;
-		} else if (!strcmp(arg, "-k") || !strcmp(arg, "--keep-going")) {
-			c->keep_going = true;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			c->quiet = true;
-		} else if (!strcmp(arg, "--list")) {
-			c->list = true;
-		} else if ((v = value_option(argc, argv, &a, c, &slot,
-					     &missing)) ||
-			   missing) {
-			if (missing)
-				goto need_value;
-			if (slot)
-				*slot = v;
-			else
-				c->defines[c->ndefines++] = (char *)v;
-		} else if (!strncmp(arg, "-D", 2) && arg[2]) {
-			c->defines[c->ndefines++] = (char *)arg + 2;
-		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr,
-				"clyde sweep: unknown option \"%s\"; see clyde "
-				"sweep --help\n",
-				arg);
-			return -1;
-		} else if (!c->file) {
-			c->file = arg;
-		} else {
-			fprintf(stderr,
-				"clyde sweep: \"%s\": one FILE only; see clyde "
-				"sweep --help\n",
-				arg);
-			return -1;
-		}
-		continue;
-need_value:
-		fprintf(stderr, "clyde sweep: %s needs a value\n", arg);
+	rc = clyde_opt_parse(&sweep_set, argc, argv, c, file, &nfile, err,
+			     sizeof(err));
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		print_usage();
+		return 1;
+	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde sweep: %s\n", err);
 		return -1;
 	}
+	c->file = nfile ? file[0] : NULL;
 	if (!!c->file + !!c->resume + !!c->show + c->list != 1) {
 		fprintf(stderr,
 			"clyde sweep: name one of FILE, --resume ID, --show ID "
@@ -776,7 +803,7 @@ need_value:
 	}
 	if (c->resume && c->ndefines) {
 		fprintf(stderr,
-			"clyde sweep: -D with --resume: the "
+			"clyde sweep: --define with --resume: the "
 			"experiment keeps the defines it started with\n");
 		return -1;
 	}

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -21,111 +20,17 @@
 #include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/optmodel.h"
 #include "cli/outputs.h"
 #include "cli/run_dist.h"
 #include "core/size.h"
 #include "env/advise.h"
+#include "env/settle.h"
 #include "io/scratch.h"
 #include "store/history.h"
 #include "results/members_text.h"
 #include "results/tree_out.h"
 #include "workloads/tree.h"
-
-static const char help_text[] =
-	"Usage: clyde tree [OPTION]...\n"
-	"Generate a file tree (or take an existing one, read-only) and time\n"
-	"extracting, stat-walking, reading, walking in parallel and deleting "
-	"it.\n"
-	"\n"
-	"Where:\n"
-	"  -d, --dir DIR          generate the tree in a scratch directory in "
-	"DIR (.)\n"
-	"      --existing DIR     walk DIR instead, strictly read-only\n"
-	"Shape of a generated tree:\n"
-	"      --preset NAME      home (4.3 files/dir, mean 120 KB) or mail\n"
-	"                         (34 files/dir, mean 53 KB); default home\n"
-	"      --files N          regular files (10000)\n"
-	"      --dirs N           directories, the top one included\n"
-	"      --files-per-dir X  or: directories = files / X\n"
-	"      --depth N          levels below the top (preset: 8 or 3)\n"
-	"      --fanout N         most subdirectories per directory (auto)\n"
-	"      --size DIST        fixed:S, uniform:A-B or "
-	"lognormal:MEDIAN,SIGMA[,CAP]\n"
-	"      --seed N           random seed (default: from time and pid)\n"
-	"      --pattern P        file data: random (default) or zeros\n"
-	"What to run:\n"
-	"      --phases LIST      comma list of extract, stat_walk, read_walk,\n"
-	"                         par_stat_walk, par_read_walk, delete, or all\n"
-	"  -w, --workers K        workers of the parallel walks (4)\n"
-	"      --io-size S        bytes per read and write (128k)\n"
-	"      --no-drop-caches   keep the caches (default: drop before each\n"
-	"                         phase, needs root)\n"
-	"      --settle SECONDS   before each phase wait up to SECONDS (5) for\n"
-	"                         the devices to be idle; 0: only look\n"
-	"      --noatime          O_NOATIME on a generated tree too\n"
-	"      --one-file-system  do not walk into other filesystems\n"
-	"      --keep             keep the generated tree (its path goes to\n"
-	"                         stderr) for later --existing walks; no\n"
-	"                         delete phase\n"
-	"Output:\n" CLYDE_CLI_DEST_HELP
-	"  -v, --verbose          also each member disk's I/O per phase\n"
-	"      --no-advice        no advice on the storage stack\n"
-	"  -q, --quiet            no table and no progress\n"
-	"  -h, --help             this help\n"
-	"\n"
-	"Exit status: 0 ok, 1 invalid option, directory or output (nothing\n"
-	"run), 3 a phase failed or an output could not be written, 5\n"
-	"interrupted.  See docs/tree.md and clyde(1), TREE WORKLOADS.\n";
-
-enum {
-	OPT_EXISTING = 256,
-	OPT_PRESET,
-	OPT_FILES,
-	OPT_DIRS,
-	OPT_FPD,
-	OPT_DEPTH,
-	OPT_FANOUT,
-	OPT_SIZE,
-	OPT_SEED,
-	OPT_PATTERN,
-	OPT_PHASES,
-	OPT_IO_SIZE,
-	OPT_NO_DROP,
-	OPT_SETTLE,
-	OPT_NOATIME,
-	OPT_ONE_FS,
-	OPT_KEEP,
-	OPT_NO_ADVICE,
-};
-
-static const struct option long_opts[] = {
-	{ "dir", required_argument, NULL, 'd' },
-	{ "existing", required_argument, NULL, OPT_EXISTING },
-	{ "preset", required_argument, NULL, OPT_PRESET },
-	{ "files", required_argument, NULL, OPT_FILES },
-	{ "dirs", required_argument, NULL, OPT_DIRS },
-	{ "files-per-dir", required_argument, NULL, OPT_FPD },
-	{ "depth", required_argument, NULL, OPT_DEPTH },
-	{ "fanout", required_argument, NULL, OPT_FANOUT },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "pattern", required_argument, NULL, OPT_PATTERN },
-	{ "phases", required_argument, NULL, OPT_PHASES },
-	{ "workers", required_argument, NULL, 'w' },
-	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
-	{ "no-drop-caches", no_argument, NULL, OPT_NO_DROP },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "noatime", no_argument, NULL, OPT_NOATIME },
-	{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
-	{ "label", required_argument, NULL, 'm' },
-	CLYDE_CLI_DEST_LONG_OPTS,
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "no-advice", no_argument, NULL, OPT_NO_ADVICE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct tree_cli {
 	struct clyde_tree_config cfg;
@@ -138,217 +43,333 @@ struct tree_cli {
 	bool no_advice; /* --no-advice */
 	bool quiet;
 	bool keep;
-	bool help;
 	bool seed_given;
 	bool phases_given;
 	bool phases_all; /* --phases all: on --existing, every read-only one */
+	int preset;	 /* index in presets[] */
+	int pattern;	 /* 1: zeros */
 	/* Shape options, applied over the preset once it is known. */
-	const char *files, *dirs, *fpd, *depth, *fanout, *size;
+	uint64_t files, dirs;
+	double fpd;
+	unsigned depth, fanout;
+	const char *size;
+	bool files_given, dirs_given, fpd_given, depth_given, fanout_given;
 };
+
+/* --phases LIST: its own list syntax (workloads/tree.h). */
+static int opt_phases(void *base, const struct clyde_opt *o, const char *name,
+		      const char *arg, char *err, size_t len)
+{
+	struct tree_cli *c = base;
+
+	(void)o;
+	(void)name;
+	if (clyde_tree_phases_parse(arg, &c->cfg.phases, err, len) < 0)
+		return -1;
+	c->phases_given = true;
+	c->phases_all = !strcmp(arg, "all");
+	return 0;
+}
+
+static const struct clyde_opt_choice presets[] = {
+	{ "home", 0 },
+	{ "mail", 1 },
+	{ NULL, 0 },
+};
+
+static const struct clyde_opt_choice patterns[] = {
+	{ "random", 0 },
+	{ "zeros", 1 },
+	{ NULL, 0 },
+};
+
+enum {
+	G_WHERE,
+	G_SHAPE,
+	G_RUN,
+	G_OUTPUT
+};
+
+#define TREE_FIELD(M) CLYDE_OPT_FIELD(struct tree_cli, M)
+#define TREE_GIVEN(M) CLYDE_OPT_GIVEN(struct tree_cli, M)
+
+/*
+ * The options of `clyde tree`, one entry each (cli/optmodel.h); the
+ * parser, its messages and --help are made from them.  To add one: a
+ * field in struct tree_cli (or its cfg, with the default in
+ * clyde_tree_config_init), an entry here, a line in docs/clyde.1.
+ */
+static const struct clyde_opt tree_table[] = {
+	{ .short_name = 'd',
+	  .name = "dir",
+	  .type = CLYDE_OPT_STRING,
+	  .group = G_WHERE,
+	  .arg = "DIR",
+	  TREE_FIELD(dir),
+	  .kind = "directory name",
+	  .show_default = true,
+	  .help = "generate the tree in a scratch directory in DIR" },
+	{ .name = "existing",
+	  .type = CLYDE_OPT_STRING,
+	  .group = G_WHERE,
+	  .arg = "DIR",
+	  TREE_FIELD(cfg.existing),
+	  .kind = "directory name",
+	  .help = "walk DIR instead, strictly read-only" },
+	{ .name = "preset",
+	  .type = CLYDE_OPT_ENUM,
+	  .group = G_SHAPE,
+	  .arg = "NAME",
+	  .choices = presets,
+	  TREE_FIELD(preset),
+	  .kind = "a preset",
+	  .show_default = true,
+	  .help = "home (4.3 files/dir, mean 120 KB) or mail (34 files/dir, "
+		  "mean 53 KB)" },
+	{ .name = "files",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_SHAPE,
+	  .arg = "N",
+	  TREE_FIELD(files),
+	  TREE_GIVEN(files_given),
+	  .max = 4000000000ull,
+	  .show_default = true,
+	  .help = "regular files" },
+	{ .name = "dirs",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_SHAPE,
+	  .arg = "N",
+	  TREE_FIELD(dirs),
+	  TREE_GIVEN(dirs_given),
+	  .min = 1,
+	  .max = CLYDE_TREE_MAX_DIRS,
+	  .help = "directories, the top one included" },
+	{ .name = "files-per-dir",
+	  .type = CLYDE_OPT_DOUBLE,
+	  .group = G_SHAPE,
+	  .arg = "X",
+	  TREE_FIELD(fpd),
+	  TREE_GIVEN(fpd_given),
+	  .dmin = 0,
+	  .dmin_open = true,
+	  .dmax = 1e9,
+	  .dmax_open = true,
+	  .help = "or: directories = files / X" },
+	{ .name = "depth",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_SHAPE,
+	  .arg = "N",
+	  TREE_FIELD(depth),
+	  TREE_GIVEN(depth_given),
+	  .max = CLYDE_TREE_MAX_DEPTH,
+	  .help = "levels below the top (preset: 8 or 3)" },
+	{ .name = "fanout",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_SHAPE,
+	  .arg = "N",
+	  TREE_FIELD(fanout),
+	  TREE_GIVEN(fanout_given),
+	  .min = 1,
+	  .help = "most subdirectories per directory (auto)" },
+	{ .name = "size",
+	  .type = CLYDE_OPT_STRING,
+	  .group = G_SHAPE,
+	  .arg = "DIST",
+	  TREE_FIELD(size),
+	  .kind = "size distribution",
+	  .help = "fixed:S, uniform:A-B or lognormal:MEDIAN,SIGMA[,CAP]" },
+	{ .name = "seed",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_SHAPE,
+	  .arg = "N",
+	  TREE_FIELD(cfg.seed),
+	  TREE_GIVEN(seed_given),
+	  .help = "random seed (default: from time and pid)" },
+	{ .name = "pattern",
+	  .type = CLYDE_OPT_ENUM,
+	  .group = G_SHAPE,
+	  .arg = "P",
+	  .choices = patterns,
+	  TREE_FIELD(pattern),
+	  .kind = "a pattern",
+	  .show_default = true,
+	  .help = "file data: random or zeros" },
+	{ .name = "phases",
+	  .type = CLYDE_OPT_CALL,
+	  .group = G_RUN,
+	  .arg = "LIST",
+	  .call = opt_phases,
+	  .help = "comma list of extract, stat_walk, read_walk, "
+		  "par_stat_walk, par_read_walk, delete, or all" },
+	{ .short_name = 'w',
+	  .name = "workers",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_RUN,
+	  .arg = "K",
+	  TREE_FIELD(cfg.workers),
+	  .min = 1,
+	  .max = 1024,
+	  .show_default = true,
+	  .help = "workers of the parallel walks" },
+	{ .name = "io-size",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_RUN,
+	  .arg = "S",
+	  TREE_FIELD(cfg.io_size),
+	  .suffixes = "km",
+	  .shift = 10,
+	  .min = 1,
+	  .max = CLYDE_TREE_MAX_IO_SIZE,
+	  .show_default = true,
+	  .help = "bytes per read and write" },
+	{ .name = "no-drop-caches",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  TREE_FIELD(cfg.drop_caches),
+	  .invert = true,
+	  .help = "keep the caches (default: drop before each phase, needs "
+		  "root)" },
+	{ .name = "settle",
+	  .type = CLYDE_OPT_SECONDS,
+	  .group = G_RUN,
+	  .arg = "SECONDS",
+	  TREE_FIELD(cfg.settle_ns),
+	  .dmin = 0,
+	  .dmax = CLYDE_SETTLE_MAX_S,
+	  .form = "use seconds from 0 to 3600, e.g. 5 or 0.5",
+	  .help = "before each phase wait up to SECONDS (5) for the devices "
+		  "to be idle; 0: only look" },
+	{ .name = "noatime",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  TREE_FIELD(cfg.noatime),
+	  .help = "O_NOATIME on a generated tree too" },
+	{ .name = "one-file-system",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  TREE_FIELD(cfg.one_fs),
+	  .help = "do not walk into other filesystems" },
+	{ .name = "keep",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  TREE_FIELD(keep),
+	  .help = "keep the generated tree (its path goes to stderr) for "
+		  "later --existing walks; no delete phase" },
+	CLYDE_CLI_LABEL_OPT(struct tree_cli, G_OUTPUT),
+	CLYDE_CLI_DEST_OPTS(struct tree_cli, G_OUTPUT),
+	{ .short_name = 'v',
+	  .name = "verbose",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_OUTPUT,
+	  TREE_FIELD(verbose),
+	  .help = "also each member disk's I/O per phase" },
+	{ .name = "no-advice",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_OUTPUT,
+	  TREE_FIELD(no_advice),
+	  .help = "no advice on the storage stack" },
+	{ .short_name = 'q',
+	  .name = "quiet",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_OUTPUT,
+	  TREE_FIELD(quiet),
+	  .help = "no table and no progress" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .group = G_OUTPUT,
+	  .help = "this help" },
+};
+
+static const char *const tree_groups[] = {
+	[G_WHERE] = "\nWhere:",
+	[G_SHAPE] = "Shape of a generated tree:",
+	[G_RUN] = "What to run:",
+	[G_OUTPUT] = "Output:",
+};
+
+static const struct clyde_optset tree_set = {
+	.prog = "clyde tree",
+	.opts = tree_table,
+	.nopts = sizeof(tree_table) / sizeof(tree_table[0]),
+	.groups = tree_groups,
+	.ngroups = sizeof(tree_groups) / sizeof(tree_groups[0]),
+};
+
+static void tree_cli_init(struct tree_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	clyde_tree_config_init(&c->cfg);
+	c->dir = ".";
+	c->files = 10000; /* over the preset's shape */
+}
+
+static int print_help(void)
+{
+	struct tree_cli d;
+
+	tree_cli_init(&d);
+	fputs("Usage: clyde tree [OPTION]...\n"
+	      "Generate a file tree (or take an existing one, read-only) and "
+	      "time\n"
+	      "extracting, stat-walking, reading, walking in parallel and "
+	      "deleting it.\n",
+	      stdout);
+	clyde_opt_help(&tree_set, &d, stdout);
+	fputs("\n"
+	      "Exit status: 0 ok, 1 invalid option, directory or output "
+	      "(nothing\n"
+	      "run), 3 a phase failed or an output could not be written, 5\n"
+	      "interrupted.  See docs/tree.md and clyde(1), TREE WORKLOADS.\n",
+	      stdout);
+	return fflush(stdout) || ferror(stdout) ? CLYDE_EXIT_USAGE :
+						  CLYDE_EXIT_OK;
+}
 
 /* Build cfg->shape: the preset for --files, then the options over it. */
 static int apply_shape(struct tree_cli *c, char *err, size_t len)
 {
 	struct clyde_tree_shape *s = &c->cfg.shape;
-	uint64_t files = 10000, v;
 
-	if (c->files && clyde_cli_parse_count("--files", c->files, 0,
-					      4000000000ull, &files, err, len))
-		return -1;
-	if (clyde_tree_preset(c->cfg.preset, files, s) < 0)
-		return clyde_cli_bad(err, len, "%s \"%s\": want home or mail",
-				     "--preset", c->cfg.preset);
-	if (c->dirs && c->fpd)
+	if (clyde_tree_preset(c->cfg.preset, c->files, s) < 0)
+		return clyde_cli_bad(err, len,
+				     "--preset \"%s\": want home or mail",
+				     c->cfg.preset);
+	if (c->dirs_given && c->fpd_given)
 		return clyde_cli_bad(err, len, "%s and %s: give one of them",
 				     "--dirs", "--files-per-dir");
-	if (c->dirs) {
-		/* At least the top directory. */
-		if (clyde_cli_parse_count("--dirs", c->dirs, 1,
-					  CLYDE_TREE_MAX_DIRS, &v, err, len))
-			return -1;
-		s->dirs = v;
-	}
-	if (c->fpd) {
-		char *end;
-
-		errno = 0;
-		s->files_per_dir = strtod(c->fpd, &end);
-		if (errno || *end || end == c->fpd ||
-		    !(s->files_per_dir > 0 && s->files_per_dir < 1e9))
-			return clyde_cli_bad(
-				err, len,
-				"%s \"%s\": want a number above 0 and "
-				"below 1000000000",
-				"--files-per-dir", c->fpd);
-	}
-	if (c->depth) {
-		if (clyde_cli_parse_count("--depth", c->depth, 0,
-					  CLYDE_TREE_MAX_DEPTH, &v, err, len))
-			return -1;
-		s->depth = (unsigned)v;
-	}
-	if (c->fanout) {
-		if (clyde_cli_parse_count("--fanout", c->fanout, 1, UINT32_MAX,
-					  &v, err, len))
-			return -1;
-		s->fanout = (unsigned)v;
-	}
+	if (c->dirs_given)
+		s->dirs = c->dirs;
+	if (c->fpd_given)
+		s->files_per_dir = c->fpd;
+	if (c->depth_given)
+		s->depth = c->depth;
+	if (c->fanout_given)
+		s->fanout = c->fanout;
 	if (c->size && clyde_size_dist_parse(c->size, &s->size, err, len) < 0)
 		return -1;
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
-		      size_t len)
+/* 0 (c->help set for --help), or -1 with the message in err. */
+static int parse_args(int argc, char **argv, struct tree_cli *c, bool *help,
+		      char *err, size_t len)
 {
-	uint64_t v;
-	int o;
+	int rc;
 
-	memset(c, 0, sizeof(*c));
-	clyde_tree_config_init(&c->cfg);
+	tree_cli_init(c);
+	/* CLYDE_SETTLE=SECONDS is --settle's default; --settle wins. */
 	if (clyde_cli_settle_env(&c->cfg.settle_ns, err, len))
 		return -1;
-	c->dir = ".";
-	opterr = 0;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, ":d:w:m:qvh", long_opts, NULL)) !=
-	       -1) {
-		switch (o) {
-		case 'd':
-			c->dir = optarg;
-			break;
-		case OPT_EXISTING:
-			c->cfg.existing = optarg;
-			break;
-		case OPT_PRESET:
-			snprintf(c->cfg.preset, sizeof(c->cfg.preset), "%s",
-				 optarg);
-			if (strcmp(optarg, "home") && strcmp(optarg, "mail"))
-				return clyde_cli_bad(
-					err, len,
-					"%s \"%s\": want home or mail",
-					"--preset", optarg);
-			break;
-		case OPT_FILES:
-			c->files = optarg;
-			break;
-		case OPT_DIRS:
-			c->dirs = optarg;
-			break;
-		case OPT_FPD:
-			c->fpd = optarg;
-			break;
-		case OPT_DEPTH:
-			c->depth = optarg;
-			break;
-		case OPT_FANOUT:
-			c->fanout = optarg;
-			break;
-		case OPT_SIZE:
-			c->size = optarg;
-			break;
-		case OPT_SEED:
-			if (clyde_u64_parse(optarg, &c->cfg.seed) < 0)
-				return clyde_cli_bad(err, len,
-						     "%s \"%s\": want a number",
-						     "--seed", optarg);
-			c->seed_given = true;
-			break;
-		case OPT_PATTERN:
-			if (!strcmp(optarg, "zeros"))
-				c->cfg.zeros = true;
-			else if (!strcmp(optarg, "random"))
-				c->cfg.zeros = false;
-			else
-				return clyde_cli_bad(
-					err, len,
-					"%s \"%s\": want random or zeros",
-					"--pattern", optarg);
-			break;
-		case OPT_PHASES:
-			if (clyde_tree_phases_parse(optarg, &c->cfg.phases, err,
-						    len) < 0)
-				return -1;
-			c->phases_given = true;
-			c->phases_all = !strcmp(optarg, "all");
-			break;
-		case 'w':
-			if (clyde_cli_parse_count("--workers", optarg, 1, 1024,
-						  &v, err, len))
-				return -1;
-			c->cfg.workers = (unsigned)v;
-			break;
-		case OPT_IO_SIZE:
-			if (clyde_size_parse(optarg, "km", 10, &v) < 0 ||
-			    v == 0 || v > CLYDE_TREE_MAX_IO_SIZE)
-				return clyde_cli_bad(
-					err, len,
-					"%s \"%s\": want a size from 1 to "
-					"1m",
-					"--io-size", optarg);
-			c->cfg.io_size = (size_t)v;
-			break;
-		case OPT_NO_DROP:
-			c->cfg.drop_caches = false;
-			break;
-		case OPT_SETTLE:
-			if (clyde_cli_parse_settle("--settle", optarg,
-						   &c->cfg.settle_ns, err, len))
-				return -1;
-			break;
-		case OPT_NOATIME:
-			c->cfg.noatime = true;
-			break;
-		case OPT_ONE_FS:
-			c->cfg.one_fs = true;
-			break;
-		case 'm':
-			snprintf(c->cfg.label, sizeof(c->cfg.label), "%s",
-				 optarg);
-			break;
-		case CLYDE_OPT_JSON:
-			c->json = optarg;
-			break;
-		case CLYDE_OPT_CSV:
-			c->csv = optarg;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case OPT_KEEP:
-			c->keep = true;
-			break;
-		case CLYDE_OPT_DB:
-			if (!*optarg)
-				return clyde_cli_bad(
-					err, len, "--db: needs a path%s", "");
-			c->db = optarg;
-			break;
-		case CLYDE_OPT_NO_SAVE:
-			c->no_save = true;
-			break;
-		case 'v':
-			c->verbose = true;
-			break;
-		case OPT_NO_ADVICE:
-			c->no_advice = true;
-			break;
-		case 'h':
-			c->help = true;
-			return 0;
-		case ':':
-			return clyde_cli_bad(err, len,
-					     "%s%s: needs an argument",
-					     argv[optind - 1], "");
-		default:
-			return clyde_cli_bad(err, len,
-					     "unknown option \"%s\"%s",
-					     argv[optind - 1], "");
-		}
-	}
-	if (optind < argc)
-		return clyde_cli_bad(err, len, "unexpected argument \"%s\"%s",
-				     argv[optind], "");
+	rc = clyde_opt_parse(&tree_set, argc, argv, c, NULL, NULL, err, len);
+	*help = rc == CLYDE_OPT_STOP_HELP;
+	if (rc == CLYDE_OPT_STOP_HELP)
+		return 0;
+	if (rc != CLYDE_OPT_PARSED)
+		return -1;
+	snprintf(c->cfg.preset, sizeof(c->cfg.preset), "%s",
+		 presets[c->preset].name);
+	c->cfg.zeros = c->pattern == 1;
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
 		return clyde_cli_bad(
 			err, len,
@@ -356,13 +377,13 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			"standard output%s",
 			"");
 	if (c->cfg.existing) {
-		const char *gen = c->files  ? "--files" :
-				  c->dirs   ? "--dirs" :
-				  c->fpd    ? "--files-per-dir" :
-				  c->depth  ? "--depth" :
-				  c->fanout ? "--fanout" :
-				  c->size   ? "--size" :
-					      NULL;
+		const char *gen = c->files_given  ? "--files" :
+				  c->dirs_given	  ? "--dirs" :
+				  c->fpd_given	  ? "--files-per-dir" :
+				  c->depth_given  ? "--depth" :
+				  c->fanout_given ? "--fanout" :
+				  c->size	  ? "--size" :
+						    NULL;
 
 		if (gen)
 			return clyde_cli_bad(
@@ -394,12 +415,11 @@ static int parse_args(int argc, char **argv, struct tree_cli *c, char *err,
 			"");
 	if (apply_shape(c, err, len) < 0)
 		return -1;
-	if (c->files || c->dirs || c->fpd || c->depth || c->fanout || c->size) {
-		/* The preset was only a starting point: say so in the
-		 * record unless only the file count changed. */
-		if (c->dirs || c->fpd || c->depth || c->fanout || c->size)
-			c->cfg.preset[0] = '\0';
-	}
+	/* The preset was only a starting point: say so in the record
+	 * unless only the file count changed. */
+	if (c->dirs_given || c->fpd_given || c->depth_given ||
+	    c->fanout_given || c->size)
+		c->cfg.preset[0] = '\0';
 	return 0;
 }
 
@@ -407,8 +427,9 @@ int clyde_tree_check_args(int argc, char **argv, const char **dir, char *err,
 			  size_t len)
 {
 	struct tree_cli c;
+	bool help;
 
-	if (parse_args(argc, argv, &c, err, len) < 0)
+	if (parse_args(argc, argv, &c, &help, err, len) < 0)
 		return -1;
 	if (dir)
 		*dir = c.cfg.existing ? NULL : c.dir;
@@ -607,17 +628,17 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 					  .before_phase = before_phase,
 					  .after_phase = after_phase };
 	char err[1024];
+	bool help;
 	int status = CLYDE_EXIT_OK, ret;
 
-	if (parse_args(argc, argv, &c, err, sizeof(err)) < 0) {
+	if (parse_args(argc, argv, &c, &help, err, sizeof(err)) < 0) {
 		/* The same on every rank: rank 0 says it once. */
 		if (clyde_run_dist_leader(rd))
 			fprintf(stderr, "clyde tree: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
-	if (c.help) {
-		return clyde_cli_help(help_text);
-	}
+	if (help)
+		return print_help();
 	if (!c.seed_given)
 		c.cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
 			     0xffffffffu;

@@ -18,6 +18,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/outputs.h"
+#include "io/engine.h"
 #include "results/dev_out.h"
 #include "results/members_text.h"
 #include "workloads/dev.h"
@@ -151,7 +152,30 @@ static int execute(const char *cmd, struct clyde_dev_cli *c)
 	return status;
 }
 
-int clyde_dev_cli_main(const char *cmd, const char *help_text,
+const struct clyde_opt_choice clyde_dev_patterns[] = {
+	{ "random", 0 },
+	{ "zeros", 1 },
+	{ NULL, 0 },
+};
+
+void clyde_dev_cli_init(struct clyde_dev_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	clyde_dev_config_init(&c->cfg);
+	c->table = true;
+	c->engine = clyde_engine_find(c->cfg.engine);
+	c->pattern = c->cfg.zeros ? 1 : 0;
+}
+
+void clyde_dev_cli_apply(struct clyde_dev_cli *c)
+{
+	if (c->engine)
+		snprintf(c->cfg.engine, sizeof(c->cfg.engine), "%s",
+			 c->engine->name);
+	c->cfg.zeros = c->pattern == 1;
+}
+
+int clyde_dev_cli_main(const char *cmd, int (*print_help)(void),
 		       clyde_dev_cli_parse_fn parse, int argc, char **argv)
 {
 	struct clyde_dev_cli c;
@@ -163,6 +187,6 @@ int clyde_dev_cli_main(const char *cmd, const char *help_text,
 		return CLYDE_EXIT_USAGE;
 	}
 	if (help)
-		return clyde_cli_help(help_text);
+		return print_help();
 	return execute(cmd, &c);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/optmodel.h"
 #include "results/dev_result.h"
 
 struct clyde_dev_cli {
@@ -22,16 +23,27 @@ struct clyde_dev_cli {
 	bool seed_given;
 	bool rand_ops_given; /* --rand-ops (a cap with --runtime) */
 	bool loops_given;    /* -c (a cap with --runtime) */
+	/* Option fields the commands turn into cfg after parsing. */
+	const struct clyde_engine_ops *engine; /* --engine */
+	int pattern;			       /* --pattern: 1 zeros */
+	const char *device;		       /* zcav -f DEVICE */
 };
 
-/* zcav's -b "block-MiB[:chunk]" into z (the chunk: a plain number is MiB,
- * or a size with k or m).  0, or -1 with the message in err. */
-int clyde_dev_zcav_block_parse(const char *s, struct clyde_zcav_config *z,
-			       char *err, size_t len);
+/* --pattern's choices (random, zeros), for the option tables. */
+extern const struct clyde_opt_choice clyde_dev_patterns[];
 
-/* --pattern random|zeros into cfg->zeros.  0, or -1 with the message. */
-int clyde_dev_pattern_parse(const char *arg, struct clyde_dev_config *cfg,
-			    char *err, size_t len);
+/* zcav's -b "block-MiB[:chunk]" (the chunk: a plain number is MiB, or a
+ * size with k or m), as an option of the model (cli/optmodel.h) on a
+ * struct clyde_dev_cli. */
+int clyde_dev_zcav_block_opt(void *base, const struct clyde_opt *o,
+			     const char *name, const char *arg, char *err,
+			     size_t len);
+
+/* Fill c with the defaults of `clyde dev` (zcav changes its tests). */
+void clyde_dev_cli_init(struct clyde_dev_cli *c);
+
+/* After parsing: the engine and pattern options into c->cfg. */
+void clyde_dev_cli_apply(struct clyde_dev_cli *c);
 
 /* Reads `clyde CMD`'s arguments into c; --help sets *help.  0, or -1
  * with the message in err. */
@@ -40,10 +52,10 @@ typedef int (*clyde_dev_cli_parse_fn)(int argc, char **argv,
 				      char *err, size_t len);
 
 /* The whole of `clyde CMD` ("dev", "zcav"): read the command line with
- * parse, printing a mistake ("clyde CMD: ...") or the help text, then
- * run c's tests on the device and report.  Returns the exit status
- * (enum clyde_exit). */
-int clyde_dev_cli_main(const char *cmd, const char *help_text,
+ * parse, printing a mistake ("clyde CMD: ...") or the help (print_help,
+ * which returns the exit status), then run c's tests on the device and
+ * report.  Returns the exit status (enum clyde_exit). */
+int clyde_dev_cli_main(const char *cmd, int (*print_help)(void),
 		       clyde_dev_cli_parse_fn parse, int argc, char **argv);
 
 /* Take the device path; 0, or -1 with the message in err. */

@@ -37,36 +37,48 @@ enum clyde_cli_out {
 	CLYDE_CLI_OUT_COUNT
 };
 
-/* The destination options' getopt_long values, above any command's own,
- * and their entries in its table of long options. */
-enum {
-	CLYDE_OPT_JSON = 0x400,
-	CLYDE_OPT_CSV,
-	CLYDE_OPT_DB,
-	CLYDE_OPT_NO_SAVE,
-};
-
-/* clang-format off */
-#define CLYDE_CLI_DEST_LONG_OPTS                                  \
-	{ "json", required_argument, NULL, CLYDE_OPT_JSON },      \
-	{ "csv", required_argument, NULL, CLYDE_OPT_CSV },        \
-	{ "db", required_argument, NULL, CLYDE_OPT_DB },          \
-	{ "no-save", no_argument, NULL, CLYDE_OPT_NO_SAVE }
-/* clang-format on */
-
-/* Their --help lines, with -m (the run's label), for `clyde tree` and
- * `clyde dev`. */
-#define CLYDE_CLI_DEST_HELP                                                  \
-	"  -m, --label NAME       name of the run (default: host name)\n"    \
-	"      --json FILE        write the result as JSON (- for stdout)\n" \
-	"      --csv FILE         append a CSV line, a header first when "   \
-	"FILE\n"                                                             \
-	"                         is new or empty (-: header and line on "   \
-	"stdout)\n"                                                          \
-	"      --db PATH          results history to save the run in "       \
-	"(default:\n"                                                        \
-	"                         $XDG_DATA_HOME/clyde/results.db)\n"        \
-	"      --no-save          do not save the run in the history\n"
+/*
+ * The destination options of `clyde tree`, `clyde dev` and `clyde zcav`
+ * as entries of their option tables (cli/optmodel.h): -m/--label (not in
+ * zcav), and --json, --csv, --db and --no-save.  TYPE is the command's
+ * struct; it has cfg.label (a char array), json, csv, db and no_save.
+ */
+#define CLYDE_CLI_LABEL_OPT(TYPE, GROUP)                                   \
+	{                                                                  \
+		.short_name = 'm', .name = "label", .type = CLYDE_OPT_BUF, \
+		.group = (GROUP), .arg = "NAME",                           \
+		CLYDE_OPT_FIELD(TYPE, cfg.label), .kind = "label",         \
+		.help = "name of the run (default: host name)"             \
+	}
+#define CLYDE_CLI_DEST_OPTS(TYPE, GROUP)                                           \
+	{ .name = "json",                                                          \
+	  .type = CLYDE_OPT_STRING,                                                \
+	  .group = (GROUP),                                                        \
+	  .arg = "FILE",                                                           \
+	  CLYDE_OPT_FIELD(TYPE, json),                                             \
+	  .kind = "file name",                                                     \
+	  .help = "write the result as JSON (- for stdout)" },                     \
+		{ .name = "csv",                                                   \
+		  .type = CLYDE_OPT_STRING,                                        \
+		  .group = (GROUP),                                                \
+		  .arg = "FILE",                                                   \
+		  CLYDE_OPT_FIELD(TYPE, csv),                                      \
+		  .kind = "file name",                                             \
+		  .help = "append a CSV line, a header first when FILE is new or " \
+			  "empty (-: header and line on stdout)" },                \
+		{ .name = "db",                                                    \
+		  .type = CLYDE_OPT_STRING,                                        \
+		  .group = (GROUP),                                                \
+		  .arg = "PATH",                                                   \
+		  CLYDE_OPT_FIELD(TYPE, db),                                       \
+		  .kind = "path",                                                  \
+		  .help = "results history to save the run in (default: "          \
+			  "$XDG_DATA_HOME/clyde/results.db)" },                    \
+	{                                                                          \
+		.name = "no-save", .type = CLYDE_OPT_FLAG, .group = (GROUP),       \
+		CLYDE_OPT_FIELD(TYPE, no_save),                                    \
+		.help = "do not save the run in the history"                       \
+	}
 
 /* What the command line asked for; NULL: not wanted. */
 struct clyde_cli_dest {

@@ -148,8 +148,9 @@ extern const struct clyde_engine_ops clyde_engine_io_uring;
  * with a message that says so. */
 const struct clyde_engine_ops *clyde_engine_find(const char *name);
 
-/* The engines' names for messages and help texts: "psync|io_uring" (the
- * table's names in its order; test_engine checks that they agree). */
+/* The engines' names for messages and help texts: "psync|io_uring", made
+ * from the engine table in its order, so no list of names is typed
+ * anywhere else (test_engine checks the text). */
 const char *clyde_engine_names(void);
 
 /*

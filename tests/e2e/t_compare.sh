@@ -227,7 +227,7 @@ expect_rc 0 "--help"
 assert_file_match "$T/out" '^usage: clyde compare' "usage on stdout"
 # --help matches the parser: every option it lists is accepted, and every
 # option the parser takes is listed.
-grep -oE '^  (-h, )?--[a-z-]+' "$T/out" | sed -E 's/^ +(-h, )?//' >"$T/helpopts"
+grep -oE '^ {2,6}(-h, )?--[a-z-]+' "$T/out" | sed -E 's/^ +(-h, )?//' >"$T/helpopts"
 assert_eq "$(sort "$T/helpopts" | tr '\n' ' ')" \
 	"--baseline --format --help --label --merge-repeats " \
 	"--help lists the options compare takes"

@@ -137,6 +137,6 @@ fi
 run_clyde dev "$img" --no-save --pattern ones
 expect_rc 1 "--pattern ones is refused"
 assert_eq "$(wc -l <"$T/err")" 1 "in one line"
-assert_file_match "$T/err" '^clyde dev: --pattern "ones": want random or zeros$' \
+assert_file_match "$T/err" '^clyde dev: --pattern: "ones" is not a pattern; use random or zeros$' \
 	"naming the option and what it takes"
 done_testing

@@ -78,6 +78,38 @@ while read -r o; do
 done <"$T/help.opts"
 ok "clyde accepts every option --help lists"
 
+# Every other command: each option its --help lists (the lines the
+# option model writes, cli/optmodel.c) is described in that command's
+# section of clyde.1, and the command accepts it.
+man_section()
+{
+	awk -v sec="$2" '/^\.SH / { on = ($0 == ".SH " sec || $0 == ".SH \"" sec "\"") }
+	     on' "$1" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g'
+}
+for spec in "tree:TREE WORKLOADS" "dev:DEVICE TESTS" "zcav:DEVICE TESTS" \
+	"sweep:SWEEPS" "history:HISTORY" "compare:COMPARE AND REPORT" \
+	"report:COMPARE AND REPORT" "stack:STORAGE STACK"; do
+	cmd=${spec%%:*} sec=${spec#*:}
+	run_clyde "$cmd" --help
+	expect_rc 0 "clyde $cmd --help exits 0"
+	assert_file_no_match "$T/out" '^.{81,}$' "clyde $cmd --help fits 80 columns"
+	help_options "$T/out" >"$T/$cmd.opts"
+	man_section "$MAN" "$sec" >"$T/$cmd.man"
+	[[ -s $T/$cmd.man ]] || fail "clyde.1 has no $sec section"
+	n=$(wc -l <"$T/$cmd.opts")
+	((n >= 3)) || fail "clyde $cmd --help: only $n options found"
+	missing=
+	while read -r o; do
+		# -h, --help: every command's, described once in OPTIONS.
+		[[ $o == -h || $o == --help ]] && continue
+		grep -qE -- "(^|[^A-Za-z0-9-])$o([^A-Za-z0-9-]|\$)" "$T/$cmd.man" ||
+			missing+="$o "
+	done <"$T/$cmd.opts"
+	[[ -z $missing ]] ||
+		fail "clyde $cmd --help lists options clyde.1 ($sec) does not describe: $missing"
+	ok "clyde.1 $sec describes the $n options of clyde $cmd --help"
+done
+
 # The sections a man page needs.
 for s in NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT FILES 'EXIT STATUS' \
 	EXAMPLES 'SEE ALSO'; do

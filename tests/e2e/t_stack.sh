@@ -36,7 +36,7 @@ bad_usage()
 	[[ ! -s $T/out ]] || fail "clyde stack $* wrote to stdout"
 }
 bad_usage 'which PATH or DEVICE'
-bad_usage "unknown option '--frobnicate'" --frobnicate /
+bad_usage 'unknown option "--frobnicate"; see clyde stack --help' --frobnicate /
 bad_usage "one PATH or DEVICE, not also 'b'" a b
 bad_usage "stat $T/missing" "$T/missing"
 

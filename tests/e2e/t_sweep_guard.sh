@@ -111,7 +111,7 @@ printf '[experiment]\nname = opts\nrepeat = 1\naxis a = 1\n[point]\nsetup = touc
 	"$T" "$T/d" >"$T/tree.ini"
 run_clyde sweep -n "$T/tree.ini"
 expect_rc 1 "tree = --files -5: the dry run refuses it"
-assert_file_match "$T/err" 'tree.ini:8: workload w, point 1: --files "-5"' \
+assert_file_match "$T/err" 'tree.ini:8: workload w, point 1: --files: "-5"' \
 	"  naming the file, line and option"
 run_clyde sweep -q --db "$DB" "$T/tree.ini"
 expect_rc 1 "  and the sweep exits 1 at parse time"

@@ -204,11 +204,14 @@ range_ok()
 			fail "$opt $v is refused, though the message offers it"
 		}
 	done
+	# The option model's range message (cli/optmodel.c).
+	local range="must be from $lo to $hi"
+	[[ $lo == 0 ]] && range="must be at most $hi"
 	for v in $below $above; do
 		run_clyde tree -d "$T/no-such-dir" --no-save "$opt" "$v"
 		expect_rc 1 "$opt $v refused"
 		assert_file_match "$T/err" \
-			"^clyde tree: $opt \"$v\": want a number from $lo to $hi\$" \
+			"^clyde tree: $opt $v: $range\$" \
 			"$opt $v: the message gives the accepted range"
 	done
 }
@@ -222,7 +225,7 @@ for v in 1 1m; do
 done
 for v in 0 1025k; do
 	run_clyde tree -d "$T/no-such-dir" --io-size "$v"
-	assert_file_match "$T/err" "^clyde tree: --io-size \"$v\": want a size from 1 to 1m\$" \
+	assert_file_match "$T/err" "^clyde tree: --io-size $v: must be from 1 to 1m\$" \
 		"--io-size $v: the message gives the accepted range"
 done
 for v in 0.001 999999999; do
@@ -231,7 +234,7 @@ done
 for v in 0 1000000000; do
 	run_clyde tree -d "$T/no-such-dir" --files-per-dir "$v"
 	assert_file_match "$T/err" \
-		"^clyde tree: --files-per-dir \"$v\": want a number above 0 and below 1000000000\$" \
+		"^clyde tree: --files-per-dir $v: must be above 0 and below 1000000000\$" \
 		"--files-per-dir $v: the message gives the accepted range"
 done
 ok "every tree range message matches the parser"

@@ -525,7 +525,9 @@ static void test_help_matches_parser(void)
 	CHECK(strstr(text, "Usage: clyde [run] [OPTION]...") != NULL);
 	CHECK(strstr(text, "-f[MiB], --fast[=MiB]") != NULL);
 	CHECK(strstr(text, "-s, --size SIZE[:CHUNK[:SEEKS[:SEEKERS]]]"));
-	CHECK(strstr(text, "\nbonnie++ options:\n") != NULL);
+	CHECK(strstr(text,
+		     "\nbonnie++ options (bonnie++'s letters and meanings):\n") !=
+	      NULL);
 	CHECK(strstr(text, "\nclyde options:\n") != NULL);
 
 	for (line = strtok_r(text, "\n", &save); line;
@@ -680,17 +682,24 @@ static void test_settle(void)
 {
 	OK("-d", ".");
 	CHECK(cfg.settle_ns == 5000000000ull);
+	/* cmd_run.c: clyde-mpi and -y wait 0 unless --settle was given. */
+	CHECK(!cfg.settle_given);
 	OK("--settle", "0");
 	CHECK(cfg.settle_ns == 0);
+	CHECK(cfg.settle_given);
 	OK("--settle=0.25");
 	CHECK(cfg.settle_ns == 250000000ull);
 	OK("--settle", "3600");
 	CHECK(cfg.settle_ns == 3600000000000ull);
-	BAD("--settle \"x\": want seconds from 0 to 3600", "--settle", "x");
-	BAD("--settle \"-1\": want seconds", "--settle", "-1");
-	BAD("--settle \"3601\": want seconds", "--settle", "3601");
-	BAD("--settle \"nan\": want seconds", "--settle", "nan");
-	BAD("--settle \"\": want seconds", "--settle=");
+	BAD("--settle: \"x\" is not a number of seconds; use seconds from 0 "
+	    "to 3600",
+	    "--settle", "x");
+	BAD("--settle -1: must be at least 0 and at most 3600", "--settle",
+	    "-1");
+	BAD("--settle 3601: must be at least 0 and at most 3600", "--settle",
+	    "3601");
+	BAD("--settle: \"nan\" is not a number of seconds", "--settle", "nan");
+	BAD("--settle: \"\" is not a number of seconds", "--settle=");
 }
 
 int main(void)
