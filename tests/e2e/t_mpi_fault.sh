@@ -139,13 +139,19 @@ for who in 1 0; do
 		"$what: one line names the killed rank and its directory"
 done
 # Under mpirun's default timeout (SIGTERM 1 s after the loss, SIGKILL a
-# second later) the ranks end as soon; on a loaded machine mpirun's
-# SIGKILL may cut short the removal of a large file, so only the end and
-# the line are checked here.
+# second later) the ranks end as soon.  mpirun's SIGKILL may come before a
+# survivor has removed a large file or even printed its line (seen on a
+# machine at load 10 and more), so only the end is required here, and a
+# line, when there is one, must name the killed rank and its directory;
+# the line itself is required above, with the longer timeout.
 interrupt kill1
 ((ranks_s <= 3)) || fail "default timeout: the other ranks lived on ${ranks_s}s"
 ok "default timeout: the other ranks ended within 3 s (${ranks_s}s)"
-assert_file_match "$T/err" "^clyde-mpi: rank 1 was lost .*left: $host:$dir/r1/clyde\.$victim\$" \
-	"default timeout: the killed rank and its directory are named"
+if grep -q '^clyde-mpi: rank [0-9]* was lost' "$T/err"; then
+	assert_file_match "$T/err" "^clyde-mpi: rank 1 was lost .*left: $host:$dir/r1/clyde\.$victim\$" \
+		"default timeout: the line names the killed rank and its directory"
+else
+	ok "default timeout: mpirun ended the survivors before their line"
+fi
 
 done_testing
