@@ -34,7 +34,9 @@ say(all(n in tests for n in io), "the six IO tests ran")
 file_bytes = 16 << 20
 for n in ["put_block", "rewrite", "get_block"]:
     t = tests[n]
-    say(1.2e9 <= t["elapsed_ns"] < 1.2e9 + 3e9,
+    # The deadline is armed as the workers are started, so the timed part
+    # (from the workers' start) may be shorter by their set-up: a few ms.
+    say(1.2e9 * 0.95 <= t["elapsed_ns"] < 1.2e9 + 3e9,
         f"{n}: ran about --runtime ({t['elapsed_ns'] / 1e9:.2f} s)")
     say(not any(w.get("stonewalled") for w in t["workers"]),
         f"{n}: --runtime's end is not a stonewall cut")
