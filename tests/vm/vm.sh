@@ -259,8 +259,9 @@ q()
 	else
 		if [[ -n ${CLYDE_VM_TRACE:-} ]]; then
 			# Every command with the guest's time stamp (where time goes).
-			echo "PS4='+ \${EPOCHREALTIME} '; export PS4"
-			echo "exec /bin/bash -x $(q "$script" "$@")"
+			# (bash takes no PS4 from the environment when run as root.)
+			# shellcheck disable=SC2016 # expanded by the guest's bash
+			echo "exec /bin/bash -c 'PS4=\"+ \${EPOCHREALTIME} \"; set -x; . \"\$0\"' $(q "$script" "$@")"
 		else
 			echo "exec /bin/bash $(q "$script" "$@")"
 		fi
