@@ -261,7 +261,7 @@ q()
 			# Every command with the guest's time stamp (where time goes).
 			# (bash takes no PS4 from the environment when run as root.)
 			# shellcheck disable=SC2016 # expanded by the guest's bash
-			echo "exec /bin/bash -c 'PS4=\"+ \${EPOCHREALTIME} \"; set -x; . \"\$0\"' $(q "$script" "$@")"
+			echo "exec /bin/bash -c 'PS4=\"+ \\\${EPOCHREALTIME} \"; set -x; . \"\$0\"' $(q "$script" "$@")"
 		else
 			echo "exec /bin/bash $(q "$script" "$@")"
 		fi
