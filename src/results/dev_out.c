@@ -89,6 +89,19 @@ static bool test_writes(const struct clyde_dev_run *run, int t)
 	       (t == CLYDE_DEV_ZCAV && run->cfg.zcav.write);
 }
 
+/* The members' verdict of test t alone. */
+static void members_check_one(const struct clyde_dev_run *run, int t,
+			      struct clyde_members_verdict *v)
+{
+	const struct clyde_dev_test_result *r = &run->tests[t];
+	bool wr = test_writes(run, t);
+
+	clyde_members_check(
+		&r->members,
+		wr && clyde_members_parity_possible(&run->env.stack),
+		wr ? r->bytes : 0, v);
+}
+
 /* The members' verdict of test t and its sentences (one per line): a
  * writing test on a stack that may have parity is checked for
  * read-modify-write, its request size being the chunk written. */
@@ -100,10 +113,29 @@ static void members_verdict(const struct clyde_dev_run *run, int t,
 	bool wr = test_writes(run, t);
 	struct clyde_stack_stripe st;
 
-	clyde_members_check(
-		&r->members,
-		wr && clyde_members_parity_possible(&run->env.stack),
-		wr ? r->bytes : 0, v);
+	members_check_one(run, t, v);
+	/* A slow member is confirmed over the run's tests, as clyde run's
+	 * (results/members_check.c): slow in most of those that compared. */
+	if (v->slow_candidate) {
+		unsigned slow = 0, compared = 0;
+
+		for (int q = 0; q < CLYDE_DEV_TEST_COUNT; q++) {
+			const struct clyde_members *mq = &run->tests[q].members;
+			struct clyde_members_verdict o;
+
+			if (!run->tests[q].ran)
+				continue;
+			members_check_one(run, q, &o);
+			if (!o.slow_compared)
+				continue;
+			compared++;
+			if (o.slow_candidate &&
+			    !strcmp(mq->m[o.slow].name,
+				    r->members.m[v->slow].name))
+				slow++;
+		}
+		clyde_members_confirm_slow(v, slow, compared);
+	}
 	clyde_members_findings(text, n, test_name(t), &r->members, v,
 			       clyde_stack_stripe(&run->env.stack, &st) ? NULL :
 									  &st,

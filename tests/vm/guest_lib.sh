@@ -75,15 +75,18 @@ md_stop()
 	wipe_disks "${VDS[@]:0:$2}"
 }
 
-# jq_py FILE EXPR: print the Python expression EXPR over the JSON in FILE
-# (bound to j); True/False print as true/false.
+# jq_py FILE EXPR...: print each Python expression EXPR over the JSON in
+# FILE (bound to j), one a line; True/False print as true/false.  One
+# python3 (-S: no site scan; each start costs the guest a second or two)
+# for all of them: mapfile -t v < <(jq_py FILE E1 E2) reads them back.
 jq_py()
 {
-	python3 - "$1" "$2" <<'EOF'
+	python3 -S - "$@" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
-v = eval(sys.argv[2], {"j": j})
-print({True: "true", False: "false"}.get(v, v) if isinstance(v, bool) else v)
+for e in sys.argv[2:]:
+    v = eval(e, {"j": j})
+    print({True: "true", False: "false"}.get(v, v) if isinstance(v, bool) else v)
 EOF
 }
 

@@ -27,7 +27,7 @@ stack_vs_detail()
 	run_clyde stack --json --advise $MD
 	expect_rc 0 "$what: clyde stack --json --advise $MD"
 	cp "$T/out" "$T/stack.json"
-	if ! python3 "$CHECK" "$T/detail" "$T/stack.json" md0 "$@" >"$T/check"; then
+	if ! python3 -S "$CHECK" "$T/detail" "$T/stack.json" md0 "$@" >"$T/check"; then
 		cat "$T/detail" "$T/check" >&2
 		fail "$what: clyde stack disagrees with mdadm --detail or mkfs"
 	fi
@@ -74,17 +74,20 @@ umount /mnt/md
 mkfs.xfs -q -f -K -d su=64k,sw=3 $MD || fail "mkfs.xfs -d su=64k,sw=3"
 mount $MD /mnt/md || fail "mount $MD"
 run_clyde stack --json --advise /mnt/md
-ids=$(jq_py "$T/out" '[a["id"] for a in j["advice"]]')
-assert_no_match "$ids" "fs-stripe" "after the advised mkfs.xfs: no fs-stripe advice ($ids)"
-assert_eq "$(jq_py "$T/out" 'j["stack"]["filesystem"]["stripe_unit_bytes"], j["stack"]["filesystem"]["stripe_width_bytes"]')" \
+mapfile -t v < <(jq_py "$T/out" '[a["id"] for a in j["advice"]]' \
+	'j["stack"]["filesystem"]["stripe_unit_bytes"], j["stack"]["filesystem"]["stripe_width_bytes"]')
+assert_no_match "${v[0]}" "fs-stripe" "after the advised mkfs.xfs: no fs-stripe advice (${v[0]})"
+assert_eq "${v[1]}" \
 	"(65536, 196608)" "xfs's stripe unit and width read back from the mounted filesystem"
 
 # Degraded: one member failed.
 mdadm $MD --fail "${VDS[1]}" >/dev/null 2>&1 || fail "mdadm --fail ${VDS[1]}"
 stack_vs_detail "raid5 with ${VDS[1]} failed"
-assert_eq "$(jq_py "$T/stack.json" '[d["md_state"] for d in j["stack"]["devices"] if d["name"] == "vdb"][0]')" \
-	"faulty" "the failed member's state is faulty"
-assert_match "$(jq_py "$T/stack.json" '[a["id"] for a in j["advice"]]')" "md-degraded" \
+mapfile -t v < <(jq_py "$T/stack.json" \
+	'[d["md_state"] for d in j["stack"]["devices"] if d["name"] == "vdb"][0]' \
+	'[a["id"] for a in j["advice"]]')
+assert_eq "${v[0]}" "faulty" "the failed member's state is faulty"
+assert_match "${v[1]}" "md-degraded" \
 	"a degraded array gets the md-degraded advice"
 run_clyde stack /mnt/md
 assert_file_match "$T/out" "DEGRADED \(1 missing\)" "the text says DEGRADED (1 missing)"

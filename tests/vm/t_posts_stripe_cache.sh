@@ -14,7 +14,7 @@ export XDG_DATA_HOME=$T/xdg
 MD=/dev/md0
 SCS=/sys/block/md0/md/stripe_cache_size
 CLYDE_TIMEOUT=200
-opts=(-q -D md=md0 -D "disks=${VDS[*]:0:4}" -D count=4)
+opts=(-q -D md=md0 -D "disks=${VDS[*]:0:4}" -D count=1)
 
 md_create $MD 5 64 4
 assert_eq "$(cat $SCS)" 256 "a new raid5 has stripe_cache_size 256"

@@ -22,7 +22,9 @@
 # the kernel package is downloaded and unpacked and the initramfs kept,
 # default BUILD_DIR/vm-cache), CLYDE_VM_KERNEL_DEB (a linux-image .deb to use
 # instead of downloading one), CLYDE_VM_ACCEL (tcg, the default, or kvm where
-# it boots), CLYDE_VM_QEMU (the qemu binary, qemu-system-x86_64).
+# it boots), CLYDE_VM_QEMU (the qemu binary, qemu-system-x86_64),
+# CLYDE_VM_TRACE=1 (the script runs under bash -x with a time stamp on every
+# command: where the guest's time goes).
 #
 # In the guest the script sees tmpfs on /tmp, /run, /var/tmp and /mnt (the
 # rest of the tree is read-only), CLYDE and CLYDE_SRC set, and VM_OUT, a
@@ -153,6 +155,29 @@ kver=${vmlinuz##*/vmlinuz-}
 [[ -e $kroot/lib/modules/$kver/modules.dep ]] ||
 	depmod -b "$kroot" "$kver" || die "depmod -b $kroot $kver failed"
 
+# The kernel uncompressed (an ELF vmlinux, booted through its PVH entry):
+# under software emulation the bzImage's own xz decompressor takes 10-12 s
+# of every boot; xz on the host takes one second, once.  Without xz, or
+# when the image is not xz, the bzImage is booted as it is.
+vmlinux=$kroot/vmlinux-$kver
+if [[ ! -s $vmlinux ]] && command -v xz >/dev/null 2>&1; then
+	off=$(LC_ALL=C grep -abo -m 1 -P '\xfd7zXZ\x00' "$vmlinuz" 2>/dev/null |
+		LC_ALL=C cut -d: -f1 | sed -n 1p)
+	if [[ -n $off ]]; then
+		# xz stops at the end of its stream and complains of what follows.
+		tail -c +"$((off + 1))" "$vmlinuz" | xz -dc >"$vmlinux.new" 2>/dev/null || true
+		if [[ $(head -c 4 "$vmlinux.new" | od -An -tx1 | tr -d ' ') == 7f454c46 ]]; then
+			mv "$vmlinux.new" "$vmlinux"
+		fi
+		rm -f "$vmlinux.new"
+	fi
+fi
+boot_kernel=$vmlinuz
+[[ -s $vmlinux ]] && boot_kernel=$vmlinux
+# qboot starts in a fraction of a second where SeaBIOS takes seconds.
+bios=()
+[[ -r /usr/share/qemu/qboot.rom ]] && bios=(-bios /usr/share/qemu/qboot.rom)
+
 # The initramfs: busybox, /init and the modules above with their
 # dependencies, in load order; rebuilt when one of those changes.
 key=$(
@@ -232,7 +257,14 @@ q()
 	if [[ $shell -eq 1 ]]; then
 		echo "exec /bin/bash -i"
 	else
-		echo "exec /bin/bash $(q "$script" "$@")"
+		if [[ -n ${CLYDE_VM_TRACE:-} ]]; then
+			# Every command with the guest's time stamp (where time goes).
+			# (bash takes no PS4 from the environment when run as root.)
+			# shellcheck disable=SC2016 # expanded by the guest's bash
+			echo "exec /bin/bash -c 'PS4=\"+ \\\${EPOCHREALTIME} \"; set -x; . \"\$0\"' $(q "$script" "$@")"
+		else
+			echo "exec /bin/bash $(q "$script" "$@")"
+		fi
 	fi
 } >"$W/share/run.sh"
 [[ $shell -eq 1 ]] && : >"$W/share/shell"
@@ -244,7 +276,7 @@ kvm) accel_opts=(-accel kvm -cpu "${CLYDE_VM_CPU:-host}") ;;
 *) die "CLYDE_VM_ACCEL=$accel: want tcg or kvm" ;;
 esac
 qemu=("$QEMU" "${accel_opts[@]}" -m "$mem" -smp 2
-	-no-reboot -kernel "$vmlinuz" -initrd "$initrd"
+	"${bios[@]}" -no-reboot -kernel "$boot_kernel" -initrd "$initrd"
 	-append "console=ttyS0 quiet panic=-1"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$W/share,mount_tag=results,security_model=none,multidevs=remap"
