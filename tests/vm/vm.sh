@@ -268,6 +268,14 @@ q()
 	fi
 } >"$W/share/run.sh"
 [[ $shell -eq 1 ]] && : >"$W/share/shell"
+# The guest puts tmpfs on /tmp, /run, /var/tmp and /mnt; a source tree or
+# binary there (a clone under /tmp, as .ci/run makes) is bound back into
+# the guest's view by /init.
+for kp in "$CLYDE_SRC" "$(dirname "$CLYDE")" "$(dirname "$script")"; do
+	case $kp in
+	/tmp/* | /run/* | /var/tmp/* | /mnt/*) echo "$kp" ;;
+	esac
+done | sort -u >"$W/share/keep"
 
 accel=${CLYDE_VM_ACCEL:-tcg}
 case $accel in
