@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/optmodel.h"
+#include "core/series.h"
 #include "env/settle.h"
 
 int clyde_cli_bad(char *err, size_t len, const char *fmt, ...)
@@ -43,4 +45,21 @@ int clyde_cli_settle_env(uint64_t *ns, char *err, size_t len)
 	if (!v)
 		return 0;
 	return clyde_cli_parse_settle("CLYDE_SETTLE", v, ns, err, len);
+}
+
+int clyde_cli_log_interval(const struct clyde_opt *o, const char *name,
+			   const char *arg, uint64_t *ns, char *err, size_t len)
+{
+	uint64_t v;
+
+	if (clyde_opt_number(o, name, NULL, arg, &v, err, len))
+		return -1;
+	if (v && v < CLYDE_SERIES_MIN_MS)
+		return clyde_cli_bad(err, len,
+				     "%s: %s ms is too short; use a whole "
+				     "number of ms from 10 to 3600000 (0: no "
+				     "time series)",
+				     name, arg);
+	*ns = v * 1000000u;
+	return 0;
 }

@@ -25,4 +25,14 @@ int clyde_cli_parse_settle(const char *opt, const char *arg, uint64_t *ns,
  * \"ARG\": want seconds ..." in err. */
 int clyde_cli_settle_env(uint64_t *ns, char *err, size_t len);
 
+struct clyde_opt;
+
+/* --log-interval MS, for the CALL entry of run and dev (the model's UINT
+ * range is o's; the gap between 0 and CLYDE_SERIES_MIN_MS is checked
+ * here): 0 (no time series) or 10 ms to an hour, into *ns.  Returns 0, or
+ * -1 with the message in err. */
+int clyde_cli_log_interval(const struct clyde_opt *o, const char *name,
+			   const char *arg, uint64_t *ns, char *err,
+			   size_t len);
+
 #endif

@@ -73,25 +73,15 @@ static int opt_tests(void *base, const struct clyde_opt *o, const char *name,
 	return 0;
 }
 
-/* --log-interval MS: 0 (no time series) or 10 ms to an hour, stored in
- * ns; a CALL entry only for the gap between 0 and 10. */
+/* --log-interval MS (cli_args.h). */
 static int opt_log_interval(void *base, const struct clyde_opt *o,
 			    const char *name, const char *arg, char *err,
 			    size_t len)
 {
 	struct clyde_dev_cli *c = base;
-	uint64_t v;
 
-	if (clyde_opt_number(o, name, NULL, arg, &v, err, len))
-		return -1;
-	if (v && v < CLYDE_SERIES_MIN_MS)
-		return clyde_cli_bad(err, len,
-				     "%s: %s ms is too short; use a whole "
-				     "number of ms from 10 to 3600000 (0: no "
-				     "time series)",
-				     name, arg);
-	c->cfg.log_interval_ns = v * 1000000u;
-	return 0;
+	return clyde_cli_log_interval(o, name, arg, &c->cfg.log_interval_ns,
+				      err, len);
 }
 
 enum {
