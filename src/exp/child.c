@@ -382,6 +382,21 @@ void exp_rm_tmpdir(const char *dir)
 	rmdir(dir);
 }
 
+bool clyde_exp_wl_failed(struct clyde_exp_wl_result *o, const char *name,
+			 const char *what, int status, const char *log)
+{
+	char st[64], tail[CLYDE_EXP_OUTPUT_TAIL + 256];
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return false;
+	clyde_exp_describe_status(status, st, sizeof(st));
+	clyde_exp_log_tail(log, tail, sizeof(tail));
+	o->failed = true;
+	snprintf(o->message, sizeof(o->message), "workload %s: %s: %s\n%s",
+		 name, what, st, tail);
+	return true;
+}
+
 int clyde_exp_run_command(const struct clyde_exp_wl_call *c, const char *cmd,
 			  char *const *env, const char *log, int *status,
 			  uint64_t *elapsed_ns, struct rusage *ru)

@@ -186,6 +186,16 @@ void clyde_exp_log_tail(const char *path, char *buf, size_t cap);
 /* "exit status N", "killed by signal N". */
 void clyde_exp_describe_status(int status, char *buf, size_t cap);
 
+/*
+ * A workload's command ended with `status` from wait(): when it did not
+ * exit 0, o is marked failed with "workload NAME: WHAT: STATUS" and the
+ * tail of its log on the next lines, and true is returned.  WHAT names
+ * the command as the user gave it ("clyde run ARGS", "fio ARGS",
+ * "`CMD`"), already shown with clyde_exp_show().
+ */
+bool clyde_exp_wl_failed(struct clyde_exp_wl_result *o, const char *name,
+			 const char *what, int status, const char *log);
+
 /* A command line or path for a message: escaped, at most 300 bytes (buf
  * has CLYDE_EXP_SHOW_MAX + 1). */
 #define CLYDE_EXP_SHOW_MAX 300

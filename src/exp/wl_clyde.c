@@ -20,8 +20,9 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 {
 	const struct clyde_sweep_workload *w = c->w;
 	const char *kind = clyde_sweep_wl_kind_name(w->kind);
-	char json[PATH_MAX + 32], log[PATH_MAX + 32], st[64];
-	char sh[CLYDE_EXP_SHOW_MAX + 1], jenv[PATH_MAX + 64], *env2[16];
+	char json[PATH_MAX + 32], log[PATH_MAX + 32];
+	char sh[CLYDE_EXP_SHOW_MAX + 1], what[CLYDE_EXP_SHOW_MAX + 64];
+	char jenv[PATH_MAX + 64], *env2[16];
 	size_t n = 0;
 	int rc, status = 0;
 	char *cmd;
@@ -45,17 +46,10 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 	free(cmd);
 	if (rc < 0)
 		return rc;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		char tail[CLYDE_EXP_OUTPUT_TAIL + 256];
-
-		clyde_exp_describe_status(status, st, sizeof(st));
-		clyde_exp_log_tail(log, tail, sizeof(tail));
-		o->failed = true;
-		snprintf(o->message, sizeof(o->message),
-			 "workload %s: clyde %s %s: %s\n%s", w->name, kind,
-			 clyde_exp_show(sh, c->args), st, tail);
+	snprintf(what, sizeof(what), "clyde %s %s", kind,
+		 clyde_exp_show(sh, c->args));
+	if (clyde_exp_wl_failed(o, w->name, what, status, log))
 		return 0;
-	}
 	o->doc = clyde_exp_slurp(json, &o->len);
 	if (!o->doc || o->len == 0) {
 		o->failed = true;

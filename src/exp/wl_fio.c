@@ -318,8 +318,9 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		  struct clyde_exp_wl_result *o)
 {
 	const struct clyde_sweep_workload *w = c->w;
-	char json[PATH_MAX + 32], log[PATH_MAX + 32], st[64];
-	char sh[SHOW_MAX + 1], jenv[PATH_MAX + 64], *env2[16];
+	char json[PATH_MAX + 32], log[PATH_MAX + 32];
+	char sh[SHOW_MAX + 1], what[SHOW_MAX + 16], jenv[PATH_MAX + 64];
+	char *env2[16];
 	char why[CLYDE_FIO_WHY_LEN + 64], vis[CLYDE_FIO_WHY_LEN * 4 + 64];
 	struct clyde_fio_result res;
 	unsigned long ln = 0;
@@ -346,17 +347,9 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 	free(cmd);
 	if (rc < 0)
 		return rc;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		char tail[CLYDE_EXP_OUTPUT_TAIL + 256];
-
-		clyde_exp_describe_status(status, st, sizeof(st));
-		clyde_exp_log_tail(log, tail, sizeof(tail));
-		o->failed = true;
-		snprintf(o->message, sizeof(o->message),
-			 "workload %s: fio %s: %s\n%s", w->name,
-			 show(sh, c->args), st, tail);
+	snprintf(what, sizeof(what), "fio %s", show(sh, c->args));
+	if (clyde_exp_wl_failed(o, w->name, what, status, log))
 		return 0;
-	}
 	buf = clyde_exp_slurp(json, &len);
 	if (!buf || len == 0) {
 		free(buf);

@@ -164,7 +164,8 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 {
 	const struct clyde_sweep_workload *w = c->w;
 	struct clyde_exp_exec *x = c->x;
-	char log[PATH_MAX + 32], st[64], why[512], sh[SHOW_MAX + 1];
+	char log[PATH_MAX + 32], why[512], sh[SHOW_MAX + 1];
+	char what[SHOW_MAX + 8];
 	struct members m;
 	bool have_dev = false;
 	struct rusage ru;
@@ -196,15 +197,8 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 		free(m.tg);
 		return rc;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		char tail[CLYDE_EXP_OUTPUT_TAIL + 256];
-
-		clyde_exp_describe_status(status, st, sizeof(st));
-		clyde_exp_log_tail(log, tail, sizeof(tail));
-		o->failed = true;
-		snprintf(o->message, sizeof(o->message),
-			 "workload %s: `%s`: %s\n%s", w->name,
-			 show(sh, c->args), st, tail);
+	snprintf(what, sizeof(what), "`%s`", show(sh, c->args));
+	if (clyde_exp_wl_failed(o, w->name, what, status, log)) {
 		free(m.tg);
 		return 0;
 	}
