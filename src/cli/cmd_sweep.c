@@ -653,7 +653,7 @@ static int list_experiments(struct clyde_ctx *ctx, struct clyde_history *h)
 	return 0;
 }
 
-/* -D/--define NAME=VALUE, repeatable: appended to c->defines (argc + 1
+/* --define NAME=VALUE, repeatable: appended to c->defines (argc + 1
  * slots, so it cannot overflow). */
 static int opt_define(void *base, const struct clyde_opt *o, const char *name,
 		      const char *arg, char *err, size_t len)
@@ -671,10 +671,10 @@ static int opt_define(void *base, const struct clyde_opt *o, const char *name,
 #define SWEEP_FIELD(M) CLYDE_OPT_FIELD(struct sweep_cli, M)
 
 /*
- * The options of `clyde sweep`, one entry each (cli/optmodel.h).  -D and
- * -n, the old spellings of --define and --dry-run, are still accepted but
- * not shown: in clyde run they are bonnie++'s O_DIRECT and file count.
- * To add an option: a field in struct sweep_cli, an entry here, a line in
+ * The options of `clyde sweep`, one entry each (cli/optmodel.h).  Sweep's
+ * own options are long: -D and -n are bonnie++'s O_DIRECT and file count
+ * in clyde run, so here they are refused with a line that says so.  To
+ * add an option: a field in struct sweep_cli, an entry here, a line in
  * docs/clyde.1 (SWEEPS).
  */
 static const struct clyde_opt sweep_table[] = {
@@ -683,21 +683,18 @@ static const struct clyde_opt sweep_table[] = {
 	  SWEEP_FIELD(dry_run),
 	  .help = "print every command and write, run nothing" },
 	{ .short_name = 'n',
-	  .type = CLYDE_OPT_FLAG,
-	  SWEEP_FIELD(dry_run),
-	  .hidden = true,
-	  .help = "old spelling of --dry-run" },
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "not a clyde sweep option (in clyde run it is bonnie++'s "
+		  "file count); use --dry-run" },
 	{ .name = "define",
 	  .type = CLYDE_OPT_CALL,
 	  .arg = "NAME=VAL",
 	  .call = opt_define,
 	  .help = "set a [vars] variable (repeatable)" },
 	{ .short_name = 'D',
-	  .type = CLYDE_OPT_CALL,
-	  .arg = "NAME=VAL",
-	  .call = opt_define,
-	  .hidden = true,
-	  .help = "old spelling of --define" },
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "not a clyde sweep option (in clyde run it is bonnie++'s "
+		  "O_DIRECT); use --define NAME=VALUE" },
 	{ .short_name = 'k',
 	  .name = "keep-going",
 	  .type = CLYDE_OPT_FLAG,
@@ -768,6 +765,9 @@ static void print_usage(void)
 	      stdout);
 	clyde_opt_help(&sweep_set, NULL, stdout);
 	fputs("\n"
+	      "No -D or -n: in clyde run they are bonnie++'s O_DIRECT and file\n"
+	      "count, so sweep's are --define and --dry-run.\n"
+	      "\n"
 	      "Exit status: 0 ok, 1 invalid file or option (or a path another\n"
 	      "sweep holds), 3 a point failed, 5 interrupted (resume with\n"
 	      "--resume ID).  See docs/sweep.md.\n",

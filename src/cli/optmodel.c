@@ -40,6 +40,7 @@ static enum clyde_opt_arg arg_of(const struct clyde_opt *o)
 	case CLYDE_OPT_FLAG:
 	case CLYDE_OPT_HELP:
 	case CLYDE_OPT_VERSION:
+	case CLYDE_OPT_REFUSE:
 		return CLYDE_ARG_NONE;
 	default:
 		return o->has_arg == CLYDE_ARG_DEFAULT ? CLYDE_ARG_REQUIRED :
@@ -328,6 +329,8 @@ static int apply(const struct clyde_opt *o, const char *name, const char *arg,
 	size_t i;
 
 	switch (o->type) {
+	case CLYDE_OPT_REFUSE:
+		return bad(err, errlen, "%s: %s", name, o->help);
 	case CLYDE_OPT_HELP:
 		return CLYDE_OPT_STOP_HELP;
 	case CLYDE_OPT_VERSION:
@@ -445,22 +448,119 @@ static const char *arg_name(const struct clyde_opt *o, char *buf, size_t len)
 	return "ARG";
 }
 
-int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
-		    void *base, const char **operands, int *noperands,
-		    char *err, size_t errlen)
+/* What one parse keeps between words. */
+struct parse {
+	const struct clyde_optset *set;
+	int argc;
+	char **argv;
+	int i; /* the word being read */
+	void *base;
+	char *err;
+	size_t errlen;
+	/* The last option with an optional argument given bare, and its
+	 * name as typed: "-f 8" is then a misplaced argument. */
+	const struct clyde_opt *bare;
+	char bare_name[64];
+};
+
+/* The one tail of a long and a short option: o, typed as name, with the
+ * argument attached to it (after "=" or the letter; NULL when none).  A
+ * required argument not attached is the next word.  Applies o; returns 0,
+ * a stop or -1. */
+static int take(struct parse *p, const struct clyde_opt *o, const char *name,
+		const char *arg)
 {
-	const char *stray = NULL;
-	const struct clyde_opt *after_opt = NULL, *bare = NULL;
+	char meta[200];
+	int rc;
+
+	if (!arg && arg_of(o) == CLYDE_ARG_REQUIRED) {
+		if (p->i + 1 >= p->argc)
+			return bad(p->err, p->errlen,
+				   "%s needs an argument: %s %s", name, name,
+				   arg_name(o, meta, sizeof(meta)));
+		arg = p->argv[++p->i];
+	}
+	rc = apply(o, name, arg, p->base, p->err, p->errlen);
+	if (rc)
+		return rc;
+	if (arg_of(o) == CLYDE_ARG_OPTIONAL && !arg) {
+		p->bare = o;
+		snprintf(p->bare_name, sizeof(p->bare_name), "%s", name);
+	}
+	return 0;
+}
+
+/* Read one option word, argv[p->i] ("--name[=arg]" or "-abc"). */
+static int option_word(struct parse *p)
+{
+	const char *a = p->argv[p->i];
 	const struct clyde_opt *o;
+	char name[64];
+	int rc;
+
+	if (a[1] == '-') {
+		const char *eq = strchr(a + 2, '=');
+
+		o = find_long(p->set, a + 2,
+			      eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		if (!o)
+			return bad(p->err, p->errlen,
+				   "unknown option \"%s\"; see %s --help", a,
+				   p->set->prog);
+		snprintf(name, sizeof(name), "--%s", o->name);
+		if (arg_of(o) == CLYDE_ARG_NONE && eq)
+			return bad(p->err, p->errlen, "%s takes no argument",
+				   name);
+		return take(p, o, name, eq ? eq + 1 : NULL);
+	}
+	for (int j = 1; a[j]; j++) {
+		o = find_short(p->set, a[j]);
+		if (!o)
+			return bad(p->err, p->errlen,
+				   "unknown option \"-%c\"; see %s --help",
+				   a[j], p->set->prog);
+		snprintf(name, sizeof(name), "-%c", a[j]);
+		/* An option with an argument takes the rest of the word. */
+		if (arg_of(o) != CLYDE_ARG_NONE)
+			return take(p, o, name, a[j + 1] ? a + j + 1 : NULL);
+		rc = take(p, o, name, NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The parse of clyde_opt_parse and clyde_opt_parse_head: with first
+ * non-NULL, the first operand (or "--") ends it and *first is its index
+ * (argc when there is none). */
+static int parse_argv(const struct clyde_optset *set, int argc, char **argv,
+		      void *base, const char **operands, int *noperands,
+		      int *first, char *err, size_t errlen)
+{
+	struct parse p = { .set = set,
+			   .argc = argc,
+			   .argv = argv,
+			   .base = base,
+			   .err = err,
+			   .errlen = errlen };
+	const char *stray = NULL;
+	const struct clyde_opt *after_opt = NULL;
 	bool operands_only = false;
-	char name[64], meta[200], bare_name[64] = "", stray_name[64] = "";
-	int i, j, rc, nops = 0;
+	char stray_name[64] = "";
+	int rc, nops = 0;
 
 	if (errlen)
 		err[0] = '\0';
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *arg, *eq;
+	if (first)
+		*first = argc;
+	for (p.i = 1; p.i < argc; p.i++) {
+		const char *a = argv[p.i];
 
+		if (first &&
+		    (a[0] != '-' || a[1] == '\0' || !strcmp(a, "--"))) {
+			*first = p.i + !strcmp(a, "--");
+			return CLYDE_OPT_PARSED;
+		}
 		if (operands_only || a[0] != '-' || a[1] == '\0') {
 			if (nops < set->max_operands)
 				operands[nops++] = a;
@@ -468,81 +568,21 @@ int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
 				/* Like getopt, options may follow: report
 				 * the first extra word once all are read. */
 				stray = a;
-				after_opt = bare;
-				memcpy(stray_name, bare_name,
+				after_opt = p.bare;
+				memcpy(stray_name, p.bare_name,
 				       sizeof(stray_name));
 			}
-			bare = NULL;
+			p.bare = NULL;
 			continue;
 		}
-		bare = NULL;
+		p.bare = NULL;
 		if (!strcmp(a, "--")) {
 			operands_only = true;
 			continue;
 		}
-		if (a[1] == '-') {
-			eq = strchr(a + 2, '=');
-			o = find_long(set, a + 2,
-				      eq ? (size_t)(eq - a - 2) :
-					   strlen(a + 2));
-			if (!o)
-				return bad(
-					err, errlen,
-					"unknown option \"%s\"; see %s --help",
-					a, set->prog);
-			snprintf(name, sizeof(name), "--%s", o->name);
-			arg = NULL;
-			if (arg_of(o) == CLYDE_ARG_NONE && eq)
-				return bad(err, errlen, "%s takes no argument",
-					   name);
-			if (eq)
-				arg = eq + 1;
-			else if (arg_of(o) == CLYDE_ARG_REQUIRED &&
-				 i + 1 < argc)
-				arg = argv[++i];
-			else if (arg_of(o) == CLYDE_ARG_REQUIRED)
-				return bad(err, errlen,
-					   "%s needs an argument: %s %s", name,
-					   name,
-					   arg_name(o, meta, sizeof(meta)));
-			rc = apply(o, name, arg, base, err, errlen);
-			if (rc)
-				return rc;
-			if (arg_of(o) == CLYDE_ARG_OPTIONAL && !arg) {
-				bare = o;
-				memcpy(bare_name, name, sizeof(bare_name));
-			}
-			continue;
-		}
-		for (j = 1; a[j]; j++) {
-			o = find_short(set, a[j]);
-			if (!o)
-				return bad(
-					err, errlen,
-					"unknown option \"-%c\"; see %s --help",
-					a[j], set->prog);
-			snprintf(name, sizeof(name), "-%c", a[j]);
-			arg = NULL;
-			if (arg_of(o) != CLYDE_ARG_NONE && a[j + 1])
-				arg = a + j + 1;
-			else if (arg_of(o) == CLYDE_ARG_REQUIRED &&
-				 i + 1 < argc)
-				arg = argv[++i];
-			else if (arg_of(o) == CLYDE_ARG_REQUIRED)
-				return bad(err, errlen,
-					   "%s needs an argument: %s %s", name,
-					   name,
-					   arg_name(o, meta, sizeof(meta)));
-			rc = apply(o, name, arg, base, err, errlen);
-			if (rc)
-				return rc;
-			if (arg_of(o) == CLYDE_ARG_OPTIONAL && !arg) {
-				bare = o;
-				memcpy(bare_name, name, sizeof(bare_name));
-			}
-			if (arg_of(o) != CLYDE_ARG_NONE)
-				break;
-		}
+		rc = option_word(&p);
+		if (rc)
+			return rc;
 	}
 	if (noperands)
 		*noperands = nops;
@@ -579,6 +619,21 @@ int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
 			   stray, set->prog, set->max_operands,
 			   set->max_operands == 1 ? "" : "s", set->prog);
 	return CLYDE_OPT_PARSED;
+}
+
+int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
+		    void *base, const char **operands, int *noperands,
+		    char *err, size_t errlen)
+{
+	return parse_argv(set, argc, argv, base, operands, noperands, NULL, err,
+			  errlen);
+}
+
+int clyde_opt_parse_head(const struct clyde_optset *set, int argc, char **argv,
+			 void *base, int *first, char *err, size_t errlen)
+{
+	return parse_argv(set, argc, argv, base, NULL, NULL, first, err,
+			  errlen);
 }
 
 /* "-s, --size SIZE", "-f[MiB], --fast[=MiB]", "-l ARG", "    --json FILE". */
@@ -737,7 +792,8 @@ int clyde_opt_help(const struct clyde_optset *set, const void *defaults,
 		for (size_t i = 0; i < set->nopts; i++) {
 			const struct clyde_opt *o = &set->opts[i];
 
-			if (o->hidden || (set->groups && (size_t)o->group != g))
+			if (o->type == CLYDE_OPT_REFUSE ||
+			    (set->groups && (size_t)o->group != g))
 				continue;
 			format_spec(o, spec, sizeof(spec));
 			describe(o, defaults, desc, sizeof(desc));

@@ -54,6 +54,10 @@ enum clyde_opt_type {
 	CLYDE_OPT_VERSION, /* stop: the caller prints the version */
 	CLYDE_OPT_CALL,	   /* only for an argument with an inner syntax of
 			    * its own (-s size:chunk:seeks:seekers): .call */
+	CLYDE_OPT_REFUSE,  /* a name this command does not take because it
+			    * means something else in another (sweep's -D,
+			    * O_DIRECT in run): giving it is the error
+			    * "NAME: .help"; never in --help */
 };
 
 /* Whether the option takes an argument (FLAG, HELP, VERSION never do;
@@ -124,9 +128,6 @@ struct clyde_opt {
 	 * the help text's own words, or too large to be useful). */
 	bool show_range;
 	bool show_default;
-	/* An old spelling still accepted but not shown in --help (the help
-	 * shows the entry it stands for). */
-	bool hidden;
 
 	clyde_opt_call_fn call;
 	const void *call_data; /* for .call's own use */
@@ -169,6 +170,16 @@ enum clyde_opt_result {
 int clyde_opt_parse(const struct clyde_optset *set, int argc, char **argv,
 		    void *base, const char **operands, int *noperands,
 		    char *err, size_t errlen);
+
+/*
+ * getopt's "+" mode, for a command whose options come before a
+ * subcommand (clyde history [--db PATH] COMMAND ...): parse the options
+ * of argv[1..) up to the first operand, or up to and without "--", and
+ * set *first to that operand's index (argc when there is none).  The
+ * words from there on are not read: they are the subcommand's.
+ */
+int clyde_opt_parse_head(const struct clyde_optset *set, int argc, char **argv,
+			 void *base, int *first, char *err, size_t errlen);
 
 /*
  * Parse text as option o's number (UINT rules: suffixes, bounds, pow2)

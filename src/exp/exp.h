@@ -106,7 +106,7 @@ struct clyde_exp_config {
 	const char *lock_dir; /* NULL: /run/clyde */
 	const char *file;     /* the experiment file, as named (stored) */
 	const char *text;     /* its text (stored) */
-	char *const *defines; /* -D NAME=VALUE (stored) */
+	char *const *defines; /* --define NAME=VALUE (stored) */
 	size_t ndefines;
 	const char *resume_id; /* NULL: a new experiment */
 	bool keep_going;

@@ -1037,7 +1037,7 @@ static int check_templates(struct parse_state *ps)
 	return 0;
 }
 
-/* -D NAME=... for a NAME the file does not define: an error naming the
+/* --define NAME=... for a NAME the file does not define: an error naming the
  * variables it has (a typo, or a file that calls it otherwise, would
  * otherwise be ignored without a word). */
 static int unknown_define(struct parse_state *ps, const char *def,
@@ -1060,7 +1060,7 @@ static int unknown_define(struct parse_state *ps, const char *def,
 		}
 		off += (size_t)w;
 	}
-	clyde_err(ps->ctx, 0, "-D %s: %s defines no variable %s (%s%s)",
+	clyde_err(ps->ctx, 0, "--define %s: %s defines no variable %s (%s%s)",
 		  clyde_vis(vis, sizeof(vis), def, 0), ps->s->file, name,
 		  k ? "its [vars]: " : "it has no [vars]", list);
 	return ps->rc = -EINVAL;
@@ -1076,22 +1076,23 @@ static int apply_defines(struct parse_state *ps, char *const *defines, size_t n)
 
 		len = eq ? (size_t)(eq - defines[i]) : 0;
 		if (!eq || len == 0 || len >= sizeof(name)) {
-			clyde_err(ps->ctx, 0, "-D %s: want NAME=VALUE",
+			clyde_err(ps->ctx, 0, "--define %s: want NAME=VALUE",
 				  defines[i]);
 			return ps->rc = -EINVAL;
 		}
 		memcpy(name, defines[i], len);
 		name[len] = '\0';
 		if (!valid_name(name) || find_axis(ps->s, name)) {
-			clyde_err(ps->ctx, 0,
-				  "-D %s: not a variable name (or an axis)",
-				  defines[i]);
+			clyde_err(
+				ps->ctx, 0,
+				"--define %s: not a variable name (or an axis)",
+				defines[i]);
 			return ps->rc = -EINVAL;
 		}
 		v = find_var(ps->s, name);
 		if (v && v->captured) {
 			clyde_err(ps->ctx, 0,
-				  "-D %s: %s is captured from a command",
+				  "--define %s: %s is captured from a command",
 				  defines[i], name);
 			return ps->rc = -EINVAL;
 		}

@@ -98,7 +98,7 @@ struct clyde_sweep {
 
 	struct clyde_sweep_axis *axes;
 	size_t naxes;
-	struct clyde_sweep_var *vars; /* [vars], then -D overrides */
+	struct clyde_sweep_var *vars; /* [vars], then --define overrides */
 	size_t nvars;
 	struct clyde_sweep_step *setup; /* in file order */
 	size_t nsetup;
@@ -115,7 +115,7 @@ struct clyde_sweep {
 
 /*
  * Parse the experiment text[0..len) read from `file` (used in messages).
- * `defines` are "NAME=VALUE" strings (-D) that replace [vars]: a NAME
+ * `defines` are "NAME=VALUE" strings (--define) that replace [vars]: a NAME
  * the file does not define is an error naming the variables it has.
  * Every template is checked: an unknown {placeholder} is an error naming
  * its line.  On success *s owns the plan (clyde_sweep_release()).

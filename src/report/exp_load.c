@@ -388,25 +388,27 @@ static int load_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 	return rc;
 }
 
-/* "clyde sweep FILE -D A=1 -D B=2" from the file and the defines
- * ("A=1\nB=2") of the experiment (NULL: no memory). */
+/* "clyde sweep FILE --define A=1 --define B=2" from the file and the
+ * defines ("A=1\nB=2") of the experiment (NULL: no memory). */
 static char *command_line(const char *f, const char *d)
 {
+	static const char def[] = " --define ";
+	const size_t dl = sizeof(def) - 1;
 	size_t len = strlen("clyde sweep ") + (f ? strlen(f) : 0) + 1, o;
 	char *s;
 
 	for (const char *p = d; p && *p; p++)
-		len += *p == '\n' ? 4 : 1;
-	len += d && *d ? 4 : 0;
+		len += *p == '\n' ? dl : 1;
+	len += d && *d ? dl : 0;
 	if (!(s = malloc(len)))
 		return NULL;
 	o = (size_t)snprintf(s, len, "clyde sweep %s%s", f ? f : "",
-			     d && *d ? " -D " : "");
+			     d && *d ? def : "");
 	for (const char *p = d; p && *p && o + 1 < len; p++) {
 		if (*p != '\n')
 			s[o++] = *p;
 		else if (p[1])
-			o += (size_t)snprintf(s + o, len - o, " -D ");
+			o += (size_t)snprintf(s + o, len - o, "%s", def);
 	}
 	s[o] = '\0';
 	return s;

@@ -52,9 +52,9 @@ struct clyde_exp_point {
 };
 
 struct clyde_exp {
-	char *id;      /* the experiment id in the history */
-	char *title;   /* the experiment file's title or name */
-	char *command; /* "clyde sweep FILE -D a=1" as it was run (or NULL) */
+	char *id;    /* the experiment id in the history */
+	char *title; /* the experiment file's title or name */
+	char *command; /* "clyde sweep FILE --define a=1" as it was run (or NULL) */
 	char *machine; /* "host box, kernel 6.1, CPU ..." of its first run
 			* that recorded one (or NULL) */
 	size_t naxes;

@@ -6,7 +6,7 @@
  * Tables (schema version 2, added in history_schema.c):
  *  - experiments: one row per experiment: its id, name, title, the file
  *    it came from and that file's whole text (resume does not need the
- *    file), the -D defines, the axis and workload names, its state
+ *    file), the --define values, the axis and workload names, its state
  *    ("running", "finished", "stopped", "failed"), dates;
  *  - experiment_points: one row per point: its axis values;
  *  - experiment_runs: one row per finished workload run at a point and
@@ -40,7 +40,7 @@ struct clyde_exp_new {
 	const char *title; /* may be NULL */
 	const char *file;
 	const char *text;    /* the experiment file's text */
-	const char *defines; /* the -D NAME=VALUE, one per line ("" none) */
+	const char *defines; /* the --define NAME=VALUE, one per line ("" none) */
 	size_t naxes;
 	char *const *axis_names;
 	size_t nworkloads;

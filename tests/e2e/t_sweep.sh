@@ -14,7 +14,7 @@ DB=$T/h.db
 if ! "$CLYDE" sweep --help >/dev/null 2>&1; then
 	fail "clyde sweep --help"
 fi
-run_clyde sweep -n "$EX/loop/btrfs-profiles.ini"
+run_clyde sweep --dry-run "$EX/loop/btrfs-profiles.ini"
 if grep -q "without libinih" "$T/err"; then
 	skip "built without libinih"
 fi
@@ -23,21 +23,34 @@ need_cmd sqlite3
 
 # --- every example dry-runs, and says every command in order -------------
 for f in "$EX"/loop/*.ini "$EX"/posts/*.ini; do
-	run_clyde sweep --dry-run -D repeats=2 "$f"
+	run_clyde sweep --dry-run --define repeats=2 "$f"
 	expect_rc 0 "dry run of $(basename "$f")"
 done
 # examples/README.md's quick-run variables name a variable of every loop
-# example: a -D the file does not define is an error.
+# example: a --define the file does not define is an error.
 for f in "$EX"/loop/*.ini; do
-	run_clyde sweep --dry-run -D repeats=2 -D dev_size=512m "$f"
-	expect_rc 0 "-D dev_size=512m is a variable of $(basename "$f")"
+	run_clyde sweep --dry-run --define repeats=2 --define dev_size=512m "$f"
+	expect_rc 0 "--define dev_size=512m is a variable of $(basename "$f")"
 	assert_file_match "$T/out" '512m' "  and it is used"
 done
-run_clyde sweep -n -D dev_sise=512m "$EX/loop/loop-readahead.ini"
-expect_rc 1 "a -D the file does not define is refused"
-assert_file_match "$T/err" '^clyde sweep: -D dev_sise=512m: .*loop-readahead.ini defines no variable dev_sise \(its \[vars\]: repeats, dir, dev_size\)$' \
+run_clyde sweep --dry-run --define dev_sise=512m "$EX/loop/loop-readahead.ini"
+expect_rc 1 "a --define the file does not define is refused"
+assert_file_match "$T/err" '^clyde sweep: --define dev_sise=512m: .*loop-readahead.ini defines no variable dev_sise \(its \[vars\]: repeats, dir, dev_size\)$' \
 	"  naming the variables it has"
-run_clyde sweep -n -D repeats=2 "$EX/loop/loop-readahead.ini"
+# -D and -n are clyde run's (bonnie++'s O_DIRECT and file count): sweep
+# refuses them with one line naming its own long option, and runs nothing.
+run_clyde sweep -D repeats=2 --dry-run "$EX/loop/loop-readahead.ini"
+expect_rc 1 "sweep -D is refused"
+assert_eq "$(cat "$T/err")" "clyde sweep: -D: not a clyde sweep option (in clyde run it is bonnie++'s O_DIRECT); use --define NAME=VALUE" \
+	"  with one line naming --define"
+[[ ! -s $T/out ]] || fail "sweep -D wrote to stdout"
+run_clyde sweep -qn "$EX/loop/loop-readahead.ini"
+expect_rc 1 "sweep -n (grouped: -qn) is refused"
+assert_eq "$(cat "$T/err")" "clyde sweep: -n: not a clyde sweep option (in clyde run it is bonnie++'s file count); use --dry-run" \
+	"  with one line naming --dry-run"
+run_clyde sweep --help
+assert_file_no_match "$T/out" '^ +-[Dn][, ]' "sweep --help lists no -D or -n"
+run_clyde sweep --dry-run --define repeats=2 "$EX/loop/loop-readahead.ini"
 assert_eq "$(grep -c '^# point' "$T/out")" 8 "4 points x 2 repeats listed"
 assert_eq "$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr '\n' ' ')" \
 	"1 2 3 4 1 2 3 4 " "repeats interleaved: A B C D A B C D"
@@ -51,7 +64,7 @@ assert_file_match "$T/out" '^time read: dd if=/dev/<loop> ' "the timed command"
 
 # --- errors name the file and line ---------------------------------------
 printf '[experiment]\nname = x\n[workload w]\ntime = echo {nope}\n' >"$T/bad.ini"
-run_clyde sweep -n "$T/bad.ini"
+run_clyde sweep --dry-run "$T/bad.ini"
 expect_rc 1 "an unknown placeholder is refused"
 assert_file_match "$T/err" "bad.ini:4: unknown placeholder \\{nope\\}" \
 	"the message names file:line"
@@ -86,14 +99,14 @@ for args in "--bogus $T/m.ini" "$T/m.ini $T/m.ini" ""; do
 	assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "clyde sweep $args: one line"
 	assert_file_match "$T/err" 'see clyde sweep --help$' "and where to look"
 done
-run_clyde sweep -n "$T"
+run_clyde sweep --dry-run "$T"
 expect_rc 1 "a directory is not an experiment file"
 assert_file_match "$T/err" "clyde sweep: $T: not a regular file" \
 	"the message says it is not a regular file"
-run_clyde sweep -n /dev/zero
+run_clyde sweep --dry-run /dev/zero
 expect_rc 1 "/dev/zero is not read as an experiment file"
 head -c 2000000 /dev/zero >"$T/huge.ini"
-run_clyde sweep -n "$T/huge.ini"
+run_clyde sweep --dry-run "$T/huge.ini"
 expect_rc 1 "a 2 MB experiment file is refused"
 assert_file_match "$T/err" "huge.ini: 2000000 bytes, larger than" \
 	"the message gives its size"
@@ -113,7 +126,7 @@ dir = /tmp
 [workload t]
 time = true
 INI
-run_clyde sweep -q --db "$DB" -D "dir=$T" "$T/fail.ini"
+run_clyde sweep -q --db "$DB" --define "dir=$T" "$T/fail.ini"
 expect_rc 3 "a failed point stops the sweep: exit 3"
 assert_file_match "$T/err" 'point 2 \(n=2\) repeat 1 failed: setup .*exit status 1' \
 	"the failed command is named"
@@ -121,7 +134,7 @@ assert_file_match "$T/err" '^    no device for 2$' "with its output"
 assert_eq "$(cat "$T/teardowns")" "$(printf 'torn 1\ntorn 2')" \
 	"the teardown ran for the failed point too, then the sweep stopped"
 rm -f "$T/teardowns"
-run_clyde sweep -q -k --db "$DB" -D "dir=$T" "$T/fail.ini"
+run_clyde sweep -q -k --db "$DB" --define "dir=$T" "$T/fail.ini"
 expect_rc 3 "-k: exit 3 after going on"
 assert_eq "$(wc -l <"$T/teardowns")" 6 "-k: every visit ran and was torn down"
 assert_file_match "$T/out" '^2 +failed' "the failed point is marked in the table"
@@ -138,9 +151,9 @@ axis n = a b c d
 [workload t]
 time = true
 INI
-run_clyde sweep -n "$T/stable.ini"
+run_clyde sweep --dry-run "$T/stable.ini"
 order1=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
-run_clyde sweep -n "$T/stable.ini"
+run_clyde sweep --dry-run "$T/stable.ini"
 order2=$(sed -n 's/^# point \([0-9]*\).*/\1/p' "$T/out" | tr -d '\n')
 assert_eq "$order1" "$order2" "a seeded random order is the same every time"
 [[ $order1 != 12341234 ]] || fail "random order is not shuffled: $order1"
@@ -157,13 +170,13 @@ need_root
 need_cmd losetup mkfs.ext4 mkfs.xfs mkfs.btrfs findmnt
 at_exit sweep_release_all
 
-# run_example NAME POINTS RUNS_PER_VISIT -D ...: run it, check the table
+# run_example NAME POINTS RUNS_PER_VISIT --define ...: run it, check the table
 # and the history.
 run_example()
 {
 	local name=$1 points=$2 per=$3 id rows
 	shift 3
-	run_clyde sweep -q --db "$DB" -D repeats=2 -D "dir=$T/$name" "$@" \
+	run_clyde sweep -q --db "$DB" --define repeats=2 --define "dir=$T/$name" "$@" \
 		"$EX/loop/$name.ini"
 	expect_rc 0 "$name: sweep finished"
 	id=$(sweep_id)
@@ -180,18 +193,18 @@ run_example()
 	cp "$T/out" "$T/$name.table"
 }
 
-run_example btrfs-profiles 5 2 -D dev_size=300m -D dd_mib=8 \
-	-D "run_opts=-s 8 -n 0 -r 0 -f"
+run_example btrfs-profiles 5 2 --define dev_size=300m --define dd_mib=8 \
+	--define "run_opts=-s 8 -n 0 -r 0 -f"
 BT_ID=$(sweep_id)
 assert_file_match "$T/btrfs-profiles.table" '^raid10 +raid10 +[0-9]' \
 	"btrfs: zipped axes, one row per profile"
 assert_file_match "$T/btrfs-profiles.table" 'block write' \
 	"btrfs: the bonnie++ rates are the columns"
 
-run_example ext4-journal 6 1 -D dev_size=64m -D journal_size=16m \
-	-D "run_opts=-s 8 -n 0 -r 0 -f"
-run_example xfs-logbsize 4 1 -D dev_size=300m -D "run_opts=-s 8 -n 0 -r 0 -f"
-run_example ext4-atime 3 1 -D dev_size=64m -D files=200
+run_example ext4-journal 6 1 --define dev_size=64m --define journal_size=16m \
+	--define "run_opts=-s 8 -n 0 -r 0 -f"
+run_example xfs-logbsize 4 1 --define dev_size=300m --define "run_opts=-s 8 -n 0 -r 0 -f"
+run_example ext4-atime 3 1 --define dev_size=64m --define files=200
 assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
 
 ra_values()
@@ -202,7 +215,7 @@ ra_values()
 	done
 }
 ra_values >"$T/ra.before"
-run_example loop-readahead 4 1 -D dev_size=4m
+run_example loop-readahead 4 1 --define dev_size=4m
 RA_ID=$(sweep_id)
 ra_values | grep -Fxv -f "$T/ra.before" | cut -d/ -f4 >"$T/ra.changed" || true
 while read -r d; do

@@ -7,7 +7,7 @@
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-run_clyde sweep -n /dev/null
+run_clyde sweep --dry-run /dev/null
 if grep -q "without libinih" "$T/err"; then
 	skip "built without libinih"
 fi
@@ -37,7 +37,7 @@ assert_file_match "$T/out" '^0\.05 +[0-9.]+ ± [0-9.]+ ★' \
 	"the table stars the fast point"
 
 # The dry run says what the rule is.
-run_clyde sweep -n "$T/d.ini"
+run_clyde sweep --dry-run "$T/d.ini"
 expect_rc 0 "dry run"
 assert_file_match "$T/out" 'for points whose rank against the best is open' \
 	"the dry run names until-decided"
@@ -45,7 +45,7 @@ assert_file_match "$T/out" 'for points whose rank against the best is open' \
 # until-stable and until-decided together: refused with one line.
 printf '[experiment]\nuntil-decided = 5\nuntil-stable = 5\n[workload w]\ntime = true\n' \
 	>"$T/both.ini"
-run_clyde sweep -n "$T/both.ini"
+run_clyde sweep --dry-run "$T/both.ini"
 expect_rc 1 "both keys: exit 1"
 assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "one line"
 assert_file_match "$T/err" 'until-stable and until-decided: give one' "says why"

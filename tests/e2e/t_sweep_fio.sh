@@ -18,7 +18,7 @@
 . "$E2E_DIR/sweep_lib.sh"
 
 need_cmd fio python3 sqlite3
-if "$CLYDE" sweep -n /dev/null 2>&1 | grep -q "without libinih"; then
+if "$CLYDE" sweep --dry-run /dev/null 2>&1 | grep -q "without libinih"; then
 	skip "built without libinih"
 fi
 REAL_FIO=$(command -v fio)
@@ -67,7 +67,7 @@ fio = --name=rr --filename=$T/data --size=4m --rw=randread --bs={bs}
 EOF
 
 # ---- dry run ----------------------------------------------------------------
-run_clyde sweep -n e.ini
+run_clyde sweep --dry-run e.ini
 expect_rc 0 "dry run"
 assert_file_match "$T/out" "^fio f: fio --output=WORKDIR/fio.json --output-format=json\+ --name=rr --filename=$T/data --size=4m --rw=randread --bs=64k --ioengine=psync" \
 	"the dry run shows fio's command line with json+"
@@ -149,13 +149,13 @@ ok "table, --show, report csv and the stored runs hold fio's bw_bytes and iops"
 
 # ---- the example ---------------------------------------------------------------
 ex=$CLYDE_SRC/examples/fio/randread-bs.ini
-run_clyde sweep -n "$ex"
+run_clyde sweep --dry-run "$ex"
 expect_rc 0 "the example dry-runs with its own variables"
 assert_file_match out "^fio f: fio --output=WORKDIR/fio.json --output-format=json\+ --name=randread --filename=/var/tmp/clyde-fio-bs.dat --size=256m --rw=randread --bs=256k --ioengine=psync --direct=1 --runtime=5 --time_based$" \
 	"  its fio command line"
 ncopies=$(find copies -name '*.json' | wc -l)
-run_clyde sweep -q --db "$T/ex.db" -D dir="$T" -D size=2m -D runtime=1 \
-	-D repeats=1 -D direct=0 "$ex"
+run_clyde sweep -q --db "$T/ex.db" --define dir="$T" --define size=2m --define runtime=1 \
+	--define repeats=1 --define direct=0 "$ex"
 expect_rc 0 "the example runs (small)"
 [[ $(grep -cE '^(4k|16k|64k|256k) +[0-9.]+ \(n=1\)' out) -eq 4 ]] || {
 	show_output
@@ -243,7 +243,7 @@ refuse nojob "--rw=read --size=1m" "no job: give --name=NAME with its options, o
 refuse badopt "$job --rw=bogus" "workload f, point 1: fio --parse-only: failed parsing rw=bogus$"
 cp e.ini nofio.ini
 RC=0
-timeout -k 10 60 env PATH="$T/empty" "$CLYDE" sweep -n nofio.ini >out 2>err || RC=$?
+timeout -k 10 60 env PATH="$T/empty" "$CLYDE" sweep --dry-run nofio.ini >out 2>err || RC=$?
 expect_rc 1 "fio not in PATH"
 assert_eq "$(cat err)" "clyde sweep: nofio.ini:7: workload f, point 1: fio is not installed (no fio in PATH); install Debian's fio package" \
 	"fio missing: one line"

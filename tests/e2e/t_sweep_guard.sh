@@ -17,7 +17,7 @@
 . "$E2E_DIR/sweep_lib.sh"
 
 need_root
-if "$CLYDE" sweep -n /dev/null 2>&1 | grep -q "without libinih"; then
+if "$CLYDE" sweep --dry-run /dev/null 2>&1 | grep -q "without libinih"; then
 	skip "built without libinih"
 fi
 
@@ -41,7 +41,7 @@ for spec in "root:set /proc/self/root$T/victim = hello" \
 	"version:set /proc/version = hello"; do
 	name=${spec%%:*}
 	exp "$name" "${spec#*:}"
-	run_clyde sweep -n "$T/$name.ini"
+	run_clyde sweep --dry-run "$T/$name.ini"
 	expect_rc 1 "set ($name): the dry run refuses it"
 	assert_file_match "$T/err" "$name.ini:6: set .*only files below /sys and /proc/sys" \
 		"set ($name): the message names the file, line and what is accepted"
@@ -109,7 +109,7 @@ assert_eq "$(find "$JDIR" -maxdepth 1 -name 'sweep-*.journal' | wc -l)" 0 \
 mkdir -p "$T/d"
 printf '[experiment]\nname = opts\nrepeat = 1\naxis a = 1\n[point]\nsetup = touch %s/setup-ran\n[workload w]\ntree = -d %s --files -5\n' \
 	"$T" "$T/d" >"$T/tree.ini"
-run_clyde sweep -n "$T/tree.ini"
+run_clyde sweep --dry-run "$T/tree.ini"
 expect_rc 1 "tree = --files -5: the dry run refuses it"
 assert_file_match "$T/err" 'tree.ini:8: workload w, point 1: --files: "-5"' \
 	"  naming the file, line and option"
@@ -118,28 +118,28 @@ expect_rc 1 "  and the sweep exits 1 at parse time"
 [[ ! -e $T/setup-ran ]] || fail "  a setup command ran"
 ok "  before any setup command"
 sed -i 's/^tree = .*/run = --bogus/' "$T/tree.ini"
-run_clyde sweep -n "$T/tree.ini"
+run_clyde sweep --dry-run "$T/tree.ini"
 expect_rc 1 "run = --bogus: refused at parse time too"
 
 # ---- line length, missing ] ------------------------------------------------
 line="time = true $(printf '%*s' 187 '' | tr ' ' '#')"
 assert_eq "${#line}" 199 "(a line of 199 characters)"
 printf '[experiment]\nname = long\nrepeat = 1\naxis a = 1\n[workload w]\n%s\n' "$line" >"$T/long.ini"
-run_clyde sweep -n "$T/long.ini"
+run_clyde sweep --dry-run "$T/long.ini"
 expect_rc 0 "a 199-character line is accepted"
 printf '[experiment]\nname = long\nrepeat = 1\naxis a = 1\n[workload w]\n%s#\n' "$line" >"$T/long.ini"
-run_clyde sweep -n "$T/long.ini"
+run_clyde sweep --dry-run "$T/long.ini"
 expect_rc 1 "a 200-character line is refused"
 assert_file_match "$T/err" 'long.ini:6: line longer than 199 characters' "  at most 199, it says"
 printf '[experiment\nname = x\nrepeat = 1\naxis a = 1\n[workload w]\ntime = true\n' >"$T/bracket.ini"
-run_clyde sweep -n "$T/bracket.ini"
+run_clyde sweep --dry-run "$T/bracket.ini"
 expect_rc 1 "a section header without ]"
 assert_file_match "$T/err" 'bracket.ini:1: \[experiment: a section header needs its "\]"' \
 	"  reported on its own line"
 
 # ---- escapes ------------------------------------------------------------------
 printf '[experiment]\nname = esc\nrepeat = 1\naxis a = 1\n\033[31mred\033[0m = 1\n[workload w]\ntime = true\n' >"$T/esc.ini"
-run_clyde sweep -n "$T/esc.ini"
+run_clyde sweep --dry-run "$T/esc.ini"
 expect_rc 1 "an unknown key with terminal escapes"
 assert_file_no_match "$T/err" $'\033' "  no escape reaches the terminal"
 assert_file_match "$T/err" 'unknown key "\\x1b\[31mred\\x1b\[0m"' "  it is shown escaped"
@@ -147,12 +147,12 @@ mnt="$T/mnt
 dir"
 mkdir -p "$mnt"
 printf '[experiment]\nname = nl\nrepeat = 1\naxis a = 1\n[vars]\nmnt = x\n[point]\nsetup = test -z "{mnt}"\n[workload w]\ntime = true\npath = {mnt}\n' >"$T/nl.ini"
-run_clyde sweep -q --db "$DB" -D "mnt=$mnt" "$T/nl.ini"
+run_clyde sweep -q --db "$DB" --define "mnt=$mnt" "$T/nl.ini"
 expect_rc 3 "a mount path with a newline (-D): the setup fails"
 assert_file_match "$T/err" 'test -z ".*/mnt\\ndir"`' "  the newline is shown as \\n"
 assert_file_no_match "$T/err" '^dir' "  and starts no line of its own"
 sed -i 's/^setup = .*//' "$T/nl.ini"
-run_clyde sweep -q --db "$DB" -D "mnt=$T/gone
+run_clyde sweep -q --db "$DB" --define "mnt=$T/gone
 dir" "$T/nl.ini"
 expect_rc 3 "counting the device under a missing path with a newline fails"
 assert_file_match "$T/err" 'no block device counters for .*/gone\\ndir' "  named escaped"

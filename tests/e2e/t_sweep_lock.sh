@@ -10,7 +10,7 @@
 . "$E2E_DIR/sweep_lib.sh"
 
 need_root
-if "$CLYDE" sweep -n /dev/null 2>&1 | grep -q "without libinih"; then
+if "$CLYDE" sweep --dry-run /dev/null 2>&1 | grep -q "without libinih"; then
 	skip "built without libinih"
 fi
 KA=/proc/sys/vm/dirty_writeback_centisecs

@@ -15,7 +15,7 @@
 . "$E2E_DIR/sweep_lib.sh"
 
 need_root
-if "$CLYDE" sweep -n /dev/null 2>&1 | grep -q "without libinih"; then
+if "$CLYDE" sweep --dry-run /dev/null 2>&1 | grep -q "without libinih"; then
 	skip "built without libinih"
 fi
 KNOB=/proc/sys/fs/lease-break-time
@@ -45,7 +45,7 @@ INI
 
 # ---- the restore after every visit ------------------------------------------
 mkdir "$T/a"
-run_clyde sweep -q --db "$DB" -D "dir=$T/a" "$T/exp.ini"
+run_clyde sweep -q --db "$DB" --define "dir=$T/a" "$T/exp.ini"
 expect_rc 0 "the sweep finished"
 assert_eq "$(sort -u "$T/a/seen" | tr '\n' ' ')" "$V1 $V2 " \
 	"each point's workload saw the value its set wrote"
@@ -57,8 +57,8 @@ ok "no journal left after a finished sweep"
 # ---- a crash right after the write: the journal's undo on --resume ----------
 mkdir "$T/b"
 RC=0
-timeout -k 10 "$CLYDE_TIMEOUT" "$CLYDE" sweep -q --db "$DB" -D "dir=$T/b" \
-	-D "crash=[ -e {dir}/fired ] || { touch {dir}/fired; kill -KILL \$CLYDE_SWEEP_PID; sleep 5; }" \
+timeout -k 10 "$CLYDE_TIMEOUT" "$CLYDE" sweep -q --db "$DB" --define "dir=$T/b" \
+	--define "crash=[ -e {dir}/fired ] || { touch {dir}/fired; kill -KILL \$CLYDE_SWEEP_PID; sleep 5; }" \
 	"$T/exp.ini" >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 137 "the sweep was killed after its first write"
 id=$(sweep_id)

@@ -11,7 +11,7 @@
 
 need_root
 need_cmd losetup mkfs.ext4 findmnt sqlite3
-if "$CLYDE" sweep -n /dev/null 2>&1 | grep -q "without libinih"; then
+if "$CLYDE" sweep --dry-run /dev/null 2>&1 | grep -q "without libinih"; then
 	skip "built without libinih"
 fi
 at_exit sweep_release_all
@@ -78,7 +78,7 @@ stage()
 	local name=$1 hook=$2 how=${3:-} dir=$T/$1 id pid before after i
 	local crash_loop crash_ra crash_tmp
 	mkdir -p "$dir"
-	"$CLYDE" sweep -q --db "$DB" -D "dir=$dir" -D "$hook" \
+	"$CLYDE" sweep -q --db "$DB" --define "dir=$dir" --define "$hook" \
 		"$T/exp.ini" >"$T/out" 2>"$T/err" &
 	pid=$!
 	if [[ $how == external ]]; then

@@ -383,7 +383,7 @@ static void test_guards(void)
 		clyde_ctx_init(&c);
 		CHECK(clyde_sweep_parse(&c, "t.ini", t, strlen(t), defs, 1,
 					&s) < 0);
-		CHECK_STR(clyde_errmsg(&c), "-D nope=1: t.ini defines no "
+		CHECK_STR(clyde_errmsg(&c), "--define nope=1: t.ini defines no "
 					    "variable nope (its [vars]: a, b)");
 		clyde_ctx_release(&c);
 	}

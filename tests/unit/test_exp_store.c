@@ -209,7 +209,7 @@ static void test_round_trip(void)
 		const struct clyde_exp_cell *c = &e.points[0].cells[0];
 
 		/* The command line, from the file and the defines. */
-		CHECK_STR(e.command, "clyde sweep x.ini -D repeats=2");
+		CHECK_STR(e.command, "clyde sweep x.ini --define repeats=2");
 		CHECK_STR(e.metrics[0].key, "bonnie.put_block");
 		CHECK_STR(e.metrics[0].label, "block write");
 		CHECK_STR(e.metrics[0].unit, "B/s");

@@ -497,7 +497,7 @@ static void test_html(void)
 	add(&e, "64k,<script>", false, 2, 1.0, 2.0, 2, 3.0, 4.0);
 	add(&e, "128k,<script>", true);
 	e.points[0].config = xstrdup("mkfs.ext4 & <b>");
-	e.command = xstrdup("clyde sweep md.ini -D level=<5>");
+	e.command = xstrdup("clyde sweep md.ini --define level=<5>");
 	e.machine = xstrdup("host box, kernel 6.1");
 	e.points[0].cells[0].nimprecise = 1;
 	f = open_memstream(&buf, &len);
@@ -517,8 +517,9 @@ static void test_html(void)
 	CHECK(strstr(buf, "svg.chart.exp{width:100%") != NULL);
 	/* The command line, the machine and the stack are on the page; the
 	 * imprecise sample is flagged in the table and the chart. */
-	CHECK(strstr(buf,
-		     "<code>clyde sweep md.ini -D level=&lt;5&gt;</code>"));
+	CHECK(strstr(
+		buf,
+		"<code>clyde sweep md.ini --define level=&lt;5&gt;</code>"));
 	CHECK(strstr(buf, "<dd>host box, kernel 6.1</dd>") != NULL);
 	CHECK(strstr(buf, "<dt>stack</dt><dd>mkfs.ext4 &amp; &lt;b&gt;"));
 	CHECK(count(buf, "title=\"1 of 2 samples ran under 0.5 s") == 1);

@@ -138,6 +138,10 @@ static const struct clyde_opt table[] = {
 	  .min = 1,
 	  .max = 9,
 	  .help = "add N" },
+	{ .short_name = 'D',
+	  .name = "old",
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "means O_DIRECT elsewhere; use --dir" },
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,
@@ -255,6 +259,10 @@ static void test_messages(void)
 	    "dev", "-c", "8");
 	BAD("unknown option \"--bogus\"; see clyde test --help", "--bogus");
 	BAD("unknown option \"-k\"; see clyde test --help", "-qk");
+	/* A REFUSE entry: its own message, whichever way it is spelled,
+	 * also inside a group; it takes no argument. */
+	BAD("-D: means O_DIRECT elsewhere; use --dir", "-qD", "x");
+	BAD("--old: means O_DIRECT elsewhere; use --dir", "--old");
 	BAD("--iodepth needs an argument: --iodepth N", "--iodepth");
 	BAD("--quiet takes no argument", "--quiet=1");
 	BAD("unexpected argument \"two\": clyde test takes at most 1 operand; "
@@ -264,6 +272,48 @@ static void test_messages(void)
 	CHECK(P("--", "-q") == CLYDE_OPT_PARSED);
 	CHECK(nops == 1 && !c.quiet);
 	CHECK_STR(ops[0], "-q");
+}
+
+/* getopt's "+": the options before the first operand, the rest left. */
+static int head_v(const char *const *args, int *first)
+{
+	static char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"test";
+	while (*args && argc < 31)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	conf_init(&c);
+	*first = -1;
+	return clyde_opt_parse_head(&set, argc, argv, &c, first, err,
+				    sizeof(err));
+}
+
+#define HEAD(first, ...) \
+	head_v((const char *const[]){ __VA_ARGS__, NULL }, (first))
+
+static void test_head(void)
+{
+	int first;
+
+	/* "sub" ends the options: its -i is not read. */
+	CHECK(HEAD(&first, "-q", "--dir", "x", "sub", "-i", "3") ==
+	      CLYDE_OPT_PARSED);
+	CHECK(first == 4 && c.quiet && c.depth == 4);
+	CHECK_STR(c.dir, "x");
+	/* "--" ends them too and is not the subcommand. */
+	CHECK(HEAD(&first, "-q", "--", "-i") == CLYDE_OPT_PARSED);
+	CHECK(first == 3 && c.depth == 4);
+	/* No operand: first is argc. */
+	CHECK(HEAD(&first, "-i", "7") == CLYDE_OPT_PARSED);
+	CHECK(first == 3 && c.depth == 7);
+	/* The model's messages and stops, as in a whole parse. */
+	CHECK(HEAD(&first, "--bogus", "sub") == CLYDE_OPT_FAILED);
+	CHECK_STR(err, "unknown option \"--bogus\"; see clyde test --help");
+	CHECK(HEAD(&first, "--dir") == CLYDE_OPT_FAILED);
+	CHECK_STR(err, "--dir needs an argument: --dir DIR");
+	CHECK(HEAD(&first, "-h", "sub") == CLYDE_OPT_STOP_HELP);
 }
 
 static void test_help(void)
@@ -287,6 +337,8 @@ static void test_help(void)
 	CHECK(strstr(buf, "      --mode a|b          mode (default b)\n") !=
 	      NULL);
 	CHECK(strstr(buf, "-c[N], --count[=N]") != NULL);
+	/* A refused name is not offered. */
+	CHECK(strstr(buf, "--old") == NULL && strstr(buf, "-D") == NULL);
 	{
 		char want[128];
 
@@ -309,6 +361,7 @@ int main(void)
 {
 	test_types();
 	test_messages();
+	test_head();
 	test_help();
 	return tap_done();
 }

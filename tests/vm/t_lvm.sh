@@ -52,8 +52,8 @@ cp "$T/out" "$VM_OUT/stack-lvm.txt"
 # Post B at small sizes: XFS vs ext4, log options; every run saved.
 export XDG_DATA_HOME=$T/xdg
 RC=0
-timeout -k 10 280 "$CLYDE" sweep -q -k -D lv=$LV -D repeats=1 \
-	-D "run_opts=-s 4m:8k:200:1 -n 0 -r 0 -f" -D "files_opts=-s 0 -n 1:0:0:1 -r 0" \
+timeout -k 10 280 "$CLYDE" sweep -q -k --define lv=$LV --define repeats=1 \
+	--define "run_opts=-s 4m:8k:200:1 -n 0 -r 0 -f" --define "files_opts=-s 0 -n 1:0:0:1 -r 0" \
 	"$CLYDE_SRC/examples/posts/xfs-vs-ext4-striped.ini" >"$T/out" 2>"$T/err" ||
 	RC=$?
 cp "$T/out" "$VM_OUT/sweep-xfs-vs-ext4.txt"

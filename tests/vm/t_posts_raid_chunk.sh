@@ -12,8 +12,8 @@
 need_disks 6
 export XDG_DATA_HOME=$T/xdg
 CLYDE_TIMEOUT=280
-run_clyde sweep -q -D "disks=${VDS[*]:0:6}" -D ndisks=6 -D repeats=1 \
-	-D "run_opts=-s 8m:8k:200:1 -n 0 -r 0 -f -m md{level}-{chunk}k" \
+run_clyde sweep -q --define "disks=${VDS[*]:0:6}" --define ndisks=6 --define repeats=1 \
+	--define "run_opts=-s 8m:8k:200:1 -n 0 -r 0 -f -m md{level}-{chunk}k" \
 	"$CLYDE_SRC/examples/posts/md-raid-chunk.ini"
 cp "$T/out" "$VM_OUT/sweep-md-raid-chunk.txt"
 cp "$T/err" "$VM_OUT/sweep-md-raid-chunk.err"

@@ -14,7 +14,7 @@ export XDG_DATA_HOME=$T/xdg
 CLYDE_TIMEOUT=250
 # A small tree (the timing of the rebuild is the subject, not the tarball).
 tar czf /tmp/src.tgz -C "$CLYDE_SRC" src/env || fail "tar czf /tmp/src.tgz"
-run_clyde sweep -q -D "disks=${VDS[*]:0:5}" -D repeats=1 -D tarball=/tmp/src.tgz \
+run_clyde sweep -q --define "disks=${VDS[*]:0:5}" --define repeats=1 --define tarball=/tmp/src.tgz \
 	"$CLYDE_SRC/examples/posts/extract-rebuild.ini"
 cp "$T/out" "$VM_OUT/sweep-extract-rebuild.txt"
 cp "$T/err" "$VM_OUT/sweep-extract-rebuild.err"

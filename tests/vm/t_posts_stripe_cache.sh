@@ -14,11 +14,11 @@ export XDG_DATA_HOME=$T/xdg
 MD=/dev/md0
 SCS=/sys/block/md0/md/stripe_cache_size
 CLYDE_TIMEOUT=200
-opts=(-q -D md=md0 -D "disks=${VDS[*]:0:4}" -D count=1)
+opts=(-q --define md=md0 --define "disks=${VDS[*]:0:4}" --define count=1)
 
 md_create $MD 5 64 4
 assert_eq "$(cat $SCS)" 256 "a new raid5 has stripe_cache_size 256"
-run_clyde sweep "${opts[@]}" -D repeats=1 \
+run_clyde sweep "${opts[@]}" --define repeats=1 \
 	"$CLYDE_SRC/examples/posts/md-stripe-cache.ini"
 cp "$T/out" "$VM_OUT/sweep-md-stripe-cache.txt"
 cp "$T/err" "$VM_OUT/sweep-md-stripe-cache.err"
@@ -29,7 +29,7 @@ done
 assert_eq "$(cat $SCS)" 256 "stripe_cache_size restored to 256 after the sweep"
 
 # SIGKILL while a point's value is set, then --resume.
-"$CLYDE" sweep "${opts[@]}" -D repeats=1 \
+"$CLYDE" sweep "${opts[@]}" --define repeats=1 \
 	"$CLYDE_SRC/examples/posts/md-stripe-cache.ini" >"$T/kill.out" 2>&1 &
 pid=$!
 for ((i = 0; i < 600; i++)); do
