@@ -32,50 +32,6 @@
 #include "report/html.h"
 #include "results/loaded.h"
 
-static const char usage_text[] =
-	"Usage: clyde history [--db PATH] COMMAND [OPTION]... [ARG]...\n"
-	"Keep, list and compare results in an SQLite database.\n"
-	"\n"
-	"Commands:\n"
-	"  list [--limit N]       stored runs, newest first: id, date, label,\n"
-	"                         target, filesystem, size, files, chunk, key\n"
-	"                         figures and note\n"
-	"  show ID                one run: where, how, and every figure\n"
-	"  compare ID...          the compare table of stored runs, with the\n"
-	"                         options of clyde compare:\n"
-	"      --format FMT       text (default), markdown or csv\n"
-	"      --baseline ID      change in percent against run ID\n"
-	"      --label A,B,...    name the columns in order (repeatable)\n"
-	"      --merge-repeats    fold runs of one file with the same name and\n"
-	"                         settings into one column\n"
-	"  report ID... -o FILE   the HTML report of clyde report over stored\n"
-	"                         runs; --baseline, --label and --merge-repeats\n"
-	"                         as for compare, and:\n"
-	"  -o, --output FILE      the HTML file (- for standard output)\n"
-	"      --title TEXT       the page title\n"
-	"  export ID...|--all [-o FILE|DIR]\n"
-	"                         the stored results as they were saved; several\n"
-	"                         JSON results need a directory (one file each)\n"
-	"      --all              every stored run, oldest first\n"
-	"  import FILE...         bonnie++ CSV lines (each one run), a clyde\n"
-	"                         JSON result, or fio's JSON output (each job\n"
-	"                         one run); one already stored is skipped\n"
-	"                         (\"already stored as id N\")\n"
-	"      --label NAME       label every imported run NAME\n"
-	"      --labels A,B,...   label the results in order (one per CSV line,\n"
-	"                         JSON file or fio job; the count must match)\n"
-	"      --force            store results that are stored already\n"
-	"  label ID NAME          rename run ID\n"
-	"  note ID TEXT...        a note on run ID (\"\" removes it)\n"
-	"  delete ID...           remove runs (each is named)\n"
-	"\n"
-	"Options:\n"
-	"      --db PATH          the database (default:\n"
-	"                         $XDG_DATA_HOME/clyde/results.db or\n"
-	"                         ~/.local/share/clyde/results.db)\n"
-	"      --limit N          list: the newest N runs only\n"
-	"  -h, --help             this help\n";
-
 /* What every subcommand gets. */
 struct hist_cli {
 	struct clyde_ctx ctx;
@@ -193,8 +149,8 @@ static int opt_labels(void *base, const struct clyde_opt *o, const char *name,
 /*
  * Each subcommand's options, one entry each (cli/optmodel.h), listed per
  * subcommand below.  To add one: a field in struct hist_opts, an entry
- * here, its name in the subcommand's table, a line in usage_text and in
- * docs/clyde.1 (HISTORY).
+ * here, its name in the subcommand's table (hist_help shows it) and a
+ * line in docs/clyde.1 (HISTORY).
  */
 #define OPT_H_DB                                                       \
 	{                                                              \
@@ -211,23 +167,25 @@ static int opt_labels(void *base, const struct clyde_opt *o, const char *name,
 	{                                                                      \
 		.short_name = 'o', .name = "output", .type = CLYDE_OPT_STRING, \
 		.arg = "FILE", HIST_FIELD(output), .kind = "file name",        \
-		.help = "where to write"                                       \
+		.help = "the file, or the directory for several JSON results"  \
 	}
 #define OPT_H_ALL                                                       \
 	{                                                               \
 		.name = "all", .type = CLYDE_OPT_FLAG, HIST_FIELD(all), \
-		.help = "every stored run"                              \
+		.help = "every stored run, oldest first"                \
 	}
 #define OPT_H_LABEL                                                       \
 	{                                                                 \
 		.name = "label", .type = CLYDE_OPT_STRING, .arg = "NAME", \
 		HIST_FIELD(label), .kind = "label", .empty_ok = true,     \
-		.help = "label every imported run"                        \
+		.help = "label every imported run NAME"                   \
 	}
-#define OPT_H_LABELS                                                        \
-	{                                                                   \
-		.name = "labels", .type = CLYDE_OPT_CALL, .arg = "A,B,...", \
-		.call = opt_labels, .help = "label the results in order"    \
+#define OPT_H_LABELS                                                          \
+	{                                                                     \
+		.name = "labels", .type = CLYDE_OPT_CALL, .arg = "A,B,...",   \
+		.call = opt_labels,                                           \
+		.help = "label the results in order (one per CSV line, JSON " \
+			"file or fio job; the count must match)"              \
 	}
 #define OPT_H_FORCE                                                         \
 	{                                                                   \
@@ -636,14 +594,6 @@ struct table_opts {
 	const char *db, *out, *title;
 };
 
-/* The usage for --help; after a usage error the one line that named it
- * is enough. */
-static void table_usage(FILE *f)
-{
-	if (f == stdout)
-		fputs(usage_text, f);
-}
-
 static int opt_table_format(void *base, const struct clyde_opt *o,
 			    const char *name, const char *arg, char *err,
 			    size_t len)
@@ -665,14 +615,43 @@ static int opt_table_format(void *base, const struct clyde_opt *o,
 		TABLE_FIELD(db), .kind = "path", .help = "the database" \
 	}
 
+/* clyde compare's --label, --baseline and --merge-repeats
+ * (CLYDE_CLI_RESULTS_OPTS) in the words of stored runs: --baseline names
+ * a run id. */
+#define OPT_T_RESULTS                                                      \
+	{ .name = "baseline",                                              \
+	  .type = CLYDE_OPT_UINT,                                          \
+	  .arg = "ID",                                                     \
+	  TABLE_FIELD(r.baseline),                                         \
+	  .min = 1,                                                        \
+	  .max = INT64_MAX,                                                \
+	  .kind = "a run id",                                              \
+	  .form = "use a run id from clyde history list",                  \
+	  .help = "change in percent against run ID" },                    \
+		{ .name = "label",                                         \
+		  .type = CLYDE_OPT_CALL,                                  \
+		  .arg = "A,B,...",                                        \
+		  .call = clyde_cli_results_label_opt,                     \
+		  TABLE_FIELD(r),                                          \
+		  .help = "name the columns in order (repeatable)" },      \
+		{ .name = "merge-repeats",                                 \
+		  .type = CLYDE_OPT_FLAG,                                  \
+		  TABLE_FIELD(r.merge),                                    \
+		  .help = "fold runs of one file with the same name and "  \
+			  "settings into one column" },                    \
+	{                                                                  \
+		.short_name = 'h', .name = "help", .type = CLYDE_OPT_HELP, \
+		.help = "this help"                                        \
+	}
+
 static const struct clyde_opt compare_opts[] = {
 	OPT_T_DB,
 	{ .name = "format",
 	  .type = CLYDE_OPT_CALL,
 	  .arg = "FMT",
 	  .call = opt_table_format,
-	  .help = "text, markdown or csv" },
-	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+	  .help = "the table as text (default), markdown or csv" },
+	OPT_T_RESULTS,
 };
 
 static const struct clyde_opt report_opts[] = {
@@ -690,8 +669,96 @@ static const struct clyde_opt report_opts[] = {
 	  TABLE_FIELD(title),
 	  .empty_ok = true,
 	  .help = "the page title" },
-	CLYDE_CLI_RESULTS_OPTS(struct table_opts),
+	OPT_T_RESULTS,
 };
+
+/* The options before the subcommand (clyde_opt_parse_head). */
+static const struct clyde_opt head_opts[] = {
+	{ .name = "db",
+	  .type = CLYDE_OPT_STRING,
+	  .arg = "PATH",
+	  CLYDE_OPT_FIELD(struct hist_cli, db),
+	  .kind = "path",
+	  .help = "the database (default: $XDG_DATA_HOME/clyde/results.db or "
+		  "~/.local/share/clyde/results.db); also after COMMAND" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .help = "this help; also after COMMAND" },
+};
+
+static const struct clyde_optset head_set = {
+	.prog = "clyde history",
+	.opts = head_opts,
+	.nopts = sizeof(head_opts) / sizeof(head_opts[0]),
+};
+
+/* The subcommands in --help: the line, what it does, its options (their
+ * tables, without --db and --help: those are head_opts'). */
+static const struct {
+	const char *spec, *text;
+	const struct clyde_opt *opts;
+	size_t nopts;
+} hist_help[] = {
+	{ "list",
+	  "stored runs, newest first: id, date, label, target, "
+	  "filesystem, size, files, chunk, key figures and note",
+	  HIST_OPTS(list_opts) },
+	{ "show ID", "one run: where, how, and every figure",
+	  HIST_OPTS(db_opts) },
+	{ "compare ID...", "the compare table of stored runs, as clyde compare",
+	  HIST_OPTS(compare_opts) },
+	{ "report ID... -o FILE",
+	  "the HTML report of clyde report over stored runs",
+	  HIST_OPTS(report_opts) },
+	{ "export ID...|--all", "the stored results as they were saved",
+	  HIST_OPTS(export_opts) },
+	{ "import FILE...",
+	  "bonnie++ CSV lines (each one run), a clyde JSON result, or fio's "
+	  "JSON output (each job one run); one already stored is skipped "
+	  "(\"already stored as id N\")",
+	  HIST_OPTS(import_opts) },
+	{ "label ID NAME", "rename run ID", HIST_OPTS(db_opts) },
+	{ "note ID TEXT...", "a note on run ID (\"\" removes it)",
+	  HIST_OPTS(db_opts) },
+	{ "delete ID...", "remove runs (each is named)", HIST_OPTS(db_opts) },
+};
+
+/* --help, made from the tables above. */
+static void hist_usage(FILE *f)
+{
+	fputs("Usage: clyde history [--db PATH] COMMAND [OPTION]... [ARG]...\n"
+	      "Keep, list and compare results in an SQLite database.\n"
+	      "\n"
+	      "Commands:\n",
+	      f);
+	for (size_t i = 0; i < sizeof(hist_help) / sizeof(hist_help[0]); i++) {
+		struct clyde_opt own[16];
+		struct clyde_optset set = { .prog = "clyde history",
+					    .opts = own };
+
+		clyde_opt_help_line(f, hist_help[i].spec, hist_help[i].text);
+		for (size_t k = 0; k < hist_help[i].nopts; k++) {
+			const struct clyde_opt *o = &hist_help[i].opts[k];
+
+			if (o->type != CLYDE_OPT_HELP &&
+			    strcmp(o->name, "db") &&
+			    set.nopts < sizeof(own) / sizeof(own[0]))
+				own[set.nopts++] = *o;
+		}
+		clyde_opt_help(&set, NULL, f);
+	}
+	fputs("\nOptions:\n", f);
+	clyde_opt_help(&head_set, NULL, f);
+}
+
+/* The usage for --help; after a usage error the one line that named it
+ * is enough. */
+static void table_usage(FILE *f)
+{
+	if (f == stdout)
+		hist_usage(f);
+}
 
 /*
  * Parse the command line of compare or report, load the stored runs it
@@ -1267,25 +1334,21 @@ static const struct {
 int clyde_cmd_history(int argc, char **argv)
 {
 	struct hist_cli c = { .db = NULL, .cmd = NULL };
-	char name[32];
-	int i = 1, rc = CLYDE_EXIT_USAGE;
+	char name[32], err[512];
+	int i = 1, rc;
 
 	/* Options before the command: --db and --help. */
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return CLYDE_EXIT_OK;
-		} else if (!strcmp(argv[i], "--db")) {
-			if (++i >= argc)
-				return usage_error(&c, "--db needs a path");
-			c.db = argv[i];
-		} else if (!strncmp(argv[i], "--db=", 5)) {
-			c.db = argv[i] + 5;
-		} else {
-			return usage_error(&c, "unknown option \"%s\"",
-					   argv[i]);
-		}
+	rc = clyde_opt_parse_head(&head_set, argc, argv, &c, &i, err,
+				  sizeof(err));
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		hist_usage(stdout);
+		return CLYDE_EXIT_OK;
 	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde history: %s\n", err);
+		return CLYDE_EXIT_USAGE;
+	}
+	rc = CLYDE_EXIT_USAGE;
 	if (i >= argc)
 		return usage_error(&c, "no command (list, show, compare, "
 				       "report, export, import, label, note, "
@@ -1304,7 +1367,7 @@ int clyde_cmd_history(int argc, char **argv)
 		for (int k2 = i + 1; k2 < argc; k2++)
 			if (!strcmp(argv[k2], "--help") ||
 			    !strcmp(argv[k2], "-h")) {
-				fputs(usage_text, stdout);
+				hist_usage(stdout);
 				return CLYDE_EXIT_OK;
 			}
 		clyde_ctx_init(&c.ctx);

@@ -36,42 +36,6 @@
 #include "report/html.h"
 #include "results/loaded.h"
 
-static void usage(FILE *f)
-{
-	fputs("usage: clyde report [options] RESULT... -o FILE.html\n"
-	      "   or: clyde report --experiment ID [--db PATH] [options] "
-	      "-o FILE.html\n"
-	      "   or: clyde report --experiment-json FILE [options] "
-	      "-o FILE.html\n"
-	      "  RESULT: a clyde JSON result, fio's JSON output (fio 3.x, json\n"
-	      "          or json+; one run per job), a file of bonnie++/clyde\n"
-	      "          CSV lines (formats 1.03, 1.96, 1.98), or - for stdin\n"
-	      "  -o, --output FILE the HTML file to write (- for stdout)\n"
-	      "  --title TEXT      the page title (default \"clyde report\")\n"
-	      "  --label A,B,...   name the results in order\n"
-	      "  --baseline N      add each result's change in % against "
-	      "result N\n"
-	      "  --merge-repeats   fold consecutive identical CSV lines "
-	      "(bonnie++ -x)\n"
-	      "                    into one result with repeats; warn when "
-	      "they\n"
-	      "                    disagree\n"
-	      "  --experiment ID   render experiment ID of clyde sweep from "
-	      "the history\n"
-	      "  --experiment-json FILE\n"
-	      "                    render the experiment described in FILE\n"
-	      "  --db PATH         the history database (with --experiment)\n"
-	      "  --metrics KEY,... the experiment's metrics to show, in order\n"
-	      "                    (with an experiment)\n"
-	      "  --format FMT      with an experiment: html (default), or its "
-	      "table\n"
-	      "                    as text, markdown or csv (for results: "
-	      "clyde\n"
-	      "                    compare --format)\n"
-	      "  -h, --help        this text\n",
-	      f);
-}
-
 /* Write the report to `out` through a temporary file in its directory. */
 static int write_report(const struct clyde_compare *cmp, const char *title,
 			const char *out)
@@ -111,6 +75,17 @@ static const struct clyde_opt report_table[] = {
 	  CLYDE_OPT_FIELD(struct report_opts, title),
 	  .empty_ok = true,
 	  .help = "the page title (default \"clyde report\")" },
+	/* An experiment's options (exp_table), refused with results. */
+	{ .name = "format",
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "only with --experiment ID or --experiment-json FILE (the "
+		  "table of results is clyde compare --format FMT)" },
+	{ .name = "metrics",
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "only with --experiment ID or --experiment-json FILE" },
+	{ .name = "db",
+	  .type = CLYDE_OPT_REFUSE,
+	  .help = "only with --experiment ID (the results history)" },
 	CLYDE_CLI_RESULTS_OPTS(struct report_opts),
 };
 
@@ -185,7 +160,8 @@ static const struct clyde_opt exp_table[] = {
 	  .arg = "FMT",
 	  EXP_FIELD(format),
 	  .kind = "format",
-	  .help = "html (default), or the table as text, markdown or csv" },
+	  .help = "html (default), or the experiment's table as text, "
+		  "markdown or csv" },
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,
@@ -198,6 +174,27 @@ static const struct clyde_optset exp_set = {
 	.nopts = sizeof(exp_table) / sizeof(exp_table[0]),
 	.max_operands = 1, /* none; the first is named below */
 };
+
+/* --help, made from report_table and exp_table. */
+static void usage(FILE *f)
+{
+	fputs("usage: clyde report [options] RESULT... -o FILE.html\n"
+	      "   or: clyde report --experiment ID [--db PATH] [options] "
+	      "-o FILE.html\n"
+	      "   or: clyde report --experiment-json FILE [options] "
+	      "-o FILE.html\n"
+	      "\n",
+	      f);
+	clyde_opt_help_line(f, "RESULT",
+			    "a clyde JSON result, fio's JSON output (fio 3.x, "
+			    "json or json+; one run per job), a file of "
+			    "bonnie++/clyde CSV lines (formats 1.03, 1.96, "
+			    "1.98), or - for stdin");
+	fputs("\nWith results:\n", f);
+	clyde_opt_help(&report_set, NULL, f);
+	fputs("\nWith an experiment of clyde sweep:\n", f);
+	clyde_opt_help(&exp_set, NULL, f);
+}
 
 /* Parse the experiment command line: 0, 1 for --help, -1 (printed). */
 static int exp_parse(int argc, char **argv, struct exp_opts *o)

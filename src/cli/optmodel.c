@@ -780,6 +780,15 @@ static void wrap(FILE *f, const char *text)
 		fputc('\n', f);
 }
 
+void clyde_opt_help_line(FILE *f, const char *spec, const char *text)
+{
+	if (strlen(spec) <= SPEC_WIDTH)
+		fprintf(f, "  %-*s  ", SPEC_WIDTH, spec);
+	else
+		fprintf(f, "  %s\n%*s", spec, HELP_COL, "");
+	wrap(f, text);
+}
+
 int clyde_opt_help(const struct clyde_optset *set, const void *defaults,
 		   FILE *f)
 {
@@ -797,11 +806,7 @@ int clyde_opt_help(const struct clyde_optset *set, const void *defaults,
 				continue;
 			format_spec(o, spec, sizeof(spec));
 			describe(o, defaults, desc, sizeof(desc));
-			if (strlen(spec) <= SPEC_WIDTH)
-				fprintf(f, "  %-*s  ", SPEC_WIDTH, spec);
-			else
-				fprintf(f, "  %s\n%*s", spec, HELP_COL, "");
-			wrap(f, desc);
+			clyde_opt_help_line(f, spec, desc);
 		}
 	}
 	return ferror(f) ? -EIO : 0;

@@ -204,4 +204,9 @@ void clyde_opt_range_text(const struct clyde_opt *o, char *buf, size_t len);
 int clyde_opt_help(const struct clyde_optset *set, const void *defaults,
 		   FILE *f);
 
+/* One line in the layout of clyde_opt_help, for what is not an option
+ * (a subcommand, an operand): "  SPEC  TEXT", TEXT wrapped to 80 columns
+ * from the help column (from the next line when SPEC is too wide). */
+void clyde_opt_help_line(FILE *f, const char *spec, const char *text);
+
 #endif

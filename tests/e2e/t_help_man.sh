@@ -110,6 +110,51 @@ for spec in "tree:TREE WORKLOADS" "dev:DEVICE TESTS" "zcav:DEVICE TESTS" \
 	ok "clyde.1 $sec describes the $n options of clyde $cmd --help"
 done
 
+# Every option a command's --help lists is one it takes where the help
+# lists it: history's under each COMMAND (or before it, under Options),
+# report's with results or with an experiment.  Two stray words follow so
+# that the command line is invalid and nothing runs; the commands run in an
+# empty directory that must stay empty.
+help_sections()
+{
+	awk -v cmd="$1" 'BEGIN { sec = "-" }
+		cmd == "history" && /^  [a-z]/ { sec = $1 }
+		cmd == "history" && /^Options:/ { sec = "-" }
+		cmd == "report" && /^With an experiment/ { sec = "exp" }
+		/^  -|^      --/ {
+			line = $0; sub(/^ +/, "", line); sub(/  .*$/, "", line)
+			n = split(line, w, /[, ]+/)
+			for (i = 1; i <= n; i++)
+				if (match(w[i], /^--?[A-Za-z][A-Za-z0-9-]*/))
+					print sec, substr(w[i], 1, RLENGTH)
+		}' "$2"
+}
+cwd=$(new_dir accept-cwd)
+for cmd in tree dev zcav sweep history compare report stack; do
+	run_clyde "$cmd" --help
+	help_sections "$cmd" "$T/out" >"$T/$cmd.sections"
+	[[ -s $T/$cmd.sections ]] || fail "no options found in clyde $cmd --help"
+	rejected=
+	while read -r sec o; do
+		case $cmd:$sec in
+		history:-) args=("$o") ;;
+		history:*) args=(--db "$T/none/h.db" "$sec" "$o") ;;
+		report:exp) args=(--experiment-json "$T/none.json" "$o") ;;
+		*) args=("$o") ;;
+		esac
+		(cd "$cwd" && run_clyde "$cmd" "${args[@]}" stray1 stray2 </dev/null
+		 grep -q 'unknown option' "$T/err") && rejected+="$sec:$o "
+	done <"$T/$cmd.sections"
+	[[ -z $rejected ]] ||
+		fail "clyde $cmd --help lists options it rejects there: $rejected"
+	ok "clyde $cmd takes every option its --help lists ($(wc -l <"$T/$cmd.sections"))"
+done
+assert_empty_dir "$cwd" "the option checks left nothing behind"
+run_clyde report --format text "$T/none.json"
+expect_rc 1 "report --format with results is refused"
+assert_eq "$(cat "$T/err")" "clyde report: --format: only with --experiment ID or --experiment-json FILE (the table of results is clyde compare --format FMT)" \
+	"  with one line saying where --format belongs"
+
 # The sections a man page needs.
 for s in NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT FILES 'EXIT STATUS' \
 	EXAMPLES 'SEE ALSO'; do
