@@ -7,7 +7,6 @@
  * with %r (rank) and %h (host) replaced; all start each test together, and
  * rank 0 prints, writes --json and saves the one history entry for all.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,84 +14,99 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/optmodel.h"
 #include "dist/dist.h"
 #include "dist/mpi_comm.h"
 
-static const char usage[] =
-	"usage: mpirun -np N [--hostfile FILE] clyde-mpi [--shared]\n"
-	"       [--stonewall SECONDS] run|tree [options]\n"
-	"\n"
-	"Runs `clyde run` (or `clyde tree`) on every rank of the MPI job,\n"
-	"every test started together on all ranks; rank 0 prints the\n"
-	"aggregate (total work over the last end minus the first start,\n"
-	"latency histograms merged) and saves it, with every rank's and\n"
-	"host's share in the JSON.\n"
-	"\n"
-	"  --shared    one scratch directory for all ranks (made by rank 0 in\n"
-	"              -d, which must then name the same directory on every\n"
-	"              rank, e.g. on a shared filesystem); the file tests of\n"
-	"              all ranks then create in one directory\n"
-	"  --stonewall SECONDS\n"
-	"              (run only) every rank ends each test that long after\n"
-	"              the ranks started it, the work done so far its result\n"
-	"              (IOR's stonewall)\n"
-	"  -d DIR      (of run and tree) %r is the rank, %h the host name,\n"
-	"              %% a percent sign; a missing DIR is made, and removed\n"
-	"              at the end\n"
-	"  --help      this text; `clyde-mpi run --help` lists run's options,\n"
-	"              `clyde-mpi tree --help` tree's\n"
-	"\n"
-	"Exit status: 0 done, 1 bad options or set-up, 3 a rank failed (rank\n"
-	"0 names it, its host and why) or was lost (killed: the others stop\n"
-	"at once and name the scratch directory it leaves), 5 interrupted.\n";
+/* clyde-mpi's own options, before run or tree (cli/optmodel.h). */
+struct mpi_cli {
+	bool shared;
+	double stonewall_s; /* 0: none */
+};
+
+static const struct clyde_opt mpi_table[] = {
+	{ .name = "shared",
+	  .type = CLYDE_OPT_FLAG,
+	  CLYDE_OPT_FIELD(struct mpi_cli, shared),
+	  .help = "one scratch directory for all ranks (made by rank 0 in -d, "
+		  "which must then name the same directory on every rank, "
+		  "e.g. on a shared filesystem); the file tests of all ranks "
+		  "then create in one directory" },
+	{ .name = "stonewall",
+	  .type = CLYDE_OPT_DOUBLE,
+	  .arg = "SECONDS",
+	  CLYDE_OPT_FIELD(struct mpi_cli, stonewall_s),
+	  .dmin = 0,
+	  .dmin_open = true,
+	  .dmax = 1e6,
+	  .kind = "a number of seconds",
+	  .show_range = true,
+	  .help = "(run only) every rank ends each test that long after the "
+		  "ranks started it, the work done so far its result (IOR's "
+		  "stonewall)" },
+	{ .short_name = 'h',
+	  .name = "help",
+	  .type = CLYDE_OPT_HELP,
+	  .help = "this text; `clyde-mpi run --help` lists run's options, "
+		  "`clyde-mpi tree --help` tree's" },
+};
+
+static const struct clyde_optset mpi_set = {
+	.prog = "clyde-mpi",
+	.opts = mpi_table,
+	.nopts = sizeof(mpi_table) / sizeof(mpi_table[0]),
+};
+
+/* --help, its option lines made from mpi_table. */
+static void usage(void)
+{
+	fputs("usage: mpirun -np N [--hostfile FILE] clyde-mpi [--shared]\n"
+	      "       [--stonewall SECONDS] run|tree [options]\n"
+	      "\n"
+	      "Runs `clyde run` (or `clyde tree`) on every rank of the MPI job,\n"
+	      "every test started together on all ranks; rank 0 prints the\n"
+	      "aggregate (total work over the last end minus the first start,\n"
+	      "latency histograms merged) and saves it, with every rank's and\n"
+	      "host's share in the JSON.\n"
+	      "\n",
+	      stdout);
+	clyde_opt_help(&mpi_set, NULL, stdout);
+	clyde_opt_help_line(stdout, "-d DIR",
+			    "(of run and tree) %r is the rank, %h the host "
+			    "name, %% a percent sign; a missing DIR is made, "
+			    "and removed at the end");
+	fputs("\n"
+	      "Exit status: 0 done, 1 bad options or set-up, 3 a rank failed (rank\n"
+	      "0 names it, its host and why) or was lost (killed: the others stop\n"
+	      "at once and name the scratch directory it leaves), 5 interrupted.\n",
+	      stdout);
+}
 
 int main(int argc, char **argv)
 {
 	struct clyde_comm comm;
 	struct clyde_dist dist;
 	volatile sig_atomic_t *intr;
-	bool shared = false;
-	double wall = 0;
-	char err[256];
-	int i = 1, status;
+	struct mpi_cli cli = { .shared = false, .stonewall_s = 0 };
+	char err[512];
+	int i, rc, status;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--shared")) {
-			shared = true;
-		} else if (!strcmp(argv[i], "--stonewall")) {
-			char *end = NULL;
-
-			if (i + 1 < argc)
-				wall = strtod(argv[i + 1], &end);
-			if (!end || end == argv[i + 1] || *end ||
-			    !isfinite(wall) || wall <= 0 || wall > 1e6) {
-				fprintf(stderr,
-					"clyde-mpi: --stonewall needs a positive "
-					"number of seconds (up to 1000000), "
-					"got %s\n",
-					i + 1 < argc ? argv[i + 1] : "nothing");
-				return CLYDE_EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(argv[i], "--help") ||
-			   !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return CLYDE_EXIT_OK;
-		} else {
-			fprintf(stderr,
-				"clyde-mpi: unknown option %s (accepted: "
-				"--shared, --stonewall, --help, then run or "
-				"tree)\n",
-				argv[i]);
-			return CLYDE_EXIT_USAGE;
-		}
+	rc = clyde_opt_parse_head(&mpi_set, argc, argv, &cli, &i, err,
+				  sizeof(err));
+	if (rc == CLYDE_OPT_STOP_HELP) {
+		usage();
+		return CLYDE_EXIT_OK;
+	}
+	if (rc != CLYDE_OPT_PARSED) {
+		fprintf(stderr, "clyde-mpi: %s\n", err);
+		return CLYDE_EXIT_USAGE;
 	}
 	if (i >= argc || (strcmp(argv[i], "run") && strcmp(argv[i], "tree"))) {
 		fprintf(stderr, "clyde-mpi: give the subcommand run or tree "
 				"(see clyde-mpi --help)\n");
 		return CLYDE_EXIT_USAGE;
 	}
-	if (wall > 0 && strcmp(argv[i], "run")) {
+	if (cli.stonewall_s > 0 && strcmp(argv[i], "run")) {
 		fprintf(stderr, "clyde-mpi: --stonewall applies to run only "
 				"(tree phases run to their end)\n");
 		return CLYDE_EXIT_USAGE;
@@ -113,8 +127,8 @@ int main(int argc, char **argv)
 			comm.rank);
 		comm.ops->abort(&comm, CLYDE_EXIT_USAGE);
 	}
-	dist.shared = shared;
-	dist.stonewall_s = wall;
+	dist.shared = cli.shared;
+	dist.stonewall_s = cli.stonewall_s;
 	status = !strcmp(argv[i], "run") ?
 			 clyde_cmd_run_dist(argc - i, argv + i, &dist) :
 			 clyde_cmd_tree_dist(argc - i, argv + i, &dist);

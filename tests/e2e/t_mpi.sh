@@ -12,7 +12,7 @@
 
 # clyde-mpi --help: its options are in the man page and docs/mpi.md.
 "$CLYDE_MPI" --help >"$T/help" || fail "clyde-mpi --help exits non-zero"
-opts=$(grep -oE '^  --?[a-z-]+' "$T/help" | tr -d ' ')
+opts=$(grep -oE '^ +--?[a-z][a-z-]*' "$T/help" | tr -d ' ')
 [[ -n $opts ]] || fail "no options found in clyde-mpi --help"
 for o in $opts; do
 	grep -qF -- "${o//-/\\-}" "$CLYDE_SRC/docs/clyde.1" ||
@@ -24,7 +24,7 @@ ok "clyde-mpi --help's options are documented: ${opts//$'\n'/ }"
 RC=0
 "$CLYDE_MPI" --bogus 2>"$T/err" || RC=$?
 [[ $RC -eq 1 && $(wc -l <"$T/err") -eq 1 ]] || fail "--bogus: exit $RC"
-assert_match "$(cat "$T/err")" "unknown option --bogus" "an unknown option: one line, exit 1"
+assert_match "$(cat "$T/err")" 'unknown option "--bogus"' "an unknown option: one line, exit 1"
 
 # Per-rank directories that clyde-mpi makes and removes.
 base=$(new_dir ranks)

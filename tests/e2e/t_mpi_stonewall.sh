@@ -19,9 +19,23 @@ for bad in 0 -1 abc 2x inf; do
 	"$CLYDE_MPI" --stonewall "$bad" run -s 4 2>"$T/err" || RC=$?
 	[[ $RC -eq 1 && $(wc -l <"$T/err") -eq 1 ]] ||
 		fail "--stonewall $bad: exit $RC, $(cat "$T/err")"
-	assert_match "$(cat "$T/err")" "--stonewall needs a positive number of seconds" \
+	assert_match "$(cat "$T/err")" "^clyde-mpi: --stonewall.* above 0 and at most 1000000$" \
 		"--stonewall $bad is refused in one line"
 done
+# The messages and --help are made from the option's entry (its bounds).
+"$CLYDE_MPI" --stonewall 0 run 2>"$T/err" || true
+assert_eq "$(cat "$T/err")" "clyde-mpi: --stonewall 0: must be above 0 and at most 1000000" \
+	"--stonewall 0: the model's range message"
+"$CLYDE_MPI" --stonewall abc run 2>"$T/err" || true
+assert_eq "$(cat "$T/err")" 'clyde-mpi: --stonewall: "abc" is not a number of seconds; use a number above 0 and at most 1000000' \
+	"--stonewall abc: the model's message"
+"$CLYDE_MPI" --help >"$T/help"
+assert_file_match "$T/help" '\(>0\.\.1000000\)$' "--help shows the range of --stonewall"
+# --stonewall=S is the same option (the model's long form).
+RC=0
+"$CLYDE_MPI" --stonewall=2 tree --help 2>"$T/err" >/dev/null || RC=$?
+[[ $RC -eq 1 ]] || fail "--stonewall=2 with tree: exit $RC"
+assert_match "$(cat "$T/err")" "applies to run only" "--stonewall=2 is read as --stonewall 2"
 RC=0
 "$CLYDE_MPI" --stonewall 2>"$T/err" || RC=$?
 [[ $RC -eq 1 && $(wc -l <"$T/err") -eq 1 ]] || fail "--stonewall without a value: exit $RC"
