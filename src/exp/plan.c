@@ -490,7 +490,7 @@ static int section_experiment(struct parse_state *ps, const char *key,
 	if (!strcmp(key, "metrics"))
 		return set_str(ps, &s->metrics, value);
 	/* Numbers may name variables ("repeat = {repeats}", overridden
-	 * with -D): they are read once the variables are known. */
+	 * with --define): they are read once the variables are known. */
 	for (int i = 0; i < NUM_KEYS; i++)
 		if (!strcmp(key, num_keys[i])) {
 			ps->num_line[i] = ps->line;
