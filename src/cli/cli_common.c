@@ -207,6 +207,14 @@ int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 	}
 }
 
+const struct clyde_opt_choice clyde_cli_compare_formats[] = {
+	{ "text", CLYDE_COMPARE_TEXT },
+	{ "markdown", CLYDE_COMPARE_MARKDOWN },
+	{ "md", CLYDE_COMPARE_MARKDOWN },
+	{ "csv", CLYDE_COMPARE_CSV },
+	{ NULL, 0 },
+};
+
 int clyde_cli_results_label_opt(void *base, const struct clyde_opt *o,
 				const char *name, const char *arg, char *err,
 				size_t len)

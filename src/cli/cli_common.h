@@ -84,6 +84,10 @@ int clyde_cli_results_label_opt(void *base, const struct clyde_opt *o,
 				const char *name, const char *arg, char *err,
 				size_t len);
 
+/* --format of clyde compare and clyde history compare: the compare
+ * table's formats by name, for a CLYDE_OPT_ENUM entry (the one list). */
+extern const struct clyde_opt_choice clyde_cli_compare_formats[];
+
 #define CLYDE_CLI_RESULTS_OPTS(TYPE)                                              \
 	{ .name = "label",                                                        \
 	  .type = CLYDE_OPT_CALL,                                                 \

@@ -24,27 +24,14 @@ struct compare_cli {
 	enum clyde_compare_format fmt;
 };
 
-/* --format: the names report/compare.c knows. */
-static int opt_format(void *base, const struct clyde_opt *o, const char *name,
-		      const char *arg, char *err, size_t len)
-{
-	(void)o;
-	if (clyde_compare_parse_format(arg,
-				       &((struct compare_cli *)base)->fmt)) {
-		snprintf(err, len,
-			 "%s: unknown format '%s' (text, markdown or csv)",
-			 name, arg);
-		return -1;
-	}
-	return 0;
-}
-
 /* The options of `clyde compare`, one entry each (cli/optmodel.h). */
 static const struct clyde_opt compare_table[] = {
 	{ .name = "format",
-	  .type = CLYDE_OPT_CALL,
+	  .type = CLYDE_OPT_ENUM,
 	  .arg = "FMT",
-	  .call = opt_format,
+	  .choices = clyde_cli_compare_formats,
+	  CLYDE_OPT_FIELD(struct compare_cli, fmt),
+	  .kind = "a format",
 	  .help = "text (default), markdown, md or csv (one line per result, "
 		  "raw numbers in the unit of each column header, flags in "
 		  "their own columns)" },

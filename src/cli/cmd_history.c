@@ -594,20 +594,6 @@ struct table_opts {
 	const char *db, *out, *title;
 };
 
-static int opt_table_format(void *base, const struct clyde_opt *o,
-			    const char *name, const char *arg, char *err,
-			    size_t len)
-{
-	(void)o;
-	if (clyde_compare_parse_format(arg, &((struct table_opts *)base)->fmt) <
-	    0) {
-		snprintf(err, len, "%s \"%s\": text, markdown or csv", name,
-			 arg);
-		return -1;
-	}
-	return 0;
-}
-
 #define TABLE_FIELD(M) CLYDE_OPT_FIELD(struct table_opts, M)
 #define OPT_T_DB                                                        \
 	{                                                               \
@@ -647,9 +633,11 @@ static int opt_table_format(void *base, const struct clyde_opt *o,
 static const struct clyde_opt compare_opts[] = {
 	OPT_T_DB,
 	{ .name = "format",
-	  .type = CLYDE_OPT_CALL,
+	  .type = CLYDE_OPT_ENUM,
 	  .arg = "FMT",
-	  .call = opt_table_format,
+	  .choices = clyde_cli_compare_formats,
+	  TABLE_FIELD(fmt),
+	  .kind = "a format",
 	  .help = "the table as text (default), markdown or csv" },
 	OPT_T_RESULTS,
 };

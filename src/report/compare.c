@@ -672,19 +672,6 @@ nomem:
 	return clyde_err(ctx, ENOMEM, "building the compare table");
 }
 
-int clyde_compare_parse_format(const char *s, enum clyde_compare_format *f)
-{
-	if (!strcmp(s, "text"))
-		*f = CLYDE_COMPARE_TEXT;
-	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
-		*f = CLYDE_COMPARE_MARKDOWN;
-	else if (!strcmp(s, "csv"))
-		*f = CLYDE_COMPARE_CSV;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* A shown number: the row's unit and clyde_fmt_readable(); a latency
  * with its own unit ("215 us"). */
 static void number(char *buf, size_t len, const struct clyde_cmp_row *row,

@@ -169,9 +169,6 @@ enum clyde_compare_format {
 	CLYDE_COMPARE_CSV,
 };
 
-/* "text", "markdown" (or "md"), "csv".  Returns 0 or -EINVAL. */
-int clyde_compare_parse_format(const char *s, enum clyde_compare_format *f);
-
 /*
  * Write the table.
  *  - text: a header line per column label, aligned columns, the best

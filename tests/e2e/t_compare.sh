@@ -218,6 +218,8 @@ assert_file_match "$T/err" 'baseline 3 is not a result number \(1 to 2\)' \
 	"names the range"
 run_clyde compare old.csv --format html
 expect_rc 1 "unknown format"
+assert_eq "$(cat "$T/err")" 'clyde compare: --format: "html" is not a format; use text, markdown, md or csv' \
+	"  named with the formats of the option's entry"
 run_clyde compare --bogus old.csv
 expect_rc 1 "unknown option"
 run_clyde compare

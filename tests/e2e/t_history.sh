@@ -132,6 +132,13 @@ expect_rc 0 "compare --format csv --baseline"
 assert_file_match "$T/out" "^run,source,.*,put_block change vs #$jid jsonrun \\(%\\)," \
 	"CSV header with the baseline's change column"
 assert_file_match "$T/out" "^#$jid2 second," "CSV: a line per run"
+# --format is one entry with clyde compare's: the same names and message.
+run_clyde history compare "$jid" "$jid2" --format md
+expect_rc 0 "compare --format md (markdown's other name)"
+run_clyde history compare "$jid" "$jid2" --format html
+expect_rc 1 "compare --format html is refused"
+assert_eq "$(cat "$T/err")" 'clyde history compare: --format: "html" is not a format; use text, markdown, md or csv' \
+	"  with the option model's message, as clyde compare's"
 run_clyde history compare "$jid" "$jid2" --baseline 12345
 expect_rc 1 "a baseline that is not compared is refused"
 run_clyde history compare "$jid" 99999
