@@ -275,8 +275,8 @@ assert_file_match "$T/out" "^ +1 .* dev +$DEV" "history lists the run as kind de
 run_clyde history import --db "$T/h.db" "$T/dev.json"
 expect_rc 0 "the seqwrite/seqread run imported"
 run_clyde history list --db "$T/h.db"
-assert_file_match "$T/out" "^ +2 .* dev +$DEV .* 32\.0 MiB +- +1\.00 MiB +[0-9][0-9.]* +[0-9][0-9.]* +- +- *$" \
-	"history list: the dev run's range, block size, write and read MiB/s"
+assert_file_match "$T/out" "^ +2 .* dev +$DEV .* 32\.0 MiB +- +1\.00 MiB +yes +psync +1 +[0-9][0-9.]* +[0-9][0-9.]* +- +- *$" \
+	"history list: the dev run's range, block size, O_DIRECT, engine, depth, write and read MiB/s"
 run_clyde report "$T/zcav.json" "$T/dev.json" -o "$T/r.html"
 expect_rc 0 "clyde report over dev results"
 assert_file_match "$T/r.html" '<svg[^>]*class="chart zcav"' "the report has the zcav chart"
