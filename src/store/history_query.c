@@ -257,9 +257,13 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 	*out = NULL;
 	*n = 0;
 	rc = prepare_entry(ctx, h,
+			   /* The newest ids first: the documents of the
+			    * runs --limit leaves out are not read. */
 			   "SELECT " ENTRY_COLUMNS ", NULL" ENTRY_FROM
-			   " ORDER BY runs.started_unix IS NULL, "
-			   "runs.started_unix DESC, runs.id DESC LIMIT ?1",
+			   " WHERE runs.id IN (SELECT id FROM runs ORDER BY "
+			   "started_unix IS NULL, started_unix DESC, id DESC "
+			   "LIMIT ?1) ORDER BY runs.started_unix IS NULL, "
+			   "runs.started_unix DESC, runs.id DESC",
 			   &st, &figs);
 	if (rc < 0)
 		goto out;
