@@ -315,7 +315,7 @@ static const struct fig_col fig_cols[] = {
 	{ CLYDE_SEQ_CREATE, "files/s", 1.0 },
 };
 
-#define LIST_COLS 14
+#define LIST_COLS 17
 #define CELL 256
 
 static const struct {
@@ -325,6 +325,7 @@ static const struct {
 	{ "ID", 1 },	      { "DATE", 0 },	   { "LABEL", 0 },
 	{ "KIND", 0 },	      { "TARGET", 0 },	   { "FS", 0 },
 	{ "SIZE", 1 },	      { "FILES", 1 },	   { "CHUNK", 1 },
+	{ "O_DIRECT", 0 },    { "ENGINE", 0 },	   { "DEPTH", 1 },
 	{ "WRITE MiB/s", 1 }, { "READ MiB/s", 1 }, { "SEEKS/s", 1 },
 	{ "CREATE/s", 1 },    { "NOTE", 0 },
 };
@@ -334,21 +335,44 @@ static const char *or_dash(const char *s)
 	return s && s[0] ? s : "-";
 }
 
+/* The label column in buf: a sweep's run that kept the default label
+ * (the host name, which every run of the sweep shares) is named by its
+ * point's axis values instead ("b: sz=8m ch=4k" when the experiment has
+ * several workloads); a label of the user's stays. */
+static const char *list_label(char *buf, size_t len,
+			      const struct clyde_history_entry *e)
+{
+	if (!e->point[0] || (e->label[0] && strcmp(e->label, e->host)))
+		return e->label;
+	snprintf(buf, len, "%s%s%s", e->workload, e->workload[0] ? ": " : "",
+		 e->point);
+	return buf;
+}
+
 /* Fill the cells of one list row. */
 static void list_row(char *r, const struct clyde_history_entry *e)
 {
-	const char *text[] = { e->label,   e->kind,	 e->target_path,
-			       e->fstype,  e->file_size, e->files,
-			       e->io_chunk };
+	char label[CELL];
+	const char *text[] = { list_label(label, sizeof(label), e),
+			       e->kind,
+			       e->target_path,
+			       e->fstype,
+			       e->file_size,
+			       e->files,
+			       e->io_chunk,
+			       e->direct,
+			       e->engine,
+			       e->iodepth };
+	const size_t ntext = sizeof(text) / sizeof(text[0]);
 
 	snprintf(r, CELL, "%" PRId64, e->id);
 	fmt_date(r + CELL, CELL, e->started_unix);
-	for (size_t j = 0; j < sizeof(text) / sizeof(text[0]); j++)
+	for (size_t j = 0; j < ntext; j++)
 		snprintf(r + (2 + j) * CELL, CELL, "%s", or_dash(text[j]));
 	for (size_t j = 0; j < sizeof(fig_cols) / sizeof(fig_cols[0]); j++)
-		fmt_fig(r + (9 + j) * CELL, CELL, &e->fig[fig_cols[j].test],
-			&fig_cols[j]);
-	snprintf(r + 13 * CELL, CELL, "%s", e->note);
+		fmt_fig(r + (2 + ntext + j) * CELL, CELL,
+			&e->fig[fig_cols[j].test], &fig_cols[j]);
+	snprintf(r + (LIST_COLS - 1) * CELL, CELL, "%s", e->note);
 }
 
 static int cmd_list(struct hist_cli *c, int argc, char **argv)
@@ -558,6 +582,10 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	printf("  %-*s  %s\n", (int)w, "saved", saved);
 	printf("  %-*s  %s\n", (int)w, "imported from",
 	       source_text(src, sizeof(src), &e));
+	if (e.experiment[0])
+		printf("  %-*s  %s, point %s%s%s\n", (int)w, "sweep",
+		       e.experiment, e.point,
+		       e.workload[0] ? ", workload " : "", e.workload);
 	/* What the run recorded about itself (machine, target, options),
 	 * and the user's note last. */
 	for (size_t i = 0; i < set.runs[0].nkv; i++)
@@ -689,8 +717,9 @@ static const struct {
 	size_t nopts;
 } hist_help[] = {
 	{ "list",
-	  "stored runs, newest first: id, date, label, target, "
-	  "filesystem, size, files, chunk, key figures and note",
+	  "stored runs, newest first: id, date, label (a sweep's run: "
+	  "its point), target, filesystem, size, files, chunk, O_DIRECT, "
+	  "engine, depth, key figures and note",
 	  HIST_OPTS(list_opts) },
 	{ "show ID", "one run: where, how, and every figure",
 	  HIST_OPTS(db_opts) },

@@ -643,7 +643,7 @@ static int list_experiments(struct clyde_ctx *ctx, struct clyde_history *h)
 	struct clyde_exp_info *v;
 	size_t n;
 
-	if (clyde_exp_store_list(ctx, h, &v, &n) < 0)
+	if (clyde_exp_list(ctx, h, &v, &n) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		printf("%-40s %-9s %s\n", v[i].id, v[i].state, v[i].file);

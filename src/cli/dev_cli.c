@@ -121,6 +121,18 @@ static int execute(const char *cmd, struct clyde_dev_cli *c)
 	if (!c->seed_given)
 		c->cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
 			      0xffffffffu;
+	/* A line of this format is never appended to a CSV of another
+	 * (an older clyde's): refused before anything runs. */
+	if (c->csv && strcmp(c->csv, "-")) {
+		char why[256];
+		int bad = clyde_dev_csv_check(c->csv, why, sizeof(why));
+
+		if (bad < 0) {
+			fprintf(stderr, "clyde %s: --csv %s: %s\n", cmd, c->csv,
+				bad == -EINVAL ? why : strerror(-bad));
+			return CLYDE_EXIT_USAGE;
+		}
+	}
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
 	if (clyde_cli_outputs_open(&outs, cmd, &dest) < 0) {

@@ -9,12 +9,14 @@
  * (A B C A B C ...), so every repeat rebuilds its configuration.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "core/stats.h"
@@ -407,6 +409,10 @@ static int before(struct clyde_exp_exec *x, size_t p, unsigned r,
 }
 
 /* Run the workloads not yet done at this visit. */
+/* What workloads() returns for a workload that failed after its failed
+ * row was stored: the visit must not store another. */
+#define WL_FAILED_STORED (-3)
+
 static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 		     struct visit_env *ve, char *msg, size_t cap)
 {
@@ -491,7 +497,7 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 		}
 		if (o.failed) {
 			snprintf(msg, cap, "%s", o.message);
-			return -1;
+			return WL_FAILED_STORED;
 		}
 		*done_slot(x, p, r, i) = 1;
 	}
@@ -555,7 +561,8 @@ static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 		snprintf(x->first_failure, sizeof(x->first_failure),
 			 "point %zu (%s) repeat %u", p + 1, label, r);
 	/* A failure outside a workload marks the visit's remaining
-	 * workloads failed, so that the point shows as failed. */
+	 * workloads failed, so that the point shows as failed (a failed
+	 * workload stored its own row). */
 	for (size_t w = 0; w < x->s->nworkloads && rc == -1; w++) {
 		if (*done_slot(x, p, r, w))
 			continue;
@@ -826,6 +833,120 @@ static void journal_path(struct clyde_exp_exec *x)
 			 x->id);
 }
 
+/* ---- the experiment's own lock ----------------------------------------------- */
+/*
+ * A sweep holds an flock on sweep-ID.lock beside the history (as its
+ * journal) for as long as it runs the experiment, and removes the file
+ * when it ends.  So an experiment stored as "running" whose lock nobody
+ * holds was left by a sweep that was killed (or a machine that went
+ * down): clyde_exp_list() shows it as "interrupted".  The descriptor is
+ * close-on-exec: a child (a clyde run the killed sweep left behind) does
+ * not keep it.
+ */
+static void exp_lock_path(const struct clyde_history *h, const char *id,
+			  char *buf, size_t len)
+{
+	const char *db = clyde_history_path(h);
+	const char *slash = strrchr(db, '/');
+
+	if (slash)
+		snprintf(buf, len, "%.*s/sweep-%s.lock", (int)(slash - db), db,
+			 id);
+	else
+		snprintf(buf, len, "sweep-%s.lock", id);
+}
+
+/* Take the experiment's lock (x->exp_lock); refused when another sweep
+ * holds it (a second --resume of one experiment). */
+static int exp_lock_experiment(struct clyde_exp_exec *x)
+{
+	char pid[32];
+	int fd, n;
+
+	exp_lock_path(x->h, x->id, x->exp_lock, sizeof(x->exp_lock));
+	fd = open(x->exp_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return clyde_err(x->ctx, errno, "%s: open", x->exp_lock);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		char who[32] = "";
+		ssize_t got = read(fd, who, sizeof(who) - 1);
+
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return clyde_err(x->ctx, e, "%s: lock", x->exp_lock);
+		who[got > 0 ? got : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		return clyde_err(x->ctx, 0,
+				 "experiment %s is being run by another clyde "
+				 "sweep%s%s (lock %s held)",
+				 x->id, who[0] ? ", pid " : "", who,
+				 x->exp_lock);
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || write(fd, pid, (size_t)n) != n) {
+		/* The pid is for the message above only; the lock holds. */
+	}
+	x->exp_lock_fd = fd;
+	return 0;
+}
+
+static void exp_unlock_experiment(struct clyde_exp_exec *x)
+{
+	if (x->exp_lock_fd < 0)
+		return;
+	/* Removed while held: a sweep that takes it next opens a new file. */
+	unlink(x->exp_lock);
+	close(x->exp_lock_fd);
+	x->exp_lock_fd = -1;
+}
+
+int clyde_exp_running(const struct clyde_history *h, const char *id)
+{
+	char path[PATH_MAX];
+	int fd, held;
+
+	exp_lock_path(h, id, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+		held = 0;
+	else
+		held = errno == EWOULDBLOCK ? 1 : -errno;
+	close(fd);
+	return held;
+}
+
+int clyde_exp_list(struct clyde_ctx *ctx, struct clyde_history *h,
+		   struct clyde_exp_info **out, size_t *n)
+{
+	int rc = clyde_exp_store_list(ctx, h, out, n);
+
+	for (size_t i = 0; rc == 0 && i < *n; i++) {
+		struct clyde_exp_info *e = &(*out)[i];
+		struct clyde_exp_info again;
+		char *st;
+
+		if (strcmp(e->state, "running") || clyde_exp_running(h, e->id))
+			continue;
+		/* It may have ended since the list was read: the sweep
+		 * stores its last state before it lets the lock go. */
+		if (clyde_exp_store_get(ctx, h, e->id, &again) < 0) {
+			clyde_err_clear(ctx);
+			continue;
+		}
+		st = strdup(strcmp(again.state, "running") ? again.state :
+							     "interrupted");
+		clyde_exp_info_release(&again);
+		if (!st)
+			return clyde_err(ctx, ENOMEM, "experiment list");
+		free(e->state);
+		e->state = st;
+	}
+	return rc;
+}
+
 /* ---- checks before the first visit ----------------------------------------- */
 
 /* The ops of each kind: the caller's, else the built-ins. */
@@ -848,6 +969,7 @@ static void exec_init(struct clyde_exp_exec *x, struct clyde_ctx *ctx,
 	x->s = s;
 	x->cfg = cfg;
 	x->jfd = -1;
+	x->exp_lock_fd = -1;
 	pick_ops(cfg, x->ops);
 	/* "/" is the empty prefix; a fake root has no trailing slash. */
 	snprintf(x->root, sizeof(x->root), "%s",
@@ -978,6 +1100,10 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		rc = refuse(&x, out, false);
 		goto out;
 	}
+	if (exp_lock_experiment(&x) < 0) {
+		rc = refuse(&x, out, true);
+		goto out;
+	}
 	journal_path(&x);
 	if (cfg->resume_id) {
 		if (exp_undo_journal(&x) < 0) {
@@ -1019,6 +1145,7 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 out:
 	if (x.jfd >= 0)
 		close(x.jfd);
+	exp_unlock_experiment(&x);
 	exp_rm_tmpdir(x.tmpdir);
 	exp_unlock_all(&x, false);
 	free(x.writes);

@@ -153,6 +153,24 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		      struct clyde_exp_outcome *out);
 
 /*
+ * Whether a clyde sweep is running experiment `id` of history h now: 1
+ * when the lock it holds while it runs (sweep-ID.lock beside the
+ * history) is held, 0 when not (no file: it ended, or never ran with
+ * this lock), or a negative errno when that cannot be told.
+ */
+int clyde_exp_running(const struct clyde_history *h, const char *id);
+
+/*
+ * The experiments of h as clyde_exp_store_list() gives them, newest
+ * first, except that one stored as "running" that no sweep is running
+ * (clyde_exp_running() is 0: it was killed, or its machine went down) is
+ * "interrupted".  Free each with clyde_exp_info_release(), then *out.
+ */
+struct clyde_exp_info;
+int clyde_exp_list(struct clyde_ctx *ctx, struct clyde_history *h,
+		   struct clyde_exp_info **out, size_t *n);
+
+/*
  * The repeat decision: whether point p, with the runs stored in e so far
  * and `rounds` rounds done, gets another round.  Without until-stable the
  * plan's repeat decides; with until-stable = PCT, a point gets more

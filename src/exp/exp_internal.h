@@ -53,6 +53,8 @@ struct clyde_exp_exec {
 	char tmpdir[PATH_MAX];
 	char journal[PATH_MAX];
 	int jfd;
+	char exp_lock[PATH_MAX]; /* sweep-ID.lock beside the history */
+	int exp_lock_fd;	 /* -1: not held */
 	struct saved_write *writes;
 	size_t nwrites;
 	struct held_lock *locks;

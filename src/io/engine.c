@@ -77,8 +77,18 @@ int clyde_engine_check(const struct clyde_engine_ops *ops, unsigned depth,
 		       char *err, size_t errlen)
 {
 	struct clyde_engine e;
-	int ret = clyde_engine_init(&e, ops, depth, NULL, NULL);
+	int ret;
 
+	/* A depth the engine cannot keep is refused, not printed and then
+	 * not run (clyde dev refuses it alike, workloads/dev.c). */
+	if (ops == &clyde_engine_psync && depth > 1) {
+		snprintf(err, errlen,
+			 "--iodepth %u: the psync engine performs one request "
+			 "at a time; use --engine io_uring for a queue depth",
+			 depth);
+		return -EINVAL;
+	}
+	ret = clyde_engine_init(&e, ops, depth, NULL, NULL);
 	if (ret < 0)
 		snprintf(err, errlen, "%s", e.err);
 	else

@@ -163,8 +163,10 @@ int clyde_engine_init(struct clyde_engine *e,
 		      const struct clyde_engine_ops *ops, unsigned depth,
 		      clyde_clock_fn clock, void *clock_arg);
 
-/* Whether `ops` can make an instance of `depth` here: 0, or a negative
- * errno with init's one line in err (errlen bytes). */
+/* Whether `ops` can make an instance of `depth` here, and whether it can
+ * keep that depth: 0, or a negative errno with one line in err (errlen
+ * bytes): init's, or -EINVAL for psync at a depth above 1 (it performs one
+ * request at a time; the line names --iodepth and --engine io_uring). */
 int clyde_engine_check(const struct clyde_engine_ops *ops, unsigned depth,
 		       char *err, size_t errlen);
 

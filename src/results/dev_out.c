@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/format.h"
@@ -496,13 +497,14 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 static const char *const run_fields[CLYDE_DEV_CSV_RUN_FIELDS] = {
 	"format", "clyde_version", "label",	    "host",   "started_unix",
 	"path",	  "size_bytes",	   "logical_block", "offset", "range_bytes",
-	"engine", "iodepth",	   "seed",
+	"engine", "iodepth",	   "pattern",	    "seed",
 };
 
 static const char *const test_fields[CLYDE_DEV_CSV_TEST_FIELDS] = {
-	"bs",	       "bytes_per_s",	 "iops",
-	"lat_mean_ns", "lat_p99_ns",	 "lat_max_ns",
-	"cpu_pct",     "dev_read_bytes", "dev_write_bytes",
+	"bs",		"bytes_per_s",	  "iops",
+	"lat_mean_ns",	"lat_p99_ns",	  "lat_max_ns",
+	"cpu_pct",	"dev_read_bytes", "dev_write_bytes",
+	"inflight_max", "from_memory",
 };
 
 int clyde_dev_csv_header(FILE *f)
@@ -527,9 +529,10 @@ int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
 	clyde_fmt_csv_field(f, run->env.machine.host);
 	fprintf(f, ",%" PRIu64 ",", run->started_unix);
 	clyde_fmt_csv_field(f, c->path);
-	fprintf(f, ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%s,%u,%" PRIu64,
+	fprintf(f, ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%s,%u,%s,%" PRIu64,
 		run->device_bytes, run->logical_block, c->offset,
-		run->range_bytes, c->engine, c->iodepth, c->seed);
+		run->range_bytes, c->engine, c->iodepth,
+		c->zeros ? "zeros" : "random", c->seed);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
 		const struct clyde_dev_test_result *r = &run->tests[t];
 
@@ -565,7 +568,53 @@ int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
 				r->dev.write_bytes);
 		else
 			fputs(",,", f);
+		fprintf(f, ",%u,%d", (unsigned)r->inflight_max,
+			r->from_memory ? 1 : 0);
 	}
 	fputc('\n', f);
 	return clyde_out_finish(f);
+}
+
+int clyde_dev_csv_check(const char *path, char *why, size_t len)
+{
+	char *want = NULL, *line = NULL;
+	size_t wn = 0, cap = 0, nf = 1;
+	ssize_t got;
+	FILE *m, *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	got = getline(&line, &cap, f);
+	fclose(f);
+	if (got <= 0) {
+		free(line);
+		return 0; /* empty: a header is written first */
+	}
+	while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+		line[--got] = '\0';
+	m = open_memstream(&want, &wn);
+	if (!m || clyde_dev_csv_header(m) < 0) {
+		if (m)
+			fclose(m);
+		free(want);
+		free(line);
+		return -ENOMEM;
+	}
+	fclose(m);
+	while (wn > 0 && (want[wn - 1] == '\n' || want[wn - 1] == '\r'))
+		want[--wn] = '\0';
+	if (strcmp(line, want)) {
+		for (char *q = line; *q; q++)
+			nf += *q == ',';
+		snprintf(why, len,
+			 "its first line is not the %s header (%zu fields; "
+			 "this clyde writes %d): give a new file, or move "
+			 "that one away",
+			 CLYDE_DEV_CSV_FORMAT, nf, CLYDE_DEV_CSV_FIELDS);
+		rc = -EINVAL;
+	}
+	free(want);
+	free(line);
+	return rc;
 }

@@ -17,9 +17,11 @@
 
 #include "results/dev_result.h"
 
-#define CLYDE_DEV_CSV_FORMAT "clyde-dev-1"
-#define CLYDE_DEV_CSV_RUN_FIELDS 13
-#define CLYDE_DEV_CSV_TEST_FIELDS 9
+/* Version 2 added the run's pattern and each test's inflight_max and
+ * from_memory (69 fields; version 1 had 58). */
+#define CLYDE_DEV_CSV_FORMAT "clyde-dev-2"
+#define CLYDE_DEV_CSV_RUN_FIELDS 14
+#define CLYDE_DEV_CSV_TEST_FIELDS 11
 #define CLYDE_DEV_CSV_FIELDS        \
 	(CLYDE_DEV_CSV_RUN_FIELDS + \
 	 CLYDE_DEV_CSV_TEST_FIELDS * CLYDE_DEV_TEST_COUNT)
@@ -29,6 +31,15 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 			 const char *version);
 int clyde_dev_csv_header(FILE *f);
+/*
+ * Whether a line can be appended to the CSV file at path: 0 when it is
+ * missing or empty, or its first line is this format's header; -EINVAL
+ * with the reason in why (len bytes; "its header is not clyde-dev-2's
+ * (58 fields, format clyde-dev-1)") when it holds something else, so that
+ * no line of another format is appended to it; -errno when it cannot be
+ * read.
+ */
+int clyde_dev_csv_check(const char *path, char *why, size_t len);
 int clyde_dev_csv_write(FILE *f, const struct clyde_dev_run *run,
 			const char *version);
 

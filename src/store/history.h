@@ -162,6 +162,20 @@ struct clyde_history_entry {
 	char *file_size;	   /* "1.00 GiB" as compare shows it, or "" */
 	char *files;		   /* the file tests' file count, or "" */
 	char *io_chunk;		   /* "8.00 KiB", or "" */
+	/* Filled by clyde_history_list() and clyde_history_get() only
+	 * (read from the stored document and the experiment tables; ""
+	 * from clyde_history_describe() and when the result does not say):
+	 * "yes"/"no" for O_DIRECT, the I/O engine, the queue depth (with
+	 * clyde's psync engine the depth that ran, 1, whatever was asked),
+	 * and for a run of a clyde sweep the experiment's id, the point's
+	 * axis values ("sz=8m ch=4k") and the workload's name when the
+	 * experiment has several ("" when it has one). */
+	char *direct;
+	char *engine;
+	char *iodepth;
+	char *experiment;
+	char *point;
+	char *workload;
 	struct clyde_history_figure fig[CLYDE_TEST_COUNT];
 };
 

@@ -36,6 +36,12 @@ void clyde_history_entry_release(struct clyde_history_entry *e)
 	free(e->file_size);
 	free(e->files);
 	free(e->io_chunk);
+	free(e->direct);
+	free(e->engine);
+	free(e->iodepth);
+	free(e->experiment);
+	free(e->point);
+	free(e->workload);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -49,10 +55,12 @@ void clyde_history_entries_free(struct clyde_history_entry *e, size_t n)
 /* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
 int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
 {
-	char **f[] = { &e->kind,	&e->label,   &e->host,
-		       &e->target_path, &e->fstype,  &e->mount_opts,
-		       &e->source,	&e->note,    &e->file_size,
-		       &e->files,	&e->io_chunk };
+	char **f[] = { &e->kind,	&e->label,    &e->host,
+		       &e->target_path, &e->fstype,   &e->mount_opts,
+		       &e->source,	&e->note,     &e->file_size,
+		       &e->files,	&e->io_chunk, &e->direct,
+		       &e->engine,	&e->iodepth,  &e->experiment,
+		       &e->point,	&e->workload };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (!*f[i] && !(*f[i] = strdup("")))

@@ -7,19 +7,48 @@
 #ifdef CLYDE_HAVE_SQLITE
 
 #include <errno.h>
+#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/json_read.h"
 #include "store/history_internal.h"
 
-#define ENTRY_COLUMNS                                                    \
-	"id, saved_unix, started_unix, kind, label, host, target_path, " \
-	"fstype, mount_opts, source, source_line, note, file_size, "     \
-	"files, io_chunk"
+/*
+ * The columns of `runs` an entry is made of, then what is read from the
+ * stored document and the experiment tables (no column of their own, so
+ * no schema step): the settings that tell runs apart (SETTINGS_PATHS, in
+ * one JSON array) and, for a run of a sweep, its experiment, point and
+ * workload.  A document SQLite cannot read (a CSV line, a damaged one)
+ * gives NULL.  ENTRY_FROM is the FROM clause they need.
+ */
+#define SETTINGS_PATHS                                                     \
+	"'$.config.direct', '$.config.engine', '$.config.iodepth', "       \
+	"'$.jobs[0].\"job options\".direct', "                             \
+	"'$.jobs[0].\"job options\".ioengine', "                           \
+	"'$.jobs[0].\"job options\".iodepth', "                            \
+	"'$.\"global options\".direct', '$.\"global options\".ioengine', " \
+	"'$.\"global options\".iodepth'"
+#define ENTRY_COLUMNS                                                 \
+	"runs.id, runs.saved_unix, runs.started_unix, runs.kind, "    \
+	"runs.label, runs.host, runs.target_path, runs.fstype, "      \
+	"runs.mount_opts, runs.source, runs.source_line, runs.note, " \
+	"runs.file_size, runs.files, runs.io_chunk, "                 \
+	"CASE WHEN json_valid(runs.document) THEN "                   \
+	"json_extract(runs.document, " SETTINGS_PATHS ") END, "       \
+	"x.id, x.axes, x.workloads, p.axis_values, r.workload"
+#define ENTRY_FROM                                                      \
+	" FROM runs LEFT JOIN (SELECT run_id, min(id) AS first FROM "   \
+	"experiment_runs WHERE run_id IS NOT NULL GROUP BY run_id) e "  \
+	"ON e.run_id = runs.id LEFT JOIN experiment_runs r ON r.id = "  \
+	"e.first LEFT JOIN experiment_points p ON p.exp_id = r.exp_id " \
+	"AND p.point = r.point LEFT JOIN experiments x ON x.id = "      \
+	"r.exp_id"
 /* The column after ENTRY_COLUMNS. */
-#define ENTRY_NCOLUMNS 15
+#define ENTRY_NCOLUMNS 21
 
 static char *col_text(sqlite3_stmt *st, int i)
 {
@@ -43,6 +72,120 @@ static int prepare_entry(struct clyde_ctx *ctx, struct clyde_history *h,
 			"cpu_pct FROM figures WHERE run_id = ?1",
 			figs);
 	return rc;
+}
+
+/* A scalar of the settings array as text ("" for null or absent); a
+ * bool as "yes"/"no", and so fio's direct=1/0. */
+static void setting_text(const struct clyde_json *v, bool is_direct, char *buf,
+			 size_t len)
+{
+	buf[0] = '\0';
+	if (!v)
+		return;
+	switch (v->type) {
+	case CLYDE_JSON_TRUE:
+	case CLYDE_JSON_FALSE:
+		snprintf(buf, len, "%s",
+			 v->type == CLYDE_JSON_TRUE ? "yes" : "no");
+		break;
+	case CLYDE_JSON_NUMBER:
+		if (is_direct)
+			snprintf(buf, len, "%s", v->num != 0 ? "yes" : "no");
+		else if (v->is_int)
+			snprintf(buf, len, "%" PRId64, v->inum);
+		else
+			snprintf(buf, len, "%g", v->num);
+		break;
+	case CLYDE_JSON_STRING:
+		if (is_direct && v->str[0])
+			snprintf(buf, len, "%s",
+				 strcmp(v->str, "0") ? "yes" : "no");
+		else
+			snprintf(buf, len, "%s", v->str);
+		break;
+	default:
+		break;
+	}
+}
+
+/* O_DIRECT, engine and depth from the array of SETTINGS_PATHS: clyde's
+ * config first, else the fio job's options, else fio's global ones. */
+static int settings_from_row(sqlite3_stmt *st, int col,
+			     struct clyde_history_entry *e)
+{
+	const char *text = (const char *)sqlite3_column_text(st, col);
+	char v[3][64] = { "", "", "" };
+	struct clyde_json arr;
+	struct clyde_json_error jerr;
+
+	if (text &&
+	    clyde_json_parse(text, strlen(text), NULL, &arr, &jerr) == 0) {
+		if (arr.type == CLYDE_JSON_ARRAY)
+			for (size_t k = 0; k < 3; k++)
+				for (size_t src = 0; src < 3 && !v[k][0]; src++)
+					setting_text(clyde_json_at(&arr,
+								   src * 3 + k),
+						     k == 0, v[k],
+						     sizeof(v[k]));
+		/* clyde's psync performs one request at a time whatever
+		 * --iodepth said: the depth that ran is 1. */
+		const char *engine = clyde_json_str(clyde_json_at(&arr, 1));
+
+		if (engine && !strcmp(engine, "psync") && v[2][0])
+			snprintf(v[2], sizeof(v[2]), "1");
+		clyde_json_free(&arr);
+	}
+	e->direct = strdup(v[0]);
+	e->engine = strdup(v[1]);
+	e->iodepth = strdup(v[2]);
+	return e->direct && e->engine && e->iodepth ? 0 : -1;
+}
+
+/* The nth field (0-based) of a tab-separated list: its start and
+ * length, or NULL past the end. */
+static const char *tab_field(const char *s, size_t nth, size_t *len)
+{
+	for (; nth > 0 && s; nth--) {
+		s = strchr(s, '\t');
+		if (s)
+			s++;
+	}
+	if (!s)
+		return NULL;
+	*len = strcspn(s, "\t");
+	return s;
+}
+
+/* A sweep run's point from the columns after the settings: experiment
+ * id, axis names, workloads ("name kind" each), axis values and the
+ * run's workload; "" for a run of no sweep. */
+static int point_from_row(sqlite3_stmt *st, int col,
+			  struct clyde_history_entry *e)
+{
+	const char *id = (const char *)sqlite3_column_text(st, col);
+	const char *axes = (const char *)sqlite3_column_text(st, col + 1);
+	const char *wls = (const char *)sqlite3_column_text(st, col + 2);
+	const char *vals = (const char *)sqlite3_column_text(st, col + 3);
+	const char *wl = (const char *)sqlite3_column_text(st, col + 4);
+	char buf[1024];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; id && axes && vals && used < sizeof(buf); i++) {
+		size_t an, vn;
+		const char *a = tab_field(axes, i, &an);
+		const char *v = tab_field(vals, i, &vn);
+
+		if (!a || !v || !an)
+			break;
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+					 "%s%.*s=%.*s", used ? " " : "",
+					 (int)an, a, (int)vn, v);
+	}
+	e->experiment = strdup(id ? id : "");
+	e->point = strdup(buf);
+	e->workload = strdup(id && wl && wls && strchr(wls, '\t') ? wl : "");
+	return e->experiment && e->point && e->workload ? 0 : -1;
 }
 
 /* Fill e from a row of ENTRY_COLUMNS, then its figures. */
@@ -72,7 +215,8 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 	e->file_size = col_text(st, 12);
 	e->files = col_text(st, 13);
 	e->io_chunk = col_text(st, 14);
-	if (clyde_hist_entry_fill_strings(e) < 0)
+	if (settings_from_row(st, 15, e) < 0 || point_from_row(st, 16, e) < 0 ||
+	    clyde_hist_entry_fill_strings(e) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", h->path);
 
 	sqlite3_reset(figs);
@@ -113,9 +257,13 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 	*out = NULL;
 	*n = 0;
 	rc = prepare_entry(ctx, h,
-			   "SELECT " ENTRY_COLUMNS " FROM runs "
-			   "ORDER BY started_unix IS NULL, started_unix DESC, "
-			   "id DESC LIMIT ?1",
+			   /* The newest ids first: the documents of the
+			    * runs --limit leaves out are not read. */
+			   "SELECT " ENTRY_COLUMNS ", NULL" ENTRY_FROM
+			   " WHERE runs.id IN (SELECT id FROM runs ORDER BY "
+			   "started_unix IS NULL, started_unix DESC, id DESC "
+			   "LIMIT ?1) ORDER BY runs.started_unix IS NULL, "
+			   "runs.started_unix DESC, runs.id DESC",
 			   &st, &figs);
 	if (rc < 0)
 		goto out;
@@ -164,8 +312,8 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 	int rc, step;
 
 	rc = prepare_entry(ctx, h,
-			   "SELECT " ENTRY_COLUMNS ", document FROM runs "
-			   "WHERE id = ?1",
+			   "SELECT " ENTRY_COLUMNS ", runs.document" ENTRY_FROM
+			   " WHERE runs.id = ?1",
 			   &st, &figs);
 	if (rc < 0)
 		goto out;

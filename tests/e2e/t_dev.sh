@@ -98,12 +98,32 @@ check(all(x["iodepth"] == 1 and x["inflight_max"] == 1 and x["from_memory"] is F
       "psync: one request in flight, as recorded; none from memory")
 rows = list(csv.reader(open(sys.argv[2])))
 check(len(rows) == 2 and rows[0][0] == "format", "CSV: a header and one line")
-check(len(rows[0]) == len(rows[1]) == 58, f"CSV: 58 fields ({len(rows[1])})")
+check(len(rows[0]) == len(rows[1]) == 69, f"CSV: 69 fields ({len(rows[1])})")
 h = dict(zip(rows[0], rows[1]))
-check(h["format"] == "clyde-dev-1" and h["iodepth"] == "1", "CSV: format and depth")
+check(h["format"] == "clyde-dev-2" and h["iodepth"] == "1", "CSV: format and depth")
+check(h["pattern"] == "random", "CSV: the pattern written")
+check(all(h[n + "_inflight_max"] == "1" and h[n + "_from_memory"] == "0"
+          for n in ("seqwrite", "seqread", "randread", "randwrite")),
+      "CSV: each test's measured depth (1 on psync) and from_memory, as in the JSON")
 check(abs(float(h["seqwrite_bytes_per_s"]) - w["bytes_per_s"]) < 1, "CSV and JSON agree")
 check(h["zcav_bs"] == "", "CSV: a test that did not run is empty")
 PY
+
+# A CSV file of another format (an older clyde's 58 fields) gets no line of
+# this one: refused in one line before any test, the file unchanged.
+printf 'format,clyde_version,label\nclyde-dev-1,0.0.9,old\n' >"$T/old.csv"
+cp "$T/old.csv" "$T/old.csv.orig"
+run_clyde dev "$DEV" --no-save --tests seqread --size 4m --csv "$T/old.csv"
+expect_rc 1 "appending to a CSV of another format is refused"
+assert_file_match "$T/err" "^clyde dev: --csv $T/old.csv: its first line is not the clyde-dev-2 header \(3 fields; this clyde writes 69\): give a new file" \
+	"  in one line naming the file and the format"
+assert_eq "$(wc -l <"$T/err")" 1 "  one line"
+cmp -s "$T/old.csv" "$T/old.csv.orig" || fail "the old CSV was changed"
+ok "  the old CSV is unchanged"
+# The same file again, with this format's header: appended.
+run_clyde dev "$DEV" --no-save --tests seqread --size 4m --csv "$T/dev.csv" -q
+expect_rc 0 "appending to a CSV of this format"
+assert_eq "$(wc -l <"$T/dev.csv")" 3 "  a header and two lines"
 
 # io_uring at depth 16: the engine and depth are recorded, every request
 # is counted once.
@@ -275,8 +295,8 @@ assert_file_match "$T/out" "^ +1 .* dev +$DEV" "history lists the run as kind de
 run_clyde history import --db "$T/h.db" "$T/dev.json"
 expect_rc 0 "the seqwrite/seqread run imported"
 run_clyde history list --db "$T/h.db"
-assert_file_match "$T/out" "^ +2 .* dev +$DEV .* 32\.0 MiB +- +1\.00 MiB +[0-9][0-9.]* +[0-9][0-9.]* +- +- *$" \
-	"history list: the dev run's range, block size, write and read MiB/s"
+assert_file_match "$T/out" "^ +2 .* dev +$DEV .* 32\.0 MiB +- +1\.00 MiB +yes +psync +1 +[0-9][0-9.]* +[0-9][0-9.]* +- +- *$" \
+	"history list: the dev run's range, block size, O_DIRECT, engine, depth, write and read MiB/s"
 run_clyde report "$T/zcav.json" "$T/dev.json" -o "$T/r.html"
 expect_rc 0 "clyde report over dev results"
 assert_file_match "$T/r.html" '<svg[^>]*class="chart zcav"' "the report has the zcav chart"

@@ -81,7 +81,7 @@ ok "export -o writes the same bytes"
 run_clyde history list
 expect_rc 0 "list exits 0"
 cp "$T/out" "$T/list"
-assert_file_match "$T/list" '^ *ID +DATE +LABEL +KIND +TARGET +FS +SIZE +FILES +CHUNK +WRITE MiB/s +READ MiB/s +SEEKS/s +CREATE/s +NOTE$' \
+assert_file_match "$T/list" '^ *ID +DATE +LABEL +KIND +TARGET +FS +SIZE +FILES +CHUNK +O_DIRECT +ENGINE +DEPTH +WRITE MiB/s +READ MiB/s +SEEKS/s +CREATE/s +NOTE$' \
 	"list has a header with the key figures"
 rows=$(($(wc -l <"$T/list") - 1))
 assert_eq "$rows" "$((ncsv + 1))" "list shows every stored run"
@@ -91,7 +91,7 @@ assert_match "$first" "^ *$jid +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5} +jsonrun +b
 	"the newest run comes first with its date, label, target, filesystem"
 assert_eq "$ncsv" 9 "the nine fixture lines were imported"
 # bonnie++ 1.96 xfs line: 182929 KiB/s = 178.6 MiB/s, 517.6 seeks/s.
-assert_file_match "$T/list" ' xfs +bonnie-csv +- +- +16G +16384 +- +178\.6 +196\.6 +517\.6 +93$' \
+assert_file_match "$T/list" ' xfs +bonnie-csv +- +- +16G +16384 +- +- +- +- +178\.6 +196\.6 +517\.6 +93$' \
 	"a bonnie++ 1.96 line's figures in the list"
 # 1.98 line with +++++ read and seeks.
 assert_file_match "$T/list" ' vm +bonnie-csv .* 278\.1 +\+\+\+\+\+ +\+\+\+\+\+ +7825$' \

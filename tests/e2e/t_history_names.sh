@@ -59,7 +59,7 @@ assert_file_match "$T/out" "^$T/devil.csv: 4 runs imported, ids 1, 2, 3, 4$" \
 h list
 expect_rc 0 "list"
 cp "$T/out" "$T/list"
-assert_file_match "$T/list" '^ *ID +DATE +LABEL +KIND +TARGET +FS +SIZE +FILES +CHUNK +WRITE MiB/s +READ MiB/s +SEEKS/s +CREATE/s +NOTE$' \
+assert_file_match "$T/list" '^ *ID +DATE +LABEL +KIND +TARGET +FS +SIZE +FILES +CHUNK +O_DIRECT +ENGINE +DEPTH +WRITE MiB/s +READ MiB/s +SEEKS/s +CREATE/s +NOTE$' \
 	"list has SIZE, FILES, CHUNK and NOTE columns"
 for v in '1 .* 16G-16 .* 16G +16384 ' '2 .* 8G-16 .* 8G +16384 ' \
 	'3 .* 16G-128 .* 16G +131072 ' '4 .* 8G-128 .* 8G +131072 '; do

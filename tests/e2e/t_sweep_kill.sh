@@ -67,6 +67,12 @@ ok "the killed sweep's clyde run ($old) goes on"
 J=$(dirname "$DB")/sweep-$id.journal
 assert_file_match "$J" "^child	$old:[0-9]+	$D\$" \
 	"the journal records its process group and directory"
+# Its record still says "running"; no sweep holds its lock any more, so
+# the list says what happened (the orphaned clyde run does not count).
+run_clyde sweep --db "$DB" --list
+expect_rc 0 "sweep --list"
+assert_file_match "$T/out" "^$id +interrupted " \
+	"the killed sweep is listed as interrupted, not running"
 
 "$CLYDE" sweep -q --db "$DB" --resume "$id" >"$T/out" 2>"$T/err" &
 rpid=$!
@@ -89,6 +95,12 @@ ok "--resume ended the old run's group before starting the visit again"
 ok "  and removed its scratch directory"
 assert_file_match "$T/err" "ending process group $old" "  it says so"
 assert_file_match "$T/err" "removed $D/clyde.$old" "  and names what it removed"
+run_clyde sweep --db "$DB" --list
+assert_file_match "$T/out" "^$id +running " "the resumed sweep is listed as running"
+run_clyde sweep -q --db "$DB" --resume "$id"
+expect_rc 1 "a second --resume of a running experiment is refused"
+assert_file_match "$T/err" "experiment $id is being run by another clyde sweep, pid $rpid \(lock .*sweep-$id\.lock held\)" \
+	"  naming the sweep that runs it"
 kill -INT "$rpid"
 RC=0
 wait "$rpid" || RC=$?
@@ -96,5 +108,9 @@ expect_rc 5 "the resumed sweep, interrupted, exits 5"
 assert_no_leftovers "$D"
 kill -0 "$new" 2>/dev/null && fail "the resumed run ($new) goes on"
 ok "nothing of either run is left"
+run_clyde sweep --db "$DB" --list
+assert_file_match "$T/out" "^$id +stopped " "the interrupted resume is listed as stopped"
+[[ ! -e $(dirname "$DB")/sweep-$id.lock ]] || fail "the experiment's lock file is left"
+ok "the experiment's lock file is removed at the end"
 
 done_testing
