@@ -23,8 +23,8 @@
 #include "cli/opts.h"
 #include "cli/privs.h"
 #include "cli/progress.h"
-#include "cli/run_dist.h"
 #include "core/outfile.h"
+#include "dist/run_dist.h"
 #include "dist/semsync.h"
 #include "io/engine.h"
 #include "io/scratch.h"
@@ -581,7 +581,7 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 			  struct clyde_run_dist *rd)
 {
 	if (rd->d)
-		return clyde_run_dist_failed(rd, ctx, ret);
+		return clyde_cli_run_dist_failed(rd, ctx, ret);
 	if (clyde_cli_output_closed()) {
 		fprintf(stderr,
 			"clyde: the output was closed (SIGPIPE); removing %s\n",
@@ -619,7 +619,7 @@ int clyde_cmd_run(int argc, char **argv)
 
 int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 {
-	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
+	struct clyde_run_dist rdist = CLYDE_CLI_RUN_DIST(dist), *rd = &rdist;
 	struct clyde_bonnie_config cfg;
 	struct clyde_cli_extra extra = { 0 };
 	struct clyde_json_extra jextra = { 0 };

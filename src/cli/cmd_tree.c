@@ -22,8 +22,8 @@
 #include "cli/commands.h"
 #include "cli/optmodel.h"
 #include "cli/outputs.h"
-#include "cli/run_dist.h"
 #include "core/size.h"
+#include "dist/run_dist.h"
 #include "env/advise.h"
 #include "env/settle.h"
 #include "io/scratch.h"
@@ -616,7 +616,7 @@ int clyde_cmd_tree(int argc, char **argv)
 
 int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 {
-	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
+	struct clyde_run_dist rdist = CLYDE_CLI_RUN_DIST(dist), *rd = &rdist;
 	struct tree_cli c;
 	struct clyde_ctx ctx;
 	struct clyde_scratch *scratch = NULL;
@@ -709,7 +709,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	} else if (ret < 0 && dist) {
 		if (pr.show)
 			fputc('\n', stderr);
-		status = clyde_run_dist_failed(rd, &ctx, ret);
+		status = clyde_cli_run_dist_failed(rd, &ctx, ret);
 	} else if (ret < 0) {
 		if (pr.show)
 			fputc('\n', stderr);
