@@ -32,11 +32,13 @@ bool clyde_cli_interrupted(void);
 
 /* A struct clyde_run_dist for clyde-mpi's `dist` (NULL: plain clyde)
  * with the exit statuses of cli/commands.h. */
-#define CLYDE_CLI_RUN_DIST(dist)                                      \
-	{ .d = (dist),                                                \
-	  .st = { .usage = CLYDE_EXIT_USAGE,                          \
-		  .failed = CLYDE_EXIT_TEST_FAILED,                   \
-		  .interrupted = CLYDE_EXIT_INTERRUPTED } }
+#define CLYDE_CLI_RUN_DIST(dist)                               \
+	{                                                      \
+		.d = (dist),                                   \
+		.st = {.usage = CLYDE_EXIT_USAGE,              \
+		       .failed = CLYDE_EXIT_TEST_FAILED,       \
+		       .interrupted = CLYDE_EXIT_INTERRUPTED } \
+	}
 
 /* clyde_run_dist_failed(), its message printed as "clyde-mpi: ..."
  * (nothing on a rank that has nothing to say).  Returns the exit status. */

@@ -26,6 +26,7 @@
 #include "core/outfile.h"
 #include "dist/run_dist.h"
 #include "dist/semsync.h"
+#include "exp/repeat.h"
 #include "io/engine.h"
 #include "io/scratch.h"
 #include "store/history.h"
@@ -471,78 +472,108 @@ static int choose_size(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	return clyde_bonnie_calibrate(ctx, cfg, scratch, &cfg->file_size_mib);
 }
 
-/* The series: -x N runs, or runs until every test settles. */
-static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
-		      struct clyde_scratch *scratch, uint64_t seed,
-		      const uint32_t *ext, size_t n_ext,
-		      const struct clyde_bonnie_hooks *hooks,
-		      struct clyde_run *runs, unsigned cap, unsigned *done,
-		      struct clyde_json_extra *extra,
-		      const struct clyde_cli_extra *cli, FILE *out,
-		      struct clyde_run_dist *rd)
+/* What the hooks of the series (exp/repeat.h) need. */
+struct series_cli {
+	struct clyde_ctx *ctx;
+	struct clyde_bonnie_config *cfg;
+	struct clyde_scratch *scratch;
+	uint64_t seed;
+	const uint32_t *ext;
+	size_t n_ext;
+	const struct clyde_bonnie_hooks *hooks;
+	const struct clyde_cli_extra *cli;
+	FILE *out;
+	bool series; /* -x or --until-stable: CSV lines, one summary */
+};
+
+/* One run of the suite.  Every run starts from the same seed, as in
+ * bonnie++. */
+static int series_run(void *arg, unsigned i, struct clyde_run *run)
 {
-	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
+	struct series_cli *sc = arg;
+
+	(void)i;
+	return clyde_bonnie_run(sc->ctx, sc->cfg, sc->scratch, sc->seed,
+				sc->ext, sc->n_ext, sc->hooks, run);
+}
+
+/* A run is made: bonnie++'s table alone, or a CSV line of the series. */
+static int series_done(void *arg, const struct clyde_run *runs, unsigned i)
+{
+	struct series_cli *sc = arg;
+	const struct clyde_run *r = &runs[i];
+	FILE *f = sc->cfg->quiet ? stderr : sc->out;
+
+	if (!sc->series &&
+	    (clyde_text_write(f, r, CLYDE_VERSION) < 0 ||
+	     clyde_text_extra_write(f, r, 1, NULL) < 0 ||
+	     clyde_series_text_write(f, r) < 0 ||
+	     clyde_members_text_write(f, r, 1, sc->cli->verbose) < 0 ||
+	     (!sc->cli->no_advice &&
+	      clyde_advice_section(f, &r->env.stack, 0) < 0)))
+		return -EIO;
+	if (clyde_csv_write(sc->out, r, CLYDE_VERSION) < 0 ||
+	    fflush(sc->out) != 0)
+		return -EIO;
+	return 0;
+}
+
+static void series_say(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "clyde: %s\n", msg);
+}
+
+/* The series: -x N runs, or runs until every test settles or is decided
+ * (exp/repeat.h), then the statistics. */
+static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
+		      struct clyde_run *runs, unsigned *done,
+		      struct clyde_json_extra *extra, struct clyde_run_dist *rd)
+{
+	const struct clyde_bonnie_config *cfg = sc->cfg;
 	bool leader = clyde_run_dist_leader(rd);
-	struct clyde_summary sum[CLYDE_TEST_COUNT];
-	bool stop;
-	int ret = 0;
+	struct clyde_repeat_out ro;
+	int ret;
 
 	*done = 0;
-	if (leader && (cfg->runs > 1 || cfg->until_stable_pct > 0) &&
-	    clyde_csv_header(out) < 0)
+	if (leader &&
+	    (cfg->runs > 1 || cfg->until_stable_pct > 0 ||
+	     rep->until_decided_pct > 0) &&
+	    clyde_csv_header(sc->out) < 0)
 		return -EIO;
-	for (unsigned i = 0; i < cap; i++) {
-		clyde_run_init(&runs[i]);
-		/* Every run starts from the same seed, as in bonnie++. */
-		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext,
-				       hooks, &runs[i]);
-		if (rd->d && ret < 0)
-			clyde_run_dist_remove_early(rd, ctx, scratch);
-		if (rd->d)
-			ret = clyde_dist_end_run(rd->d, ret, &runs[i]);
-		if (ret < 0)
-			return ret;
-		*done = i + 1;
-		if (leader && !series &&
-		    (clyde_text_write(cfg->quiet ? stderr : out, &runs[i],
-				      CLYDE_VERSION) < 0 ||
-		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
-					    1, NULL) < 0 ||
-		     clyde_series_text_write(cfg->quiet ? stderr : out,
-					     &runs[i]) < 0 ||
-		     clyde_members_text_write(cfg->quiet ? stderr : out,
-					      &runs[i], 1, cli->verbose) < 0 ||
-		     (!cli->no_advice &&
-		      clyde_advice_section(cfg->quiet ? stderr : out,
-					   &runs[i].env.stack, 0) < 0)))
-			return -EIO;
-		if (leader &&
-		    (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
-		     fflush(out) != 0))
-			return -EIO;
-		/* Settled as clyde_stats_settled() says, which takes
-		 * CLYDE_STATS_SETTLE_MIN_N runs at least. */
-		stop = cfg->until_stable_pct > 0 && leader &&
-		       clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
-					     sum) > 0 &&
-		       clyde_summary_all_settled(sum);
-		/* Rank 0 decides for every rank. */
-		if (rd->d && cfg->until_stable_pct > 0)
-			stop = clyde_dist_agree(rd->d, stop, NULL) > 0;
-		if (stop)
-			break;
+	rep->hooks = (struct clyde_repeat_hooks){ .arg = sc,
+						  .run = series_run,
+						  .done = series_done,
+						  .say = series_say };
+	ret = clyde_exp_repeat(sc->ctx, rep, runs, extra, &ro);
+	*done = ro.done;
+	if (ret < 0)
+		return ret;
+	if (leader && rep->until_decided_pct > 0) {
+		if (!ro.ncompared)
+			fprintf(stderr,
+				"clyde: until-decided: no test of these runs "
+				"has a value in the baseline %s\n",
+				rep->baseline->name);
+		else if (ro.decided)
+			fprintf(stderr,
+				"clyde: until-decided: every test decided "
+				"against %s after %u run%s\n",
+				rep->baseline->name, ro.done,
+				ro.done == 1 ? "" : "s");
+		else
+			fprintf(stderr,
+				"clyde: until-decided: %u of %u test%s still "
+				"open after %u runs (-x %u)\n",
+				ro.nopen, ro.ncompared,
+				ro.ncompared == 1 ? "" : "s", ro.done,
+				rep->cap);
 	}
-	extra->target_pct = cfg->until_stable_pct;
-	extra->max_runs = cap;
-	extra->runs_done = *done;
-	if (cfg->until_stable_pct > 0 &&
-	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
-		extra->n_unsettled =
-			clyde_summary_unsettled(sum, extra->unsettled);
-	if (leader && series &&
+	if (leader && sc->series &&
 	    (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
-	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0 ||
-	     (!cli->no_advice &&
+	     clyde_members_text_write(stderr, runs, *done, sc->cli->verbose) <
+		     0 ||
+	     (!sc->cli->no_advice &&
 	      clyde_advice_section(stderr, &runs[0].env.stack, 0) < 0)))
 		return -EIO;
 	return 0;
@@ -603,9 +634,11 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 
 /* Release what the run holds; returns status. */
 static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
-		  struct clyde_run_dist *rd, int status)
+		  struct clyde_run_dist *rd, struct clyde_repeat_baseline *base,
+		  int status)
 {
 	status = clyde_run_dist_finish(rd, ctx, status);
+	clyde_repeat_baseline_release(base);
 	json_dest_abort(jd);
 	free(ext);
 	clyde_ctx_release(ctx);
@@ -631,6 +664,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 					    .before_test = before_test,
 					    .after_test = after_test };
 	struct clyde_run *runs = NULL;
+	struct clyde_repeat_baseline base = { .name = "" };
 	struct json_dest jd = { .fd = -1 };
 	uint32_t *ext = NULL;
 	long n_ext = 0;
@@ -731,12 +765,13 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				"clyde: -Z: interrupted while reading "
 				"%s\n",
 				cfg.random_file);
-			return finish(&ctx, &jd, ext, rd,
+			return finish(&ctx, &jd, ext, rd, &base,
 				      CLYDE_EXIT_INTERRUPTED);
 		}
 		if (n_ext <= 0) {
 			fprintf(stderr, "clyde: %s\n", err);
-			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, &base,
+				      CLYDE_EXIT_USAGE);
 		}
 	}
 	seed = cfg.seed_given ? cfg.seed :
@@ -754,25 +789,33 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
 				extra.json_path, strerror(-ret));
-			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, &base,
+				      CLYDE_EXIT_USAGE);
 		}
 		/* --json -: standard output is the JSON's alone. */
 		if (!strcmp(extra.json_path, "-"))
 			out = stderr;
 	}
 	if (check_history(&extra) < 0)
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
+	/* --baseline: read before the first test (rank 0 decides). */
+	if (extra.baseline && clyde_run_dist_leader(rd) &&
+	    clyde_repeat_baseline_load(&ctx, extra.baseline, extra.db_path,
+				       &base) < 0) {
+		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
+	}
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 	/* --engine: one instance now says whether the engine can run here
 	 * (built in, permitted, a ring of --iodepth entries), before the
 	 * scratch directory is made. */
 	if (clyde_engine_check(cfg.engine, cfg.iodepth, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 
 	memset(&hk, 0, sizeof(hk));
@@ -783,7 +826,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	if (cfg.sync_mode == CLYDE_SYNC_SEM &&
 	    clyde_semsync_open(&ctx, &hk.sem) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 
 	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir, &seed,
@@ -795,7 +838,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			status = CLYDE_EXIT_USAGE;
 			goto out;
 		}
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 	if (clyde_run_dist_leader(rd) || !rd->d->shared)
 		clyde_cli_note_stale(scratch, cfg.dir);
@@ -837,8 +880,30 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		hk.live = &live;
 		hooks.progress = &live.state;
 	}
-	ret = run_series(&ctx, &cfg, scratch, seed, ext, (size_t)n_ext, &hooks,
-			 runs, cap, &done, &jextra, &extra, out, rd);
+	{
+		struct series_cli sc = {
+			.ctx = &ctx,
+			.cfg = &cfg,
+			.scratch = scratch,
+			.seed = seed,
+			.ext = ext,
+			.n_ext = (size_t)n_ext,
+			.hooks = &hooks,
+			.cli = &extra,
+			.out = out,
+			.series = cfg.runs > 0 || cfg.until_stable_pct > 0,
+		};
+		struct clyde_repeat rep = {
+			.cap = cap,
+			.until_stable_pct = cfg.until_stable_pct,
+			.until_decided_pct = extra.until_decided_pct,
+			.baseline = extra.baseline ? &base : NULL,
+			.rd = rd,
+			.scratch = scratch,
+		};
+
+		ret = run_series(&sc, &rep, runs, &done, &jextra, rd);
+	}
 	if (hk.live)
 		clyde_progress_stop(hk.live);
 	if (ret < 0) {
@@ -878,5 +943,5 @@ out:
 	free(runs);
 	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
-	return finish(&ctx, &jd, ext, rd, status);
+	return finish(&ctx, &jd, ext, rd, &base, status);
 }

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /* The user interrupted (the context's flag, which the command's signal
  * handler sets). */
 static bool interrupted(const struct clyde_ctx *ctx)
@@ -176,9 +175,9 @@ static int report_lost(struct clyde_run_dist *rd, int lost)
 	snprintf(rd->msg, sizeof(rd->msg),
 		 "rank %d was lost (killed, or its node went down); "
 		 "the other ranks stop and remove %s%s%s%s",
-		lost,
-		rd->d->shared ? "what they made" : "their scratch directories",
-		left && w ? "; " : "", left && w ? "left: " : "",
+		 lost,
+		 rd->d->shared ? "what they made" : "their scratch directories",
+		 left && w ? "; " : "", left && w ? "left: " : "",
 		 left && w ? w : "");
 	return rd->st.failed;
 }

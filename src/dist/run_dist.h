@@ -37,11 +37,11 @@ struct clyde_run_dist_status {
 struct clyde_run_dist {
 	struct clyde_dist *d; /* NULL: not distributed */
 	struct clyde_run_dist_status st;
-	bool setup_agreed;    /* clyde_run_dist_setup has run */
-	bool failed;	      /* an agreement said a rank failed */
-	bool removed;	      /* clyde_run_dist_remove has run */
-	bool made_dir;	      /* this rank created dir */
-	char dir[4096];	      /* -d after %r/%h */
+	bool setup_agreed; /* clyde_run_dist_setup has run */
+	bool failed;	   /* an agreement said a rank failed */
+	bool removed;	   /* clyde_run_dist_remove has run */
+	bool made_dir;	   /* this rank created dir */
+	char dir[4096];	   /* -d after %r/%h */
 	/* Where each rank's scratch directory is ("HOST:PATH"), so that the
 	 * one of a rank that is lost can be named: every rank's on rank 0
 	 * (malloc'ed, size slots), rank 0's on every rank. */
