@@ -7,13 +7,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,74 +108,6 @@ static void after_test(void *arg, enum clyde_test t,
 	if (h->show_progress)
 		fprintf(stderr, h->live ? "%s...done\n" : "done\n",
 			progress[t]);
-}
-
-/* -Z: the file's contents as 32-bit integers.  Returns the count, 0 with
- * a message in err, or -EINTR when a signal interrupted the open or the
- * read (a FIFO whose writer never comes). */
-static long load_random_file(const char *path, uint32_t **out, char *err,
-			     size_t errlen)
-{
-	size_t cap = 0, n = 0;
-	uint32_t *v = NULL;
-	struct stat st;
-	FILE *f;
-	int e = 0;
-
-	*out = NULL;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen,
-			 "-Z: %s is a directory; give a file of random "
-			 "numbers (as generate_randfile writes)",
-			 path);
-		return 0;
-	}
-	f = fopen(path, "rb");
-	if (!f) {
-		if (errno == EINTR && clyde_cli_interrupted())
-			return -EINTR;
-		snprintf(err, errlen, "-Z: cannot open %s: %s", path,
-			 strerror(errno));
-		return 0;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint32_t *nv;
-
-			cap = cap ? cap * 2 : 4096;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		errno = 0;
-		if (fread(&v[n], sizeof(*v), 1, f) != 1) {
-			e = errno;
-			break;
-		}
-		n++;
-	}
-	if (ferror(f) && e == EINTR && clyde_cli_interrupted()) {
-		fclose(f);
-		free(v);
-		return -EINTR;
-	}
-	if (ferror(f) || n == 0) {
-		if (ferror(f) && e)
-			snprintf(err, errlen, "-Z: cannot read %s: %s", path,
-				 strerror(e));
-		else
-			snprintf(err, errlen,
-				 "-Z: %s holds no random numbers (4-byte "
-				 "integers, as generate_randfile writes)",
-				 path);
-		free(v);
-		v = NULL;
-		n = 0;
-	}
-	fclose(f);
-	*out = v;
-	return (long)n;
 }
 
 /* The series as one JSON document in memory: the same bytes go to
@@ -311,150 +241,26 @@ static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
 	return rc;
 }
 
-/* The directory a missing file would be created in (into dir): its
- * parent, or with `walk_up` the nearest existing ancestor (the history
- * makes the directories on the way).  Returns 0 when it is a directory
- * this process may create files in, or -errno. */
-static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
-{
-	struct stat st;
-	char *copy = strdup(path), *d;
-	int rc = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	d = dirname(copy);
-	for (;;) {
-		snprintf(dir, cap, "%s", d);
-		if (stat(d, &st) == 0)
-			break;
-		if (errno != ENOENT || !walk_up || !strcmp(d, "/") ||
-		    !strcmp(d, ".")) {
-			rc = -errno;
-			break;
-		}
-		d = dirname(d);
-	}
-	if (!rc && !S_ISDIR(st.st_mode))
-		rc = -ENOTDIR;
-	if (!rc && access(dir, W_OK | X_OK) < 0)
-		rc = -errno;
-	free(copy);
-	return rc;
-}
-
 /*
  * The results history must be usable before the first test, so that a
- * long run does not end in "not saved".  Nothing is created here: an
- * existing file must be a clyde history this user can open; for a missing
- * one the directory it would be made in must be writable.  Returns 0, or
- * -1 with the one-line message printed.
+ * long run does not end in "not saved" (clyde_history_check()).  Returns
+ * 0, or -1 with the one-line message printed.
  */
 static int check_history(const struct clyde_cli_extra *extra)
 {
 	const char *opt = extra->db_path ? "--db" : "the results history";
-	char def[4096], dir[4096];
-	struct clyde_history *h = NULL;
 	struct clyde_ctx hctx;
-	const char *path = extra->db_path;
-	struct stat st;
 	int rc;
 
 	if (extra->no_save || !clyde_history_available())
 		return 0;
 	clyde_ctx_init(&hctx);
-	if (!path) {
-		if (clyde_history_default_path(&hctx, def, sizeof(def)) < 0) {
-			fprintf(stderr,
-				"clyde: %s: %s (give --db or --no-save)\n", opt,
-				clyde_errmsg(&hctx));
-			clyde_ctx_release(&hctx);
-			return -1;
-		}
-		path = def;
-	}
-	if (stat(path, &st) == 0) {
-		rc = clyde_history_open(&hctx, path, false, &h);
-		if (rc < 0) {
-			fprintf(stderr,
-				"clyde: %s: %s (give another --db or "
-				"--no-save)\n",
-				opt, clyde_errmsg(&hctx));
-			clyde_ctx_release(&hctx);
-			return -1;
-		}
-		clyde_history_close(h);
-	} else if ((rc = errno == ENOENT ? creatable(path, !extra->db_path, dir,
-						     sizeof(dir)) :
-					   -errno) < 0) {
-		fprintf(stderr,
-			"clyde: %s: cannot create %s: %s (give another --db or "
-			"--no-save)\n",
-			opt, path, strerror(-rc));
-		clyde_ctx_release(&hctx);
-		return -1;
-	}
+	rc = clyde_history_check(&hctx, extra->db_path);
+	if (rc)
+		fprintf(stderr, "clyde: %s: %s (give %s--db or --no-save)\n",
+			opt, clyde_errmsg(&hctx), rc > 0 ? "" : "another ");
 	clyde_ctx_release(&hctx);
-	return 0;
-}
-
-static const char *human_bytes(double b, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B",   "KiB", "MiB", "GiB",
-					    "TiB", "PiB", "EiB" };
-	unsigned i = 0;
-
-	while (b >= 1024.0 && i < 6) {
-		b /= 1024.0;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
-	return buf;
-}
-
-/*
- * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
- * until the end of the run) and the file tests' data (its expected size) must
- * fit in the free space of the scratch directory's filesystem, checked
- * before anything is written rather than discovered as ENOSPC after
- * filling a disk others share.  Returns 0, or -1 with the line printed.
- */
-static int check_space(const struct clyde_bonnie_config *cfg,
-		       const struct clyde_scratch *scratch)
-{
-	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
-	double io = (double)cfg->file_size_mib * 1048576.0 * n, files = 0.0;
-	char what[256], a[32], b[32], per[64] = "";
-	struct statvfs sv;
-	double avail;
-
-	/* The file sizes are uniform in [min, max]: over 1024 files and more
-	 * the total is close to its mean. */
-	if (cfg->max_size > 0)
-		files = (double)cfg->num_files *
-			((double)cfg->max_size + (double)cfg->min_size) / 2.0 *
-			n;
-	if (io + files <= 0.0 || fstatvfs(scratch->dirfd, &sv) < 0)
-		return 0;
-	avail = (double)sv.f_bavail * (double)sv.f_frsize;
-	if (io + files <= avail)
-		return 0;
-	if (n > 1)
-		snprintf(per, sizeof(per), " (%u workers)", n);
-	human_bytes((double)cfg->file_size_mib * 1048576.0, a, sizeof(a));
-	if (io > 0.0)
-		snprintf(what, sizeof(what), "%s%s%s%s",
-			 cfg->size_given ? "-s " :
-					   "the size chosen without -s, ",
-			 a, per, files > 0.0 ? " and the -n files" : "");
-	else
-		snprintf(what, sizeof(what), "the -n files%s", per);
-	fprintf(stderr, "clyde: %s %s %s but %s has only %s free%s\n", what,
-		io > 0.0 ? "needs" : "need",
-		human_bytes(io + files, a, sizeof(a)), cfg->dir,
-		human_bytes(avail, b, sizeof(b)),
-		io > 0.0 && !cfg->size_given ? "; give a smaller -s" : "");
-	return -1;
+	return rc ? -1 : 0;
 }
 
 /* Size the IO tests when -s was not given.  -r N keeps bonnie++'s rule
@@ -758,8 +564,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	}
 
 	if (cfg.random_file) {
-		n_ext = load_random_file(cfg.random_file, &ext, err,
-					 sizeof(err));
+		n_ext = clyde_bonnie_load_random(cfg.random_file, &ctx, &ext,
+						 err, sizeof(err));
 		if (n_ext == -EINTR) {
 			fprintf(stderr,
 				"clyde: -Z: interrupted while reading "
@@ -853,7 +659,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		goto out;
 	}
-	if (check_space(&cfg, scratch) < 0) {
+	if (clyde_bonnie_check_space(&cfg, scratch, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde: %s\n", err);
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
