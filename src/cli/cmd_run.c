@@ -131,106 +131,14 @@ static int render_json(const struct clyde_run *runs, unsigned n,
 	return ret;
 }
 
-/*
- * Where --json goes.  It is opened before the first test, so that a
- * destination that cannot be written costs nothing, and before -u/-g drop
- * privileges, so that root may name a file only root can write.  Normally
- * an outfile: a temporary file beside the destination, renamed over it
- * once complete, so that a full disk keeps the old content.  Under a
- * privilege drop the rename would be made by the new user, who may not
- * write the directory; there the destination itself is opened now
- * (without truncating it) and at the end its space is reserved with
- * posix_fallocate() before the old content is overwritten, which keeps the
- * old content on a full disk too (wherever fallocate works).
- */
-struct json_dest {
-	const char *path;
-	struct clyde_outfile of; /* used unless fd >= 0 */
-	int fd;			 /* under a privilege drop: the file itself */
-	bool created;		 /* fd mode: this run created the file */
-	bool open;
-};
-
-static int json_dest_open(struct json_dest *d, const char *path, bool drop)
+/* Write the --json document; a failure is said (the old content kept when
+ * it could be).  Returns 0 or -errno. */
+static int json_dest_commit(struct clyde_outdest *d, const char *doc,
+			    size_t len)
 {
-	struct stat st;
-	int rc;
+	bool atomic = clyde_outdest_atomic(d);
+	int rc = clyde_outdest_commit(d, doc, len);
 
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->path = path;
-	if (!drop || !strcmp(path, "-")) {
-		rc = clyde_outfile_open(&d->of, path);
-		d->open = rc == 0;
-		return rc;
-	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (d->fd >= 0)
-		d->created = true;
-	else if (errno == EEXIST)
-		d->fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (d->fd < 0)
-		return -errno;
-	d->open = true;
-	return 0;
-}
-
-static void json_dest_abort(struct json_dest *d)
-{
-	if (!d->open)
-		return;
-	if (d->fd >= 0) {
-		close(d->fd);
-		if (d->created)
-			unlink(d->path);
-	} else {
-		clyde_outfile_abort(&d->of);
-	}
-	d->open = false;
-}
-
-/* Write doc to a descriptor from offset 0, keeping the old content when
- * the space cannot be had.  0 or -errno. */
-static int write_in_place(int fd, const char *doc, size_t len)
-{
-	size_t done = 0;
-	int rc = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
-
-	if (rc && rc != EOPNOTSUPP && rc != EINVAL)
-		return -rc;
-	while (done < len) {
-		ssize_t w = pwrite(fd, doc + done, len - done, (off_t)done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	if (ftruncate(fd, (off_t)len) < 0 || fsync(fd) < 0)
-		return -errno;
-	return 0;
-}
-
-static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
-{
-	bool atomic = d->fd < 0 && strcmp(d->path, "-");
-	int rc;
-
-	if (d->fd >= 0) {
-		rc = write_in_place(d->fd, doc, len);
-		if (close(d->fd) < 0 && !rc)
-			rc = -errno;
-		d->fd = -1;
-	} else if (len && fwrite(doc, 1, len, d->of.f) != len) {
-		rc = errno ? -errno : -EIO;
-		clyde_outfile_abort(&d->of);
-	} else {
-		rc = clyde_outfile_commit(&d->of);
-	}
-	d->open = false;
 	if (rc == -EPIPE)
 		fprintf(stderr, "clyde: --json: the output was closed "
 				"(SIGPIPE)\n");
@@ -439,13 +347,13 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 }
 
 /* Release what the run holds; returns status. */
-static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
-		  struct clyde_run_dist *rd, struct clyde_repeat_baseline *base,
-		  int status)
+static int finish(struct clyde_ctx *ctx, struct clyde_outdest *jd,
+		  uint32_t *ext, struct clyde_run_dist *rd,
+		  struct clyde_repeat_baseline *base, int status)
 {
 	status = clyde_run_dist_finish(rd, ctx, status);
 	clyde_repeat_baseline_release(base);
-	json_dest_abort(jd);
+	clyde_outdest_abort(jd);
 	free(ext);
 	clyde_ctx_release(ctx);
 	return status;
@@ -471,7 +379,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 					    .after_test = after_test };
 	struct clyde_run *runs = NULL;
 	struct clyde_repeat_baseline base = { .name = "" };
-	struct json_dest jd = { .fd = -1 };
+	struct clyde_outdest jd = { .fd = -1 };
 	uint32_t *ext = NULL;
 	long n_ext = 0;
 	unsigned cap = 1, done = 0;
@@ -591,7 +499,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	/* The outputs, before the first test and before -u/-g. */
 	drop = geteuid() == 0 && (cfg.user || cfg.group);
 	if (extra.json_path) {
-		ret = json_dest_open(&jd, extra.json_path, drop);
+		ret = clyde_outdest_open(&jd, extra.json_path, drop);
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
 				extra.json_path, strerror(-ret));
