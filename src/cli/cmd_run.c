@@ -1,17 +1,16 @@
 /*
  * `clyde [bonnie++ options]` / `clyde run ...`: the bonnie++ suite.  Parses
  * the command line, prepares what bonnie++ prepares (size from RAM, seed,
- * privileges, the synchronisation of -y), makes the scratch directory, runs
- * the suite -x times and renders each run.  The only place (with main) that
- * prints to the user or decides the exit status.
+ * privileges, the synchronisation of -y), makes the scratch directory,
+ * hands the series (-x, --until-stable, --until-decided) to
+ * clyde_exp_repeat() (exp/repeat.h) and renders each run.  The only place
+ * (with main) that prints to the user or decides the exit status.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
