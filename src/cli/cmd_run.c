@@ -18,7 +18,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "cli/privs.h"
+#include "env/privs.h"
 #include "cli/progress.h"
 #include "core/outfile.h"
 #include "dist/run_dist.h"
