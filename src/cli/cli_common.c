@@ -37,6 +37,16 @@ bool clyde_cli_interrupted(void)
 	return interrupted != 0;
 }
 
+int clyde_cli_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			      int ret)
+{
+	int status = clyde_run_dist_failed(rd, ctx, ret);
+
+	if (rd->msg[0])
+		fprintf(stderr, "clyde-mpi: %s\n", rd->msg);
+	return status;
+}
+
 bool clyde_cli_output_closed(void)
 {
 	return output_closed != 0;

@@ -10,6 +10,7 @@
 #include "cli/optmodel.h"
 
 #include "core/ctx.h"
+#include "dist/run_dist.h"
 #include "io/scratch.h"
 #include "report/compare.h"
 #include "results/loaded.h"
@@ -28,6 +29,21 @@ volatile sig_atomic_t *clyde_cli_catch_signals(void);
 
 /* True once one of those signals arrived. */
 bool clyde_cli_interrupted(void);
+
+/* A struct clyde_run_dist for clyde-mpi's `dist` (NULL: plain clyde)
+ * with the exit statuses of cli/commands.h. */
+#define CLYDE_CLI_RUN_DIST(dist)                               \
+	{                                                      \
+		.d = (dist),                                   \
+		.st = {.usage = CLYDE_EXIT_USAGE,              \
+		       .failed = CLYDE_EXIT_TEST_FAILED,       \
+		       .interrupted = CLYDE_EXIT_INTERRUPTED } \
+	}
+
+/* clyde_run_dist_failed(), its message printed as "clyde-mpi: ..."
+ * (nothing on a rank that has nothing to say).  Returns the exit status. */
+int clyde_cli_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			      int ret);
 
 /* True once SIGPIPE arrived: an output was closed by its reader. */
 bool clyde_cli_output_closed(void);

@@ -1,19 +1,16 @@
 /*
  * `clyde [bonnie++ options]` / `clyde run ...`: the bonnie++ suite.  Parses
  * the command line, prepares what bonnie++ prepares (size from RAM, seed,
- * privileges, the synchronisation of -y), makes the scratch directory, runs
- * the suite -x times and renders each run.  The only place (with main) that
- * prints to the user or decides the exit status.
+ * privileges, the synchronisation of -y), makes the scratch directory,
+ * hands the series (-x, --until-stable, --until-decided) to
+ * clyde_exp_repeat() (exp/repeat.h) and renders each run.  The only place
+ * (with main) that prints to the user or decides the exit status.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,11 +18,12 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "cli/privs.h"
+#include "env/privs.h"
 #include "cli/progress.h"
-#include "cli/run_dist.h"
 #include "core/outfile.h"
+#include "dist/run_dist.h"
 #include "dist/semsync.h"
+#include "exp/repeat.h"
 #include "io/engine.h"
 #include "io/scratch.h"
 #include "store/history.h"
@@ -111,74 +109,6 @@ static void after_test(void *arg, enum clyde_test t,
 			progress[t]);
 }
 
-/* -Z: the file's contents as 32-bit integers.  Returns the count, 0 with
- * a message in err, or -EINTR when a signal interrupted the open or the
- * read (a FIFO whose writer never comes). */
-static long load_random_file(const char *path, uint32_t **out, char *err,
-			     size_t errlen)
-{
-	size_t cap = 0, n = 0;
-	uint32_t *v = NULL;
-	struct stat st;
-	FILE *f;
-	int e = 0;
-
-	*out = NULL;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen,
-			 "-Z: %s is a directory; give a file of random "
-			 "numbers (as generate_randfile writes)",
-			 path);
-		return 0;
-	}
-	f = fopen(path, "rb");
-	if (!f) {
-		if (errno == EINTR && clyde_cli_interrupted())
-			return -EINTR;
-		snprintf(err, errlen, "-Z: cannot open %s: %s", path,
-			 strerror(errno));
-		return 0;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint32_t *nv;
-
-			cap = cap ? cap * 2 : 4096;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		errno = 0;
-		if (fread(&v[n], sizeof(*v), 1, f) != 1) {
-			e = errno;
-			break;
-		}
-		n++;
-	}
-	if (ferror(f) && e == EINTR && clyde_cli_interrupted()) {
-		fclose(f);
-		free(v);
-		return -EINTR;
-	}
-	if (ferror(f) || n == 0) {
-		if (ferror(f) && e)
-			snprintf(err, errlen, "-Z: cannot read %s: %s", path,
-				 strerror(e));
-		else
-			snprintf(err, errlen,
-				 "-Z: %s holds no random numbers (4-byte "
-				 "integers, as generate_randfile writes)",
-				 path);
-		free(v);
-		v = NULL;
-		n = 0;
-	}
-	fclose(f);
-	*out = v;
-	return (long)n;
-}
-
 /* The series as one JSON document in memory: the same bytes go to
  * --json and to the history.  Returns 0 (free *doc) or -errno. */
 static int render_json(const struct clyde_run *runs, unsigned n,
@@ -200,106 +130,14 @@ static int render_json(const struct clyde_run *runs, unsigned n,
 	return ret;
 }
 
-/*
- * Where --json goes.  It is opened before the first test, so that a
- * destination that cannot be written costs nothing, and before -u/-g drop
- * privileges, so that root may name a file only root can write.  Normally
- * an outfile: a temporary file beside the destination, renamed over it
- * once complete, so that a full disk keeps the old content.  Under a
- * privilege drop the rename would be made by the new user, who may not
- * write the directory; there the destination itself is opened now
- * (without truncating it) and at the end its space is reserved with
- * posix_fallocate() before the old content is overwritten, which keeps the
- * old content on a full disk too (wherever fallocate works).
- */
-struct json_dest {
-	const char *path;
-	struct clyde_outfile of; /* used unless fd >= 0 */
-	int fd;			 /* under a privilege drop: the file itself */
-	bool created;		 /* fd mode: this run created the file */
-	bool open;
-};
-
-static int json_dest_open(struct json_dest *d, const char *path, bool drop)
+/* Write the --json document; a failure is said (the old content kept when
+ * it could be).  Returns 0 or -errno. */
+static int json_dest_commit(struct clyde_outdest *d, const char *doc,
+			    size_t len)
 {
-	struct stat st;
-	int rc;
+	bool atomic = clyde_outdest_atomic(d);
+	int rc = clyde_outdest_commit(d, doc, len);
 
-	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->path = path;
-	if (!drop || !strcmp(path, "-")) {
-		rc = clyde_outfile_open(&d->of, path);
-		d->open = rc == 0;
-		return rc;
-	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (d->fd >= 0)
-		d->created = true;
-	else if (errno == EEXIST)
-		d->fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (d->fd < 0)
-		return -errno;
-	d->open = true;
-	return 0;
-}
-
-static void json_dest_abort(struct json_dest *d)
-{
-	if (!d->open)
-		return;
-	if (d->fd >= 0) {
-		close(d->fd);
-		if (d->created)
-			unlink(d->path);
-	} else {
-		clyde_outfile_abort(&d->of);
-	}
-	d->open = false;
-}
-
-/* Write doc to a descriptor from offset 0, keeping the old content when
- * the space cannot be had.  0 or -errno. */
-static int write_in_place(int fd, const char *doc, size_t len)
-{
-	size_t done = 0;
-	int rc = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
-
-	if (rc && rc != EOPNOTSUPP && rc != EINVAL)
-		return -rc;
-	while (done < len) {
-		ssize_t w = pwrite(fd, doc + done, len - done, (off_t)done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	if (ftruncate(fd, (off_t)len) < 0 || fsync(fd) < 0)
-		return -errno;
-	return 0;
-}
-
-static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
-{
-	bool atomic = d->fd < 0 && strcmp(d->path, "-");
-	int rc;
-
-	if (d->fd >= 0) {
-		rc = write_in_place(d->fd, doc, len);
-		if (close(d->fd) < 0 && !rc)
-			rc = -errno;
-		d->fd = -1;
-	} else if (len && fwrite(doc, 1, len, d->of.f) != len) {
-		rc = errno ? -errno : -EIO;
-		clyde_outfile_abort(&d->of);
-	} else {
-		rc = clyde_outfile_commit(&d->of);
-	}
-	d->open = false;
 	if (rc == -EPIPE)
 		fprintf(stderr, "clyde: --json: the output was closed "
 				"(SIGPIPE)\n");
@@ -310,150 +148,26 @@ static int json_dest_commit(struct json_dest *d, const char *doc, size_t len)
 	return rc;
 }
 
-/* The directory a missing file would be created in (into dir): its
- * parent, or with `walk_up` the nearest existing ancestor (the history
- * makes the directories on the way).  Returns 0 when it is a directory
- * this process may create files in, or -errno. */
-static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
-{
-	struct stat st;
-	char *copy = strdup(path), *d;
-	int rc = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	d = dirname(copy);
-	for (;;) {
-		snprintf(dir, cap, "%s", d);
-		if (stat(d, &st) == 0)
-			break;
-		if (errno != ENOENT || !walk_up || !strcmp(d, "/") ||
-		    !strcmp(d, ".")) {
-			rc = -errno;
-			break;
-		}
-		d = dirname(d);
-	}
-	if (!rc && !S_ISDIR(st.st_mode))
-		rc = -ENOTDIR;
-	if (!rc && access(dir, W_OK | X_OK) < 0)
-		rc = -errno;
-	free(copy);
-	return rc;
-}
-
 /*
  * The results history must be usable before the first test, so that a
- * long run does not end in "not saved".  Nothing is created here: an
- * existing file must be a clyde history this user can open; for a missing
- * one the directory it would be made in must be writable.  Returns 0, or
- * -1 with the one-line message printed.
+ * long run does not end in "not saved" (clyde_history_check()).  Returns
+ * 0, or -1 with the one-line message printed.
  */
 static int check_history(const struct clyde_cli_extra *extra)
 {
 	const char *opt = extra->db_path ? "--db" : "the results history";
-	char def[4096], dir[4096];
-	struct clyde_history *h = NULL;
 	struct clyde_ctx hctx;
-	const char *path = extra->db_path;
-	struct stat st;
 	int rc;
 
 	if (extra->no_save || !clyde_history_available())
 		return 0;
 	clyde_ctx_init(&hctx);
-	if (!path) {
-		if (clyde_history_default_path(&hctx, def, sizeof(def)) < 0) {
-			fprintf(stderr,
-				"clyde: %s: %s (give --db or --no-save)\n", opt,
-				clyde_errmsg(&hctx));
-			clyde_ctx_release(&hctx);
-			return -1;
-		}
-		path = def;
-	}
-	if (stat(path, &st) == 0) {
-		rc = clyde_history_open(&hctx, path, false, &h);
-		if (rc < 0) {
-			fprintf(stderr,
-				"clyde: %s: %s (give another --db or "
-				"--no-save)\n",
-				opt, clyde_errmsg(&hctx));
-			clyde_ctx_release(&hctx);
-			return -1;
-		}
-		clyde_history_close(h);
-	} else if ((rc = errno == ENOENT ? creatable(path, !extra->db_path, dir,
-						     sizeof(dir)) :
-					   -errno) < 0) {
-		fprintf(stderr,
-			"clyde: %s: cannot create %s: %s (give another --db or "
-			"--no-save)\n",
-			opt, path, strerror(-rc));
-		clyde_ctx_release(&hctx);
-		return -1;
-	}
+	rc = clyde_history_check(&hctx, extra->db_path);
+	if (rc)
+		fprintf(stderr, "clyde: %s: %s (give %s--db or --no-save)\n",
+			opt, clyde_errmsg(&hctx), rc > 0 ? "" : "another ");
 	clyde_ctx_release(&hctx);
-	return 0;
-}
-
-static const char *human_bytes(double b, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B",   "KiB", "MiB", "GiB",
-					    "TiB", "PiB", "EiB" };
-	unsigned i = 0;
-
-	while (b >= 1024.0 && i < 6) {
-		b /= 1024.0;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
-	return buf;
-}
-
-/*
- * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
- * until the end of the run) and the file tests' data (its expected size) must
- * fit in the free space of the scratch directory's filesystem, checked
- * before anything is written rather than discovered as ENOSPC after
- * filling a disk others share.  Returns 0, or -1 with the line printed.
- */
-static int check_space(const struct clyde_bonnie_config *cfg,
-		       const struct clyde_scratch *scratch)
-{
-	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
-	double io = (double)cfg->file_size_mib * 1048576.0 * n, files = 0.0;
-	char what[256], a[32], b[32], per[64] = "";
-	struct statvfs sv;
-	double avail;
-
-	/* The file sizes are uniform in [min, max]: over 1024 files and more
-	 * the total is close to its mean. */
-	if (cfg->max_size > 0)
-		files = (double)cfg->num_files *
-			((double)cfg->max_size + (double)cfg->min_size) / 2.0 *
-			n;
-	if (io + files <= 0.0 || fstatvfs(scratch->dirfd, &sv) < 0)
-		return 0;
-	avail = (double)sv.f_bavail * (double)sv.f_frsize;
-	if (io + files <= avail)
-		return 0;
-	if (n > 1)
-		snprintf(per, sizeof(per), " (%u workers)", n);
-	human_bytes((double)cfg->file_size_mib * 1048576.0, a, sizeof(a));
-	if (io > 0.0)
-		snprintf(what, sizeof(what), "%s%s%s%s",
-			 cfg->size_given ? "-s " :
-					   "the size chosen without -s, ",
-			 a, per, files > 0.0 ? " and the -n files" : "");
-	else
-		snprintf(what, sizeof(what), "the -n files%s", per);
-	fprintf(stderr, "clyde: %s %s %s but %s has only %s free%s\n", what,
-		io > 0.0 ? "needs" : "need",
-		human_bytes(io + files, a, sizeof(a)), cfg->dir,
-		human_bytes(avail, b, sizeof(b)),
-		io > 0.0 && !cfg->size_given ? "; give a smaller -s" : "");
-	return -1;
+	return rc ? -1 : 0;
 }
 
 /* Size the IO tests when -s was not given.  -r N keeps bonnie++'s rule
@@ -471,78 +185,108 @@ static int choose_size(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	return clyde_bonnie_calibrate(ctx, cfg, scratch, &cfg->file_size_mib);
 }
 
-/* The series: -x N runs, or runs until every test settles. */
-static int run_series(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
-		      struct clyde_scratch *scratch, uint64_t seed,
-		      const uint32_t *ext, size_t n_ext,
-		      const struct clyde_bonnie_hooks *hooks,
-		      struct clyde_run *runs, unsigned cap, unsigned *done,
-		      struct clyde_json_extra *extra,
-		      const struct clyde_cli_extra *cli, FILE *out,
-		      struct clyde_run_dist *rd)
+/* What the hooks of the series (exp/repeat.h) need. */
+struct series_cli {
+	struct clyde_ctx *ctx;
+	struct clyde_bonnie_config *cfg;
+	struct clyde_scratch *scratch;
+	uint64_t seed;
+	const uint32_t *ext;
+	size_t n_ext;
+	const struct clyde_bonnie_hooks *hooks;
+	const struct clyde_cli_extra *cli;
+	FILE *out;
+	bool series; /* -x or --until-stable: CSV lines, one summary */
+};
+
+/* One run of the suite.  Every run starts from the same seed, as in
+ * bonnie++. */
+static int series_run(void *arg, unsigned i, struct clyde_run *run)
 {
-	bool series = cfg->runs > 0 || cfg->until_stable_pct > 0;
+	struct series_cli *sc = arg;
+
+	(void)i;
+	return clyde_bonnie_run(sc->ctx, sc->cfg, sc->scratch, sc->seed,
+				sc->ext, sc->n_ext, sc->hooks, run);
+}
+
+/* A run is made: bonnie++'s table alone, or a CSV line of the series. */
+static int series_done(void *arg, const struct clyde_run *runs, unsigned i)
+{
+	struct series_cli *sc = arg;
+	const struct clyde_run *r = &runs[i];
+	FILE *f = sc->cfg->quiet ? stderr : sc->out;
+
+	if (!sc->series &&
+	    (clyde_text_write(f, r, CLYDE_VERSION) < 0 ||
+	     clyde_text_extra_write(f, r, 1, NULL) < 0 ||
+	     clyde_series_text_write(f, r) < 0 ||
+	     clyde_members_text_write(f, r, 1, sc->cli->verbose) < 0 ||
+	     (!sc->cli->no_advice &&
+	      clyde_advice_section(f, &r->env.stack, 0) < 0)))
+		return -EIO;
+	if (clyde_csv_write(sc->out, r, CLYDE_VERSION) < 0 ||
+	    fflush(sc->out) != 0)
+		return -EIO;
+	return 0;
+}
+
+static void series_say(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "clyde: %s\n", msg);
+}
+
+/* The series: -x N runs, or runs until every test settles or is decided
+ * (exp/repeat.h), then the statistics. */
+static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
+		      struct clyde_run *runs, unsigned *done,
+		      struct clyde_json_extra *extra, struct clyde_run_dist *rd)
+{
+	const struct clyde_bonnie_config *cfg = sc->cfg;
 	bool leader = clyde_run_dist_leader(rd);
-	struct clyde_summary sum[CLYDE_TEST_COUNT];
-	bool stop;
-	int ret = 0;
+	struct clyde_repeat_out ro;
+	int ret;
 
 	*done = 0;
-	if (leader && (cfg->runs > 1 || cfg->until_stable_pct > 0) &&
-	    clyde_csv_header(out) < 0)
+	if (leader &&
+	    (cfg->runs > 1 || cfg->until_stable_pct > 0 ||
+	     rep->until_decided_pct > 0) &&
+	    clyde_csv_header(sc->out) < 0)
 		return -EIO;
-	for (unsigned i = 0; i < cap; i++) {
-		clyde_run_init(&runs[i]);
-		/* Every run starts from the same seed, as in bonnie++. */
-		ret = clyde_bonnie_run(ctx, cfg, scratch, seed, ext, n_ext,
-				       hooks, &runs[i]);
-		if (rd->d && ret < 0)
-			clyde_run_dist_remove_early(rd, ctx, scratch);
-		if (rd->d)
-			ret = clyde_dist_end_run(rd->d, ret, &runs[i]);
-		if (ret < 0)
-			return ret;
-		*done = i + 1;
-		if (leader && !series &&
-		    (clyde_text_write(cfg->quiet ? stderr : out, &runs[i],
-				      CLYDE_VERSION) < 0 ||
-		     clyde_text_extra_write(cfg->quiet ? stderr : out, &runs[i],
-					    1, NULL) < 0 ||
-		     clyde_series_text_write(cfg->quiet ? stderr : out,
-					     &runs[i]) < 0 ||
-		     clyde_members_text_write(cfg->quiet ? stderr : out,
-					      &runs[i], 1, cli->verbose) < 0 ||
-		     (!cli->no_advice &&
-		      clyde_advice_section(cfg->quiet ? stderr : out,
-					   &runs[i].env.stack, 0) < 0)))
-			return -EIO;
-		if (leader &&
-		    (clyde_csv_write(out, &runs[i], CLYDE_VERSION) < 0 ||
-		     fflush(out) != 0))
-			return -EIO;
-		/* Settled as clyde_stats_settled() says, which takes
-		 * CLYDE_STATS_SETTLE_MIN_N runs at least. */
-		stop = cfg->until_stable_pct > 0 && leader &&
-		       clyde_summary_compute(runs, i + 1, cfg->until_stable_pct,
-					     sum) > 0 &&
-		       clyde_summary_all_settled(sum);
-		/* Rank 0 decides for every rank. */
-		if (rd->d && cfg->until_stable_pct > 0)
-			stop = clyde_dist_agree(rd->d, stop, NULL) > 0;
-		if (stop)
-			break;
+	rep->hooks = (struct clyde_repeat_hooks){ .arg = sc,
+						  .run = series_run,
+						  .done = series_done,
+						  .say = series_say };
+	ret = clyde_exp_repeat(sc->ctx, rep, runs, extra, &ro);
+	*done = ro.done;
+	if (ret < 0)
+		return ret;
+	if (leader && rep->until_decided_pct > 0) {
+		if (!ro.ncompared)
+			fprintf(stderr,
+				"clyde: until-decided: no test of these runs "
+				"has a value in the baseline %s\n",
+				rep->baseline->name);
+		else if (ro.decided)
+			fprintf(stderr,
+				"clyde: until-decided: every test decided "
+				"against %s after %u run%s\n",
+				rep->baseline->name, ro.done,
+				ro.done == 1 ? "" : "s");
+		else
+			fprintf(stderr,
+				"clyde: until-decided: %u of %u test%s still "
+				"open after %u runs (-x %u)\n",
+				ro.nopen, ro.ncompared,
+				ro.ncompared == 1 ? "" : "s", ro.done,
+				rep->cap);
 	}
-	extra->target_pct = cfg->until_stable_pct;
-	extra->max_runs = cap;
-	extra->runs_done = *done;
-	if (cfg->until_stable_pct > 0 &&
-	    clyde_summary_compute(runs, *done, cfg->until_stable_pct, sum) >= 0)
-		extra->n_unsettled =
-			clyde_summary_unsettled(sum, extra->unsettled);
-	if (leader && series &&
+	if (leader && sc->series &&
 	    (clyde_text_extra_write(stderr, runs, *done, extra) < 0 ||
-	     clyde_members_text_write(stderr, runs, *done, cli->verbose) < 0 ||
-	     (!cli->no_advice &&
+	     clyde_members_text_write(stderr, runs, *done, sc->cli->verbose) <
+		     0 ||
+	     (!sc->cli->no_advice &&
 	      clyde_advice_section(stderr, &runs[0].env.stack, 0) < 0)))
 		return -EIO;
 	return 0;
@@ -581,7 +325,7 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 			  struct clyde_run_dist *rd)
 {
 	if (rd->d)
-		return clyde_run_dist_failed(rd, ctx, ret);
+		return clyde_cli_run_dist_failed(rd, ctx, ret);
 	if (clyde_cli_output_closed()) {
 		fprintf(stderr,
 			"clyde: the output was closed (SIGPIPE); removing %s\n",
@@ -602,11 +346,13 @@ static int report_failure(struct clyde_ctx *ctx, int ret,
 }
 
 /* Release what the run holds; returns status. */
-static int finish(struct clyde_ctx *ctx, struct json_dest *jd, uint32_t *ext,
-		  struct clyde_run_dist *rd, int status)
+static int finish(struct clyde_ctx *ctx, struct clyde_outdest *jd,
+		  uint32_t *ext, struct clyde_run_dist *rd,
+		  struct clyde_repeat_baseline *base, int status)
 {
 	status = clyde_run_dist_finish(rd, ctx, status);
-	json_dest_abort(jd);
+	clyde_repeat_baseline_release(base);
+	clyde_outdest_abort(jd);
 	free(ext);
 	clyde_ctx_release(ctx);
 	return status;
@@ -619,7 +365,7 @@ int clyde_cmd_run(int argc, char **argv)
 
 int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 {
-	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
+	struct clyde_run_dist rdist = CLYDE_CLI_RUN_DIST(dist), *rd = &rdist;
 	struct clyde_bonnie_config cfg;
 	struct clyde_cli_extra extra = { 0 };
 	struct clyde_json_extra jextra = { 0 };
@@ -631,7 +377,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 					    .before_test = before_test,
 					    .after_test = after_test };
 	struct clyde_run *runs = NULL;
-	struct json_dest jd = { .fd = -1 };
+	struct clyde_repeat_baseline base = { .name = "" };
+	struct clyde_outdest jd = { .fd = -1 };
 	uint32_t *ext = NULL;
 	long n_ext = 0;
 	unsigned cap = 1, done = 0;
@@ -724,19 +471,20 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	}
 
 	if (cfg.random_file) {
-		n_ext = load_random_file(cfg.random_file, &ext, err,
-					 sizeof(err));
+		n_ext = clyde_bonnie_load_random(cfg.random_file, &ctx, &ext,
+						 err, sizeof(err));
 		if (n_ext == -EINTR) {
 			fprintf(stderr,
 				"clyde: -Z: interrupted while reading "
 				"%s\n",
 				cfg.random_file);
-			return finish(&ctx, &jd, ext, rd,
+			return finish(&ctx, &jd, ext, rd, &base,
 				      CLYDE_EXIT_INTERRUPTED);
 		}
 		if (n_ext <= 0) {
 			fprintf(stderr, "clyde: %s\n", err);
-			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, &base,
+				      CLYDE_EXIT_USAGE);
 		}
 	}
 	seed = cfg.seed_given ? cfg.seed :
@@ -750,29 +498,37 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	/* The outputs, before the first test and before -u/-g. */
 	drop = geteuid() == 0 && (cfg.user || cfg.group);
 	if (extra.json_path) {
-		ret = json_dest_open(&jd, extra.json_path, drop);
+		ret = clyde_outdest_open(&jd, extra.json_path, drop);
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
 				extra.json_path, strerror(-ret));
-			return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+			return finish(&ctx, &jd, ext, rd, &base,
+				      CLYDE_EXIT_USAGE);
 		}
 		/* --json -: standard output is the JSON's alone. */
 		if (!strcmp(extra.json_path, "-"))
 			out = stderr;
 	}
 	if (check_history(&extra) < 0)
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
+	/* --baseline: read before the first test (rank 0 decides). */
+	if (extra.baseline && clyde_run_dist_leader(rd) &&
+	    clyde_repeat_baseline_load(&ctx, extra.baseline, extra.db_path,
+				       &base) < 0) {
+		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
+	}
 
 	if (clyde_drop_privileges(cfg.user, cfg.group, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 	/* --engine: one instance now says whether the engine can run here
 	 * (built in, permitted, a ring of --iodepth entries), before the
 	 * scratch directory is made. */
 	if (clyde_engine_check(cfg.engine, cfg.iodepth, err, sizeof(err)) < 0) {
 		fprintf(stderr, "clyde: %s\n", err);
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 
 	memset(&hk, 0, sizeof(hk));
@@ -783,7 +539,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	if (cfg.sync_mode == CLYDE_SYNC_SEM &&
 	    clyde_semsync_open(&ctx, &hk.sem) < 0) {
 		fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 
 	if ((dist ? clyde_run_dist_scratch(rd, &ctx, cfg.dir, &cfg.dir, &seed,
@@ -795,7 +551,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			status = CLYDE_EXIT_USAGE;
 			goto out;
 		}
-		return finish(&ctx, &jd, ext, rd, CLYDE_EXIT_USAGE);
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
 	if (clyde_run_dist_leader(rd) || !rd->d->shared)
 		clyde_cli_note_stale(scratch, cfg.dir);
@@ -810,7 +566,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			fprintf(stderr, "clyde: %s\n", clyde_errmsg(&ctx));
 		goto out;
 	}
-	if (check_space(&cfg, scratch) < 0) {
+	if (clyde_bonnie_check_space(&cfg, scratch, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde: %s\n", err);
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
@@ -837,8 +594,30 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		hk.live = &live;
 		hooks.progress = &live.state;
 	}
-	ret = run_series(&ctx, &cfg, scratch, seed, ext, (size_t)n_ext, &hooks,
-			 runs, cap, &done, &jextra, &extra, out, rd);
+	{
+		struct series_cli sc = {
+			.ctx = &ctx,
+			.cfg = &cfg,
+			.scratch = scratch,
+			.seed = seed,
+			.ext = ext,
+			.n_ext = (size_t)n_ext,
+			.hooks = &hooks,
+			.cli = &extra,
+			.out = out,
+			.series = cfg.runs > 0 || cfg.until_stable_pct > 0,
+		};
+		struct clyde_repeat rep = {
+			.cap = cap,
+			.until_stable_pct = cfg.until_stable_pct,
+			.until_decided_pct = extra.until_decided_pct,
+			.baseline = extra.baseline ? &base : NULL,
+			.rd = rd,
+			.scratch = scratch,
+		};
+
+		ret = run_series(&sc, &rep, runs, &done, &jextra, rd);
+	}
 	if (hk.live)
 		clyde_progress_stop(hk.live);
 	if (ret < 0) {
@@ -878,5 +657,5 @@ out:
 	free(runs);
 	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
 		status = CLYDE_EXIT_INTERRUPTED;
-	return finish(&ctx, &jd, ext, rd, status);
+	return finish(&ctx, &jd, ext, rd, &base, status);
 }

@@ -22,8 +22,8 @@
 #include "cli/commands.h"
 #include "cli/optmodel.h"
 #include "cli/outputs.h"
-#include "cli/run_dist.h"
 #include "core/size.h"
+#include "dist/run_dist.h"
 #include "env/advise.h"
 #include "env/settle.h"
 #include "io/scratch.h"
@@ -561,46 +561,6 @@ static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
 	return ret;
 }
 
-/*
- * An --existing tree must be a directory this process can list and enter;
- * anything else is a usage error found before any phase (exit 1), not a
- * failed phase.  Returns 0 or -1 after printing one line.
- */
-static int check_existing(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0) {
-		fprintf(stderr, "clyde tree: --existing %s: %s\n", dir,
-			errno == ENOTDIR ? "not a directory" : strerror(errno));
-		return -1;
-	}
-	if (faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) < 0) {
-		fprintf(stderr, "clyde tree: --existing %s: %s\n", dir,
-			strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
-/* --keep: let go of the scratch directory without removing it, marked
- * so that later runs do not call it the leftover of a killed run. */
-static void keep_scratch(struct clyde_scratch *s)
-{
-	int fd = openat(s->dirfd, CLYDE_SCRATCH_KEPT,
-			O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd >= 0)
-		close(fd);
-	close(s->dirfd);
-	close(s->parentfd);
-	free(s->path);
-	free(s->name);
-	free(s);
-}
-
 static bool any_phase_ran(const struct clyde_tree_run *run)
 {
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
@@ -616,7 +576,7 @@ int clyde_cmd_tree(int argc, char **argv)
 
 int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 {
-	struct clyde_run_dist rdist = { .d = dist }, *rd = &rdist;
+	struct clyde_run_dist rdist = CLYDE_CLI_RUN_DIST(dist), *rd = &rdist;
 	struct tree_cli c;
 	struct clyde_ctx ctx;
 	struct clyde_scratch *scratch = NULL;
@@ -658,7 +618,9 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	if (dist)
 		hooks.start_phase = start_phase;
 
-	if (c.cfg.existing && check_existing(c.cfg.existing) < 0) {
+	if (c.cfg.existing &&
+	    clyde_tree_check_existing(c.cfg.existing, err, sizeof(err)) < 0) {
+		fprintf(stderr, "clyde tree: %s\n", err);
 		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
 		clyde_ctx_release(&ctx);
 		return status;
@@ -709,7 +671,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	} else if (ret < 0 && dist) {
 		if (pr.show)
 			fputc('\n', stderr);
-		status = clyde_run_dist_failed(rd, &ctx, ret);
+		status = clyde_cli_run_dist_failed(rd, &ctx, ret);
 	} else if (ret < 0) {
 		if (pr.show)
 			fputc('\n', stderr);
@@ -731,7 +693,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 	clyde_err_clear(&ctx);
 	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
 		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);
-		keep_scratch(scratch);
+		clyde_scratch_keep(scratch);
 	} else if ((scratch || dist) &&
 		   clyde_run_dist_remove(rd, &ctx, scratch) < 0) {
 		fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));

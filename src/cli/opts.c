@@ -614,6 +614,26 @@ static const struct clyde_opt run_table[] = {
 	  .kind = "a number of runs",
 	  .show_default = true,
 	  .help = "at most N runs for --until-stable" },
+	{ .name = "until-decided",
+	  .type = CLYDE_OPT_DOUBLE,
+	  .group = GROUP_CLYDE,
+	  .arg = "PCT",
+	  RUN_FIELD(extra.until_decided_pct),
+	  .dmin = 0,
+	  .dmin_open = true,
+	  .dmax = 100,
+	  .kind = "a percentage",
+	  .help = "with -x N and --baseline: stop once each test is "
+		  "significantly better or worse than the baseline, or "
+		  "within +-PCT% of it" },
+	{ .name = "baseline",
+	  .type = CLYDE_OPT_STRING,
+	  .group = GROUP_CLYDE,
+	  .arg = "RESULT",
+	  RUN_FIELD(extra.baseline),
+	  .kind = "a result file or history id",
+	  .help = "what --until-decided decides against: a clyde run "
+		  "result (JSON, CSV) of two runs or more, or a history id" },
 	{ .name = "db",
 	  .type = CLYDE_OPT_STRING,
 	  .group = GROUP_CLYDE,
@@ -737,6 +757,24 @@ static int final_checks(const struct run_opts *r, char *err, size_t len)
 			    "--runtime and --stonewall cannot be combined: "
 			    "--runtime runs the IO tests by time, "
 			    "--stonewall cuts every test at a deadline");
+	if (r->extra.until_decided_pct > 0 && !r->extra.baseline)
+		return fail(err, len,
+			    "--until-decided needs --baseline RESULT, the "
+			    "result to decide against (a clyde run result of "
+			    "two runs or more, or a history id)");
+	if (r->extra.baseline && !(r->extra.until_decided_pct > 0))
+		return fail(err, len,
+			    "--baseline is what --until-decided PCT decides "
+			    "against; give both (clyde compare compares saved "
+			    "results)");
+	if (r->extra.until_decided_pct > 0 && cfg->until_stable_pct > 0)
+		return fail(err, len,
+			    "--until-stable and --until-decided cannot be "
+			    "combined: give one");
+	if (r->extra.until_decided_pct > 0 && cfg->runs < 2)
+		return fail(err, len,
+			    "--until-decided needs -x N, the most runs (2 or "
+			    "more: the rule needs two runs on each side)");
 	if (cfg->sync_procs)
 		return 0;
 	if (cfg->size_given && cfg->file_size_mib == 0 && cfg->num_files == 0)

@@ -34,6 +34,8 @@ struct clyde_cli_extra {
 	bool no_save;	       /* --no-save: keep this run out of the history */
 	bool verbose;	       /* -v: the per-member table */
 	bool no_advice;	       /* --no-advice: no advice after the table */
+	double until_decided_pct; /* --until-decided PCT; 0: off */
+	const char *baseline;	  /* --baseline RESULT; NULL when absent */
 };
 
 /*

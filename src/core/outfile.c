@@ -155,3 +155,92 @@ int clyde_outfile_write_all(const char *path, const void *buf, size_t len)
 	}
 	return clyde_outfile_commit(&o);
 }
+
+/* ---- a destination kept across a privilege drop ------------------------ */
+
+int clyde_outdest_open(struct clyde_outdest *d, const char *path, bool drop)
+{
+	struct stat st;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->path = path;
+	if (!drop || !strcmp(path, "-")) {
+		rc = clyde_outfile_open(&d->of, path);
+		d->open = rc == 0;
+		return rc;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (d->fd >= 0)
+		d->created = true;
+	else if (errno == EEXIST)
+		d->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	d->open = true;
+	return 0;
+}
+
+void clyde_outdest_abort(struct clyde_outdest *d)
+{
+	if (!d->open)
+		return;
+	if (d->fd >= 0) {
+		close(d->fd);
+		if (d->created)
+			unlink(d->path);
+	} else {
+		clyde_outfile_abort(&d->of);
+	}
+	d->open = false;
+}
+
+/* Write doc to a descriptor from offset 0, keeping the old content when
+ * the space cannot be had.  0 or -errno. */
+static int write_in_place(int fd, const char *doc, size_t len)
+{
+	size_t done = 0;
+	int rc = len ? posix_fallocate(fd, 0, (off_t)len) : 0;
+
+	if (rc && rc != EOPNOTSUPP && rc != EINVAL)
+		return -rc;
+	while (done < len) {
+		ssize_t w = pwrite(fd, doc + done, len - done, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		done += (size_t)w;
+	}
+	if (ftruncate(fd, (off_t)len) < 0 || fsync(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int clyde_outdest_commit(struct clyde_outdest *d, const char *doc, size_t len)
+{
+	int rc;
+
+	if (d->fd >= 0) {
+		rc = write_in_place(d->fd, doc, len);
+		if (close(d->fd) < 0 && !rc)
+			rc = -errno;
+		d->fd = -1;
+	} else if (len && fwrite(doc, 1, len, d->of.f) != len) {
+		rc = errno ? -errno : -EIO;
+		clyde_outfile_abort(&d->of);
+	} else {
+		rc = clyde_outfile_commit(&d->of);
+	}
+	d->open = false;
+	return rc;
+}
+
+bool clyde_outdest_atomic(const struct clyde_outdest *d)
+{
+	return d->fd < 0 && strcmp(d->path, "-");
+}

@@ -30,6 +30,8 @@
 #ifndef CLYDE_CORE_OUTFILE_H
 #define CLYDE_CORE_OUTFILE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct clyde_outfile {
@@ -62,5 +64,40 @@ void clyde_outfile_abort(struct clyde_outfile *o);
 
 /* Convenience: write buf[0..len) to path atomically.  0 or -errno. */
 int clyde_outfile_write_all(const char *path, const void *buf, size_t len);
+
+/*
+ * A destination opened before a privilege drop (clyde run --json with
+ * -u/-g).  It is opened before the first test, so that a destination that
+ * cannot be written costs nothing, and before -u/-g drop privileges, so
+ * that root may name a file only root can write.  Without a drop (`drop`
+ * false) it is an outfile as above.  Under a privilege drop the rename
+ * would be made by the new user, who may not write the directory; there
+ * the destination itself is opened now (without truncating it) and at the
+ * end its space is reserved with posix_fallocate() before the old content
+ * is overwritten, which keeps the old content on a full disk too
+ * (wherever fallocate works).
+ */
+struct clyde_outdest {
+	const char *path;	 /* borrowed */
+	struct clyde_outfile of; /* used unless fd >= 0 */
+	int fd;			 /* under a privilege drop: the file itself */
+	bool created;		 /* fd mode: this run created the file */
+	bool open;
+};
+
+/* Open path (0 or a negative errno; -EISDIR for a directory). */
+int clyde_outdest_open(struct clyde_outdest *d, const char *path, bool drop);
+
+/* Write doc (len bytes) and close: 0 or a negative errno (-EPIPE: the
+ * reader went away). */
+int clyde_outdest_commit(struct clyde_outdest *d, const char *doc, size_t len);
+
+/* Drop it unwritten (a file this run created is removed).  Safe on a
+ * committed or aborted one. */
+void clyde_outdest_abort(struct clyde_outdest *d);
+
+/* True when a failed commit leaves the old content (a temporary file was
+ * to be renamed over it). */
+bool clyde_outdest_atomic(const struct clyde_outdest *d);
 
 #endif

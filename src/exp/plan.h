@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "core/ctx.h"
@@ -186,5 +187,15 @@ unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s);
 /* Does the sweep decide after `repeat` rounds whether to go on
  * (until-stable or until-decided)? */
 bool clyde_sweep_adaptive(const struct clyde_sweep *s);
+
+/*
+ * --dry-run: write to out what every visit of every planned round would do
+ * (setup, set, capture, before, the workloads' command lines, restore,
+ * teardown), the templates expanded for the visit and a captured variable
+ * shown as <NAME> (set in s for that).  Nothing runs.  Returns 0, or a
+ * negative value with the message in ctx (an expansion that failed).
+ */
+int clyde_sweep_dry_run(struct clyde_ctx *ctx, struct clyde_sweep *s,
+			FILE *out);
 
 #endif

@@ -223,3 +223,17 @@ void clyde_scratch_free_names(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+void clyde_scratch_keep(struct clyde_scratch *s)
+{
+	int fd = openat(s->dirfd, CLYDE_SCRATCH_KEPT,
+			O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd >= 0)
+		close(fd);
+	close(s->dirfd);
+	close(s->parentfd);
+	free(s->path);
+	free(s->name);
+	free(s);
+}

@@ -41,6 +41,11 @@ int clyde_rm_contents(struct clyde_ctx *ctx, int dirfd, const char *what);
  * --keep): such a directory is not a leftover. */
 #define CLYDE_SCRATCH_KEPT ".clyde-kept"
 
+/* --keep (clyde tree): let go of s without removing the directory, marked
+ * with a CLYDE_SCRATCH_KEPT file so that later runs do not call it the
+ * leftover of a killed run.  Frees s. */
+void clyde_scratch_keep(struct clyde_scratch *s);
+
 /*
  * The leftovers of killed runs in the directory `parentfd`: the entries
  * named clyde.<pid> or clyde.<pid>.<n> that are directories (not symlinks),

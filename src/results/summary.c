@@ -21,8 +21,8 @@ const char *clyde_summary_unit(enum clyde_test t)
 
 /* Only finite values may reach the statistics: a test with elapsed_ns 0
  * has no rate at all (clyde_test_rate() says 0), so it is left out. */
-static unsigned collect(const struct clyde_run *runs, unsigned n,
-			enum clyde_test t, double *x)
+unsigned clyde_summary_samples(const struct clyde_run *runs, unsigned n,
+			       enum clyde_test t, double *x)
 {
 	unsigned k = 0;
 
@@ -56,7 +56,7 @@ int clyde_summary_compute(const struct clyde_run *runs, unsigned n,
 		enum clyde_test t = (enum clyde_test)i;
 		struct clyde_summary *s = &out[i];
 		struct clyde_stats_summary st;
-		unsigned k = collect(runs, n, t, x);
+		unsigned k = clyde_summary_samples(runs, n, t, x);
 
 		clyde_stats_summarize(x, k, &st);
 		*s = (struct clyde_summary){

@@ -44,6 +44,11 @@ struct clyde_summary {
 /* The unit of test t's rate as clyde_test_rate() gives it. */
 const char *clyde_summary_unit(enum clyde_test t);
 
+/* The values of test t over runs[0..n) that the summary uses, in run
+ * order, into x (room for n).  Returns how many. */
+unsigned clyde_summary_samples(const struct clyde_run *runs, unsigned n,
+			       enum clyde_test t, double *x);
+
 /*
  * Summarise every test over runs[0..n).  out[t] is filled for every test
  * (n = 0 where the test gave no value).  With target_pct > 0 a test is

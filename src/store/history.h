@@ -82,6 +82,18 @@ bool clyde_history_available(void);
  */
 int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap);
 
+/*
+ * Is the history at db_path (NULL: the default path) usable, before a run
+ * that will save in it?  Nothing is created: an existing file must be a
+ * clyde history this user can open; for a missing one the directory it
+ * would be made in (for the default path: its nearest existing ancestor,
+ * as clyde_history_open() makes the directories on the way) must be one
+ * this process may create files in.  Returns 0; 1 when the default path is
+ * not known (no home directory); or -1 (the reason in ctx: the open's
+ * message, or "cannot create PATH: WHY").
+ */
+int clyde_history_check(struct clyde_ctx *ctx, const char *db_path);
+
 /* An open history (one SQLite connection).  Not for use by two threads. */
 struct clyde_history;
 

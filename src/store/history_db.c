@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -60,6 +61,66 @@ int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap)
 	if (n < 0 || (size_t)n >= cap)
 		return clyde_err(ctx, ENAMETOOLONG, "results history path"),
 		       -ENAMETOOLONG;
+	return 0;
+}
+
+/* The directory a missing file would be created in (into dir): its
+ * parent, or with `walk_up` the nearest existing ancestor (the history
+ * makes the directories on the way).  Returns 0 when it is a directory
+ * this process may create files in, or -errno. */
+static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
+{
+	struct stat st;
+	char *copy = strdup(path), *d;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	d = dirname(copy);
+	for (;;) {
+		snprintf(dir, cap, "%s", d);
+		if (stat(d, &st) == 0)
+			break;
+		if (errno != ENOENT || !walk_up || !strcmp(d, "/") ||
+		    !strcmp(d, ".")) {
+			rc = -errno;
+			break;
+		}
+		d = dirname(d);
+	}
+	if (!rc && !S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	if (!rc && access(dir, W_OK | X_OK) < 0)
+		rc = -errno;
+	free(copy);
+	return rc;
+}
+
+int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
+{
+	char def[4096], dir[4096];
+	struct clyde_history *h = NULL;
+	const char *path = db_path;
+	struct stat st;
+	int rc;
+
+	if (!path) {
+		if (clyde_history_default_path(ctx, def, sizeof(def)) < 0)
+			return 1;
+		path = def;
+	}
+	if (stat(path, &st) == 0) {
+		if (clyde_history_open(ctx, path, false, &h) < 0)
+			return -1;
+		clyde_history_close(h);
+		return 0;
+	}
+	rc = errno == ENOENT ? creatable(path, !db_path, dir, sizeof(dir)) :
+			       -errno;
+	if (rc < 0) {
+		clyde_err(ctx, 0, "cannot create %s: %s", path, strerror(-rc));
+		return -1;
+	}
 	return 0;
 }
 

@@ -151,6 +151,27 @@ struct clyde_progress {
 };
 
 /*
+ * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
+ * until the end of the run) and the file tests' data (its expected size)
+ * must fit in the free space of the scratch directory's filesystem,
+ * checked before anything is written rather than discovered as ENOSPC
+ * after filling a disk others share.  Returns 0, or -1 with one line in
+ * msg ("-s 4.0 GiB needs 4.0 GiB but DIR has only 1.2 GiB free").
+ */
+int clyde_bonnie_check_space(const struct clyde_bonnie_config *cfg,
+			     const struct clyde_scratch *scratch, char *msg,
+			     size_t len);
+
+/*
+ * -Z: the file's contents as 32-bit integers (malloc'ed into *out).
+ * Returns the count, 0 with a message in err (a directory, unreadable,
+ * empty), or -EINTR when a signal (ctx->interrupted) interrupted the open
+ * or the read (a FIFO whose writer never comes).
+ */
+long clyde_bonnie_load_random(const char *path, struct clyde_ctx *ctx,
+			      uint32_t **out, char *err, size_t errlen);
+
+/*
  * Choose the file size when -s is not given: write a calibration file in
  * `scratch` for up to about two seconds (or 1 GiB), and size the IO tests
  * so that each block test runs for about five seconds and writes at least

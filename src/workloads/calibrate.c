@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -114,4 +115,57 @@ int clyde_bonnie_calibrate(struct clyde_ctx *ctx,
 	if (*size_mib < MIN_WORKER_MIB)
 		*size_mib = MIN_WORKER_MIB;
 	return 0;
+}
+
+static const char *human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B",   "KiB", "MiB", "GiB",
+					    "TiB", "PiB", "EiB" };
+	unsigned i = 0;
+
+	while (b >= 1024.0 && i < 6) {
+		b /= 1024.0;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, unit[i]);
+	return buf;
+}
+
+int clyde_bonnie_check_space(const struct clyde_bonnie_config *cfg,
+			     const struct clyde_scratch *scratch, char *msg,
+			     size_t len)
+{
+	unsigned n = cfg->concurrency ? cfg->concurrency : 1;
+	double io = (double)cfg->file_size_mib * 1048576.0 * n, files = 0.0;
+	char what[256], a[32], b[32], per[64] = "";
+	struct statvfs sv;
+	double avail;
+
+	/* The file sizes are uniform in [min, max]: over 1024 files and more
+	 * the total is close to its mean. */
+	if (cfg->max_size > 0)
+		files = (double)cfg->num_files *
+			((double)cfg->max_size + (double)cfg->min_size) / 2.0 *
+			n;
+	if (io + files <= 0.0 || fstatvfs(scratch->dirfd, &sv) < 0)
+		return 0;
+	avail = (double)sv.f_bavail * (double)sv.f_frsize;
+	if (io + files <= avail)
+		return 0;
+	if (n > 1)
+		snprintf(per, sizeof(per), " (%u workers)", n);
+	human_bytes((double)cfg->file_size_mib * 1048576.0, a, sizeof(a));
+	if (io > 0.0)
+		snprintf(what, sizeof(what), "%s%s%s%s",
+			 cfg->size_given ? "-s " :
+					   "the size chosen without -s, ",
+			 a, per, files > 0.0 ? " and the -n files" : "");
+	else
+		snprintf(what, sizeof(what), "the -n files%s", per);
+	snprintf(msg, len, "%s %s %s but %s has only %s free%s", what,
+		 io > 0.0 ? "needs" : "need",
+		 human_bytes(io + files, a, sizeof(a)), cfg->dir,
+		 human_bytes(avail, b, sizeof(b)),
+		 io > 0.0 && !cfg->size_given ? "; give a smaller -s" : "");
+	return -1;
 }

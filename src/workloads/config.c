@@ -1,6 +1,10 @@
 #include "workloads/bonnie.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /*
  * bonnie++ 2.00a's defaults, except the data pattern: clyde writes
@@ -42,4 +46,75 @@ uint64_t clyde_bonnie_perchar_bytes(const struct clyde_bonnie_config *cfg)
 	uint64_t n = cfg->perchar_mib << 20, file = cfg->file_size_mib << 20;
 
 	return n < file ? n : file;
+}
+
+/* The user interrupted (the context's flag). */
+static bool interrupted(const struct clyde_ctx *ctx)
+{
+	return ctx->interrupted && *ctx->interrupted;
+}
+
+long clyde_bonnie_load_random(const char *path, struct clyde_ctx *ctx,
+			      uint32_t **out, char *err, size_t errlen)
+{
+	size_t cap = 0, n = 0;
+	uint32_t *v = NULL;
+	struct stat st;
+	FILE *f;
+	int e = 0;
+
+	*out = NULL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "-Z: %s is a directory; give a file of random "
+			 "numbers (as generate_randfile writes)",
+			 path);
+		return 0;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		if (errno == EINTR && interrupted(ctx))
+			return -EINTR;
+		snprintf(err, errlen, "-Z: cannot open %s: %s", path,
+			 strerror(errno));
+		return 0;
+	}
+	for (;;) {
+		if (n == cap) {
+			uint32_t *nv;
+
+			cap = cap ? cap * 2 : 4096;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		errno = 0;
+		if (fread(&v[n], sizeof(*v), 1, f) != 1) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	if (ferror(f) && e == EINTR && interrupted(ctx)) {
+		fclose(f);
+		free(v);
+		return -EINTR;
+	}
+	if (ferror(f) || n == 0) {
+		if (ferror(f) && e)
+			snprintf(err, errlen, "-Z: cannot read %s: %s", path,
+				 strerror(e));
+		else
+			snprintf(err, errlen,
+				 "-Z: %s holds no random numbers (4-byte "
+				 "integers, as generate_randfile writes)",
+				 path);
+		free(v);
+		v = NULL;
+		n = 0;
+	}
+	fclose(f);
+	*out = v;
+	return (long)n;
 }

@@ -368,3 +368,22 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		ret = -EINTR;
 	return ret;
 }
+
+int clyde_tree_check_existing(const char *dir, char *err, size_t len)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, len, "--existing %s: %s", dir,
+			 errno == ENOTDIR ? "not a directory" :
+					    strerror(errno));
+		return -1;
+	}
+	if (faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) < 0) {
+		snprintf(err, len, "--existing %s: %s", dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}

@@ -207,6 +207,13 @@ struct clyde_tree_hooks {
 };
 
 /*
+ * An --existing tree must be a directory this process can list and enter;
+ * anything else is a usage error found before any phase, not a failed
+ * phase.  Returns 0, or -1 with one line in err ("--existing DIR: WHY").
+ */
+int clyde_tree_check_existing(const char *dir, char *err, size_t len);
+
+/*
  * Run the phases of cfg.  With cfg->existing the tree is walked where it
  * is and `scratch` may be NULL (nothing is written anywhere); otherwise
  * the tree is generated as "tree" in the scratch directory, and extract

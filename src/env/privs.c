@@ -1,4 +1,4 @@
-#include "cli/privs.h"
+#include "env/privs.h"
 
 #include <errno.h>
 #include <grp.h>

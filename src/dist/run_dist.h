@@ -4,9 +4,15 @@
  * shared scratch directory of --shared, the agreement that ends the
  * set-up, the failures rank 0 names, and the clean-up order.  Plain clyde
  * passes no clyde_run_dist and none of this runs.
+ *
+ * Library code: nothing here prints or exits.  The statuses it agrees on
+ * are the caller's exit statuses (a larger one is worse, the agreement
+ * keeps the largest); the three it returns of its own are the caller's
+ * too (struct clyde_run_dist_status).  What the user must be told of a
+ * failure is left in rd->msg for the caller to print.
  */
-#ifndef CLYDE_CLI_RUN_DIST_H
-#define CLYDE_CLI_RUN_DIST_H
+#ifndef CLYDE_DIST_RUN_DIST_H
+#define CLYDE_DIST_RUN_DIST_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,18 +24,33 @@
 /* The room for one rank's "HOST:PATH" of its scratch directory. */
 #define CLYDE_RUN_DIST_WHERE 512
 
+/* The caller's exit statuses this module returns. */
+struct clyde_run_dist_status {
+	int usage;	 /* bad options or set-up */
+	int failed;	 /* a rank failed or was lost */
+	int interrupted; /* SIGINT, SIGTERM, a broken communicator */
+};
+
+/* The room for clyde_run_dist_failed()'s message. */
+#define CLYDE_RUN_DIST_MSG 4608
+
 struct clyde_run_dist {
 	struct clyde_dist *d; /* NULL: not distributed */
-	bool setup_agreed;    /* clyde_run_dist_setup has run */
-	bool failed;	      /* an agreement said a rank failed */
-	bool removed;	      /* clyde_run_dist_remove has run */
-	bool made_dir;	      /* this rank created dir */
-	char dir[4096];	      /* -d after %r/%h */
+	struct clyde_run_dist_status st;
+	bool setup_agreed; /* clyde_run_dist_setup has run */
+	bool failed;	   /* an agreement said a rank failed */
+	bool removed;	   /* clyde_run_dist_remove has run */
+	bool made_dir;	   /* this rank created dir */
+	char dir[4096];	   /* -d after %r/%h */
 	/* Where each rank's scratch directory is ("HOST:PATH"), so that the
 	 * one of a rank that is lost can be named: every rank's on rank 0
 	 * (malloc'ed, size slots), rank 0's on every rank. */
 	char (*where)[CLYDE_RUN_DIST_WHERE];
 	char where0[CLYDE_RUN_DIST_WHERE];
+	/* clyde_run_dist_failed(): what to tell the user on this rank (one
+	 * or more lines, without a "clyde-mpi: " prefix or a final newline),
+	 * "" for nothing. */
+	char msg[CLYDE_RUN_DIST_MSG];
 };
 
 /* True on the rank that prints, saves and writes --json (rank 0), and
@@ -61,12 +82,14 @@ int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
 
 /*
  * A run that failed here (`ret`, the message in ctx) or elsewhere
- * (CLYDE_DIST_PEER_FAILED): rank 0 prints one line per failed rank with
- * its host and reason.  When a rank was lost (killed, its node down), the
- * lowest rank still running (rank 0, or rank 1 when rank 0 was lost)
- * prints one line naming it and the scratch directory it leaves.  Returns the exit status, the same on every rank:
- * CLYDE_EXIT_INTERRUPTED when any rank was interrupted, else
- * CLYDE_EXIT_TEST_FAILED.
+ * (CLYDE_DIST_PEER_FAILED): on rank 0 rd->msg gets one line per failed
+ * rank with its host and reason.  When a rank was lost (killed, its node
+ * down), the lowest rank still running (rank 0, or rank 1 when rank 0 was
+ * lost) gets one line naming it and the scratch directory it leaves.
+ * Every other rank gets "" (or what it alone knows when the communicator
+ * broke).  Returns the exit status, the same on every rank:
+ * st.interrupted when any rank was interrupted (or ctx->interrupted is
+ * set here), else st.failed.
  */
 int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			  int ret);

@@ -1,6 +1,7 @@
-/* Dropping root privileges for -u user[:group] and -g group. */
-#ifndef CLYDE_CLI_PRIVS_H
-#define CLYDE_CLI_PRIVS_H
+/* Dropping root privileges for -u user[:group] and -g group (clyde run).
+ * Library code: the reason goes into err, nothing is printed. */
+#ifndef CLYDE_ENV_PRIVS_H
+#define CLYDE_ENV_PRIVS_H
 
 #include <stddef.h>
 

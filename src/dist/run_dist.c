@@ -1,7 +1,7 @@
 /*
  * clyde run / clyde tree on the ranks of clyde-mpi (run_dist.h).
  */
-#include "cli/run_dist.h"
+#include "dist/run_dist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+/* The user interrupted (the context's flag, which the command's signal
+ * handler sets). */
+static bool interrupted(const struct clyde_ctx *ctx)
+{
+	return ctx->interrupted && *ctx->interrupted;
+}
 
 bool clyde_run_dist_leader(const struct clyde_run_dist *rd)
 {
@@ -167,15 +171,15 @@ static int report_lost(struct clyde_run_dist *rd, int lost)
 	bool left = !rd->d->shared || lost == 0;
 
 	if (c->rank != (lost == 0 ? 1 : 0))
-		return CLYDE_EXIT_TEST_FAILED;
-	fprintf(stderr,
-		"clyde-mpi: rank %d was lost (killed, or its node went down); "
-		"the other ranks stop and remove %s%s%s%s\n",
-		lost,
-		rd->d->shared ? "what they made" : "their scratch directories",
-		left && w ? "; " : "", left && w ? "left: " : "",
-		left && w ? w : "");
-	return CLYDE_EXIT_TEST_FAILED;
+		return rd->st.failed;
+	snprintf(rd->msg, sizeof(rd->msg),
+		 "rank %d was lost (killed, or its node went down); "
+		 "the other ranks stop and remove %s%s%s%s",
+		 lost,
+		 rd->d->shared ? "what they made" : "their scratch directories",
+		 left && w ? "; " : "", left && w ? "left: " : "",
+		 left && w ? w : "");
+	return rd->st.failed;
 }
 
 int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
@@ -189,10 +193,10 @@ int clyde_run_dist_setup(struct clyde_run_dist *rd, int status,
 		return status;
 	rd->setup_agreed = true;
 	if (rd->failed)
-		return status ? status : CLYDE_EXIT_USAGE;
+		return status ? status : rd->st.usage;
 	all = clyde_dist_agree(rd->d, status, &v);
 	if (all < 0)
-		return CLYDE_EXIT_INTERRUPTED;
+		return rd->st.interrupted;
 	if (size_mib && v != INT64_MIN)
 		*size_mib = (uint64_t)-v;
 	if (all)
@@ -207,7 +211,8 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 	bool intr = false;
 	int rc;
 
-	if (ret == -EINTR || clyde_cli_interrupted())
+	rd->msg[0] = '\0';
+	if (ret == -EINTR || interrupted(ctx))
 		ret = -EINTR;
 	rc = clyde_dist_failures(rd->d, ret, clyde_errmsg(ctx), lines,
 				 sizeof(lines), &intr);
@@ -222,32 +227,29 @@ int clyde_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		 * time (it ended first, or was slow to see the signal): the
 		 * interruption is the news, not the lost communicator. */
 		if (rd->d->comm->rank == 0)
-			fprintf(stderr,
-				"clyde-mpi: interrupted; removing the scratch "
-				"directories (not every rank answered: %s)\n",
-				strerror(-rc));
-		return CLYDE_EXIT_INTERRUPTED;
+			snprintf(rd->msg, sizeof(rd->msg),
+				 "interrupted; removing the scratch "
+				 "directories (not every rank answered: %s)",
+				 strerror(-rc));
+		return rd->st.interrupted;
 	}
 	if (rc < 0) {
 		/* The communicator is gone (a rank was killed): say what is
 		 * known here. */
-		fprintf(stderr,
-			"clyde-mpi: rank %d on %s: lost the other ranks (%s)%s%s\n",
-			rd->d->comm->rank, rd->d->comm->host, strerror(-rc),
-			*clyde_errmsg(ctx) ? "; here: " : "",
-			clyde_errmsg(ctx));
-		return rc == -EINTR ? CLYDE_EXIT_INTERRUPTED :
-				      CLYDE_EXIT_TEST_FAILED;
+		snprintf(rd->msg, sizeof(rd->msg),
+			 "rank %d on %s: lost the other ranks (%s)%s%s",
+			 rd->d->comm->rank, rd->d->comm->host, strerror(-rc),
+			 *clyde_errmsg(ctx) ? "; here: " : "",
+			 clyde_errmsg(ctx));
+		return rc == -EINTR ? rd->st.interrupted : rd->st.failed;
 	}
-	if (rd->d->comm->rank == 0) {
-		if (intr)
-			fprintf(stderr, "clyde-mpi: interrupted; removing the "
-					"scratch directories\n");
-		else
-			fprintf(stderr, "clyde-mpi: %s\n",
-				lines[0] ? lines : "a rank failed");
-	}
-	return intr ? CLYDE_EXIT_INTERRUPTED : CLYDE_EXIT_TEST_FAILED;
+	if (rd->d->comm->rank == 0)
+		snprintf(rd->msg, sizeof(rd->msg), "%s",
+			 intr	  ? "interrupted; removing the scratch "
+				    "directories" :
+			 lines[0] ? lines :
+				    "a rank failed");
+	return intr ? rd->st.interrupted : rd->st.failed;
 }
 
 int clyde_run_dist_remove(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
@@ -290,7 +292,7 @@ void clyde_run_dist_remove_early(struct clyde_run_dist *rd,
 				 struct clyde_ctx *ctx,
 				 struct clyde_scratch *scratch)
 {
-	if (!rd->d || rd->d->shared || !clyde_cli_interrupted() || !scratch)
+	if (!rd->d || rd->d->shared || !interrupted(ctx) || !scratch)
 		return;
 	clyde_rm_contents(ctx, scratch->dirfd, scratch->path);
 	unlinkat(scratch->parentfd, scratch->name, AT_REMOVEDIR);
