@@ -125,6 +125,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	struct pump p = { .ctx = ctx, .job = job, .out = out };
 	struct clyde_engine e;
 	struct clyde_depth_slot *slots, *failed = NULL;
+	struct clyde_series_sampler sampler;
 	uint64_t t0;
 	int rc;
 
@@ -145,8 +146,16 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		p.deadline = t0 + job->ramp_ns + job->runtime_ns;
 	if (job->ramp_ns)
 		p.ramp_end = t0 + job->ramp_ns;
-	if (job->series)
+	/* Dirty and writeback sampled apart from the completions (a stall
+	 * keeps its figures). */
+	clyde_series_sampler_start(&sampler,
+				   job->series ? job->series->interval_ns : 0,
+				   ctx->clock, ctx->clock_arg,
+				   clyde_series_meminfo, NULL);
+	if (job->series) {
 		clyde_series_start(job->series, p.ramp_end ? p.ramp_end : t0);
+		job->series->sampler = sampler.mem ? &sampler : NULL;
+	}
 	rc = clyde_depth_run(&e, slots, job->depth, &pump_ops, &p, &failed);
 	if (rc < 0 && rc != -EINTR)
 		clyde_err(ctx, rc == -ENODATA ? 0 : -rc,
@@ -167,8 +176,11 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		uint64_t end = clyde_now(ctx);
 
 		out->elapsed_ns = end - (p.ramp_end ? p.ramp_end : t0);
-		if (job->series)
+		if (job->series) {
 			clyde_series_end(job->series, end);
+			job->series->sampler = NULL;
+		}
+		clyde_series_sampler_stop(&sampler);
 	}
 	out->max_inflight = e.max_inflight;
 	clyde_engine_release(&e);
