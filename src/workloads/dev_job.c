@@ -25,10 +25,11 @@ struct pump {
 	struct clyde_dev_job *job;
 	struct clyde_dev_job_out *out;
 	uint64_t issued;
-	uint64_t deadline; /* by time: no request starts after it */
-	uint64_t ramp_end; /* what completes before it is not counted */
-	size_t checked;	   /* --until-steady: intervals looked at */
-	bool steady;	   /* ... and found steady: no more requests */
+	uint64_t deadline;   /* by time: no request starts after it */
+	uint64_t ramp_end;   /* what completes before it is not counted */
+	uint64_t checked_ns; /* --until-steady: the time looked at (by time:
+			      * a series over its budget merges intervals) */
+	bool steady;	     /* ... and found steady: no more requests */
 };
 
 /*
@@ -46,9 +47,10 @@ static void check_steady(struct pump *p)
 	if (!s || !job->steady_pct || p->steady || s->n < 1)
 		return;
 	full = s->n - 1; /* the last interval is still running */
-	if (full <= p->checked || full < job->steady_window)
+	if ((uint64_t)full * s->interval_ns <= p->checked_ns ||
+	    full < job->steady_window)
 		return;
-	p->checked = full;
+	p->checked_ns = (uint64_t)full * s->interval_ns;
 	if (clyde_series_steadiness(s, false, full - job->steady_window, full,
 				    &st) < job->steady_window ||
 	    st.mean <= 0)
