@@ -291,7 +291,8 @@ static int fit(struct clyde_series *s)
 {
 	size_t budget = s->budget ? s->budget : CLYDE_SERIES_BUDGET;
 
-	while (s->n > 1 && s->n * sizeof(*s->iv) + s->packed > budget)
+	while (s->n > 1 && (s->n * sizeof(*s->iv) + s->packed > budget ||
+			    s->n > CLYDE_SERIES_MAX_INTERVALS))
 		if (halve(s) < 0)
 			return -ENOMEM;
 	return 0;
@@ -329,8 +330,9 @@ struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k)
 	if (flush(s) < 0)
 		return NULL;
 	/* Over the budget: merge pairs, which moves interval k to k/2^j. */
-	if (fresh && (k + 1) * sizeof(*s->iv) + s->packed >
-			     (s->budget ? s->budget : CLYDE_SERIES_BUDGET)) {
+	if (fresh && ((k + 1) * sizeof(*s->iv) + s->packed >
+			      (s->budget ? s->budget : CLYDE_SERIES_BUDGET) ||
+		      k + 1 > CLYDE_SERIES_MAX_INTERVALS)) {
 		uint64_t iv0 = s->interval_ns;
 
 		if (grow(s, k) < 0 || fit(s) < 0) {

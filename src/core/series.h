@@ -14,7 +14,8 @@
  * histograms stay exact and mergeable at a fraction of their size.
  *
  * Memory is bounded: when a stream's intervals and packed histograms
- * exceed `budget` bytes (CLYDE_SERIES_BUDGET), adjacent intervals are
+ * exceed `budget` bytes (CLYDE_SERIES_BUDGET), or it has more than
+ * CLYDE_SERIES_MAX_INTERVALS intervals, adjacent intervals are
  * merged in pairs (exactly: counts add, histograms bucketwise) and
  * interval_ns doubles; `base_ns` keeps the interval asked for, so
  * interval_ns / base_ns says how many were merged.
@@ -64,6 +65,9 @@
  * not the one working histogram): 1 MiB, about a thousand intervals of a
  * typical latency spread before two are merged into one. */
 #define CLYDE_SERIES_BUDGET ((size_t)1 << 20)
+/* ... and at most this many intervals (which bounds the JSON too: some
+ * 400 bytes an interval and stream): 2 h 16 min at 1 s. */
+#define CLYDE_SERIES_MAX_INTERVALS 8192u
 
 /* Fills *dirty and *writeback (bytes) or sets them to -1 when unknown. */
 typedef void (*clyde_series_mem_fn)(void *arg, int64_t *dirty,

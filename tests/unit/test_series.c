@@ -310,6 +310,27 @@ static void test_bound(void)
 	free(h);
 }
 
+/* Counts only (no latency, nothing packed): the number of intervals is
+ * bounded too, which bounds the JSON. */
+static void test_max_intervals(void)
+{
+	struct clyde_series s;
+	uint64_t ops = 0;
+
+	clyde_series_init(&s, 10 * MS, NULL, NULL);
+	clyde_series_start(&s, 0);
+	for (uint64_t k = 0; k < 20000; k++)
+		clyde_series_add(&s, k * 10 * MS + 1, CLYDE_SERIES_NO_LAT, 1,
+				 1);
+	clyde_series_end(&s, 20000 * 10 * MS);
+	CHECK(s.n <= CLYDE_SERIES_MAX_INTERVALS && s.n == 5000);
+	CHECK(s.interval_ns == 40 * MS && s.base_ns == 10 * MS);
+	for (size_t k = 0; k < s.n; k++)
+		ops += s.iv[k].ops;
+	CHECK(ops == 20000 && s.iv[17].ops == 4);
+	clyde_series_release(&s);
+}
+
 /* Packing is exact, also for clamped values and a 128-bit sum. */
 static void test_pack(void)
 {
@@ -448,6 +469,7 @@ int main(void)
 {
 	test_pack();
 	test_bound();
+	test_max_intervals();
 	test_merge_coarse();
 	test_sampler_stall();
 	test_record();
