@@ -580,7 +580,12 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	pthread_barrier_init(&start, NULL, st->n);
 	/* Dirty and writeback every half interval, whether or not requests
 	 * complete: a stall keeps its figures. */
-	clyde_series_sampler_start(&sampler, st->cfg->log_interval_ns,
+	/* Only on the real clock: a replaced one (tests) is not read from
+	 * another thread. */
+	clyde_series_sampler_start(&sampler,
+				   st->ctx->clock == clyde_monotonic_ns ?
+					   st->cfg->log_interval_ns :
+					   0,
 				   st->ctx->clock, st->ctx->clock_arg,
 				   clyde_series_meminfo, NULL);
 	deadline_start(&dl, st->ctx,
