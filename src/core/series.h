@@ -2,15 +2,32 @@
  * A time series of one stream of operations: what completed in each
  * interval of `interval_ns` from an origin (a test's start), as bytes,
  * operations and a latency histogram (core/hist.h), with the host's dirty
- * and writeback memory (/proc/meminfo Dirty, Writeback) read when the
- * stream first entered the interval.
+ * and writeback memory (/proc/meminfo Dirty, Writeback).
  *
  * Recording costs no system call per operation: the caller passes the
  * time it already read for the operation's latency, and the interval is
- * (now - origin) / interval_ns.  Only entering a new interval does more:
- * it allocates that interval's histogram (about 20 KiB) and calls the
- * memory sampler, once.  So memory grows by one histogram per interval and
- * per stream; clyde_series_release() frees it.
+ * (now - origin) / interval_ns.  The interval being recorded into has a
+ * full histogram (one per stream, about 20 KiB, `work`); when the stream
+ * moves to another interval that histogram is packed into the interval
+ * (clyde_series_pack(): its non-empty buckets and exact min, max, count
+ * and sum, varint-coded, typically a few hundred bytes), so the
+ * histograms stay exact and mergeable at a fraction of their size.
+ *
+ * Memory is bounded: when a stream's intervals and packed histograms
+ * exceed `budget` bytes (CLYDE_SERIES_BUDGET), or it has more than
+ * CLYDE_SERIES_MAX_INTERVALS intervals, adjacent intervals are
+ * merged in pairs (exactly: counts add, histograms bucketwise) and
+ * interval_ns doubles; `base_ns` keeps the interval asked for, so
+ * interval_ns / base_ns says how many were merged.
+ *
+ * Dirty and writeback: `mem` is called when the stream first enters an
+ * interval (an interval nothing completed in has none), and at the end
+ * for a last interval without.  With a sampler (clyde_series_sampler
+ * below, one thread per test that reads the memory every half interval,
+ * whether or not anything completes) each interval takes the first sample
+ * in it when the stream ends instead, so a stall with no completion still
+ * has its dirty figures; the stream's own read stands only where the
+ * sampler took none (its thread got no CPU for a whole interval).
  *
  * An operation is counted in the interval in which it completed.  The last
  * interval is usually partial: clyde_series_end() records where the stream
@@ -18,10 +35,12 @@
  *
  * Merging (workers of a test, MPI ranks) is by interval index, exact:
  * counts add, histograms merge bucketwise, so a merged interval's p99 is
- * the p99 of all the operations every stream completed in it.  Streams
- * index their intervals from their own origin; the workers of a test are
- * released together (a barrier, on MPI after a collective one), so index k
- * of each is the same second of the test up to that release's skew.
+ * the p99 of all the operations every stream completed in it.  Streams of
+ * different merged intervals (one reached its budget sooner) are merged at
+ * the coarser one, also exactly.  Streams index their intervals from their
+ * own origin; the workers of a test are released together (a barrier, on
+ * MPI after a collective one), so index k of each is the same second of
+ * the test up to that release's skew.
  *
  * Threads: a series is one thread's, like a histogram; merge after join.
  */
@@ -32,6 +51,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "core/hist.h"
 
 /* The default interval: one second. */
@@ -40,6 +61,14 @@
 #define CLYDE_SERIES_MIN_MS 10u
 #define CLYDE_SERIES_MAX_MS 3600000u
 
+/* A stream's memory budget (its intervals and their packed histograms,
+ * not the one working histogram): 1 MiB, about a thousand intervals of a
+ * typical latency spread before two are merged into one. */
+#define CLYDE_SERIES_BUDGET ((size_t)1 << 20)
+/* ... and at most this many intervals (which bounds the JSON too: some
+ * 400 bytes an interval and stream): 2 h 16 min at 1 s. */
+#define CLYDE_SERIES_MAX_INTERVALS 8192u
+
 /* Fills *dirty and *writeback (bytes) or sets them to -1 when unknown. */
 typedef void (*clyde_series_mem_fn)(void *arg, int64_t *dirty,
 				    int64_t *writeback);
@@ -47,11 +76,16 @@ typedef void (*clyde_series_mem_fn)(void *arg, int64_t *dirty,
 struct clyde_series_iv {
 	uint64_t bytes;
 	uint64_t ops;
-	/* The host's Dirty and Writeback when the interval was entered (a
-	 * merged interval: the largest any stream saw); -1 when not read. */
+	/* The host's Dirty and Writeback in the interval (the first sample
+	 * of the sampler in it, else when the stream entered it; a merged
+	 * interval: the largest any stream saw); -1 when not read. */
 	int64_t dirty_bytes;
 	int64_t writeback_bytes;
-	struct clyde_hist *lat; /* owned; NULL: no latency recorded */
+	/* The latency histogram, packed (clyde_series_pack()); NULL: none
+	 * recorded, or it is the series' working one (read both with
+	 * clyde_series_lat()). */
+	uint8_t *lat;
+	uint32_t lat_len;
 	/* Latency figures without a histogram: an interval that came from
 	 * another MPI rank carries its worker's count, p50, p99 and max as
 	 * computed there (have_q); merging ignores them. */
@@ -59,18 +93,26 @@ struct clyde_series_iv {
 	uint64_t q_count, q_p50, q_p99, q_max;
 };
 
+struct clyde_series_sampler;
+
 struct clyde_series {
 	uint64_t interval_ns; /* 0: not recording */
+	uint64_t base_ns;     /* the interval asked for; interval_ns is
+			       * base_ns times a power of two */
 	uint64_t origin_ns;
 	uint64_t end_ns; /* where the stream stopped (0: not yet) */
 	size_t n;	 /* intervals [0, n) */
 	size_t cap;
 	struct clyde_series_iv *iv; /* owned */
-	size_t cur;		    /* the interval last recorded into */
-	uint64_t cur_lo;	    /* ... and where it starts */
-	bool failed;		    /* out of memory: intervals missing */
-	clyde_series_mem_fn mem;    /* may be NULL: memory not read */
+	size_t cur;		 /* the interval in `work` (SIZE_MAX: none) */
+	uint64_t cur_lo;	 /* ... and where it starts */
+	struct clyde_hist *work; /* owned: interval cur's histogram */
+	size_t packed;		 /* bytes of the packed histograms */
+	size_t budget;		 /* CLYDE_SERIES_BUDGET unless a test sets it */
+	bool failed;		 /* out of memory: intervals missing */
+	clyde_series_mem_fn mem; /* may be NULL: memory not read */
 	void *mem_arg;
+	struct clyde_series_sampler *sampler; /* may be NULL (borrowed) */
 };
 
 /* Make s an empty series with no intervals; interval_ns 0 records
@@ -84,8 +126,9 @@ void clyde_series_start(struct clyde_series *s, uint64_t origin_ns);
 /* Free the intervals; s is then empty (it may be started again). */
 void clyde_series_release(struct clyde_series *s);
 
-/* The slow path of clyde_series_add: enter interval k.  Returns the
- * interval or NULL (out of memory; the series is marked failed). */
+/* The slow path of clyde_series_add: enter interval k (its histogram
+ * becomes `work`).  Returns the interval or NULL (out of memory; the
+ * series is marked failed).  May merge intervals (the budget). */
 struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k);
 
 /*
@@ -115,22 +158,52 @@ static inline void clyde_series_add(struct clyde_series *s, uint64_t now_ns,
 		return;
 	iv->bytes += bytes;
 	iv->ops += ops;
-	if (lat_ns != CLYDE_SERIES_NO_LAT && iv->lat)
-		clyde_hist_record(iv->lat, lat_ns);
+	if (lat_ns != CLYDE_SERIES_NO_LAT)
+		clyde_hist_record(s->work, lat_ns);
 }
 
 /* Make intervals [0, n) exist (new ones empty).  0 or -ENOMEM. */
 int clyde_series_grow(struct clyde_series *s, size_t n);
 
-/* The stream stopped at end_ns (the last interval ends there). */
+/* The stream stopped at end_ns (the last interval ends there); with a
+ * sampler, every interval takes its dirty and writeback figures from it.
+ * Packs the working histogram. */
 void clyde_series_end(struct clyde_series *s, uint64_t end_ns);
+
+/* Interval k's latency histogram into *h (made empty first).  Returns its
+ * count. */
+uint64_t clyde_series_lat(const struct clyde_series *s, size_t k,
+			  struct clyde_hist *h);
+
+/* Add h into the interval of s that holds interval k of a series of
+ * k_interval_ns (the same origin and base; s as fine or coarser), made to
+ * exist.  0, -EINVAL or -ENOMEM.  May merge intervals (the budget). */
+int clyde_series_add_hist(struct clyde_series *s, size_t k,
+			  uint64_t k_interval_ns, const struct clyde_hist *h);
+
+/* Merge adjacent intervals in pairs until interval_ns is at least
+ * `interval_ns` (a power-of-two multiple of base_ns).  0, -EINVAL (not
+ * such a multiple) or -ENOMEM. */
+int clyde_series_coarsen(struct clyde_series *s, uint64_t interval_ns);
+
+/* The bytes a series holds beyond its struct: intervals, packed
+ * histograms and the working histogram. */
+size_t clyde_series_bytes(const struct clyde_series *s);
+
+/* Pack h (clyde_series_lat() unpacks): *out is malloc'd (NULL for an
+ * empty h), *len its length.  0 or -ENOMEM.  unpack adds the packed
+ * histogram into h (exactly as clyde_hist_merge would). */
+int clyde_series_pack(const struct clyde_hist *h, uint8_t **out, uint32_t *len);
+void clyde_series_unpack(const uint8_t *p, uint32_t len, struct clyde_hist *h);
 
 /* The length of interval k: interval_ns, less for the last one. */
 uint64_t clyde_series_dur(const struct clyde_series *s, size_t k);
 
 /*
  * Add src into dst by interval index (dst may be empty: it takes src's
- * interval and origin).  Returns 0 or -ENOMEM.  The end is the later one.
+ * interval and origin).  A finer stream goes into the coarser one's
+ * intervals (dst is coarsened when src is coarser).  Returns 0, -EINVAL
+ * (intervals of different bases) or -ENOMEM.  The end is the later one.
  */
 int clyde_series_merge(struct clyde_series *dst,
 		       const struct clyde_series *src);
@@ -159,5 +232,48 @@ size_t clyde_series_steadiness(const struct clyde_series *s, bool bytes,
  * -1 each when it cannot be read.  A clyde_series_mem_fn with arg the
  * path. */
 void clyde_series_meminfo(void *path, int64_t *dirty, int64_t *writeback);
+
+/*
+ * The sampler: a thread that reads the memory (mem, mem_arg) at start and
+ * then every half interval (at least every 5 ms) until stopped, stamping
+ * each sample with `clock`, the clock the streams' times come from.  A
+ * series given one (s->sampler) fills its intervals from it at
+ * clyde_series_end().  Samples are kept to CLYDE_SERIES_MAX_SAMPLES; when
+ * that many are held, every other one is dropped and the period doubles.
+ */
+#define CLYDE_SERIES_MAX_SAMPLES 32768u
+
+struct clyde_series_sample {
+	uint64_t t_ns;
+	int64_t dirty, writeback;
+};
+
+struct clyde_series_sampler {
+	uint64_t (*clock)(void *arg);
+	void *clock_arg;
+	clyde_series_mem_fn mem;
+	void *mem_arg;
+	uint64_t period_ns;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t tid;
+	bool running; /* the thread was started */
+	bool quit;
+	struct clyde_series_sample *v; /* owned, by time */
+	size_t n, cap;
+};
+
+/* Start sampling for series of interval_ns (0: nothing is done).  Without
+ * a thread (it could not start) only the first sample is taken. */
+void clyde_series_sampler_start(struct clyde_series_sampler *sm,
+				uint64_t interval_ns,
+				uint64_t (*clock)(void *arg), void *clock_arg,
+				clyde_series_mem_fn mem, void *mem_arg);
+/* Stop the thread and free the samples (after the series ended). */
+void clyde_series_sampler_stop(struct clyde_series_sampler *sm);
+/* Give every interval of s the first sample taken in it (those with no
+ * sample keep what they have).  clyde_series_end() calls it. */
+void clyde_series_sampler_fill(struct clyde_series_sampler *sm,
+			       struct clyde_series *s);
 
 #endif

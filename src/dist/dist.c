@@ -304,13 +304,15 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 
 /*
  * The time series (core/series.h) travel apart from the spans: every rank
- * agrees on the most intervals any has, then sends, per worker and
- * interval, the counts and that worker's latency figures (computed on its
- * rank), and per interval its own workers' merged histogram.  Rank 0
- * gives each worker its series back and merges the ranks' histograms
- * bucketwise, so the test's per-interval percentiles are exact over all
- * ranks.  Intervals go by index from each worker's start, which follows
- * the ranks' common start barrier.
+ * agrees on the coarsest interval any has (a series over its memory budget
+ * merged adjacent intervals) and brings its series to it, then on the most
+ * intervals any has, then sends, per worker and interval, the counts and
+ * that worker's latency figures (computed on its rank), and per interval
+ * its own workers' merged histogram, packed.  Rank 0 gives each worker its
+ * series back and merges the ranks' histograms bucketwise, so the test's
+ * per-interval percentiles are exact over all ranks.  Intervals go by
+ * index from each worker's start, which follows the ranks' common start
+ * barrier.
  */
 struct wire_iv {
 	uint64_t bytes, ops, lat_count, p50, p99, max;
@@ -325,9 +327,12 @@ struct wire_series_meta {
 struct series_wire {
 	size_t n;		       /* intervals of every rank's series */
 	uint64_t interval_ns;	       /* 0: none recorded */
+	uint64_t base_ns;	       /* --log-interval's */
 	struct wire_iv *iv;	       /* rank 0: size * per_rank * n */
 	struct wire_series_meta *meta; /* rank 0: size * per_rank */
-	struct clyde_hist *hs;	       /* rank 0: size * n */
+	uint8_t *hs;		       /* rank 0: size * hlen */
+	size_t hlen; /* per rank: per interval a 4-byte length, then the
+		      * packed histogram (clyde_series_pack()) */
 };
 
 static void series_wire_free(struct series_wire *sw)
@@ -338,51 +343,114 @@ static void series_wire_free(struct series_wire *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
-static struct wire_iv wire_iv_of(const struct clyde_series_iv *v)
+static struct wire_iv wire_iv_of(const struct clyde_series *s, size_t k,
+				 struct clyde_hist *h)
 {
+	const struct clyde_series_iv *v = &s->iv[k];
 	struct wire_iv w = { .bytes = v->bytes,
 			     .ops = v->ops,
 			     .dirty = v->dirty_bytes,
 			     .writeback = v->writeback_bytes };
 
-	if (v->lat && clyde_hist_count(v->lat)) {
-		w.lat_count = clyde_hist_count(v->lat);
-		w.p50 = clyde_hist_quantile(v->lat, 0.50);
-		w.p99 = clyde_hist_quantile(v->lat, 0.99);
-		w.max = clyde_hist_max(v->lat);
+	if (h && clyde_series_lat(s, k, h)) {
+		w.lat_count = clyde_hist_count(h);
+		w.p50 = clyde_hist_quantile(h, 0.50);
+		w.p99 = clyde_hist_quantile(h, 0.99);
+		w.max = clyde_hist_max(h);
 	}
 	return w;
 }
 
+/* This rank's merged histograms of s, intervals [0, n), as the wire has
+ * them: into *out (malloc'd), its length in *len.  0 or -ENOMEM. */
+static int pack_hists(const struct clyde_series *s, size_t n, uint8_t **out,
+		      size_t *len)
+{
+	struct clyde_hist *h = malloc(sizeof(*h));
+	uint8_t *buf = NULL, *p;
+	size_t total = 0, o = 0;
+	int ret = h ? 0 : -ENOMEM;
+
+	*out = NULL;
+	*len = 0;
+	/* Two passes: the lengths, then the bytes. */
+	for (int pass = 0; !ret && pass < 2; pass++) {
+		for (size_t k = 0; !ret && k < n; k++) {
+			uint32_t l = 0;
+
+			p = NULL;
+			if (clyde_series_lat(s, k, h) &&
+			    clyde_series_pack(h, &p, &l) < 0)
+				ret = -ENOMEM;
+			if (pass == 0) {
+				total += 4 + l;
+			} else if (!ret) {
+				memcpy(buf + o, &l, 4);
+				if (l)
+					memcpy(buf + o + 4, p, l);
+				o += 4 + l;
+			}
+			free(p);
+		}
+		if (!ret && pass == 0 && !(buf = malloc(total ? total : 1)))
+			ret = -ENOMEM;
+	}
+	free(h);
+	if (ret < 0) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*len = total;
+	return 0;
+}
+
 /* Collective: gather this rank's series of test t (before merge_test
  * replaces its spans on rank 0). */
-static int series_gather(struct clyde_comm *c,
-			 const struct clyde_test_result *t, unsigned per_rank,
-			 struct series_wire *sw)
+static int series_gather(struct clyde_comm *c, struct clyde_test_result *t,
+			 unsigned per_rank, struct series_wire *sw)
 {
-	int64_t v[2] = { (int64_t)t->series.n, (int64_t)t->series.interval_ns };
-	size_t n, size = (size_t)c->size;
+	int64_t v[2] = { (int64_t)t->series.interval_ns,
+			 (int64_t)t->series.base_ns };
+	int64_t nl[2];
+	size_t n, size = (size_t)c->size, hlen = 0;
 	struct wire_iv *iv = NULL;
 	struct wire_series_meta *meta = NULL;
-	struct clyde_hist *h = NULL;
-	int ret = c->ops->max_i64(c, v, 2), r1, r2, r3;
+	struct clyde_hist *scratch = NULL;
+	uint8_t *h = NULL, *hpad = NULL;
+	int ret = c->ops->max_i64(c, v, 2), r0 = 0, r1, r2, r3;
 
 	memset(sw, 0, sizeof(*sw));
-	if (ret < 0 || v[0] <= 0 || v[1] <= 0)
+	if (ret < 0 || v[0] <= 0)
 		return ret;
-	n = (size_t)v[0];
+	/* The coarsest interval any rank's series has, here too. */
+	r0 = clyde_series_coarsen(&t->series, (uint64_t)v[0]);
+	for (unsigned i = 0; !r0 && i < t->nworkers; i++)
+		r0 = clyde_series_coarsen(&t->spans[i].series, (uint64_t)v[0]);
+	if (!r0)
+		r0 = pack_hists(&t->series, t->series.n, &h, &hlen);
+	nl[0] = (int64_t)t->series.n;
+	nl[1] = (int64_t)hlen;
+	ret = c->ops->max_i64(c, nl, 2);
+	if (ret < 0)
+		goto out;
+	n = (size_t)nl[0];
 	sw->n = n;
-	sw->interval_ns = (uint64_t)v[1];
-	iv = calloc((size_t)per_rank * n, sizeof(*iv));
+	sw->interval_ns = (uint64_t)v[0];
+	sw->base_ns = v[1] > 0 ? (uint64_t)v[1] : (uint64_t)v[0];
+	sw->hlen = (size_t)nl[1];
+	iv = calloc((size_t)per_rank * (n ? n : 1), sizeof(*iv));
 	meta = calloc(per_rank, sizeof(*meta));
-	h = malloc(n * sizeof(*h));
+	hpad = calloc(sw->hlen ? sw->hlen : 1, 1);
+	scratch = malloc(sizeof(*scratch));
 	if (c->rank == 0) {
-		sw->iv = calloc(size * per_rank * n, sizeof(*sw->iv));
+		sw->iv = calloc(size * per_rank * (n ? n : 1), sizeof(*sw->iv));
 		sw->meta = calloc(size * per_rank, sizeof(*sw->meta));
-		sw->hs = malloc(size * n * sizeof(*sw->hs));
+		sw->hs = calloc(size, sw->hlen ? sw->hlen : 1);
 	}
 	/* Every rank takes part even without memory (see merge_test). */
-	if (!iv || !meta || !h ||
+	ret = r0;
+	if (!iv || !meta || !hpad || !scratch ||
 	    (c->rank == 0 && (!sw->iv || !sw->meta || !sw->hs)))
 		ret = -ENOMEM;
 	for (unsigned i = 0; iv && meta && i < per_rank && i < t->nworkers;
@@ -390,7 +458,7 @@ static int series_gather(struct clyde_comm *c,
 		const struct clyde_series *s = &t->spans[i].series;
 
 		for (size_t k = 0; k < s->n && k < n; k++)
-			iv[(size_t)i * n + k] = wire_iv_of(&s->iv[k]);
+			iv[(size_t)i * n + k] = wire_iv_of(s, k, scratch);
 		for (size_t k = s->n; k < n; k++)
 			iv[(size_t)i * n + k] =
 				(struct wire_iv){ .dirty = -1,
@@ -399,19 +467,19 @@ static int series_gather(struct clyde_comm *c,
 			s->end_ns > s->origin_ns ? s->end_ns - s->origin_ns : 0;
 		meta[i].failed = s->failed;
 	}
-	for (size_t k = 0; h && k < n; k++) {
-		clyde_hist_init(&h[k]);
-		if (k < t->series.n && t->series.iv[k].lat)
-			clyde_hist_merge(&h[k], t->series.iv[k].lat);
-	}
+	if (hpad && h && hlen)
+		memcpy(hpad, h, hlen);
 	r1 = c->ops->gather(c, iv, (size_t)per_rank * n * sizeof(*iv), sw->iv);
 	r2 = c->ops->gather(c, meta, per_rank * sizeof(*meta), sw->meta);
-	r3 = c->ops->gather(c, h, n * sizeof(*h), sw->hs);
+	r3 = c->ops->gather(c, hpad, sw->hlen, sw->hs);
 	if (!ret)
 		ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3;
+out:
 	free(iv);
 	free(meta);
 	free(h);
+	free(hpad);
+	free(scratch);
 	if (ret < 0 || c->rank != 0)
 		series_wire_free(sw);
 	return ret;
@@ -421,19 +489,23 @@ static int series_gather(struct clyde_comm *c,
 static int series_fold(const struct clyde_comm *c, struct clyde_test_result *t,
 		       const struct series_wire *sw)
 {
+	struct clyde_hist *h;
 	size_t n = sw->n;
+	int ret = 0;
 
 	if (!sw->interval_ns || !sw->iv)
 		return 0;
 	clyde_series_release(&t->series);
-	clyde_series_init(&t->series, sw->interval_ns, NULL, NULL);
+	clyde_series_init(&t->series, sw->base_ns, NULL, NULL);
+	clyde_series_coarsen(&t->series, sw->interval_ns);
 	for (unsigned i = 0; i < t->nworkers; i++) {
 		struct clyde_span *sp = &t->spans[i];
 		struct clyde_series *s = &sp->series;
 		const struct wire_series_meta *m = &sw->meta[i];
 
-		clyde_series_init(s, sw->interval_ns, NULL, NULL);
+		clyde_series_init(s, sw->base_ns, NULL, NULL);
 		clyde_series_start(s, sp->start_ns);
+		clyde_series_coarsen(s, sw->interval_ns);
 		if (clyde_series_grow(s, n) < 0)
 			return -ENOMEM;
 		for (size_t k = 0; k < n; k++) {
@@ -463,16 +535,30 @@ static int series_fold(const struct clyde_comm *c, struct clyde_test_result *t,
 	}
 	if (clyde_series_grow(&t->series, n) < 0)
 		return -ENOMEM;
-	for (size_t k = 0; k < t->series.n; k++) {
-		struct clyde_series_iv *v = &t->series.iv[k];
+	if (!(h = malloc(sizeof(*h))))
+		return -ENOMEM;
+	for (int r = 0; !ret && r < c->size; r++) {
+		const uint8_t *p = sw->hs + (size_t)r * sw->hlen,
+			      *end = p + sw->hlen;
 
-		if (!v->lat && !(v->lat = malloc(sizeof(*v->lat))))
-			return -ENOMEM;
-		clyde_hist_init(v->lat);
-		for (int r = 0; r < c->size; r++)
-			clyde_hist_merge(v->lat, &sw->hs[(size_t)r * n + k]);
+		for (size_t k = 0; !ret && k < n && p + 4 <= end; k++) {
+			uint32_t l;
+
+			memcpy(&l, p, 4);
+			p += 4;
+			if (l > (size_t)(end - p))
+				break;
+			if (l) {
+				clyde_hist_init(h);
+				clyde_series_unpack(p, l, h);
+				ret = clyde_series_add_hist(&t->series, k,
+							    sw->interval_ns, h);
+			}
+			p += l;
+		}
 	}
-	return 0;
+	free(h);
+	return ret;
 }
 
 int clyde_dist_add_run(struct clyde_dist *d)

@@ -31,7 +31,12 @@ static const char css[] = CLYDE_HTML_BASE_CSS
 	"dl.meta{display:grid;grid-template-columns:max-content auto;"
 	"gap:.2em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}"
 	".flag{color:#b00;font-weight:bold}"
-	"svg .sample{fill-opacity:.55}";
+	"svg .sample{fill-opacity:.55}"
+	".ts-row{display:flex;flex-wrap:wrap;gap:1em}"
+	"figure.exp-ts-point{margin:0}"
+	"figure.exp-ts-point figcaption{font-size:.85em;color:#444}"
+	"svg.ts-chart .axis{stroke:#999}"
+	"svg.ts-chart .tick{font-size:10px;fill:#555}";
 
 /* The band of a point: its positive 95% interval (the t interval of log
  * x mapped back, exp_analysis.h), or the mean when it has none. */
@@ -565,6 +570,18 @@ int clyde_exp_html_write(FILE *f, const struct clyde_exp *e, const char *title)
 	      "the runner-up beyond noise (none when they tie or with a "
 	      "single sample).</p>\n",
 	      f);
+
+	if (clyde_exp_has_series(e)) {
+		fputs("<h2 id=\"overtime\">Over time</h2>\n<p class=\"legend"
+		      "\">Each point's course through its tests, from the "
+		      "time series of its first repeat (the run's "
+		      "<code>--log-interval</code>): the rate per interval, "
+		      "and the host's dirty memory dashed on the right axis. "
+		      "The charts of a metric share their axes, so one "
+		      "point's course can be read beside another's.</p>\n",
+		      f);
+		clyde_exp_html_series(f, e, ms);
+	}
 
 	fputs("<h2>What the data says</h2>\n", f);
 	if (!nsent)

@@ -129,6 +129,74 @@ static size_t find_metric(const struct clyde_exp *e, const char *key)
 	return e->nmetrics;
 }
 
+/* A point's "series": {"KEY": {"interval_s": 1, "rate": [...],
+ * "dirty": [...]}}: rates (>= 0) per interval, dirty bytes (null: not
+ * read; the member may be left out). */
+static int read_series(const struct reader *r, const struct clyde_json *s,
+		       struct clyde_exp *e, struct clyde_exp_point *p)
+{
+	if (s->type != CLYDE_JSON_OBJECT)
+		return bad(r, s, "\"series\" must be an object");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct clyde_json *o = &s->items[i], *rate, *dirty;
+		size_t m = find_metric(e, o->key);
+		struct clyde_exp_series *d;
+
+		if (m == e->nmetrics)
+			return bad(r, o,
+				   "series of \"%s\", which is not in "
+				   "\"metrics\"",
+				   o->key);
+		d = &p->cells[m].series;
+		if (d->rate)
+			return bad(r, o, "series of \"%s\" given twice",
+				   o->key);
+		if (o->type != CLYDE_JSON_OBJECT ||
+		    !clyde_json_double(clyde_json_get(o, "interval_s"),
+				       &d->interval_s) ||
+		    !(d->interval_s > 0) || !isfinite(d->interval_s))
+			return bad(r, o,
+				   "series of \"%s\" needs \"interval_s\", "
+				   "a number above 0",
+				   o->key);
+		rate = clyde_json_get(o, "rate");
+		dirty = clyde_json_get(o, "dirty");
+		if (!rate || rate->type != CLYDE_JSON_ARRAY)
+			return bad(r, o,
+				   "series of \"%s\" needs \"rate\", "
+				   "an array of numbers",
+				   o->key);
+		if (dirty &&
+		    (dirty->type != CLYDE_JSON_ARRAY || dirty->n != rate->n))
+			return bad(r, dirty,
+				   "\"dirty\" must be an array as long as "
+				   "\"rate\"");
+		d->rate = calloc(rate->n ? rate->n : 1, sizeof(double));
+		d->dirty = calloc(rate->n ? rate->n : 1, sizeof(double));
+		if (!d->rate || !d->dirty)
+			return -ENOMEM;
+		for (size_t k = 0; k < rate->n; k++) {
+			const struct clyde_json *dv = dirty ? &dirty->items[k] :
+							      NULL;
+
+			if (!clyde_json_double(&rate->items[k], &d->rate[k]) ||
+			    !(d->rate[k] >= 0) || !isfinite(d->rate[k]))
+				return bad(r, &rate->items[k],
+					   "a rate must be a number of 0 or "
+					   "more");
+			d->dirty[k] = -1;
+			if (dv && dv->type != CLYDE_JSON_NULL &&
+			    (!clyde_json_double(dv, &d->dirty[k]) ||
+			     !(d->dirty[k] >= 0) || !isfinite(d->dirty[k])))
+				return bad(r, dv,
+					   "a dirty figure must be a number of "
+					   "0 or more, or null");
+		}
+		d->n = rate->n;
+	}
+	return 0;
+}
+
 static int read_point(const struct reader *r, const struct clyde_json *o,
 		      struct clyde_exp *e, struct clyde_exp_point *p)
 {
@@ -163,6 +231,9 @@ static int read_point(const struct reader *r, const struct clyde_json *o,
 	fl = clyde_json_get(o, "failed");
 	if (fl && !clyde_json_bool(fl, &p->failed))
 		return bad(r, fl, "\"failed\" must be true or false");
+	s = clyde_json_get(o, "series");
+	if (s && (rc = read_series(r, s, e, p)) != 0)
+		return rc;
 	s = clyde_json_get(o, "samples");
 	if (!s)
 		return 0;

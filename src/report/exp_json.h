@@ -11,11 +11,14 @@
  *                  "unit": "B/s", "higher_better": true}],
  *     "points": [{"values": ["64k", "raid5"], "failed": false,
  *                 "config": "mdadm --create ... --chunk=64",
- *                 "samples": {"run.put_block": [1.2e8, 1.3e8]}}]
+ *                 "samples": {"run.put_block": [1.2e8, 1.3e8]},
+ *                 "series": {"run.put_block": {"interval_s": 1,
+ *                            "rate": [1.3e8, 1.2e8], "dirty": [0, null]}}}]
  *   }
  *
- * id, title, label, unit, higher_better, amount, failed, config and
- * samples are optional (label: the key; unit: none; higher_better: false
+ * id, title, label, unit, higher_better, amount, failed, config, samples
+ * and series (a metric's course over time, experiment.h; dirty may be
+ * left out) are optional (label: the key; unit: none; higher_better: false
  * for the units "s" and "ns", else true; amount: true for the unit "B",
  * a metric with no direction, experiment.h).  Every point has one value per axis;
  * samples name known metrics only; numbers must be finite.

@@ -144,6 +144,35 @@ static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 	return 0;
 }
 
+/* The cell of metric `key` at point takes the series s, unless it has
+ * one already (the first repeat's is shown). */
+static int add_series(struct clyde_exp *e, size_t point, const char *key,
+		      const struct clyde_loaded_series *s)
+{
+	struct clyde_exp_series *d = NULL;
+
+	if (s->n < 2 || point >= e->npoints)
+		return 0;
+	for (size_t m = 0; m < e->nmetrics; m++)
+		if (!strcmp(e->metrics[m].key, key))
+			d = &e->points[point].cells[m].series;
+	if (!d || d->n)
+		return 0;
+	d->rate = malloc(s->n * sizeof(double));
+	d->dirty = malloc(s->n * sizeof(double));
+	if (!d->rate || !d->dirty) {
+		free(d->rate);
+		free(d->dirty);
+		d->rate = d->dirty = NULL;
+		return -ENOMEM;
+	}
+	memcpy(d->rate, s->rate, s->n * sizeof(double));
+	memcpy(d->dirty, s->dirty, s->n * sizeof(double));
+	d->interval_s = s->interval_s;
+	d->n = s->n;
+	return 0;
+}
+
 /* Set a point's config text once, from its first result. */
 static int set_config(struct clyde_exp_point *p, const char *text)
 {
@@ -208,6 +237,8 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 			rc = add_sample_flag(
 				e, point, key, label, lt->unit, true, lt->rate,
 				lt->state == CLYDE_LOADED_TOO_FAST);
+			if (rc == 0)
+				rc = add_series(e, point, key, &lt->series);
 		}
 	}
 	clyde_loaded_set_release(&set);

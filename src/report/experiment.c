@@ -19,8 +19,11 @@ void clyde_exp_release(struct clyde_exp *e)
 		for (j = 0; p->values && j < e->naxes; j++)
 			free(p->values[j]);
 		free(p->values);
-		for (j = 0; p->cells && j < e->nmetrics; j++)
+		for (j = 0; p->cells && j < e->nmetrics; j++) {
 			free(p->cells[j].samples);
+			free(p->cells[j].series.rate);
+			free(p->cells[j].series.dirty);
+		}
 		free(p->cells);
 		free(p->config);
 	}

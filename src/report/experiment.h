@@ -36,11 +36,24 @@ struct clyde_exp_metric {
 			     * to the least; higher_better is then ignored */
 };
 
+/* A metric's course over one run: per interval its rate (the metric's
+ * unit) and the host's dirty memory (bytes, negative when not read), of a
+ * clyde result's time series (the JSON's "series"). */
+struct clyde_exp_series {
+	size_t n; /* intervals; 0: none */
+	double interval_s;
+	double *rate;  /* n, owned */
+	double *dirty; /* n, owned */
+};
+
 struct clyde_exp_cell {
 	double *samples; /* one per finished repeat, in run order */
 	size_t n;
 	size_t nimprecise; /* of them, rates of tests that ran under 0.5 s
 			    * (bonnie++'s +++++: measured, imprecise) */
+	/* The time series of the first repeat that has one of two
+	 * intervals or more (n 0: none). */
+	struct clyde_exp_series series;
 };
 
 struct clyde_exp_point {

@@ -1,30 +1,37 @@
 #include "results/series_out.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void clyde_jw_series(struct clyde_jw *w, const char *key,
 		     const struct clyde_series *s)
 {
+	struct clyde_hist *h;
+
 	if (!s->interval_ns) {
 		clyde_jw_null(w, key);
 		return;
 	}
+	h = malloc(sizeof(*h));
 	clyde_jw_open(w, key, '{');
 	clyde_jw_u64(w, "interval_ns", s->interval_ns);
-	clyde_jw_bool(w, "complete", !s->failed);
+	clyde_jw_u64(w, "log_interval_ns",
+		     s->base_ns ? s->base_ns : s->interval_ns);
+	clyde_jw_u64(w, "merged", s->base_ns ? s->interval_ns / s->base_ns : 1);
+	clyde_jw_bool(w, "complete", !s->failed && h);
 	clyde_jw_open(w, "intervals", '[');
 	for (size_t i = 0; i < s->n; i++) {
 		const struct clyde_series_iv *iv = &s->iv[i];
-		const struct clyde_hist *h = iv->lat;
+		uint64_t count = h ? clyde_series_lat(s, i, h) : 0;
 
 		clyde_jw_open(w, NULL, '{');
 		clyde_jw_u64(w, "t_ns", (uint64_t)i * s->interval_ns);
 		clyde_jw_u64(w, "dur_ns", clyde_series_dur(s, i));
 		clyde_jw_u64(w, "bytes", iv->bytes);
 		clyde_jw_u64(w, "ops", iv->ops);
-		if (h && clyde_hist_count(h)) {
-			clyde_jw_u64(w, "lat_count", clyde_hist_count(h));
+		if (count) {
+			clyde_jw_u64(w, "lat_count", count);
 			clyde_jw_u64(w, "lat_p50_ns",
 				     clyde_hist_quantile(h, 0.50));
 			clyde_jw_u64(w, "lat_p99_ns",
@@ -53,6 +60,7 @@ void clyde_jw_series(struct clyde_jw *w, const char *key,
 	}
 	clyde_jw_close(w, ']');
 	clyde_jw_close(w, '}');
+	free(h);
 }
 
 void clyde_jw_steadiness(struct clyde_jw *w, const char *key,

@@ -115,6 +115,7 @@ uint64_t clyde_worker_go(struct clyde_worker *w, int err)
 	w->span->start_ns = clyde_now(w->ctx);
 	clyde_series_init(&w->span->series, w->cfg->log_interval_ns,
 			  clyde_series_meminfo, NULL);
+	w->span->series.sampler = w->sampler;
 	clyde_series_start(&w->span->series, w->span->start_ns);
 	clyde_cpu_mark(&w->cpu0);
 	return w->span->start_ns;
@@ -535,6 +536,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		    struct clyde_test_result *r)
 {
 	struct deadline dl;
+	struct clyde_series_sampler sampler;
 	pthread_barrier_t start;
 	pthread_t *tid;
 	struct clyde_devstat dev0, dev1;
@@ -576,6 +578,16 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		atomic_store(&st->progress->active, 1);
 	}
 	pthread_barrier_init(&start, NULL, st->n);
+	/* Dirty and writeback every half interval, whether or not requests
+	 * complete: a stall keeps its figures. */
+	/* Only on the real clock: a replaced one (tests) is not read from
+	 * another thread. */
+	clyde_series_sampler_start(&sampler,
+				   st->ctx->clock == clyde_monotonic_ns ?
+					   st->cfg->log_interval_ns :
+					   0,
+				   st->ctx->clock, st->ctx->clock_arg,
+				   clyde_series_meminfo, NULL);
 	deadline_start(&dl, st->ctx,
 		       st->cfg->stonewall_ns ? st->cfg->stonewall_ns :
 		       clyde_test_is_io(te->id) || te->id == CLYDE_SEEKS ?
@@ -588,6 +600,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		w->test_label = clyde_test_label(te->id);
 		w->span = &r->spans[i];
 		w->start = &start;
+		w->sampler = sampler.mem ? &sampler : NULL;
 		w->progress = st->progress;
 		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
 			ret = clyde_err(st->ctx, EAGAIN,
@@ -611,6 +624,9 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 			ret = (int)(intptr_t)res;
 	}
 	deadline_end(&dl);
+	for (unsigned i = 0; i < st->n; i++)
+		st->w[i].sampler = NULL;
+	clyde_series_sampler_stop(&sampler);
 	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;

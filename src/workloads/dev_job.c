@@ -25,10 +25,11 @@ struct pump {
 	struct clyde_dev_job *job;
 	struct clyde_dev_job_out *out;
 	uint64_t issued;
-	uint64_t deadline; /* by time: no request starts after it */
-	uint64_t ramp_end; /* what completes before it is not counted */
-	size_t checked;	   /* --until-steady: intervals looked at */
-	bool steady;	   /* ... and found steady: no more requests */
+	uint64_t deadline;   /* by time: no request starts after it */
+	uint64_t ramp_end;   /* what completes before it is not counted */
+	uint64_t checked_ns; /* --until-steady: the time looked at (by time:
+			      * a series over its budget merges intervals) */
+	bool steady;	     /* ... and found steady: no more requests */
 };
 
 /*
@@ -46,9 +47,10 @@ static void check_steady(struct pump *p)
 	if (!s || !job->steady_pct || p->steady || s->n < 1)
 		return;
 	full = s->n - 1; /* the last interval is still running */
-	if (full <= p->checked || full < job->steady_window)
+	if ((uint64_t)full * s->interval_ns <= p->checked_ns ||
+	    full < job->steady_window)
 		return;
-	p->checked = full;
+	p->checked_ns = (uint64_t)full * s->interval_ns;
 	if (clyde_series_steadiness(s, false, full - job->steady_window, full,
 				    &st) < job->steady_window ||
 	    st.mean <= 0)
@@ -125,6 +127,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	struct pump p = { .ctx = ctx, .job = job, .out = out };
 	struct clyde_engine e;
 	struct clyde_depth_slot *slots, *failed = NULL;
+	struct clyde_series_sampler sampler;
 	uint64_t t0;
 	int rc;
 
@@ -145,8 +148,19 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		p.deadline = t0 + job->ramp_ns + job->runtime_ns;
 	if (job->ramp_ns)
 		p.ramp_end = t0 + job->ramp_ns;
-	if (job->series)
+	/* Dirty and writeback sampled apart from the completions (a stall
+	 * keeps its figures); only on the real clock: a replaced one (tests)
+	 * is not read from another thread. */
+	clyde_series_sampler_start(
+		&sampler,
+		job->series && ctx->clock == clyde_monotonic_ns ?
+			job->series->interval_ns :
+			0,
+		ctx->clock, ctx->clock_arg, clyde_series_meminfo, NULL);
+	if (job->series) {
 		clyde_series_start(job->series, p.ramp_end ? p.ramp_end : t0);
+		job->series->sampler = sampler.mem ? &sampler : NULL;
+	}
 	rc = clyde_depth_run(&e, slots, job->depth, &pump_ops, &p, &failed);
 	if (rc < 0 && rc != -EINTR)
 		clyde_err(ctx, rc == -ENODATA ? 0 : -rc,
@@ -167,8 +181,11 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		uint64_t end = clyde_now(ctx);
 
 		out->elapsed_ns = end - (p.ramp_end ? p.ramp_end : t0);
-		if (job->series)
+		if (job->series) {
 			clyde_series_end(job->series, end);
+			job->series->sampler = NULL;
+		}
+		clyde_series_sampler_stop(&sampler);
 	}
 	out->max_inflight = e.max_inflight;
 	clyde_engine_release(&e);

@@ -44,7 +44,9 @@ struct clyde_worker {
 	const char *test_label;	 /* "block write", ... for messages */
 	struct clyde_span *span; /* this worker's share of the test */
 
-	pthread_barrier_t *start;	 /* shared by the workers of one test */
+	pthread_barrier_t *start; /* shared by the workers of one test */
+	/* The test's dirty/writeback sampler (core/series.h; may be NULL). */
+	struct clyde_series_sampler *sampler;
 	struct clyde_progress *progress; /* may be NULL */
 	struct clyde_cpu_mark cpu0;	 /* this thread's CPU at the start */
 

@@ -137,6 +137,33 @@ python3 "$E2E_DIR/png_check.py" --width 1400 --colours 1f77b4,ff7f0e \
 	fail "screenshot check: $(cat png.txt)"
 ok "screenshot is not blank: $(cat png.txt)"
 
+# --- Time series in the file ("series", exp_json.h): two points carry
+# block write's course; "Over time" draws those two on shared axes and
+# counts the seven without.
+python3 - exp.json >exp_ts.json <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p, f in zip(d["points"][:2], (1.0, 0.5)):
+    p["series"] = {"run.put_block": {
+        "interval_s": 0.5,
+        "rate": [5e8 * f, 4e8 * f, 1e8 * f, 3e8 * f],
+        "dirty": [1e8, 3e8, None, 2e8]}}
+print(json.dumps(d))
+EOF2
+run_clyde report --experiment-json exp_ts.json -o exp_ts.html
+expect_rc 0 "an experiment file with series"
+assert_eq "$(grep -o '<figure class="exp-ts-point"[^>]*>' exp_ts.html |
+	sed 's/ data-point="[0-9]*"//' | sort | uniq -c | sed 's/^ *//')" \
+	'2 <figure class="exp-ts-point" data-intervals="4" data-span="2" data-top="5e+08">' \
+	"two charts of four intervals on one frame"
+assert_eq "$(grep -o 'class="ts-dirty"[^/]*data-points="[0-9]*"' exp_ts.html |
+	grep -o '[0-9]*"$' | tr -d '"' | tr '\n' ' ')" "3 3 " \
+	"the dirty line breaks where it was not read"
+assert_file_match exp_ts.html '7 points without a time series here' \
+	"the points without a series are counted"
+assert_file_no_match exp.html '<figure class="exp-ts-point"|id="overtime"' \
+	"no Over time without series"
+
 # --- The table formats.
 run_clyde report --experiment-json exp.json --format text -o -
 expect_rc 0 "--format text"
@@ -173,6 +200,9 @@ check_err '^clyde report: broken\.json:[0-9]+: ' \
 sed 's/"run.seeks": \[/"run.nope": [/' exp.json >unknown.json
 check_err '^clyde report: unknown\.json:[0-9]+: samples of "run.nope", which is not in "metrics"' \
 	report --experiment-json unknown.json -o bad.html
+sed 's/"interval_s": 0.5/"interval_s": 0/' exp_ts.json >badts.json
+check_err '^clyde report: badts\.json:[0-9]+: series of "run.put_block" needs "interval_s", a number above 0' \
+	report --experiment-json badts.json -o bad.html
 check_err '^clyde report: metric "run\.nope": not in the experiment' \
 	report --experiment-json exp.json --metrics run.nope -o bad.html
 check_err '^clyde report: no output file' report --experiment-json exp.json

@@ -4,14 +4,30 @@
  * histograms bucketwise), steadiness (cv, slope), and meminfo's Dirty and
  * Writeback.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include <malloc.h>
+#include <string.h>
+#include <time.h>
 
 #include "core/series.h"
 #include "tap.h"
 
 #define MS 1000000ull
+
+/* Interval k's latency histogram (the packed one, or the working one). */
+static const struct clyde_hist *lat_of(const struct clyde_series *s, size_t k)
+{
+	static struct clyde_hist h[4];
+	static unsigned next;
+	struct clyde_hist *o = &h[next++ % 4];
+
+	clyde_series_lat(s, k, o);
+	return o;
+}
 
 static int mem_calls;
 
@@ -39,14 +55,16 @@ static void test_record(void)
 	clyde_series_end(&s, 1420 * MS);
 	CHECK(s.n == 5);
 	CHECK(s.iv[0].ops == 10 && s.iv[0].bytes == 10 * 4096);
-	CHECK(clyde_hist_count(s.iv[0].lat) == 10);
-	CHECK(clyde_hist_max(s.iv[0].lat) == 59);
-	CHECK(clyde_hist_quantile(s.iv[0].lat, 0.5) == 54);
+	CHECK(clyde_hist_count(lat_of(&s, 0)) == 10);
+	CHECK(clyde_hist_max(lat_of(&s, 0)) == 59);
+	CHECK(clyde_hist_quantile(lat_of(&s, 0), 0.5) == 54);
 	CHECK(s.iv[1].ops == 0 && s.iv[2].ops == 0);
-	CHECK(s.iv[3].ops == 1 && clyde_hist_max(s.iv[3].lat) == 7000);
+	CHECK(s.iv[3].ops == 1 && clyde_hist_max(lat_of(&s, 3)) == 7000);
 	CHECK(s.iv[4].ops == 0);
-	/* Memory is read once per interval entered, not per operation. */
-	CHECK(mem_calls == 2);
+	/* Without a sampler, memory is read once per interval entered, not
+	 * per operation, and at the end for a last interval without. */
+	CHECK(mem_calls == 3);
+	CHECK(s.iv[4].dirty_bytes == 3000);
 	CHECK(s.iv[0].dirty_bytes == 1000 && s.iv[0].writeback_bytes == 10);
 	CHECK(s.iv[1].dirty_bytes == -1);
 	CHECK(s.iv[3].dirty_bytes == 2000);
@@ -62,7 +80,7 @@ static void test_record(void)
 	s.iv[3].ops = 1;
 	/* No latency: counted only. */
 	clyde_series_add(&s, 1405 * MS, CLYDE_SERIES_NO_LAT, 8192, 8192);
-	CHECK(s.iv[4].ops == 8192 && clyde_hist_count(s.iv[4].lat) == 0);
+	CHECK(s.iv[4].ops == 8192 && clyde_hist_count(lat_of(&s, 4)) == 0);
 	clyde_series_release(&s);
 	CHECK(s.n == 0 && s.iv == NULL);
 
@@ -106,12 +124,12 @@ static void test_merge(void)
 	CHECK(m.iv[2].ops == a.iv[2].ops);
 	/* Bucketwise: the merged interval 0 is the histogram of all its
 	 * operations, so its quantiles are those of the union. */
-	CHECK(clyde_hist_count(m.iv[0].lat) == clyde_hist_count(&all));
-	CHECK(clyde_hist_quantile(m.iv[0].lat, 0.99) ==
+	CHECK(clyde_hist_count(lat_of(&m, 0)) == clyde_hist_count(&all));
+	CHECK(clyde_hist_quantile(lat_of(&m, 0), 0.99) ==
 	      clyde_hist_quantile(&all, 0.99));
-	CHECK(clyde_hist_quantile(m.iv[0].lat, 0.5) ==
+	CHECK(clyde_hist_quantile(lat_of(&m, 0), 0.5) ==
 	      clyde_hist_quantile(&all, 0.5));
-	CHECK(clyde_hist_max(m.iv[0].lat) == clyde_hist_max(&all));
+	CHECK(clyde_hist_max(lat_of(&m, 0)) == clyde_hist_max(&all));
 	CHECK(m.end_ns == 30 * MS);
 	{
 		struct clyde_series c;
@@ -194,8 +212,266 @@ static void test_meminfo(void)
 	CHECK(d >= 0 && w >= 0);
 }
 
+/* A latency spread like a device's: 50 us .. 5 ms, deterministic. */
+static uint64_t spread(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return 50000 + ((*x >> 33) % 1000) * ((*x >> 13) % 5000);
+}
+
+/*
+ * The bound: memory per interval is the packed histogram's, not 20 KiB,
+ * and a long series stays within its budget by merging pairs of
+ * intervals, exactly.  Measured as the heap's growth (glibc's mallinfo2),
+ * so that the old layout (a full histogram per interval) fails it too.
+ */
+static void test_bound(void)
+{
+	enum {
+		NIV = 6000,
+		OPS = 200,
+		NREF = 8
+	};
+	struct clyde_series s;
+	struct clyde_hist *all = malloc(sizeof(*all)),
+			  *ref = malloc(NREF * sizeof(*ref)),
+			  *h = malloc(sizeof(*h));
+	size_t heap0 = mallinfo2().uordblks, heap_early = 0;
+	uint64_t x = 1, ops = 0, f;
+
+	clyde_hist_init(all);
+	for (int i = 0; i < NREF; i++)
+		clyde_hist_init(&ref[i]);
+	clyde_series_init(&s, 1000 * MS, NULL, NULL);
+	clyde_series_start(&s, 0);
+	for (uint64_t k = 0; k < NIV; k++) {
+		for (int i = 0; i < OPS; i++) {
+			uint64_t l = spread(&x);
+
+			clyde_series_add(&s, k * 1000 * MS + (uint64_t)i * MS,
+					 l, 4096, 1);
+			clyde_hist_record(all, l);
+			if (k < NREF)
+				clyde_hist_record(&ref[k], l);
+		}
+		if (k == 499) {
+			heap_early = mallinfo2().uordblks - heap0;
+			CHECK(s.interval_ns == 1000 * MS); /* not merged yet */
+		}
+	}
+	clyde_series_end(&s, NIV * 1000 * MS);
+	{
+		size_t grown = mallinfo2().uordblks - heap0;
+
+		printf("# heap: %zu B/interval over 500, %zu B for %d intervals "
+		       "(%zu merged); series_bytes %zu\n",
+		       heap_early / 500, grown, NIV,
+		       (size_t)(s.interval_ns / s.base_ns),
+		       clyde_series_bytes(&s));
+		/* A histogram per interval would be 20 KiB each. */
+		CHECK(heap_early / 500 < 2048);
+		CHECK(grown < 2 * CLYDE_SERIES_BUDGET + 64 * 1024);
+		CHECK(clyde_series_bytes(&s) <
+		      2 * CLYDE_SERIES_BUDGET + 64 * 1024);
+	}
+	/* Merged in pairs: interval_ns is base times a power of two, and
+	 * each interval is exactly the union of the ones it took. */
+	f = s.interval_ns / s.base_ns;
+	CHECK(s.base_ns == 1000 * MS && f >= 2 && f <= NREF &&
+	      (f & (f - 1)) == 0);
+	CHECK(s.n == (NIV + f - 1) / f);
+	CHECK(clyde_series_dur(&s, 0) == s.interval_ns);
+	for (size_t k = 0; k < s.n; k++)
+		ops += s.iv[k].ops;
+	CHECK(ops == (uint64_t)NIV * OPS);
+	CHECK(s.iv[0].ops == f * OPS && s.iv[0].bytes == f * OPS * 4096);
+	for (uint64_t i = 1; i < f && f <= NREF; i++)
+		clyde_hist_merge(&ref[0], &ref[i]);
+	clyde_series_lat(&s, 0, h);
+	CHECK(clyde_hist_count(h) == f * OPS);
+	CHECK(!memcmp(h, &ref[0], sizeof(*h)));
+	CHECK(clyde_hist_quantile(h, 0.99) ==
+	      clyde_hist_quantile(&ref[0], 0.99));
+	{
+		struct clyde_hist *u = malloc(sizeof(*u));
+
+		clyde_hist_init(u);
+		for (size_t k = 0; k < s.n; k++) {
+			clyde_series_lat(&s, k, h);
+			clyde_hist_merge(u, h);
+		}
+		CHECK(!memcmp(u, all, sizeof(*u)));
+		free(u);
+	}
+	clyde_series_release(&s);
+	CHECK(s.interval_ns == 1000 * MS);
+	free(all);
+	free(ref);
+	free(h);
+}
+
+/* Counts only (no latency, nothing packed): the number of intervals is
+ * bounded too, which bounds the JSON. */
+static void test_max_intervals(void)
+{
+	struct clyde_series s;
+	uint64_t ops = 0;
+
+	clyde_series_init(&s, 10 * MS, NULL, NULL);
+	clyde_series_start(&s, 0);
+	for (uint64_t k = 0; k < 20000; k++)
+		clyde_series_add(&s, k * 10 * MS + 1, CLYDE_SERIES_NO_LAT, 1,
+				 1);
+	clyde_series_end(&s, 20000 * 10 * MS);
+	CHECK(s.n <= CLYDE_SERIES_MAX_INTERVALS && s.n == 5000);
+	CHECK(s.interval_ns == 40 * MS && s.base_ns == 10 * MS);
+	for (size_t k = 0; k < s.n; k++)
+		ops += s.iv[k].ops;
+	CHECK(ops == 20000 && s.iv[17].ops == 4);
+	clyde_series_release(&s);
+}
+
+/* Packing is exact, also for clamped values and a 128-bit sum. */
+static void test_pack(void)
+{
+	struct clyde_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	uint8_t *p;
+	uint32_t len;
+
+	clyde_hist_init(a);
+	CHECK(clyde_series_pack(a, &p, &len) == 0 && !p && len == 0);
+	clyde_hist_record(a, 0);
+	clyde_hist_record(a, 127);
+	clyde_hist_record_n(a, 1000000, 3);
+	clyde_hist_record_n(a, UINT64_MAX / 2, 4); /* clamped, sum > 2^64 */
+	CHECK(clyde_series_pack(a, &p, &len) == 0 && p && len > 0);
+	clyde_hist_init(b);
+	clyde_series_unpack(p, len, b);
+	CHECK(!memcmp(a, b, sizeof(*a)));
+	clyde_series_unpack(p, len, b); /* adds */
+	clyde_hist_merge(a, a);
+	CHECK(!memcmp(a, b, sizeof(*a)));
+	free(p);
+	free(a);
+	free(b);
+}
+
+/* Streams merged at different intervals: the finer goes into the
+ * coarser's, exactly. */
+static void test_merge_coarse(void)
+{
+	struct clyde_series a, b, m;
+
+	clyde_series_init(&a, 10 * MS, NULL, NULL);
+	clyde_series_init(&b, 10 * MS, NULL, NULL);
+	clyde_series_init(&m, 10 * MS, NULL, NULL);
+	clyde_series_start(&a, 0);
+	clyde_series_start(&b, 0);
+	for (uint64_t i = 0; i < 80; i++) {
+		clyde_series_add(&a, i * MS, 1000 + i, 1, 1);
+		clyde_series_add(&b, i * MS, 2000 + i, 2, 1);
+	}
+	clyde_series_end(&a, 80 * MS);
+	clyde_series_end(&b, 80 * MS);
+	CHECK(clyde_series_coarsen(&b, 40 * MS) == 0);
+	CHECK(b.n == 2 && b.iv[0].ops == 40 && b.iv[1].bytes == 80);
+	CHECK(clyde_series_coarsen(&b, 30 * MS) == 0); /* coarser already */
+	CHECK(clyde_series_coarsen(&a, 30 * MS) == -EINVAL);
+	CHECK(clyde_series_merge(&m, &a) == 0);
+	CHECK(clyde_series_merge(&m, &b) == 0);
+	CHECK(m.interval_ns == 40 * MS && m.n == 2);
+	CHECK(m.iv[0].ops == 80 && m.iv[1].bytes == 40 + 80);
+	CHECK(clyde_hist_count(lat_of(&m, 1)) == 80);
+	CHECK(clyde_hist_min(lat_of(&m, 1)) == 1040);
+	CHECK(clyde_hist_max(lat_of(&m, 1)) == 2079);
+	clyde_series_release(&a);
+	clyde_series_release(&b);
+	clyde_series_release(&m);
+}
+
+static uint64_t mono(void *arg)
+{
+	struct timespec t;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
+static int sampled;
+
+static void count_mem(void *arg, int64_t *dirty, int64_t *wb)
+{
+	(void)arg;
+	*dirty = 4096 * __atomic_add_fetch(&sampled, 1, __ATOMIC_RELAXED);
+	*wb = 1;
+}
+
+/*
+ * A stall: nothing completes for six intervals, yet every interval has
+ * its dirty and writeback figures, from the sampler thread.  Without it
+ * (memory read when a completion enters an interval) the stalled
+ * intervals had none, exactly where the write-back cliff is.
+ */
+static void test_sampler_stall(void)
+{
+	struct clyde_series_sampler sm;
+	struct clyde_series s;
+	uint64_t t0;
+	size_t missing = 0;
+
+	clyde_series_sampler_start(&sm, 40 * MS, mono, NULL, count_mem, NULL);
+	CHECK(sm.running);
+	clyde_series_init(&s, 40 * MS, clyde_series_meminfo, NULL);
+	s.sampler = &sm;
+	t0 = mono(NULL);
+	clyde_series_start(&s, t0);
+	clyde_series_add(&s, mono(NULL), 10, 4096, 1);
+	sleep_ms(250); /* the stall */
+	clyde_series_add(&s, mono(NULL), 250 * MS, 4096, 1);
+	sleep_ms(30);
+	clyde_series_end(&s, mono(NULL));
+	clyde_series_sampler_stop(&sm);
+	CHECK(s.n >= 7);
+	for (size_t k = 0; k < s.n; k++) {
+		if (s.iv[k].dirty_bytes <= 0 || s.iv[k].writeback_bytes < 0) {
+			printf("# interval %zu: no dirty figure\n", k);
+			missing++;
+		}
+		/* Samples in order: each interval's is a later one. */
+		if (k && k + 1 < s.n &&
+		    s.iv[k].dirty_bytes <= s.iv[k - 1].dirty_bytes) {
+			printf("# interval %zu: not a later sample\n", k);
+			missing++;
+		}
+	}
+	printf("# %zu intervals, %d samples, %zu without\n", s.n, sampled,
+	       missing);
+	CHECK(missing == 0);
+	/* Only two intervals saw a completion. */
+	CHECK(s.iv[1].ops == 0 && s.iv[3].ops == 0);
+	clyde_series_release(&s);
+
+	/* Interval 0: no thread, nothing to stop. */
+	clyde_series_sampler_start(&sm, 0, mono, NULL, count_mem, NULL);
+	CHECK(!sm.running);
+	clyde_series_sampler_stop(&sm);
+}
+
 int main(void)
 {
+	test_pack();
+	test_bound();
+	test_max_intervals();
+	test_merge_coarse();
+	test_sampler_stall();
 	test_record();
 	test_merge();
 	test_steady();
