@@ -424,49 +424,6 @@ static int show_table(struct clyde_ctx *ctx, struct clyde_history *h,
 	return 0;
 }
 
-/* Split stored defines ("A=1\nB=2") into a vector (pointing into text). */
-static char **split_defines(char *text, size_t *n)
-{
-	char **v = calloc(strlen(text) / 2 + 2, sizeof(char *)), *save = NULL;
-
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (char *t = strtok_r(text, "\n", &save); t;
-	     t = strtok_r(NULL, "\n", &save))
-		v[(*n)++] = t;
-	return v;
-}
-
-/*
- * The `metrics =` of a stored experiment's file (malloc'ed), or NULL:
- * none, or the file cannot be read back (the table then shows the default
- * columns, and --show says what is wrong with the id itself).
- */
-static char *file_metrics(struct clyde_history *h, const char *id)
-{
-	struct clyde_exp_info info;
-	struct clyde_sweep s;
-	struct clyde_ctx quiet;
-	char **defs = NULL, *out = NULL;
-	size_t nd = 0;
-
-	clyde_ctx_init(&quiet);
-	memset(&info, 0, sizeof(info));
-	if (clyde_exp_store_get(&quiet, h, id, &info) == 0 &&
-	    (defs = split_defines(info.defines, &nd)) != NULL &&
-	    clyde_sweep_parse(&quiet, info.file, info.text, strlen(info.text),
-			      defs, nd, &s) == 0) {
-		out = s.metrics;
-		s.metrics = NULL;
-		clyde_sweep_release(&s);
-	}
-	free(defs);
-	clyde_exp_info_release(&info);
-	clyde_ctx_release(&quiet);
-	return out;
-}
-
 static int open_history(struct clyde_ctx *ctx, const char *db, bool create,
 			struct clyde_history **h)
 {
@@ -778,7 +735,7 @@ int clyde_cmd_sweep(int argc, char **argv)
 	struct clyde_sweep s;
 	struct clyde_history *h = NULL;
 	struct clyde_exp_info info;
-	char *text = NULL, **defs = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	int status = CLYDE_EXIT_OK, rc;
 
@@ -806,8 +763,10 @@ int clyde_cmd_sweep(int argc, char **argv)
 				status = CLYDE_EXIT_USAGE;
 			}
 		} else {
-			char *fm = cli.metrics ? NULL :
-						 file_metrics(h, cli.show);
+			char *fm =
+				cli.metrics ?
+					NULL :
+					clyde_sweep_stored_metrics(h, cli.show);
 
 			if (show_table(&ctx, h, cli.show,
 				       cli.metrics ? cli.metrics : fm,
@@ -821,8 +780,6 @@ int clyde_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (cli.resume) {
-		size_t nd = 0;
-
 		if (open_history(&ctx, cli.db, false, &h) < 0) {
 			status = CLYDE_EXIT_USAGE;
 			goto out;
@@ -833,11 +790,8 @@ int clyde_cmd_sweep(int argc, char **argv)
 			status = CLYDE_EXIT_USAGE;
 			goto out;
 		}
-		defs = split_defines(info.defines, &nd);
 		cli.file = info.file;
-		rc = defs ? clyde_sweep_parse(&ctx, info.file, info.text,
-					      strlen(info.text), defs, nd, &s) :
-			    -ENOMEM;
+		rc = clyde_sweep_parse_stored(&ctx, &info, &s);
 		if (rc < 0) {
 			fprintf(stderr, "clyde sweep: %s\n",
 				clyde_errmsg(&ctx));
@@ -888,7 +842,6 @@ out:
 	clyde_sweep_release(&s);
 	clyde_history_close(h);
 	clyde_exp_info_release(&info);
-	free(defs);
 	free(text);
 	free(cli.defines);
 	clyde_ctx_release(&ctx);

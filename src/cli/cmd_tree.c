@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -479,18 +478,6 @@ static void after_phase(void *arg, enum clyde_tree_phase p,
 			(double)r->elapsed_ns / 1e9);
 }
 
-/* Walks hold one descriptor per level and per queued directory: allow as
- * many as the hard limit lets. */
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 /* The run's JSON document in memory, for the history.  NULL on failure. */
 static char *json_doc(const struct clyde_tree_run *run, size_t *len,
 		      const struct clyde_dist *dist)
@@ -612,7 +599,7 @@ int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 
 	clyde_ctx_init(&ctx);
 	ctx.interrupted = clyde_cli_catch_signals();
-	raise_nofile();
+	clyde_tree_raise_nofile();
 	pr.ctx = &ctx;
 	pr.rd = rd;
 	if (dist)

@@ -110,49 +110,12 @@ FILE *clyde_cli_outputs_file(struct clyde_cli_outputs *o,
 	return o->open[which] ? o->file[which].f : NULL;
 }
 
-/* Copy the file at path (when there is one) to f, ending with a line
- * end.  Returns the number of bytes copied, or -1 with errno set. */
-static long long copy_old(const char *path, FILE *f)
-{
-	char buf[65536];
-	struct stat st;
-	long long total = 0;
-	size_t n;
-	int last = '\n';
-	FILE *in = fopen(path, "re");
-
-	if (!in)
-		return errno == ENOENT ? 0 : -1;
-	/* The file keeps its mode across the rename. */
-	if (fstat(fileno(in), &st) == 0)
-		(void)fchmod(fileno(f), st.st_mode & 07777);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (fwrite(buf, 1, n, f) != n) {
-			fclose(in);
-			return -1;
-		}
-		total += (long long)n;
-		last = buf[n - 1];
-	}
-	if (ferror(in)) {
-		fclose(in);
-		errno = EIO;
-		return -1;
-	}
-	fclose(in);
-	if (last != '\n' && fputc('\n', f) == EOF)
-		return -1;
-	return total;
-}
-
 int clyde_cli_outputs_csv_begin(struct clyde_cli_outputs *o, bool *header)
 {
 	struct clyde_outfile *csv = &o->file[CLYDE_CLI_OUT_CSV];
 	/* Appending, safely: the old lines and the new one go to the
 	 * temporary file, which then replaces the old file. */
-	long long old = csv->is_stdout ?
-				0 :
-				copy_old(o->path[CLYDE_CLI_OUT_CSV], csv->f);
+	long long old = csv->is_stdout ? 0 : clyde_outfile_copy_old(csv);
 
 	*header = old == 0;
 	return old < 0 ? -errno : 0;

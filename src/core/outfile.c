@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -243,4 +244,39 @@ int clyde_outdest_commit(struct clyde_outdest *d, const char *doc, size_t len)
 bool clyde_outdest_atomic(const struct clyde_outdest *d)
 {
 	return d->fd < 0 && strcmp(d->path, "-");
+}
+
+long long clyde_outfile_copy_old(struct clyde_outfile *o)
+{
+	const char *path = o->path;
+	FILE *f = o->f;
+	char buf[65536];
+	struct stat st;
+	long long total = 0;
+	size_t n;
+	int last = '\n';
+	FILE *in = fopen(path, "re");
+
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	/* The file keeps its mode across the rename. */
+	if (fstat(fileno(in), &st) == 0)
+		(void)fchmod(fileno(f), st.st_mode & 07777);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, f) != n) {
+			fclose(in);
+			return -1;
+		}
+		total += (long long)n;
+		last = buf[n - 1];
+	}
+	if (ferror(in)) {
+		fclose(in);
+		errno = EIO;
+		return -1;
+	}
+	fclose(in);
+	if (last != '\n' && fputc('\n', f) == EOF)
+		return -1;
+	return total;
 }

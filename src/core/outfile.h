@@ -62,6 +62,14 @@ int clyde_outfile_commit(struct clyde_outfile *o);
  * on a committed, aborted or zeroed outfile. */
 void clyde_outfile_abort(struct clyde_outfile *o);
 
+/*
+ * Appending through the temporary file: copy what the destination holds now
+ * (when it exists) into o's temporary file, ending with a line end, and give
+ * the temporary file the destination's mode.  Returns the number of bytes
+ * copied (0 when there is no file yet), or -1 with errno set.
+ */
+long long clyde_outfile_copy_old(struct clyde_outfile *o);
+
 /* Convenience: write buf[0..len) to path atomically.  0 or -errno. */
 int clyde_outfile_write_all(const char *path, const void *buf, size_t len);
 

@@ -198,4 +198,21 @@ bool clyde_sweep_adaptive(const struct clyde_sweep *s);
 int clyde_sweep_dry_run(struct clyde_ctx *ctx, struct clyde_sweep *s,
 			FILE *out);
 
+struct clyde_exp_info;
+struct clyde_history;
+
+/*
+ * Parse the file of a stored experiment again, from the text and --define
+ * values the history holds (info->defines is split in place).  Returns 0,
+ * or a negative value with the message in ctx.
+ */
+int clyde_sweep_parse_stored(struct clyde_ctx *ctx, struct clyde_exp_info *info,
+			     struct clyde_sweep *s);
+
+/*
+ * The `metrics =` of stored experiment `id` (malloc'ed), or NULL: none, or
+ * the file cannot be read back (a table then shows the default columns).
+ */
+char *clyde_sweep_stored_metrics(struct clyde_history *h, const char *id);
+
 #endif

@@ -387,3 +387,13 @@ int clyde_tree_check_existing(const char *dir, char *err, size_t len)
 	close(fd);
 	return 0;
 }
+
+void clyde_tree_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}

@@ -213,6 +213,11 @@ struct clyde_tree_hooks {
  */
 int clyde_tree_check_existing(const char *dir, char *err, size_t len);
 
+/* Walks hold one descriptor per level and per queued directory: raise the
+ * process's soft limit on open files to its hard limit (the command calls
+ * it once, before any phase). */
+void clyde_tree_raise_nofile(void);
+
 /*
  * Run the phases of cfg.  With cfg->existing the tree is walked where it
  * is and `scratch` may be NULL (nothing is written anywhere); otherwise
