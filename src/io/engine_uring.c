@@ -146,6 +146,8 @@ static int uring_commit(struct clyde_engine *e)
 	uint64_t now = clyde_engine_stamp(e);
 	unsigned left = u->npending;
 
+	e->now_ns = now;
+
 	for (unsigned i = 0; i < u->npending; i++)
 		u->pending[i]->submit_ns = now;
 	while (left) {
@@ -172,6 +174,7 @@ static unsigned reap(struct clyde_engine *e, unsigned max,
 	if (!n)
 		return 0;
 	now = clyde_engine_stamp(e);
+	e->now_ns = now;
 	for (unsigned i = 0; i < n; i++) {
 		struct clyde_io_req *r = io_uring_cqe_get_data(u->cqes[i]);
 

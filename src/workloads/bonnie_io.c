@@ -445,6 +445,7 @@ static int block_test(struct clyde_worker *w, enum block_mode mode)
 		ret = finish(w, &e, b.fd, mode != BLOCK_READ);
 	}
 	w->span->inflight_max = e.max_inflight;
+	w->span->inflight_mean = clyde_engine_mean_inflight(&e);
 	clyde_engine_release(&e);
 	slots_free(slots);
 	return ret;
@@ -496,6 +497,7 @@ struct seeker {
 	struct clyde_series series; /* this seeker's; merged likewise */
 	bool cut;		    /* --stonewall's deadline ended it early */
 	unsigned inflight_max;	    /* its engine's (io/engine.h) */
+	double inflight_mean;	    /* clyde_engine_mean_inflight() */
 	int ret;
 };
 
@@ -623,6 +625,7 @@ static void *seeker_main(void *arg)
 	clyde_cpu_since(&cpu0, &s->cpu_user_ns, &s->cpu_sys_ns);
 	s->end_ns = clyde_now(w->ctx);
 	s->inflight_max = e.max_inflight;
+	s->inflight_mean = clyde_engine_mean_inflight(&e);
 	clyde_engine_release(&e);
 	return NULL;
 }
@@ -730,6 +733,7 @@ int clyde_test_seeks(struct clyde_worker *w)
 		w->span->stonewalled |= s[i].cut;
 		if (s[i].inflight_max > w->span->inflight_max)
 			w->span->inflight_max = s[i].inflight_max;
+		w->span->inflight_mean += s[i].inflight_mean / (double)n;
 		/* The seekers did the worker's work: their CPU is its CPU. */
 		w->span->cpu_user_ns += s[i].cpu_user_ns;
 		w->span->cpu_sys_ns += s[i].cpu_sys_ns;

@@ -86,7 +86,10 @@ t = {x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
 for n in ("put_block", "rewrite", "get_block", "seeks"):
     print(("ok" if t[n]["inflight_max"] == 1 and t[n]["workers"][0]["inflight_max"] == 1 else "FAIL"),
           n, "on psync: inflight_max 1 (%s)" % t[n]["inflight_max"])
+    print(("ok" if t[n]["inflight_mean"] == 1 else "FAIL"),
+          n, "on psync: inflight_mean 1 (%s)" % t[n]["inflight_mean"])
 print(("ok" if t["putc"]["inflight_max"] is None else "FAIL"), "a test that did not run: inflight_max null")
+print(("ok" if t["putc"]["inflight_mean"] is None else "FAIL"), "a test that did not run: inflight_mean null")
 PY
 
 # io_uring: where it cannot run, the refusal is one line, then a skip.
@@ -139,6 +142,10 @@ for n, ops in (("put_block", 512), ("rewrite", 512), ("get_block", 512),
     # keeps fewer requests in flight than asked is caught here.
     print(("ok" if t["inflight_max"] == 32 else "FAIL"),
           n, "had 32 requests in flight at once (%s)" % t["inflight_max"])
+    # How full the queue was kept: a mean, measured, never above the most.
+    m = t["inflight_mean"]
+    print(("ok" if isinstance(m, (int, float)) and 1 <= m <= 32 else "FAIL"),
+          n, "mean in flight between 1 and 32 (%s)" % m)
 PY
 assert_empty_dir "$d" "-d is left empty"
 done_testing
