@@ -65,7 +65,7 @@
 # (128) or virtio (254) takes, and is split.  With -N, or when not root,
 # fio keeps ordinary pages and clyde falls back to transparent huge pages,
 # and the sequential figures are not comparable (on the machine of
-# docs/benchmarks.md fio's were a third of clyde's on the loop device).
+# docs/benchmarks-history.md fio's were a third of clyde's on the loop device).
 # Each clyde JSON records its buffers' pages (config.buffer_pages); the
 # summary names the runs that did not have the pool's.
 #
@@ -78,7 +78,7 @@
 # Output: the machine, then per target a table of medians (clyde, fio,
 # clyde/fio, the range of the per-repeat ratios, the target, a verdict).
 # The machine these figures come from is shared and noisy: quote medians
-# and ratios, never a single run (docs/benchmarks.md).
+# and ratios, never a single run (docs/benchmarks-history.md).
 set -euo pipefail
 
 usage() {
