@@ -124,6 +124,13 @@ most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace" |
 	sort -n | tail -n 1)
 assert_match "${most:-0}" '^([2-9]|[1-9][0-9]+)$' \
 	"io_uring_enter submitted several requests at once (most: ${most:-none})"
+# Every submitting call also runs the completions already due, as fio's
+# commit does (IORING_ENTER_GETEVENTS; without it, under DEFER_TASKRUN they
+# waited for the next call): no io_uring_enter submits with flags 0.
+nsub=$(grep -cE 'io_uring_enter\([0-9]+, [1-9][0-9]*, ' "$T/strace.run" || true)
+nbare=$(grep -cE 'io_uring_enter\([0-9]+, [1-9][0-9]*, [0-9]+, 0,' "$T/strace.run" || true)
+assert_match "$nsub" '^[1-9][0-9]*$' "io_uring_enter submitted ($nsub calls)"
+assert_eq "$nbare" 0 "every submitting io_uring_enter asks for the completions due (GETEVENTS)"
 line=$(grep -E '^1\.98,' "$T/out") || fail "no CSV line"
 assert_eq "$(csv_nfields "$line")" 50 "the CSV line keeps 50 fields"
 run_checker "$T/u.json" <<'PY'
