@@ -296,6 +296,7 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 # (target, metric) -> side -> repeat -> value
 vals = {}
 small = []  # clyde runs whose buffers were not the pool's huge pages, as fio's
+depth = {}  # target -> side -> [randread32 queue fill per repeat]
 
 def put(target, metric, side, rep, v):
 	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
@@ -321,6 +322,14 @@ for side, target, test, rep, path in rows:
 		put(target, test, side, rep, mibs)
 	if test == "randread32" and ops:
 		put(target, "cpu32", side, rep, cpu / ops / 1e3)
+	# How full each kept the queue at depth 32: clyde's measured mean in
+	# flight (null in results from before it existed), fio's share of
+	# submissions that found 32 in flight.
+	if test == "randread32":
+		if side == "clyde" and t.get("inflight_mean") is not None:
+			depth.setdefault(target, {}).setdefault("clyde", []).append(t["inflight_mean"])
+		elif side == "fio":
+			depth.setdefault(target, {}).setdefault("fio", []).append(j["iodepth_level"].get("32", 0.0))
 
 METRICS = [
 	("randread32", "randread 4k d32 io_uring  IOPS", ">=0.95", lambda r: r >= 0.95),
@@ -350,6 +359,13 @@ for target in targets:
 		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,
 		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
 		      want, "ok" if okf(ratio) else "MISSED"))
+	d = depth.get(target, {})
+	if d.get("clyde") or d.get("fio"):
+		c, f = d.get("clyde", []), d.get("fio", [])
+		print("note: mean in flight at d32, clyde (inflight_mean, of 32): %s; "
+		      "fio submissions that found 32 in flight: %s"
+		      % ("median %.2f (%.2f-%.2f)" % (statistics.median(c), min(c), max(c)) if c else "not recorded",
+		         "median %.1f%% (%.1f-%.1f%%)" % (statistics.median(f), min(f), max(f)) if f else "not recorded"))
 	print()
 if small:
 	print("note: clyde's buffers were not the pool's huge pages in: " + ", ".join(small))
