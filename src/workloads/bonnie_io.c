@@ -225,6 +225,11 @@ perchar_loop(struct clyde_worker *w, int fd, bool write, uint64_t start,
 	const long nr = write ? SYS_pwrite64 : SYS_pread64;
 	uint64_t n = clyde_bonnie_perchar_bytes(w->cfg),
 		 chunk = w->cfg->io_chunk, i = 0;
+	/* The write's bytes are read in place from the generator's block
+	 * (clyde_pattern_take), avail of them left at p. */
+	const unsigned char *p = NULL;
+	unsigned avail = 0;
+	unsigned char c = 0;
 	int ret = 0;
 
 	while (i < n && !ret) {
@@ -232,17 +237,23 @@ perchar_loop(struct clyde_worker *w, int fd, bool write, uint64_t start,
 
 		for (; i < end; i++) {
 			/* The byte is made before the clock starts: an
-			 * operation's latency is its system call. */
-			unsigned char c = write ? clyde_pattern_byte(&w->pat) :
-						  0;
+			 * operation's latency is its system call.  The kernel
+			 * only reads a write's byte. */
+			unsigned char *b = &c;
 			ssize_t k;
 
+			if (write) {
+				if (!avail)
+					p = clyde_pattern_take(&w->pat, &avail);
+				b = (unsigned char *)(uintptr_t)p++;
+				avail--;
+			}
 			if (i & (CLYDE_PERCHAR_SAMPLE - 1)) {
-				k = perchar_call(nr, fd, &c, i);
+				k = perchar_call(nr, fd, b, i);
 			} else {
 				uint64_t t0 = clyde_now(w->ctx);
 
-				k = perchar_call(nr, fd, &c, i);
+				k = perchar_call(nr, fd, b, i);
 				clyde_worker_op(w, t0, 0);
 			}
 			if (__builtin_expect(k != 1, 0)) {
