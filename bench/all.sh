@@ -31,14 +31,14 @@
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
 #
-#   engine   bench/engine_fio.sh -r 5 -s 4g -R 300000 -P 8192: clyde dev
+#   engine   bench/engine_fio.sh -r 4 -s 4g -R 300000 -P 8192: clyde dev
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
 #            randread 4k depth 1 psync, CPU per I/O
-#   direct   bench/fio_compare.sh -D -n 5 -S 16384 DIR 256m: clyde -D's
+#   direct   bench/fio_compare.sh -D -n 4 -S 16384 DIR 256m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1
-#   io-md    bench/ior_mdtest.sh -n 5 -s 1024 -F 4: 4 ranks, O_DIRECT 1 MiB
+#   io-md    bench/ior_mdtest.sh -n 4 -s 1024 -F 4: 4 ranks, O_DIRECT 1 MiB
 #            file per process against IOR (both timing definitions: IOR's
 #            own, which includes open and close, and clyde's), 4096 files
 #            per rank in unique directories against mdtest
@@ -62,7 +62,18 @@
 # still run.  At the end: the summary table (issue 21's rows: medians,
 # ratio clyde/peer, per-repeat ratios, target, verdict), each step's own
 # output, the machine and the load average at the start and at the end.
-# About 15-20 minutes on the 2-CPU VM of docs/benchmarks.md when quiet.
+# Duration: a dry estimate (runs x sizes at the rates this 2-CPU VM showed
+# when quiet, docs/benchmarks-history.md) is about 18 minutes from a fresh
+# clone: build ~1.5, engine ~3.5 (4 repeats x 2 targets x 2 tools x (4 GiB
+# written, 2 x 4 GiB read, 300000 + 8192 random reads)), direct ~1.5
+# (4 x 2 tools x 4 passes over 256 MiB in 8 KiB direct requests + 16384
+# seeks), io-md ~1.1 and md-sync ~0.4 (4 x 2 tools x 8 GiB of 1 MiB direct
+# I/O; 4 x 16384 files x 3 phases), wall ~2.8 (3 x 2 tools x 128k files x
+# 6 tests), perchar ~1 (3 x 2 tools x 4 Mi calls each way + 64 MiB of
+# block tests), cost ~6.5 (9 points x 2 tools x 65536 requests; 16k +
+# 128k + 1M files, clyde's 6 tests and mdtest's 3 phases).  The file
+# tests' rate is the least certain (their creates wait for the journal):
+# at half the rate, wall and cost add about 5 minutes.
 set -euo pipefail
 
 usage() {
@@ -188,10 +199,10 @@ if [ "$QUICK" = 1 ]; then
 	PERCHAR=(-n 2 -s 8 -f 1)
 	COST=(-q)
 else
-	ENGINE=(-r 5 -s 4g -R 300000 -P 8192)
-	DIRECT=(-D -n 5 -S 16384)
+	ENGINE=(-r 4 -s 4g -R 300000 -P 8192)
+	DIRECT=(-D -n 4 -S 16384)
 	DIRECT_SIZE=256m
-	IOMD=(-n 5 -s 1024 -F 4 -p 4)
+	IOMD=(-n 4 -s 1024 -F 4 -p 4)
 	WALL=(-n 3)
 	WALL_FILES=128
 	PERCHAR=(-n 3 -s 64 -f 4)

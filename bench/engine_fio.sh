@@ -65,7 +65,7 @@
 # (128) or virtio (254) takes, and is split.  With -N, or when not root,
 # fio keeps ordinary pages and clyde falls back to transparent huge pages,
 # and the sequential figures are not comparable (on the machine of
-# docs/benchmarks.md fio's were a third of clyde's on the loop device).
+# docs/benchmarks-history.md fio's were a third of clyde's on the loop device).
 # Each clyde JSON records its buffers' pages (config.buffer_pages); the
 # summary names the runs that did not have the pool's.
 #
@@ -78,7 +78,7 @@
 # Output: the machine, then per target a table of medians (clyde, fio,
 # clyde/fio, the range of the per-repeat ratios, the target, a verdict).
 # The machine these figures come from is shared and noisy: quote medians
-# and ratios, never a single run (docs/benchmarks.md).
+# and ratios, never a single run (docs/benchmarks-history.md).
 set -euo pipefail
 
 usage() {
@@ -296,6 +296,7 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 # (target, metric) -> side -> repeat -> value
 vals = {}
 small = []  # clyde runs whose buffers were not the pool's huge pages, as fio's
+depth = {}  # target -> side -> [randread32 queue fill per repeat]
 
 def put(target, metric, side, rep, v):
 	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
@@ -321,6 +322,14 @@ for side, target, test, rep, path in rows:
 		put(target, test, side, rep, mibs)
 	if test == "randread32" and ops:
 		put(target, "cpu32", side, rep, cpu / ops / 1e3)
+	# How full each kept the queue at depth 32: clyde's measured mean in
+	# flight (null in results from before it existed), fio's share of
+	# submissions that found 32 in flight.
+	if test == "randread32":
+		if side == "clyde" and t.get("inflight_mean") is not None:
+			depth.setdefault(target, {}).setdefault("clyde", []).append(t["inflight_mean"])
+		elif side == "fio":
+			depth.setdefault(target, {}).setdefault("fio", []).append(j["iodepth_level"].get("32", 0.0))
 
 METRICS = [
 	("randread32", "randread 4k d32 io_uring  IOPS", ">=0.95", lambda r: r >= 0.95),
@@ -350,6 +359,13 @@ for target in targets:
 		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,
 		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
 		      want, "ok" if okf(ratio) else "MISSED"))
+	d = depth.get(target, {})
+	if d.get("clyde") or d.get("fio"):
+		c, f = d.get("clyde", []), d.get("fio", [])
+		print("note: mean in flight at d32, clyde (inflight_mean, of 32): %s; "
+		      "fio submissions that found 32 in flight: %s"
+		      % ("median %.2f (%.2f-%.2f)" % (statistics.median(c), min(c), max(c)) if c else "not recorded",
+		         "median %.1f%% (%.1f-%.1f%%)" % (statistics.median(f), min(f), max(f)) if f else "not recorded"))
 	print()
 if small:
 	print("note: clyde's buffers were not the pool's huge pages in: " + ", ".join(small))

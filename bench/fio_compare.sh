@@ -58,7 +58,7 @@
 #               evidence that both read cold data.
 #               Order matters: clyde's get_block comes after its rewrite,
 #               which read every chunk and wrote it back in place.  On some
-#               machines (the VM of docs/benchmarks.md) a cold read's speed
+#               machines (the VM of docs/benchmarks-history.md) a cold read's speed
 #               depends on what happened just before it: right after a
 #               read-filled page cache of the same size was evicted it ran
 #               2-3 times faster than after a write, at the same device

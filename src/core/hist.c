@@ -98,9 +98,21 @@ void clyde_hist_record_n(struct clyde_hist *h, uint64_t v, uint64_t n)
 	add_sum(h, hi, lo);
 }
 
+/* One value: what clyde_hist_record_n(h, v, 1) does, without the 64x64
+ * multiplication (the sum grows by v).  The per-char tests record one
+ * call in 16 twice (histogram and series): callgrind counted 58
+ * instructions per call through clyde_hist_record_n. */
 void clyde_hist_record(struct clyde_hist *h, uint64_t v)
 {
-	clyde_hist_record_n(h, v, 1);
+	h->counts[clyde_hist_bucket_index(v)]++;
+	h->count++;
+	if (v >= CLYDE_HIST_LIMIT)
+		h->clamped++;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	add_sum(h, 0, v);
 }
 
 void clyde_hist_merge(struct clyde_hist *dst, const struct clyde_hist *src)

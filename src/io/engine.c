@@ -129,6 +129,28 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r)
 	return 0;
 }
 
+/* The number in flight is about to change at the engine's stamp now_ns:
+ * add the interval since the last change to the integral. */
+static void account(struct clyde_engine *e)
+{
+	uint64_t now = e->now_ns;
+
+	if (!now)
+		return;
+	if (e->last_ns && e->inflight && now > e->last_ns) {
+		e->inflight_area += (uint64_t)e->inflight * (now - e->last_ns);
+		e->busy_ns += now - e->last_ns;
+	}
+	e->last_ns = now;
+}
+
+double clyde_engine_mean_inflight(const struct clyde_engine *e)
+{
+	if (!e->ops->commit)
+		return e->max_inflight ? 1.0 : 0.0;
+	return e->busy_ns ? (double)e->inflight_area / (double)e->busy_ns : 0.0;
+}
+
 int clyde_engine_commit(struct clyde_engine *e)
 {
 	int ret;
@@ -138,6 +160,7 @@ int clyde_engine_commit(struct clyde_engine *e)
 	ret = e->ops->commit(e);
 	if (ret < 0)
 		return ret;
+	account(e);
 	e->inflight += e->queued;
 	e->queued = 0;
 	if (e->inflight > e->max_inflight)
@@ -165,6 +188,8 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 					out + n);
 		if (ret < 0)
 			return ret;
+		if (ret)
+			account(e);
 		e->inflight -= (unsigned)ret;
 		n += (unsigned)ret;
 	}

@@ -137,6 +137,18 @@ struct clyde_engine {
 	 * after each commit; 1 for a synchronous engine once it performed a
 	 * request (it performs them one at a time); 0 before any. */
 	unsigned max_inflight;
+	/* How full the queue was kept: the integral over time of the
+	 * requests committed and not yet reaped (request-nanoseconds), and
+	 * the time at least one was (ns), measured between the engine's
+	 * stamps at each commit and each reap.  Their ratio is the mean in
+	 * flight while busy (clyde_engine_mean_inflight); a caller that
+	 * batches its reaping and refilling keeps it below max_inflight by
+	 * the time a freed slot waits to be refilled.  Asynchronous engines
+	 * with a clock only (both stay 0 otherwise). */
+	uint64_t inflight_area;
+	uint64_t busy_ns;
+	uint64_t last_ns; /* the stamp of the last change (0: none yet) */
+	uint64_t now_ns;  /* the engine's latest stamp (engine_uring.c) */
 	char err[160];
 };
 
@@ -195,6 +207,14 @@ int clyde_engine_commit(struct clyde_engine *e);
  */
 int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 			   struct clyde_io_req **out);
+
+/*
+ * The mean number of requests in flight while any was (see inflight_area):
+ * for an asynchronous engine with a clock, from its stamps; 1 for a
+ * synchronous engine that performed a request (one at a time); 0 when it
+ * cannot tell (no clock, or nothing done).
+ */
+double clyde_engine_mean_inflight(const struct clyde_engine *e);
 
 /* The clock reading an engine stamps requests with (0 without a clock). */
 static inline uint64_t clyde_engine_stamp(const struct clyde_engine *e)

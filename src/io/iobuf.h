@@ -22,7 +22,7 @@
  *   - small: ordinary pages.
  * Smaller buffers are ordinary pages aligned to 4096.  On a virtual
  * machine the pool's pages were the faster of the two kinds of huge page
- * (docs/benchmarks.md): the host has them mapped already.
+ * (docs/benchmarks-history.md): the host has them mapped already.
  */
 #ifndef CLYDE_IO_IOBUF_H
 #define CLYDE_IO_IOBUF_H

@@ -236,6 +236,26 @@ void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len)
 	clyde_pattern_fill_impl(g, buf, len, CLYDE_PATTERN_IMPL_AUTO);
 }
 
+const unsigned char *clyde_pattern_take(struct clyde_pattern_gen *g,
+					unsigned *n)
+{
+	static const unsigned char zeros[CLYDE_PATTERN_BLOCK];
+	const unsigned char *p;
+
+	if (g->zeros) {
+		*n = CLYDE_PATTERN_BLOCK;
+		return zeros;
+	}
+	if (g->byte_pos == CLYDE_PATTERN_BLOCK) {
+		impl_fn(clyde_pattern_best_impl())(g->s, g->bytes, 1);
+		g->byte_pos = 0;
+	}
+	p = g->bytes + g->byte_pos;
+	*n = CLYDE_PATTERN_BLOCK - g->byte_pos;
+	g->byte_pos = CLYDE_PATTERN_BLOCK;
+	return p;
+}
+
 unsigned char clyde_pattern_byte_refill(struct clyde_pattern_gen *g)
 {
 	/* The best implementation, as for whole chunks (the same bytes): the

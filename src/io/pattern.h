@@ -67,6 +67,17 @@ static inline unsigned char clyde_pattern_byte(struct clyde_pattern_gen *g)
 	return g->bytes[g->byte_pos++];
 }
 
+/*
+ * The bytes clyde_pattern_byte would give next, in place, for a caller
+ * that takes them one at a time without a call per byte (the per-char
+ * write): a pointer to *n >= 1 of them (what is left of the current block,
+ * or a new block), all marked as taken.  Bytes the caller leaves unused are
+ * skipped: the stream goes on after them.  bonnie++'s pattern gives a
+ * block of zeros.
+ */
+const unsigned char *clyde_pattern_take(struct clyde_pattern_gen *g,
+					unsigned *n);
+
 /* clyde_pattern_fill with a given implementation, for the tests and
  * bench/pattern_cost.c.  Returns -ENOTSUP (and fills nothing) when this
  * build or CPU lacks it. */

@@ -95,6 +95,10 @@ struct clyde_dev_test_result {
 	/* The most requests the engine had in the kernel at once
 	 * (io/engine.h, max_inflight): the depth that ran. */
 	uint32_t inflight_max;
+	/* The mean in flight while any request was (io/engine.h,
+	 * clyde_engine_mean_inflight): how full the queue was kept; 0 when
+	 * not measured. */
+	double inflight_mean;
 	/* Served through a page cache (see clyde_dev_run.memory_reason):
 	 * the figures are memory's, not the device's. */
 	bool from_memory;

@@ -98,6 +98,15 @@ static void inflight_max(struct clyde_jw *w, uint32_t n)
 		clyde_jw_null(w, "inflight_max");
 }
 
+/* How full the queue was kept, or null when not measured. */
+static void inflight_mean(struct clyde_jw *w, double v)
+{
+	if (v > 0)
+		clyde_jw_num(w, "inflight_mean", v, 2);
+	else
+		clyde_jw_null(w, "inflight_mean");
+}
+
 static void json_span(struct clyde_jw *w, unsigned index,
 		      const struct clyde_span *s)
 {
@@ -112,6 +121,7 @@ static void json_span(struct clyde_jw *w, unsigned index,
 	clyde_jw_u64(w, "latency_max_ns", s->latency_max_ns);
 	buffer_pages(w, s->buffer_pages);
 	inflight_max(w, s->inflight_max);
+	inflight_mean(w, s->inflight_mean);
 	clyde_jw_bool(w, "stonewalled", s->stonewalled);
 	clyde_jw_series(w, "series", &s->series);
 	clyde_jw_close(w, '}');
@@ -152,6 +162,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_latency(w, "latency", t->latency, t->latency_sample_every);
 	buffer_pages(w, t->buffer_pages);
 	inflight_max(w, t->inflight_max);
+	inflight_mean(w, t->inflight_mean);
 	json_cache(w, t);
 	clyde_test_io_of_run(r, id, &io);
 	/* The test's write amplification: its own writes on the leaves

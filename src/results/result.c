@@ -91,10 +91,12 @@ int clyde_test_alloc_spans(struct clyde_test_result *t, unsigned n)
 void clyde_test_sum_spans(struct clyde_test_result *t)
 {
 	uint64_t first = UINT64_MAX, last = 0;
+	unsigned nmean = 0;
 
 	t->bytes = t->ops = t->latency_max_ns = 0;
 	t->buffer_pages = CLYDE_IOBUF_NONE;
 	t->inflight_max = 0;
+	t->inflight_mean = 0;
 	clyde_series_release(&t->series);
 	t->series.interval_ns = 0;
 	if (!t->latency) {
@@ -127,11 +129,17 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 							  s->buffer_pages);
 		if (s->inflight_max > t->inflight_max)
 			t->inflight_max = s->inflight_max;
+		if (s->inflight_mean > 0) {
+			t->inflight_mean += s->inflight_mean;
+			nmean++;
+		}
 		if (s->start_ns < first)
 			first = s->start_ns;
 		if (s->end_ns > last)
 			last = s->end_ns;
 	}
+	if (nmean)
+		t->inflight_mean /= nmean;
 	t->elapsed_ns = (t->nworkers && last > first) ? last - first : 0;
 }
 

@@ -85,6 +85,10 @@ struct clyde_span {
 	 * theirs) had in the kernel at once (io/engine.h, max_inflight); 0
 	 * for a test without an engine of its own depth (per-char, files). */
 	uint32_t inflight_max;
+	/* The mean in flight while busy of this worker's engine (its
+	 * seekers': the mean of theirs), clyde_engine_mean_inflight; 0 when
+	 * not measured (no engine depth of its own, or clyde-mpi's ranks). */
+	double inflight_mean;
 	/* What completed in each --log-interval of this worker's window
 	 * (core/series.h), from start_ns; owned (clyde_run_release). */
 	struct clyde_series series;
@@ -135,6 +139,9 @@ struct clyde_test_result {
 	/* The most of the workers' inflight_max: the depth that ran (0: not
 	 * measured).  Set by clyde_test_sum_spans(). */
 	uint32_t inflight_max;
+	/* The mean of the workers' inflight_mean (those that have one): how
+	 * full the queue was kept; 0: not measured.  clyde_test_sum_spans(). */
+	double inflight_mean;
 	/* The workers' series merged by interval (clyde_test_sum_spans);
 	 * owned.  interval_ns 0: not recorded. */
 	struct clyde_series series;

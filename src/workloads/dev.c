@@ -381,6 +381,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->elapsed_ns = out.elapsed_ns;
 	r->ramp_ops = out.ramp_ops;
 	r->inflight_max = out.max_inflight;
+	r->inflight_mean = out.mean_inflight;
 	r->steady = out.steady;
 	r->steady_ns = out.steady_ns;
 	r->ran = rc == 0;

@@ -188,6 +188,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		clyde_series_sampler_stop(&sampler);
 	}
 	out->max_inflight = e.max_inflight;
+	out->mean_inflight = clyde_engine_mean_inflight(&e);
 	clyde_engine_release(&e);
 	free(slots);
 	return rc;

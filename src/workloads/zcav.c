@@ -210,6 +210,12 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		p->loop_ns[pass] = out.elapsed_ns;
 		if (out.max_inflight > r->inflight_max)
 			r->inflight_max = out.max_inflight;
+		/* The mean in flight over every position, by its time. */
+		if (r->elapsed_ns + out.elapsed_ns)
+			r->inflight_mean =
+				(r->inflight_mean * (double)r->elapsed_ns +
+				 out.mean_inflight * (double)out.elapsed_ns) /
+				(double)(r->elapsed_ns + out.elapsed_ns);
 		res->pass_ns[pass] += out.elapsed_ns;
 		res->pass_bytes[pass] += out.bytes;
 		r->bytes += out.bytes;

@@ -83,6 +83,21 @@ ok "  and no JSON file"
 bad "the default engine (psync) at depth 2" --iodepth 2
 assert_file_match "$T/err" '^clyde: --iodepth 2: the psync engine' "  also without --engine"
 
+# psync performs one request at a time: the measured depth says so.
+run_clyde "${small[@]}" --engine psync --json "$T/p1.json"
+expect_rc 0 "psync at depth 1 succeeds"
+run_checker "$T/p1.json" <<'PY'
+import json, sys
+t = {x["name"]: x for x in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+for n in ("put_block", "rewrite", "get_block", "seeks"):
+    print(("ok" if t[n]["inflight_max"] == 1 and t[n]["workers"][0]["inflight_max"] == 1 else "FAIL"),
+          n, "on psync: inflight_max 1 (%s)" % t[n]["inflight_max"])
+    print(("ok" if t[n]["inflight_mean"] == 1 else "FAIL"),
+          n, "on psync: inflight_mean 1 (%s)" % t[n]["inflight_mean"])
+print(("ok" if t["putc"]["inflight_max"] is None else "FAIL"), "a test that did not run: inflight_max null")
+print(("ok" if t["putc"]["inflight_mean"] is None else "FAIL"), "a test that did not run: inflight_mean null")
+PY
+
 # io_uring: where it cannot run, the refusal is one line, then a skip.
 run_clyde "${small[@]}" --engine io_uring --iodepth 32
 if [[ $RC -ne 0 ]]; then
@@ -115,6 +130,13 @@ most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace" |
 	sort -n | tail -n 1)
 assert_match "${most:-0}" '^([2-9]|[1-9][0-9]+)$' \
 	"io_uring_enter submitted several requests at once (most: ${most:-none})"
+# Every submitting call also runs the completions already due, as fio's
+# commit does (IORING_ENTER_GETEVENTS; without it, under DEFER_TASKRUN they
+# waited for the next call): no io_uring_enter submits with flags 0.
+nsub=$(grep -cE 'io_uring_enter\([0-9]+, [1-9][0-9]*, ' "$T/strace.run" || true)
+nbare=$(grep -cE 'io_uring_enter\([0-9]+, [1-9][0-9]*, [0-9]+, 0,' "$T/strace.run" || true)
+assert_match "$nsub" '^[1-9][0-9]*$' "io_uring_enter submitted ($nsub calls)"
+assert_eq "$nbare" 0 "every submitting io_uring_enter asks for the completions due (GETEVENTS)"
 line=$(grep -E '^1\.98,' "$T/out") || fail "no CSV line"
 assert_eq "$(csv_nfields "$line")" 50 "the CSV line keeps 50 fields"
 run_checker "$T/u.json" <<'PY'
@@ -133,6 +155,10 @@ for n, ops in (("put_block", 512), ("rewrite", 512), ("get_block", 512),
     # keeps fewer requests in flight than asked is caught here.
     print(("ok" if t["inflight_max"] == 32 else "FAIL"),
           n, "had 32 requests in flight at once (%s)" % t["inflight_max"])
+    # How full the queue was kept: a mean, measured, never above the most.
+    m = t["inflight_mean"]
+    print(("ok" if isinstance(m, (int, float)) and 1 <= m <= 32 else "FAIL"),
+          n, "mean in flight between 1 and 32 (%s)" % m)
 PY
 assert_empty_dir "$d" "-d is left empty"
 done_testing

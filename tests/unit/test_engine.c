@@ -238,6 +238,72 @@ static void test_not_permitted(void)
 }
 #endif
 
+/* A clock the test sets: every stamp until the next change reads it. */
+static uint64_t fake_now;
+
+static uint64_t fake_clock(void *arg)
+{
+	(void)arg;
+	return fake_now;
+}
+
+/*
+ * The mean in flight while busy (clyde_engine_mean_inflight): 4 requests
+ * in flight for 4000 ns, then none for 1000 ns (not counted), then 2 for
+ * 2000 ns: (4 x 4000 + 2 x 2000) / 6000.  A synchronous engine says 1, an
+ * engine without a clock 0.
+ */
+static void test_mean_inflight(const struct clyde_engine_ops *ops, int fd)
+{
+	struct clyde_engine e;
+	struct clyde_io_req req[4], *out[4];
+	static unsigned char buf[4][BS];
+	unsigned got = 0;
+
+	CHECK(clyde_engine_init(&e, ops, 4, fake_clock, NULL) == 0);
+	CHECK(clyde_engine_mean_inflight(&e) == 0.0);
+	fake_now = 1000;
+	for (unsigned i = 0; i < 4; i++) {
+		req[i] = (struct clyde_io_req){ .op = CLYDE_IO_READ,
+						.fd = fd,
+						.buf = buf[i],
+						.len = BS,
+						.off = (off_t)i * BS };
+		CHECK(clyde_engine_queue(&e, &req[i]) == 0);
+	}
+	CHECK(clyde_engine_commit(&e) == 0);
+	fake_now = 5000;
+	while (got < 4) {
+		int n = clyde_engine_getevents(&e, 4 - got, 4, out);
+
+		CHECK(n > 0);
+		if (n <= 0)
+			break;
+		got += (unsigned)n;
+	}
+	fake_now = 6000;
+	for (unsigned i = 0; i < 2; i++)
+		CHECK(clyde_engine_queue(&e, &req[i]) == 0);
+	CHECK(clyde_engine_commit(&e) == 0);
+	fake_now = 8000;
+	CHECK(clyde_engine_getevents(&e, 2, 4, out) == 2);
+	if (ops->commit) {
+		double m = clyde_engine_mean_inflight(&e);
+
+		printf("# %s: mean in flight %.4f\n", ops->name, m);
+		CHECK(m > 20000.0 / 6000 - 1e-9 && m < 20000.0 / 6000 + 1e-9);
+	} else {
+		CHECK(clyde_engine_mean_inflight(&e) == 1.0);
+	}
+	clyde_engine_release(&e);
+	/* Without a clock there is nothing to measure with. */
+	CHECK(clyde_engine_init(&e, ops, 4, NULL, NULL) == 0);
+	CHECK(clyde_engine_queue(&e, &req[0]) == 0);
+	CHECK(clyde_engine_getevents(&e, 1, 4, out) == 1);
+	CHECK(clyde_engine_mean_inflight(&e) == (ops->commit ? 0.0 : 1.0));
+	clyde_engine_release(&e);
+}
+
 static void test_engine(const struct clyde_engine_ops *ops, int fd)
 {
 	static const unsigned depths[] = { 1, 8, 64 };
@@ -246,6 +312,7 @@ static void test_engine(const struct clyde_engine_ops *ops, int fd)
 	for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
 		write_read_depth(ops, fd, depths[i]);
 	contract(ops, fd);
+	test_mean_inflight(ops, fd);
 }
 
 int main(void)

@@ -112,6 +112,7 @@ static void build(struct clyde_run *r, unsigned k)
 	/* The most of the workers' depths that ran is the test's. */
 	t->spans[0].inflight_max = 4;
 	t->spans[1].inflight_max = 16;
+	t->spans[1].inflight_mean = 12.5;
 	for (uint64_t i = 1; i <= 10000; i++)
 		clyde_hist_record(t->spans[i > 5000].hist, i * 1000);
 	clyde_test_sum_spans(t);
@@ -342,7 +343,7 @@ static const char *const checker[] = {
 	"def check_test(ri, x, name):\n",
 	"    keys(x, 'name state note bytes ops elapsed_ns cpu_user_ns '\n",
 	"         'cpu_sys_ns rate_per_s rate_unit cpu_pct too_fast latency '\n",
-	"         'buffer_pages inflight_max cache device io settle workers members '\n",
+	"         'buffer_pages inflight_max inflight_mean cache device io settle workers members '\n",
 	"         'members_check series steadiness', name)\n",
 	"    io = x['io']\n",
 	"    keys(io, 'present scope devices read_bytes write_bytes '\n",
@@ -407,10 +408,12 @@ static const char *const checker[] = {
 	"    for w in x['workers']:\n",
 	"        keys(w, 'index start_ns end_ns bytes ops cpu_user_ns '\n",
 	"             'cpu_sys_ns latency_max_ns buffer_pages inflight_max '\n",
+	"             'inflight_mean '\n",
 	"             'stonewalled series',\n",
 	"             name + ' worker')\n",
 	"        check(all(isint(v) for k, v in w.items()\n",
 	"                  if k not in ('buffer_pages', 'inflight_max',\n",
+	"                               'inflight_mean',\n",
 	"                               'stonewalled', 'series')),\n",
 	"              name + ': w ints')\n",
 	"        check(w['buffer_pages'] in (None, 'small', 'thp', 'hugetlb'),\n",
@@ -447,7 +450,8 @@ static const char *const checker[] = {
 	"          'end_ns': (2 + ri) * 10**9 + 1000, 'bytes': 1 << 29,\n",
 	"          'ops': 65536, 'cpu_user_ns': 1234, 'cpu_sys_ns': 5678,\n",
 	"          'latency_max_ns': 5000000, 'buffer_pages': 'hugetlb',\n",
-	"          'inflight_max': 4, 'stonewalled': False, 'series': None},\n",
+	"          'inflight_max': 4, 'inflight_mean': None,\n"
+	"          'stonewalled': False, 'series': None},\n",
 	"          'worker 0 ' + repr(w[0]))\n",
 	"    check(w[1]['latency_max_ns'] == 10000000, 'worker 1')\n",
 	"    check(w[1]['buffer_pages'] == 'thp', 'worker 1 buffer pages')\n",
@@ -455,6 +459,8 @@ static const char *const checker[] = {
 	"    check(T['seq_create']['buffer_pages'] is None, 'no buffers: null')\n",
 	"    check(b['inflight_max'] == 16, 'the most of the workers in flight')\n",
 	"    check(w[1]['inflight_max'] == 16, 'worker 1 in flight')\n",
+	"    check(w[1]['inflight_mean'] == 12.5, 'worker 1 mean in flight')\n",
+	"    check(b['inflight_mean'] == 12.5, 'the mean of the measured')\n",
 	"    check(T['seq_create']['inflight_max'] is None,\n",
 	"          'no engine depth: inflight_max null')\n",
 	"    check(b['cache'] == {'evicted': True, 'dropped': False,\n",

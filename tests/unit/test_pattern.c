@@ -189,6 +189,46 @@ static void test_bytes(void)
 	CHECK(ok);
 }
 
+/* clyde_pattern_take gives the same stream in place, from mid-block too;
+ * what it hands out is taken, and the byte after it is the next block's. */
+static void test_take(void)
+{
+	struct clyde_rng rng;
+	struct clyde_pattern_gen g;
+	struct ref r;
+	unsigned char want[4 * BLOCK];
+	size_t at = 0;
+	unsigned n;
+	int ok = 1;
+
+	clyde_rng_seed(&rng, 7);
+	clyde_pattern_init(&g, 0, &rng);
+	ref_init(&r, &rng);
+	ref_fill(&r, want, sizeof(want));
+	for (; at < 5; at++)
+		ok &= clyde_pattern_byte(&g) == want[at];
+	while (at < 3 * BLOCK) {
+		const unsigned char *p = clyde_pattern_take(&g, &n);
+
+		CHECK(n >= 1 && at + n <= sizeof(want));
+		ok &= memcmp(p, want + at, n) == 0;
+		at += n;
+	}
+	CHECK(ok);
+	CHECK(at == 3 * BLOCK);
+	CHECK(clyde_pattern_byte(&g) == want[at]);
+	/* bonnie++'s pattern: zeros. */
+	clyde_pattern_init(&g, 1, &rng);
+	{
+		const unsigned char *p = clyde_pattern_take(&g, &n);
+		size_t nz = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			nz += p[i] != 0;
+		CHECK(n >= 1 && nz == 0);
+	}
+}
+
 static void test_zeros(void)
 {
 	struct clyde_rng rng;
@@ -213,6 +253,7 @@ int main(void)
 	test_seeds();
 	test_no_repeats();
 	test_bytes();
+	test_take();
 	test_zeros();
 	return tap_done();
 }
