@@ -39,7 +39,9 @@ cd "$T"
 
 # --- Inputs: two real clyde results with repeats (latency percentiles),
 # bonnie++ CSV lines of each format, and a line whose name is markup.
-d=$(new_dir d)
+# On a tmpfs when root: the figures are only inputs (lib.sh).
+new_tmpfs_dir d
+d=$DIR
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m ext4-a --json a.json -q
 expect_rc 0 "clyde run a"
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -m ext4-b --json b.json -q
