@@ -160,10 +160,8 @@ assert_match "$(cat "$T/sh.json")" '"shared_dir": true' "the JSON says shared"
 # stat and delete find each worker's own files by name.  On a tmpfs when
 # root: 4 x 16Ki files take minutes on a loaded VM disk (and came close
 # to mpirun's timeout), and where they live does not matter here.
-shared=$(new_dir shared-files)
-if [[ $(id -u) -eq 0 ]] && mount -t tmpfs -o size=256m,mode=755 tmpfs "$shared"; then
-	at_exit "umount -l '$shared'"
-fi
+new_tmpfs_dir shared-files
+shared=$DIR
 set -m
 timeout -k 10 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
 	"$CLYDE_MPI" --shared run -d "$shared" -s 0 -n 16:0:0:4 --no-save \
