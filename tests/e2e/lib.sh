@@ -298,6 +298,20 @@ new_dir()
 	echo "$T/$1"
 }
 
+# new_tmpfs_dir NAME: like new_dir, but a tmpfs when root (unmounted at
+# exit), for a test whose clyde runs only need somewhere to write: on the
+# shared VM disk every file test's syncfs waits for everyone's writeback
+# (about 5 s each at load 15).  Not in $(...): the unmount is registered in
+# this shell.  The path is left in $DIR.
+new_tmpfs_dir()
+{
+	DIR=$(new_dir "$1")
+	if [[ $(id -u) -eq 0 ]] &&
+		mount -t tmpfs -o size=512m,mode=755 tmpfs "$DIR" 2>/dev/null; then
+		at_exit "umount -l '$DIR'"
+	fi
+}
+
 # mount_loop FS SIZE_MB: make a SIZE_MB image in $T, mkfs it as FS, mount
 # it with a loop device; the mount point is left in $MNT.  The unmount and
 # the loop device's release are registered for exit.  Skips when not root

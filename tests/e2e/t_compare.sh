@@ -271,7 +271,9 @@ assert_eq "$(col 'seq_create latency max (ns)')" ",,,,939000000,206000,1378000,6
 	"latencies in us and ms as ns, none in 1.03"
 
 # --- D: real clyde JSON, two configurations with two repeats each.
-d=$(new_dir d)
+# On a tmpfs when root: the figures are only inputs (lib.sh).
+new_tmpfs_dir d
+d=$DIR
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m one --json "$T/one.json" -q
 expect_rc 0 "clyde -x 2 --json (one)"
 run_clyde -d "$d" -s 16m -n 1 -r 0 -f -x 2 -m two --json "$T/two.json" -q

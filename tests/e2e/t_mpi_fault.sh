@@ -57,11 +57,13 @@ interrupt()
 	shift
 	dir=$(new_dir "int-$how-$#")
 	# mpirun kills the ranks a second after its own SIGTERM unless told
-	# to wait longer; a loaded machine needs longer to remove the files.
-	# When the ranks end by themselves (SIGTERM to the ranks) the setting
-	# is not wanted: OpenMPI's mpirun then waits out that timeout before
-	# it exits, although every rank has ended.
-	[[ $how != mpirun ]] || mca=(--mca odls_base_sigkill_timeout 20)
+	# to wait longer; a loaded machine needs longer to remove the files
+	# (10 s: ten times the default).  When the ranks end by themselves
+	# (SIGTERM to the ranks) the setting is not wanted: OpenMPI's mpirun
+	# then waits out that timeout (twice: before its SIGTERM and before
+	# its SIGKILL) before it exits, although every rank has ended; so it
+	# is no longer than it needs to be.
+	[[ $how != mpirun ]] || mca=(--mca odls_base_sigkill_timeout 10)
 	(($# == 0)) || mca=("$@")
 	set -m
 	mpirun --allow-run-as-root --oversubscribe -np 4 ${mca[@]+"${mca[@]}"} \
@@ -93,7 +95,7 @@ interrupt()
 		ranks_s=$((($(date +%s%N) - t0) / 1000000000))
 		;;
 	esac
-	# mpirun itself may wait out odls_base_sigkill_timeout (20 s) after
+	# mpirun itself may wait out odls_base_sigkill_timeout (twice) after
 	# the ranks have ended.
 	for ((i = 0; i < 1200; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
@@ -122,12 +124,13 @@ assert_empty_dir "$dir" "SIGINT: nothing left (the made directories too)"
 # A rank killed outright: the others notice at once (their connection to
 # rank 0, or rank 0's to it, ends), stop, remove their scratch and exit;
 # only the killed rank's scratch directory is left, and named.  With a
-# kill timeout of 20 s mpirun signals nobody for 20 s: the ranks must end
-# by themselves.  (mpirun forwards their output and exits only after
-# that timeout.)
+# kill timeout of 6 s mpirun signals nobody for 6 s: the ranks must end
+# by themselves within 3 s, or they live on to mpirun's SIGTERM (6 s and
+# more) and the test fails.  (mpirun forwards their output and exits only
+# after twice that timeout: each second of it is paid twice per case.)
 for who in 1 0; do
 	what="rank $who killed"
-	interrupt "kill$who" --mca odls_base_sigkill_timeout 20
+	interrupt "kill$who" --mca odls_base_sigkill_timeout 6
 	[[ $RC -ne 0 ]] || fail "$what: exit status 0"
 	ok "$what: non-zero exit ($RC)"
 	((ranks_s <= 3)) || fail "$what: the other ranks lived on ${ranks_s}s"

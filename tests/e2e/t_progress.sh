@@ -10,8 +10,10 @@ d=$(new_dir d)
 esc=$'\e\\[K'
 
 # Under a pseudo-terminal (script(1) gives clyde one and logs it).  The
-# per-char tests run long enough (a few seconds) for several redraws.
-script -qec "'$CLYDE' -d '$d' -s 64m:8192:4096 -n 0 -f2 -r 0" "$T/tty.log" \
+# per-char tests of 8 MiB run longer than 2 s anywhere (2 MiB took 7.6 s
+# at load 10), and --stonewall 2 ends them at 2 s: several redraws (one
+# each 250 ms), and one after the first second, with the current rate.
+script -qec "'$CLYDE' -d '$d' -s 16m:8192:4096 -n 0 -f8 -r 0 --stonewall 2" "$T/tty.log" \
 	>/dev/null 2>&1 || fail "clyde under a terminal failed"
 grep -aq "${esc}per-char write: .* of .*(.*%)" "$T/tty.log" ||
 	fail "no live line for the per-char write on a terminal"
@@ -27,7 +29,7 @@ grep -aq "now [0-9.]* [KMG]*i*B/s, mean [0-9.]* [KMG]*i*B/s" "$T/tty.log" ||
 ok "the live line shows the current rate beside the mean"
 
 # By time (--runtime): no amount to reach, so no percentage or ETA.
-script -qec "'$CLYDE' -d '$d' -s 64m -n 0 -f -r 0 --runtime 2.5 --no-save" \
+script -qec "'$CLYDE' -d '$d' -s 16m -n 0 -f -r 0 --runtime 2 --no-save" \
 	"$T/tty-rt.log" >/dev/null 2>&1 || fail "clyde --runtime under a terminal failed"
 grep -aq "${esc}block write: [0-9.]* [KMG]*i*B, now .*/s, mean .*/s" "$T/tty-rt.log" ||
 	fail "--runtime: no live line 'block write: N B, now R/s, mean R/s'"
@@ -36,14 +38,16 @@ if grep -aq "${esc}block write: .*ETA" "$T/tty-rt.log"; then
 fi
 ok "--runtime: the live line shows the amount, the current and mean rates, no ETA"
 
-script -qec "'$CLYDE' -d '$d' -s 64m:8192:4096 -n 0 -f2 -r 0 -q" \
+# The runs without a live line: each test runs 0.5 s (--runtime), twice
+# the redraw period, so a line would be drawn if one were wanted.
+script -qec "'$CLYDE' -d '$d' -s 16m -n 0 -f -r 0 --runtime 0.5 -q" \
 	"$T/tty-q.log" >/dev/null 2>&1 || fail "clyde -q under a terminal failed"
 if grep -aq "$esc" "$T/tty-q.log"; then
 	fail "-q still draws the live line"
 fi
 ok "no live line with -q"
 
-run_clyde -d "$d" -s 64m:8192:4096 -n 0 -f2 -r 0
+run_clyde -d "$d" -s 16m -n 0 -f -r 0 --runtime 0.5
 expect_rc 0 "clyde with stderr not a terminal succeeds"
 if grep -aq $'\e' "$T/err" "$T/out"; then
 	fail "escape sequences written although stderr is not a terminal"

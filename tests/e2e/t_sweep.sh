@@ -207,6 +207,58 @@ run_example xfs-logbsize 4 1 --define dev_size=300m --define "run_opts=-s 8 -n 0
 run_example ext4-atime 3 1 --define dev_size=64m --define files=200
 assert_file_match "$T/ext4-atime.table" 'read walk' "atime: the tree phases"
 
+# best_mark_check ROWS: the rows of a one-metric table whose every point
+# has two samples or more ("NAME MEAN ± HW [flags] MARK", lower is better)
+# are marked as clyde_exp_mark() says: every cell has a mark (★ * ~ =);
+# at most one ★, on a row with the least mean; without one, the best is
+# marked as its runner-up (a tie), so it shares the mark of a row with the
+# next mean (of another row with the least mean when the printed means
+# tie).  Prints "ok ..." or what is wrong.
+best_mark_check()
+{
+	awk '
+	{
+		m = $NF
+		if (m != "★" && m != "*" && m != "~" && m != "=") {
+			print "row " $1 " has no mark: " $0; bad = 1; exit
+		}
+		n++; name[n] = $1; mean[n] = $2 + 0; mark[n] = m
+		if (m == "★") { stars++; star = n }
+	}
+	END {
+		if (bad) exit
+		if (n < 2) { print "fewer than two rows"; exit }
+		lo = mean[1]
+		for (i = 2; i <= n; i++) if (mean[i] < lo) lo = mean[i]
+		if (stars > 1) { print stars " rows marked ★"; exit }
+		if (stars == 1) {
+			if (mean[star] != lo)
+				print "★ on " name[star] " (" mean[star] "), the least mean is " lo
+			else
+				print "ok: ★ on " name[star] ", the least mean"
+			exit
+		}
+		k = 0
+		for (i = 1; i <= n; i++) if (mean[i] == lo) { k++; b = i }
+		if (k > 1) {
+			# Tied: the best and its runner-up are among them.
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (mean[i] == lo && mean[j] == lo && mark[i] == mark[j]) {
+					print "ok: tie of " name[i] " and " name[j] " marked " mark[i]; exit
+				}
+			print "the rows tied at the least mean " lo " share no mark"; exit
+		}
+		if (mark[b] == "*") { print "the best " name[b] " is marked worse"; exit }
+		nx = ""
+		for (i = 1; i <= n; i++) if (i != b && (nx == "" || mean[i] < nx)) nx = mean[i]
+		for (i = 1; i <= n; i++)
+			if (i != b && mean[i] == nx && mark[i] == mark[b]) {
+				print "ok: best " name[b] " marked " mark[b] " as its runner-up " name[i]; exit
+			}
+		print "the best " name[b] " is marked " mark[b] ", not as its runner-up (mean " nx ")"
+	}' "$1"
+}
+
 ra_values()
 {
 	local f
@@ -239,7 +291,15 @@ assert_eq "$(grep -c ' btrfs ' "$T/list")" 10 "history list sees the runs"
 run_clyde sweep --db "$DB" --show "$RA_ID"
 expect_rc 0 "sweep --show"
 assert_eq "$(table_rows "$T/out")" 4 "the stored table"
-assert_file_match "$T/out" '★' "the best is marked"
+table_body "$T/out"
+table_body "$T/loop-readahead.table"
+assert_eq "$(cat "$T/out.rows")" "$(cat "$T/loop-readahead.table.rows")" \
+	"the stored table's rows are the live table's, marks and all"
+# The marks of the one metric (read time: lower is better), from the
+# cells: the legend below the table has every mark, so a match anywhere
+# in the output could not fail.
+best=$(best_mark_check "$T/out.rows")
+assert_match "$best" '^ok' "the best point's cell is marked: $best"
 run_clyde report --experiment "$RA_ID" --db "$DB" -o "$T/exp.html"
 expect_rc 0 "clyde report --experiment of a sweep"
 assert_file_match "$T/exp.html" 'read_ahead_kb|loop-readahead' "the report names it"

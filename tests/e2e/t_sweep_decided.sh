@@ -1,9 +1,11 @@
 #!/bin/bash
 # clyde sweep with until-decided (issue 22 section 4): two points whose
 # timed commands differ by 8x (sleep 0.4 against sleep 0.05, a few ms of
-# jitter) are decided after two or three rounds (each look is made at
-# 0.05 / 5), so the sweep stops there instead of running its six rounds;
-# each stop is said with its reason.
+# jitter, more on a loaded machine) are decided after two to five rounds
+# (each look is made at 0.05 / 5; usually two or three), so the sweep stops
+# there instead of running its six rounds; each stop is said with its
+# reason.  A point that is not decided early runs its six rounds and stops
+# at max-runs, with that reason: every check below then fails.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -26,14 +28,16 @@ EOF_INI
 
 run_clyde sweep --db "$T/h.db" -q "$T/d.ini"
 expect_rc 0 "the until-decided sweep runs"
-assert_file_match "$T/err" '^clyde sweep: point 1 \(s=0\.4\) stops after [23] runs: significantly worse than s 0\.05 for nap time \(\+[0-9]+% \.\. \+[0-9]+%, p [<=] ' \
-	"the slow point stops after two or three runs, worse"
-assert_file_match "$T/err" '^clyde sweep: point 2 \(s=0\.05\) stops after [23] runs: the best; every other point is decided' \
+assert_file_match "$T/err" '^clyde sweep: point 1 \(s=0\.4\) stops after [2-5] runs: significantly worse than s 0\.05 for nap time \(\+[0-9]+% \.\. \+[0-9]+%, p [<=] ' \
+	"the slow point stops after two to five runs, worse"
+assert_file_match "$T/err" '^clyde sweep: point 2 \(s=0\.05\) stops after [2-5] runs: the best; every other point is decided' \
 	"the fast one stops as the best"
 n=$(sed -n 's/^clyde sweep: point 1 .* stops after \([0-9]*\) runs.*/\1/p' "$T/err")
 assert_eq "$(sqlite3 "$T/h.db" "SELECT count(*) FROM experiment_runs")" \
 	"$((2 * n))" "$n rounds of two points ran, not 6"
-assert_file_match "$T/out" '^0\.05 +[0-9.]+ ± [0-9.]+ ★' \
+# Flags may stand before the mark: "!" (the repeats 2x apart or more, as a
+# loaded machine makes the 0.05 s nap), "?".
+assert_file_match "$T/out" '^0\.05 +[0-9.]+ ± [0-9.]+ ([?!]+ )?★' \
 	"the table stars the fast point"
 
 # The dry run says what the rule is.
