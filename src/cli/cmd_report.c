@@ -325,9 +325,8 @@ int clyde_cmd_report(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (!ro.out) {
-		fprintf(stderr,
-			"clyde report: no output file (-o FILE.html)\n");
-		usage(stderr);
+		fprintf(stderr, "clyde report: no output file: give -o "
+				"FILE.html (- for standard output)\n");
 		goto out;
 	}
 	if (clyde_cli_results_table(&ctx, "report", r, &set, &cmp) < 0)

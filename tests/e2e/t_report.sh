@@ -164,6 +164,7 @@ ok "screenshot of three results is not blank: $(cat png.txt)"
 run_clyde report a.json
 expect_rc 1 "no -o"
 assert_file_match "$T/err" 'no output file' "says -o is missing"
+assert_eq "$(wc -l <"$T/err")" 1 "  in one line (not the whole usage)"
 : >empty.csv
 run_clyde report empty.csv -o r2.html
 expect_rc 1 "nothing readable"
