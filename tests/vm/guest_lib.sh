@@ -75,6 +75,16 @@ md_stop()
 	wipe_disks "${VDS[@]:0:$2}"
 }
 
+# evidence NAME FILE: keep FILE as $VM_OUT/NAME (vm.sh --keep) and print
+# it to the test's log as TAP comments ("# | ..."), under "# NAME:": what
+# the real kernel printed, for the reader of a ctest log.
+evidence()
+{
+	cp "$2" "$VM_OUT/$1"
+	echo "# $1:"
+	sed 's/^/# | /' "$2"
+}
+
 # jq_py FILE EXPR...: print each Python expression EXPR over the JSON in
 # FILE (bound to j), one a line; True/False print as true/false.  One
 # python3 (-S: no site scan; each start costs the guest a second or two)

@@ -43,7 +43,7 @@ one()
 	[[ $chunk -eq 0 ]] && what="raid$level over $n"
 	md_create $MD "$level" "$chunk" "$n"
 	"$CLYDE" stack $MD >"$T/text" 2>&1 || fail "clyde stack $MD"
-	[[ $level == 6 && $chunk == 64 ]] && cp "$T/text" "$VM_OUT/stack-raid6.txt"
+	[[ $level == 6 && $chunk == 64 ]] && evidence stack-raid6.txt "$T/text"
 	mkfs.xfs -N -f $MD >"$T/xfs" 2>&1 || fail "mkfs.xfs -N $MD"
 	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 $MD \
 		>/dev/null 2>&1 || fail "mkfs.ext4 $MD"
