@@ -346,6 +346,8 @@ if [[ ! -s $W/share/rc ]]; then
 	exit 1
 fi
 cat "$W/share/out"
+# Where the boot's time went (/init's uptimes), for the log.
+grep -a '^vm-init: running the script' "$W/console" 2>/dev/null | sed 's/^/# /' || true
 rc=$(cat "$W/share/rc")
 echo "vm: guest script exit $rc after $((SECONDS - start))s"
 exit "$rc"
