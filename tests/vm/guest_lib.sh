@@ -43,11 +43,13 @@ need_disks()
 		fail "needs $1 disks, the guest has ${#VDS[@]} (# vm-disks: $1)"
 }
 
-# wipe_disks DEV...: no md superblock or filesystem signature left (one
-# command each: every exec costs the guest about a second).
+# wipe_disks DEV...: no md superblock or filesystem signature left, in one
+# command (every exec costs the guest up to a second): wipefs -a erases
+# every signature libblkid finds, md's superblock (linux_raid_member) too,
+# so mdadm --zero-superblock would add nothing.  Checked: no md superblock
+# is left for mdadm --examine.
 wipe_disks()
 {
-	mdadm --zero-superblock "$@" >/dev/null 2>&1 || true
 	wipefs -q -a "$@" >/dev/null 2>&1 || true
 }
 

@@ -59,6 +59,10 @@ for chunk in 64 256; do
 	one 10 $chunk 4
 done
 one 1 0 2
+# wipe_disks (wipefs alone) left no md superblock behind: mdadm's own scan
+# of every device finds none.
+left=$(mdadm --examine --scan 2>/dev/null)
+assert_eq "$left" "" "wipe_disks left no md superblock on the disks (mdadm --examine --scan)"
 
 # A filesystem made for another stripe: the advice, and its fix works.
 md_create $MD 5 64 4
