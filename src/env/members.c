@@ -59,11 +59,41 @@ int clyde_members_stat(const char *root, const char *name,
 	return ret ? ret : clyde_devstat_parse(buf, s);
 }
 
+/* How many members md array `name` is missing now; 0 when unreadable. */
+static uint64_t md_missing(const char *root, const char *name)
+{
+	uint64_t v = 0;
+
+	if (clyde_sys_u64(root, &v, "/sys/block/%s/md/degraded", name))
+		return 0;
+	return v;
+}
+
 void clyde_members_begin(struct clyde_member_watch *w)
 {
 	for (unsigned i = 0; i < w->n; i++)
 		w->have[i] = clyde_members_stat(w->root, w->name[i],
 						&w->before[i]) == 0;
+	for (unsigned k = 0; k < w->nmd; k++)
+		w->md_before[k] = md_missing(w->root, w->md[k]);
+}
+
+/* Name the first array that lost members since clyde_members_begin. */
+static void degraded_note(const struct clyde_member_watch *w, char *note,
+			  size_t n)
+{
+	note[0] = '\0';
+	for (unsigned k = 0; k < w->nmd; k++) {
+		uint64_t now = md_missing(w->root, w->md[k]);
+
+		if (now > w->md_before[k]) {
+			snprintf(note, n,
+				 "%s: %llu -> %llu of %u members missing",
+				 w->md[k], (unsigned long long)w->md_before[k],
+				 (unsigned long long)now, w->md_disks[k]);
+			return;
+		}
+	}
 }
 
 void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
@@ -81,6 +111,7 @@ void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 		    clyde_members_stat(w->root, w->name[i], &after) == 0)
 			clyde_devstat_delta(&w->before[i], &after, &m->io);
 	}
+	degraded_note(w, out->degraded, sizeof(out->degraded));
 }
 
 /* The block device that holds loop device `dev`'s backing file. */
@@ -173,6 +204,16 @@ static void whole_disk(const char *root, const char *name, char *out, size_t n)
 void clyde_members_describe(struct clyde_member_watch *w,
 			    const struct clyde_stack *s)
 {
+	w->nmd = 0;
+	for (size_t i = 0; i < s->nnodes && w->nmd < CLYDE_MEMBERS_MAX_MD;
+	     i++) {
+		if (s->nodes[i].kind != CLYDE_STACK_MD ||
+		    strlen(s->nodes[i].name) >= CLYDE_MEMBER_NAME)
+			continue;
+		snprintf(w->md[w->nmd], CLYDE_MEMBER_NAME, "%s",
+			 s->nodes[i].name);
+		w->md_disks[w->nmd++] = s->nodes[i].raid_disks;
+	}
 	for (unsigned i = 0; i < w->n; i++) {
 		long k = node_index(s, w->name[i]);
 		char under[CLYDE_MEMBER_NAME];

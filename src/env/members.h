@@ -44,10 +44,18 @@ struct clyde_member_io {
 	struct clyde_devio io;
 };
 
+#define CLYDE_MEMBERS_MAX_MD 8
+#define CLYDE_MEMBERS_DEGRADED 128
+
 /* The members of one test, in the watch's order. */
 struct clyde_members {
 	unsigned n;
 	struct clyde_member_io m[CLYDE_MAX_MEMBERS];
+	/* An md array of the stack lost members while the test ran (mdadm
+	 * --fail, a dying disk): "md0: 0 -> 1 of 4 members missing", the
+	 * first such array; "" when none did.  The test's figures are then
+	 * of a degraded array. */
+	char degraded[CLYDE_MEMBERS_DEGRADED];
 };
 
 /* The leaf devices to count and their counters at the start of a test. */
@@ -62,6 +70,13 @@ struct clyde_member_watch {
 								 unknown */
 	struct clyde_devstat before[CLYDE_MAX_MEMBERS];
 	bool have[CLYDE_MAX_MEMBERS];
+	/* The md arrays of the stack (clyde_members_describe), their member
+	 * count and how many members each was missing at the start of the
+	 * test (md/degraded; unreadable counts as none missing). */
+	unsigned nmd;
+	char md[CLYDE_MEMBERS_MAX_MD][CLYDE_MEMBER_NAME];
+	uint32_t md_disks[CLYDE_MEMBERS_MAX_MD];
+	uint64_t md_before[CLYDE_MEMBERS_MAX_MD];
 };
 
 /* An empty watch reading sysfs under root (NULL: the machine's). */
@@ -88,8 +103,9 @@ void clyde_members_setup(struct clyde_member_watch *w,
 			 const struct clyde_stack *s, struct clyde_virt *virt);
 
 /* Fill the roles, top marks, device numbers and storing disks of the
- * members of w from stack s (clyde_members_setup does it; tests call it
- * on a watch filled by hand). */
+ * members of w from stack s, and the list of its md arrays whose
+ * md/degraded is read around each test (clyde_members_setup does it;
+ * tests call it on a watch filled by hand). */
 void clyde_members_describe(struct clyde_member_watch *w,
 			    const struct clyde_stack *s);
 
@@ -97,7 +113,8 @@ void clyde_members_describe(struct clyde_member_watch *w,
 void clyde_members_begin(struct clyde_member_watch *w);
 
 /* Read them again and put the differences in *out: the end of a test.
- * Members unreadable at either end have have_device false. */
+ * Members unreadable at either end have have_device false; out->degraded
+ * names the first md array missing more members than at the start. */
 void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out);
 
 /* Read one device's counters from <root>/sys/class/block/<name>/stat. */

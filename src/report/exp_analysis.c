@@ -273,6 +273,7 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 		s->ci95 = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
 		clyde_stats_log_ci(c->samples, c->n, 0.95, &s->lo, &s->hi);
 		s->nimprecise = c->nimprecise;
+		s->ndegraded = c->ndegraded;
 		s->disagree = spread_2x(c);
 		if (e->metrics[m].amount) {
 			s->rel = CLYDE_EXP_REL_UNTESTED;

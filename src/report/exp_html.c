@@ -375,6 +375,9 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 					c->nimprecise);
 			if (c->disagree)
 				fputs("; repeats 2x apart", f);
+			if (c->ndegraded)
+				fprintf(f, "; %zu measured on a degraded array",
+					c->ndegraded);
 			fputs("</title>", f);
 			marker_end(f, s);
 			if (idx[i] == ms->best && ms->clear)
@@ -466,6 +469,12 @@ static int table(FILE *f, const struct clyde_exp *e,
 				fputs(" <span class=\"flag\" title=\"the "
 				      "repeats are 2x apart or more\">!</span>",
 				      f);
+			if (c->ndegraded)
+				fprintf(f,
+					" <span class=\"flag\" title=\"%zu of "
+					"%zu samples measured while an md array "
+					"lost members\">degraded</span>",
+					c->ndegraded, c->n);
 			if (*mark) {
 				fputc(' ', f);
 				clyde_html_esc(f, mark);

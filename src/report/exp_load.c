@@ -115,18 +115,20 @@ static long metric_index(struct clyde_exp *e, const char *key,
 #define AMOUNT (-1)
 static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 			   const char *label, const char *unit, int higher,
-			   double x, bool imprecise);
+			   double x, bool imprecise, bool degraded);
 
 static int add_sample(struct clyde_exp *e, size_t point, const char *key,
 		      const char *label, const char *unit, int higher, double x)
 {
-	return add_sample_flag(e, point, key, label, unit, higher, x, false);
+	return add_sample_flag(e, point, key, label, unit, higher, x, false,
+			       false);
 }
 
-/* add_sample(), counting a sample of a test that ran under 0.5 s. */
+/* add_sample(), counting a sample of a test that ran under 0.5 s and
+ * one measured while an md array lost members. */
 static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 			   const char *label, const char *unit, int higher,
-			   double x, bool imprecise)
+			   double x, bool imprecise, bool degraded)
 {
 	long m = metric_index(e, key, label, unit, higher);
 	struct clyde_exp_cell *c;
@@ -141,6 +143,7 @@ static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 	c->samples = s;
 	s[c->n++] = x;
 	c->nimprecise += imprecise;
+	c->ndegraded += degraded;
 	return 0;
 }
 
@@ -234,9 +237,10 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 				continue;
 			label = test_label(lt->name);
 			snprintf(key, sizeof(key), "%s.%s", wl, lt->name);
-			rc = add_sample_flag(
-				e, point, key, label, lt->unit, true, lt->rate,
-				lt->state == CLYDE_LOADED_TOO_FAST);
+			rc = add_sample_flag(e, point, key, label, lt->unit,
+					     true, lt->rate,
+					     lt->state == CLYDE_LOADED_TOO_FAST,
+					     lt->ndegraded > 0);
 			if (rc == 0)
 				rc = add_series(e, point, key, &lt->series);
 		}

@@ -29,7 +29,8 @@ const char clyde_exp_legend[] =
 	"interval; (n=1) a single sample; x2.00 an amount (device bytes) as a "
 	"ratio to the least;\n"
 	"? some sample ran under 0.5 s (imprecise); ! the repeats are 2x apart "
-	"or more.";
+	"or more;\n"
+	"degraded: some sample was measured while an md array lost members.";
 
 int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 {
@@ -251,6 +252,12 @@ static int write_text(FILE *f, const struct clyde_exp *e,
 				snprintf(ratio + l, sizeof(ratio) - l, " %s%s",
 					 cs->nimprecise ? "?" : "",
 					 cs->disagree ? "!" : "");
+			}
+			if (cs->ndegraded) {
+				size_t l = strlen(ratio);
+
+				snprintf(ratio + l, sizeof(ratio) - l,
+					 " degraded");
 			}
 			snprintf(buf, sizeof(buf), "%s%s%s%s", cell, ratio,
 				 *mark ? " " : "", mark);

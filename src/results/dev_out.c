@@ -9,6 +9,7 @@
 #include "results/json_out.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
+#include "results/members_text.h"
 #include "results/run_out.h"
 #include "results/series_out.h"
 #include "results/stack_out.h"
@@ -274,12 +275,9 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 	}
 	text_notes(f, run);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
-		if (run->tests[t].ran && run->tests[t].degraded[0])
-			fprintf(f,
-				"warning: %s: the array degraded during the "
-				"test (%s): its figures are of a degraded "
-				"array\n",
-				test_name(t), run->tests[t].degraded);
+		if (run->tests[t].ran)
+			clyde_degraded_text(f, "", test_name(t),
+					    &run->tests[t].members);
 	text_members(f, run);
 	return clyde_out_finish(f);
 }
@@ -383,11 +381,7 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 	}
 	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
 	/* Figures measured while an array lost a member are flagged. */
-	if (r->degraded[0])
-		clyde_jw_str(w, "degraded_during", r->degraded,
-			     sizeof(r->degraded));
-	else
-		clyde_jw_null(w, "degraded_during");
+	clyde_jw_degraded(w, &r->members);
 	if (r->members.n) {
 		struct clyde_members_verdict v;
 		char text[2048];

@@ -112,11 +112,9 @@ struct clyde_dev_test_result {
 	uint64_t file_resident_before, file_resident_after;
 	/* What each leaf device under the target (the members of an md
 	 * array, the PVs of an LV) read and wrote during the test. */
+	/* Each member, and in members.degraded an md array under the device
+	 * that lost members while the test ran. */
 	struct clyde_members members;
-	/* An md array under the device lost members while the test ran
-	 * (mdadm --fail, a dying disk): "md0: 0 -> 1 of 4 members missing";
-	 * "" when none did.  The test's figures are of a degraded array. */
-	char degraded[128];
 };
 
 /* One position of zcav: `loops` times, one per pass. */

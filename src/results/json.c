@@ -170,6 +170,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_device_wa(w, &t->dev, io.wa);
 	clyde_jw_io(w, &io, &t->own);
 	clyde_jw_settle(w, &t->settle);
+	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
 	clyde_jw_series(w, "series", &t->series);
 	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));

@@ -787,6 +787,24 @@ struct acc {
 	size_t nfast_rate;
 };
 
+/* A test or phase measured while an md array lost members: counted on
+ * t (clyde JSON's "degraded_during", a string or null). */
+static void json_degraded(struct jload *jl, const struct clyde_json *tj,
+			  const char *where, struct clyde_loaded_test *t)
+{
+	const struct clyde_json *d = clyde_json_get(tj, "degraded_during");
+	const char *s = clyde_json_str(d);
+
+	if (!d || d->type == CLYDE_JSON_NULL)
+		return;
+	if (!s) {
+		jbad(jl, d, "%s: \"degraded_during\" is not a string", where);
+		return;
+	}
+	if (!t->ndegraded++)
+		snprintf(t->degraded_note, sizeof(t->degraded_note), "%s", s);
+}
+
 /* One test object of one run. */
 static void json_test(struct jload *jl, const struct clyde_json *tj,
 		      const char *where, struct clyde_loaded_test *t,
@@ -843,6 +861,7 @@ static void json_test(struct jload *jl, const struct clyde_json *tj,
 	}
 	json_latency(jl, clyde_json_get(tj, "latency"), where, t);
 	json_series(jl, tj, where, t, !strcmp(t->unit, "B/s"));
+	json_degraded(jl, tj, where, t);
 	if (too_fast) {
 		a->fast++;
 		a->fast_sum += rate;
@@ -1021,6 +1040,7 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 				acc[k].fast++;
 				continue;
 			}
+			json_degraded(jl, pj, where, &r->tests[k]);
 			ju64(jl, pj, "elapsed_ns", where, &el);
 			ju64(jl, pj, "cpu_user_ns", where, &us);
 			ju64(jl, pj, "cpu_sys_ns", where, &sy);
@@ -1041,6 +1061,7 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 				jl->rc = -ENOMEM;
 				break;
 			}
+			json_degraded(jl, pj, where, &r->tests[ki]);
 			if (el) {
 				acc[ki].cpu_sum +=
 					(double)(us + sy) / (double)el * 100.0;

@@ -107,6 +107,11 @@ struct clyde_loaded_test {
 	size_t nsamples;
 	char note[128]; /* why SKIPPED, or "" */
 	struct clyde_loaded_series series;
+	/* Repeats whose figures were measured while an md array lost
+	 * members (clyde JSON's "degraded_during"); degraded_note is the
+	 * first one's ("md0: 0 -> 1 of 4 members missing"). */
+	size_t ndegraded;
+	char degraded_note[128];
 };
 
 /* One configuration item, for the "what differs" table: a short human key

@@ -67,6 +67,12 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 	clyde_jw_close(w, '}');
 }
 
+void clyde_jw_degraded(struct clyde_jw *w, const struct clyde_members *m)
+{
+	clyde_jw_str(w, "degraded_during", m->degraded[0] ? m->degraded : NULL,
+		     sizeof(m->degraded));
+}
+
 void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
 		      enum clyde_test id)
 {

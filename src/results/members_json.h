@@ -18,6 +18,11 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 			 const struct clyde_members_verdict *v,
 			 const char *findings);
 
+/* "degraded_during": the md array that lost members while the test or
+ * phase ran ("md0: 0 -> 1 of 4 members missing"), or null: the same key
+ * for clyde run's tests, clyde tree's phases and clyde dev's tests. */
+void clyde_jw_degraded(struct clyde_jw *w, const struct clyde_members *m);
+
 /* The same for test id of run r. */
 void clyde_jw_members(struct clyde_jw *w, const struct clyde_run *r,
 		      enum clyde_test id);

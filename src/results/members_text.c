@@ -99,6 +99,36 @@ static void member_row(FILE *f, const char *first,
 	fprintf(f, MEMBER_FMT, first, name, rd, wr, ri, wi, wa, busy);
 }
 
+void clyde_degraded_text(FILE *f, const char *prefix, const char *name,
+			 const struct clyde_members *m)
+{
+	if (m->degraded[0])
+		fprintf(f,
+			"%swarning: %s: the array degraded during the test "
+			"(%s): its figures are of a degraded array\n",
+			prefix, name, m->degraded);
+}
+
+static void write_degraded(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	for (unsigned r = 0; r < n; r++)
+		for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+			const struct clyde_test_result *t = &runs[r].tests[i];
+			char name[64];
+
+			if (t->state != CLYDE_DONE)
+				continue;
+			if (n > 1)
+				snprintf(name, sizeof(name), "run %u: %s",
+					 r + 1,
+					 clyde_test_label((enum clyde_test)i));
+			else
+				snprintf(name, sizeof(name), "%s",
+					 clyde_test_label((enum clyde_test)i));
+			clyde_degraded_text(f, "clyde: ", name, &t->members);
+		}
+}
+
 static void write_findings(FILE *f, const struct clyde_run *runs, unsigned n)
 {
 	for (unsigned r = 0; r < n; r++)
@@ -167,6 +197,7 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 	write_loop(f, runs, n);
 	v = &runs[0].env.virt;
 	write_virt(f, v);
+	write_degraded(f, runs, n);
 	write_findings(f, runs, n);
 	if (verbose)
 		write_table(f, runs, n);
@@ -227,6 +258,12 @@ int clyde_members_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 				name, lf * 100.0, r->loop.dev, r->loop.dev);
 	}
 	write_virt(f, &run->env.virt);
+	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
+		if (run->phases[p].ran)
+			clyde_degraded_text(
+				f, "clyde: ",
+				clyde_tree_phase_name((enum clyde_tree_phase)p),
+				&run->phases[p].members);
 	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++) {
 		struct clyde_members_verdict v;
 		char text[2048], *line, *save = NULL;

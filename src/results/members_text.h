@@ -18,6 +18,13 @@
 int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			     bool verbose);
 
+/* When an md array lost members during the test `name` (m->degraded),
+ * the warning line "PREFIXwarning: NAME: the array degraded during the
+ * test (md0: 0 -> 1 of 4 members missing): its figures are of a degraded
+ * array"; nothing otherwise.  For run, tree and dev alike. */
+void clyde_degraded_text(FILE *f, const char *prefix, const char *name,
+			 const struct clyde_members *m);
+
 struct clyde_stack;
 struct clyde_tree_run;
 

@@ -317,6 +317,7 @@ static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
 	clyde_jw_device_wa(w, &r->dev, io.wa);
 	clyde_jw_io(w, &io, &r->own);
 	clyde_jw_settle(w, &r->settle);
+	clyde_jw_degraded(w, &r->members);
 	clyde_tree_jw_members(w, run, p);
 	clyde_jw_open(w, "workers", '[');
 	for (unsigned i = 0; i < r->nworkers; i++) {

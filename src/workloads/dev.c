@@ -290,44 +290,6 @@ static void file_residency(int fd, uint64_t *resident, bool *ok)
 	clyde_ctx_release(&quiet);
 }
 
-/* The md arrays of the stack: how many members each is missing now. */
-#define DEV_MAX_MD 8
-static void md_degraded_now(const struct clyde_stack *s, uint32_t *out)
-{
-	unsigned k = 0;
-
-	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
-		if (s->nodes[i].kind != CLYDE_STACK_MD)
-			continue;
-		out[k] = 0;
-		(void)clyde_sysfs_u32("", s->nodes[i].name, "md/degraded",
-				      &out[k]);
-		k++;
-	}
-}
-
-/* Name the first array that lost members between before and after. */
-static void md_degraded_note(const struct clyde_stack *s,
-			     const uint32_t *before, const uint32_t *after,
-			     char *note, size_t n)
-{
-	unsigned k = 0;
-
-	note[0] = '\0';
-	for (size_t i = 0; i < s->nnodes && k < DEV_MAX_MD; i++) {
-		const struct clyde_stack_node *m = &s->nodes[i];
-
-		if (m->kind != CLYDE_STACK_MD)
-			continue;
-		if (after[k] > before[k]) {
-			snprintf(note, n, "%s: %u -> %u of %u members missing",
-				 m->name, before[k], after[k], m->raid_disks);
-			return;
-		}
-		k++;
-	}
-}
-
 /* Run one request test between two readings of the device's counters
  * (and of its members'). */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
@@ -340,7 +302,6 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	struct clyde_dev_job_out out;
 	struct clyde_loopcache_seen seen;
 	bool counted, ok_before = false, ok_after = false;
-	uint32_t md_before[DEV_MAX_MD] = { 0 }, md_after[DEV_MAX_MD] = { 0 };
 	int rc;
 
 	r->latency = malloc(sizeof(*r->latency));
@@ -361,7 +322,6 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	}
 	if (m->file)
 		file_residency(job->fd, &r->file_resident_before, &ok_before);
-	md_degraded_now(&run->env.stack, md_before);
 	counted = clyde_devstat_read(&run->env.target, &before) == 0;
 	clyde_members_begin(mw);
 	clyde_cpu_mark(&cpu);
@@ -373,9 +333,6 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		file_residency(job->fd, &r->file_resident_after, &ok_after);
 	r->file_measured = ok_before && ok_after;
 	clyde_members_end(mw, &r->members);
-	md_degraded_now(&run->env.stack, md_after);
-	md_degraded_note(&run->env.stack, md_before, md_after, r->degraded,
-			 sizeof(r->degraded));
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;

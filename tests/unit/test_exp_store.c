@@ -18,7 +18,10 @@
 
 static char tmpdir[] = "/tmp/clyde-test-exp-store.XXXXXX";
 
-/* A clyde JSON result with one test done: put_block at `rate` B/s. */
+/* When set, the done test of the next document was measured while an md
+ * array lost a member ("degraded_during"). */
+static const char *doc_degraded;
+
 /* A clyde JSON result with one test done: test number `done` (0 putc, 1
  * put_block, ...) at `rate`. */
 static char *bonnie_doc_test(int done, double rate)
@@ -41,8 +44,11 @@ static char *bonnie_doc_test(int done, double rate)
 				     "\"cpu_user_ns\": 1, \"cpu_sys_ns\": 1, "
 				     "\"rate_per_s\": %.17g, \"rate_unit\": "
 				     "\"B/s\", \"cpu_pct\": 10, \"too_fast\": "
-				     "false, \"latency\": null}",
-				     names[i], rate) < 0)
+				     "false, \"latency\": null, "
+				     "\"degraded_during\": %s%s%s}",
+				     names[i], rate, doc_degraded ? "\"" : "",
+				     doc_degraded ? doc_degraded : "null",
+				     doc_degraded ? "\"" : "") < 0)
 				abort();
 		} else if (asprintf(&t,
 				    "{\"name\": \"%s\", \"state\": "
@@ -165,8 +171,10 @@ static void test_round_trip(void)
 	CHECK(add(&ctx, h, id, 0, 1, "bonnie", "run", bonnie_doc(100e6),
 		  false) == 0);
 	CHECK(add(&ctx, h, id, 0, 1, "dd", "time", timed_doc(2.0), false) == 0);
+	doc_degraded = "md0: 0 -> 1 of 4 members missing";
 	CHECK(add(&ctx, h, id, 0, 2, "bonnie", "run", bonnie_doc(120e6),
 		  false) == 0);
+	doc_degraded = NULL;
 	CHECK(add(&ctx, h, id, 0, 2, "dd", "time", timed_doc(4.0), false) == 0);
 	/* Point 1: failed.  Point 2: not run yet. */
 	CHECK(add(&ctx, h, id, 1, 1, "bonnie", "run", NULL, true) == 0);
@@ -216,6 +224,8 @@ static void test_round_trip(void)
 		CHECK(e.metrics[0].higher_better);
 		CHECK(c->n == 2 && near(c->samples[0], 100e6) &&
 		      near(c->samples[1], 120e6));
+		/* The second repeat's block write ran on a degraded array. */
+		CHECK(c->ndegraded == 1);
 		CHECK_STR(e.metrics[1].key, "time.dd");
 		CHECK_STR(e.metrics[1].unit, "s");
 		CHECK(!e.metrics[1].higher_better);

@@ -179,7 +179,9 @@ static void test_text(void)
 		  "interval; (n=1) a single sample; x2.00 an amount (device "
 		  "bytes) as a ratio to the least;\n"
 		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
-		  "are 2x apart or more.\n");
+		  "are 2x apart or more;\n"
+		  "degraded: some sample was measured while an md array lost "
+		  "members.\n");
 	free(out);
 
 	out = render(&e, CLYDE_EXP_MARKDOWN);
@@ -500,6 +502,7 @@ static void test_html(void)
 	e.command = xstrdup("clyde sweep md.ini --define level=<5>");
 	e.machine = xstrdup("host box, kernel 6.1");
 	e.points[0].cells[0].nimprecise = 1;
+	e.points[1].cells[0].ndegraded = 1;
 	f = open_memstream(&buf, &len);
 	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
 	fclose(f);
@@ -526,6 +529,14 @@ static void test_html(void)
 	CHECK(strstr(buf, "; 1 imprecise (under 0.5 s)") != NULL);
 	/* 1 and 2: repeats 2x apart, flagged. */
 	CHECK(strstr(buf, "repeats are 2x apart or more\">!</span>") != NULL);
+	/* A sample measured on a degraded array is flagged. */
+	CHECK(count(buf, "while an md array lost members\">degraded</span>") ==
+	      1);
+	free(buf);
+	/* ... and in the text table, on that cell only. */
+	buf = render(&e, CLYDE_EXP_TEXT);
+	CHECK(count(buf, " degraded") == 1);
+	CHECK(strstr(buf, "degraded: some sample was measured while") != NULL);
 	free(buf);
 	clyde_exp_release(&e);
 

@@ -495,6 +495,107 @@ static void test_roles(void)
 	CHECK(v.busier && v.busy == 2 && v.idle == 0);
 }
 
+/* Write `text` to root/rel, making its directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[1024], cmd[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	CHECK(system(cmd) == 0);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* An md array that loses a member between the start and the end of a
+ * test: the watch names it (clyde_members_end), and run's text and
+ * JSON flag that test's figures; an array that was degraded already,
+ * or that recovers, is no news. */
+static void test_degraded_during(void)
+{
+	char root[] = "/tmp/clyde-test-members.XXXXXX", cmd[256];
+	const char *stat = "1 0 8 0 1 0 8 0 0 0 0\n";
+	struct clyde_member_watch w;
+	struct clyde_stack_node nodes[3];
+	struct clyde_stack s;
+	struct clyde_members m;
+	struct clyde_run *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(mkdtemp(root) != NULL);
+	put(root, "sys/class/block/vdb/stat", stat);
+	put(root, "sys/class/block/vdc/stat", stat);
+	put(root, "sys/block/md0/md/degraded", "0\n");
+	memset(&s, 0, sizeof(s));
+	memset(nodes, 0, sizeof(nodes));
+	s.nodes = nodes;
+	s.nnodes = 3;
+	snprintf(s.nodes[0].name, sizeof(s.nodes[0].name), "md0");
+	s.nodes[0].kind = CLYDE_STACK_MD;
+	s.nodes[0].raid_disks = 4;
+	snprintf(s.nodes[1].name, sizeof(s.nodes[1].name), "vdb");
+	snprintf(s.nodes[2].name, sizeof(s.nodes[2].name), "vdc");
+	clyde_members_init(&w, root);
+	clyde_members_add(&w, "vdb");
+	clyde_members_add(&w, "vdc");
+	clyde_members_describe(&w, &s);
+	CHECK(w.nmd == 1);
+	clyde_members_begin(&w);
+	clyde_members_end(&w, &m);
+	CHECK_STR(m.degraded, "");
+	clyde_members_begin(&w);
+	put(root, "sys/block/md0/md/degraded", "1\n");
+	clyde_members_end(&w, &m);
+	CHECK_STR(m.degraded, "md0: 0 -> 1 of 4 members missing");
+	/* Degraded from the start, or back to fewer missing: not flagged. */
+	clyde_members_begin(&w);
+	clyde_members_end(&w, &m);
+	CHECK_STR(m.degraded, "");
+	clyde_members_begin(&w);
+	put(root, "sys/block/md0/md/degraded", "0\n");
+	clyde_members_end(&w, &m);
+	CHECK_STR(m.degraded, "");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+
+	/* clyde run's text: a warning naming the test. */
+	r = block_write_run(NULL, NULL, 0);
+	r->tests[CLYDE_PUT_BLOCK].state = CLYDE_DONE;
+	snprintf(r->tests[CLYDE_PUT_BLOCK].members.degraded,
+		 sizeof(r->tests[CLYDE_PUT_BLOCK].members.degraded),
+		 "md0: 0 -> 1 of 4 members missing");
+	f = open_memstream(&buf, &len);
+	CHECK(clyde_members_text_write(f, r, 1, false) == 0);
+	fclose(f);
+	CHECK_STR(buf, "clyde: warning: block write: the array degraded "
+		       "during the test (md0: 0 -> 1 of 4 members missing): "
+		       "its figures are of a degraded array\n");
+	free(buf);
+	/* The JSON key, a string or null. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	{
+		struct clyde_jw jw;
+
+		clyde_jw_init(&jw, f);
+		clyde_jw_open(&jw, NULL, '{');
+		clyde_jw_degraded(&jw, &r->tests[CLYDE_PUT_BLOCK].members);
+		clyde_jw_close(&jw, '}');
+	}
+	fclose(f);
+	CHECK(strstr(buf, "\"degraded_during\": "
+			  "\"md0: 0 -> 1 of 4 members missing\"") != NULL);
+	free(buf);
+	free_run(r);
+}
+
 int main(void)
 {
 	test_rmw_on_raid5();
@@ -507,5 +608,6 @@ int main(void)
 	test_text();
 	test_slow_member();
 	test_roles();
+	test_degraded_during();
 	return tap_done();
 }

@@ -43,11 +43,13 @@ need_disks()
 		fail "needs $1 disks, the guest has ${#VDS[@]} (# vm-disks: $1)"
 }
 
-# wipe_disks DEV...: no md superblock or filesystem signature left (one
-# command each: every exec costs the guest about a second).
+# wipe_disks DEV...: no md superblock or filesystem signature left, in one
+# command (every exec costs the guest up to a second): wipefs -a erases
+# every signature libblkid finds, md's superblock (linux_raid_member) too,
+# so mdadm --zero-superblock would add nothing.  Checked: no md superblock
+# is left for mdadm --examine.
 wipe_disks()
 {
-	mdadm --zero-superblock "$@" >/dev/null 2>&1 || true
 	wipefs -q -a "$@" >/dev/null 2>&1 || true
 }
 
@@ -73,6 +75,16 @@ md_stop()
 {
 	mdadm --stop "$1" >/dev/null 2>&1 || fail "mdadm --stop $1"
 	wipe_disks "${VDS[@]:0:$2}"
+}
+
+# evidence NAME FILE: keep FILE as $VM_OUT/NAME (vm.sh --keep) and print
+# it to the test's log as TAP comments ("# | ..."), under "# NAME:": what
+# the real kernel printed, for the reader of a ctest log.
+evidence()
+{
+	cp "$2" "$VM_OUT/$1"
+	echo "# $1:"
+	sed 's/^/# | /' "$2"
 }
 
 # jq_py FILE EXPR...: print each Python expression EXPR over the JSON in

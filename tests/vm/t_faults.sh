@@ -8,8 +8,9 @@
 #   test, no run stored, the history intact;
 # - dm-delay on one member of an md RAID5: the slow-member finding names
 #   that member and no other;
-# - a member failed (mdadm --fail) in the middle of a clyde dev test: the
-#   text and the JSON say the array degraded during that test.
+# - a member failed (mdadm --fail) in the middle of a clyde dev test, of
+#   clyde run's block write and of clyde tree's extract: the text and the
+#   JSON say the array degraded during that test, and only that one.
 #
 # vm-disks: 5
 # vm-disk-size: 256M
@@ -149,7 +150,7 @@ mdadm /dev/md0 --fail "${VDS[2]}" >/dev/null 2>&1 || fail "mdadm --fail ${VDS[2]
 RC=0
 wait "$pid" || RC=$?
 expect_rc 0 "clyde dev with a member failed during seqwrite: finishes"
-cp "$T/out" "$VM_OUT/dev-degraded.txt"
+evidence dev-degraded.txt "$T/out"
 assert_file_match "$T/out" \
 	"^warning: seqwrite: the array degraded during the test \(md0: 0 -> 1 of 4 members missing\)" \
 	"the text says the array degraded during seqwrite"
@@ -157,4 +158,72 @@ assert_eq "$(jq_py "$T/deg.json" '[t["degraded_during"] for t in j["runs"][0]["t
 	"['md0: 0 -> 1 of 4 members missing', None]" \
 	"the JSON flags seqwrite's figures, not seqread's (the array was already degraded)"
 mdadm --stop /dev/md0 >/dev/null 2>&1
+wipe_disks "${VDS[@]:1:4}"
+
+# --- ... and in the middle of clyde run's and clyde tree's tests -----------
+# deg_fs: a fresh RAID5 over vdb-vde with XFS mounted on /mnt/md.
+deg_fs()
+{
+	mdadm --create /dev/md0 --run --quiet --metadata=1.2 --assume-clean \
+		--level=5 --chunk=64 --raid-devices=4 "${VDS[@]:1:4}" \
+		>/dev/null 2>&1 || fail "mdadm --create raid5 over ${VDS[*]:1:4}"
+	mkfs.xfs -q -f -K /dev/md0 >/dev/null 2>&1 || fail "mkfs.xfs /dev/md0"
+	mkdir -p /mnt/md
+	mount /dev/md0 /mnt/md || fail "mount /dev/md0"
+}
+# deg_fail PID KIB: once md0 has written KIB more than now (the test is
+# under way), fail vdc; wait for PID into RC.  Builtins only while it
+# waits and fails (no exec, which costs the guest up to a second): the
+# member is failed through sysfs, as mdadm --fail does.
+deg_fail()
+{
+	local pid=$1 want st i
+	read -r -a st </sys/block/md0/stat
+	want=$((st[6] + $2 * 2))
+	for ((i = 0; i < 2000000; i++)); do
+		read -r -a st </sys/block/md0/stat
+		((st[6] > want)) && break
+		kill -0 "$pid" 2>/dev/null || break
+	done
+	echo faulty >"/sys/block/md0/md/dev-${VDS[2]#/dev/}/state" ||
+		fail "fail ${VDS[2]} through sysfs"
+	RC=0
+	wait "$pid" || RC=$?
+}
+deg_end()
+{
+	umount /mnt/md
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	wipe_disks "${VDS[@]:1:4}"
+}
+note='md0: 0 -> 1 of 4 members missing'
+deg_fs
+"$CLYDE" run -d /mnt/md --no-save -r 0 -s 32m:8k:200:1 -n 0 -f --json "$T/degrun.json" \
+	>"$T/out" 2>"$T/err" &
+deg_fail $! 1024
+expect_rc 0 "clyde run with a member failed during its block write: finishes"
+cat "$T/out" "$T/err" >"$T/both"
+evidence run-degraded.txt "$T/both"
+assert_file_match "$VM_OUT/run-degraded.txt" \
+	"^clyde: warning: block write: the array degraded during the test \($note\): its figures are of a degraded array" \
+	"clyde run's text says the array degraded during the block write"
+assert_eq "$(jq_py "$T/degrun.json" '[(t["name"], t["degraded_during"]) for t in j["runs"][0]["tests"] if t["state"] == "done"]')" \
+	"[('put_block', '$note'), ('rewrite', None), ('get_block', None), ('seeks', None)]" \
+	"clyde run's JSON flags the block write's figures, no other test's"
+deg_end
+deg_fs
+"$CLYDE" tree -d /mnt/md --no-save --phases extract,stat_walk --files 300 \
+	--size fixed:64k --seed 1 --settle 0 --json "$T/degtree.json" \
+	>"$T/out" 2>"$T/err" &
+deg_fail $! 1024
+expect_rc 0 "clyde tree with a member failed during its extract: finishes"
+cat "$T/out" "$T/err" >"$T/both"
+evidence tree-degraded.txt "$T/both"
+assert_file_match "$VM_OUT/tree-degraded.txt" \
+	"^clyde: warning: extract: the array degraded during the test \($note\)" \
+	"clyde tree's text says the array degraded during the extract"
+assert_eq "$(jq_py "$T/degtree.json" '[(p["name"], p["degraded_during"]) for p in j["runs"][0]["phases"] if "degraded_during" in p]')" \
+	"[('extract', '$note'), ('stat_walk', None)]" \
+	"clyde tree's JSON flags the extract's figures, not the walk's"
+deg_end
 done_testing

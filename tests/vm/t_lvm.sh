@@ -47,7 +47,7 @@ for d in "${pvs[@]}"; do
 	assert_file_match "$T/out" "^    ${d#/dev/}: disk" \
 		"the text lists PV ${d#/dev/} under the LV"
 done
-cp "$T/out" "$VM_OUT/stack-lvm.txt"
+evidence stack-lvm.txt "$T/out"
 
 # Post B at small sizes: XFS vs ext4, log options; every run saved.
 export XDG_DATA_HOME=$T/xdg

@@ -43,7 +43,7 @@ one()
 	[[ $chunk -eq 0 ]] && what="raid$level over $n"
 	md_create $MD "$level" "$chunk" "$n"
 	"$CLYDE" stack $MD >"$T/text" 2>&1 || fail "clyde stack $MD"
-	[[ $level == 6 && $chunk == 64 ]] && cp "$T/text" "$VM_OUT/stack-raid6.txt"
+	[[ $level == 6 && $chunk == 64 ]] && evidence stack-raid6.txt "$T/text"
 	mkfs.xfs -N -f $MD >"$T/xfs" 2>&1 || fail "mkfs.xfs -N $MD"
 	mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 $MD \
 		>/dev/null 2>&1 || fail "mkfs.ext4 $MD"
@@ -59,6 +59,10 @@ for chunk in 64 256; do
 	one 10 $chunk 4
 done
 one 1 0 2
+# wipe_disks (wipefs alone) left no md superblock behind: mdadm's own scan
+# of every device finds none.
+left=$(mdadm --examine --scan 2>/dev/null)
+assert_eq "$left" "" "wipe_disks left no md superblock on the disks (mdadm --examine --scan)"
 
 # A filesystem made for another stripe: the advice, and its fix works.
 md_create $MD 5 64 4

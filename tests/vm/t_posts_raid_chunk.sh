@@ -15,7 +15,7 @@ CLYDE_TIMEOUT=280
 run_clyde sweep -q --define "disks=${VDS[*]:0:6}" --define ndisks=6 --define repeats=1 \
 	--define "run_opts=-s 8m:8k:200:1 -n 0 -r 0 -f -m md{level}-{chunk}k" \
 	"$CLYDE_SRC/examples/posts/md-raid-chunk.ini"
-cp "$T/out" "$VM_OUT/sweep-md-raid-chunk.txt"
+evidence sweep-md-raid-chunk.txt "$T/out"
 cp "$T/err" "$VM_OUT/sweep-md-raid-chunk.err"
 expect_rc 0 "md-raid-chunk.ini ran every point"
 for level in 5 6; do

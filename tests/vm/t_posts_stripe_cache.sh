@@ -20,7 +20,7 @@ md_create $MD 5 64 4
 assert_eq "$(cat $SCS)" 256 "a new raid5 has stripe_cache_size 256"
 run_clyde sweep "${opts[@]}" --define repeats=1 \
 	"$CLYDE_SRC/examples/posts/md-stripe-cache.ini"
-cp "$T/out" "$VM_OUT/sweep-md-stripe-cache.txt"
+evidence sweep-md-stripe-cache.txt "$T/out"
 cp "$T/err" "$VM_OUT/sweep-md-stripe-cache.err"
 expect_rc 0 "md-stripe-cache.ini ran every point"
 for scs in 256 512 768 1024 2048 4096 8192 16384 32768; do
