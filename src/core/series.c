@@ -86,13 +86,14 @@ int clyde_series_pack(const struct clyde_hist *h, uint8_t **out, uint32_t *len)
 
 void clyde_series_unpack(const uint8_t *p, uint32_t len, struct clyde_hist *h)
 {
-	const uint8_t *end = p + len;
+	const uint8_t *end;
 	uint64_t count, min, max, lo, hi, clamped;
 	unsigned i = 0;
 	bool first = true;
 
 	if (!p || !len)
 		return;
+	end = p + len;
 	count = get_varint(&p, end);
 	min = get_varint(&p, end);
 	max = get_varint(&p, end);

@@ -149,17 +149,80 @@ static bool has_value(const struct clyde_exp *e, size_t p, size_t m)
 	return !e->points[p].failed && e->points[p].cells[m].n > 0;
 }
 
-/* The equivalence test: does the 95% interval of mean(p) - mean(b) lie
- * inside +-CLYDE_EXP_MARGIN of |mean(b)|?  Both have n >= 2. */
-static bool equivalent(const struct clyde_exp_cell *cb,
-		       const struct clyde_exp_cell *cp)
+bool clyde_exp_metric_log(const struct clyde_exp *e, size_t m)
 {
-	double lo, hi, ref = fabs(clyde_stats_mean(cb->samples, cb->n));
+	size_t p, i;
 
-	if (clyde_stats_diff_ci(cb->samples, cb->n, cp->samples, cp->n, 0.95,
-				&lo, &hi) < 0)
-		return false;
-	return lo >= -CLYDE_EXP_MARGIN * ref && hi <= CLYDE_EXP_MARGIN * ref;
+	for (p = 0; p < e->npoints; p++) {
+		const struct clyde_exp_cell *c = &e->points[p].cells[m];
+
+		if (e->points[p].failed)
+			continue;
+		for (i = 0; i < c->n; i++)
+			if (!(c->samples[i] > 0) || !isfinite(c->samples[i]))
+				return false;
+	}
+	return true;
+}
+
+/* log(x[i]) into buf (n of them; NULL when it cannot be had). */
+static double *logs(const double *x, size_t n, double *stack, size_t ns)
+{
+	double *d = n <= ns ? stack : malloc(n * sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	for (i = 0; i < n; i++)
+		d[i] = log(x[i]);
+	return d;
+}
+
+void clyde_exp_compare(const struct clyde_exp *e, size_t m, size_t b, size_t p,
+		       double level, struct clyde_exp_cmp *c)
+{
+	const struct clyde_exp_cell *cp = &e->points[p].cells[m];
+	const struct clyde_exp_cell *cb = &e->points[b].cells[m];
+	const struct clyde_exp_metric *mt = &e->metrics[m];
+	double sb[64], sp[64], *lb = NULL, *lp = NULL, lo, hi, ref;
+	const double *xb = cb->samples, *xp = cp->samples;
+	struct clyde_stats_welch w;
+
+	memset(c, 0, sizeof(*c));
+	c->p = 1;
+	c->log_scale = clyde_exp_metric_log(e, m);
+	if (cp->n < 2 || cb->n < 2)
+		return;
+	if (c->log_scale) {
+		lb = logs(cb->samples, cb->n, sb, 64);
+		lp = logs(cp->samples, cp->n, sp, 64);
+		if (lb && lp) {
+			xb = lb;
+			xp = lp;
+		} else {
+			c->log_scale = false; /* no memory: raw values */
+		}
+	}
+	c->tested = true;
+	clyde_stats_welch(xb, cb->n, xp, cp->n, &w);
+	c->p = w.p;
+	/* diff = mean(p) - mean(b); worse is below for higher-better. */
+	c->worse = mt->higher_better ? w.diff < 0 : w.diff > 0;
+	if (clyde_stats_diff_ci(xb, cb->n, xp, cp->n, level, &lo, &hi) == 0) {
+		if (c->log_scale) {
+			c->lo = expm1(lo) * 100;
+			c->hi = expm1(hi) * 100;
+			c->known = true;
+		} else if ((ref = fabs(w.mean_a)) > 0) {
+			c->lo = lo / ref * 100;
+			c->hi = hi / ref * 100;
+			c->known = true;
+		}
+	}
+	if (lb != sb)
+		free(lb);
+	if (lp != sp)
+		free(lp);
 }
 
 /* Are the samples 2x apart or more (the compare table's "disagree")? */
@@ -184,22 +247,25 @@ static bool spread_2x(const struct clyde_exp_cell *c)
 static enum clyde_exp_rel relation(const struct clyde_exp *e, size_t m,
 				   size_t p, size_t b, double *pval)
 {
-	const struct clyde_exp_cell *cp = &e->points[p].cells[m];
-	const struct clyde_exp_cell *cb = &e->points[b].cells[m];
-	struct clyde_stats_welch w;
+	struct clyde_exp_cmp c;
 
 	*pval = 1;
 	if (p == b)
 		return CLYDE_EXP_REL_BEST;
-	if (cp->n < 2 || cb->n < 2)
-		return CLYDE_EXP_REL_UNTESTED;
 	if (e->metrics[m].amount)
 		return CLYDE_EXP_REL_UNTESTED;
-	clyde_stats_welch(cb->samples, cb->n, cp->samples, cp->n, &w);
-	*pval = w.p;
-	if (w.p < CLYDE_EXP_ALPHA)
+	clyde_exp_compare(e, m, b, p, 0.95, &c);
+	if (!c.tested)
+		return CLYDE_EXP_REL_UNTESTED;
+	*pval = c.p;
+	if (c.p < CLYDE_EXP_ALPHA && c.worse)
 		return CLYDE_EXP_REL_DIFF;
-	return equivalent(cb, cp) ? CLYDE_EXP_REL_EQUIV : CLYDE_EXP_REL_SAME;
+	/* The equivalence test: the 95% interval of p against b inside
+	 * +-CLYDE_EXP_MARGIN (on the log scale: log(1 - M) .. log(1 + M)). */
+	return c.known && c.lo >= -CLYDE_EXP_MARGIN * 100 &&
+			       c.hi <= CLYDE_EXP_MARGIN * 100 ?
+		       CLYDE_EXP_REL_EQUIV :
+		       CLYDE_EXP_REL_SAME;
 }
 
 /* Not different, or the same for all one can tell? */
@@ -241,6 +307,7 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 	ms->runner = e->npoints;
 	ms->least = e->npoints;
 	ms->npoints = e->npoints;
+	ms->log_scale = clyde_exp_metric_log(e, m);
 	ms->cells = calloc(e->npoints ? e->npoints : 1, sizeof(*ms->cells));
 	all = malloc((e->npoints ? e->npoints : 1) * sizeof(*all));
 	if (!ms->cells || !all) {
@@ -321,35 +388,56 @@ const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p)
 }
 
 bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
-		     size_t k, double *wide_pct, size_t *nmin, size_t *need)
+		     size_t k, double *wide_pct, double *low_pct, size_t *nmin,
+		     size_t *need)
 {
-	double cv = 0, wide = 0;
+	bool lg = clyde_exp_metric_log(e, m);
+	double cv = 0, wide = 0, low = 0, effect = CLYDE_EXP_EFFECT;
 	size_t i, n = SIZE_MAX;
 
 	for (i = 0; i < k; i++) {
 		const struct clyde_exp_cell *c = &e->points[idx[i]].cells[m];
-		double mean, sd, h;
+		double mean, sd, h, st[64], *x = NULL, w;
 
 		if (!has_value(e, idx[i], m) || c->n < 2)
 			continue;
-		mean = fabs(clyde_stats_mean(c->samples, c->n));
-		if (mean == 0)
-			continue;
-		sd = clyde_stats_stddev(c->samples, c->n);
-		h = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
-		if (sd / mean > cv)
-			cv = sd / mean;
-		if (h / mean * 100 > wide)
-			wide = h / mean * 100;
+		if (lg && (x = logs(c->samples, c->n, st, 64)) != NULL) {
+			/* The spread of log(x); the interval mapped back,
+			 * its upper (larger) side. */
+			sd = clyde_stats_stddev(x, c->n);
+			h = clyde_stats_ci_halfwidth(x, c->n, 0.95);
+			w = expm1(h) * 100;
+			if (w > wide)
+				low = expm1(-h) * 100;
+			if (x != st)
+				free(x);
+		} else {
+			mean = fabs(clyde_stats_mean(c->samples, c->n));
+			if (mean == 0)
+				continue;
+			sd = clyde_stats_stddev(c->samples, c->n) / mean;
+			h = clyde_stats_ci_halfwidth(c->samples, c->n, 0.95);
+			w = h / mean * 100;
+			if (w > wide)
+				low = -w;
+		}
+		if (sd > cv)
+			cv = sd;
+		if (w > wide)
+			wide = w;
 		if (c->n < n)
 			n = c->n;
 	}
 	if (n == SIZE_MAX)
 		return false;
+	if (lg)
+		effect = log1p(CLYDE_EXP_EFFECT);
 	*wide_pct = wide;
+	if (low_pct)
+		*low_pct = low;
 	*nmin = n;
-	*need = clyde_stats_repeats_for(cv, CLYDE_EXP_EFFECT, CLYDE_EXP_ALPHA,
-					0.80, 1000);
+	*need = clyde_stats_repeats_for(cv, effect, CLYDE_EXP_ALPHA, 0.80,
+					1000);
 	return true;
 }
 
@@ -715,15 +803,24 @@ static bool plateau(const struct clyde_exp *e, size_t m, const size_t *idx,
 static void power_clause(struct sbuf *b, const struct clyde_exp *e, size_t m,
 			 const size_t *idx, size_t k)
 {
-	double wide;
+	double wide, low;
 	size_t n, need;
 
-	if (!clyde_exp_power(e, m, idx, k, &wide, &n, &need)) {
+	if (!clyde_exp_power(e, m, idx, k, &wide, &low, &n, &need)) {
 		sb_add(b, ".");
 		return;
 	}
-	sb_add(b, ": with n=%zu the 95%% intervals are up to \xc2\xb1%.0f%%; ",
-	       n, wide);
+	/* On the log scale the interval is asymmetric: both sides. */
+	if (clyde_exp_metric_log(e, m))
+		sb_add(b,
+		       ": with n=%zu the 95%% intervals are up to %.0f%% .. "
+		       "+%.0f%%; ",
+		       n, low, wide);
+	else
+		sb_add(b,
+		       ": with n=%zu the 95%% intervals are up to "
+		       "\xc2\xb1%.0f%%; ",
+		       n, wide);
 	if (need > 1000)
 		sb_add(b, "more than 1000 repeats");
 	else

@@ -18,6 +18,20 @@
  * different is "equivalent" when the 95% interval of its difference to
  * the best lies inside +-CLYDE_EXP_MARGIN of the best's mean (an
  * equivalence test); only then does a sentence say "does not change".
+ *
+ * The scale (clyde_exp_compare()).  Benchmark noise is multiplicative:
+ * the spread of a point grows with its mean.  So the tests are made on
+ * log(x): Welch's test of the means of log(x), and the interval of the
+ * difference of those means mapped back to a ratio, exp(lo) - 1 ..
+ * exp(hi) - 1 (in percent of the best); the margin +-5% is then the
+ * bounds log(0.95) .. log(1.05), and the power estimate uses the standard
+ * deviation of log(x) and a difference of log(1.10).  A metric any of
+ * whose samples (at a point that did not fail) is not > 0 cannot be
+ * logged: the whole metric is then tested on raw values as before (the
+ * difference of the means in percent of the best's mean), and says so
+ * (clyde_exp_mstat.log_scale false).  A point whose log-scale mean is
+ * better than the best's (the best is chosen by the plain mean) is never
+ * "worse": it is at most not different.
  * The best is "clear" (its mark a star) only when it has two samples or
  * more and differs significantly from the runner-up.  An amount metric
  * (experiment.h) has no best and no relations: each point's ratio to the
@@ -71,6 +85,31 @@ size_t clyde_exp_axis_index(const struct clyde_exp_axis *ax, const char *v);
 
 /* ---- one metric over the points --------------------------------------- */
 
+/* Point p against point b (the best) for metric m, as the table and
+ * until-decided both compare them (the scale: see the top). */
+struct clyde_exp_cmp {
+	bool log_scale; /* on log(x); false: raw values */
+	bool tested;	/* both sides have two samples or more */
+	bool worse;	/* p's centre is on the worse side of b's (on the
+			 * scale tested) */
+	double p;	/* Welch's two-sided p (1 when not tested) */
+	double lo, hi;	/* the `level` interval of p against b, in percent
+			 * of b: log: 100 (exp(lo) - 1) .. 100 (exp(hi) - 1);
+			 * raw: the difference over |mean(b)|; 0 .. 0 when not
+			 * tested or not known */
+	bool known;	/* lo, hi are known */
+};
+
+/* Can metric m be tested on log(x): every sample of every point that did
+ * not fail is a finite number > 0? */
+bool clyde_exp_metric_log(const struct clyde_exp *e, size_t m);
+
+/* Compare point p to point b for metric m (p != b) at interval `level`
+ * (0.95 in the table; 1 - alpha in until-decided) on the scale
+ * clyde_exp_metric_log() gives.  Fills *c; never fails. */
+void clyde_exp_compare(const struct clyde_exp *e, size_t m, size_t b, size_t p,
+		       double level, struct clyde_exp_cmp *c);
+
 enum clyde_exp_rel {
 	CLYDE_EXP_REL_NONE = 0, /* no value: failed point or no sample */
 	CLYDE_EXP_REL_BEST,	/* this is the best point */
@@ -100,13 +139,14 @@ struct clyde_exp_cellstat {
 };
 
 struct clyde_exp_mstat {
-	size_t best;   /* index of the best point; npoints when none (and
+	size_t best;	/* index of the best point; npoints when none (and
 			* always for an amount metric) */
-	size_t runner; /* the runner-up; npoints when none */
-	bool clear;    /* the best has n >= 2 and differs significantly from
+	size_t runner;	/* the runner-up; npoints when none */
+	bool clear;	/* the best has n >= 2 and differs significantly from
 			* the runner-up: it earns a star */
-	size_t least;  /* amount metrics: the point with the least mean */
-	size_t nvalid; /* points with a value */
+	bool log_scale; /* tested on log(x) (clyde_exp_metric_log()) */
+	size_t least;	/* amount metrics: the point with the least mean */
+	size_t nvalid;	/* points with a value */
 	size_t npoints;
 	struct clyde_exp_cellstat *cells; /* npoints, owned */
 };
@@ -134,12 +174,19 @@ const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p);
  * interval of one of them in percent of its mean (*wide_pct), the fewest
  * samples (*nmin), and the repeats per point that would detect a
  * CLYDE_EXP_EFFECT difference with 80% power at alpha 0.05 given the
- * largest coefficient of variation among them (*need; 1001 for more than
- * 1000).  Points with fewer than two samples are left out; false when
+ * largest spread among them (*need; 1001 for more than 1000).  On the
+ * log scale the interval is the log one mapped back (*wide_pct is its
+ * upper side, 100 (exp(h) - 1), the larger; *low_pct, when not NULL,
+ * the same interval's lower side, 100 (exp(-h) - 1); -*wide_pct on raw
+ * values) and the spread the standard
+ * deviation of log(x) against a difference of log(1 + EFFECT); on raw
+ * values the t half-width and the coefficient of variation against
+ * EFFECT.  Points with fewer than two samples are left out; false when
  * none is left.
  */
 bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
-		     size_t k, double *wide_pct, size_t *nmin, size_t *need);
+		     size_t k, double *wide_pct, double *low_pct, size_t *nmin,
+		     size_t *need);
 
 /* ---- selection --------------------------------------------------------- */
 

@@ -52,29 +52,25 @@ static size_t best_point(const struct clyde_exp *e, size_t m)
 	return b;
 }
 
-/* Point p against the best b for metric m (p != b, both valued). */
+/* Point p against the best b for metric m (p != b, both valued): the
+ * table's comparison (clyde_exp_compare(), the same scale), at 1 - alpha. */
 static struct mres against(const struct clyde_exp *e, size_t m, size_t p,
 			   size_t b, double pct, double alpha)
 {
-	const struct clyde_exp_cell *cp = &e->points[p].cells[m];
-	const struct clyde_exp_cell *cb = &e->points[b].cells[m];
 	struct mres r = { M_OPEN, b, 1, 0, 0 };
-	struct clyde_stats_welch w;
-	double ref = fabs(mean(cb)), lo, hi;
+	struct clyde_exp_cmp c;
 
-	if (cp->n < 2 || cb->n < 2)
+	clyde_exp_compare(e, m, b, p, 1 - alpha, &c);
+	if (!c.tested)
 		return r;
-	clyde_stats_welch(cb->samples, cb->n, cp->samples, cp->n, &w);
-	r.p = w.p;
-	if (clyde_stats_diff_ci(cb->samples, cb->n, cp->samples, cp->n,
-				1 - alpha, &lo, &hi) == 0 &&
-	    ref > 0) {
-		r.lo = lo / ref * 100;
-		r.hi = hi / ref * 100;
+	r.p = c.p;
+	if (c.known) {
+		r.lo = c.lo;
+		r.hi = c.hi;
 	}
-	if (w.p < alpha)
+	if (c.p < alpha && c.worse)
 		r.st = M_WORSE;
-	else if (ref > 0 && r.lo >= -pct && r.hi <= pct)
+	else if (c.known && r.lo >= -pct && r.hi <= pct)
 		r.st = M_EQUIV;
 	return r;
 }

@@ -11,9 +11,15 @@
  * best point is the one with the best mean.  Another point with a value
  * is decided for that metric when
  *   - it is significantly worse (Welch's t-test, both sides with two
- *     samples or more, p < alpha), or
+ *     samples or more, p < alpha, and on the worse side), or
  *   - it is equivalent: the 1 - alpha interval of its difference to the
  *     best lies inside +-pct% of the best's mean;
+ * both on the table's scale (clyde_exp_compare(), exp_analysis.h): on
+ * log(x), the interval of the ratio exp(lo) - 1 .. exp(hi) - 1, so the
+ * margin is log(1 - pct%) .. log(1 + pct%); on raw values for a metric
+ * with a sample <= 0.  The rule and the table thus always agree: what
+ * the rule stops as worse with some samples the table, given the same
+ * samples, marks worse;
  * where alpha = 0.05 / (max_runs - 1): the rule looks at the data after
  * every round, and a rule that stops at the first look that finds a
  * difference would find ones that are not there (Bonferroni over the

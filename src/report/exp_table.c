@@ -30,7 +30,9 @@ const char clyde_exp_legend[] =
 	"ratio to the least;\n"
 	"? some sample ran under 0.5 s (imprecise); ! the repeats are 2x apart "
 	"or more;\n"
-	"degraded: some sample was measured while an md array lost members.";
+	"degraded: some sample was measured while an md array lost members.\n"
+	"The tests and the intervals of differences are on log values (noise "
+	"grows with the mean).";
 
 int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
 {
@@ -271,6 +273,15 @@ static int write_text(FILE *f, const struct clyde_exp *e,
 		rc = write_grid(f, g, rows, cols, e->naxes, md);
 	if (!rc)
 		fprintf(f, "\n%s\n", clyde_exp_legend);
+	/* A metric with a sample <= 0 cannot be logged (exp_analysis.h). */
+	for (m = 0; !rc && m < e->nmetrics; m++)
+		if (!e->metrics[m].amount && !ms[m].log_scale)
+			fprintf(f,
+				"%s: tested on raw values (a sample is not "
+				"above 0).\n",
+				e->metrics[m].label && *e->metrics[m].label ?
+					e->metrics[m].label :
+					e->metrics[m].key);
 	for (p = 0; p < rows * cols; p++)
 		free(g[p]);
 	free(g);

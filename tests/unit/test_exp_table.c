@@ -181,7 +181,9 @@ static void test_text(void)
 		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
 		  "are 2x apart or more;\n"
 		  "degraded: some sample was measured while an md array lost "
-		  "members.\n");
+		  "members.\n"
+		  "The tests and the intervals of differences are on log "
+		  "values (noise grows with the mean).\n");
 	free(out);
 
 	out = render(&e, CLYDE_EXP_MARKDOWN);
@@ -332,6 +334,39 @@ static char *sentences(const struct clyde_exp *e)
 	return all;
 }
 
+/* The scale: log values, raw ones for a metric with a sample <= 0. */
+static void test_scale(void)
+{
+	struct clyde_exp e;
+	char *out;
+
+	/* Every sample of 2K at least 18x slower than the best's: on raw
+	 * seconds Welch's p is 0.055 (2K's spread is wide), "~"; on log
+	 * values it is significantly worse, "*". */
+	exp_init(&e, "bs", 1, "time.write", "write time", "s", 0);
+	add(&e, "2K", false, 3, 5.329478964, 2.488052053, 6.209130176);
+	add(&e, "1M", false, 3, 0.131600837, 0.138061718, 0.115321638);
+	out = render(&e, CLYDE_EXP_TEXT);
+	CHECK(strstr(out, "2K  4.676 \xc2\xb1 4.831 ! *\n") != NULL);
+	CHECK(strstr(out, "1M  0.128 \xc2\xb1 0.029 \xe2\x98\x85\n") != NULL);
+	CHECK(strstr(out, "tested on raw values") == NULL);
+	free(out);
+	clyde_exp_release(&e);
+
+	/* A zero cannot be logged: that metric is tested on raw values, and
+	 * the table says so under the legend. */
+	exp_init(&e, "fs", 2, "run.put_block", "block write", "B/s", 1,
+		 "run.seeks", "random seeks", "ops/s", 1);
+	add(&e, "ext4", false, 3, 100.0, 101.0, 102.0, 2, 0.0, 2.0);
+	add(&e, "xfs", false, 3, 50.0, 51.0, 52.0, 2, 3.0, 5.0);
+	out = render(&e, CLYDE_EXP_TEXT);
+	CHECK(strstr(out, "\nrandom seeks: tested on raw values (a sample is "
+			  "not above 0).\n") != NULL);
+	CHECK(strstr(out, "block write: tested on raw") == NULL);
+	free(out);
+	clyde_exp_release(&e);
+}
+
 static void test_sentences(void)
 {
 	struct clyde_exp e;
@@ -366,14 +401,15 @@ static void test_sentences(void)
 	clyde_exp_release(&e);
 
 	/* Not different, but the intervals are too wide to say "the same":
-	 * the data cannot tell, and says how many repeats would. */
+	 * the data cannot tell, and says how many repeats would.  The
+	 * intervals are those of log(x) mapped back (asymmetric), the
+	 * repeats from the spread of log(x) against log(1.10). */
 	exp_init(&e, "fs", 1, "time.tar", "tar", "s", 0);
 	add(&e, "ext4", false, 3, 10.0, 11.0, 12.0);
 	add(&e, "xfs", false, 3, 10.5, 11.5, 12.5);
 	s = sentences(&e);
 	CHECK_STR(s, "Cannot tell whether fs changes tar: with n=3 the 95% "
-		     "intervals are up to \xc2\xb1"
-		     "23%; about 15 repeats "
+		     "intervals are up to -20% .. +25%; about 16 repeats "
 		     "would detect a 10% difference.\n");
 	free(s);
 	clyde_exp_release(&e);
@@ -385,9 +421,8 @@ static void test_sentences(void)
 	add(&e, "256k", false, 2, 450 * MIB, 610 * MIB);
 	s = sentences(&e);
 	CHECK_STR(s, "Cannot tell whether logbsize changes block write: with "
-		     "n=2 the 95% intervals are up to \xc2\xb1"
-		     "355%; about "
-		     "247 repeats would detect a 10% difference.\n");
+		     "n=2 the 95% intervals are up to -97% .. +3752%; about "
+		     "287 repeats would detect a 10% difference.\n");
 	free(s);
 	clyde_exp_release(&e);
 
@@ -568,6 +603,7 @@ int main(void)
 	test_text();
 	test_significance();
 	test_sentences();
+	test_scale();
 	test_select();
 	test_html();
 	return tap_done();
