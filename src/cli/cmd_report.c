@@ -98,7 +98,19 @@ static const struct clyde_optset report_set = {
 /* ---- experiments ------------------------------------------------------ */
 
 struct exp_opts {
-	const char *id, *json, *db, *out, *title, *metrics, *format;
+	const char *id, *json, *db, *out, *title, *metrics;
+	int format; /* EXP_HTML or an enum clyde_exp_format */
+};
+
+/* --format's choices: the page, or the experiment's table. */
+#define EXP_HTML (-1)
+static const struct clyde_opt_choice exp_formats[] = {
+	{ "html", EXP_HTML },
+	{ "text", CLYDE_EXP_TEXT },
+	{ "markdown", CLYDE_EXP_MARKDOWN },
+	{ "md", CLYDE_EXP_MARKDOWN },
+	{ "csv", CLYDE_EXP_CSV },
+	{ NULL, 0 },
 };
 
 /* Is this command line about an experiment (before any "--")? */
@@ -156,10 +168,11 @@ static const struct clyde_opt exp_table[] = {
 	  .kind = "metric list",
 	  .help = "the experiment's metrics to show, in order" },
 	{ .name = "format",
-	  .type = CLYDE_OPT_STRING,
+	  .type = CLYDE_OPT_ENUM,
 	  .arg = "FMT",
+	  .choices = exp_formats,
 	  EXP_FIELD(format),
-	  .kind = "format",
+	  .kind = "a format",
 	  .help = "html (default), or the experiment's table as text, "
 		  "markdown or csv" },
 	{ .short_name = 'h',
@@ -254,9 +267,8 @@ static int exp_load(struct clyde_ctx *ctx, const struct exp_opts *o,
 
 static int report_experiment(int argc, char **argv)
 {
-	struct exp_opts o = { 0 };
-	enum clyde_exp_format fmt = CLYDE_EXP_TEXT;
-	bool html = true;
+	struct exp_opts o = { .format = EXP_HTML };
+	bool html;
 	struct clyde_outfile of;
 	struct clyde_exp e = { 0 };
 	struct clyde_ctx ctx;
@@ -265,16 +277,7 @@ static int report_experiment(int argc, char **argv)
 	rc = exp_parse(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? CLYDE_EXIT_OK : CLYDE_EXIT_USAGE;
-	if (o.format && strcmp(o.format, "html")) {
-		if (clyde_exp_format_parse(o.format, &fmt) < 0) {
-			fprintf(stderr,
-				"clyde report: --format %s: not html, text, "
-				"markdown or csv\n",
-				o.format);
-			return CLYDE_EXIT_USAGE;
-		}
-		html = false;
-	}
+	html = o.format == EXP_HTML;
 	clyde_ctx_init(&ctx);
 	rc = exp_load(&ctx, &o, &e);
 	if (!rc)
@@ -286,7 +289,8 @@ static int report_experiment(int argc, char **argv)
 	rc = clyde_outfile_open(&of, o.out);
 	if (!rc) {
 		rc = html ? clyde_exp_html_write(of.f, &e, o.title) :
-			    clyde_exp_table_write(of.f, &e, fmt);
+			    clyde_exp_table_write(
+				    of.f, &e, (enum clyde_exp_format)o.format);
 		if (rc)
 			clyde_outfile_abort(&of);
 		else

@@ -34,19 +34,6 @@ const char clyde_exp_legend[] =
 	"The tests and the intervals of differences are on log values (noise "
 	"grows with the mean).";
 
-int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt)
-{
-	if (!strcmp(s, "text"))
-		*fmt = CLYDE_EXP_TEXT;
-	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
-		*fmt = CLYDE_EXP_MARKDOWN;
-	else if (!strcmp(s, "csv"))
-		*fmt = CLYDE_EXP_CSV;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 void clyde_exp_cell_text(char *buf, size_t len,
 			 const struct clyde_exp_point *pt,
 			 const struct clyde_exp_cellstat *cs,

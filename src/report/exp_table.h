@@ -34,9 +34,6 @@ enum clyde_exp_format {
 	CLYDE_EXP_CSV,
 };
 
-/* "text", "markdown" (or "md"), "csv" into *fmt: 0, or -EINVAL. */
-int clyde_exp_format_parse(const char *s, enum clyde_exp_format *fmt);
-
 /* The legend printed under a text or markdown table (one line). */
 extern const char clyde_exp_legend[];
 

@@ -168,6 +168,12 @@ assert_file_no_match exp.html '<figure class="exp-ts-point"|id="overtime"' \
 	"no Over time without series"
 
 # --- The table formats.
+run_clyde report --experiment-json exp.json --format pdf -o bad.html
+expect_rc 1 "--format pdf is refused"
+assert_eq "$(cat "$T/err")" 'clyde report: --format: "pdf" is not a format; use html, text, markdown, md or csv' \
+	"  in one line naming the formats"
+[[ ! -e bad.html ]] || fail "--format pdf wrote bad.html"
+ok "  and nothing written"
 run_clyde report --experiment-json exp.json --format text -o -
 expect_rc 0 "--format text"
 assert_file_match "$T/out" '^chunk +level +block write \(MiB/s\) +seeks \(seeks/s\) +tar xf \(s\)' \
