@@ -1,9 +1,10 @@
 /*
  * until-decided (report/exp_decide.h): the rule on small experiments whose
- * answers are known, and two recorded 5-repeat sweeps replayed through
- * it (tests/fixtures/sweep-dd-bs-5.json and sweep-dd-bs-sep-5.json, live
- * loop-device sweeps): the same conclusions with fewer runs (27 and 23
- * of 30, not half: docs/sweep.md, "What until-decided saves").  The
+ * answers are known, and four recorded 5-repeat sweeps replayed through
+ * it (tests/fixtures/sweep-dd-bs-5.json, sweep-dd-bs-sep-5.json,
+ * sweep-dd-bs-rank-5.json and -5b.json, live loop-device sweeps): the
+ * same conclusions with fewer runs (27 and 23 of 30, 19 and 21 of 25;
+ * not half: docs/sweep.md, "What until-decided saves").  The
  * rule and the table test on the same scale, log(x) (test_scale()).
  */
 #include <errno.h>
@@ -382,5 +383,16 @@ int main(void)
 	 * shows. */
 	runs = test_replay("sweep-dd-bs-sep-5.json", 5, &total);
 	CHECK(runs <= 23 && total == 30);
+	/* The third design was meant to rank every point (bs 4K .. 1M, each
+	 * 4x the last, 64 MiB), recorded twice.  First: 4K and 16K stop
+	 * after 2; 64K (worse in the table at p < 0.05, not at the rule's
+	 * 0.05 / 4), 256K (the table's ~) and the best run to the limit. */
+	runs = test_replay("sweep-dd-bs-rank-5.json", 5, &total);
+	CHECK(runs <= 19 && total == 25);
+	/* Second: the table ranks every point (256K worse than 1M, p < 0.05)
+	 * but not at the rule's level, so 256K and the best run to the
+	 * limit: 21 of 25, not half (12.5). */
+	runs = test_replay("sweep-dd-bs-rank-5b.json", 5, &total);
+	CHECK(runs <= 21 && total == 25);
 	return tap_done();
 }
