@@ -13,11 +13,12 @@ opts=(-d "$d" -s 16m -n 0 -r 0 -f)
 run_clyde "${opts[@]}" -x 2 --no-save --json "$T/base.json"
 expect_rc 0 "a baseline of two runs"
 
-# Baselines no real run can be near: a million times faster, or 1 B/s,
+# Baselines no real run can be near: 1e250 times faster (the test is on
+# log values, so a wide spread of the runs needs a huge ratio), or 1 B/s,
 # each with a spread of a millionth, so that two runs decide every test.
 python3 - "$T/base.json" "$T/high.json" "$T/low.json" <<'PY'
 import json, sys
-for out, rate in ((sys.argv[2], 1e15), (sys.argv[3], 1.0)):
+for out, rate in ((sys.argv[2], 1e250), (sys.argv[3], 1.0)):
     doc = json.load(open(sys.argv[1]))
     for k, run in enumerate(doc["runs"]):
         for t in run["tests"]:

@@ -44,8 +44,9 @@ killed_at=$(cat $SCS)
 [[ $killed_at != 256 ]] || fail "the kill came before the first write"
 ok "killed with stripe_cache_size at $killed_at"
 "$CLYDE" sweep --list >"$T/list" 2>&1 || fail "clyde sweep --list"
-# "20261201-211126-md-stripe-cache   running   FILE": the killed one.
-id=$(awk '$2 == "running" && $1 ~ /md-stripe-cache$/ { print $1 }' "$T/list")
+# "20261201-211126-md-stripe-cache   interrupted   FILE": the killed one
+# (its sweep holds no lock any more, so --list does not say running).
+id=$(awk '$2 == "interrupted" && $1 ~ /md-stripe-cache$/ { print $1 }' "$T/list")
 [[ -n $id ]] || { cat "$T/list" >&2; fail "no experiment id in --list"; }
 run_clyde sweep -q --resume "$id"
 expect_rc 0 "--resume $id finished"
