@@ -397,6 +397,21 @@ bool clyde_exp_wl_failed(struct clyde_exp_wl_result *o, const char *name,
 	return true;
 }
 
+void clyde_exp_wl_files(const struct clyde_exp_wl_call *c, const char *result,
+			const char *var, struct clyde_exp_wl_files *f)
+{
+	size_t n = 0;
+
+	snprintf(f->result, sizeof(f->result), "%s/%s", c->tmpdir, result);
+	snprintf(f->log, sizeof(f->log), "%s/output.log", c->tmpdir);
+	unlink(f->result);
+	snprintf(f->var, sizeof(f->var), "%s=%s", var, f->result);
+	for (; c->env[n] && n < 14; n++)
+		f->env[n] = c->env[n];
+	f->env[n++] = f->var;
+	f->env[n] = NULL;
+}
+
 int clyde_exp_run_command(const struct clyde_exp_wl_call *c, const char *cmd,
 			  char *const *env, const char *log, int *status,
 			  uint64_t *elapsed_ns, struct rusage *ru)

@@ -20,6 +20,7 @@
 #ifndef CLYDE_EXP_EXP_H
 #define CLYDE_EXP_EXP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -213,6 +214,20 @@ void clyde_exp_describe_status(int status, char *buf, size_t cap);
  */
 bool clyde_exp_wl_failed(struct clyde_exp_wl_result *o, const char *name,
 			 const char *what, int status, const char *log);
+
+/*
+ * The files of a workload whose command writes a result file: `result`
+ * under c->tmpdir (removed first, so a stale one is never read back), its
+ * output log there, and c->env (its first 14 entries) plus VAR=result, so
+ * the command line names the file as "$VAR".  env points into f: use f
+ * where it was filled.
+ */
+struct clyde_exp_wl_files {
+	char result[PATH_MAX + 32], log[PATH_MAX + 32], var[PATH_MAX + 64];
+	char *env[16];
+};
+void clyde_exp_wl_files(const struct clyde_exp_wl_call *c, const char *result,
+			const char *var, struct clyde_exp_wl_files *f);
 
 /* A command line or path for a message: escaped, at most 300 bytes (buf
  * has CLYDE_EXP_SHOW_MAX + 1). */

@@ -20,21 +20,12 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 {
 	const struct clyde_sweep_workload *w = c->w;
 	const char *kind = clyde_sweep_wl_kind_name(w->kind);
-	char json[PATH_MAX + 32], log[PATH_MAX + 32];
+	struct clyde_exp_wl_files f;
 	char sh[CLYDE_EXP_SHOW_MAX + 1], what[CLYDE_EXP_SHOW_MAX + 64];
-	char jenv[PATH_MAX + 64], *env2[16];
-	size_t n = 0;
 	int rc, status = 0;
 	char *cmd;
 
-	snprintf(json, sizeof(json), "%s/result.json", c->tmpdir);
-	snprintf(log, sizeof(log), "%s/output.log", c->tmpdir);
-	unlink(json);
-	snprintf(jenv, sizeof(jenv), "CLYDE_SWEEP_JSON=%s", json);
-	for (; c->env[n] && n < 14; n++)
-		env2[n] = c->env[n];
-	env2[n++] = jenv;
-	env2[n] = NULL;
+	clyde_exp_wl_files(c, "result.json", "CLYDE_SWEEP_JSON", &f);
 	if (asprintf(&cmd,
 		     "exec \"$CLYDE_SWEEP_EXE\" %s %s --json "
 		     "\"$CLYDE_SWEEP_JSON\" %s-q",
@@ -42,15 +33,15 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 		     w->kind == CLYDE_SWEEP_RUN ? "--no-save " : "") < 0)
 		return clyde_err(clyde_exp_ctx(c), ENOMEM, "workload %s",
 				 w->name);
-	rc = clyde_exp_run_command(c, cmd, env2, log, &status, NULL, NULL);
+	rc = clyde_exp_run_command(c, cmd, f.env, f.log, &status, NULL, NULL);
 	free(cmd);
 	if (rc < 0)
 		return rc;
 	snprintf(what, sizeof(what), "clyde %s %s", kind,
 		 clyde_exp_show(sh, c->args));
-	if (clyde_exp_wl_failed(o, w->name, what, status, log))
+	if (clyde_exp_wl_failed(o, w->name, what, status, f.log))
 		return 0;
-	o->doc = clyde_exp_slurp(json, &o->len);
+	o->doc = clyde_exp_slurp(f.result, &o->len);
 	if (!o->doc || o->len == 0) {
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),

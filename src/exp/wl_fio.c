@@ -318,9 +318,8 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		  struct clyde_exp_wl_result *o)
 {
 	const struct clyde_sweep_workload *w = c->w;
-	char json[PATH_MAX + 32], log[PATH_MAX + 32];
-	char sh[SHOW_MAX + 1], what[SHOW_MAX + 16], jenv[PATH_MAX + 64];
-	char *env2[16];
+	struct clyde_exp_wl_files f;
+	char sh[SHOW_MAX + 1], what[SHOW_MAX + 16];
 	char why[CLYDE_FIO_WHY_LEN + 64], vis[CLYDE_FIO_WHY_LEN * 4 + 64];
 	struct clyde_fio_result res;
 	unsigned long ln = 0;
@@ -328,14 +327,7 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 	int rc, status = 0;
 	char *cmd, *buf;
 
-	snprintf(json, sizeof(json), "%s/fio.json", c->tmpdir);
-	snprintf(log, sizeof(log), "%s/output.log", c->tmpdir);
-	unlink(json);
-	snprintf(jenv, sizeof(jenv), "CLYDE_SWEEP_FIO_JSON=%s", json);
-	for (; c->env[n] && n < 14; n++)
-		env2[n] = c->env[n];
-	env2[n++] = jenv;
-	env2[n] = NULL;
+	clyde_exp_wl_files(c, "fio.json", "CLYDE_SWEEP_FIO_JSON", &f);
 	/* fio's own options first: the job options follow. */
 	if (asprintf(&cmd,
 		     "exec fio --output=\"$CLYDE_SWEEP_FIO_JSON\" "
@@ -343,18 +335,18 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		     c->args) < 0)
 		return clyde_err(clyde_exp_ctx(c), ENOMEM, "workload %s",
 				 w->name);
-	rc = clyde_exp_run_command(c, cmd, env2, log, &status, NULL, NULL);
+	rc = clyde_exp_run_command(c, cmd, f.env, f.log, &status, NULL, NULL);
 	free(cmd);
 	if (rc < 0)
 		return rc;
 	snprintf(what, sizeof(what), "fio %s", show(sh, c->args));
-	if (clyde_exp_wl_failed(o, w->name, what, status, log))
+	if (clyde_exp_wl_failed(o, w->name, what, status, f.log))
 		return 0;
-	buf = clyde_exp_slurp(json, &len);
+	buf = clyde_exp_slurp(f.result, &len);
 	if (!buf || len == 0) {
 		free(buf);
 		return fail(o, w->name, "fio wrote no output to %s",
-			    show(sh, json));
+			    show(sh, f.result));
 	}
 	switch (clyde_fio_sniff(buf, len, &off)) {
 	case CLYDE_FIO_JSON:
@@ -364,12 +356,12 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		return fail(o, w->name,
 			    "fio wrote its normal (text) output to %s, not "
 			    "JSON; nothing stored",
-			    show(sh, json));
+			    show(sh, f.result));
 	default:
 		free(buf);
 		return fail(o, w->name,
 			    "fio's output %s is not fio JSON; nothing stored",
-			    show(sh, json));
+			    show(sh, f.result));
 	}
 	rc = clyde_fio_parse(buf, len, off, &res, why, sizeof(why), &ln);
 	if (rc == -ENOMEM) {
@@ -382,7 +374,7 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		return fail(
 			o, w->name,
 			"fio's JSON output %s, line %lu: %s; nothing stored",
-			show(sh, json), ln,
+			show(sh, f.result), ln,
 			clyde_vis(vis, sizeof(vis), why, 0));
 	}
 	if (res.njobs != 1) {
