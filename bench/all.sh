@@ -31,14 +31,14 @@
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
 #
-#   engine   bench/engine_fio.sh -r 4 -s 4g -R 300000 -P 8192: clyde dev
+#   engine   bench/engine_fio.sh -r 3 -s 4g -R 300000 -P 8192: clyde dev
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
 #            randread 4k depth 1 psync, CPU per I/O
-#   direct   bench/fio_compare.sh -D -n 4 -S 16384 DIR 256m: clyde -D's
+#   direct   bench/fio_compare.sh -D -n 3 -S 16384 DIR 256m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1
-#   io-md    bench/ior_mdtest.sh -n 4 -s 1024 -F 4: 4 ranks, O_DIRECT 1 MiB
+#   io-md    bench/ior_mdtest.sh -n 3 -s 1024 -F 4: 4 ranks, O_DIRECT 1 MiB
 #            file per process against IOR (both timing definitions: IOR's
 #            own, which includes open and close, and clyde's), 4096 files
 #            per rank in unique directories against mdtest
@@ -47,12 +47,12 @@
 #            create and delete tests, which end with a timed syncfs as
 #            bonnie++'s end with a sync; io-md's file rows leave mdtest's
 #            journal commit out
-#   wall     bench/bonnie_wall.sh -n 3 DIR 128: the wall time of `-s 0 -n
+#   wall     bench/bonnie_wall.sh -n 2 DIR 128: the wall time of `-s 0 -n
 #            128` against bonnie++'s
 #   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
 #            and read (4 MiB each, one system call per byte) against
 #            bonnie++ 2.00a's
-#   cost     bench/cost.sh: CPU per I/O and peak memory at depth 1, 32, 256
+#   cost     bench/cost.sh -R 32768: CPU per I/O and peak memory at depth 1, 32, 256
 #            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
 #            files, against fio's and mdtest's
 #
@@ -199,14 +199,14 @@ if [ "$QUICK" = 1 ]; then
 	PERCHAR=(-n 2 -s 8 -f 1)
 	COST=(-q)
 else
-	ENGINE=(-r 4 -s 4g -R 300000 -P 8192)
-	DIRECT=(-D -n 4 -S 16384)
+	ENGINE=(-r 3 -s 4g -R 300000 -P 8192)
+	DIRECT=(-D -n 3 -S 16384)
 	DIRECT_SIZE=256m
-	IOMD=(-n 4 -s 1024 -F 4 -p 4)
-	WALL=(-n 3)
+	IOMD=(-n 3 -s 1024 -F 4 -p 4)
+	WALL=(-n 2)
 	WALL_FILES=128
 	PERCHAR=(-n 3 -s 64 -f 4)
-	COST=()
+	COST=(-R 32768)
 fi
 
 START=$(date -u '+%Y-%m-%d %H:%M UTC')

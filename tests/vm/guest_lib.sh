@@ -102,6 +102,18 @@ for e in sys.argv[2:]:
 EOF
 }
 
+# nap SECONDS: sleep without an exec (each costs the guest up to a second,
+# and a busy loop takes the one vCPU from the clyde it waits on): read -t on
+# a FIFO nobody writes to, opened read-write so that the open does not block.
+nap()
+{
+	if [[ -z ${NAP_FD:-} ]]; then
+		mkfifo "$T/.nap" || fail "mkfifo $T/.nap"
+		exec {NAP_FD}<>"$T/.nap"
+	fi
+	read -r -t "$1" -u "$NAP_FD" _ || true
+}
+
 # sysfs_set FILE VALUE: write VALUE, restored at exit.
 sysfs_set()
 {

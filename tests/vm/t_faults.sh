@@ -81,10 +81,13 @@ fs_fault()
 	"$CLYDE" run -d /mnt/fs --db "$DB" -m "$label" -r 0 "$@" \
 		>"$T/out" 2>"$T/err" &
 	pid=$!
-	for ((i = 0; i < 1200; i++)); do
-		grep -q "$progress" "$T/err" 2>/dev/null && break
+	local buf
+	for ((i = 0; i < 2400; i++)); do
+		buf=''
+		read -r -d '' buf <"$T/err" 2>/dev/null || true
+		[[ $buf == *"$progress"* ]] && break
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
+		nap 0.05
 	done
 	dm_swap fs "0 $size error"
 	RC=0
@@ -138,13 +141,14 @@ mdadm --create /dev/md0 --run --quiet --metadata=1.2 --assume-clean \
 	--level=5 --chunk=64 --raid-devices=4 "${VDS[@]:1:4}" >/dev/null 2>&1 ||
 	fail "mdadm --create raid5 over ${VDS[*]:1:4}"
 "$CLYDE" dev /dev/md0 --destroy-data --db "$DB" -m degraded-run \
-	--tests seqwrite,seqread --bs 768k --size 192m --json "$T/deg.json" \
+	--tests seqwrite,seqread --bs 768k --size 96m --json "$T/deg.json" \
 	>"$T/out" 2>"$T/err" &
 pid=$!
 # Fail a member once the write has started.
-for ((i = 0; i < 600; i++)); do
-	[[ $(awk '{print $7}' /sys/block/md0/stat) -gt 0 ]] && break
-	sleep 0.1
+for ((i = 0; i < 1200; i++)); do
+	read -r -a st </sys/block/md0/stat
+	((st[6] > 0)) && break
+	nap 0.05
 done
 mdadm /dev/md0 --fail "${VDS[2]}" >/dev/null 2>&1 || fail "mdadm --fail ${VDS[2]}"
 RC=0
@@ -173,17 +177,19 @@ deg_fs()
 }
 # deg_fail PID KIB: once md0 has written KIB more than now (the test is
 # under way), fail vdc; wait for PID into RC.  Builtins only while it
-# waits and fails (no exec, which costs the guest up to a second): the
-# member is failed through sysfs, as mdadm --fail does.
+# waits and fails (no exec, which costs the guest up to a second; nap
+# between looks leaves the vCPU to clyde): the member is failed through
+# sysfs, as mdadm --fail does.
 deg_fail()
 {
 	local pid=$1 want st i
 	read -r -a st </sys/block/md0/stat
 	want=$((st[6] + $2 * 2))
-	for ((i = 0; i < 2000000; i++)); do
+	for ((i = 0; i < 6000; i++)); do
 		read -r -a st </sys/block/md0/stat
 		((st[6] > want)) && break
 		kill -0 "$pid" 2>/dev/null || break
+		nap 0.01
 	done
 	echo faulty >"/sys/block/md0/md/dev-${VDS[2]#/dev/}/state" ||
 		fail "fail ${VDS[2]} through sysfs"

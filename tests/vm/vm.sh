@@ -23,6 +23,7 @@
 # default BUILD_DIR/vm-cache), CLYDE_VM_KERNEL_DEB (a linux-image .deb to use
 # instead of downloading one), CLYDE_VM_ACCEL (tcg, the default, or kvm where
 # it boots), CLYDE_VM_QEMU (the qemu binary, qemu-system-x86_64),
+# CLYDE_VM_SMP (the guest's vCPUs, 1),
 # CLYDE_VM_TRACE=1 (the script runs under bash -x with a time stamp on every
 # command: where the guest's time goes).
 #
@@ -304,7 +305,16 @@ tcg) accel_opts=(-accel "tcg,thread=multi" -cpu max) ;;
 kvm) accel_opts=(-accel kvm -cpu "${CLYDE_VM_CPU:-host}") ;;
 *) die "CLYDE_VM_ACCEL=$accel: want tcg or kvm" ;;
 esac
-qemu=("$QEMU" "${accel_opts[@]}" -m "$mem" -smp 2
+# One vCPU: under TCG a second one costs more than it gives (cross-vCPU TLB
+# flushes and exclusive sections), and it takes the host core the suite's
+# other tests run on.  t_md_counters, 2026-12-02 on the 2-core project VM,
+# three runs each: with a busy loop on one host core (as beside ctest's
+# other slot) 20.7-24.2 s with -smp 1 against 37.5-45.3 s with -smp 2;
+# calm, 28.8-37.4 s against 24.9-37.6 s; the whole ctest -j2, 476 s
+# against 563 s.  CLYDE_VM_SMP sets another count.
+smp=${CLYDE_VM_SMP:-1}
+[[ $smp =~ ^[1-8]$ ]] || die "CLYDE_VM_SMP=$smp: want a number from 1 to 8"
+qemu=("$QEMU" "${accel_opts[@]}" -m "$mem" -smp "$smp"
 	"${bios[@]}" -no-reboot -kernel "$boot_kernel" -initrd "$initrd"
 	-append "console=ttyS0 quiet panic=-1 acpi=noirq ${CLYDE_VM_APPEND:-}"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
