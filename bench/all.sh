@@ -198,6 +198,7 @@ if [ "$QUICK" = 1 ]; then
 	WALL_FILES=1
 	PERCHAR=(-n 2 -s 8 -f 1)
 	COST=(-q)
+	FRESH_WALL=1g FRESH_MD=1g FRESH_COST=1g
 else
 	ENGINE=(-r 3 -s 4g -R 300000 -P 8192)
 	DIRECT=(-D -n 3 -S 16384)
@@ -207,12 +208,29 @@ else
 	WALL_FILES=128
 	PERCHAR=(-n 3 -s 64 -f 4)
 	COST=(-R 32768)
+	# The file tests' filesystems: 128k files at a time; 4 ranks x 4096;
+	# up to 1M files (mkfs -N follows the count).
+	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=8g
+fi
+
+# Every run of the file tests (create, stat, delete) on a fresh ext4 on a
+# loop device in DIR (bench/freshfs.sh: a run's deletes slow the creates
+# of the run after it); root only, else on DIR itself, and the summary
+# says so.
+FRESH_NOTE="the file tests of wall, io-md, md-sync and cost ran each on a fresh ext4 (journal, mkfs defaults) on a loop device over a sparse file in $DIR"
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null; then
+	WALL+=(-F "$FRESH_WALL")
+	IOMD+=(-X "$FRESH_MD")
+	COST+=(-X "$FRESH_COST")
+else
+	FRESH_NOTE="the file tests ran on $DIR itself (a fresh filesystem per run needs root, losetup and mkfs.ext4): a run's creates may pay for the previous run's deletes"
 fi
 
 START=$(date -u '+%Y-%m-%d %H:%M UTC')
 T0=$(date +%s)
 machine >"$OUT/machine.txt"
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)" >>"$OUT/machine.txt"
+echo "file tests: $FRESH_NOTE" >>"$OUT/machine.txt"
 echo "== bench/all.sh$([ "$QUICK" = 1 ] && echo ' --quick'), $START"
 cat "$OUT/machine.txt"
 : >"$OUT/steps.tsv"

@@ -6,7 +6,7 @@
 # checks, set-up), which must stay small next to the tests.
 #
 # Usage: bench/bonnie_wall.sh [-n N] [-b CLYDE] [-B BONNIE] [-o OUTDIR]
-#                             [-s SIZE] [-f MiB] DIR [FILES]
+#                             [-s SIZE] [-f MiB] [-F IMAGE] DIR [FILES]
 #
 #   DIR     directory on the filesystem under test (both tools make their
 #           scratch directory in it and remove it)
@@ -23,6 +23,11 @@
 #   -f MiB  the per-char test size of both tools (-fMiB; bonnie++'s
 #           default is 20, clyde's 3 or a few seconds); with -s above 0
 #           the per-char write and read rates are compared too
+#   -F IMAGE every run on a fresh ext4 (mkfs's defaults, journal included)
+#           on a loop device over a sparse IMAGE-sized file in DIR (e.g.
+#           4g), made before the run (untimed) and removed after: both
+#           tools start from the same filesystem state (bench/freshfs.sh
+#           says why: a run's deletes slow the next run's creates); root
 #
 # Both tools run with -r 0 (no RAM check or auto sizing) and -q; bonnie++
 # as root needs -u root, which it is then given.  clyde runs with
@@ -45,7 +50,7 @@ set -euo pipefail
 
 usage()
 {
-	sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -56,7 +61,8 @@ clyde=${CLYDE:-}
 bonnie='bonnie++'
 keep=
 perchar=
-while getopts n:b:B:o:s:f:h opt; do
+fresh=
+while getopts n:b:B:o:s:f:F:h opt; do
 	case $opt in
 	n) reps=$OPTARG ;;
 	b) clyde=$OPTARG ;;
@@ -64,6 +70,7 @@ while getopts n:b:B:o:s:f:h opt; do
 	o) keep=$OPTARG ;;
 	s) size=$OPTARG ;;
 	f) perchar=$OPTARG ;;
+	F) fresh=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -101,8 +108,15 @@ command -v python3 >/dev/null || {
 	exit 2
 }
 
+[[ -z $fresh || $fresh =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] || {
+	echo "bonnie_wall: -F $fresh: the image size is a number with an optional k/m/g/t (e.g. 4g)" >&2
+	exit 2
+}
+# shellcheck source=bench/freshfs.sh
+. "$here/freshfs.sh"
+
 out=$(mktemp -d "${TMPDIR:-/tmp}/bonnie_wall.XXXXXX")
-trap 'rm -rf -- "$out"' EXIT
+trap 'fresh_down; rm -rf -- "$out"' EXIT
 bonnie_user=()
 [[ $(id -u) -ne 0 ]] || bonnie_user=(-u root)
 
@@ -112,10 +126,15 @@ now_ns() { date +%s%N; }
 # WALL]" to $out/times.
 run_one()
 {
-	local tool=$1 rep=$2 t0 t1
+	local tool=$1 rep=$2 t0 t1 d=$dir
+	if [[ -n $fresh ]]; then
+		# The files a run keeps at once (bonnie++'s -n, x 1024), and room.
+		fresh_up "$dir" "$fresh" $((${files%%:*} * 1024 + 65536)) || exit 2
+		d=$FRESH_MNT
+	fi
 	t0=$(now_ns)
 	if [[ $tool == bonnie++ ]]; then
-		"$bonnie" "${bonnie_user[@]}" -d "$dir" -s "$size" -n "$files" \
+		"$bonnie" "${bonnie_user[@]}" -d "$d" -s "$size" -n "$files" \
 			"${fopt[@]}" -r 0 -q >"$out/bonnie.$rep.out" 2>&1 || {
 			cat "$out/bonnie.$rep.out" >&2
 			exit 2
@@ -123,7 +142,7 @@ run_one()
 		t1=$(now_ns)
 		echo "bonnie++ $rep $((t1 - t0))" >>"$out/times"
 	else
-		"$clyde" -d "$dir" -s "$size" -n "$files" "${fopt[@]}" -r 0 -q --no-save \
+		"$clyde" -d "$d" -s "$size" -n "$files" "${fopt[@]}" -r 0 -q --no-save \
 			--json "$out/clyde.$rep.json" >"$out/clyde.$rep.out" 2>&1 || {
 			cat "$out/clyde.$rep.out" >&2
 			exit 2
@@ -136,13 +155,14 @@ run = json.load(open(sys.argv[1]))["runs"][0]
 print("clyde", sys.argv[2], sys.argv[3], run["overhead_ns"], run["wall_ns"])
 PY
 	fi
+	fresh_down
 	tail -n 1 "$out/times" | awk '{
 		printf "%-8s run %s: %8.2f s wall", $1, $2, $3 / 1e9
 		if (NF > 3) printf ", untimed %6.2f s of %6.2f s (%4.1f%%)", $4 / 1e9, $5 / 1e9, 100 * $4 / $5
 		printf "\n" }'
 }
 
-echo "bonnie_wall: $reps x (bonnie++ and clyde) -s $size -n $files${fopt[*]:+ ${fopt[*]}} -r 0 in $dir"
+echo "bonnie_wall: $reps x (bonnie++ and clyde) -s $size -n $files${fopt[*]:+ ${fopt[*]}} -r 0 in $dir${fresh:+ (a fresh $fresh ext4 on a loop device there for every run)}"
 echo "clyde: $clyde ($("$clyde" --version 2>/dev/null | head -n 1))"
 echo "bonnie++: $(command -v "$bonnie")"
 for ((r = 1; r <= reps; r++)); do

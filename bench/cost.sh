@@ -7,7 +7,7 @@
 #
 # Usage: bench/cost.sh [-q] [-d DIR] [-b CLYDE] [-M MDTEST] [-s SIZE_MIB]
 #                      [-R OPS] [-D "1 32 256"] [-W "1 2 8"]
-#                      [-F "16 128 1024"] [-o OUTDIR]
+#                      [-F "16 128 1024"] [-X IMAGE] [-o OUTDIR]
 #
 #   -q         quick: a check that it works, at tiny sizes (-s 16 -R 2048
 #              -F "1 2"); its figures are not results
@@ -23,6 +23,11 @@
 #              (default 65536)
 #   -D, -W     the depths and worker counts (default "1 32 256", "1 2 8")
 #   -F LIST    file counts in units of 1024 (default "16 128 1024")
+#   -X IMAGE   every file point's run (each tool's) on a fresh ext4 on a
+#              loop device over a sparse IMAGE-sized file in DIR (e.g.
+#              8g), made untimed before it and removed after, so that no
+#              run's creates pay for the deletes of the run before it
+#              (bench/freshfs.sh says why); root
 #   -o OUTDIR  keep every JSON and /usr/bin/time record
 #
 # I/O points, each DEPTH x WORKERS, 4 KiB requests, O_DIRECT, io_uring
@@ -75,7 +80,8 @@ DEPTHS="1 32 256"
 WORKERS="1 2 8"
 FILES=
 OUTDIR=
-while getopts 'qd:b:M:s:R:D:W:F:o:h' opt; do
+FRESH=
+while getopts 'qd:b:M:s:R:D:W:F:X:o:h' opt; do
 	case $opt in
 	q) QUICK=1 ;;
 	d) DIR=$OPTARG ;;
@@ -86,6 +92,7 @@ while getopts 'qd:b:M:s:R:D:W:F:o:h' opt; do
 	D) DEPTHS=$OPTARG ;;
 	W) WORKERS=$OPTARG ;;
 	F) FILES=$OPTARG ;;
+	X) FRESH=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
@@ -113,6 +120,8 @@ done
 for v in $FILES; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "-F: $v is not a positive count of 1024 files"
 done
+[[ -z $FRESH || $FRESH =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] ||
+	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 8g)"
 [ -d "$DIR" ] || die "-d $DIR: not a directory"
 [ "$(stat -f -c %T "$DIR")" != tmpfs ] || die "-d $DIR: on tmpfs (no O_DIRECT)"
 [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
@@ -128,15 +137,17 @@ fi
 [ -n "$MDTEST_BIN" ] || MDTEST_BIN=$(command -v mdtest || true)
 [ -z "$MDTEST_BIN" ] || [ -x "$MDTEST_BIN" ] || die "-M $MDTEST_BIN: not an executable"
 
+# shellcheck source=bench/freshfs.sh
+. "$here/freshfs.sh"
 WORK=$(mktemp -d "$DIR/cost.XXXXXX")
-trap 'rm -rf -- "$WORK"' EXIT
+trap 'fresh_down; rm -rf -- "$WORK"' EXIT
 trap 'exit 130' INT TERM
 TSV=$WORK/points.tsv
 : >"$TSV"
 TIMEFMT='%e %U %S %M'
 
 echo "cost: clyde $("$CLYDE_BIN" --version | head -n1) ($CLYDE_BIN), $(fio --version)${MDTEST_BIN:+, mdtest $MDTEST_BIN}"
-echo "cost: I/O points ${SIZE} MiB file, $OPS requests, depths $DEPTHS, workers $WORKERS; files x1024: $FILES; in $DIR"
+echo "cost: I/O points ${SIZE} MiB file, $OPS requests, depths $DEPTHS, workers $WORKERS; files x1024: $FILES; in $DIR${FRESH:+ (file points: a fresh $FRESH ext4 on a loop device there for every run)}"
 echo "cost: load $(cut -d' ' -f1-3 /proc/loadavg) at start"
 
 # fio's file, laid out once (untimed), so that no point allocates.
@@ -168,28 +179,46 @@ for d in $DEPTHS; do
 done
 rm -f "$FIOFILE"
 
+# fdir FILES: where the next file run goes (FD), on a fresh filesystem
+# with -X; fdone after it.
+fdir() {
+	FD=$WORK
+	if [ -n "$FRESH" ]; then
+		fresh_up "$DIR" "$FRESH" $(($1 * 1024 + 65536)) || die "-X: no fresh filesystem"
+		FD=$FRESH_MNT
+	fi
+}
+fdone() {
+	[ -z "$FRESH" ] || fresh_down
+}
 if [ -n "$MDTEST_BIN" ]; then
-	mkdir "$WORK/md0"
+	fdir 1
+	mkdir "$FD/md0"
 	/usr/bin/time -f "$TIMEFMT" -o "$WORK/mdtest-base.time" \
-		"$MDTEST_BIN" -n 16 -F -C -T -r -i 1 -d "$WORK/md0" >"$WORK/mdtest-base.txt" 2>&1 ||
+		"$MDTEST_BIN" -n 16 -F -C -T -r -i 1 -d "$FD/md0" >"$WORK/mdtest-base.txt" 2>&1 ||
 		die "mdtest failed: $(tail -n 3 "$WORK/mdtest-base.txt")"
-	rm -rf "$WORK/md0"
+	rm -rf "$FD/md0"
+	fdone
 fi
 for f in $FILES; do
 	echo "point $f x 1024 files ..." >&2
 	j=$WORK/clyde-n$f.json
+	fdir "$f"
 	/usr/bin/time -f "$TIMEFMT" -o "$WORK/clyde-n$f.time" \
-		"$CLYDE_BIN" -d "$WORK" -s 0 -n "$f:0:0" -r 0 -q --no-save --json "$j" \
+		"$CLYDE_BIN" -d "$FD" -s 0 -n "$f:0:0" -r 0 -q --no-save --json "$j" \
 		>"$WORK/clyde-n$f.log" 2>&1 ||
 		die "clyde failed at $f x 1024 files: $(tail -n 3 "$WORK/clyde-n$f.log")"
+	fdone
 	printf 'md\tclyde\t%s\t-\t%s\t%s\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
 	if [ -n "$MDTEST_BIN" ]; then
-		mkdir "$WORK/md"
+		fdir "$f"
+		mkdir "$FD/md"
 		/usr/bin/time -f "$TIMEFMT" -o "$WORK/mdtest-n$f.time" \
-			"$MDTEST_BIN" -n $((f * 1024)) -F -C -T -r -i 1 -d "$WORK/md" \
+			"$MDTEST_BIN" -n $((f * 1024)) -F -C -T -r -i 1 -d "$FD/md" \
 			>"$WORK/mdtest-n$f.txt" 2>&1 ||
 			die "mdtest failed at $f x 1024 files: $(tail -n 3 "$WORK/mdtest-n$f.txt")"
-		rm -rf "$WORK/md"
+		rm -rf "$FD/md"
+		fdone
 		printf 'md\tmdtest\t%s\t-\t%s\t%s\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
 	fi
 done

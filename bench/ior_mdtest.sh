@@ -31,6 +31,11 @@
 #            phases by default do not, so its create and remove rates
 #            leave the journal commit out.  With -Y both include it (mdtest
 #            also syncs after its stat phase, where nothing is dirty).
+#   -X IMAGE every MD side (each tool's, each repeat) on a fresh ext4 on
+#            a loop device over a sparse IMAGE-sized file in DIR (e.g.
+#            2g), made untimed before it and removed after: no side's
+#            creates pay for the deletes of the one before it
+#            (bench/freshfs.sh says why); root
 #
 # IOR and mdtest are not Debian packages.  Both come from one public
 # repository; build them once, anywhere outside clyde's tree (needs
@@ -95,7 +100,8 @@ BUILD=$(cd "$(dirname "$0")/.." && pwd)/build
 OUTDIR=
 ANALYSE=
 MDSYNC=0
-while getopts 'I:M:p:s:F:n:T:b:o:A:Yh' opt; do
+FRESH=
+while getopts 'I:M:p:s:F:n:T:b:o:A:X:Yh' opt; do
 	case $opt in
 	I) IOR_BIN=$OPTARG ;;
 	M) MDTEST_BIN=$OPTARG ;;
@@ -108,6 +114,7 @@ while getopts 'I:M:p:s:F:n:T:b:o:A:Yh' opt; do
 	o) OUTDIR=$OPTARG ;;
 	A) ANALYSE=$OPTARG ;;
 	Y) MDSYNC=1 ;;
+	X) FRESH=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
 	esac
@@ -193,6 +200,9 @@ def mdtest(i):
 
 print(f"machine: {par['machine']}")
 print(f"target: {par['target']}")
+if par.get("fresh"):
+    print(f"MD sides: each on a fresh {par['fresh']} ext4 on a loop device in that directory, "
+          "made before the side and removed after (bench/freshfs.sh)")
 print(f"{par['ranks']} ranks, {n} interleaved repeats; medians, "
       f"(min-max of the per-repeat ratios)")
 if par["what"] in ("io", "both"):
@@ -273,8 +283,12 @@ find_tool() {
 [[ $WHAT == md ]] || IOR_BIN=$(find_tool ior "$IOR_BIN")
 [[ $WHAT == io ]] || MDTEST_BIN=$(find_tool mdtest "$MDTEST_BIN")
 
+[[ -z $FRESH || $FRESH =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] ||
+	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 2g)"
+# shellcheck source=bench/freshfs.sh
+. "$(dirname "$0")/freshfs.sh"
 W=$(mktemp -d "$DIR/ior_mdtest.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap 'fresh_down; rm -rf "$W"' EXIT
 OUT=${OUTDIR:-$W/out}
 mkdir -p "$OUT"
 MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
@@ -286,6 +300,7 @@ MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
 	echo "files=$FILES"
 	echo "what=$WHAT"
 	echo "mdsync=$MDSYNC"
+	echo "fresh=$FRESH"
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 	echo "machine=$(uname -n), $(nproc) CPUs (${cpu:-unknown CPU}), $mem, Linux $(uname -r)"
@@ -314,18 +329,36 @@ side_clyde_io() {
 		--json "$OUT/clyde-io.$1.json"
 }
 
+# mdwhere: the directory of the next MD side (MW): $W, or with -X a fresh
+# filesystem for it (mdgone after the side).
+mdwhere() {
+	MW=$W
+	if [[ -n $FRESH ]]; then
+		fresh_up "$DIR" "$FRESH" $((RANKS * FILES * 1024 + 65536)) ||
+			die "-X: no fresh filesystem"
+		MW=$FRESH_MNT
+	fi
+}
+mdgone() {
+	[[ -z $FRESH ]] || fresh_down
+}
+
 side_mdtest() {
 	local y=()
 	[[ $MDSYNC == 0 ]] || y=(-Y)
+	mdwhere
 	run "$OUT/mdtest.$1.txt" "${MPI[@]}" "$MDTEST_BIN" -n $((FILES * 1024)) \
-		-u -F -C -T -r -i 1 "${y[@]}" -d "$W/md"
-	rm -rf "$W/md"
+		-u -F -C -T -r -i 1 "${y[@]}" -d "$MW/md"
+	rm -rf "$MW/md"
+	mdgone
 }
 
 side_clyde_md() {
+	mdwhere
 	run "$OUT/clyde-md.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
-		-d "$W/md-r%r" -s 0 -n "$FILES:0:0" -q --no-save \
+		-d "$MW/md-r%r" -s 0 -n "$FILES:0:0" -q --no-save \
 		--json "$OUT/clyde-md.$1.json"
+	mdgone
 }
 
 for ((i = 1; i <= REPEATS; i++)); do
