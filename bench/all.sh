@@ -62,18 +62,12 @@
 # still run.  At the end: the summary table (issue 21's rows: medians,
 # ratio clyde/peer, per-repeat ratios, target, verdict), each step's own
 # output, the machine and the load average at the start and at the end.
-# Duration: a dry estimate (runs x sizes at the rates this 2-CPU VM showed
-# when quiet, docs/benchmarks-history.md) is about 18 minutes from a fresh
-# clone: build ~1.5, engine ~3.5 (4 repeats x 2 targets x 2 tools x (4 GiB
-# written, 2 x 4 GiB read, 300000 + 8192 random reads)), direct ~1.5
-# (4 x 2 tools x 4 passes over 256 MiB in 8 KiB direct requests + 16384
-# seeks), io-md ~1.1 and md-sync ~0.4 (4 x 2 tools x 8 GiB of 1 MiB direct
-# I/O; 4 x 16384 files x 3 phases), wall ~2.8 (3 x 2 tools x 128k files x
-# 6 tests), perchar ~1 (3 x 2 tools x 4 Mi calls each way + 64 MiB of
-# block tests), cost ~6.5 (9 points x 2 tools x 65536 requests; 16k +
-# 128k + 1M files, clyde's 6 tests and mdtest's 3 phases).  The file
-# tests' rate is the least certain (their creates wait for the journal):
-# at half the rate, wall and cost add about 5 minutes.
+# Duration, measured 2026-12-02 on the project's 2-CPU VM from a fresh
+# clone, as root, alone: 15 minutes (build about 1; engine 199 s, direct
+# 99, io-md 68, md-sync 11, wall 63, perchar 56, cost 390).  The file tests
+# run on a fresh ext4 each (bench/freshfs.sh); on the directory itself
+# their creates paid for the previous run's deletes and the run took
+# well over 20 minutes.
 set -euo pipefail
 
 usage() {
