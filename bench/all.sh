@@ -56,6 +56,9 @@
 #            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
 #            files, against fio's and mdtest's
 #
+# As root the file tests of io-md, md-sync (-X 2g), wall (-F 4g) and cost
+# (-X 8g) run each on a fresh ext4 on a loop device in DIR (bench/freshfs.sh:
+# a run's deletes slow the next run's creates); the machine lines say which.
 # Every step alternates which tool goes first from one repeat to the next.
 # A step whose target is missed still counts as run (its own exit status
 # is recorded); a step that fails is named in the summary and the others
