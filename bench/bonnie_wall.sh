@@ -108,12 +108,12 @@ command -v python3 >/dev/null || {
 	exit 2
 }
 
-[[ -z $fresh || $fresh =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] || {
+# shellcheck source=bench/freshfs.sh
+. "$here/freshfs.sh"
+fresh_size_ok "$fresh" || {
 	echo "bonnie_wall: -F $fresh: the image size is a number with an optional k/m/g/t (e.g. 4g)" >&2
 	exit 2
 }
-# shellcheck source=bench/freshfs.sh
-. "$here/freshfs.sh"
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/bonnie_wall.XXXXXX")
 trap 'fresh_down; rm -rf -- "$out"' EXIT
@@ -126,12 +126,10 @@ now_ns() { date +%s%N; }
 # WALL]" to $out/times.
 run_one()
 {
-	local tool=$1 rep=$2 t0 t1 d=$dir
-	if [[ -n $fresh ]]; then
-		# The files a run keeps at once (bonnie++'s -n, x 1024), and room.
-		fresh_up "$dir" "$fresh" $((${files%%:*} * 1024 + 65536)) || exit 2
-		d=$FRESH_MNT
-	fi
+	local tool=$1 rep=$2 t0 t1 d
+	# The inodes: the files a run keeps at once (-n x 1024), and room.
+	fresh_place "$fresh" "$dir" $((${files%%:*} * 1024 + 65536)) "$dir" || exit 2
+	d=$FRESH_DIR
 	t0=$(now_ns)
 	if [[ $tool == bonnie++ ]]; then
 		"$bonnie" "${bonnie_user[@]}" -d "$d" -s "$size" -n "$files" \

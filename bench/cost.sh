@@ -120,8 +120,6 @@ done
 for v in $FILES; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "-F: $v is not a positive count of 1024 files"
 done
-[[ -z $FRESH || $FRESH =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] ||
-	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 8g)"
 [ -d "$DIR" ] || die "-d $DIR: not a directory"
 [ "$(stat -f -c %T "$DIR")" != tmpfs ] || die "-d $DIR: on tmpfs (no O_DIRECT)"
 [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
@@ -139,6 +137,8 @@ fi
 
 # shellcheck source=bench/freshfs.sh
 . "$here/freshfs.sh"
+fresh_size_ok "$FRESH" ||
+	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 8g)"
 WORK=$(mktemp -d "$DIR/cost.XXXXXX")
 trap 'fresh_down; rm -rf -- "$WORK"' EXIT
 trap 'exit 130' INT TERM
@@ -179,17 +179,11 @@ for d in $DEPTHS; do
 done
 rm -f "$FIOFILE"
 
-# fdir FILES: where the next file run goes (FD), on a fresh filesystem
-# with -X; fdone after it.
+# fdir FILES: where the next file run goes (FD): $WORK, or with -X a fresh
+# filesystem for FILES x 1024 files (fresh_down after the run).
 fdir() {
-	FD=$WORK
-	if [ -n "$FRESH" ]; then
-		fresh_up "$DIR" "$FRESH" $(($1 * 1024 + 65536)) || die "-X: no fresh filesystem"
-		FD=$FRESH_MNT
-	fi
-}
-fdone() {
-	[ -z "$FRESH" ] || fresh_down
+	fresh_place "$FRESH" "$DIR" $(($1 * 1024 + 65536)) "$WORK" || die "-X: no fresh filesystem"
+	FD=$FRESH_DIR
 }
 if [ -n "$MDTEST_BIN" ]; then
 	fdir 1
@@ -198,7 +192,7 @@ if [ -n "$MDTEST_BIN" ]; then
 		"$MDTEST_BIN" -n 16 -F -C -T -r -i 1 -d "$FD/md0" >"$WORK/mdtest-base.txt" 2>&1 ||
 		die "mdtest failed: $(tail -n 3 "$WORK/mdtest-base.txt")"
 	rm -rf "$FD/md0"
-	fdone
+	fresh_down
 fi
 for f in $FILES; do
 	echo "point $f x 1024 files ..." >&2
@@ -208,7 +202,7 @@ for f in $FILES; do
 		"$CLYDE_BIN" -d "$FD" -s 0 -n "$f:0:0" -r 0 -q --no-save --json "$j" \
 		>"$WORK/clyde-n$f.log" 2>&1 ||
 		die "clyde failed at $f x 1024 files: $(tail -n 3 "$WORK/clyde-n$f.log")"
-	fdone
+	fresh_down
 	printf 'md\tclyde\t%s\t-\t%s\t%s\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
 	if [ -n "$MDTEST_BIN" ]; then
 		fdir "$f"
@@ -218,7 +212,7 @@ for f in $FILES; do
 			>"$WORK/mdtest-n$f.txt" 2>&1 ||
 			die "mdtest failed at $f x 1024 files: $(tail -n 3 "$WORK/mdtest-n$f.txt")"
 		rm -rf "$FD/md"
-		fdone
+		fresh_down
 		printf 'md\tmdtest\t%s\t-\t%s\t%s\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
 	fi
 done

@@ -13,14 +13,19 @@
 # Interleaved runs on one directory measure each other's deletes.
 #
 #   fresh_up DIR SIZE INODES   sets FRESH_MNT (the mounted filesystem)
-#   fresh_down                 unmounts and removes it (safe to call twice)
+#   fresh_down                 unmounts and removes it (safe to call twice,
+#                              and with nothing made)
+#   fresh_place SIZE DIR INODES PLAIN
+#                              sets FRESH_DIR: with SIZE, a fresh filesystem
+#                              in DIR (fresh_up); without, PLAIN
+#   fresh_size_ok SIZE         SIZE is empty or a size for -F/-X (4g, 512m)
 #
 # Root only (losetup, mount).  Callers set `trap fresh_down EXIT` or call it
 # from their own exit trap.
 #
 # shellcheck shell=bash
 
-FRESH_IMG='' FRESH_LOOP='' FRESH_MNT=''
+FRESH_IMG='' FRESH_LOOP='' FRESH_MNT='' FRESH_DIR=''
 
 fresh_down()
 {
@@ -72,4 +77,23 @@ fresh_up()
 		return 1
 	fi
 	chmod 1777 "$FRESH_MNT"
+}
+
+# fresh_size_ok SIZE: empty (no fresh filesystem) or a number with an
+# optional k/m/g/t, as the scripts' -F/-X take it.
+fresh_size_ok()
+{
+	[[ -z $1 || $1 =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]]
+}
+
+# fresh_place SIZE DIR INODES PLAIN: where a run of the file tests goes,
+# in FRESH_DIR: a fresh filesystem of SIZE in DIR when SIZE is given, else
+# PLAIN.  fresh_down after the run (a no-op without SIZE).
+# shellcheck disable=SC2034 # FRESH_DIR is for the sourcing script
+fresh_place()
+{
+	FRESH_DIR=$4
+	[[ -n $1 ]] || return 0
+	fresh_up "$2" "$1" "$3" || return 1
+	FRESH_DIR=$FRESH_MNT
 }

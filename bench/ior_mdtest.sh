@@ -283,10 +283,10 @@ find_tool() {
 [[ $WHAT == md ]] || IOR_BIN=$(find_tool ior "$IOR_BIN")
 [[ $WHAT == io ]] || MDTEST_BIN=$(find_tool mdtest "$MDTEST_BIN")
 
-[[ -z $FRESH || $FRESH =~ ^[1-9][0-9]*[kKmMgGtT]?$ ]] ||
-	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 2g)"
 # shellcheck source=bench/freshfs.sh
 . "$(dirname "$0")/freshfs.sh"
+fresh_size_ok "$FRESH" ||
+	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 2g)"
 W=$(mktemp -d "$DIR/ior_mdtest.XXXXXX")
 trap 'fresh_down; rm -rf "$W"' EXIT
 OUT=${OUTDIR:-$W/out}
@@ -330,17 +330,11 @@ side_clyde_io() {
 }
 
 # mdwhere: the directory of the next MD side (MW): $W, or with -X a fresh
-# filesystem for it (mdgone after the side).
+# filesystem for it (fresh_down after the side).
 mdwhere() {
-	MW=$W
-	if [[ -n $FRESH ]]; then
-		fresh_up "$DIR" "$FRESH" $((RANKS * FILES * 1024 + 65536)) ||
-			die "-X: no fresh filesystem"
-		MW=$FRESH_MNT
-	fi
-}
-mdgone() {
-	[[ -z $FRESH ]] || fresh_down
+	fresh_place "$FRESH" "$DIR" $((RANKS * FILES * 1024 + 65536)) "$W" ||
+		die "-X: no fresh filesystem"
+	MW=$FRESH_DIR
 }
 
 side_mdtest() {
@@ -350,7 +344,7 @@ side_mdtest() {
 	run "$OUT/mdtest.$1.txt" "${MPI[@]}" "$MDTEST_BIN" -n $((FILES * 1024)) \
 		-u -F -C -T -r -i 1 "${y[@]}" -d "$MW/md"
 	rm -rf "$MW/md"
-	mdgone
+	fresh_down
 }
 
 side_clyde_md() {
@@ -358,7 +352,7 @@ side_clyde_md() {
 	run "$OUT/clyde-md.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
 		-d "$MW/md-r%r" -s 0 -n "$FILES:0:0" -q --no-save \
 		--json "$OUT/clyde-md.$1.json"
-	mdgone
+	fresh_down
 }
 
 for ((i = 1; i <= REPEATS; i++)); do
