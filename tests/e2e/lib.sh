@@ -291,6 +291,20 @@ expect_rc()
 	ok "$2"
 }
 
+# chromium_run ARGS... URL: headless Chromium, isolated (a profile of its
+# own below $T), without network chatter, killed after 120 s; its stderr
+# goes to $T/chromium.err.  For the report tests that read the DOM or
+# take a screenshot (they check that chromium exists first).
+chromium_run()
+{
+	local prof
+	prof=$(mktemp -d "$T/chromium.XXXXXX")
+	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
+}
+
 # new_dir NAME: a fresh empty directory below $T, printed.
 new_dir()
 {

@@ -15,17 +15,6 @@ command -v chromium >/dev/null 2>&1 || skip "needs chromium"
 E2E_OUT=${E2E_OUT:-$PWD/e2e-out}
 mkdir -p "$E2E_OUT"
 
-# chromium ARGS... URL: run headless, isolated, without network chatter.
-chromium_run()
-{
-	local prof
-	prof=$(mktemp -d "$T/chromium.XXXXXX")
-	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
-}
-
 cd "$T"
 
 # --- The experiment: block write falls with the chunk, seeks rise to a

@@ -21,17 +21,6 @@ if ! command -v chromium >/dev/null 2>&1; then
 	command -v chromium >/dev/null 2>&1 || skip "needs chromium"
 fi
 
-# chromium ARGS... URL: run headless, isolated, without network chatter.
-chromium_run()
-{
-	local prof
-	prof=$(mktemp -d "$T/chromium.XXXXXX")
-	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
-}
-
 fixtures=$CLYDE_SRC/tests/fixtures
 E2E_OUT=${E2E_OUT:-$PWD/e2e-out}
 mkdir -p "$E2E_OUT"

@@ -18,16 +18,6 @@ mkdir -p "$E2E_OUT"
 fixture=$CLYDE_SRC/tests/fixtures/synthetic-24.csv
 [[ -s $fixture ]] || fail "no fixture $fixture"
 
-chromium_run()
-{
-	local prof
-	prof=$(mktemp -d "$T/chromium.XXXXXX")
-	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--allow-file-access-from-files \
-		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
-}
 cd "$T" || exit 1
 cp "$fixture" runs.csv
 
@@ -78,7 +68,7 @@ document.getElementById('r').onload = function () {
 };
 </script></body></html>
 EOF_HTML
-chromium_run --virtual-time-budget=3000 --window-size=1400,1000 \
+chromium_run --allow-file-access-from-files --virtual-time-budget=3000 --window-size=1400,1000 \
 	--dump-dom "file://$T/check.html" >check.dom ||
 	fail "chromium --dump-dom failed: $(tail -n 5 "$T/chromium.err")"
 m=$(sed -n 's/.*<pre id="out">\([^<]*\)<.*/\1/p' check.dom)
@@ -162,7 +152,7 @@ assert_file_match r24.html 'file tests</b>: the results differ in files, max siz
 assert_file_match r24.html '<polygon class="mk"' "past ten runs: marker shapes"
 assert_file_match r24.html 'Generated 20' "the generation date"
 
-chromium_run --screenshot="$E2E_OUT/t_report_24.png" --window-size=1400,3000 \
+chromium_run --allow-file-access-from-files --screenshot="$E2E_OUT/t_report_24.png" --window-size=1400,3000 \
 	"file://$T/r24.html" >/dev/null ||
 	fail "chromium --screenshot failed: $(tail -n 5 "$T/chromium.err")"
 python3 "$E2E_DIR/png_check.py" --width 1400 --colours 1f77b4,ff7f0e,2ca02c \

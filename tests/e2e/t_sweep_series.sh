@@ -12,16 +12,6 @@
 need_cmd python3 sqlite3
 command -v chromium >/dev/null 2>&1 || skip "needs chromium"
 
-chromium_run()
-{
-	local prof
-	prof=$(mktemp -d "$T/chromium.XXXXXX")
-	timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$prof" "$@" 2>>"$T/chromium.err"
-}
-
 DB=$T/h.db
 mkdir -p "$T/d"
 cat >"$T/ts.ini" <<INI
