@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Mean and sum of squared deviations of x[0..n), n >= 1. */
 static void moments(const double *x, size_t n, double *mean, double *ssd)
@@ -429,4 +431,155 @@ size_t clyde_stats_repeats_for(double cv, double effect, double alpha,
 			return n;
 	}
 	return cap + 1;
+}
+
+/* ---- Pocock's boundary ------------------------------------------------- */
+
+static double norm_cdf(double x)
+{
+	return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+/* 1 / sqrt(2 pi) */
+#define INV_SQRT_2PI 0.39894228040143267794
+
+static double norm_pdf(double x)
+{
+	return INV_SQRT_2PI * exp(-0.5 * x * x);
+}
+
+/* The grid's steps per standard deviation of the smallest step of the
+ * walk: enough for about 1e-4 on c (the unit test checks Pocock's
+ * published constants). */
+#define POCOCK_STEPS_PER_SD 16.0
+/* Beyond this many standard deviations the kernel is 0 (below 1e-17). */
+#define POCOCK_KERNEL_SD 9.0
+
+/*
+ * The probability that the walk S (S at look l ~ N(0, info[l]), with
+ * independent increments) reaches |S_l| >= c sqrt(info[l]) at some look.
+ * The density of S inside the last look's boundary is kept in f on the
+ * grid h * i (|i| <= m, index i + m), so that the step from one look to
+ * the next is a convolution with one kernel (ker, up to kcap entries).
+ */
+static double pocock_cross(const double *info, size_t k, double c, double h,
+			   double *f, double *g, double *ker, size_t cap,
+			   size_t kcap)
+{
+	double cross = 2.0 * (1.0 - norm_cdf(c));
+	double b = c * sqrt(info[0]);
+	size_t m = (size_t)(b / h), i, j, l;
+	/* The outermost grid points also stand for the bit of the region
+	 * beyond them, up to the boundary b. */
+	double edge = 0.5 + (b - (double)m * h) / h;
+
+	if (2 * m + 1 > cap)
+		return NAN;
+	for (i = 0; i <= 2 * m; i++)
+		f[i] = norm_pdf(((double)i - (double)m) * h / sqrt(info[0])) /
+		       sqrt(info[0]);
+	for (l = 1; l < k; l++) {
+		double sd = sqrt(info[l] - info[l - 1]);
+		double b2 = c * sqrt(info[l]);
+		size_t m2 = (size_t)(b2 / h);
+		size_t kw = (size_t)(POCOCK_KERNEL_SD * sd / h);
+
+		if (2 * m2 + 1 > cap || kw + 1 > kcap)
+			return NAN;
+		for (i = 0; i <= kw; i++)
+			ker[i] = norm_pdf((double)i * h / sd) * h / sd;
+		/* What leaves through the new boundary (trapezoidal weights
+		 * on f), then the density inside it. */
+		for (i = 0; i <= 2 * m; i++) {
+			double s = ((double)i - (double)m) * h;
+			double w = (i == 0 || i == 2 * m) ? edge : 1.0;
+			double stay = norm_cdf((b2 - s) / sd) -
+				      norm_cdf((-b2 - s) / sd);
+
+			cross += w * h * f[i] * (1.0 - stay);
+		}
+		for (j = 0; j <= 2 * m2; j++) {
+			double sum = 0;
+			/* t = (j - m2) h; s = (i - m) h; |t - s| / h = the
+			 * kernel's index. */
+			for (i = 0; i <= 2 * m; i++) {
+				long d = ((long)j - (long)m2) -
+					 ((long)i - (long)m);
+				size_t ad = (size_t)(d < 0 ? -d : d);
+				double w = (i == 0 || i == 2 * m) ? edge : 1.0;
+
+				if (ad <= kw)
+					sum += w * f[i] * ker[ad];
+			}
+			g[j] = sum;
+		}
+		memcpy(f, g, (2 * m2 + 1) * sizeof(*f));
+		m = m2;
+		edge = 0.5 + (b2 - (double)m * h) / h;
+	}
+	return cross;
+}
+
+double clyde_stats_pocock(const double *info, size_t k, double alpha)
+{
+	double lo = 0, hi = 8, h, mind = INFINITY, c = NAN;
+	size_t cap, kcap, i;
+	double *f, *g, *ker;
+
+	if (k == 0 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	for (i = 0; i < k; i++) {
+		double d = i ? info[i] - info[i - 1] : info[0];
+
+		if (!(d > 0) || !isfinite(d))
+			return NAN;
+		if (d < mind)
+			mind = d;
+	}
+	if (k == 1) {
+		/* One look: the normal quantile. */
+		for (i = 0; i < 200 && hi - lo > 1e-12; i++) {
+			double mid = (lo + hi) / 2;
+
+			if (2.0 * (1.0 - norm_cdf(mid)) > alpha)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		return (lo + hi) / 2;
+	}
+	h = sqrt(mind) / POCOCK_STEPS_PER_SD;
+	cap = 2 * (size_t)(hi * sqrt(info[k - 1]) / h) + 3;
+	kcap = (size_t)(POCOCK_KERNEL_SD * sqrt(info[k - 1]) / h) + 2;
+	f = malloc(cap * sizeof(*f));
+	g = malloc(cap * sizeof(*g));
+	ker = malloc(kcap * sizeof(*ker));
+	if (f && g && ker) {
+		/* The crossing probability falls as c grows: bisect. */
+		for (i = 0; i < 60 && hi - lo > 1e-6; i++) {
+			double mid = (lo + hi) / 2;
+			double p = pocock_cross(info, k, mid, h, f, g, ker, cap,
+						kcap);
+
+			if (isnan(p))
+				break;
+			if (p > alpha)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (hi - lo <= 1e-6)
+			c = (lo + hi) / 2;
+	}
+	free(f);
+	free(g);
+	free(ker);
+	return c;
+}
+
+double clyde_stats_pocock_level(const double *info, size_t k, double alpha)
+{
+	double c = clyde_stats_pocock(info, k, alpha);
+
+	return isnan(c) ? NAN : 2.0 * (1.0 - norm_cdf(c));
 }

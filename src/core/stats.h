@@ -147,4 +147,22 @@ int clyde_stats_log_ci(const double *x, size_t n, double level, double *lo,
 size_t clyde_stats_repeats_for(double cv, double effect, double alpha,
 			       double power, size_t cap);
 
+/*
+ * Pocock's boundary for repeated significance tests: the constant c such
+ * that a normal statistic looked at k times, with the information at look
+ * i being info[i] (increasing, > 0; the samples so far), crosses |Z| >= c
+ * at some look with probability alpha when there is no difference.  A
+ * test made at every look at the nominal level 2 (1 - Phi(c)) then has an
+ * overall false-positive rate of alpha (Pocock 1977; Jennison and
+ * Turnbull, Group Sequential Methods, 2000, ch. 2: for k equally spaced
+ * looks at alpha 0.05, c is 1.960, 2.178, 2.289, 2.361, 2.413 for k = 1 ..
+ * 5).  Computed by numerical integration of the random walk between the
+ * looks (Armitage, McPherson and Rowe 1969) on a grid, to about 1e-4.
+ * NAN when k is 0, alpha is not in (0, 1) or info does not increase.
+ */
+double clyde_stats_pocock(const double *info, size_t k, double alpha);
+
+/* The nominal two-sided level of that boundary: 2 (1 - Phi(c)). */
+double clyde_stats_pocock_level(const double *info, size_t k, double alpha);
+
 #endif

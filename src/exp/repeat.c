@@ -200,7 +200,7 @@ static int decide_test(const struct clyde_repeat *s,
 	e.metrics = &m;
 	e.npoints = 2;
 	e.points = p;
-	clyde_exp_decide(&e, s->until_decided_pct, s->cap, d);
+	clyde_exp_decide(&e, s->until_decided_pct, s->cap, NULL, d);
 	free(x);
 	return (int)k;
 }

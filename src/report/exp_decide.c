@@ -75,15 +75,35 @@ static struct mres against(const struct clyde_exp *e, size_t m, size_t p,
 	return r;
 }
 
-size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
-			unsigned max_runs, struct clyde_exp_decision *out)
+double clyde_exp_decide_level(unsigned max_runs)
 {
 	/* Each look at the data is a test; a rule that stops at the first
 	 * look that finds a difference finds ones that are not there (with
-	 * five looks at 0.05, about one in seven).  So every look is made at
-	 * 0.05 divided by the looks there can be (Bonferroni): at n = 2 ..
-	 * max_runs, max_runs - 1 of them. */
-	double alpha = CLYDE_EXP_ALPHA / (max_runs > 2 ? max_runs - 1 : 1);
+	 * four looks at 0.05, about one in eight).  The looks are at n = 2 ..
+	 * max_runs samples (the sweep starts every point with 2), so every
+	 * look is made at Pocock's nominal level for those looks: one for
+	 * which the chance of a false stop at any of them is 0.05.  Past
+	 * CLYDE_EXP_POCOCK_LOOKS looks (the integration grows with them),
+	 * Bonferroni's 0.05 / looks, which is lower. */
+	double info[CLYDE_EXP_POCOCK_LOOKS];
+	size_t k = max_runs > 2 ? max_runs - 1 : 1, i;
+	double a;
+
+	if (k == 1)
+		return CLYDE_EXP_ALPHA;
+	if (k > CLYDE_EXP_POCOCK_LOOKS)
+		return CLYDE_EXP_ALPHA / (double)k;
+	for (i = 0; i < k; i++)
+		info[i] = (double)(i + 2);
+	a = clyde_stats_pocock_level(info, k, CLYDE_EXP_ALPHA);
+	return isnan(a) ? CLYDE_EXP_ALPHA / (double)k : a;
+}
+
+size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
+			unsigned max_runs, const bool *stopped,
+			struct clyde_exp_decision *out)
+{
+	double alpha = clyde_exp_decide_level(max_runs);
 	size_t p, m, open = 0;
 
 	for (p = 0; p < e->npoints; p++) {
@@ -125,7 +145,11 @@ size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
 				for (q = 0; q < e->npoints; q++) {
 					struct mres o;
 
-					if (q == b || !valued(e, q, m))
+					/* One that stopped is decided: it
+					 * runs no more, and its test is not
+					 * looked at again. */
+					if (q == b || !valued(e, q, m) ||
+					    (stopped && stopped[q]))
 						continue;
 					o = against(e, m, q, b, pct, alpha);
 					if (o.st == M_OPEN) {
@@ -163,7 +187,7 @@ size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
 			out[p].p = first_open.p;
 			out[p].lo_pct = first_open.lo;
 			out[p].hi_pct = first_open.hi;
-			if (!limit)
+			if (!limit && !(stopped && stopped[p]))
 				open++;
 		} else if (mw < e->nmetrics) {
 			out[p].stop = CLYDE_EXP_STOP_WORSE;

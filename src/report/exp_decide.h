@@ -20,12 +20,16 @@
  * with a sample <= 0.  The rule and the table thus always agree: what
  * the rule stops as worse with some samples the table, given the same
  * samples, marks worse;
- * where alpha = 0.05 / (max_runs - 1): the rule looks at the data after
- * every round, and a rule that stops at the first look that finds a
- * difference would find ones that are not there (Bonferroni over the
- * max_runs - 1 looks at n = 2 .. max_runs; 0.05 when max_runs <= 2);
+ * where alpha is clyde_exp_decide_level(max_runs): the rule looks at the
+ * data after every round, and a rule that stops at the first look that
+ * finds a difference would find ones that are not there; so every look
+ * is made at Pocock's nominal level for the looks at n = 2 .. max_runs
+ * (clyde_stats_pocock_level(): the chance of a false stop at any look is
+ * 0.05; 0.0204 for max_runs 5, 0.0126 for 10; 0.05 when max_runs <= 2);
  * and open otherwise (also with fewer than two samples on either side).
- * The best is decided for a metric when every other point is.  A point
+ * The best is decided for a metric when every other point is, or has
+ * stopped (stopped[q]: a point that stopped runs no more and its decision
+ * stands; its test is not made again with the best's later samples).  A point
  * stops when it is decided for every metric (or failed: every run of it
  * failed, nothing more to learn); one still open with max_runs samples
  * stops at the limit.  The reason names the metric and the figures.
@@ -35,6 +39,7 @@
 #ifndef CLYDE_REPORT_EXP_DECIDE_H
 #define CLYDE_REPORT_EXP_DECIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/experiment.h"
@@ -64,10 +69,19 @@ struct clyde_exp_decision {
 /*
  * Decide every point of e (out: e->npoints entries) for an equivalence
  * margin of pct percent (> 0) and a cap of max_runs samples (0: none).
- * Returns the number of points still OPEN.
+ * stopped (NULL: none) marks the points that already stopped (e->npoints
+ * entries).  Returns the number of points still OPEN, not counting those.
  */
 size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
-			unsigned max_runs, struct clyde_exp_decision *out);
+			unsigned max_runs, const bool *stopped,
+			struct clyde_exp_decision *out);
+
+/* The most looks for which the level is Pocock's (computed, about 0.3 s
+ * at 40); past it, 0.05 / looks. */
+#define CLYDE_EXP_POCOCK_LOOKS 40
+
+/* The level each look is made at, with looks at n = 2 .. max_runs. */
+double clyde_exp_decide_level(unsigned max_runs);
 
 /* "worse", "equivalent", "best", "open", "max-runs", "failed",
  * "nothing to decide". */

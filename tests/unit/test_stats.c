@@ -23,6 +23,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "core/stats.h"
 #include "tap.h"
@@ -348,6 +350,63 @@ static void test_intervals(void)
 	CHECK(clyde_stats_repeats_for(0.1, 0, 0.05, 0.8, 1000) == 1001);
 }
 
+/*
+ * Pocock's boundary: the published constants for k equally spaced looks
+ * at 0.05 (Jennison and Turnbull 2000, table 2.1), and a simulation of the
+ * random walk it is for: the chance of crossing at any of the looks at n
+ * = 2 .. 5 (the sweep's with max-runs 5) is 0.05.
+ */
+static void test_pocock(void)
+{
+	static const double pub[] = { 1.960, 2.178, 2.289, 2.361, 2.413,
+				      2.453, 2.485, 2.512, 2.535, 2.555 };
+	double info[10], c, s = 0;
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t i, k, hits = 0, sims = 200000;
+
+	for (k = 1; k <= 10; k++) {
+		for (i = 0; i < k; i++)
+			info[i] = (double)(i + 1);
+		c = clyde_stats_pocock(info, k, 0.05);
+		CHECK(fabs(c - pub[k - 1]) < 0.001);
+	}
+	CHECK(isnan(clyde_stats_pocock(info, 0, 0.05)));
+	CHECK(isnan(clyde_stats_pocock(info, 3, 0)));
+	info[0] = 2;
+	info[1] = 2;
+	CHECK(isnan(clyde_stats_pocock(info, 2, 0.05)));
+	for (i = 0; i < 4; i++)
+		info[i] = (double)(i + 2);
+	c = clyde_stats_pocock(info, 4, 0.05);
+	CHECK(fabs(clyde_stats_pocock_level(info, 4, 0.05) -
+		   erfc(c / sqrt(2.0))) < 1e-12);
+	/* The walk: N(0,1) steps (Box-Muller from a xorshift generator),
+	 * looked at after 2, 3, 4 and 5 of them. */
+	for (size_t r = 0; r < sims; r++) {
+		bool hit = false;
+
+		s = 0;
+		for (i = 1; i <= 5; i++) {
+			double u1, u2;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			u1 = ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			u2 = ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+			s += sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+			if (i >= 2 && fabs(s) / sqrt((double)i) >= c)
+				hit = true;
+		}
+		hits += hit;
+	}
+	/* 0.05 with a standard error of 0.0005 at 200000 walks. */
+	CHECK(fabs((double)hits / (double)sims - 0.05) < 0.002);
+}
+
 int main(void)
 {
 	test_intervals();
@@ -357,5 +416,6 @@ int main(void)
 	test_betainc();
 	test_welch_examples();
 	test_welch_edges();
+	test_pocock();
 	return tap_done();
 }
