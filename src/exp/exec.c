@@ -631,8 +631,7 @@ static int decide_points(struct clyde_exp_exec *x, bool *stable, bool last)
 		clyde_exp_release(&e);
 		return clyde_err(x->ctx, ENOMEM, "sweep");
 	}
-	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, stable,
-				 d);
+	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, stable, d);
 	for (size_t p = 0; p < s->npoints && p < e.npoints; p++) {
 		char why[512], label[512];
 

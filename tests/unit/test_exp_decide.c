@@ -414,8 +414,8 @@ int main(int argc, char **argv)
 	/* ./test_exp_decide PATH/FILE.json [REPEATS]: replay one recording
 	 * (a path with a slash) and print what the rule did with it. */
 	if (argc > 1) {
-		runs = test_replay(argv[1],
-				   argc > 2 ? (size_t)atoi(argv[2]) : 5, &total);
+		runs = test_replay(
+			argv[1], argc > 2 ? (size_t)atoi(argv[2]) : 5, &total);
 		return tap_done();
 	}
 	test_rule();
