@@ -82,6 +82,7 @@ if [[ $mode == test ]]; then
 		groff:groff-base
 		man:man-db
 		strace:strace
+		/usr/bin/time:time
 		fio:fio
 		valgrind:valgrind
 		callgrind_annotate:valgrind

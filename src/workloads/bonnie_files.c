@@ -10,10 +10,15 @@
  * (file i in directory i*ndirs/nfiles), a random one per file for the
  * random tests.
  *
- * The names are made before the clock starts and kept as fixed-size
- * records in one allocation (40 bytes a file: -n 128 is 5 MiB a worker).
- * Random create hands its records to w->state, where random stat and random
- * delete find them and shuffle them; random delete frees them.
+ * No name is kept: file i's name (and, in the random tests, its
+ * subdirectory) comes from a generator forked from the worker's for
+ * stream i, so that any test can make it again from i (name_at()); the
+ * random tests' order is a permutation of the indices computed one index
+ * at a time (a Feistel network over the next power of four, cycle-walked
+ * into range: perm_at()).  Memory does not grow with -n.  Create hands
+ * what it made (the base generator and the count) to w->state, where
+ * random stat and delete find it; each draws a new permutation from the
+ * worker's generator; delete frees it.
  *
  * Links (-n N:-1 hard links, -n N:-2 symlinks) all point to one empty file,
  * LINK_TARGET in the worker's directory.  Create makes it before the clock
@@ -74,11 +79,21 @@ struct name_rec {
 	char name[NAME_LEN];
 };
 
-/* What random create leaves in w->state for random stat and delete. */
+/* What create leaves in w->state for random stat and delete (and for the
+ * shared directory's sequential ones): enough to make any name again. */
 struct name_set {
-	size_t n;
+	struct clyde_rng base; /* the worker's generator before create */
+	size_t n;	       /* the files made: indices 0 .. n-1 */
+	size_t nfiles;	       /* the layout's count (-n) */
 	uint32_t ndirs;
-	struct name_rec rec[];
+};
+
+/* A permutation of 0 .. n-1: a four-round Feistel network on 2h bits
+ * (4^h >= n) with keys from the worker's generator. */
+struct perm {
+	size_t n;
+	unsigned h;
+	uint64_t key[4];
 };
 
 /* The settings every body needs, checked once. */
@@ -179,51 +194,114 @@ static void free_state(struct clyde_worker *w)
 	w->state_free = NULL;
 }
 
-/* Make every name, in index order.  The caller owns the result. */
+/* The names of a create about to start: the worker's generator as it is
+ * now.  The caller owns the result. */
 static struct name_set *make_names(struct clyde_worker *w,
 				   const struct files_params *p)
 {
-	struct name_set *set;
+	struct name_set *set = malloc(sizeof(*set));
 
-	set = malloc(sizeof(*set) + p->nfiles * sizeof(set->rec[0]));
 	if (!set)
 		return NULL;
+	set->base = w->rng;
 	set->n = p->nfiles;
+	set->nfiles = p->nfiles;
 	set->ndirs = p->ndirs;
-	for (size_t i = 0; i < p->nfiles; i++) {
-		struct name_rec *r = &set->rec[i];
-		char rnd[MAX_RAND_CHARS + 1];
-		unsigned nrand;
-
-		nrand = (unsigned)clyde_rng_below(&w->rng, MAX_RAND_CHARS + 1);
-		for (unsigned k = 0; k < nrand; k++)
-			rnd[k] = name_chars[clyde_rng_below(
-				&w->rng, sizeof(name_chars) - 1)];
-		rnd[nrand] = '\0';
-		if (p->random) {
-			snprintf(r->name, NAME_LEN, "%s%s%010" PRIx32, p->who,
-				 rnd, (uint32_t)i);
-			r->dir = (uint32_t)clyde_rng_below(&w->rng, p->ndirs);
-		} else {
-			snprintf(r->name, NAME_LEN, "%s%010" PRIx32 "%s",
-				 p->who, (uint32_t)i, rnd);
-			/* nfiles < 2^32 and ndirs < 2^17: no overflow. */
-			r->dir = (uint32_t)((uint64_t)i * p->ndirs / p->nfiles);
-		}
-	}
+	/* Move the worker's generator on, so that what it draws next (file
+	 * sizes, the permutations) is not the streams' seed material. */
+	(void)clyde_rng_next(&w->rng);
 	return set;
 }
 
-/* Fisher-Yates with the worker's generator. */
-static void shuffle(struct clyde_worker *w, struct name_set *set)
+/* Append s to the name at *o (within NAME_LEN). */
+static void put_str(char *name, size_t *o, const char *s)
 {
-	for (size_t i = set->n; i > 1; i--) {
-		size_t j = (size_t)clyde_rng_below(&w->rng, i);
-		struct name_rec tmp = set->rec[i - 1];
+	while (*s && *o < NAME_LEN - 1)
+		name[(*o)++] = *s++;
+}
 
-		set->rec[i - 1] = set->rec[j];
-		set->rec[j] = tmp;
+/* Append i as ten lowercase hex digits (bonnie++'s %010x). */
+static void put_hex(char *name, size_t *o, uint32_t i)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int k = HEX_DIGITS - 1; k >= 0 && *o < NAME_LEN - 1; k--)
+		name[(*o)++] = k >= 8 ? '0' : hex[(i >> (4 * k)) & 0xf];
+}
+
+/* File i's name and subdirectory, the same each time for one set.  Made
+ * without printf: the random tests make each name three times (create,
+ * stat, delete), inside the timed loop. */
+static void name_at(const struct name_set *set, const struct files_params *p,
+		    size_t i, struct name_rec *r)
+{
+	struct clyde_rng g;
+	char rnd[MAX_RAND_CHARS + 1];
+	unsigned nrand;
+	size_t o = 0;
+
+	/* i < 2^32 (get_params): one stream per file. */
+	clyde_rng_fork(&set->base, (unsigned)i, &g);
+	nrand = (unsigned)clyde_rng_below(&g, MAX_RAND_CHARS + 1);
+	for (unsigned k = 0; k < nrand; k++)
+		rnd[k] =
+			name_chars[clyde_rng_below(&g, sizeof(name_chars) - 1)];
+	rnd[nrand] = '\0';
+	put_str(r->name, &o, p->who);
+	if (p->random) {
+		put_str(r->name, &o, rnd);
+		put_hex(r->name, &o, (uint32_t)i);
+		r->dir = (uint32_t)clyde_rng_below(&g, set->ndirs);
+	} else {
+		put_hex(r->name, &o, (uint32_t)i);
+		put_str(r->name, &o, rnd);
+		/* nfiles < 2^32 and ndirs < 2^17: no overflow. */
+		r->dir = (uint32_t)((uint64_t)i * set->ndirs / set->nfiles);
 	}
+	r->name[o] = '\0';
+}
+
+/* A new random order of 0 .. n-1, from the worker's generator. */
+static void perm_init(struct clyde_worker *w, size_t n, struct perm *pm)
+{
+	pm->n = n;
+	pm->h = 1;
+	while (pm->h < 32 && ((uint64_t)1 << (2 * pm->h)) < n)
+		pm->h++;
+	for (unsigned k = 0; k < 4; k++)
+		pm->key[k] = clyde_rng_next(&w->rng);
+}
+
+/* splitmix64's finaliser: the Feistel rounds' function. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* The i-th index of the order (i < n): the network is a bijection of
+ * 0 .. 4^h - 1, and walking it from i until the value is below n is one
+ * of 0 .. n-1 (4^h < 4n: under four steps on average). */
+static size_t perm_at(const struct perm *pm, size_t i)
+{
+	uint64_t mask = ((uint64_t)1 << pm->h) - 1, x = i;
+
+	do {
+		uint64_t l = x >> pm->h, r = x & mask;
+
+		for (unsigned k = 0; k < 4; k++) {
+			uint64_t t = l ^ (mix64(r ^ pm->key[k]) & mask);
+
+			l = r;
+			r = t;
+		}
+		x = (l << pm->h) | r;
+	} while (x >= pm->n);
+	return (size_t)x;
 }
 
 /* The names random create left, checked against this test's settings. */
@@ -420,6 +498,7 @@ int clyde_test_create(struct clyde_worker *w)
 	struct name_set *set = NULL;
 	unsigned char *buf = NULL;
 	struct dir_slot slot = { -1, -1 };
+	struct name_rec r;
 	uint64_t t0, bytes = 0;
 	size_t made;
 	int err;
@@ -452,8 +531,8 @@ int clyde_test_create(struct clyde_worker *w)
 			w->span->stonewalled = true;
 			break;
 		}
-		err = create_one(w, &p, &slot, &set->rec[made], buf, &bytes,
-				 &prep);
+		name_at(set, &p, made, &r);
+		err = create_one(w, &p, &slot, &r, buf, &bytes, &prep);
 		if (err)
 			break;
 		t0 = clyde_worker_op(w, t0 + prep, 1);
@@ -641,6 +720,7 @@ int clyde_test_stat(struct clyde_worker *w)
 {
 	struct files_params p;
 	struct name_set *set = NULL;
+	struct perm pm = { 0 };
 	unsigned char *buf = NULL;
 	uint64_t t0, bytes = 0;
 	int err;
@@ -657,7 +737,7 @@ int clyde_test_stat(struct clyde_worker *w)
 				w->dir_path);
 	}
 	if (!err && set && p.random)
-		shuffle(w, set);
+		perm_init(w, set->n, &pm);
 	t0 = clyde_worker_go(w, err);
 	if (err)
 		goto out;
@@ -665,6 +745,7 @@ int clyde_test_stat(struct clyde_worker *w)
 	if (set) {
 		for (size_t i = 0; i < set->n; i++) {
 			char rel[REL_LEN];
+			struct name_rec r;
 
 			if (clyde_stopping(w->ctx)) {
 				err = -EINTR;
@@ -672,7 +753,8 @@ int clyde_test_stat(struct clyde_worker *w)
 			}
 			if (stonewall(w))
 				break;
-			rel_path(&p, &set->rec[i], rel);
+			name_at(set, &p, p.random ? perm_at(&pm, i) : i, &r);
+			rel_path(&p, &r, rel);
 			err = stat_one(w, &p, w->dirfd, "", rel, buf, &bytes);
 			if (err)
 				break;
@@ -799,8 +881,10 @@ static int shared_delete_rest(struct clyde_worker *w,
 
 	for (size_t i = 0; i < set->n && !err; i++) {
 		char rel[REL_LEN];
+		struct name_rec r;
 
-		rel_path(p, &set->rec[i], rel);
+		name_at(set, p, i, &r);
+		rel_path(p, &r, rel);
 		if (unlinkat(w->dirfd, rel, 0) < 0 && errno != ENOENT)
 			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
 					       w->dir_path, rel);
@@ -811,13 +895,15 @@ static int shared_delete_rest(struct clyde_worker *w,
 }
 
 static int delete_random(struct clyde_worker *w, const struct files_params *p,
-			 struct name_set *set, uint64_t *t0)
+			 const struct name_set *set, const struct perm *pm,
+			 uint64_t *t0)
 {
 	struct dir_slot slot = { -1, -1 };
 	int err = 0;
 
 	for (size_t i = 0; i < set->n && !err; i++) {
 		char rel[REL_LEN];
+		struct name_rec r;
 
 		if (clyde_stopping(w->ctx)) {
 			err = -EINTR;
@@ -825,14 +911,15 @@ static int delete_random(struct clyde_worker *w, const struct files_params *p,
 		}
 		if (stonewall(w))
 			break;
-		rel_path(p, &set->rec[i], rel);
+		name_at(set, p, p->random ? perm_at(pm, i) : i, &r);
+		rel_path(p, &r, rel);
 		if (unlinkat(w->dirfd, rel, 0) < 0) {
 			err = clyde_worker_err(w, errno, "cannot delete %s/%s",
 					       w->dir_path, rel);
 			break;
 		}
 		if (p->fsync_each)
-			err = sync_dir(w, p, &slot, set->rec[i].dir);
+			err = sync_dir(w, p, &slot, r.dir);
 		if (!err)
 			*t0 = clyde_worker_op(w, *t0, 1);
 	}
@@ -893,6 +980,7 @@ int clyde_test_delete(struct clyde_worker *w)
 {
 	struct files_params p;
 	struct name_set *set = NULL;
+	struct perm pm = { 0 };
 	size_t seen = 0;
 	uint64_t t0;
 	int err;
@@ -902,13 +990,13 @@ int clyde_test_delete(struct clyde_worker *w)
 	if (!err && (p.random || p.shared))
 		err = take_names(w, &p, &set);
 	if (!err && set && p.random)
-		shuffle(w, set);
+		perm_init(w, set->n, &pm);
 	t0 = clyde_worker_go(w, err);
 	if (err)
 		return err;
 
 	if (set) {
-		err = delete_random(w, &p, set, &t0);
+		err = delete_random(w, &p, set, &pm, &t0);
 	} else {
 		for (uint32_t d = 0;
 		     d < p.ndirs && !err && !w->span->stonewalled; d++)

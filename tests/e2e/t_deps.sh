@@ -11,7 +11,7 @@
 DEPS=$CLYDE_SRC/scripts/deps.sh
 [[ -r $DEPS ]] || fail "no $DEPS"
 # The commands deps.sh checks: its "cmd:package" words.
-tr -s ' \t()' '\n' <"$DEPS" | grep -E '^[A-Za-z0-9_.+-]+:[a-z0-9.+-]+$' |
+tr -s ' \t()' '\n' <"$DEPS" | grep -E '^[A-Za-z0-9_./+-]+:[a-z0-9.+-]+$' |
 	sed 's/:.*//' | sort -u >"$T/listed"
 [[ -s $T/listed ]] || fail "no cmd:package pair read from $DEPS"
 # The commands the tests ask for, continuation lines joined.  require_cmd's
