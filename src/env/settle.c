@@ -215,11 +215,11 @@ void clyde_settle_describe(const struct clyde_settle *s, char *buf, size_t n)
 		     s->busiest);
 	if (s->moved_bytes >= CLYDE_SETTLE_MAX_MOVED) {
 		fmt_mib(a, sizeof(a), s->moved_bytes);
-		PART("%s moved in 100 ms", a);
+		PART("%s moved in %d ms", a, CLYDE_SETTLE_LOOK_MS);
 	}
 	if (s->discarded_bytes || s->discard_ios) {
 		fmt_mib(a, sizeof(a), s->discarded_bytes);
-		PART("%s discarded in 100 ms", a);
+		PART("%s discarded in %d ms", a, CLYDE_SETTLE_LOOK_MS);
 	}
 	if (s->per_device && s->writeback_bytes >= CLYDE_SETTLE_MAX_WRITEBACK) {
 		fmt_mib(a, sizeof(a), s->writeback_bytes);
