@@ -293,16 +293,20 @@ rows = []  # what, clyde, peer, ratio, per-repeat, target, verdict
 def add(what, c, p, r, spread, target, verdict):
     rows.append((what, c, p, r, spread, target, verdict))
 
-# engine_fio.sh: "== file" / "== loop" tables, label in the first 32 columns.
+# engine_fio.sh: "== file" / "== loop" tables: a label (of any length, with
+# numbers in it), then clyde, fio, ratio, per-repeat, target and verdict.
 sect = None
 eng = []
+row = re.compile(r"^(.*\S)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
+                 r"([0-9.]+-[0-9.]+)\s+(\S+)\s+(\S+)$")
 for l in log("engine").splitlines():
     m = re.match(r"== (file|loop) ", l)
     if m:
         sect = m.group(1)
         continue
-    if sect and len(l) > 33 and re.match(r"\s*[0-9.]+\s", l[32:]):
-        eng.append(((sect, l[:32].strip()), l[32:].split()))
+    m = row.match(l) if sect else None
+    if m:
+        eng.append(((sect, m.group(1).strip()), list(m.groups()[1:])))
 for (sect, label), f in eng:
     what = {"file": "on a file", "loop": "on a loop device (direct I/O)"}[sect]
     add("%s, %s (clyde dev / fio)" % (label, what), f[0], f[1], f[2], f[3],
