@@ -118,10 +118,10 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 	fputs("status", f);
 	for (m = 0; m < e->nmetrics; m++) {
 		static const char *const col[] = { "mean", "ci95", "n",
-						   "significant" };
+						   "significant", "flags" };
 		size_t c;
 
-		for (c = 0; c < 4; c++) {
+		for (c = 0; c < 5; c++) {
 			char name[256];
 
 			snprintf(name, sizeof(name), "%s.%s", e->metrics[m].key,
@@ -141,16 +141,26 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 			const struct clyde_exp_cellstat *cs = &ms[m].cells[p];
 
 			if (!cs->n) {
-				fputs(",,,0,", f);
+				fputs(",,,0,,", f);
 				continue;
 			}
 			fprintf(f, ",%.15g,", cs->mean);
 			if (cs->n >= 2)
 				fprintf(f, "%.15g", cs->ci95);
-			fprintf(f, ",%zu,%s", cs->n,
+			fprintf(f, ",%zu,%s,", cs->n,
 				cs->rel == CLYDE_EXP_REL_BEST && !ms[m].clear ?
 					"top" :
 					sig[cs->rel]);
+			/* The table's ?, ! and degraded, by name. */
+			fprintf(f, "%s%s%s%s%s",
+				cs->nimprecise ? "imprecise" : "",
+				cs->nimprecise && (cs->disagree ||
+						   cs->ndegraded) ?
+					" " :
+					"",
+				cs->disagree ? "disagree" : "",
+				cs->disagree && cs->ndegraded ? " " : "",
+				cs->ndegraded ? "degraded" : "");
 		}
 		fputc('\n', f);
 	}

@@ -12,10 +12,12 @@
  *    equivalent, a tie's best marked as its runner-up).  The legend
  *    follows the table.
  *  - csv: raw numbers in the metric's base unit, per metric the columns
- *    KEY.mean, KEY.ci95 (empty when n < 2), KEY.n and KEY.significant
+ *    KEY.mean, KEY.ci95 (empty when n < 2), KEY.n, KEY.significant
  *    (best; top for a best that does not beat the runner-up; yes; no;
- *    equivalent; or empty when not tested), after the axis columns
- *    and a status column (ok or failed).
+ *    equivalent; or empty when not tested) and KEY.flags (the table's
+ *    ?, ! and degraded by name: "imprecise", "disagree", "degraded",
+ *    separated by spaces; empty when none), after the axis columns and a
+ *    status column (ok or failed).
  * Rules and the legend: docs/sweep-report.md.
  */
 #ifndef CLYDE_REPORT_EXP_TABLE_H

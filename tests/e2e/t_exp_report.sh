@@ -174,7 +174,7 @@ run_clyde report --experiment-json exp.json --format csv \
 	--metrics time.tar -o t.csv
 expect_rc 0 "--format csv --metrics time.tar"
 assert_eq "$(head -n 1 t.csv)" \
-	"chunk,level,status,time.tar.mean,time.tar.ci95,time.tar.n,time.tar.significant" \
+	"chunk,level,status,time.tar.mean,time.tar.ci95,time.tar.n,time.tar.significant,time.tar.flags" \
 	"the CSV header has only the metric asked for"
 assert_eq "$(grep -c ',ok,' t.csv)" 8 "one CSV row per point that ran"
 

@@ -196,16 +196,17 @@ static void test_text(void)
 	out = render(&e, CLYDE_EXP_CSV);
 	CHECK(strstr(out, "chunk,status,run.put_block.mean,run.put_block.ci95,"
 			  "run.put_block.n,run.put_block.significant,"
+			  "run.put_block.flags,"
 			  "time.tar.mean,time.tar.ci95,time.tar.n,"
-			  "time.tar.significant\n") == out);
+			  "time.tar.significant,time.tar.flags\n") == out);
 	CHECK(strstr(out, "\n64k,ok,105906176,2604") != NULL);
-	CHECK(strstr(out, ",3,best,0.21,0.0248") != NULL);
+	CHECK(strstr(out, ",3,best,,0.21,0.0248") != NULL);
 	/* tar ties (the same mean): its top is no "best". */
-	CHECK(strstr(out, ",0.21,0.0248413771175033,3,top\n") != NULL);
+	CHECK(strstr(out, ",0.21,0.0248413771175033,3,top,\n") != NULL);
 	CHECK(strstr(out, "\n128k,ok,85983232,") != NULL);
-	CHECK(strstr(out, ",3,yes,0.21,") != NULL);
-	CHECK(strstr(out, "\n256k,ok,62914560,,1,,0.3,,1,\n") != NULL);
-	CHECK(strstr(out, "\n512k,failed,,,0,,,,0,\n") != NULL);
+	CHECK(strstr(out, ",3,yes,,0.21,") != NULL);
+	CHECK(strstr(out, "\n256k,ok,62914560,,1,,,0.3,,1,,\n") != NULL);
+	CHECK(strstr(out, "\n512k,failed,,,0,,,,,0,,\n") != NULL);
 	free(out);
 	clyde_exp_release(&e);
 }
@@ -572,6 +573,16 @@ static void test_html(void)
 	buf = render(&e, CLYDE_EXP_TEXT);
 	CHECK(count(buf, " degraded") == 1);
 	CHECK(strstr(buf, "degraded: some sample was measured while") != NULL);
+	free(buf);
+	/* ... and in the CSV's flags, by name: 64k,ext4 imprecise and 2x
+	 * apart (1 and 2), 128k,ext4 degraded and 2x apart. */
+	buf = render(&e, CLYDE_EXP_CSV);
+	CHECK(strstr(buf, "run.put_block.flags,") != NULL);
+	CHECK(strstr(buf, "\n64k,ext4,ok,1.5,") != NULL);
+	CHECK(strstr(buf, ",imprecise disagree,") != NULL);
+	CHECK(strstr(buf, ",disagree degraded,") != NULL);
+	CHECK(count(buf, "degraded") == 1);
+	CHECK(count(buf, "imprecise") == 1);
 	free(buf);
 	clyde_exp_release(&e);
 
