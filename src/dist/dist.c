@@ -18,6 +18,8 @@ struct wire_span {
 	uint64_t start_ns, end_ns, bytes, ops, cpu_user_ns, cpu_sys_ns,
 		latency_max_ns, resident_bytes, cached_total_bytes, stonewalled,
 		buffer_pages, inflight_max;
+	/* The mean in flight in thousandths (plain integers on the wire). */
+	uint64_t inflight_mean_milli;
 };
 
 /* A rank's status for clyde_dist_failures. */
@@ -221,6 +223,8 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 			s->buffer_pages =
 				(enum clyde_iobuf_pages)w->buffer_pages;
 			s->inflight_max = (uint32_t)w->inflight_max;
+			s->inflight_mean =
+				(double)w->inflight_mean_milli / 1000.0;
 			sh->stonewalled |= s->stonewalled;
 			t->cpu_user_ns += s->cpu_user_ns;
 			t->cpu_sys_ns += s->cpu_sys_ns;
@@ -278,6 +282,10 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 				s->stonewalled,
 				s->buffer_pages,
 				s->inflight_max,
+				s->inflight_mean > 0 ?
+					(uint64_t)(s->inflight_mean * 1000.0 +
+						   0.5) :
+					0,
 			};
 		}
 	if (h) {

@@ -96,6 +96,9 @@ say(len(m["slowest"]) == len(tests), "the slowest rank of every test")
 say(all(w["inflight_max"] == 1 for n in ("put_block", "rewrite", "get_block", "seeks")
         for w in tests[n]["workers"]) and tests["put_block"]["inflight_max"] == 1,
     "each rank's worker carries its inflight_max (1 on psync)")
+say(all(w["inflight_mean"] == 1.0 for n in ("put_block", "rewrite", "get_block", "seeks")
+        for w in tests[n]["workers"]) and tests["put_block"]["inflight_mean"] == 1.0,
+    "each rank's worker carries its inflight_mean (1.0 on psync)")
 PY
 
 # One history entry for the whole job, with the ranks and hosts (the
