@@ -111,8 +111,9 @@ targets_of()
 	unit/*) echo "${1#unit/}" ;;
 	e2e/t_mpi*) echo "clyde clyde-mpi" ;;
 	e2e/*) echo clyde ;;
+	vm/*) echo clyde ;; # a guest test runs the binary inside the guest
 	*)
-		echo "$0: $1: not a unit/ or e2e/ test name" >&2
+		echo "$0: $1: not a unit/, e2e/ or vm/ test name" >&2
 		return 1
 		;;
 	esac

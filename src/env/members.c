@@ -96,6 +96,21 @@ static void degraded_note(const struct clyde_member_watch *w, char *note,
 	}
 }
 
+/* Is member `name` faulty in one of the stack's md arrays? */
+static bool md_faulty(const struct clyde_member_watch *w, const char *name)
+{
+	for (unsigned k = 0; k < w->nmd; k++) {
+		char st[128];
+
+		if (clyde_sys_text(w->root, st, sizeof(st),
+				   "/sys/block/%s/md/dev-%s/state", w->md[k],
+				   name) == 0 &&
+		    strstr(st, "faulty"))
+			return true;
+	}
+	return false;
+}
+
 void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -107,6 +122,7 @@ void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 		snprintf(m->disk, sizeof(m->disk), "%s", w->disk[i]);
 		m->role = w->role[i];
 		m->is_top = w->is_top[i];
+		m->failed = md_faulty(w, w->name[i]);
 		if (w->have[i] &&
 		    clyde_members_stat(w->root, w->name[i], &after) == 0)
 			clyde_devstat_delta(&w->before[i], &after, &m->io);

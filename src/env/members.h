@@ -41,6 +41,10 @@ struct clyde_member_io {
 	 * backing file, else its own name; "" when not known.  Members
 	 * stored on one disk share its queue: their times are not theirs. */
 	char disk[CLYDE_MEMBER_NAME];
+	/* Faulty in an md array of the stack at the end of the test
+	 * (md/dev-NAME/state): it moves nothing, and is left out of the
+	 * balance and slow-member comparisons. */
+	bool failed;
 	struct clyde_devio io;
 };
 

@@ -28,9 +28,11 @@ static void balance(const struct clyde_members *m,
 	double hi = 0.0, lo = 0.0;
 
 	/* Bytes: the busiest member against the least busy one.  A journal
-	 * or log device carries only the journal: never compared. */
+	 * or log device carries only the journal, and a failed member of a
+	 * degraded array nothing: never compared. */
 	for (unsigned i = 0; i < m->n; i++) {
-		if (!m->m[i].io.have_device || m->m[i].role != CLYDE_ROLE_DATA)
+		if (!m->m[i].io.have_device ||
+		    m->m[i].role != CLYDE_ROLE_DATA || m->m[i].failed)
 			continue;
 		if (first || moved(&m->m[i].io) > moved(&m->m[v->busy].io))
 			v->busy = i;
@@ -53,7 +55,7 @@ static void balance(const struct clyde_members *m,
 		double per;
 
 		if (!d->have_device || m->m[i].role != CLYDE_ROLE_DATA ||
-		    moved(d) < CLYDE_IMBALANCE_MIN_BYTES)
+		    m->m[i].failed || moved(d) < CLYDE_IMBALANCE_MIN_BYTES)
 			continue;
 		per = (double)d->io_ticks_ms / (double)moved(d);
 		if (first || per > hi) {
@@ -101,7 +103,8 @@ void clyde_members_check(const struct clyde_members *m, bool only_writes,
 		if (!d->have_device)
 			continue;
 		v->counted++;
-		v->counted_data += m->m[i].role == CLYDE_ROLE_DATA;
+		v->counted_data += m->m[i].role == CLYDE_ROLE_DATA &&
+				   !m->m[i].failed;
 		v->read_bytes += d->read_bytes;
 		v->write_bytes += d->write_bytes;
 		if (written)

@@ -29,6 +29,7 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 			     m->m[i].disk[0] ? m->m[i].disk : NULL,
 			     sizeof(m->m[i].disk));
 		clyde_jw_bool(w, "present", d->have_device);
+		clyde_jw_bool(w, "failed", m->m[i].failed);
 		clyde_jw_u64(w, "read_bytes", d->read_bytes);
 		clyde_jw_u64(w, "write_bytes", d->write_bytes);
 		clyde_jw_u64(w, "read_ios", d->read_ios);

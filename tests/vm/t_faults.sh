@@ -161,6 +161,13 @@ assert_file_match "$T/out" \
 assert_eq "$(jq_py "$T/deg.json" '[t["degraded_during"] for t in j["runs"][0]["tests"]]')" \
 	"['md0: 0 -> 1 of 4 members missing', None]" \
 	"the JSON flags seqwrite's figures, not seqread's (the array was already degraded)"
+# The failed member moves nothing after --fail: that is the failure (said
+# above), not an imbalance of the members.
+assert_eq "$(jq_py "$T/deg.json" '[[m["device"] for m in t["members"] if m["failed"]] for t in j["runs"][0]["tests"]]')" \
+	"[['${VDS[2]#/dev/}'], ['${VDS[2]#/dev/}']]" \
+	"the JSON marks the failed member failed in both tests, and only it"
+assert_file_no_match "$T/out" "unbalanced" \
+	"no imbalance finding from the failed member"
 mdadm --stop /dev/md0 >/dev/null 2>&1
 wipe_disks "${VDS[@]:1:4}"
 
