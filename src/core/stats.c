@@ -536,18 +536,9 @@ double clyde_stats_pocock(const double *info, size_t k, double alpha)
 		if (d < mind)
 			mind = d;
 	}
-	if (k == 1) {
-		/* One look: the normal quantile. */
-		for (i = 0; i < 200 && hi - lo > 1e-12; i++) {
-			double mid = (lo + hi) / 2;
-
-			if (2.0 * (1.0 - norm_cdf(mid)) > alpha)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		return (lo + hi) / 2;
-	}
+	/* One look: the normal quantile (t with infinite df). */
+	if (k == 1)
+		return clyde_stats_t_quantile(1.0 - alpha / 2.0, INFINITY);
 	h = sqrt(mind) / POCOCK_STEPS_PER_SD;
 	cap = 2 * (size_t)(hi * sqrt(info[k - 1]) / h) + 3;
 	kcap = (size_t)(POCOCK_KERNEL_SD * sqrt(info[k - 1]) / h) + 2;
