@@ -98,6 +98,15 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
+/* One word of a CSV flags cell, when on, after the ones before it. */
+static void csv_flag(FILE *f, bool on, const char *word, const char **sep)
+{
+	if (!on)
+		return;
+	fprintf(f, "%s%s", *sep, word);
+	*sep = " ";
+}
+
 static int write_csv(FILE *f, const struct clyde_exp *e,
 		     const struct clyde_exp_mstat *ms)
 {
@@ -139,6 +148,7 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 		fputs(e->points[p].failed ? "failed" : "ok", f);
 		for (m = 0; m < e->nmetrics; m++) {
 			const struct clyde_exp_cellstat *cs = &ms[m].cells[p];
+			const char *sep = "";
 
 			if (!cs->n) {
 				fputs(",,,0,,", f);
@@ -152,15 +162,9 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 					"top" :
 					sig[cs->rel]);
 			/* The table's ?, ! and degraded, by name. */
-			fprintf(f, "%s%s%s%s%s",
-				cs->nimprecise ? "imprecise" : "",
-				cs->nimprecise && (cs->disagree ||
-						   cs->ndegraded) ?
-					" " :
-					"",
-				cs->disagree ? "disagree" : "",
-				cs->disagree && cs->ndegraded ? " " : "",
-				cs->ndegraded ? "degraded" : "");
+			csv_flag(f, cs->nimprecise, "imprecise", &sep);
+			csv_flag(f, cs->disagree, "disagree", &sep);
+			csv_flag(f, cs->ndegraded, "degraded", &sep);
 		}
 		fputc('\n', f);
 	}
