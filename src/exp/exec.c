@@ -613,7 +613,8 @@ bool clyde_exp_wants_more(const struct clyde_sweep *s,
  * stopped is said, open or not.  Returns the number of points still open
  * (0 after the last round), or -1 (message in ctx).
  */
-static int decide_points(struct clyde_exp_exec *x, bool *stable, bool last)
+static int decide_points(struct clyde_exp_exec *x, double alpha, bool *stable,
+			 bool last)
 {
 	const struct clyde_sweep *s = x->s;
 	struct clyde_exp_decision *d;
@@ -631,7 +632,8 @@ static int decide_points(struct clyde_exp_exec *x, bool *stable, bool last)
 		clyde_exp_release(&e);
 		return clyde_err(x->ctx, ENOMEM, "sweep");
 	}
-	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, stable, d);
+	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, alpha,
+				stable, d);
 	for (size_t p = 0; p < s->npoints && p < e.npoints; p++) {
 		char why[512], label[512];
 
@@ -657,6 +659,9 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 	const struct clyde_sweep *s = x->s;
 	size_t *order = calloc(s->npoints, sizeof(size_t));
 	bool *stable = calloc(s->npoints + 1, sizeof(bool));
+	/* until-decided's level, the same for every look (an integration). */
+	double alpha =
+		s->until_decided > 0 ? clyde_exp_decide_level(s->max_runs) : 0;
 	int rc = 0;
 
 	if (!order || !stable) {
@@ -671,7 +676,7 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 		/* until-decided (report/exp_decide.h): stop each point whose
 		 * rank against the best is known, and say why. */
 		if (s->until_decided > 0 && r > s->repeat) {
-			int d = decide_points(x, stable, false);
+			int d = decide_points(x, alpha, stable, false);
 
 			if (d < 0) {
 				rc = -1;
@@ -729,7 +734,7 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 		}
 	}
 	if (rc == 0 && s->until_decided > 0 &&
-	    decide_points(x, stable, true) < 0)
+	    decide_points(x, alpha, stable, true) < 0)
 		rc = -1;
 	free(order);
 	free(stable);

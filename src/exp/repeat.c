@@ -165,7 +165,7 @@ out:
  * d[0] (the baseline) and d[1] (the runs).  Returns the number of samples
  * of the runs, 0 when the test has none, or -ENOMEM.
  */
-static int decide_test(const struct clyde_repeat *s,
+static int decide_test(const struct clyde_repeat *s, double alpha,
 		       const struct clyde_run *runs, unsigned n,
 		       enum clyde_test t, struct clyde_exp_decision d[2])
 {
@@ -200,7 +200,7 @@ static int decide_test(const struct clyde_repeat *s,
 	e.metrics = &m;
 	e.npoints = 2;
 	e.points = p;
-	clyde_exp_decide(&e, s->until_decided_pct, s->cap, NULL, d);
+	clyde_exp_decide(&e, s->until_decided_pct, s->cap, alpha, NULL, d);
 	free(x);
 	return (int)k;
 }
@@ -301,7 +301,7 @@ static bool describe(const struct clyde_repeat *s,
  * (and, with `last`, each still open).  Returns the number of tests still
  * open, or -ENOMEM; *compared counts the tests with values on both sides.
  */
-static int decide_tests(const struct clyde_repeat *s,
+static int decide_tests(const struct clyde_repeat *s, double alpha,
 			const struct clyde_run *runs, unsigned n,
 			bool decided[CLYDE_TEST_COUNT], bool last,
 			unsigned *compared)
@@ -317,7 +317,7 @@ static int decide_tests(const struct clyde_repeat *s,
 
 		if (!s->baseline->n[t])
 			continue;
-		k = decide_test(s, runs, n, t, d);
+		k = decide_test(s, alpha, runs, n, t, d);
 		if (k < 0)
 			return k;
 		if (k == 0)
@@ -354,6 +354,8 @@ int clyde_exp_repeat(struct clyde_ctx *ctx, const struct clyde_repeat *s,
 	struct clyde_summary sum[CLYDE_TEST_COUNT];
 	int open = -1, ret = 0;
 	bool stop;
+	/* until-decided's level, the same for every run (an integration). */
+	double alpha = deciding ? clyde_exp_decide_level(s->cap) : 0;
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < s->cap; i++)
@@ -379,8 +381,8 @@ int clyde_exp_repeat(struct clyde_ctx *ctx, const struct clyde_repeat *s,
 						     sum) > 0 &&
 			       clyde_summary_all_settled(sum);
 		if (deciding && leader && i + 1 < s->cap) {
-			open = decide_tests(s, runs, i + 1, decided, false,
-					    &out->ncompared);
+			open = decide_tests(s, alpha, runs, i + 1, decided,
+					    false, &out->ncompared);
 			if (open < 0)
 				return clyde_err(ctx, ENOMEM, "until-decided");
 			stop = open == 0 && out->ncompared > 0;
@@ -394,7 +396,7 @@ int clyde_exp_repeat(struct clyde_ctx *ctx, const struct clyde_repeat *s,
 	if (deciding && leader) {
 		/* The last run (cap, or the one that decided everything):
 		 * what is still open is said too. */
-		open = decide_tests(s, runs, out->done, decided, true,
+		open = decide_tests(s, alpha, runs, out->done, decided, true,
 				    &out->ncompared);
 		if (open < 0)
 			return clyde_err(ctx, ENOMEM, "until-decided");

@@ -100,10 +100,9 @@ double clyde_exp_decide_level(unsigned max_runs)
 }
 
 size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
-			unsigned max_runs, const bool *stopped,
+			unsigned max_runs, double alpha, const bool *stopped,
 			struct clyde_exp_decision *out)
 {
-	double alpha = clyde_exp_decide_level(max_runs);
 	size_t p, m, open = 0;
 
 	for (p = 0; p < e->npoints; p++) {

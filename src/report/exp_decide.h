@@ -68,12 +68,14 @@ struct clyde_exp_decision {
 
 /*
  * Decide every point of e (out: e->npoints entries) for an equivalence
- * margin of pct percent (> 0) and a cap of max_runs samples (0: none).
- * stopped (NULL: none) marks the points that already stopped (e->npoints
+ * margin of pct percent (> 0) and a cap of max_runs samples (0: none),
+ * each look at level alpha: clyde_exp_decide_level(max_runs), which the
+ * caller computes once for all its looks (it is an integration).  stopped
+ * (NULL: none) marks the points that already stopped (e->npoints
  * entries).  Returns the number of points still OPEN, not counting those.
  */
 size_t clyde_exp_decide(const struct clyde_exp *e, double pct,
-			unsigned max_runs, const bool *stopped,
+			unsigned max_runs, double alpha, const bool *stopped,
 			struct clyde_exp_decision *out);
 
 /* The most looks for which the level is Pocock's (computed, about 0.3 s

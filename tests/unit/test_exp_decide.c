@@ -81,7 +81,8 @@ static void test_rule(void)
 	pt(&e, "c", 3, 100.5, 101.0, 101.5);
 	pt(&e, "d", 2, 80.0, 120.0);
 	pt(&e, "e", 0); /* failed */
-	CHECK(clyde_exp_decide(&e, 5, 10, NULL, d) == 2);
+	CHECK(clyde_exp_decide(&e, 5, 10, clyde_exp_decide_level(10), NULL,
+			       d) == 2);
 	CHECK(d[1].stop == CLYDE_EXP_STOP_WORSE && d[1].against == 0);
 	CHECK(d[1].p < 0.05 && d[1].hi_pct < 0);
 	CHECK(d[2].stop == CLYDE_EXP_STOP_EQUIV);
@@ -103,7 +104,8 @@ static void test_rule(void)
 		  "every run failed");
 	/* At the limit, d stops, saying so, and so does a (open only for
 	 * d's sake); the decided ones keep their reasons. */
-	CHECK(clyde_exp_decide(&e, 5, 2, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 5, 2, clyde_exp_decide_level(2), NULL, d) ==
+	      0);
 	CHECK(d[3].stop == CLYDE_EXP_STOP_LIMIT);
 	CHECK(d[0].stop == CLYDE_EXP_STOP_LIMIT);
 	CHECK(d[1].stop == CLYDE_EXP_STOP_WORSE);
@@ -114,7 +116,8 @@ static void test_rule(void)
 	/* A wide enough margin (d: -93% .. +1164%, the ratio's interval on
 	 * the log scale, which never goes below -100%) takes d in:
 	 * everything decided, a is the best. */
-	CHECK(clyde_exp_decide(&e, 1200, 0, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 1200, 0, clyde_exp_decide_level(0), NULL,
+			       d) == 0);
 	CHECK(d[3].stop == CLYDE_EXP_STOP_EQUIV);
 	CHECK(d[0].stop == CLYDE_EXP_STOP_BEST);
 	CHECK_STR(clyde_exp_decision_text(buf, sizeof(buf), &e, &d[0], 1200, 0),
@@ -127,10 +130,12 @@ static void test_rule(void)
 	exp1(&e, 1);
 	pt(&e, "a", 3, 10.0, 11.0, 12.0);
 	pt(&e, "b", 3, 8.0, 8.8, 9.6);
-	CHECK(clyde_exp_decide(&e, 1, 2, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 1, 2, clyde_exp_decide_level(2), NULL, d) ==
+	      0);
 	CHECK(d[1].stop == CLYDE_EXP_STOP_WORSE && d[1].p < 0.05 &&
 	      d[1].p > 0.05 / 9);
-	CHECK(clyde_exp_decide(&e, 1, 10, NULL, d) == 2);
+	CHECK(clyde_exp_decide(&e, 1, 10, clyde_exp_decide_level(10), NULL,
+			       d) == 2);
 	CHECK(d[1].stop == CLYDE_EXP_OPEN);
 	clyde_exp_release(&e);
 
@@ -138,7 +143,8 @@ static void test_rule(void)
 	exp1(&e, 0);
 	pt(&e, "a", 1, 1.0);
 	pt(&e, "b", 1, 9.0);
-	CHECK(clyde_exp_decide(&e, 5, 0, NULL, d) == 2);
+	CHECK(clyde_exp_decide(&e, 5, 0, clyde_exp_decide_level(0), NULL, d) ==
+	      2);
 	CHECK_STR(clyde_exp_stop_name(d[1].stop), "open");
 	clyde_exp_release(&e);
 
@@ -147,7 +153,8 @@ static void test_rule(void)
 	e.metrics[0].amount = true;
 	pt(&e, "a", 2, 1.0, 1.0);
 	pt(&e, "b", 2, 2.0, 2.0);
-	CHECK(clyde_exp_decide(&e, 5, 0, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 5, 0, clyde_exp_decide_level(0), NULL, d) ==
+	      0);
 	CHECK(d[0].stop == CLYDE_EXP_STOP_NOTHING);
 	clyde_exp_release(&e);
 }
@@ -175,7 +182,8 @@ static void test_scale(void)
 	pt(&e, "2K", 3, 5.329478964, 2.488052053, 6.209130176);
 	pt(&e, "1M", 3, 0.131600837, 0.138061718, 0.115321638);
 	CHECK(clyde_exp_metric_log(&e, 0));
-	CHECK(clyde_exp_decide(&e, 10, 5, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 10, 5, clyde_exp_decide_level(5), NULL, d) ==
+	      0);
 	CHECK(d[0].stop == CLYDE_EXP_STOP_WORSE && d[0].against == 1);
 	CHECK(d[0].p < 0.05 / 4);
 	CHECK(d[1].stop == CLYDE_EXP_STOP_BEST);
@@ -201,7 +209,8 @@ static void test_scale(void)
 	CHECK(clyde_stats_diff_ci(a0, 3, b0, 2, 1 - clyde_exp_decide_level(10),
 				  &lo, &hi) == 0);
 	ref = 101.0;
-	CHECK(clyde_exp_decide(&e, 5, 10, NULL, d) == 0);
+	CHECK(clyde_exp_decide(&e, 5, 10, clyde_exp_decide_level(10), NULL,
+			       d) == 0);
 	CHECK(d[1].stop == CLYDE_EXP_STOP_WORSE);
 	snprintf(want, sizeof(want),
 		 "significantly worse than x a for block write (%+.0f%% .. "
@@ -229,7 +238,8 @@ static void test_scale(void)
 	pt(&e, "b", 3, 100.0, 101.0, 102.0);
 	clyde_exp_compare(&e, 0, 0, 1, 0.95, &c);
 	CHECK(c.log_scale && c.p < 0.01 && !c.worse);
-	CHECK(clyde_exp_decide(&e, 5, 0, NULL, d) == 2);
+	CHECK(clyde_exp_decide(&e, 5, 0, clyde_exp_decide_level(0), NULL, d) ==
+	      2);
 	CHECK(d[1].stop == CLYDE_EXP_OPEN);
 	CHECK(clyde_exp_mstat_init(&e, 0, &ms) == 0);
 	CHECK(ms.best == 0 && ms.cells[1].rel == CLYDE_EXP_REL_SAME);
@@ -261,16 +271,18 @@ static size_t replay(struct clyde_exp *e, const size_t *full, size_t first,
 	struct clyde_exp_decision now[64];
 	bool stopped[64] = { false };
 	size_t p, m, runs = 0, r, max = 0;
+	double alpha;
 
 	for (p = 0; p < e->npoints; p++)
 		if (full[p] > max)
 			max = full[p];
+	alpha = clyde_exp_decide_level((unsigned)max);
 	for (p = 0; p < e->npoints; p++)
 		for (m = 0; m < e->nmetrics; m++)
 			e->points[p].cells[m].n = full[p] < first ? full[p] :
 								    first;
 	for (r = first;; r++) {
-		clyde_exp_decide(e, pct, (unsigned)max, stopped, now);
+		clyde_exp_decide(e, pct, (unsigned)max, alpha, stopped, now);
 		for (p = 0; p < e->npoints; p++)
 			if (!stopped[p] &&
 			    (now[p].stop != CLYDE_EXP_OPEN || r >= max)) {
@@ -382,10 +394,12 @@ static void test_stopped(void)
 	exp1(&e, 1);
 	pt(&e, "a", 4, 100.0, 101.0, 60.0, 140.0);
 	pt(&e, "b", 2, 50.0, 51.0);
-	CHECK(clyde_exp_decide(&e, 5, 5, NULL, d) == 2);
+	CHECK(clyde_exp_decide(&e, 5, 5, clyde_exp_decide_level(5), NULL, d) ==
+	      2);
 	CHECK(d[0].stop == CLYDE_EXP_OPEN && d[0].against == 1);
 	CHECK(d[1].stop == CLYDE_EXP_OPEN);
-	CHECK(clyde_exp_decide(&e, 5, 5, stopped, d) == 0);
+	CHECK(clyde_exp_decide(&e, 5, 5, clyde_exp_decide_level(5), stopped,
+			       d) == 0);
 	CHECK(d[0].stop == CLYDE_EXP_STOP_BEST);
 	clyde_exp_release(&e);
 }
