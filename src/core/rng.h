@@ -20,6 +20,11 @@ struct clyde_rng {
 
 void clyde_rng_seed(struct clyde_rng *rng, uint64_t seed);
 
+/* splitmix64's finaliser: a bijection of 64-bit values that mixes every
+ * bit into every other (the seeding sequence is it applied to seed + k
+ * times 0x9e3779b97f4a7c15). */
+uint64_t clyde_rng_mix(uint64_t z);
+
 /* Use ints[0..n) in a cycle, starting at start % n.  ints is borrowed. */
 void clyde_rng_external(struct clyde_rng *rng, const uint32_t *ints, size_t n,
 			size_t start);

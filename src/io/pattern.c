@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/rng.h"
+
 #define LANES CLYDE_PATTERN_LANES
 #define BLOCK CLYDE_PATTERN_BLOCK
 
@@ -26,11 +28,7 @@ static inline uint64_t rotl(uint64_t x, int k)
  * when -Z feeds the run's generator a short cycle of integers. */
 static uint64_t next_seed(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return clyde_rng_mix(*x += 0x9e3779b97f4a7c15ull);
 }
 
 /* Lanes are stepped in groups of 8: a group's state word is one AVX-512

@@ -272,17 +272,6 @@ static void perm_init(struct clyde_worker *w, size_t n, struct perm *pm)
 		pm->key[k] = clyde_rng_next(&w->rng);
 }
 
-/* splitmix64's finaliser: the Feistel rounds' function. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
 /* The i-th index of the order (i < n): the network is a bijection of
  * 0 .. 4^h - 1, and walking it from i until the value is below n is one
  * of 0 .. n-1 (4^h < 4n: under four steps on average). */
@@ -294,7 +283,8 @@ static size_t perm_at(const struct perm *pm, size_t i)
 		uint64_t l = x >> pm->h, r = x & mask;
 
 		for (unsigned k = 0; k < 4; k++) {
-			uint64_t t = l ^ (mix64(r ^ pm->key[k]) & mask);
+			/* splitmix64's finaliser is the round function. */
+			uint64_t t = l ^ (clyde_rng_mix(r ^ pm->key[k]) & mask);
 
 			l = r;
 			r = t;
