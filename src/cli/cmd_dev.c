@@ -206,6 +206,17 @@ static const struct clyde_opt dev_table[] = {
 	  .show_range = true,
 	  .help = "requests in flight; default 1 with psync, which takes no "
 		  "other, 32 with io_uring" },
+	{ .name = "iodepth-batch",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_RUN,
+	  .arg = "N",
+	  DEV_FIELD(cfg.iodepth_batch),
+	  .min = 1,
+	  .max = CLYDE_DEV_MAX_IODEPTH,
+	  .show_range = true,
+	  .show_default = true,
+	  .help = "io_uring: submit N requests in one call (1: each at once, "
+		  "as fio)" },
 	{ .name = "engine",
 	  .type = CLYDE_OPT_ENGINE,
 	  .group = G_RUN,

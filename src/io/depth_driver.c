@@ -1,6 +1,7 @@
 /*
  * The queue-depth driver (depth_driver.h).  Free slots are a stack; each
- * round fills every free slot with an operation, commits once, and reaps
+ * round fills every free slot with an operation (the engine submits them
+ * in its batches: clyde_engine_set_batch), commits the rest, and reaps
  * whatever has completed (at least one), queueing the continuations of
  * the operations as it goes, so they go out with the next commit.
  */

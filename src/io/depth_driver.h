@@ -4,7 +4,8 @@
  * on one buffer (a block read is one read; a rewrite is a read, then a
  * write of the same chunk; a seek is a read, sometimes followed by a write
  * and an fsync).  The driver keeps up to `n` operations in flight, one per
- * slot, submits what it queued in one commit, and reaps in batches.
+ * slot, submits what it queued in the engine's batches (one request at a
+ * time unless clyde_engine_set_batch said more), and reaps in batches.
  *
  * The caller provides two callbacks:
  *

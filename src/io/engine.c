@@ -51,6 +51,7 @@ int clyde_engine_init(struct clyde_engine *e,
 	memset(e, 0, sizeof(*e));
 	e->ops = ops;
 	e->depth = depth;
+	e->batch = 1;
 	e->clock = clock;
 	e->clock_arg = clock_arg;
 	if (depth < 1 || depth > CLYDE_ENGINE_MAX_DEPTH) {
@@ -124,9 +125,14 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r)
 		e->done[e->ndone++] = r;
 		if (!e->max_inflight)
 			e->max_inflight = 1;
-	} else
-		e->queued++;
+	} else if (++e->queued >= e->batch)
+		return clyde_engine_commit(e);
 	return 0;
+}
+
+void clyde_engine_set_batch(struct clyde_engine *e, unsigned n)
+{
+	e->batch = n < 1 ? 1 : n > CLYDE_ENGINE_MAX_DEPTH ? CLYDE_ENGINE_MAX_DEPTH : n;
 }
 
 /* The number in flight is about to change at the engine's stamp now_ns:

@@ -299,6 +299,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_close(w, ']');
 	clyde_jw_str(w, "engine", c->engine, sizeof(c->engine));
 	clyde_jw_u64(w, "iodepth", c->iodepth);
+	clyde_jw_u64(w, "iodepth_batch", c->iodepth_batch);
 	clyde_jw_str(w, "pattern", c->zeros ? "zeros" : "random", 8);
 	clyde_jw_u64(w, "bs", c->bs);
 	clyde_jw_u64(w, "rand_bs", c->rand_bs);

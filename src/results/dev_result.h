@@ -66,6 +66,7 @@ struct clyde_dev_config {
 	uint32_t steady_window;
 	uint32_t iodepth; /* requests in flight; 0: the engine's default
 			    * (clyde_dev_run sets the depth that runs) */
+	uint32_t iodepth_batch; /* --iodepth-batch: submitted together (1) */
 	bool zeros;	  /* --pattern zeros: bonnie++'s data, not new */
 	char engine[16];  /* "psync", "io_uring" */
 	uint64_t offset;  /* start of the range, bytes */

@@ -52,6 +52,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
 	CLYDE_JW_ARR(w, "engine", p->engine);
 	clyde_jw_u64(w, "iodepth", p->iodepth);
+	clyde_jw_u64(w, "iodepth_batch", p->iodepth_batch);
 	clyde_jw_u64(w, "runtime_ns", p->runtime_ns);
 	clyde_jw_u64(w, "stonewall_ns", p->stonewall_ns);
 	clyde_jw_u64(w, "log_interval_ns", p->log_interval_ns);

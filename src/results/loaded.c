@@ -585,6 +585,7 @@ static const struct keymap config_keys[] = {
 	{ "drop_caches", "drop caches", 0 },
 	{ "engine", "I/O engine", 0 },
 	{ "iodepth", "queue depth", 0 },
+	{ "iodepth_batch", "submit batch", 0 },
 	/* Always different between runs: not configuration; and the run's
 	 * name, which is its label. */
 	{ "seed", NULL, 0 },
@@ -1279,6 +1280,7 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 		/* The names the JSON loader gives them (config_keys). */
 		rc |= kv_set(r, "I/O engine", p->engine);
 		rc |= kv_setf(r, "queue depth", "%u", p->iodepth);
+		rc |= kv_setf(r, "submit batch", "%u", p->iodepth_batch);
 	}
 	for (i = 0; i < CLYDE_TEST_COUNT && !rc; i++) {
 		const struct clyde_test_result *tr = &run->tests[i];

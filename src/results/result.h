@@ -173,6 +173,7 @@ struct clyde_run_params {
 	char pattern[16];	  /* "random" or "zeros" */
 	char engine[16];	  /* --engine of the block and seek tests */
 	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */
+	unsigned iodepth_batch;	  /* --iodepth-batch: submitted together */
 	uint64_t runtime_ns;	  /* --runtime (0: by size) */
 	uint64_t stonewall_ns;	  /* --stonewall (0: none) */
 	uint64_t log_interval_ns; /* --log-interval (0: no series) */

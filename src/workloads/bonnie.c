@@ -689,6 +689,7 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
 	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
 	p->iodepth = cfg->iodepth;
+	p->iodepth_batch = cfg->iodepth_batch;
 	p->runtime_ns = cfg->runtime_ns;
 	p->stonewall_ns = cfg->stonewall_ns;
 	p->log_interval_ns = cfg->log_interval_ns;

@@ -46,6 +46,7 @@ static int engine_open(struct clyde_worker *w, struct clyde_engine *e,
 
 	if (ret < 0)
 		return clyde_worker_err(w, -ret, "%s", e->err);
+	clyde_engine_set_batch(e, w->cfg->iodepth_batch);
 	return 0;
 }
 

@@ -37,6 +37,7 @@ void clyde_bonnie_config_init(struct clyde_bonnie_config *cfg)
 	cfg->max_runs = CLYDE_DEFAULT_MAX_RUNS;
 	cfg->engine = &clyde_engine_psync;
 	cfg->iodepth = 1;
+	cfg->iodepth_batch = 1;
 	cfg->settle_ns = (uint64_t)(CLYDE_SETTLE_DEFAULT_S * 1e9);
 	cfg->log_interval_ns = CLYDE_SERIES_DEFAULT_NS;
 }

@@ -43,6 +43,7 @@ void clyde_dev_config_init(struct clyde_dev_config *cfg)
 	cfg->steady_window = CLYDE_DEV_DEFAULT_STEADY_WINDOW;
 	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
 	cfg->iodepth = 0; /* the engine's default */
+	cfg->iodepth_batch = 1;
 	snprintf(cfg->engine, sizeof(cfg->engine), "psync");
 	clyde_zcav_config_init(&cfg->zcav);
 }
@@ -203,6 +204,7 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	clyde_rng_seed(&root, c->seed);
 	clyde_rng_fork(&root, (unsigned)t, &job->rng);
 	job->depth = c->iodepth;
+	job->batch = c->iodepth_batch;
 	job->engine = engine;
 	job->fsync_end = job->write;
 	job->bufs = bufs;

@@ -136,6 +136,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 			       ctx->clock_arg);
 	if (rc < 0)
 		return clyde_err(ctx, 0, "%s", e.err), rc;
+	clyde_engine_set_batch(&e, job->batch);
 	slots = calloc(job->depth, sizeof(*slots));
 	if (!slots) {
 		clyde_engine_release(&e);

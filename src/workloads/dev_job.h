@@ -34,6 +34,7 @@ struct clyde_dev_job {
 	bool random;
 	struct clyde_rng rng; /* random offsets */
 	unsigned depth;
+	unsigned batch; /* submitted together (clyde_engine_set_batch) */
 	const struct clyde_engine_ops *engine;
 	bool fsync_each;	 /* fsync after every request (zcav -w) */
 	bool fsync_end;		 /* fsync once all are done (timed) */

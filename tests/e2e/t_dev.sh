@@ -136,6 +136,7 @@ def check(cond, what):
     print(("ok " if cond else "FAIL ") + what)
 d = json.load(open(sys.argv[1]))
 check(d["config"]["engine"] == "io_uring" and d["config"]["iodepth"] == 16, "io_uring: engine and depth in the JSON")
+check(d["config"]["iodepth_batch"] == 1, "io_uring: submitted one at a time by default, in the JSON")
 t = {x["name"]: x for x in d["runs"][0]["tests"]}
 check(t["randread"]["ops"] == 2000 and t["randread"]["latency"]["count"] == 2000, "io_uring: 2000 random reads, 2000 latencies")
 check(t["seqread"]["bytes"] == 16 << 20 and t["seqread"]["iodepth"] == 16, "io_uring: the sequential read covers the range")

@@ -2,9 +2,10 @@
 # --engine and --iodepth: bad values (psync at a depth above 1 too) are
 # one-line errors that write nothing; the defaults stay bonnie++'s (psync, depth 1, no note, 50 CSV
 # fields); with --engine io_uring --iodepth 32 the block and seek tests
-# really go through io_uring with several requests submitted at once (strace
-# sees io_uring_enter with more than one submission and no pread64/pwrite64
-# at all), and the JSON records the engine and the depth.  Without liburing
+# really go through io_uring, each request submitted as it is queued (strace
+# sees io_uring_enter submitting one at a time and no pread64/pwrite64 at
+# all) and with --iodepth-batch 8 eight at once, and the JSON records the
+# engine, the depth and the batch.  Without liburing
 # (or where the kernel refuses io_uring) the io_uring part is a skip, after
 # checking the one-line refusal.
 # shellcheck source=tests/e2e/lib.sh
@@ -127,12 +128,12 @@ sed -n '/io_uring_setup(/,$p' "$T/strace" >"$T/strace.run"
 assert_file_match "$T/strace.run" 'io_uring_enter\(' "io_uring_enter is called"
 assert_file_no_match "$T/strace.run" '(pread64|pwrite64|preadv|pwritev)\(' \
 	"no pread64/pwrite64: every transfer went through io_uring"
-# io_uring_enter(fd, to_submit, min_complete, ...): to_submit above 1
-# means several requests went to the kernel at once.
-most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace" |
+# io_uring_enter(fd, to_submit, min_complete, ...): by default each
+# request goes to the kernel as soon as it is queued (fio's default
+# iodepth_batch_submit=1): no call submits more than one.
+most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace.run" |
 	sort -n | tail -n 1)
-assert_match "${most:-0}" '^([2-9]|[1-9][0-9]+)$' \
-	"io_uring_enter submitted several requests at once (most: ${most:-none})"
+assert_eq "${most:-none}" 1 "by default io_uring_enter submits one request at a time (most: ${most:-none})"
 # Every submitting call also runs the completions already due, as fio's
 # commit does (IORING_ENTER_GETEVENTS; without it, under DEFER_TASKRUN they
 # waited for the next call): no io_uring_enter submits with flags 0.
@@ -162,6 +163,28 @@ for n, ops in (("put_block", 512), ("rewrite", 512), ("get_block", 512),
     m = t["inflight_mean"]
     print(("ok" if isinstance(m, (int, float)) and 1 <= m <= 32 else "FAIL"),
           n, "mean in flight between 1 and 32 (%s)" % m)
+print(("ok" if c["iodepth_batch"] == 1 else "FAIL"), "iodepth_batch 1 recorded (%s)" % c.get("iodepth_batch"))
+PY
+
+# --iodepth-batch 8: eight requests go to the kernel in one call, and the
+# JSON says so; 0 and 1025 are one-line errors that write nothing.
+bad "batch 0" --engine io_uring --iodepth 32 --iodepth-batch 0
+assert_file_match "$T/err" '^clyde: --iodepth-batch 0: must be from 1 to 1024$' \
+	"the line names --iodepth-batch and its range"
+bad "batch 1025" --engine io_uring --iodepth 32 --iodepth-batch 1025
+RC=0
+timeout -k 10 "$CLYDE_TIMEOUT" strace -f -o "$T/strace8" -e trace=io_uring_setup,io_uring_enter \
+	"$CLYDE" "${small[@]}" --engine io_uring --iodepth 32 --iodepth-batch 8 \
+	--json "$T/u8.json" >"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0 "--iodepth-batch 8 under strace succeeds"
+sed -n '/io_uring_setup(/,$p' "$T/strace8" >"$T/strace8.run"
+most=$(sed -nE 's/.*io_uring_enter\([0-9]+, ([0-9]+),.*/\1/p' "$T/strace8.run" |
+	sort -n | tail -n 1)
+assert_eq "${most:-none}" 8 "with --iodepth-batch 8 io_uring_enter submits up to 8 at once (most: ${most:-none})"
+run_checker "$T/u8.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+print(("ok" if c["iodepth_batch"] == 8 else "FAIL"), "iodepth_batch 8 recorded (%s)" % c.get("iodepth_batch"))
 PY
 assert_empty_dir "$d" "-d is left empty"
 done_testing

@@ -17,6 +17,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -304,6 +305,60 @@ static void test_mean_inflight(const struct clyde_engine_ops *ops, int fd)
 	clyde_engine_release(&e);
 }
 
+/*
+ * --iodepth-batch: an asynchronous engine submits each request as it is
+ * queued by default (fio's iodepth_batch_submit=1), and with a batch of n
+ * once n are queued; getevents submits a smaller rest before it waits.
+ * A synchronous engine performs every request in queue whatever the
+ * batch.
+ */
+static void batching(const struct clyde_engine_ops *ops, int fd)
+{
+	struct clyde_engine e;
+	struct clyde_io_req r[4], *out[4];
+	unsigned char *bufs = aligned_alloc(BS, 4 * BS);
+	bool async = ops->commit != NULL;
+
+	if (!bufs) {
+		CHECK(!"memory");
+		return;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		r[i] = (struct clyde_io_req){ .op = CLYDE_IO_READ,
+					      .fd = fd,
+					      .buf = bufs + (size_t)i * BS,
+					      .len = BS,
+					      .off = (off_t)i * BS };
+	CHECK(clyde_engine_init(&e, ops, 4, NULL, NULL) == 0);
+	CHECK(e.batch == 1);
+	CHECK(clyde_engine_queue(&e, &r[0]) == 0);
+	/* Submitted at once, nothing left queued. */
+	CHECK(e.queued == 0);
+	CHECK(e.inflight + e.ndone == 1);
+	CHECK(clyde_engine_getevents(&e, 1, 4, out) == 1);
+
+	clyde_engine_set_batch(&e, 3);
+	CHECK(e.batch == 3);
+	CHECK(clyde_engine_queue(&e, &r[0]) == 0);
+	CHECK(clyde_engine_queue(&e, &r[1]) == 0);
+	CHECK(e.queued == (async ? 2u : 0u) && e.inflight == 0);
+	CHECK(clyde_engine_queue(&e, &r[2]) == 0);
+	/* The third made the batch: all three went in one commit. */
+	CHECK(e.queued == 0 && e.inflight == (async ? 3u : 0u));
+	CHECK(clyde_engine_queue(&e, &r[3]) == 0);
+	CHECK(e.queued == (async ? 1u : 0u));
+	/* getevents submits the rest before it waits. */
+	CHECK(clyde_engine_getevents(&e, 4, 4, out) == 4);
+	CHECK(clyde_engine_busy(&e) == 0);
+
+	clyde_engine_set_batch(&e, 0);
+	CHECK(e.batch == 1);
+	clyde_engine_set_batch(&e, CLYDE_ENGINE_MAX_DEPTH + 1);
+	CHECK(e.batch == CLYDE_ENGINE_MAX_DEPTH);
+	clyde_engine_release(&e);
+	free(bufs);
+}
+
 static void test_engine(const struct clyde_engine_ops *ops, int fd)
 {
 	static const unsigned depths[] = { 1, 8, 64 };
@@ -313,6 +368,7 @@ static void test_engine(const struct clyde_engine_ops *ops, int fd)
 		write_read_depth(ops, fd, depths[i]);
 	contract(ops, fd);
 	test_mean_inflight(ops, fd);
+	batching(ops, fd);
 }
 
 int main(void)

@@ -84,6 +84,7 @@ static void build(struct clyde_run *r, unsigned k)
 	snprintf(r->params.pattern, sizeof(r->params.pattern), "random");
 	snprintf(r->params.engine, sizeof(r->params.engine), "io_uring");
 	r->params.iodepth = 32;
+	r->params.iodepth_batch = 4;
 	r->started_unix = 1700000000ull + k;
 	r->wall_ns = 70000000000ull + k;
 	r->overhead_ns = 3000000000ull + k;
@@ -289,7 +290,7 @@ static const char *const checker[] = {
 	"keys(c, 'name concurrency seed file_size_mib io_chunk seeks seekers '\n",
 	"     'num_files max_size min_size num_dirs file_chunk direct '\n",
 	"     'fsync_each perchar_bytes size_auto evict drop_caches pattern '\n",
-	"     'engine iodepth runtime_ns stonewall_ns log_interval_ns',\n",
+	"     'engine iodepth iodepth_batch runtime_ns stonewall_ns log_interval_ns',\n",
 	"     'config')\n",
 	"check(c == {'name': HOSTILE, 'concurrency': 2, 'seed': 1000,\n",
 	"  'file_size_mib': 512, 'io_chunk': 4096, 'seeks': 8192,\n",
@@ -297,7 +298,7 @@ static const char *const checker[] = {
 	"  'num_dirs': 3, 'file_chunk': 8192, 'direct': True,\n",
 	"  'fsync_each': False, 'perchar_bytes': 1048576, 'size_auto': True,\n",
 	"  'evict': True, 'drop_caches': False, 'pattern': 'random',\n",
-	"  'engine': 'io_uring', 'iodepth': 32, 'runtime_ns': 0,\n",
+	"  'engine': 'io_uring', 'iodepth': 32, 'iodepth_batch': 4, 'runtime_ns': 0,\n",
 	"  'stonewall_ns': 0, 'log_interval_ns': 0},\n",
 	"  'config values ' + repr(c))\n",
 	"NAMES = ['putc', 'put_block', 'rewrite', 'getc', 'get_block', 'seeks',\n",
