@@ -228,6 +228,13 @@ if par["what"] in ("io", "both"):
           f"end - first open start), IOR's own; \"clyde timing\" = bytes / "
           f"(last close end - last open end), as clyde times (open outside, "
           f"fsync and close inside)")
+    pages = sorted({t.get("buffer_pages") or "?"
+                    for i in range(1, n + 1)
+                    for t in json.load(open(os.path.join(out, f"clyde-io.{i}.json")))["runs"][0]["tests"]
+                    if t["name"] in ("put_block", "get_block")})
+    print(f"buffers: clyde-mpi's {'/'.join(pages)} (config buffer_pages; a huge page holds a "
+          f"1 MiB request in one piece), IOR's its own ordinary pages: on a virtual disk the "
+          f"read row is mostly that (docs/benchmarks.md)")
 if par["what"] in ("md", "both"):
     print()
     files = int(par["files"]) * 1024
