@@ -132,7 +132,9 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r)
 
 void clyde_engine_set_batch(struct clyde_engine *e, unsigned n)
 {
-	e->batch = n < 1 ? 1 : n > CLYDE_ENGINE_MAX_DEPTH ? CLYDE_ENGINE_MAX_DEPTH : n;
+	e->batch = n < 1		      ? 1 :
+		   n > CLYDE_ENGINE_MAX_DEPTH ? CLYDE_ENGINE_MAX_DEPTH :
+						n;
 }
 
 /* The number in flight is about to change at the engine's stamp now_ns:

@@ -64,13 +64,13 @@ struct clyde_dev_config {
 	uint64_t log_interval_ns;
 	double steady_pct;
 	uint32_t steady_window;
-	uint32_t iodepth; /* requests in flight; 0: the engine's default
+	uint32_t iodepth;	/* requests in flight; 0: the engine's default
 			    * (clyde_dev_run sets the depth that runs) */
 	uint32_t iodepth_batch; /* --iodepth-batch: submitted together (1) */
-	bool zeros;	  /* --pattern zeros: bonnie++'s data, not new */
-	char engine[16];  /* "psync", "io_uring" */
-	uint64_t offset;  /* start of the range, bytes */
-	uint64_t size;	  /* length of the range; 0: to the end */
+	bool zeros;		/* --pattern zeros: bonnie++'s data, not new */
+	char engine[16];	/* "psync", "io_uring" */
+	uint64_t offset;	/* start of the range, bytes */
+	uint64_t size;		/* length of the range; 0: to the end */
 	bool destroy_data;
 	bool clamp_range; /* a range past the end stops there (zcav -r) */
 	uint64_t seed;

@@ -91,7 +91,7 @@ struct clyde_bonnie_config {
 	 * make one synchronous call per byte. */
 	const struct clyde_engine_ops *engine; /* --engine (psync) */
 	unsigned iodepth;		       /* --iodepth, 1..1024 (1) */
-	unsigned iodepth_batch;		       /* --iodepth-batch, 1..1024 (1) */
+	unsigned iodepth_batch; /* --iodepth-batch, 1..1024 (1) */
 	/* --log-interval: the time series' interval (core/series.h); 0
 	 * records none. */
 	uint64_t log_interval_ns;
