@@ -208,9 +208,8 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r);
  * waits for n (getevents submits a smaller rest before it waits), as fio's
  * --iodepth_batch_submit=n.  One system call carries n requests, which
  * costs less CPU, and the block layer receives them together (plugged),
- * which some devices take better and others worse: on this project's VM
- * a virtio disk under ext4 gave 0.64-0.72 of the IOPS of one-at-a-time
- * at depth 32, a loop device 1.19-1.24 (docs/benchmarks.md).
+ * which some devices take better and others worse (docs/dev.md has the
+ * figures of this project's VM).
  */
 void clyde_engine_set_batch(struct clyde_engine *e, unsigned n);
 
