@@ -422,8 +422,10 @@ else:
         i, j = text.index(b), text.index(e) + len(e) + 1
         text = text[:i] + section + text[j:]
     else:
-        # After the title line: the latest run first.
-        k = text.index("\n") + 1
+        # After the title line: the latest run first (an empty file, or
+        # one of a single line, gets the section at its end).
+        k = text.find("\n")
+        k = len(text) if k < 0 else k + 1
         text = text[:k] + "\n" + section + text[k:]
     open(doc, "w").write(text)
     print("section written into %s" % doc)
