@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Copy src into dst of size n, cutting it short rather than overflowing. */
@@ -460,6 +461,47 @@ int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s)
 	if (read_text(path, buf, sizeof(buf)) <= 0)
 		return -ENODEV;
 	return clyde_devstat_parse(buf, s) == 0 ? 0 : -ENODEV;
+}
+
+static bool same_requests(const struct clyde_devstat *a,
+			  const struct clyde_devstat *b)
+{
+	return a->read_ios == b->read_ios && a->write_ios == b->write_ios &&
+	       a->discard_ios == b->discard_ios && a->flush_ios == b->flush_ios;
+}
+
+int clyde_devstat_settled(int (*read)(const void *arg, struct clyde_devstat *s),
+			  const void *arg, unsigned tries,
+			  struct clyde_devstat *s)
+{
+	int ret = read(arg, s);
+
+	for (unsigned i = 0; ret == 0 && i < tries; i++) {
+		const struct timespec ms = { .tv_nsec = 1000000 };
+		struct clyde_devstat again;
+		bool same;
+
+		nanosleep(&ms, NULL);
+		ret = read(arg, &again);
+		if (ret)
+			break;
+		same = same_requests(s, &again);
+		*s = again;
+		if (same)
+			break;
+	}
+	return ret;
+}
+
+static int read_target(const void *arg, struct clyde_devstat *s)
+{
+	return clyde_devstat_read(arg, s);
+}
+
+int clyde_devstat_read_after(const struct clyde_target *t,
+			     struct clyde_devstat *s)
+{
+	return clyde_devstat_settled(read_target, t, 8, s);
 }
 
 /* A counter that went back (the device was replaced) counts as no change. */

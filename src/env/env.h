@@ -92,6 +92,26 @@ int clyde_env_target(struct clyde_ctx *ctx, const char *path,
  * readable /sys/class/block/<block_dev>/stat). */
 int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s);
 
+/*
+ * The counters after a piece of work, once its requests are all counted.
+ * The kernel adds a request's sectors before the one who made it sees it
+ * complete, and the request itself (read_ios, write_ios, ...) only after:
+ * a reading taken as soon as the last request returned can miss it (a
+ * loop device's worker woke the reader and was preempted before counting:
+ * 31 reads of 1 MiB for 32 MiB, one run in a few).  So read, give the CPU
+ * away for a millisecond, and read again until no request count moved,
+ * at most `tries` times (work of others may keep them moving).  `read` is
+ * a reader such as clyde_devstat_read (arg: its first argument).  Returns
+ * the reader's status; s is the last reading.
+ */
+int clyde_devstat_settled(int (*read)(const void *arg, struct clyde_devstat *s),
+			  const void *arg, unsigned tries,
+			  struct clyde_devstat *s);
+
+/* clyde_devstat_settled of the target's device, up to 8 tries. */
+int clyde_devstat_read_after(const struct clyde_target *t,
+			     struct clyde_devstat *s);
+
 /* Parse the text of a /sys/block/<dev>/stat file: 11 fields (before Linux
  * 4.18), 15 (with discards) or 17 (with flushes); fields a kernel does not
  * report are 0.  Returns 0, or -EINVAL for fewer than 11 numbers. */

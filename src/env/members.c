@@ -111,20 +111,35 @@ static bool md_faulty(const struct clyde_member_watch *w, const char *name)
 	return false;
 }
 
+/* A member for clyde_devstat_settled. */
+struct member_ref {
+	const char *root;
+	const char *name;
+};
+
+static int read_member(const void *arg, struct clyde_devstat *s)
+{
+	const struct member_ref *m = arg;
+
+	return clyde_members_stat(m->root, m->name, s);
+}
+
 void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < w->n; i++) {
 		struct clyde_member_io *m = &out->m[out->n++];
 		struct clyde_devstat after;
+		struct member_ref ref = { w->root, w->name[i] };
 
 		snprintf(m->name, sizeof(m->name), "%s", w->name[i]);
 		snprintf(m->disk, sizeof(m->disk), "%s", w->disk[i]);
 		m->role = w->role[i];
 		m->is_top = w->is_top[i];
 		m->failed = md_faulty(w, w->name[i]);
+		/* Once the requests are counted (clyde_devstat_settled). */
 		if (w->have[i] &&
-		    clyde_members_stat(w->root, w->name[i], &after) == 0)
+		    clyde_devstat_settled(read_member, &ref, 8, &after) == 0)
 			clyde_devstat_delta(&w->before[i], &after, &m->io);
 	}
 	degraded_note(w, out->degraded, sizeof(out->degraded));

@@ -191,7 +191,7 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 	rc = clyde_exp_run_command(c, c->args, NULL, log, &status, &elapsed,
 				   &ru);
 	for (size_t i = 0; rc == 0 && have_dev && i < m.n; i++)
-		if (clyde_devstat_read(&m.tg[i], &m.after[i]) < 0)
+		if (clyde_devstat_read_after(&m.tg[i], &m.after[i]) < 0)
 			have_dev = false;
 	if (rc < 0) {
 		free(m.tg);

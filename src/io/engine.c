@@ -159,6 +159,13 @@ double clyde_engine_mean_inflight(const struct clyde_engine *e)
 	return e->busy_ns ? (double)e->inflight_area / (double)e->busy_ns : 0.0;
 }
 
+double clyde_engine_mean_submit(const struct clyde_engine *e)
+{
+	return e->submit_calls ?
+		       (double)e->submitted / (double)e->submit_calls :
+		       0.0;
+}
+
 int clyde_engine_commit(struct clyde_engine *e)
 {
 	int ret;
@@ -169,6 +176,8 @@ int clyde_engine_commit(struct clyde_engine *e)
 	if (ret < 0)
 		return ret;
 	account(e);
+	e->submit_calls++;
+	e->submitted += e->queued;
 	e->inflight += e->queued;
 	e->queued = 0;
 	if (e->inflight > e->max_inflight)

@@ -151,6 +151,11 @@ struct clyde_engine {
 	 * with a clock only (both stay 0 otherwise). */
 	uint64_t inflight_area;
 	uint64_t busy_ns;
+	/* The calls that handed queued requests to the kernel, and the
+	 * requests they handed: their ratio is the mean a call
+	 * (clyde_engine_mean_submit).  Asynchronous engines only. */
+	uint64_t submit_calls;
+	uint64_t submitted;
 	uint64_t last_ns; /* the stamp of the last change (0: none yet) */
 	uint64_t now_ns;  /* the engine's latest stamp (engine_uring.c) */
 	char err[160];
@@ -232,6 +237,11 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
  * cannot tell (no clock, or nothing done).
  */
 double clyde_engine_mean_inflight(const struct clyde_engine *e);
+
+/* The mean number of requests each submission handed to the kernel (1 one
+ * at a time, up to the batch of clyde_engine_set_batch); 0 for an engine
+ * that performs requests as they are queued, or before any. */
+double clyde_engine_mean_submit(const struct clyde_engine *e);
 
 /* The clock reading an engine stamps requests with (0 without a clock). */
 static inline uint64_t clyde_engine_stamp(const struct clyde_engine *e)

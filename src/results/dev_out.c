@@ -348,6 +348,10 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 		clyde_jw_num(w, "inflight_mean", r->inflight_mean, 2);
 	else
 		clyde_jw_null(w, "inflight_mean");
+	if (r->submit_mean > 0)
+		clyde_jw_num(w, "submit_mean", r->submit_mean, 2);
+	else
+		clyde_jw_null(w, "submit_mean");
 	clyde_jw_bool(w, "from_memory", r->from_memory);
 	clyde_jw_open(w, "cache", '{');
 	if (r->backing_measured) {

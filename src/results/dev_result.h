@@ -100,6 +100,10 @@ struct clyde_dev_test_result {
 	 * clyde_engine_mean_inflight): how full the queue was kept; 0 when
 	 * not measured. */
 	double inflight_mean;
+	/* The mean number of requests each submitting call handed to the
+	 * kernel (clyde_engine_mean_submit; for zcav over every position); 0 when
+	 * there were none (psync). */
+	double submit_mean;
 	/* Served through a page cache (see clyde_dev_run.memory_reason):
 	 * the figures are memory's, not the device's. */
 	bool from_memory;

@@ -630,7 +630,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;
-	if (have_dev && clyde_devstat_read(st->target, &dev1) == 0)
+	if (have_dev && clyde_devstat_read_after(st->target, &dev1) == 0)
 		clyde_devstat_delta(&dev0, &dev1, &r->dev);
 	clyde_members_end(&st->members, &r->members);
 	clyde_own_end(&st->own, &r->own);

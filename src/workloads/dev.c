@@ -329,7 +329,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	clyde_cpu_mark(&cpu);
 	rc = clyde_dev_job_run(ctx, job, &out);
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
-	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
+	if (counted && clyde_devstat_read_after(&run->env.target, &after) == 0)
 		clyde_devstat_delta(&before, &after, &r->dev);
 	if (m->file && rc == 0)
 		file_residency(job->fd, &r->file_resident_after, &ok_after);
@@ -341,6 +341,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->ramp_ops = out.ramp_ops;
 	r->inflight_max = out.max_inflight;
 	r->inflight_mean = out.mean_inflight;
+	r->submit_mean = out.mean_submit;
 	r->steady = out.steady;
 	r->steady_ns = out.steady_ns;
 	r->ran = rc == 0;

@@ -75,6 +75,7 @@ struct clyde_dev_job_out {
 	uint64_t ramp_ops;     /* done during the ramp, not counted */
 	unsigned max_inflight; /* the engine's (io/engine.h) */
 	double mean_inflight;  /* clyde_engine_mean_inflight() */
+	double mean_submit;    /* clyde_engine_mean_submit() */
 	/* --until-steady: the test stopped because it was steady, at
 	 * steady_ns after the ramp (the end of the window that was). */
 	bool steady;

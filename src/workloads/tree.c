@@ -208,7 +208,7 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	u1 = process_cpu(&s1);
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
-	if (have_dev && clyde_devstat_read(&run->env.target, &d1) == 0)
+	if (have_dev && clyde_devstat_read_after(&run->env.target, &d1) == 0)
 		clyde_devstat_delta(&d0, &d1, &r->dev);
 	else
 		r->dev.have_device = false;

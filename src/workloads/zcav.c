@@ -216,6 +216,15 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 				(r->inflight_mean * (double)r->elapsed_ns +
 				 out.mean_inflight * (double)out.elapsed_ns) /
 				(double)(r->elapsed_ns + out.elapsed_ns);
+		/* Requests a submitting call over every position: the
+		 * requests over the calls. */
+		if (out.mean_submit > 0 && out.ops)
+			r->submit_mean =
+				(double)(r->ops + out.ops) /
+				((r->submit_mean > 0 ?
+					  (double)r->ops / r->submit_mean :
+					  0.0) +
+				 (double)out.ops / out.mean_submit);
 		res->pass_ns[pass] += out.elapsed_ns;
 		res->pass_bytes[pass] += out.bytes;
 		r->bytes += out.bytes;
@@ -292,7 +301,7 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			run->zcav.loops_done = pass + 1;
 	}
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
-	if (counted && clyde_devstat_read(&run->env.target, &after) == 0)
+	if (counted && clyde_devstat_read_after(&run->env.target, &after) == 0)
 		clyde_devstat_delta(&before, &after, &r->dev);
 	for (size_t i = 0; i < run->zcav.npoints; i++) {
 		struct clyde_zcav_point *p = &run->zcav.points[i];

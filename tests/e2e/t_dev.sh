@@ -96,6 +96,7 @@ check(t["randread"]["ops"] == 500 and t["randread"]["bytes"] == 500 * 4096, "ran
 check(t["randwrite"]["writes"] is True and t["randread"]["writes"] is False, "which tests write")
 check(all(x["iodepth"] == 1 and x["inflight_max"] == 1 and x["from_memory"] is False for x in t.values()),
       "psync: one request in flight, as recorded; none from memory")
+check(all(x["submit_mean"] is None for x in t.values()), "psync: no submitting calls, submit_mean null")
 rows = list(csv.reader(open(sys.argv[2])))
 check(len(rows) == 2 and rows[0][0] == "format", "CSV: a header and one line")
 check(len(rows[0]) == len(rows[1]) == 69, f"CSV: 69 fields ({len(rows[1])})")
@@ -144,6 +145,19 @@ check(t["seqread"]["bytes"] == 16 << 20 and t["seqread"]["iodepth"] == 16, "io_u
 # fewer requests in flight than asked is caught here.
 for n in ("randread", "seqread"):
     check(t[n]["inflight_max"] == 16, f"io_uring: {n} had 16 requests in flight at once ({t[n]['inflight_max']})")
+    check(t[n]["submit_mean"] == 1, f"io_uring: {n} handed the kernel one request a call ({t[n]['submit_mean']})")
+PY
+# --iodepth-batch 8: up to eight a call, as recorded (more than one on
+# average: the refills of a reap go together).
+run_clyde dev "$DEV" --no-save --tests randread --bs 4k --size 16m \
+	--rand-ops 2000 --engine io_uring --iodepth 16 --iodepth-batch 8 --json "$T/batch.json" -q
+expect_rc 0 "clyde dev --iodepth 16 --iodepth-batch 8"
+run_checker "$T/batch.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["runs"][0]["tests"][0]["submit_mean"]
+print(("ok " if d["config"]["iodepth_batch"] == 8 and 1 < m <= 8 else "FAIL ") +
+      "--iodepth-batch 8: recorded, and 1-8 requests a submitting call (%s)" % m)
 PY
 run_clyde dev "$DEV" --no-save --tests randread --rand-ops 200 --engine io_uring -q --json "$T/u32.json"
 expect_rc 0 "io_uring at its default depth"

@@ -241,6 +241,66 @@ static void test_machine(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* A device whose last request is counted late: the readings a reader
+ * returns in turn, the last one again and again. */
+struct late_dev {
+	const struct clyde_devstat *seq;
+	unsigned n, reads;
+	int fail_at; /* the reading that fails (-1: none) */
+};
+
+static int late_read(const void *arg, struct clyde_devstat *s)
+{
+	struct late_dev *d = (struct late_dev *)arg;
+	unsigned i = d->reads < d->n ? d->reads : d->n - 1;
+
+	if ((int)d->reads++ == d->fail_at)
+		return -ENODEV;
+	*s = d->seq[i];
+	return 0;
+}
+
+static void test_devstat_settled(void)
+{
+	struct clyde_devstat seq[4] = { 0 }, s;
+	struct late_dev d = { seq, 2, 0, -1 };
+
+	/* The sectors are in, the 32nd request not yet: read again until no
+	 * request count moves. */
+	seq[0].read_sectors = seq[1].read_sectors = 65536;
+	seq[0].read_ios = 31;
+	seq[1].read_ios = 32;
+	CHECK(clyde_devstat_settled(late_read, &d, 8, &s) == 0);
+	CHECK(s.read_ios == 32 && s.read_sectors == 65536);
+	CHECK(d.reads == 3); /* 31, 32, 32 again: settled */
+
+	/* Already settled: one reading more to see it. */
+	d.reads = 0;
+	d.seq = seq + 1;
+	d.n = 1;
+	CHECK(clyde_devstat_settled(late_read, &d, 8, &s) == 0);
+	CHECK(s.read_ios == 32 && d.reads == 2);
+
+	/* Others keep the counts moving: at most `tries` readings more, the
+	 * last one kept. */
+	for (unsigned i = 0; i < 4; i++)
+		seq[i].write_ios = i;
+	d.seq = seq;
+	d.n = 4;
+	d.reads = 0;
+	CHECK(clyde_devstat_settled(late_read, &d, 2, &s) == 0);
+	CHECK(d.reads == 3 && s.write_ios == 2);
+
+	/* A reading that fails is the result. */
+	d.reads = 0;
+	d.fail_at = 1;
+	CHECK(clyde_devstat_settled(late_read, &d, 8, &s) == -ENODEV);
+	d.reads = 0;
+	d.fail_at = 0;
+	CHECK(clyde_devstat_settled(late_read, &d, 8, &s) == -ENODEV);
+	CHECK(d.reads == 1);
+}
+
 static void test_devstat_parse(void)
 {
 	struct clyde_devstat s;
@@ -676,6 +736,7 @@ int main(void)
 
 	test_machine();
 	test_devstat_parse();
+	test_devstat_settled();
 	test_unprivileged();
 	if (geteuid() == 0 && have_cmd("mount") && have_cmd("losetup") &&
 	    have_cmd("mkfs.ext4")) {
