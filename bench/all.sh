@@ -298,7 +298,7 @@ def add(what, c, p, r, spread, target, verdict):
 sect = None
 eng = []
 row = re.compile(r"^(.*\S)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
-                 r"([0-9.]+-[0-9.]+)\s+(\S+)\s+(\S+)$")
+                 r"([0-9.]+-[0-9.]+)\s+(\S+)\s+(\S.*)$")
 for l in log("engine").splitlines():
     m = re.match(r"== (file|loop) ", l)
     if m:
@@ -334,15 +334,29 @@ for l in log("io-md").splitlines():
         continue
     m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
     if m:
+        # Without -Y mdtest's create and remove leave out the journal
+        # commit that clyde's create and delete tests time (their sync, as
+        # bonnie++'s): the md-sync rows below are those two like for like.
+        # Neither side syncs around stat, so this stat row is.
         r = float(m.group(4))
-        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest; mdtest times no sync)" % m.group(1),
-            m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
+        if m.group(1) == "seq_stat":
+            add("4 ranks x files, unique dirs, seq_stat ops/s (clyde-mpi / mdtest; no sync on either side, like for like)",
+                m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
+        else:
+            add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest; mdtest times no sync)" % m.group(1),
+                m.group(2), m.group(3), m.group(4), m.group(5), "-", "not the like-for-like ratio (-Y below)")
 for l in log("md-sync").splitlines():
     m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
     if m:
         r = float(m.group(4))
-        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest -Y: sync timed on both, like for like)" % m.group(1),
-            m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
+        if m.group(1) == "seq_stat":
+            # mdtest -Y times a sync after its stat phase too; clyde's stat
+            # test has none.
+            add("4 ranks x files, unique dirs, seq_stat ops/s (clyde-mpi / mdtest -Y: a sync timed on mdtest's side only)",
+                m.group(2), m.group(3), m.group(4), m.group(5), "-", "not the like-for-like ratio (above)")
+        else:
+            add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest -Y: sync timed on both, like for like)" % m.group(1),
+                m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
 if steps.get("io-md", ("",))[0] == "unavailable":
     add("4 ranks vs IOR and mdtest", "-", "-", "-", "-", ">=1.0", "not run (no -I/-M)")
 
