@@ -210,8 +210,9 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r);
  * Submit queued requests in batches of up to n (1..CLYDE_ENGINE_MAX_DEPTH;
  * --iodepth-batch): with 1, the default, each request goes to the kernel
  * as soon as it is queued, as fio submits by default; with more, queue
- * waits for n (getevents submits a smaller rest before it waits), as fio's
- * --iodepth_batch_submit=n.  One system call carries n requests, which
+ * waits for n (getevents submits a smaller rest before it waits; fio's
+ * --iodepth_batch_submit=n groups only its first fill so, docs/dev.md).
+ * One system call carries up to n requests (clyde_engine_mean_submit), which
  * costs less CPU, and the block layer receives them together (plugged),
  * which some devices take better and others worse (docs/dev.md has the
  * figures of this project's VM).
