@@ -47,12 +47,15 @@
 #            create and delete tests, which end with a timed syncfs as
 #            bonnie++'s end with a sync; io-md's file rows leave mdtest's
 #            journal commit out
-#   wall     bench/bonnie_wall.sh -n 2 DIR 128: the wall time of `-s 0 -n
-#            128` against bonnie++'s
+#   wall     bench/bonnie_wall.sh -n 4 DIR 128: the wall time of `-s 0 -n
+#            128` against bonnie++'s (4 alternated pairs: one pair's ratio
+#            went 0.99 to 1.30 from one pair to the next on the same
+#            device bytes, so 2 gave a median of chance)
 #   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
 #            and read (4 MiB each, one system call per byte) against
 #            bonnie++ 2.00a's
-#   cost     bench/cost.sh -R 32768: CPU per I/O and peak memory at depth 1, 32, 256
+#   cost     bench/cost.sh -R 32768 -r 3: CPU per I/O (medians of 3
+#            alternated runs) and peak memory at depth 1, 32, 256
 #            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
 #            files, against fio's and mdtest's
 #
@@ -201,10 +204,10 @@ else
 	DIRECT=(-D -n 3 -S 16384)
 	DIRECT_SIZE=256m
 	IOMD=(-n 3 -s 1024 -F 4 -p 4)
-	WALL=(-n 2)
+	WALL=(-n 4)
 	WALL_FILES=128
 	PERCHAR=(-n 3 -s 64 -f 4)
-	COST=(-R 32768)
+	COST=(-R 32768 -r 3)
 	# The file tests' filesystems: 128k files at a time; 4 ranks x 4096;
 	# up to 1M files (mkfs -N follows the count).
 	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=8g

@@ -6,7 +6,7 @@
 # 128k and 1M files, next to fio's and mdtest's at the same points.
 #
 # Usage: bench/cost.sh [-q] [-d DIR] [-b CLYDE] [-M MDTEST] [-s SIZE_MIB]
-#                      [-R OPS] [-D "1 32 256"] [-W "1 2 8"]
+#                      [-R OPS] [-r REPEATS] [-D "1 32 256"] [-W "1 2 8"]
 #                      [-F "16 128 1024"] [-X IMAGE] [-o OUTDIR]
 #
 #   -q         quick: a check that it works, at tiny sizes (-s 16 -R 2048
@@ -21,6 +21,12 @@
 #              rewrites and reads it at each point before its seeks)
 #   -R OPS     random requests per I/O point, all workers together
 #              (default 65536)
+#   -r N       runs of each tool at each I/O point (default 3, quick 1),
+#              the order alternating (odd repeats clyde first): the table
+#              has the medians and the range of the per-repeat ratios.  At
+#              depth 1 one run's CPU per I/O moved by a quarter from one run
+#              of the bench to the next, the worst point with it (1.229 at
+#              1 worker, 0.821 at 2; the run before: 0.825 and 1.033)
 #   -D, -W     the depths and worker counts (default "1 32 256", "1 2 8")
 #   -F LIST    file counts in units of 1024 (default "16 128 1024")
 #   -X IMAGE   every file point's run (each tool's) on a fresh ext4 on a
@@ -76,12 +82,13 @@ CLYDE_BIN=${CLYDE:-}
 MDTEST_BIN=${MDTEST:-}
 SIZE=
 OPS=
+REPS=
 DEPTHS="1 32 256"
 WORKERS="1 2 8"
 FILES=
 OUTDIR=
 FRESH=
-while getopts 'qd:b:M:s:R:D:W:F:X:o:h' opt; do
+while getopts 'qd:b:M:s:R:r:D:W:F:X:o:h' opt; do
 	case $opt in
 	q) QUICK=1 ;;
 	d) DIR=$OPTARG ;;
@@ -89,6 +96,7 @@ while getopts 'qd:b:M:s:R:D:W:F:X:o:h' opt; do
 	M) MDTEST_BIN=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
 	R) OPS=$OPTARG ;;
+	r) REPS=$OPTARG ;;
 	D) DEPTHS=$OPTARG ;;
 	W) WORKERS=$OPTARG ;;
 	F) FILES=$OPTARG ;;
@@ -103,14 +111,17 @@ shift $((OPTIND - 1))
 if [ "$QUICK" = 1 ]; then
 	SIZE=${SIZE:-16}
 	OPS=${OPS:-2048}
+	REPS=${REPS:-1}
 	FILES=${FILES:-1 2}
 else
 	SIZE=${SIZE:-64}
 	OPS=${OPS:-65536}
+	REPS=${REPS:-3}
 	FILES=${FILES:-16 128 1024}
 fi
 [[ $SIZE =~ ^[1-9][0-9]*$ ]] || die "-s $SIZE: the size is a whole number of MiB (e.g. 256)"
 [[ $OPS =~ ^[1-9][0-9]*$ ]] || die "-R $OPS: a positive number of requests"
+[[ $REPS =~ ^[1-9][0-9]?$ ]] || die "-r $REPS: the repeats are a number 1-99"
 for v in $DEPTHS; do
 	[[ $v =~ ^[1-9][0-9]*$ && $v -le 1024 ]] || die "-D: $v is not a depth 1-1024"
 done
@@ -147,7 +158,7 @@ TSV=$WORK/points.tsv
 TIMEFMT='%e %U %S %M'
 
 echo "cost: clyde $("$CLYDE_BIN" --version | head -n1) ($CLYDE_BIN), $(fio --version)${MDTEST_BIN:+, mdtest $MDTEST_BIN}"
-echo "cost: I/O points ${SIZE} MiB file, $OPS requests, depths $DEPTHS, workers $WORKERS; files x1024: $FILES; in $DIR${FRESH:+ (file points: a fresh $FRESH ext4 on a loop device there for every run)}"
+echo "cost: I/O points ${SIZE} MiB file, $OPS requests, $REPS alternated repeats, depths $DEPTHS, workers $WORKERS; files x1024: $FILES; in $DIR${FRESH:+ (file points: a fresh $FRESH ext4 on a loop device there for every run)}"
 echo "cost: load $(cut -d' ' -f1-3 /proc/loadavg) at start"
 
 # fio's file, laid out once (untimed), so that no point allocates.
@@ -156,25 +167,39 @@ fio --name=layout --filename="$FIOFILE" --size="${SIZE}m" --rw=write --bs=1m \
 	--direct=1 --ioengine=psync --output-format=json >/dev/null ||
 	die "fio could not lay out $FIOFILE"
 
+# io_clyde / io_fio DEPTH WORKERS REPEAT: one run at an I/O point.
+io_clyde() {
+	local d=$1 w=$2 r=$3 p=$WORK/clyde-d$1-w$2-r$3
+	/usr/bin/time -f "$TIMEFMT" -o "$p.time" \
+		"$CLYDE_BIN" -d "$WORK" -s "$SIZE:4096:$OPS:$w" -D -n 0 -f -r 0 \
+		-q --no-save --engine io_uring --iodepth "$d" --json "$p.json" \
+		>"$p.log" 2>&1 ||
+		die "clyde failed at depth $d, $w workers: $(tail -n 3 "$p.log")"
+	printf 'io\tclyde\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" >>"$TSV"
+}
+io_fio() {
+	local d=$1 w=$2 r=$3 p=$WORK/fio-d$1-w$2-r$3
+	local n=$(((OPS * 11 + 10 * w - 1) / (10 * w)))
+	/usr/bin/time -f "$TIMEFMT" -o "$p.time" \
+		fio --name=cost --filename="$FIOFILE" --size="${SIZE}m" --direct=1 \
+		--rw=randrw --rwmixread=90 --bs=4k --ioengine=io_uring \
+		--iodepth="$d" --numjobs="$w" --thread --norandommap --randrepeat=0 \
+		--number_ios="$n" --output-format=json >"$p.json" ||
+		die "fio failed at depth $d, $w workers (see $p.json)"
+	printf 'io\tfio\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" >>"$TSV"
+}
 for d in $DEPTHS; do
 	for w in $WORKERS; do
 		echo "point depth $d workers $w ..." >&2
-		j=$WORK/clyde-d$d-w$w.json
-		/usr/bin/time -f "$TIMEFMT" -o "$WORK/clyde-d$d-w$w.time" \
-			"$CLYDE_BIN" -d "$WORK" -s "$SIZE:4096:$OPS:$w" -D -n 0 -f -r 0 \
-			-q --no-save --engine io_uring --iodepth "$d" --json "$j" \
-			>"$WORK/clyde-d$d-w$w.log" 2>&1 ||
-			die "clyde failed at depth $d, $w workers: $(tail -n 3 "$WORK/clyde-d$d-w$w.log")"
-		printf 'io\tclyde\t%s\t%s\t%s\t%s\n' "$d" "$w" "$j" "$WORK/clyde-d$d-w$w.time" >>"$TSV"
-		n=$(((OPS * 11 + 10 * w - 1) / (10 * w)))
-		j=$WORK/fio-d$d-w$w.json
-		/usr/bin/time -f "$TIMEFMT" -o "$WORK/fio-d$d-w$w.time" \
-			fio --name=cost --filename="$FIOFILE" --size="${SIZE}m" --direct=1 \
-			--rw=randrw --rwmixread=90 --bs=4k --ioengine=io_uring \
-			--iodepth="$d" --numjobs="$w" --thread --norandommap --randrepeat=0 \
-			--number_ios="$n" --output-format=json >"$j" ||
-			die "fio failed at depth $d, $w workers (see $j)"
-		printf 'io\tfio\t%s\t%s\t%s\t%s\n' "$d" "$w" "$j" "$WORK/fio-d$d-w$w.time" >>"$TSV"
+		for ((r = 1; r <= REPS; r++)); do
+			if ((r % 2)); then
+				io_clyde "$d" "$w" "$r"
+				io_fio "$d" "$w" "$r"
+			else
+				io_fio "$d" "$w" "$r"
+				io_clyde "$d" "$w" "$r"
+			fi
+		done
 	done
 done
 rm -f "$FIOFILE"
@@ -203,7 +228,7 @@ for f in $FILES; do
 		>"$WORK/clyde-n$f.log" 2>&1 ||
 		die "clyde failed at $f x 1024 files: $(tail -n 3 "$WORK/clyde-n$f.log")"
 	fresh_down
-	printf 'md\tclyde\t%s\t-\t%s\t%s\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
+	printf 'md\tclyde\t%s\t-\t%s\t%s\t1\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
 	if [ -n "$MDTEST_BIN" ]; then
 		fdir "$f"
 		mkdir "$FD/md"
@@ -213,7 +238,7 @@ for f in $FILES; do
 			die "mdtest failed at $f x 1024 files: $(tail -n 3 "$WORK/mdtest-n$f.txt")"
 		rm -rf "$FD/md"
 		fresh_down
-		printf 'md\tmdtest\t%s\t-\t%s\t%s\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
+		printf 'md\tmdtest\t%s\t-\t%s\t%s\t1\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
 	fi
 done
 echo "cost: load $(cut -d' ' -f1-3 /proc/loadavg) at end"
@@ -226,7 +251,7 @@ if [ -n "$OUTDIR" ]; then
 fi
 
 python3 - "$TSV" "$WORK/mdtest-base.time" <<'PY'
-import json, os, sys
+import json, os, statistics, sys
 
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 
@@ -235,7 +260,8 @@ def rtime(p):
     return float(u) + float(s), int(m)
 
 io, md = {}, {}
-for kind, tool, a, b, path, tpath in rows:
+iorep = {}  # (depth, workers, tool) -> {repeat: (us, rss, ios)}
+for kind, tool, a, b, path, tpath, rep in rows:
     cpu_s, rss = rtime(tpath)
     if kind == "io":
         d = json.load(open(path))
@@ -247,7 +273,7 @@ for kind, tool, a, b, path, tpath in rows:
             ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in d["jobs"])
             us = sum((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e3
                      for j in d["jobs"]) / ios
-        io[(int(a), int(b), tool)] = (us, rss, ios)
+        iorep.setdefault((int(a), int(b), tool), {})[int(rep)] = (us, rss, ios)
     else:
         n = int(a) * 1024
         if tool == "clyde":
@@ -263,14 +289,23 @@ for kind, tool, a, b, path, tpath in rows:
             base = rtime(sys.argv[2])[0] if os.path.exists(sys.argv[2]) else 0.0
             md[(int(a), tool)] = (None, max(cpu_s - base, 0.0) * 1e6 / (3 * n), rss)
 
-print("I/O: CPU us per I/O (4 KiB, O_DIRECT, io_uring, randread + 10% write-back) and peak RSS")
-print("%5s %7s %10s %10s %7s %11s %11s" % ("depth", "workers", "clyde us", "fio us",
-      "ratio", "clyde KiB", "fio KiB"))
+# Each tool's median CPU per I/O over its repeats, its largest RSS.
+for k, reps in iorep.items():
+    io[k] = (statistics.median(v[0] for v in reps.values()),
+             max(v[1] for v in reps.values()))
+nrep = max((len(v) for v in iorep.values()), default=0)
+print("I/O: CPU us per I/O (4 KiB, O_DIRECT, io_uring, randread + 10%% write-back) and peak RSS;"
+      " medians of %d alternated repeats" % nrep)
+print("%5s %7s %10s %10s %7s %-11s %11s %11s" % ("depth", "workers", "clyde us", "fio us",
+      "ratio", "per-repeat", "clyde KiB", "fio KiB"))
 for (d, w, tool) in sorted(k for k in io if k[2] == "clyde"):
     c = io[(d, w, "clyde")]
     f = io.get((d, w, "fio"))
-    print("%5d %7d %10.2f %10s %7s %11d %11s" % (d, w, c[0],
+    cr, fr = iorep[(d, w, "clyde")], iorep.get((d, w, "fio"), {})
+    pr = [cr[r][0] / fr[r][0] for r in sorted(cr) if r in fr and fr[r][0]]
+    print("%5d %7d %10.2f %10s %7s %-11s %11d %11s" % (d, w, c[0],
           "%.2f" % f[0] if f else "-", "%.3f" % (c[0] / f[0]) if f and f[0] else "-",
+          "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
           c[1], f[1] if f else "-"))
 worst = max((io[(d, w, "clyde")][0] / io[(d, w, "fio")][0]
              for (d, w, t) in io if t == "clyde" and (d, w, "fio") in io
