@@ -311,6 +311,12 @@ small = []  # clyde runs whose buffers were not the pool's huge pages, as fio's
 depth = {}  # target -> side -> [randread32 queue fill per repeat]
 batch = {}  # target -> side -> [randread32b: clyde submit_mean, fio % of calls of 1-4]
 
+def spread(v, fmt):
+	"""'median M (lo-hi)' of the repeats' values, each as fmt."""
+	if not v:
+		return "not recorded"
+	return ("median " + fmt + " (" + fmt + "-" + fmt + ")") % (statistics.median(v), min(v), max(v))
+
 def unlike(target):
 	"""The batched row does not compare batches: fio handed 1-4 requests
 	in most of its submitting calls while clyde handed more than 4."""
@@ -391,22 +397,17 @@ for target in targets:
 		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,
 		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
 		      want, verdict))
-	b = batch.get(target, {})
+	b, d = batch.get(target, {}), depth.get(target, {})
 	if b.get("clyde") or b.get("fio"):
-		c, f = b.get("clyde", []), b.get("fio", [])
 		print("note: batches of 32, requests a submitting call: clyde (submit_mean) %s; "
 		      "fio: 1-4 requests in %s of its submitting calls (iodepth_submit)%s"
-		      % ("median %.2f (%.2f-%.2f)" % (statistics.median(c), min(c), max(c)) if c else "not recorded",
-		         "median %.1f%% (%.1f-%.1f%%)" % (statistics.median(f), min(f), max(f)) if f else "not recorded",
+		      % (spread(b.get("clyde"), "%.2f"), spread(b.get("fio"), "%.1f%%"),
 		         ": fio's --iodepth_batch_submit=32 groups its first fill only, then each refill goes as"
 		         " its reap allows, so the row compares batches with one at a time" if unlike(target) else ""))
-	d = depth.get(target, {})
 	if d.get("clyde") or d.get("fio"):
-		c, f = d.get("clyde", []), d.get("fio", [])
 		print("note: mean in flight at d32, clyde (inflight_mean, of 32): %s; "
 		      "fio submissions that found 32 in flight: %s"
-		      % ("median %.2f (%.2f-%.2f)" % (statistics.median(c), min(c), max(c)) if c else "not recorded",
-		         "median %.1f%% (%.1f-%.1f%%)" % (statistics.median(f), min(f), max(f)) if f else "not recorded"))
+		      % (spread(d.get("clyde"), "%.2f"), spread(d.get("fio"), "%.1f%%")))
 	print()
 if small:
 	print("note: clyde's buffers were not the pool's huge pages in: " + ", ".join(small))
