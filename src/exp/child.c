@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/vis.h"
@@ -144,6 +145,33 @@ static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
  * are not stoppable.  Returns 0 when the child ran (look at r->status) or
  * a negative errno when it could not be started.
  */
+/*
+ * The shell of a stopped run has exited, but what it started need not have:
+ * fio, on SIGTERM, finishes and writes its results first.  Wait until no
+ * process of the group is left, SIGKILL it at kill_at, and give up 2 s
+ * after that (a member nobody reaps).  Without this the sweep went on (its
+ * teardown, the next point) while the workload still ran.
+ */
+static void wait_group_gone(struct clyde_exp_exec *x, pid_t pgid,
+			    uint64_t kill_at)
+{
+	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	uint64_t give_up = kill_at + 2000000000ull;
+	bool killed = false;
+
+	while (kill(-pgid, 0) == 0) {
+		uint64_t now = clyde_now(x->ctx);
+
+		if (now >= give_up)
+			return;
+		if (!killed && now >= kill_at) {
+			kill(-pgid, SIGKILL);
+			killed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 	       const char *out, char *const *env, bool stoppable,
 	       const char *child_dir, struct child_result *r)
@@ -224,6 +252,8 @@ int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 		}
 	}
 	alarm(0);
+	if (term_sent)
+		wait_group_gone(x, pid, kill_at);
 	r->elapsed_ns = clyde_now(x->ctx) - t0;
 	return 0;
 }
