@@ -159,13 +159,6 @@ double clyde_engine_mean_inflight(const struct clyde_engine *e)
 	return e->busy_ns ? (double)e->inflight_area / (double)e->busy_ns : 0.0;
 }
 
-double clyde_engine_mean_submit(const struct clyde_engine *e)
-{
-	return e->submit_calls ?
-		       (double)e->submitted / (double)e->submit_calls :
-		       0.0;
-}
-
 int clyde_engine_commit(struct clyde_engine *e)
 {
 	int ret;

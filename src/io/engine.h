@@ -152,8 +152,10 @@ struct clyde_engine {
 	uint64_t inflight_area;
 	uint64_t busy_ns;
 	/* The calls that handed queued requests to the kernel, and the
-	 * requests they handed: their ratio is the mean a call
-	 * (clyde_engine_mean_submit).  Asynchronous engines only. */
+	 * requests they handed: their ratio is the mean a call (1 one at a
+	 * time, up to the batch of clyde_engine_set_batch).  Asynchronous
+	 * engines only; both stay 0 for one that performs requests as they
+	 * are queued. */
 	uint64_t submit_calls;
 	uint64_t submitted;
 	uint64_t last_ns; /* the stamp of the last change (0: none yet) */
@@ -212,7 +214,7 @@ int clyde_engine_queue(struct clyde_engine *e, struct clyde_io_req *r);
  * as soon as it is queued, as fio submits by default; with more, queue
  * waits for n (getevents submits a smaller rest before it waits; fio's
  * --iodepth_batch_submit=n groups only its first fill so, docs/dev.md).
- * One system call carries up to n requests (clyde_engine_mean_submit), which
+ * One system call carries up to n requests (submit_calls, submitted), which
  * costs less CPU, and the block layer receives them together (plugged),
  * which some devices take better and others worse (docs/dev.md has the
  * figures of this project's VM).
@@ -238,11 +240,6 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
  * cannot tell (no clock, or nothing done).
  */
 double clyde_engine_mean_inflight(const struct clyde_engine *e);
-
-/* The mean number of requests each submission handed to the kernel (1 one
- * at a time, up to the batch of clyde_engine_set_batch); 0 for an engine
- * that performs requests as they are queued, or before any. */
-double clyde_engine_mean_submit(const struct clyde_engine *e);
 
 /* The clock reading an engine stamps requests with (0 without a clock). */
 static inline uint64_t clyde_engine_stamp(const struct clyde_engine *e)

@@ -348,8 +348,9 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 		clyde_jw_num(w, "inflight_mean", r->inflight_mean, 2);
 	else
 		clyde_jw_null(w, "inflight_mean");
-	if (r->submit_mean > 0)
-		clyde_jw_num(w, "submit_mean", r->submit_mean, 2);
+	if (r->submit_calls)
+		clyde_jw_num(w, "submit_mean",
+			     (double)r->submitted / (double)r->submit_calls, 2);
 	else
 		clyde_jw_null(w, "submit_mean");
 	clyde_jw_bool(w, "from_memory", r->from_memory);

@@ -100,10 +100,11 @@ struct clyde_dev_test_result {
 	 * clyde_engine_mean_inflight): how full the queue was kept; 0 when
 	 * not measured. */
 	double inflight_mean;
-	/* The mean number of requests each submitting call handed to the
-	 * kernel (clyde_engine_mean_submit; for zcav over every position); 0 when
-	 * there were none (psync). */
-	double submit_mean;
+	/* The engine's submitting calls and the requests they handed to the
+	 * kernel (io/engine.h; for zcav summed over every position): the
+	 * JSON's submit_mean is their ratio; both 0 for psync. */
+	uint64_t submit_calls;
+	uint64_t submitted;
 	/* Served through a page cache (see clyde_dev_run.memory_reason):
 	 * the figures are memory's, not the device's. */
 	bool from_memory;

@@ -341,7 +341,8 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->ramp_ops = out.ramp_ops;
 	r->inflight_max = out.max_inflight;
 	r->inflight_mean = out.mean_inflight;
-	r->submit_mean = out.mean_submit;
+	r->submit_calls = out.submit_calls;
+	r->submitted = out.submitted;
 	r->steady = out.steady;
 	r->steady_ns = out.steady_ns;
 	r->ran = rc == 0;

@@ -190,7 +190,8 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	}
 	out->max_inflight = e.max_inflight;
 	out->mean_inflight = clyde_engine_mean_inflight(&e);
-	out->mean_submit = clyde_engine_mean_submit(&e);
+	out->submit_calls = e.submit_calls;
+	out->submitted = e.submitted;
 	clyde_engine_release(&e);
 	free(slots);
 	return rc;

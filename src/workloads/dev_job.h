@@ -75,7 +75,8 @@ struct clyde_dev_job_out {
 	uint64_t ramp_ops;     /* done during the ramp, not counted */
 	unsigned max_inflight; /* the engine's (io/engine.h) */
 	double mean_inflight;  /* clyde_engine_mean_inflight() */
-	double mean_submit;    /* clyde_engine_mean_submit() */
+	uint64_t submit_calls; /* the engine's (io/engine.h) */
+	uint64_t submitted;
 	/* --until-steady: the test stopped because it was steady, at
 	 * steady_ns after the ramp (the end of the window that was). */
 	bool steady;

@@ -216,15 +216,8 @@ static int one_pass(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 				(r->inflight_mean * (double)r->elapsed_ns +
 				 out.mean_inflight * (double)out.elapsed_ns) /
 				(double)(r->elapsed_ns + out.elapsed_ns);
-		/* Requests a submitting call over every position: the
-		 * requests over the calls. */
-		if (out.mean_submit > 0 && out.ops)
-			r->submit_mean =
-				(double)(r->ops + out.ops) /
-				((r->submit_mean > 0 ?
-					  (double)r->ops / r->submit_mean :
-					  0.0) +
-				 (double)out.ops / out.mean_submit);
+		r->submit_calls += out.submit_calls;
+		r->submitted += out.submitted;
 		res->pass_ns[pass] += out.elapsed_ns;
 		res->pass_bytes[pass] += out.bytes;
 		r->bytes += out.bytes;
