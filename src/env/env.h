@@ -96,9 +96,9 @@ int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s);
  * The counters after a piece of work, once its requests are all counted.
  * The kernel adds a request's sectors before the one who made it sees it
  * complete, and the request itself (read_ios, write_ios, ...) only after:
- * a reading taken as soon as the last request returned can miss it (a
- * loop device's worker woke the reader and was preempted before counting:
- * 31 reads of 1 MiB for 32 MiB, one run in a few).  So read, give the CPU
+ * a reading taken as soon as the last request returned can miss it (the
+ * reader woken by the completion can look in between: 31 reads of 1 MiB
+ * for 32 MiB on a loop device, one run in a few).  So read, give the CPU
  * away for a millisecond, and read again until no request count moved,
  * at most `tries` times (work of others may keep them moving).  `read` is
  * a reader such as clyde_devstat_read (arg: its first argument).  Returns

@@ -137,15 +137,6 @@ static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
 }
 
 /*
- * Run /bin/sh -c cmd in a process group of its own, stdin from /dev/null,
- * stdout and stderr into `log` (truncated first; stdout into `out`
- * instead when it is not NULL), with env (NAME=VALUE
- * strings, may be NULL) added.  When `stoppable`, an interruption of clyde
- * sends SIGTERM to the group (SIGKILL after KILL_AFTER_NS); teardown runs
- * are not stoppable.  Returns 0 when the child ran (look at r->status) or
- * a negative errno when it could not be started.
- */
-/*
  * The shell of a stopped run has exited, but what it started need not have:
  * fio, on SIGTERM, finishes and writes its results first.  Wait until no
  * process of the group is left, SIGKILL it at kill_at, and give up 2 s
@@ -172,6 +163,16 @@ static void wait_group_gone(struct clyde_exp_exec *x, pid_t pgid,
 	}
 }
 
+/*
+ * Run /bin/sh -c cmd in a process group of its own, stdin from /dev/null,
+ * stdout and stderr into `log` (truncated first; stdout into `out`
+ * instead when it is not NULL), with env (NAME=VALUE
+ * strings, may be NULL) added.  When `stoppable`, an interruption of clyde
+ * sends SIGTERM to the group (SIGKILL after KILL_AFTER_NS) and returns
+ * once no process of the group is left; teardown runs are not stoppable.
+ * Returns 0 when the child ran (look at r->status) or a negative errno
+ * when it could not be started.
+ */
 int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 	       const char *out, char *const *env, bool stoppable,
 	       const char *child_dir, struct child_result *r)
