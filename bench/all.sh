@@ -334,32 +334,27 @@ for l in log("io-md").splitlines():
             m.group(2), m.group(4), m.group(8), m.group(9), ">=1.0", "ok" if r >= 1.0 else "MISSED")
         add("  the same, IOR's own timing (open and close included)", m.group(2),
             m.group(3), m.group(6), m.group(7), "-", "not the like-for-like ratio")
-        continue
-    m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
-    if m:
-        # Without -Y mdtest's create and remove leave out the journal
-        # commit that clyde's create and delete tests time (their sync, as
-        # bonnie++'s): the md-sync rows below are those two like for like.
-        # Neither side syncs around stat, so this stat row is.
+# ior_mdtest.sh's file rows: io-md's mdtest without -Y, md-sync's with it.
+# Like for like are create and delete with -Y (clyde's tests end with a
+# timed syncfs, as bonnie++'s with a sync; mdtest -Y syncs after each
+# phase) and stat without it (neither side syncs; mdtest -Y times a sync
+# after its stat phase too, mdtest.c phase_end, and clyde's stat test has
+# none).
+for step, y in (("io-md", False), ("md-sync", True)):
+    for l in log(step).splitlines():
+        m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
+        if not m:
+            continue
+        like = (m.group(1) == "seq_stat") != y
+        how = {(False, True): "mdtest; no sync on either side, like for like",
+               (False, False): "mdtest; mdtest times no sync",
+               (True, True): "mdtest -Y: sync timed on both, like for like",
+               (True, False): "mdtest -Y: a sync timed on mdtest's side only"}[(y, like)]
         r = float(m.group(4))
-        if m.group(1) == "seq_stat":
-            add("4 ranks x files, unique dirs, seq_stat ops/s (clyde-mpi / mdtest; no sync on either side, like for like)",
-                m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
-        else:
-            add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest; mdtest times no sync)" % m.group(1),
-                m.group(2), m.group(3), m.group(4), m.group(5), "-", "not the like-for-like ratio (-Y below)")
-for l in log("md-sync").splitlines():
-    m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
-    if m:
-        r = float(m.group(4))
-        if m.group(1) == "seq_stat":
-            # mdtest -Y times a sync after its stat phase too; clyde's stat
-            # test has none.
-            add("4 ranks x files, unique dirs, seq_stat ops/s (clyde-mpi / mdtest -Y: a sync timed on mdtest's side only)",
-                m.group(2), m.group(3), m.group(4), m.group(5), "-", "not the like-for-like ratio (above)")
-        else:
-            add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / mdtest -Y: sync timed on both, like for like)" % m.group(1),
-                m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0", "ok" if r >= 1.0 else "MISSED")
+        add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / %s)" % (m.group(1), how),
+            m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0" if like else "-",
+            ("ok" if r >= 1.0 else "MISSED") if like else
+            "not the like-for-like ratio (%s)" % ("above" if y else "-Y below"))
 if steps.get("io-md", ("",))[0] == "unavailable":
     add("4 ranks vs IOR and mdtest", "-", "-", "-", "-", ">=1.0", "not run (no -I/-M)")
 
