@@ -501,7 +501,8 @@ static int read_target(const void *arg, struct clyde_devstat *s)
 int clyde_devstat_read_after(const struct clyde_target *t,
 			     struct clyde_devstat *s)
 {
-	return clyde_devstat_settled(read_target, t, 8, s);
+	return clyde_devstat_settled(read_target, t, CLYDE_DEVSTAT_SETTLE_TRIES,
+				     s);
 }
 
 /* A counter that went back (the device was replaced) counts as no change. */

@@ -108,7 +108,10 @@ int clyde_devstat_settled(int (*read)(const void *arg, struct clyde_devstat *s),
 			  const void *arg, unsigned tries,
 			  struct clyde_devstat *s);
 
-/* clyde_devstat_settled of the target's device, up to 8 tries. */
+/* The tries clyde's readings after a test give clyde_devstat_settled. */
+#define CLYDE_DEVSTAT_SETTLE_TRIES 8
+
+/* clyde_devstat_settled of the target's device. */
 int clyde_devstat_read_after(const struct clyde_target *t,
 			     struct clyde_devstat *s);
 

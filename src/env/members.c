@@ -139,7 +139,9 @@ void clyde_members_end(struct clyde_member_watch *w, struct clyde_members *out)
 		m->failed = md_faulty(w, w->name[i]);
 		/* Once the requests are counted (clyde_devstat_settled). */
 		if (w->have[i] &&
-		    clyde_devstat_settled(read_member, &ref, 8, &after) == 0)
+		    clyde_devstat_settled(read_member, &ref,
+					  CLYDE_DEVSTAT_SETTLE_TRIES,
+					  &after) == 0)
 			clyde_devstat_delta(&w->before[i], &after, &m->io);
 	}
 	degraded_note(w, out->degraded, sizeof(out->degraded));
