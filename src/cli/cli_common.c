@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/commands.h"
 #include "results/format.h"
 
 static volatile sig_atomic_t interrupted;
@@ -140,19 +142,109 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 	return 0;
 }
 
-int clyde_cli_stdout_done(const char *cmd)
+/* Set once a failed standard output has been reported, so that the
+ * dispatcher's check at exit does not say it twice. */
+static bool stdout_reported;
+
+/* The errno of the first write to standard output that failed (0: none
+ * failed), kept by stdout_write: stdio forgets it (a printf that failed
+ * drops its buffer, so the flush at exit has nothing left to fail on). */
+static int stdout_errno;
+
+/* Standard output's writer once clyde_cli_stdout_open() installed it:
+ * write(2) to fd 1, the first failure's errno kept. */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	(void)cookie;
+	while (done < len) {
+		ssize_t n = write(STDOUT_FILENO, buf + done, len - done);
+
+		if (n <= 0) {
+			if (n < 0 && !stdout_errno)
+				stdout_errno = errno;
+			/* 0 is stdio's "error" (fopencookie(3)). */
+			return (ssize_t)done;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+static int stdout_close(void *cookie)
+{
+	(void)cookie;
+	if (close(STDOUT_FILENO) == 0 || errno == EINTR)
+		return 0;
+	if (!stdout_errno)
+		stdout_errno = errno;
+	return -1;
+}
+
+void clyde_cli_stdout_open(void)
+{
+	static const cookie_io_functions_t io = { .write = stdout_write,
+						  .close = stdout_close };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	/* Without it, stdio's own stdout: only the reason may be lost. */
+	if (!f)
+		return;
+	/* Buffered as stdio buffers a terminal or a file. */
+	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	fflush(stdout);
+	stdout = f;
+}
+
+void clyde_cli_stdout_failed(const char *prog, int err)
+{
+	/* The writer's own errno beats a caller's guess (stdio's EIO). */
+	if (stdout_errno)
+		err = stdout_errno;
+	if (err > 0)
+		fprintf(stderr, "%s: standard output: write error: %s\n", prog,
+			strerror(err));
+	else
+		fprintf(stderr, "%s: standard output: write error\n", prog);
+	stdout_reported = true;
+}
+
+/* Flush stdout; 0, or the errno of the failure (-1 when it is gone). */
+static int flush_stdout(void)
 {
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	/* An earlier printf may have failed: its errno is gone then. */
-	if (errno)
-		fprintf(stderr, "clyde %s: standard output: write error: %s\n",
-			cmd, strerror(errno));
-	else
-		fprintf(stderr, "clyde %s: standard output: write error\n",
-			cmd);
+	return stdout_errno ? stdout_errno : errno ? errno : -1;
+}
+
+int clyde_cli_stdout_done(const char *cmd)
+{
+	char prog[64];
+	int err = flush_stdout();
+
+	if (!err)
+		return 0;
+	snprintf(prog, sizeof(prog), "clyde %s", cmd);
+	clyde_cli_stdout_failed(prog, err > 0 ? err : 0);
 	return -1;
+}
+
+int clyde_cli_stdout_close(const char *prog, int status, int failed)
+{
+	int err = flush_stdout();
+
+	/* fclose() may report what a flush did not (a delayed write error
+	 * of a file on NFS); nothing writes to stdout after this. */
+	errno = 0;
+	if (fclose(stdout) != 0 && !err)
+		err = stdout_errno ? stdout_errno : errno ? errno : -1;
+	if (!err)
+		return status;
+	if (!stdout_reported)
+		clyde_cli_stdout_failed(prog, err > 0 ? err : 0);
+	return status == CLYDE_EXIT_OK ? failed : status;
 }
 
 /* Print s for a POSIX shell, in single quotes. */

@@ -50,11 +50,33 @@ bool clyde_cli_output_closed(void);
 
 /*
  * Flush standard output and look at its error flag: a full disk, a closed
- * pipe or /dev/full must not pass for success.  Every command that prints
- * its result on stdout calls this last.  Returns 0, or -1 after printing
- * "clyde CMD: standard output: write error: ..." on stderr.
+ * pipe or /dev/full must not pass for success.  A command whose exit
+ * status depends on it before it returns (a history subcommand naming
+ * itself) calls this; the dispatcher's clyde_cli_stdout_close() then says
+ * nothing more.  Returns 0, or -1 after printing "clyde CMD: standard
+ * output: write error: ..." on stderr.
  */
 int clyde_cli_stdout_done(const char *cmd);
+
+/*
+ * The dispatcher's check, once, after the command returned `status`:
+ * flush and close standard output; when that fails (or an earlier write
+ * did), print "PROG: standard output: write error: REASON" on stderr
+ * unless clyde_cli_stdout_done() already said it, and return `failed`
+ * in place of a status of 0 (a non-zero status stands).  Otherwise
+ * returns status.  Nothing may write to stdout afterwards.
+ */
+/* "PROG: standard output: write error: strerror(err)" on stderr (err 0:
+ * the reason is gone, an earlier printf failed), for a command that found
+ * the failure itself; the check at exit then says nothing more. */
+void clyde_cli_stdout_failed(const char *prog, int err);
+
+/* Before the command: route stdout through a writer that keeps the
+ * errno of the first failed write, which stdio forgets, so that the check
+ * at exit names the reason (ENOSPC for /dev/full, EPIPE). */
+void clyde_cli_stdout_open(void);
+
+int clyde_cli_stdout_close(const char *prog, int status, int failed);
 
 /*
  * Print a note on stderr for each scratch directory a killed run left in

@@ -68,8 +68,10 @@ static int fail(struct hist_cli *c)
 /* Writing the result on standard output failed with -err. */
 static int stdout_failed(struct hist_cli *c, int err)
 {
-	fprintf(stderr, "clyde history %s: standard output: write: %s\n",
-		c->cmd, strerror(-err));
+	char prog[64];
+
+	snprintf(prog, sizeof(prog), "clyde history %s", c->cmd);
+	clyde_cli_stdout_failed(prog, -err);
 	return CLYDE_EXIT_USAGE;
 }
 
@@ -972,9 +974,12 @@ static int export_docs(const char *path, char **docs, size_t *lens, size_t n)
 			fputc('\n', of.f);
 	}
 	rc = clyde_outfile_commit(&of);
+	if (rc < 0 && !strcmp(path, "-")) {
+		clyde_cli_stdout_failed("clyde history export", -rc);
+		return CLYDE_EXIT_USAGE;
+	}
 	if (rc < 0) {
-		fprintf(stderr, "clyde history export: %s: write: %s\n",
-			strcmp(path, "-") ? path : "standard output",
+		fprintf(stderr, "clyde history export: %s: write: %s\n", path,
 			strerror(-rc));
 		return CLYDE_EXIT_USAGE;
 	}

@@ -265,6 +265,15 @@ static int exp_load(struct clyde_ctx *ctx, const struct exp_opts *o,
 	return rc;
 }
 
+/* Writing the page to `out` failed with rc: say so, unless `out` is
+ * standard output, which the dispatcher names at exit with its reason. */
+static void say_write_failed(const char *out, int rc)
+{
+	if (!strcmp(out, "-") && ferror(stdout))
+		return;
+	fprintf(stderr, "clyde report: writing %s: %s\n", out, strerror(-rc));
+}
+
 static int report_experiment(int argc, char **argv)
 {
 	struct exp_opts o = { .format = EXP_HTML };
@@ -297,8 +306,7 @@ static int report_experiment(int argc, char **argv)
 			rc = clyde_outfile_commit(&of);
 	}
 	if (rc) {
-		fprintf(stderr, "clyde report: writing %s: %s\n", o.out,
-			strerror(-rc));
+		say_write_failed(o.out, rc);
 		goto out;
 	}
 	status = CLYDE_EXIT_OK;
@@ -338,8 +346,7 @@ int clyde_cmd_report(int argc, char **argv)
 	rc = write_report(&cmp, ro.title, ro.out);
 	clyde_compare_release(&cmp);
 	if (rc) {
-		fprintf(stderr, "clyde report: writing %s: %s\n", ro.out,
-			strerror(-rc));
+		say_write_failed(ro.out, rc);
 		goto out;
 	}
 	status = CLYDE_EXIT_OK;

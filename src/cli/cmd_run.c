@@ -390,8 +390,9 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 
 	switch (clyde_opts_parse(argc, argv, &cfg, &extra, err, sizeof(err))) {
 	case CLYDE_OPTS_HELP:
-		return clyde_opts_help(stdout) < 0 ? CLYDE_EXIT_USAGE :
-						     CLYDE_EXIT_OK;
+		/* Standard output is checked at exit (main.c). */
+		clyde_opts_help(stdout);
+		return CLYDE_EXIT_OK;
 	case CLYDE_OPTS_VERSION:
 		printf("clyde %s\n", CLYDE_VERSION);
 		return CLYDE_EXIT_OK;

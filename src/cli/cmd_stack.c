@@ -131,8 +131,7 @@ int clyde_cmd_stack(int argc, char **argv)
 		if (advise)
 			clyde_advice_text(stdout, &advice);
 	}
-	if (clyde_cli_stdout_done("stack") == 0)
-		status = CLYDE_EXIT_OK;
+	status = CLYDE_EXIT_OK; /* stdout is checked at exit (main.c) */
 out:
 	clyde_stack_free(&s);
 	clyde_ctx_release(&ctx);

@@ -82,6 +82,13 @@ static void usage(void)
 	      stdout);
 }
 
+/* What rank 0 printed must have reached its reader, as in clyde's
+ * dispatcher (main.c): checked once, at exit, for run and tree. */
+static int stdout_close(const char *prog, int status)
+{
+	return clyde_cli_stdout_close(prog, status, CLYDE_EXIT_TEST_FAILED);
+}
+
 int main(int argc, char **argv)
 {
 	struct clyde_comm comm;
@@ -89,13 +96,16 @@ int main(int argc, char **argv)
 	volatile sig_atomic_t *intr;
 	struct mpi_cli cli = { .shared = false, .stonewall_s = 0 };
 	char err[512];
+	const char *prog;
 	int i, rc, status;
 
+	clyde_cli_stdout_open();
 	rc = clyde_opt_parse_head(&mpi_set, argc, argv, &cli, &i, err,
 				  sizeof(err));
 	if (rc == CLYDE_OPT_STOP_HELP) {
 		usage();
-		return CLYDE_EXIT_OK;
+		return clyde_cli_stdout_close("clyde-mpi", CLYDE_EXIT_OK,
+					      CLYDE_EXIT_USAGE);
 	}
 	if (rc != CLYDE_OPT_PARSED) {
 		fprintf(stderr, "clyde-mpi: %s\n", err);
@@ -129,6 +139,7 @@ int main(int argc, char **argv)
 	}
 	dist.shared = cli.shared;
 	dist.stonewall_s = cli.stonewall_s;
+	prog = !strcmp(argv[i], "run") ? "clyde-mpi run" : "clyde-mpi tree";
 	status = !strcmp(argv[i], "run") ?
 			 clyde_cmd_run_dist(argc - i, argv + i, &dist) :
 			 clyde_cmd_tree_dist(argc - i, argv + i, &dist);
@@ -136,8 +147,8 @@ int main(int argc, char **argv)
 	if (clyde_mpi_broken(&comm)) {
 		/* MPI cannot finish with a peer gone; the clean-up is done. */
 		fflush(NULL);
-		_exit(status);
+		_exit(stdout_close(prog, status));
 	}
 	clyde_mpi_finalize(&comm);
-	return status;
+	return stdout_close(prog, status);
 }
