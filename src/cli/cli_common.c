@@ -197,6 +197,11 @@ void clyde_cli_stdout_open(void)
 	stdout = f;
 }
 
+int clyde_cli_stdout_errno(void)
+{
+	return stdout_errno;
+}
+
 void clyde_cli_stdout_failed(const char *prog, int err)
 {
 	/* The writer's own errno beats a caller's guess (stdio's EIO). */

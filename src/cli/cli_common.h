@@ -71,6 +71,10 @@ int clyde_cli_stdout_done(const char *cmd);
  * the failure itself; the check at exit then says nothing more. */
 void clyde_cli_stdout_failed(const char *prog, int err);
 
+/* The errno of the first write to standard output that failed, 0 when
+ * none did (or clyde_cli_stdout_open() was not called). */
+int clyde_cli_stdout_errno(void);
+
 /* Before the command: route stdout through a writer that keeps the
  * errno of the first failed write, which stdio forgets, so that the check
  * at exit names the reason (ENOSPC for /dev/full, EPIPE). */

@@ -185,6 +185,12 @@ static int choose_size(struct clyde_ctx *ctx, struct clyde_bonnie_config *cfg,
 	return clyde_bonnie_calibrate(ctx, cfg, scratch, &cfg->file_size_mib);
 }
 
+/* The table or CSV output that could not be written, and why. */
+struct out_failure {
+	FILE *f; /* NULL: none failed */
+	int err;
+};
+
 /* What the hooks of the series (exp/repeat.h) need. */
 struct series_cli {
 	struct clyde_ctx *ctx;
@@ -197,6 +203,7 @@ struct series_cli {
 	const struct clyde_cli_extra *cli;
 	FILE *out;
 	bool series; /* -x or --until-stable: CSV lines, one summary */
+	struct out_failure *failed; /* set when an output failed */
 };
 
 /* One run of the suite.  Every run starts from the same seed, as in
@@ -210,24 +217,46 @@ static int series_run(void *arg, unsigned i, struct clyde_run *run)
 				sc->ext, sc->n_ext, sc->hooks, run);
 }
 
-/* A run is made: bonnie++'s table alone, or a CSV line of the series. */
+/* The errno of a failed write to f: standard output's writer keeps it
+ * (cli_common.h); elsewhere errno, when it says anything. */
+static int output_errno(FILE *f)
+{
+	int e = f == stdout ? clyde_cli_stdout_errno() : 0;
+
+	return e ? e : errno ? errno : EIO;
+}
+
+/*
+ * A run is made: bonnie++'s table alone, or a CSV line of the series.
+ * An output that cannot be written (a closed pipe, a full disk) loses
+ * nothing measured: the series ends with the runs made so far, which
+ * still go to --json and the history; the caller then says so
+ * (say_output_failed) and exits non-zero.
+ */
 static int series_done(void *arg, const struct clyde_run *runs, unsigned i)
 {
 	struct series_cli *sc = arg;
 	const struct clyde_run *r = &runs[i];
 	FILE *f = sc->cfg->quiet ? stderr : sc->out;
 
+	errno = 0;
 	if (!sc->series &&
 	    (clyde_text_write(f, r, CLYDE_VERSION) < 0 ||
 	     clyde_text_extra_write(f, r, 1, NULL) < 0 ||
 	     clyde_series_text_write(f, r) < 0 ||
 	     clyde_members_text_write(f, r, 1, sc->cli->verbose) < 0 ||
 	     (!sc->cli->no_advice &&
-	      clyde_advice_section(f, &r->env.stack, 0) < 0)))
-		return -EIO;
+	      clyde_advice_section(f, &r->env.stack, 0) < 0))) {
+		*sc->failed = (struct out_failure){ f, output_errno(f) };
+		return 1;
+	}
+	errno = 0;
 	if (clyde_csv_write(sc->out, r, CLYDE_VERSION) < 0 ||
-	    fflush(sc->out) != 0)
-		return -EIO;
+	    fflush(sc->out) != 0) {
+		*sc->failed =
+			(struct out_failure){ sc->out, output_errno(sc->out) };
+		return 1;
+	}
 	return 0;
 }
 
@@ -252,8 +281,12 @@ static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
 	if (leader &&
 	    (cfg->runs > 1 || cfg->until_stable_pct > 0 ||
 	     rep->until_decided_pct > 0) &&
-	    clyde_csv_header(sc->out) < 0)
+	    clyde_csv_header(sc->out) < 0) {
+		/* Before the first run: nothing is lost by stopping. */
+		*sc->failed =
+			(struct out_failure){ sc->out, output_errno(sc->out) };
 		return -EIO;
+	}
 	rep->hooks = (struct clyde_repeat_hooks){ .arg = sc,
 						  .run = series_run,
 						  .done = series_done,
@@ -300,16 +333,16 @@ static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
  * or -1 after printing one line.
  */
 static int save_history(const struct clyde_cli_extra *extra, const char *doc,
-			size_t len)
+			size_t len, int64_t *id)
 {
 	struct clyde_ctx hctx;
-	int64_t id = 0;
 	int ret = 0;
 
+	*id = 0;
 	if (extra->no_save || !clyde_history_available())
 		return 0;
 	clyde_ctx_init(&hctx);
-	if (clyde_history_save(&hctx, extra->db_path, doc, len, &id) < 0) {
+	if (clyde_history_save(&hctx, extra->db_path, doc, len, id) < 0) {
 		fprintf(stderr,
 			"clyde: the results were not saved in the history: %s "
 			"(--no-save skips it)\n",
@@ -318,6 +351,55 @@ static int save_history(const struct clyde_cli_extra *extra, const char *doc,
 	}
 	clyde_ctx_release(&hctx);
 	return ret;
+}
+
+/* Where the results of a run went: its --json file, its history id. */
+struct kept {
+	const char *json; /* NULL: not written */
+	int64_t id;	  /* 0: not saved */
+};
+
+/* Say where the results are, for an end that was not clean: a user who
+ * sees a failure must not run it again to keep them. */
+static void say_kept(const struct kept *k)
+{
+	bool json = k->json && strcmp(k->json, "-");
+	int64_t id = k->id;
+
+	if (!json && !id) {
+		fputs("clyde: the results were not kept (no --json file, "
+		      "nothing saved in the history)\n",
+		      stderr);
+		return;
+	}
+	fputs("clyde: the results are kept", stderr);
+	if (json)
+		fprintf(stderr, " in %s", k->json);
+	if (json && id)
+		fputs(" and", stderr);
+	if (id)
+		fprintf(stderr, " in the history as run %lld", (long long)id);
+	fputs(" (do not run it again to keep them)\n", stderr);
+}
+
+/*
+ * The table or the CSV could not be written (o): after the runs were
+ * measured, written to --json and saved, say which output failed and
+ * where the results are (k; NULL: before the first run, nothing
+ * measured).  Returns the exit status: 5 for a reader that went away
+ * (SIGPIPE), 3 otherwise.
+ */
+static int say_output_failed(const struct out_failure *o, const struct kept *k)
+{
+	if (o->f == stdout)
+		clyde_cli_stdout_failed("clyde", o->err);
+	else
+		fprintf(stderr, "clyde: standard error: write error: %s\n",
+			strerror(o->err));
+	if (k)
+		say_kept(k);
+	return o->err == EPIPE ? CLYDE_EXIT_INTERRUPTED :
+				 CLYDE_EXIT_TEST_FAILED;
 }
 
 static int report_failure(struct clyde_ctx *ctx, int ret,
@@ -383,6 +465,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	long n_ext = 0;
 	unsigned cap = 1, done = 0;
 	uint64_t seed;
+	int64_t saved_id = 0;
+	struct out_failure out_failed = { NULL, 0 };
 	char err[1024];
 	FILE *out = stdout;
 	bool drop;
@@ -607,6 +691,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 			.cli = &extra,
 			.out = out,
 			.series = cfg.runs > 0 || cfg.until_stable_pct > 0,
+			.failed = &out_failed,
 		};
 		struct clyde_repeat rep = {
 			.cap = cap,
@@ -624,7 +709,8 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	if (ret < 0) {
 		if (hk.show_progress && !hk.live)
 			fputc('\n', stderr);
-		status = report_failure(&ctx, ret, scratch, rd);
+		status = out_failed.f ? say_output_failed(&out_failed, NULL) :
+					report_failure(&ctx, ret, scratch, rd);
 	} else {
 		char *doc = NULL;
 		size_t len = 0;
@@ -634,14 +720,29 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				"clyde: cannot make the JSON document\n");
 			status = CLYDE_EXIT_TEST_FAILED;
 		} else {
-			if (jd.open && json_dest_commit(&jd, doc, len) < 0)
+			bool json_ok = true;
+
+			if (jd.open && json_dest_commit(&jd, doc, len) < 0) {
+				json_ok = false;
 				status = clyde_cli_output_closed() ?
 						 CLYDE_EXIT_INTERRUPTED :
 						 CLYDE_EXIT_TEST_FAILED;
-			if (save_history(&extra, doc, len) < 0 &&
+			}
+			if (save_history(&extra, doc, len, &saved_id) < 0 &&
 			    status == CLYDE_EXIT_OK)
 				status = CLYDE_EXIT_TEST_FAILED;
 			free(doc);
+			/* The table or CSV failed: said now that the
+			 * results are written (series_done). */
+			if (out_failed.f) {
+				struct kept k = { json_ok ? extra.json_path :
+							    NULL,
+						  saved_id };
+				int st = say_output_failed(&out_failed, &k);
+
+				if (status == CLYDE_EXIT_OK)
+					status = st;
+			}
 		}
 	}
 out:

@@ -369,26 +369,30 @@ int clyde_exp_repeat(struct clyde_ctx *ctx, const struct clyde_repeat *s,
 		if (ret < 0)
 			return ret;
 		out->done = i + 1;
-		if (leader && s->hooks.done &&
-		    (ret = s->hooks.done(s->hooks.arg, runs, i)) < 0)
+		ret = leader && s->hooks.done ?
+			      s->hooks.done(s->hooks.arg, runs, i) :
+			      0;
+		if (ret < 0)
 			return ret;
-		stop = false;
+		stop = ret > 0;
 		/* Settled as clyde_stats_settled() says, which takes
 		 * CLYDE_STATS_SETTLE_MIN_N runs at least. */
 		if (s->until_stable_pct > 0 && leader)
-			stop = clyde_summary_compute(runs, i + 1,
-						     s->until_stable_pct,
-						     sum) > 0 &&
-			       clyde_summary_all_settled(sum);
-		if (deciding && leader && i + 1 < s->cap) {
+			stop = stop ||
+			       (clyde_summary_compute(runs, i + 1,
+						      s->until_stable_pct,
+						      sum) > 0 &&
+				clyde_summary_all_settled(sum));
+		if (deciding && leader && i + 1 < s->cap && !stop) {
 			open = decide_tests(s, alpha, runs, i + 1, decided,
 					    false, &out->ncompared);
 			if (open < 0)
 				return clyde_err(ctx, ENOMEM, "until-decided");
 			stop = open == 0 && out->ncompared > 0;
 		}
-		/* Rank 0 decides for every rank. */
-		if (rd && (s->until_stable_pct > 0 || s->until_decided_pct > 0))
+		/* Rank 0 decides for every rank (its output may end a
+		 * series of -x N too). */
+		if (rd && i + 1 < s->cap)
 			stop = clyde_dist_agree(rd->d, stop, NULL) > 0;
 		if (stop)
 			break;

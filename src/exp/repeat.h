@@ -77,7 +77,9 @@ struct clyde_repeat_hooks {
 	 * interrupted). */
 	int (*run)(void *arg, unsigned i, struct clyde_run *run);
 	/* On the leader: run i is complete (runs[0..i]); show it.  Returns 0,
-	 * or a negative errno that ends the series (-EIO: output failed). */
+	 * 1 to end the series with the runs made so far (an output that can
+	 * show no more: they still go to the JSON and the history), or a
+	 * negative errno that ends it in failure. */
 	int (*done)(void *arg, const struct clyde_run *runs, unsigned i);
 	/* On the leader: a message for the user (until-decided's decisions),
 	 * one line without its newline.  NULL: not said. */

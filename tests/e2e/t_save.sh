@@ -37,4 +37,37 @@ assert_file_match "$T/err" "--db: $T/bad.db" "the message names --db and the fil
 assert_file_no_match "$T/out" '^1\.98,' "no test was run"
 assert_eq "$(cat "$T/bad.db")" "not a database" "the foreign file is unchanged"
 assert_empty_dir "$d" "nothing left behind"
+
+# ---- an output closed by its reader loses nothing measured ----------------
+# `clyde ... --json F --db D | true`: the run is measured before the table
+# and the CSV meet the closed pipe; the JSON is written and the run saved
+# first, then the closed output is said, with where the results are, and
+# the exit is 5 (the reader went away).
+RC=0
+{
+	"$CLYDE" -d "$d" -s 16m -n 0 -f -r 0 -m piped --json "$T/piped.json" \
+		--db "$T/piped.db" 2>"$T/err" || RC=$?
+	echo "$RC" >"$T/rc"
+} | true
+RC=$(cat "$T/rc")
+expect_rc 5 "run | true: exit 5 (the output was closed)"
+[[ -s $T/piped.json ]] || { show_output; fail "run | true: no JSON written"; }
+ok "run | true: the JSON is written"
+"$CLYDE" history list --db "$T/piped.db" >"$T/list" 2>&1 ||
+	fail "history list of the piped run failed"
+assert_eq "$(grep -c ' piped ' "$T/list")" 1 "run | true: the run is saved"
+assert_file_match "$T/err" '^clyde: standard output: write error: Broken pipe$' \
+	"run | true: the closed output is named"
+assert_file_match "$T/err" "^clyde: the results are kept in $T/piped.json and in the history as run 1 " \
+	"run | true: says where the results are"
+# The same for a full disk under the output: exit 3, the run kept.
+RC=0
+"$CLYDE" -d "$d" -s 16m -n 0 -f -r 0 -m full --json "$T/full.json" \
+	--db "$T/piped.db" >/dev/full 2>"$T/err" || RC=$?
+expect_rc 3 "run >/dev/full: exit 3"
+assert_file_match "$T/err" '^clyde: standard output: write error: No space left on device$' \
+	"run >/dev/full: names standard output and ENOSPC"
+assert_file_match "$T/err" "^clyde: the results are kept in $T/full.json and in the history as run 2 " \
+	"run >/dev/full: the results are kept"
+assert_empty_dir "$d" "nothing left behind by the closed outputs"
 done_testing
