@@ -290,6 +290,16 @@ struct parse_state {
 	char *num_text[4]; /* repeat, max-runs, until-stable, until-decided,
 			    * as written */
 	unsigned num_line[4];
+	/* The line inih has: indented (so a continuation of the key
+	 * before, with INI_ALLOW_MULTILINE), and the section headers and
+	 * keys met so far ("SECTION\nKEY"), each with its line, so that a
+	 * repeated one is refused rather than joined. */
+	bool indented;
+	struct seen {
+		char *name;
+		unsigned line;
+	} * seen;
+	size_t nseen;
 };
 
 enum {
@@ -705,6 +715,63 @@ static int enter_section(struct parse_state *ps, const char *section)
 		    section);
 }
 
+/*
+ * Whether `name` (a section "[NAME" or a key "SECTION\nKEY") was met
+ * before: then it is refused, naming both lines (inih would hand a
+ * repeated key on as if it were a continuation, and clyde would join
+ * `time = rm -rf X` and `time = echo` into one command).  Records it
+ * otherwise.  Returns true after an error.
+ */
+static bool seen_before(struct parse_state *ps, const char *name,
+			const char *what)
+{
+	struct seen *n;
+
+	for (size_t i = 0; i < ps->nseen; i++) {
+		const char *k = strchr(name, '\n');
+
+		if (strcmp(ps->seen[i].name, name))
+			continue;
+		if (name[0] == '[')
+			perr(ps,
+			     "%s [%s] repeated (first at line %u): one "
+			     "section of a name",
+			     what, name + 1, ps->seen[i].line);
+		else
+			perr(ps,
+			     "%s \"%s\" repeated (first at line %u): one "
+			     "value per key; continue a run, tree, time or "
+			     "fio command on an indented line",
+			     what, k ? k + 1 : name, ps->seen[i].line);
+		return true;
+	}
+	n = push(&ps->seen, &ps->nseen, sizeof(*n));
+	if (!n || !(n->name = strdup(name))) {
+		pnomem(ps);
+		return true;
+	}
+	n->line = ps->line;
+	return false;
+}
+
+/* An indented line continues the key before it: the options of run,
+ * tree, time and fio are joined; a setup or teardown is another command;
+ * any other value would be replaced, so that is refused. */
+static bool continues(struct parse_state *ps, const char *key)
+{
+	static const char *const ok[] = { "run", "tree",  "time",
+					  "fio", "setup", "teardown" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(key, ok[i]))
+			return true;
+	perr(ps,
+	     "an indented line continues \"%s\", which takes one line "
+	     "(only run, tree, time and fio continue)",
+	     key);
+	return false;
+}
+
 static int on_key(void *user, const char *section, const char *key,
 		  const char *value)
 {
@@ -713,6 +780,21 @@ static int on_key(void *user, const char *section, const char *key,
 	if (ps->rc)
 		return 0;
 	if (strcmp(section, ps->cur_section) && enter_section(ps, section))
+		return 0;
+	if (!ps->indented && strcmp(key, "setup") && strcmp(key, "teardown")) {
+		/* A second setup or teardown is a second command; any other
+		 * key is said once. */
+		char *k;
+
+		if (asprintf(&k, "%s\n%s", section, key) < 0)
+			return pnomem(ps), 0;
+		if (seen_before(ps, k, "key")) {
+			free(k);
+			return 0;
+		}
+		free(k);
+	}
+	if (ps->indented && !continues(ps, key))
 		return 0;
 	if (ps->cur_axis)
 		section_axis(ps, key, value);
@@ -746,6 +828,12 @@ static char *read_line(char *str, int num, void *stream)
 			ps->too_long = true;
 			return NULL;
 		}
+		if (ps->text[ps->pos] == '\0') {
+			/* inih would read the line up to it, silently. */
+			ps->line++;
+			perr(ps, "a NUL byte in the line");
+			return NULL;
+		}
 		str[i++] = ps->text[ps->pos++];
 	}
 	if (ps->pos < ps->len)
@@ -754,9 +842,18 @@ static char *read_line(char *str, int num, void *stream)
 	ps->line++;
 	for (t = str; *t == ' ' || *t == '\t'; t++)
 		;
+	ps->indented = t > str;
 	if (*t == '[' && !strchr(t, ']')) {
 		perr(ps, "%s: a section header needs its \"]\"", t);
 		return NULL;
+	}
+	if (*t == '[' && !ps->indented) {
+		char name[INI_MAX_LINE + 2];
+
+		snprintf(name, sizeof(name), "[%.*s",
+			 (int)(strchr(t, ']') - t - 1), t + 1);
+		if (seen_before(ps, name, "section"))
+			return NULL;
 	}
 	return str;
 }
@@ -1249,6 +1346,9 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 		finish(&ps, defines, ndefines);
 	for (int i = 0; i < NUM_KEYS; i++)
 		free(ps.num_text[i]);
+	for (size_t i = 0; i < ps.nseen; i++)
+		free(ps.seen[i].name);
+	free(ps.seen);
 	if (ps.rc) {
 		clyde_sweep_release(s);
 		return ps.rc;
