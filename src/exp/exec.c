@@ -166,6 +166,20 @@ static char *expand(struct clyde_exp_exec *x, size_t p, unsigned r,
 	return out;
 }
 
+/* The same for a command the shell runs: captured values reach it only
+ * through its environment (exp_run_sh), never as shell text. */
+static char *expand_sh(struct clyde_exp_exec *x, size_t p, unsigned r,
+		       const char *t, unsigned line)
+{
+	char *out = NULL;
+
+	if (!t)
+		return NULL;
+	if (clyde_sweep_expand_sh(x->ctx, x->s, p, r, t, line, &out) < 0)
+		return NULL;
+	return out;
+}
+
 void exp_visit_env_init(struct clyde_exp_exec *x, size_t p, unsigned r,
 			struct visit_env *e)
 {
@@ -193,7 +207,7 @@ int exp_teardown(struct clyde_exp_exec *x, size_t p, unsigned r,
 	snprintf(log, sizeof(log), "%s/teardown.log", x->tmpdir);
 	for (size_t i = 0; i < x->s->nteardown; i++) {
 		const struct clyde_sweep_step *t = &x->s->teardown[i];
-		char *cmd = expand(x, p, r, t->text, t->line);
+		char *cmd = expand_sh(x, p, r, t->text, t->line);
 		struct child_result res;
 
 		if (!cmd) {
@@ -311,7 +325,11 @@ static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 	snprintf(capture, sizeof(capture), "%s/capture.out", x->tmpdir);
 	for (size_t i = 0; i < x->s->nsetup; i++) {
 		const struct clyde_sweep_step *step = &x->s->setup[i];
-		char *text = expand(x, p, r, step->text, step->line);
+		/* A set's path is no shell command: its captured parts are
+		 * checked where they lead (exp_resolve_set_path()). */
+		char *text = step->kind == CLYDE_SWEEP_SET ?
+				     expand(x, p, r, step->text, step->line) :
+				     expand_sh(x, p, r, step->text, step->line);
 		char *value = step->value ?
 				      expand(x, p, r, step->value, step->line) :
 				      NULL;
@@ -389,7 +407,7 @@ static int before(struct clyde_exp_exec *x, size_t p, unsigned r,
 
 	if (!w->before)
 		return 0;
-	cmd = expand(x, p, r, w->before, w->line);
+	cmd = expand_sh(x, p, r, w->before, w->line);
 	if (!cmd)
 		return -EINVAL;
 	snprintf(log, sizeof(log), "%s/output.log", x->tmpdir);
@@ -418,7 +436,7 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 {
 	for (size_t i = 0; i < x->s->nworkloads; i++) {
 		const struct clyde_sweep_workload *w = &x->s->workloads[i];
-		char *args, *dev = NULL;
+		char *args, *raw, *dev = NULL;
 		struct clyde_exp_wl_result o;
 		struct clyde_exp_run_rec rec;
 		int rc;
@@ -427,14 +445,18 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 			continue;
 		if (exp_interrupted(x))
 			return -EINTR;
-		args = expand(x, p, r, w->args, w->line);
+		/* The options as the shell gets them, and with the captured
+		 * values in them for the check, which only parses them. */
+		args = expand_sh(x, p, r, w->args, w->line);
+		raw = expand(x, p, r, w->args, w->line);
 		if (w->device || w->path)
 			dev = expand(x, p, r, w->device ? w->device : w->path,
 				     w->line);
-		if (!args || ((w->device || w->path) && !dev)) {
+		if (!args || !raw || ((w->device || w->path) && !dev)) {
 			snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
 			free(args);
+			free(raw);
 			free(dev);
 			return -1;
 		}
@@ -459,13 +481,14 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 			/* Where a clyde run or tree makes its scratch
 			 * directory, for a --resume after a crash. */
 			if (ops->check &&
-			    ops->check(args, &dir, err, sizeof(err)) != 0)
+			    ops->check(raw, &dir, err, sizeof(err)) != 0)
 				dir = NULL;
 			call.scratch_parent = dir;
 			rc = ops->run(&call, &o);
 			free(dir);
 		}
 		free(args);
+		free(raw);
 		free(dev);
 		if (rc == -EINTR) {
 			free(o.doc);
@@ -509,6 +532,7 @@ static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 {
 	char msg[CLYDE_ERR_MAX + 2 * OUTPUT_TAIL + 512], label[512];
 	struct visit_env ve;
+	bool restored;
 	int rc, bad;
 
 	msg[0] = '\0';
@@ -533,11 +557,15 @@ static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 	 * that detaches a loop device would leave its number, and a later
 	 * write to it, to whoever attaches one next). */
 	bad = exp_restore_writes(x);
+	/* Every value back: nothing is left for --resume to undo, even when
+	 * the teardown fails (said below); it would only write the old
+	 * values again over whatever is there by then. */
+	restored = bad == 0;
 	bad += exp_teardown(x, p, r, &ve, false);
 	x->journal_children = false;
-	if (bad == 0)
+	if (restored)
 		exp_journal_done(x);
-	else if (rc == 0) {
+	if (bad > 0 && rc == 0) {
 		rc = -1;
 		snprintf(msg, sizeof(msg), "teardown or restore failed");
 	}
@@ -846,7 +874,8 @@ static void journal_path(struct clyde_exp_exec *x)
  * holds was left by a sweep that was killed (or a machine that went
  * down): clyde_exp_list() shows it as "interrupted".  The descriptor is
  * close-on-exec: a child (a clyde run the killed sweep left behind) does
- * not keep it.
+ * not keep it.  The file is one of clyde's own (exp/journal.h): a link, a
+ * FIFO or another user's file there is refused, never written.
  */
 static void exp_lock_path(const struct clyde_history *h, const char *id,
 			  char *buf, size_t len)
@@ -865,29 +894,19 @@ static void exp_lock_path(const struct clyde_history *h, const char *id,
  * holds it (a second --resume of one experiment). */
 static int exp_lock_experiment(struct clyde_exp_exec *x)
 {
-	char pid[32];
+	char pid[32], who[32] = "";
 	int fd, n;
 
 	exp_lock_path(x->h, x->id, x->exp_lock, sizeof(x->exp_lock));
-	fd = open(x->exp_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return clyde_err(x->ctx, errno, "%s: open", x->exp_lock);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-		char who[32] = "";
-		ssize_t got = read(fd, who, sizeof(who) - 1);
-
-		close(fd);
-		if (e != EWOULDBLOCK)
-			return clyde_err(x->ctx, e, "%s: lock", x->exp_lock);
-		who[got > 0 ? got : 0] = '\0';
-		who[strcspn(who, "\n")] = '\0';
+	fd = exp_flock_own(x->ctx, x->exp_lock, who, sizeof(who));
+	if (fd == -EBUSY)
 		return clyde_err(x->ctx, 0,
 				 "experiment %s is being run by another clyde "
 				 "sweep%s%s (lock %s held)",
 				 x->id, who[0] ? ", pid " : "", who,
 				 x->exp_lock);
-	}
+	if (fd < 0)
+		return fd;
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) < 0 || write(fd, pid, (size_t)n) != n) {
 		/* The pid is for the message above only; the lock holds. */
@@ -898,11 +917,7 @@ static int exp_lock_experiment(struct clyde_exp_exec *x)
 
 static void exp_unlock_experiment(struct clyde_exp_exec *x)
 {
-	if (x->exp_lock_fd < 0)
-		return;
-	/* Removed while held: a sweep that takes it next opens a new file. */
-	unlink(x->exp_lock);
-	close(x->exp_lock_fd);
+	exp_flock_release(x->exp_lock, x->exp_lock_fd);
 	x->exp_lock_fd = -1;
 }
 
@@ -1111,7 +1126,14 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	}
 	journal_path(&x);
 	if (cfg->resume_id) {
-		if (exp_undo_journal(&x) < 0) {
+		rc = exp_undo_journal(&x);
+		if (rc == -EPERM || rc == -EINVAL) {
+			/* Not clyde's own, or not what clyde writes: nothing
+			 * in it was done; the message names it. */
+			rc = refuse(&x, out, true);
+			goto out;
+		}
+		if (rc < 0) {
 			clyde_err_clear(ctx);
 			clyde_err(ctx, 0,
 				  "%s: could not undo everything; fix it by "

@@ -590,6 +590,22 @@ static int section_point(struct parse_state *ps, const char *key,
 		if (find_var(s, name) || find_axis(s, name) ||
 		    !strcmp(name, "point") || !strcmp(name, "repeat"))
 			return perr(ps, "capture %s: the name is taken", name);
+		/* Commands see it as CLYDE_CAPTURE_NAME, - as _: a-b and a_b
+		 * would be one variable. */
+		for (size_t i = 0; i < s->nvars; i++) {
+			char e1[160], e2[160];
+
+			if (!s->vars[i].captured)
+				continue;
+			clyde_sweep_capture_env(name, e1, sizeof(e1));
+			clyde_sweep_capture_env(s->vars[i].name, e2,
+						sizeof(e2));
+			if (!strcmp(e1, e2))
+				return perr(ps,
+					    "capture %s: commands would see it "
+					    "as %s, as capture %s",
+					    name, e1, s->vars[i].name);
+		}
 		v = push(&s->vars, &s->nvars, sizeof(*v));
 		if (!v || !(v->name = strdup(name)) || !(v->value = strdup("")))
 			return pnomem(ps);
@@ -885,9 +901,31 @@ static int sb_add(struct sbuf *b, const char *s, size_t n)
 	return 0;
 }
 
+void clyde_sweep_capture_env(const char *name, char *buf, size_t cap)
+{
+	size_t n = (size_t)snprintf(buf, cap, "CLYDE_CAPTURE_%s", name);
+
+	for (size_t i = 14; i < n && i < cap; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+/* A captured variable in a shell command: a reference to the environment
+ * variable that holds its value, never the value itself. */
+static int add_capture_ref(struct sbuf *b, const char *name)
+{
+	char env[160];
+
+	clyde_sweep_capture_env(name, env, sizeof(env));
+	if (sb_add(b, "${", 2) < 0 || sb_add(b, env, strlen(env)) < 0 ||
+	    sb_add(b, "}", 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 		       size_t point, unsigned repeat, const char *t,
-		       unsigned line, int depth, struct sbuf *b)
+		       unsigned line, int depth, bool sh, struct sbuf *b)
 {
 	if (depth > EXPAND_DEPTH)
 		return clyde_err(ctx, 0,
@@ -942,9 +980,12 @@ static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 					s, point, (size_t)(a - s->axes));
 
 				rc = sb_add(b, val, strlen(val));
+			} else if (v && v->captured && sh) {
+				rc = add_capture_ref(b, v->name);
 			} else if (v) {
 				rc = expand_into(ctx, s, point, repeat,
-						 v->value, line, depth + 1, b);
+						 v->value, line, depth + 1, sh,
+						 b);
 			} else if (!strcmp(name, "point")) {
 				snprintf(num, sizeof(num), "%zu", point + 1);
 				rc = sb_add(b, num, strlen(num));
@@ -970,16 +1011,16 @@ static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 	return 0;
 }
 
-int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
-		       size_t point, unsigned repeat, const char *tmpl,
-		       unsigned line, char **out)
+static int expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+		  size_t point, unsigned repeat, const char *tmpl,
+		  unsigned line, bool sh, char **out)
 {
 	struct sbuf b = { 0 };
 	int rc;
 
 	if (sb_add(&b, "", 0) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", s->file);
-	rc = expand_into(ctx, s, point, repeat, tmpl, line, 0, &b);
+	rc = expand_into(ctx, s, point, repeat, tmpl, line, 0, sh, &b);
 	if (rc == -ENOMEM)
 		clyde_err(ctx, ENOMEM, "%s", s->file);
 	if (rc < 0) {
@@ -988,6 +1029,20 @@ int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 	}
 	*out = b.p;
 	return 0;
+}
+
+int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+		       size_t point, unsigned repeat, const char *tmpl,
+		       unsigned line, char **out)
+{
+	return expand(ctx, s, point, repeat, tmpl, line, false, out);
+}
+
+int clyde_sweep_expand_sh(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+			  size_t point, unsigned repeat, const char *tmpl,
+			  unsigned line, char **out)
+{
+	return expand(ctx, s, point, repeat, tmpl, line, true, out);
 }
 
 const char *clyde_sweep_value(const struct clyde_sweep *s, size_t point,
