@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/stats.h"
@@ -852,23 +853,26 @@ static int create_record(struct clyde_exp_exec *x)
 	return rc;
 }
 
-/* The journal's path: beside the history database. */
+/*
+ * The sweep's files beside the history database: DB.sweep-ID.SUFFIX,
+ * named after the database too, so that two databases in one directory
+ * (whose experiments may have one id: the same file started in the same
+ * second) never share a lock or a journal.
+ */
+static void beside_history(const struct clyde_history *h, const char *id,
+			   const char *suffix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.sweep-%s.%s", clyde_history_path(h), id, suffix);
+}
+
 static void journal_path(struct clyde_exp_exec *x)
 {
-	const char *db = clyde_history_path(x->h);
-	const char *slash = strrchr(db, '/');
-
-	if (slash)
-		snprintf(x->journal, sizeof(x->journal),
-			 "%.*s/sweep-%s.journal", (int)(slash - db), db, x->id);
-	else
-		snprintf(x->journal, sizeof(x->journal), "sweep-%s.journal",
-			 x->id);
+	beside_history(x->h, x->id, "journal", x->journal, sizeof(x->journal));
 }
 
 /* ---- the experiment's own lock ----------------------------------------------- */
 /*
- * A sweep holds an flock on sweep-ID.lock beside the history (as its
+ * A sweep holds an flock on DB.sweep-ID.lock beside the history (as its
  * journal) for as long as it runs the experiment, and removes the file
  * when it ends.  So an experiment stored as "running" whose lock nobody
  * holds was left by a sweep that was killed (or a machine that went
@@ -880,14 +884,7 @@ static void journal_path(struct clyde_exp_exec *x)
 static void exp_lock_path(const struct clyde_history *h, const char *id,
 			  char *buf, size_t len)
 {
-	const char *db = clyde_history_path(h);
-	const char *slash = strrchr(db, '/');
-
-	if (slash)
-		snprintf(buf, len, "%.*s/sweep-%s.lock", (int)(slash - db), db,
-			 id);
-	else
-		snprintf(buf, len, "sweep-%s.lock", id);
+	beside_history(h, id, "lock", buf, len);
 }
 
 /* Take the experiment's lock (x->exp_lock); refused when another sweep
@@ -924,12 +921,20 @@ static void exp_unlock_experiment(struct clyde_exp_exec *x)
 int clyde_exp_running(const struct clyde_history *h, const char *id)
 {
 	char path[PATH_MAX];
+	struct stat st;
 	int fd, held;
 
 	exp_lock_path(h, id, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not through a link; a FIFO does not hang the open (nor is it a
+	 * lock: nobody runs the experiment). */
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT || errno == ELOOP ? 0 : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
 		held = 0;
 	else
@@ -1058,6 +1063,33 @@ int clyde_exp_check(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	return 0;
 }
 
+static void tmp_template(const struct clyde_exp_config *cfg, char *buf,
+			 size_t cap)
+{
+	const char *tmp = cfg->tmp_parent;
+
+	snprintf(buf, cap, "%s/clyde-sweep.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+}
+
+int clyde_exp_check_tmp(struct clyde_ctx *ctx,
+			const struct clyde_exp_config *cfg)
+{
+	char dir[PATH_MAX];
+
+	tmp_template(cfg, dir, sizeof(dir));
+	if (!mkdtemp(dir)) {
+		int e = errno;
+
+		*strrchr(dir, '/') = '\0';
+		return clyde_err(ctx, e,
+				 "%s: cannot make the sweep's work directory "
+				 "there (TMPDIR)",
+				 dir);
+	}
+	rmdir(dir);
+	return 0;
+}
+
 /* ---- the entry point ---------------------------------------------------------- */
 
 static void on_alarm(int sig)
@@ -1081,7 +1113,6 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		      struct clyde_exp_outcome *out)
 {
 	struct clyde_exp_exec x;
-	const char *tmp = cfg->tmp_parent;
 	bool was_interrupted = false, fatal = false;
 	struct sigaction sa;
 	int rc;
@@ -1098,8 +1129,7 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	sigaction(SIGALRM, &sa, NULL);
 
 	x.done = calloc(s->npoints * x.rounds * s->nworkloads + 1, 1);
-	snprintf(x.tmpdir, sizeof(x.tmpdir), "%s/clyde-sweep.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	tmp_template(cfg, x.tmpdir, sizeof(x.tmpdir));
 	if (!x.done || !mkdtemp(x.tmpdir)) {
 		clyde_err(ctx, errno, "%s", x.tmpdir);
 		free(x.done);

@@ -93,4 +93,10 @@ expect_rc 0 "after a SIGKILL, --resume takes the lock and finishes"
 assert_file_match "$T/err" "restored $KA = $A0" "  restoring $KA from the journal"
 assert_eq "$(cat "$KA")" "$A0" "  $KA as it was"
 
+# No lock file outlives its sweep (issue 30, 3.4): the ones in /run/clyde
+# named this test's sweeps, with pids long dead.
+left=$(grep -l "($T/" /run/clyde/*.lock 2>/dev/null || true)
+[[ -z $left ]] || fail "lock files of ended sweeps are left: $left"
+ok "no lock file of an ended sweep is left in /run/clyde"
+
 done_testing

@@ -379,7 +379,7 @@ int main(void)
 		char *id = out.id;
 
 		write_file(knob, "999\n");
-		snprintf(jpath, sizeof(jpath), "%s/sweep-%s.journal", dir, id);
+		snprintf(jpath, sizeof(jpath), "%s.sweep-%s.journal", db, id);
 		snprintf(line, sizeof(line),
 			 "visit\t0\t1\nset\t%s\t128\nwant\t%s\t999\n", knob,
 			 knob);
@@ -406,7 +406,7 @@ int main(void)
 		char *id = out.id;
 
 		write_file(knob, "777\n");
-		snprintf(jpath, sizeof(jpath), "%s/sweep-%s.journal", dir, id);
+		snprintf(jpath, sizeof(jpath), "%s.sweep-%s.journal", db, id);
 		snprintf(line, sizeof(line),
 			 "visit\t0\t1\nset\t%s\t128\nwant\t%s\t999\n"
 			 "now\t%s\t999\n",
