@@ -269,40 +269,87 @@ void exp_unlock_all(struct clyde_exp_exec *x, bool visit_only)
 	}
 }
 
+/* The major:minor in file `path` ("8:0\n"), or "" when unreadable. */
+static void read_devnum(const char *path, char *num, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n = fd >= 0 ? read(fd, num, cap - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	num[n > 0 ? n : 0] = '\0';
+	num[strcspn(num, "\n")] = '\0';
+	if (strspn(num, "0123456789:") != strlen(num) || !strchr(num, ':'))
+		num[0] = '\0';
+}
+
 /*
- * Lock a resolved sysfs or /proc/sys path and, for one below a block
- * device's directory (/sys/devices/.../block/NAME/...), that device
- * (by major:minor, from its dev file), so that two sweeps do not tune
- * one device at once.
+ * The block device (major:minor) a resolved sysfs path tunes, or "":
+ * below a block device's directory (/sys/devices/.../block/NAME/..., its
+ * number from NAME/dev), or a backing device's attribute
+ * (/sys/devices/virtual/bdi/MAJ:MIN/...), which is the same knob as the
+ * device's queue/ one (bdi/read_ahead_kb is queue/read_ahead_kb).  *dir
+ * gets the device's directory for messages.
+ */
+static void path_device(const char *resolved, char *num, size_t cap, char *dir,
+			size_t dcap)
+{
+	const char *b = strstr(resolved, "/block/");
+	const char *bdi = strstr(resolved, "/bdi/");
+
+	num[0] = '\0';
+	dir[0] = '\0';
+	if (strncmp(resolved, "/sys/", 5))
+		return;
+	if (b) {
+		char devfile[PATH_MAX + 8];
+
+		b += 7;
+		snprintf(dir, dcap, "%.*s",
+			 (int)(b - resolved + strcspn(b, "/")), resolved);
+		snprintf(devfile, sizeof(devfile), "%s/dev", dir);
+		read_devnum(devfile, num, cap);
+	} else if (bdi) {
+		size_t n = strcspn(bdi + 5, "/");
+
+		snprintf(num, cap, "%.*s", (int)n, bdi + 5);
+		snprintf(dir, dcap, "%.*s", (int)(bdi + 5 + n - resolved),
+			 resolved);
+		if (strspn(num, "0123456789:") != n || !strchr(num, ':'))
+			num[0] = '\0';
+	}
+}
+
+/*
+ * Lock a resolved sysfs or /proc/sys path: the knob, and, for one that
+ * belongs to a block device, that device, so that two sweeps do not tune
+ * one device at once.  The knob's lock is keyed on what it is, not on its
+ * name: a device's attribute on the device's number and the attribute's
+ * name (queue/read_ahead_kb and bdi/read_ahead_kb of one device are one
+ * knob), another file on its resolved path.
  */
 static int lock_path(struct clyde_exp_exec *x, const char *resolved, bool visit)
 {
-	char key[64], dev[PATH_MAX + 8], num[32] = "";
-	const char *b = strstr(resolved, "/block/");
+	char key[64], num[32], dir[PATH_MAX], what[PATH_MAX + 64];
+	const char *attr = strrchr(resolved, '/');
 	int rc;
 
-	snprintf(key, sizeof(key), "set-%016llx",
-		 (unsigned long long)fnv1a(resolved));
-	rc = exp_lock_key(x, key, resolved, visit);
-	if (rc < 0 || !b || strncmp(resolved, "/sys/", 5))
-		return rc;
-	b += 7;
-	snprintf(dev, sizeof(dev), "%.*s/dev",
-		 (int)(b - resolved + strcspn(b, "/")), resolved);
-	{
-		int fd = open(dev, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, num, sizeof(num) - 1) : -1;
-
-		if (fd >= 0)
-			close(fd);
-		num[n > 0 ? n : 0] = '\0';
-		num[strcspn(num, "\n")] = '\0';
+	path_device(resolved, num, sizeof(num), dir, sizeof(dir));
+	if (num[0]) {
+		snprintf(what, sizeof(what), "%s %s", num, attr + 1);
+		snprintf(key, sizeof(key), "set-%016llx",
+			 (unsigned long long)fnv1a(what));
+	} else {
+		/* Resolved: its symbolic links lead here.  (Not the inode:
+		 * /proc/sys gives a file a new one when it comes back.) */
+		snprintf(key, sizeof(key), "set-%016llx",
+			 (unsigned long long)fnv1a(resolved));
 	}
-	if (!num[0] || strchr(num, '/'))
-		return 0; /* cannot tell */
+	rc = exp_lock_key(x, key, resolved, visit);
+	if (rc < 0 || !num[0])
+		return rc;
 	snprintf(key, sizeof(key), "dev-%s", num);
-	dev[strlen(dev) - 4] = '\0';
-	return exp_lock_key(x, key, dev, visit);
+	return exp_lock_key(x, key, dir, visit);
 }
 
 static int write_value(struct clyde_ctx *ctx, const char *path,
