@@ -640,6 +640,21 @@ static int check_plan(struct clyde_ctx *ctx, const struct sweep_cli *cli,
 	return 0;
 }
 
+/* The work directory can be made ($TMPDIR): before the history is
+ * opened or made.  0, or -1 after one line. */
+static int check_tmp(struct clyde_ctx *ctx, const struct sweep_cli *cli)
+{
+	struct clyde_exp_config cfg;
+	struct sweep_ops ops;
+
+	sweep_config(cli, &ops, &cfg);
+	if (clyde_exp_check_tmp(ctx, &cfg) < 0) {
+		fprintf(stderr, "clyde sweep: %s\n", clyde_errmsg(ctx));
+		return -1;
+	}
+	return 0;
+}
+
 /* Run (or resume) the experiment, say how it ended, print its table. */
 static int execute(struct clyde_ctx *ctx, struct sweep_cli *cli,
 		   struct clyde_sweep *s, struct clyde_history *h,
@@ -777,6 +792,10 @@ int clyde_cmd_sweep(int argc, char **argv)
 			}
 			free(fm);
 		}
+		goto out;
+	}
+	if (!cli.dry_run && check_tmp(&ctx, &cli) < 0) {
+		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
 	if (cli.resume) {

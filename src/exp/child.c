@@ -163,6 +163,37 @@ static void wait_group_gone(struct clyde_exp_exec *x, pid_t pgid,
 	}
 }
 
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* "CLYDE_CAPTURE_NAME=VALUE" for every captured variable (its value so
+ * far, "" before its command ran), NULL-terminated; NULL without memory.
+ * clyde_sweep_expand_sh() puts ${CLYDE_CAPTURE_NAME} in the commands. */
+static char **capture_env(const struct clyde_sweep *s)
+{
+	char **v = calloc(s->nvars + 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; v && i < s->nvars; i++) {
+		char name[160];
+
+		if (!s->vars[i].captured)
+			continue;
+		clyde_sweep_capture_env(s->vars[i].name, name, sizeof(name));
+		if (asprintf(&v[n], "%s=%s", name, s->vars[i].value) < 0) {
+			v[n] = NULL;
+			free_strv(v);
+			return NULL;
+		}
+		n++;
+	}
+	return v;
+}
+
 /*
  * Run /bin/sh -c cmd in a process group of its own, stdin from /dev/null,
  * stdout and stderr into `log` (truncated first; stdout into `out`
@@ -177,18 +208,26 @@ int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 	       const char *out, char *const *env, bool stoppable,
 	       const char *child_dir, struct child_result *r)
 {
+	char **cap;
 	uint64_t t0, kill_at = 0;
 	int fd, ofd = -1, term_sent = 0;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
+	/* Made before the fork: the child of a threaded clyde only execs. */
+	cap = capture_env(x->s);
+	if (!cap)
+		return clyde_err(x->ctx, ENOMEM, "%s", cmd);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
+	if (fd < 0) {
+		free_strv(cap);
 		return clyde_err(x->ctx, errno, "%s: open", log);
+	}
 	if (out) {
 		ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (ofd < 0) {
 			close(fd);
+			free_strv(cap);
 			return clyde_err(x->ctx, errno, "%s: open", out);
 		}
 	}
@@ -198,6 +237,7 @@ int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 		close(fd);
 		if (ofd >= 0)
 			close(ofd);
+		free_strv(cap);
 		return clyde_err(x->ctx, errno, "fork");
 	}
 	if (pid == 0) {
@@ -210,6 +250,8 @@ int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 		dup2(fd, 2);
 		for (size_t i = 0; env && env[i]; i++)
 			putenv(env[i]);
+		for (size_t i = 0; cap[i]; i++)
+			putenv(cap[i]);
 		signal(SIGPIPE, SIG_DFL);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -218,6 +260,7 @@ int exp_run_sh(struct clyde_exp_exec *x, const char *cmd, const char *log,
 	close(fd);
 	if (ofd >= 0)
 		close(ofd);
+	free_strv(cap);
 	if (x->journal_children) {
 		/* If clyde dies now, --resume ends this group first (the pid
 		 * and start time tell it from a later process of that pid),

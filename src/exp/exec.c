@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/stats.h"
@@ -166,6 +167,20 @@ static char *expand(struct clyde_exp_exec *x, size_t p, unsigned r,
 	return out;
 }
 
+/* The same for a command the shell runs: captured values reach it only
+ * through its environment (exp_run_sh), never as shell text. */
+static char *expand_sh(struct clyde_exp_exec *x, size_t p, unsigned r,
+		       const char *t, unsigned line)
+{
+	char *out = NULL;
+
+	if (!t)
+		return NULL;
+	if (clyde_sweep_expand_sh(x->ctx, x->s, p, r, t, line, &out) < 0)
+		return NULL;
+	return out;
+}
+
 void exp_visit_env_init(struct clyde_exp_exec *x, size_t p, unsigned r,
 			struct visit_env *e)
 {
@@ -193,7 +208,7 @@ int exp_teardown(struct clyde_exp_exec *x, size_t p, unsigned r,
 	snprintf(log, sizeof(log), "%s/teardown.log", x->tmpdir);
 	for (size_t i = 0; i < x->s->nteardown; i++) {
 		const struct clyde_sweep_step *t = &x->s->teardown[i];
-		char *cmd = expand(x, p, r, t->text, t->line);
+		char *cmd = expand_sh(x, p, r, t->text, t->line);
 		struct child_result res;
 
 		if (!cmd) {
@@ -311,7 +326,11 @@ static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 	snprintf(capture, sizeof(capture), "%s/capture.out", x->tmpdir);
 	for (size_t i = 0; i < x->s->nsetup; i++) {
 		const struct clyde_sweep_step *step = &x->s->setup[i];
-		char *text = expand(x, p, r, step->text, step->line);
+		/* A set's path is no shell command: its captured parts are
+		 * checked where they lead (exp_resolve_set_path()). */
+		char *text = step->kind == CLYDE_SWEEP_SET ?
+				     expand(x, p, r, step->text, step->line) :
+				     expand_sh(x, p, r, step->text, step->line);
 		char *value = step->value ?
 				      expand(x, p, r, step->value, step->line) :
 				      NULL;
@@ -389,7 +408,7 @@ static int before(struct clyde_exp_exec *x, size_t p, unsigned r,
 
 	if (!w->before)
 		return 0;
-	cmd = expand(x, p, r, w->before, w->line);
+	cmd = expand_sh(x, p, r, w->before, w->line);
 	if (!cmd)
 		return -EINVAL;
 	snprintf(log, sizeof(log), "%s/output.log", x->tmpdir);
@@ -418,7 +437,7 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 {
 	for (size_t i = 0; i < x->s->nworkloads; i++) {
 		const struct clyde_sweep_workload *w = &x->s->workloads[i];
-		char *args, *dev = NULL;
+		char *args, *raw, *dev = NULL;
 		struct clyde_exp_wl_result o;
 		struct clyde_exp_run_rec rec;
 		int rc;
@@ -427,14 +446,18 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 			continue;
 		if (exp_interrupted(x))
 			return -EINTR;
-		args = expand(x, p, r, w->args, w->line);
+		/* The options as the shell gets them, and with the captured
+		 * values in them for the check, which only parses them. */
+		args = expand_sh(x, p, r, w->args, w->line);
+		raw = expand(x, p, r, w->args, w->line);
 		if (w->device || w->path)
 			dev = expand(x, p, r, w->device ? w->device : w->path,
 				     w->line);
-		if (!args || ((w->device || w->path) && !dev)) {
+		if (!args || !raw || ((w->device || w->path) && !dev)) {
 			snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
 			free(args);
+			free(raw);
 			free(dev);
 			return -1;
 		}
@@ -459,13 +482,14 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 			/* Where a clyde run or tree makes its scratch
 			 * directory, for a --resume after a crash. */
 			if (ops->check &&
-			    ops->check(args, &dir, err, sizeof(err)) != 0)
+			    ops->check(raw, &dir, err, sizeof(err)) != 0)
 				dir = NULL;
 			call.scratch_parent = dir;
 			rc = ops->run(&call, &o);
 			free(dir);
 		}
 		free(args);
+		free(raw);
 		free(dev);
 		if (rc == -EINTR) {
 			free(o.doc);
@@ -509,6 +533,7 @@ static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 {
 	char msg[CLYDE_ERR_MAX + 2 * OUTPUT_TAIL + 512], label[512];
 	struct visit_env ve;
+	bool restored;
 	int rc, bad;
 
 	msg[0] = '\0';
@@ -533,11 +558,15 @@ static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 	 * that detaches a loop device would leave its number, and a later
 	 * write to it, to whoever attaches one next). */
 	bad = exp_restore_writes(x);
+	/* Every value back: nothing is left for --resume to undo, even when
+	 * the teardown fails (said below); it would only write the old
+	 * values again over whatever is there by then. */
+	restored = bad == 0;
 	bad += exp_teardown(x, p, r, &ve, false);
 	x->journal_children = false;
-	if (bad == 0)
+	if (restored)
 		exp_journal_done(x);
-	else if (rc == 0) {
+	if (bad > 0 && rc == 0) {
 		rc = -1;
 		snprintf(msg, sizeof(msg), "teardown or restore failed");
 	}
@@ -824,70 +853,57 @@ static int create_record(struct clyde_exp_exec *x)
 	return rc;
 }
 
-/* The journal's path: beside the history database. */
+/*
+ * The sweep's files beside the history database: DB.sweep-ID.SUFFIX,
+ * named after the database too, so that two databases in one directory
+ * (whose experiments may have one id: the same file started in the same
+ * second) never share a lock or a journal.
+ */
+static void beside_history(const struct clyde_history *h, const char *id,
+			   const char *suffix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.sweep-%s.%s", clyde_history_path(h), id, suffix);
+}
+
 static void journal_path(struct clyde_exp_exec *x)
 {
-	const char *db = clyde_history_path(x->h);
-	const char *slash = strrchr(db, '/');
-
-	if (slash)
-		snprintf(x->journal, sizeof(x->journal),
-			 "%.*s/sweep-%s.journal", (int)(slash - db), db, x->id);
-	else
-		snprintf(x->journal, sizeof(x->journal), "sweep-%s.journal",
-			 x->id);
+	beside_history(x->h, x->id, "journal", x->journal, sizeof(x->journal));
 }
 
 /* ---- the experiment's own lock ----------------------------------------------- */
 /*
- * A sweep holds an flock on sweep-ID.lock beside the history (as its
+ * A sweep holds an flock on DB.sweep-ID.lock beside the history (as its
  * journal) for as long as it runs the experiment, and removes the file
  * when it ends.  So an experiment stored as "running" whose lock nobody
  * holds was left by a sweep that was killed (or a machine that went
  * down): clyde_exp_list() shows it as "interrupted".  The descriptor is
  * close-on-exec: a child (a clyde run the killed sweep left behind) does
- * not keep it.
+ * not keep it.  The file is one of clyde's own (exp/journal.h): a link, a
+ * FIFO or another user's file there is refused, never written.
  */
 static void exp_lock_path(const struct clyde_history *h, const char *id,
 			  char *buf, size_t len)
 {
-	const char *db = clyde_history_path(h);
-	const char *slash = strrchr(db, '/');
-
-	if (slash)
-		snprintf(buf, len, "%.*s/sweep-%s.lock", (int)(slash - db), db,
-			 id);
-	else
-		snprintf(buf, len, "sweep-%s.lock", id);
+	beside_history(h, id, "lock", buf, len);
 }
 
 /* Take the experiment's lock (x->exp_lock); refused when another sweep
  * holds it (a second --resume of one experiment). */
 static int exp_lock_experiment(struct clyde_exp_exec *x)
 {
-	char pid[32];
+	char pid[32], who[32] = "";
 	int fd, n;
 
 	exp_lock_path(x->h, x->id, x->exp_lock, sizeof(x->exp_lock));
-	fd = open(x->exp_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return clyde_err(x->ctx, errno, "%s: open", x->exp_lock);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-		char who[32] = "";
-		ssize_t got = read(fd, who, sizeof(who) - 1);
-
-		close(fd);
-		if (e != EWOULDBLOCK)
-			return clyde_err(x->ctx, e, "%s: lock", x->exp_lock);
-		who[got > 0 ? got : 0] = '\0';
-		who[strcspn(who, "\n")] = '\0';
+	fd = exp_flock_own(x->ctx, x->exp_lock, who, sizeof(who));
+	if (fd == -EBUSY)
 		return clyde_err(x->ctx, 0,
 				 "experiment %s is being run by another clyde "
 				 "sweep%s%s (lock %s held)",
 				 x->id, who[0] ? ", pid " : "", who,
 				 x->exp_lock);
-	}
+	if (fd < 0)
+		return fd;
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) < 0 || write(fd, pid, (size_t)n) != n) {
 		/* The pid is for the message above only; the lock holds. */
@@ -898,23 +914,27 @@ static int exp_lock_experiment(struct clyde_exp_exec *x)
 
 static void exp_unlock_experiment(struct clyde_exp_exec *x)
 {
-	if (x->exp_lock_fd < 0)
-		return;
-	/* Removed while held: a sweep that takes it next opens a new file. */
-	unlink(x->exp_lock);
-	close(x->exp_lock_fd);
+	exp_flock_release(x->exp_lock, x->exp_lock_fd);
 	x->exp_lock_fd = -1;
 }
 
 int clyde_exp_running(const struct clyde_history *h, const char *id)
 {
 	char path[PATH_MAX];
+	struct stat st;
 	int fd, held;
 
 	exp_lock_path(h, id, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not through a link; a FIFO does not hang the open (nor is it a
+	 * lock: nobody runs the experiment). */
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT || errno == ELOOP ? 0 : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
 		held = 0;
 	else
@@ -1043,6 +1063,33 @@ int clyde_exp_check(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	return 0;
 }
 
+static void tmp_template(const struct clyde_exp_config *cfg, char *buf,
+			 size_t cap)
+{
+	const char *tmp = cfg->tmp_parent;
+
+	snprintf(buf, cap, "%s/clyde-sweep.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+}
+
+int clyde_exp_check_tmp(struct clyde_ctx *ctx,
+			const struct clyde_exp_config *cfg)
+{
+	char dir[PATH_MAX];
+
+	tmp_template(cfg, dir, sizeof(dir));
+	if (!mkdtemp(dir)) {
+		int e = errno;
+
+		*strrchr(dir, '/') = '\0';
+		return clyde_err(ctx, e,
+				 "%s: cannot make the sweep's work directory "
+				 "there (TMPDIR)",
+				 dir);
+	}
+	rmdir(dir);
+	return 0;
+}
+
 /* ---- the entry point ---------------------------------------------------------- */
 
 static void on_alarm(int sig)
@@ -1066,7 +1113,6 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		      struct clyde_exp_outcome *out)
 {
 	struct clyde_exp_exec x;
-	const char *tmp = cfg->tmp_parent;
 	bool was_interrupted = false, fatal = false;
 	struct sigaction sa;
 	int rc;
@@ -1083,8 +1129,7 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	sigaction(SIGALRM, &sa, NULL);
 
 	x.done = calloc(s->npoints * x.rounds * s->nworkloads + 1, 1);
-	snprintf(x.tmpdir, sizeof(x.tmpdir), "%s/clyde-sweep.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	tmp_template(cfg, x.tmpdir, sizeof(x.tmpdir));
 	if (!x.done || !mkdtemp(x.tmpdir)) {
 		clyde_err(ctx, errno, "%s", x.tmpdir);
 		free(x.done);
@@ -1111,7 +1156,14 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 	}
 	journal_path(&x);
 	if (cfg->resume_id) {
-		if (exp_undo_journal(&x) < 0) {
+		rc = exp_undo_journal(&x);
+		if (rc == -EPERM || rc == -EINVAL) {
+			/* Not clyde's own, or not what clyde writes: nothing
+			 * in it was done; the message names it. */
+			rc = refuse(&x, out, true);
+			goto out;
+		}
+		if (rc < 0) {
 			clyde_err_clear(ctx);
 			clyde_err(ctx, 0,
 				  "%s: could not undo everything; fix it by "

@@ -135,6 +135,16 @@ struct clyde_exp_outcome {
 };
 
 /*
+ * Whether the sweep can make its work directory in cfg->tmp_parent
+ * ($TMPDIR, else /tmp): one is made and removed.  Checked before the
+ * history is opened, so that a sweep that cannot run leaves no history
+ * behind.  0, or a negative errno with the message (naming the
+ * directory) in ctx.
+ */
+int clyde_exp_check_tmp(struct clyde_ctx *ctx,
+			const struct clyde_exp_config *cfg);
+
+/*
  * Everything that can be checked before the first visit, at every point:
  * the options of each workload (its ops' check) and every `set` path that
  * does not depend on a captured value (below /sys or /proc/sys, resolved).
@@ -155,7 +165,7 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 
 /*
  * Whether a clyde sweep is running experiment `id` of history h now: 1
- * when the lock it holds while it runs (sweep-ID.lock beside the
+ * when the lock it holds while it runs (DB.sweep-ID.lock beside the
  * history) is held, 0 when not (no file: it ended, or never ran with
  * this lock), or a negative errno when that cannot be told.
  */

@@ -112,6 +112,11 @@ int exp_resolve_set_path(const struct clyde_exp_exec *x, struct clyde_ctx *ctx,
 			 const char *path, char *out);
 int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 		 bool visit);
+/* An flock on a lock file of clyde's own, removed as it is let go: see
+ * writes.c. */
+int exp_flock_own(struct clyde_ctx *ctx, const char *path, char *holder,
+		  size_t cap);
+void exp_flock_release(const char *path, int fd);
 int exp_lock_static_paths(struct clyde_exp_exec *x);
 void exp_unlock_all(struct clyde_exp_exec *x, bool visit_only);
 int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value);

@@ -290,6 +290,16 @@ struct parse_state {
 	char *num_text[4]; /* repeat, max-runs, until-stable, until-decided,
 			    * as written */
 	unsigned num_line[4];
+	/* The line inih has: indented (so a continuation of the key
+	 * before, with INI_ALLOW_MULTILINE), and the section headers and
+	 * keys met so far ("SECTION\nKEY"), each with its line, so that a
+	 * repeated one is refused rather than joined. */
+	bool indented;
+	struct seen {
+		char *name;
+		unsigned line;
+	} * seen;
+	size_t nseen;
 };
 
 enum {
@@ -580,6 +590,22 @@ static int section_point(struct parse_state *ps, const char *key,
 		if (find_var(s, name) || find_axis(s, name) ||
 		    !strcmp(name, "point") || !strcmp(name, "repeat"))
 			return perr(ps, "capture %s: the name is taken", name);
+		/* Commands see it as CLYDE_CAPTURE_NAME, - as _: a-b and a_b
+		 * would be one variable. */
+		for (size_t i = 0; i < s->nvars; i++) {
+			char e1[160], e2[160];
+
+			if (!s->vars[i].captured)
+				continue;
+			clyde_sweep_capture_env(name, e1, sizeof(e1));
+			clyde_sweep_capture_env(s->vars[i].name, e2,
+						sizeof(e2));
+			if (!strcmp(e1, e2))
+				return perr(ps,
+					    "capture %s: commands would see it "
+					    "as %s, as capture %s",
+					    name, e1, s->vars[i].name);
+		}
 		v = push(&s->vars, &s->nvars, sizeof(*v));
 		if (!v || !(v->name = strdup(name)) || !(v->value = strdup("")))
 			return pnomem(ps);
@@ -705,6 +731,63 @@ static int enter_section(struct parse_state *ps, const char *section)
 		    section);
 }
 
+/*
+ * Whether `name` (a section "[NAME" or a key "SECTION\nKEY") was met
+ * before: then it is refused, naming both lines (inih would hand a
+ * repeated key on as if it were a continuation, and clyde would join
+ * `time = rm -rf X` and `time = echo` into one command).  Records it
+ * otherwise.  Returns true after an error.
+ */
+static bool seen_before(struct parse_state *ps, const char *name,
+			const char *what)
+{
+	struct seen *n;
+
+	for (size_t i = 0; i < ps->nseen; i++) {
+		const char *k = strchr(name, '\n');
+
+		if (strcmp(ps->seen[i].name, name))
+			continue;
+		if (name[0] == '[')
+			perr(ps,
+			     "%s [%s] repeated (first at line %u): one "
+			     "section of a name",
+			     what, name + 1, ps->seen[i].line);
+		else
+			perr(ps,
+			     "%s \"%s\" repeated (first at line %u): one "
+			     "value per key; continue a run, tree, time or "
+			     "fio command on an indented line",
+			     what, k ? k + 1 : name, ps->seen[i].line);
+		return true;
+	}
+	n = push(&ps->seen, &ps->nseen, sizeof(*n));
+	if (!n || !(n->name = strdup(name))) {
+		pnomem(ps);
+		return true;
+	}
+	n->line = ps->line;
+	return false;
+}
+
+/* An indented line continues the key before it: the options of run,
+ * tree, time and fio are joined; a setup or teardown is another command;
+ * any other value would be replaced, so that is refused. */
+static bool continues(struct parse_state *ps, const char *key)
+{
+	static const char *const ok[] = { "run", "tree",  "time",
+					  "fio", "setup", "teardown" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(key, ok[i]))
+			return true;
+	perr(ps,
+	     "an indented line continues \"%s\", which takes one line "
+	     "(only run, tree, time and fio continue)",
+	     key);
+	return false;
+}
+
 static int on_key(void *user, const char *section, const char *key,
 		  const char *value)
 {
@@ -713,6 +796,21 @@ static int on_key(void *user, const char *section, const char *key,
 	if (ps->rc)
 		return 0;
 	if (strcmp(section, ps->cur_section) && enter_section(ps, section))
+		return 0;
+	if (!ps->indented && strcmp(key, "setup") && strcmp(key, "teardown")) {
+		/* A second setup or teardown is a second command; any other
+		 * key is said once. */
+		char *k;
+
+		if (asprintf(&k, "%s\n%s", section, key) < 0)
+			return pnomem(ps), 0;
+		if (seen_before(ps, k, "key")) {
+			free(k);
+			return 0;
+		}
+		free(k);
+	}
+	if (ps->indented && !continues(ps, key))
 		return 0;
 	if (ps->cur_axis)
 		section_axis(ps, key, value);
@@ -746,6 +844,12 @@ static char *read_line(char *str, int num, void *stream)
 			ps->too_long = true;
 			return NULL;
 		}
+		if (ps->text[ps->pos] == '\0') {
+			/* inih would read the line up to it, silently. */
+			ps->line++;
+			perr(ps, "a NUL byte in the line");
+			return NULL;
+		}
 		str[i++] = ps->text[ps->pos++];
 	}
 	if (ps->pos < ps->len)
@@ -754,9 +858,18 @@ static char *read_line(char *str, int num, void *stream)
 	ps->line++;
 	for (t = str; *t == ' ' || *t == '\t'; t++)
 		;
+	ps->indented = t > str;
 	if (*t == '[' && !strchr(t, ']')) {
 		perr(ps, "%s: a section header needs its \"]\"", t);
 		return NULL;
+	}
+	if (*t == '[' && !ps->indented) {
+		char name[INI_MAX_LINE + 2];
+
+		snprintf(name, sizeof(name), "[%.*s",
+			 (int)(strchr(t, ']') - t - 1), t + 1);
+		if (seen_before(ps, name, "section"))
+			return NULL;
 	}
 	return str;
 }
@@ -788,9 +901,31 @@ static int sb_add(struct sbuf *b, const char *s, size_t n)
 	return 0;
 }
 
+void clyde_sweep_capture_env(const char *name, char *buf, size_t cap)
+{
+	size_t n = (size_t)snprintf(buf, cap, "CLYDE_CAPTURE_%s", name);
+
+	for (size_t i = 14; i < n && i < cap; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+/* A captured variable in a shell command: a reference to the environment
+ * variable that holds its value, never the value itself. */
+static int add_capture_ref(struct sbuf *b, const char *name)
+{
+	char env[160];
+
+	clyde_sweep_capture_env(name, env, sizeof(env));
+	if (sb_add(b, "${", 2) < 0 || sb_add(b, env, strlen(env)) < 0 ||
+	    sb_add(b, "}", 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 		       size_t point, unsigned repeat, const char *t,
-		       unsigned line, int depth, struct sbuf *b)
+		       unsigned line, int depth, bool sh, struct sbuf *b)
 {
 	if (depth > EXPAND_DEPTH)
 		return clyde_err(ctx, 0,
@@ -845,9 +980,12 @@ static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 					s, point, (size_t)(a - s->axes));
 
 				rc = sb_add(b, val, strlen(val));
+			} else if (v && v->captured && sh) {
+				rc = add_capture_ref(b, v->name);
 			} else if (v) {
 				rc = expand_into(ctx, s, point, repeat,
-						 v->value, line, depth + 1, b);
+						 v->value, line, depth + 1, sh,
+						 b);
 			} else if (!strcmp(name, "point")) {
 				snprintf(num, sizeof(num), "%zu", point + 1);
 				rc = sb_add(b, num, strlen(num));
@@ -873,16 +1011,16 @@ static int expand_into(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 	return 0;
 }
 
-int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
-		       size_t point, unsigned repeat, const char *tmpl,
-		       unsigned line, char **out)
+static int expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+		  size_t point, unsigned repeat, const char *tmpl,
+		  unsigned line, bool sh, char **out)
 {
 	struct sbuf b = { 0 };
 	int rc;
 
 	if (sb_add(&b, "", 0) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", s->file);
-	rc = expand_into(ctx, s, point, repeat, tmpl, line, 0, &b);
+	rc = expand_into(ctx, s, point, repeat, tmpl, line, 0, sh, &b);
 	if (rc == -ENOMEM)
 		clyde_err(ctx, ENOMEM, "%s", s->file);
 	if (rc < 0) {
@@ -891,6 +1029,20 @@ int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 	}
 	*out = b.p;
 	return 0;
+}
+
+int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+		       size_t point, unsigned repeat, const char *tmpl,
+		       unsigned line, char **out)
+{
+	return expand(ctx, s, point, repeat, tmpl, line, false, out);
+}
+
+int clyde_sweep_expand_sh(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+			  size_t point, unsigned repeat, const char *tmpl,
+			  unsigned line, char **out)
+{
+	return expand(ctx, s, point, repeat, tmpl, line, true, out);
 }
 
 const char *clyde_sweep_value(const struct clyde_sweep *s, size_t point,
@@ -1249,6 +1401,9 @@ int clyde_sweep_parse(struct clyde_ctx *ctx, const char *file, const char *text,
 		finish(&ps, defines, ndefines);
 	for (int i = 0; i < NUM_KEYS; i++)
 		free(ps.num_text[i]);
+	for (size_t i = 0; i < ps.nseen; i++)
+		free(ps.seen[i].name);
+	free(ps.seen);
 	if (ps.rc) {
 		clyde_sweep_release(s);
 		return ps.rc;

@@ -147,6 +147,22 @@ int clyde_sweep_expand(struct clyde_ctx *ctx, const struct clyde_sweep *s,
 		       unsigned line, char **out);
 
 /*
+ * As clyde_sweep_expand(), for a command /bin/sh runs: a captured
+ * variable (whose value is a command's output, or a line of the journal
+ * after a crash) becomes ${CLYDE_CAPTURE_NAME} (clyde_sweep_capture_env()),
+ * and the executor puts its value in the command's environment.  The
+ * shell never parses the value as code, whatever it holds; unquoted it is
+ * still split into words ("{devs}" names every device).
+ */
+int clyde_sweep_expand_sh(struct clyde_ctx *ctx, const struct clyde_sweep *s,
+			  size_t point, unsigned repeat, const char *tmpl,
+			  unsigned line, char **out);
+
+/* The environment variable of captured variable `name`:
+ * CLYDE_CAPTURE_NAME with every - as _. */
+void clyde_sweep_capture_env(const char *name, char *buf, size_t cap);
+
+/*
  * Parse a range: "64k..1m x2" (geometric: A, A*F, ... up to B) or
  * "1..8 +1" (arithmetic).  Values keep the unit style of A: with a k/m/g/t
  * suffix each value is written with the largest suffix that divides it

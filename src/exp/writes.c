@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "exp/exp_internal.h"
+#include "exp/journal.h"
 
 #define show clyde_exp_show
 #define SHOW_MAX CLYDE_EXP_SHOW_MAX
@@ -22,7 +23,7 @@
 /* ---- the restore journal ---------------------------------------------------- */
 
 /*
- * The journal (sweep-ID.journal beside the history) says what to undo if
+ * The journal (DB.sweep-ID.journal beside the history) says what to undo if
  * clyde dies inside a visit: "visit P R" when one starts, "set PATH OLD"
  * before each write.  It is removed when the visit has been torn down and
  * restored; --resume finds it and undoes what it lists first.
@@ -34,10 +35,14 @@ int exp_journal_add(struct clyde_exp_exec *x, const char *fmt, ...)
 	int n;
 
 	if (x->jfd < 0) {
-		x->jfd = open(x->journal,
-			      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		/* Beside the history, perhaps in a directory others can
+		 * write: never through a link, never into someone else's
+		 * file (--resume would refuse to read it). */
+		x->jfd = clyde_exp_open_own(x->ctx, x->journal,
+					    O_WRONLY | O_CREAT | O_APPEND, 0600,
+					    "journal");
 		if (x->jfd < 0)
-			return clyde_err(x->ctx, errno, "%s: open", x->journal);
+			return x->jfd;
 	}
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
@@ -133,19 +138,74 @@ static uint64_t fnv1a(const char *s)
 }
 
 /*
+ * Take an flock on lock file `path`, a file of clyde's own (made when
+ * missing; clyde_exp_open_own() refuses a link, a FIFO, another user's
+ * file).  Its holder lets go by removing the file, then closing it
+ * (exp_flock_release()), so that no lock file outlives its sweep; a lock
+ * taken on a file removed meanwhile locks nothing, so it is taken again
+ * on the new one.  Returns the descriptor, -EBUSY when another process
+ * holds it (its first line, the holder, in `holder`), or a negative errno
+ * with the message in ctx.
+ */
+int exp_flock_own(struct clyde_ctx *ctx, const char *path, char *holder,
+		  size_t cap)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat a, b;
+		int fd = clyde_exp_open_own(ctx, path, O_RDWR | O_CREAT, 0644,
+					    "lock");
+		ssize_t n;
+
+		if (fd < 0)
+			return fd;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int e = errno;
+
+			n = pread(fd, holder, cap - 1, 0);
+			close(fd);
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			if (e == EWOULDBLOCK)
+				return -EBUSY;
+			return clyde_err(ctx, e, "%s: lock", path);
+		}
+		if (fstat(fd, &a) == 0 && lstat(path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+	return clyde_err(ctx, EAGAIN, "%s: lock", path);
+}
+
+void exp_flock_release(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	/* Removed while held: whoever opened it meanwhile takes it again
+	 * on a new file (exp_flock_own()). */
+	unlink(path);
+	close(fd);
+}
+
+static void lock_file(const struct clyde_exp_exec *x, const char *key,
+		      char *path, size_t cap)
+{
+	snprintf(path, cap, "%s/%s.lock", x->lock_dir, key);
+}
+
+/*
  * Take the lock `key` (a file in LOCK_DIR) for `what` (a path or device,
  * for messages), unless this sweep holds it already.  Another sweep that
  * holds it is named (its pid and file, from the lock file) and the call
  * fails with -EBUSY: two sweeps that write one knob would each restore the
  * other's value.  The lock goes with the process (flock), so a killed
- * sweep holds nothing.
+ * sweep holds nothing; a sweep that ends removes its lock files.
  */
 int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 		 bool visit)
 {
 	char path[PATH_MAX + 80], holder[256] = "", buf[SHOW_MAX + 1];
 	struct held_lock *l;
-	ssize_t n;
 	int fd;
 
 	for (size_t i = 0; i < x->nlocks; i++)
@@ -154,21 +214,11 @@ int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 	if (mkdir(x->lock_dir, 0755) < 0 && errno != EEXIST)
 		return clyde_err(x->ctx, errno, "lock %s: %s", show(buf, what),
 				 x->lock_dir);
-	snprintf(path, sizeof(path), "%s/%s.lock", x->lock_dir, key);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return clyde_err(x->ctx, errno, "lock %s: %s", show(buf, what),
-				 path);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-
-		n = pread(fd, holder, sizeof(holder) - 1, 0);
-		close(fd);
-		holder[n > 0 ? n : 0] = '\0';
-		holder[strcspn(holder, "\n")] = '\0';
-		if (e != EWOULDBLOCK)
-			return clyde_err(x->ctx, e, "lock %s: %s",
-					 show(buf, what), path);
+	if (clyde_exp_check_own_dir(x->ctx, x->lock_dir) < 0)
+		return -EPERM;
+	lock_file(x, key, path, sizeof(path));
+	fd = exp_flock_own(x->ctx, path, holder, sizeof(holder));
+	if (fd == -EBUSY) {
 		clyde_err(x->ctx, 0,
 			  "%s is in use by %s (lock %s); run one sweep at a "
 			  "time on it",
@@ -176,9 +226,11 @@ int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 			  path);
 		return -EBUSY;
 	}
+	if (fd < 0)
+		return fd;
 	l = realloc(x->locks, (x->nlocks + 1) * sizeof(*l));
 	if (!l) {
-		close(fd);
+		exp_flock_release(path, fd);
 		return clyde_err(x->ctx, ENOMEM, "lock %s", path);
 	}
 	x->locks = l;
@@ -195,17 +247,20 @@ int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 	return 0;
 }
 
-/* Let go of the locks taken for one visit (all of them: every one). */
+/* Let go of the locks taken for one visit (visit_only), or of all. */
 void exp_unlock_all(struct clyde_exp_exec *x, bool visit_only)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < x->nlocks; i++) {
+		char path[PATH_MAX + 80];
+
 		if (visit_only && !x->locks[i].visit) {
 			x->locks[k++] = x->locks[i];
 			continue;
 		}
-		close(x->locks[i].fd);
+		lock_file(x, x->locks[i].key, path, sizeof(path));
+		exp_flock_release(path, x->locks[i].fd);
 	}
 	x->nlocks = k;
 	if (!k) {
@@ -214,40 +269,87 @@ void exp_unlock_all(struct clyde_exp_exec *x, bool visit_only)
 	}
 }
 
+/* The major:minor in file `path` ("8:0\n"), or "" when unreadable. */
+static void read_devnum(const char *path, char *num, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n = fd >= 0 ? read(fd, num, cap - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	num[n > 0 ? n : 0] = '\0';
+	num[strcspn(num, "\n")] = '\0';
+	if (strspn(num, "0123456789:") != strlen(num) || !strchr(num, ':'))
+		num[0] = '\0';
+}
+
 /*
- * Lock a resolved sysfs or /proc/sys path and, for one below a block
- * device's directory (/sys/devices/.../block/NAME/...), that device
- * (by major:minor, from its dev file), so that two sweeps do not tune
- * one device at once.
+ * The block device (major:minor) a resolved sysfs path tunes, or "":
+ * below a block device's directory (/sys/devices/.../block/NAME/..., its
+ * number from NAME/dev), or a backing device's attribute
+ * (/sys/devices/virtual/bdi/MAJ:MIN/...), which is the same knob as the
+ * device's queue/ one (bdi/read_ahead_kb is queue/read_ahead_kb).  *dir
+ * gets the device's directory for messages.
+ */
+static void path_device(const char *resolved, char *num, size_t cap, char *dir,
+			size_t dcap)
+{
+	const char *b = strstr(resolved, "/block/");
+	const char *bdi = strstr(resolved, "/bdi/");
+
+	num[0] = '\0';
+	dir[0] = '\0';
+	if (strncmp(resolved, "/sys/", 5))
+		return;
+	if (b) {
+		char devfile[PATH_MAX + 8];
+
+		b += 7;
+		snprintf(dir, dcap, "%.*s",
+			 (int)(b - resolved + strcspn(b, "/")), resolved);
+		snprintf(devfile, sizeof(devfile), "%s/dev", dir);
+		read_devnum(devfile, num, cap);
+	} else if (bdi) {
+		size_t n = strcspn(bdi + 5, "/");
+
+		snprintf(num, cap, "%.*s", (int)n, bdi + 5);
+		snprintf(dir, dcap, "%.*s", (int)(bdi + 5 + n - resolved),
+			 resolved);
+		if (strspn(num, "0123456789:") != n || !strchr(num, ':'))
+			num[0] = '\0';
+	}
+}
+
+/*
+ * Lock a resolved sysfs or /proc/sys path: the knob, and, for one that
+ * belongs to a block device, that device, so that two sweeps do not tune
+ * one device at once.  The knob's lock is keyed on what it is, not on its
+ * name: a device's attribute on the device's number and the attribute's
+ * name (queue/read_ahead_kb and bdi/read_ahead_kb of one device are one
+ * knob), another file on its resolved path.
  */
 static int lock_path(struct clyde_exp_exec *x, const char *resolved, bool visit)
 {
-	char key[64], dev[PATH_MAX + 8], num[32] = "";
-	const char *b = strstr(resolved, "/block/");
+	char key[64], num[32], dir[PATH_MAX], what[PATH_MAX + 64];
+	const char *attr = strrchr(resolved, '/');
 	int rc;
 
-	snprintf(key, sizeof(key), "set-%016llx",
-		 (unsigned long long)fnv1a(resolved));
-	rc = exp_lock_key(x, key, resolved, visit);
-	if (rc < 0 || !b || strncmp(resolved, "/sys/", 5))
-		return rc;
-	b += 7;
-	snprintf(dev, sizeof(dev), "%.*s/dev",
-		 (int)(b - resolved + strcspn(b, "/")), resolved);
-	{
-		int fd = open(dev, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, num, sizeof(num) - 1) : -1;
-
-		if (fd >= 0)
-			close(fd);
-		num[n > 0 ? n : 0] = '\0';
-		num[strcspn(num, "\n")] = '\0';
+	path_device(resolved, num, sizeof(num), dir, sizeof(dir));
+	if (num[0]) {
+		snprintf(what, sizeof(what), "%s %s", num, attr + 1);
+		snprintf(key, sizeof(key), "set-%016llx",
+			 (unsigned long long)fnv1a(what));
+	} else {
+		/* Resolved: its symbolic links lead here.  (Not the inode:
+		 * /proc/sys gives a file a new one when it comes back.) */
+		snprintf(key, sizeof(key), "set-%016llx",
+			 (unsigned long long)fnv1a(resolved));
 	}
-	if (!num[0] || strchr(num, '/'))
-		return 0; /* cannot tell */
+	rc = exp_lock_key(x, key, resolved, visit);
+	if (rc < 0 || !num[0])
+		return rc;
 	snprintf(key, sizeof(key), "dev-%s", num);
-	dev[strlen(dev) - 4] = '\0';
-	return exp_lock_key(x, key, dev, visit);
+	return exp_lock_key(x, key, dir, visit);
 }
 
 static int write_value(struct clyde_ctx *ctx, const char *path,
@@ -285,6 +387,11 @@ int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 	if (exp_resolve_set_path(x, x->ctx, path, real) < 0 ||
 	    lock_path(x, real, true) < 0)
 		return -1;
+	if (strpbrk(value, "\t\n"))
+		return clyde_err(x->ctx, 0,
+				 "set %s: a tab or a line end in the value, "
+				 "which the journal cannot hold",
+				 real);
 	text = clyde_exp_slurp(real, &len);
 	if (!text)
 		return clyde_err(x->ctx, errno, "%s: read the old value", real);
@@ -293,6 +400,10 @@ int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 	if (strchr(old, '\t') || exp_journal_add(x, "set\t%s\t%s\n", real, old))
 		return clyde_err(x->ctx, 0, "%s: cannot journal the old value",
 				 real);
+	/* What clyde writes, so that --resume puts the old value back only
+	 * over its own (not over one changed since). */
+	if (exp_journal_add(x, "want\t%s\t%s\n", real, value) < 0)
+		return -1;
 	rc = write_value(x->ctx, real, value);
 	if (rc < 0) {
 		/* Nothing was written: nothing to put back, now or from the
@@ -300,6 +411,20 @@ int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 		if (exp_journal_add(x, "unset\t%s\t-\n", real) < 0)
 			exp_say(x, "%s\n", clyde_errmsg(x->ctx));
 		return rc;
+	}
+	/* And what the knob holds now (the kernel rounds, a selector shows
+	 * every choice). */
+	text = clyde_exp_slurp(real, &len);
+	if (text) {
+		char now[4096];
+
+		restore_value(text, now, sizeof(now));
+		free(text);
+		if (!strchr(now, '\t') &&
+		    exp_journal_add(x, "now\t%s\t%s\n", real, now) < 0) {
+			exp_say(x, "%s\n", clyde_errmsg(x->ctx));
+			clyde_err_clear(x->ctx);
+		}
 	}
 	sw = realloc(x->writes, (x->nwrites + 1) * sizeof(*sw));
 	if (!sw)
@@ -330,6 +455,10 @@ int exp_restore_writes(struct clyde_exp_exec *x)
 		if (write_value(&c, sw->path, sw->old) < 0) {
 			exp_say(x, "restore: %s\n", clyde_errmsg(&c));
 			bad++;
+		} else if (exp_journal_add(x, "restored\t%s\t-\n", sw->path) <
+			   0) {
+			/* --resume would find it ours no more and say so. */
+			clyde_err_clear(x->ctx);
 		}
 		clyde_ctx_release(&c);
 		free(sw->path);
@@ -371,117 +500,182 @@ int exp_lock_static_paths(struct clyde_exp_exec *x)
 	return 0;
 }
 
+/* The journal's text, read only when it is clyde's own: NULL with
+ * *rc 0 when there is none, or with *rc < 0 (message in the context). */
+static char *read_journal(struct clyde_exp_exec *x, size_t *len, int *rc)
+{
+	int fd = clyde_exp_open_own(x->ctx, x->journal, O_RDONLY, 0, "journal");
+	size_t cap = 0;
+	char *text = NULL;
+
+	*rc = 0;
+	*len = 0;
+	if (fd == -ENOENT) {
+		clyde_err_clear(x->ctx);
+		return NULL;
+	}
+	if (fd < 0) {
+		*rc = fd;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (*len + 4096 + 1 > cap) {
+			char *p;
+
+			cap = cap ? cap * 2 : 8192;
+			p = cap > CLYDE_EXP_JOURNAL_MAX + 8192 ?
+				    NULL :
+				    realloc(text, cap);
+			if (!p) {
+				*rc = clyde_err(x->ctx, EFBIG, "%s: read",
+						x->journal);
+				break;
+			}
+			text = p;
+		}
+		n = read(fd, text + *len, cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*rc = clyde_err(x->ctx, errno, "%s: read", x->journal);
+			break;
+		}
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fd);
+	if (*rc < 0) {
+		free(text);
+		return NULL;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
+/* Put back one journalled write, unless its knob holds another value than
+ * the one clyde wrote (someone changed it since: theirs stays).  Returns
+ * 0 (restored, or left alone and said so) or -1. */
+static int undo_set(struct clyde_exp_exec *x,
+		    const struct clyde_exp_journal_set *u)
+{
+	char real[PATH_MAX], cur[4096], want[4096];
+	const char *mine = u->now ? u->now : u->want;
+	struct clyde_ctx c;
+	size_t len;
+	char *text;
+	int rc = 0;
+
+	clyde_ctx_init(&c);
+	/* The journal holds the resolved path: it must still lead below the
+	 * tunables. */
+	errno = 0;
+	if (!realpath(u->path, real) || !below_tunables(x, real)) {
+		clyde_err(&c, errno ? errno : EPERM,
+			  "%s: not below /sys or /proc/sys", u->path);
+		exp_say(x, "restore %s: %s\n", u->path, clyde_errmsg(&c));
+		clyde_ctx_release(&c);
+		return -1;
+	}
+	if (lock_path(x, real, true) < 0) {
+		exp_say(x, "restore %s: %s\n", u->path, clyde_errmsg(x->ctx));
+		clyde_err_clear(x->ctx);
+		clyde_ctx_release(&c);
+		return -1;
+	}
+	text = clyde_exp_slurp(real, &len);
+	if (text) {
+		restore_value(text, cur, sizeof(cur));
+		free(text);
+	} else {
+		cur[0] = '\0';
+	}
+	if (mine)
+		restore_value(mine, want, sizeof(want));
+	else
+		want[0] = '\0';
+	if (!mine) {
+		/* clyde journals what it will write before it writes. */
+		exp_say(x,
+			"%s: the journal has no value written after it "
+			"(clyde stopped before the write): nothing to "
+			"restore\n",
+			u->path);
+	} else if (text && !strcmp(cur, u->old)) {
+		exp_say(x, "%s holds %s again: nothing to restore\n", u->path,
+			u->old);
+	} else if (text && strcmp(cur, want)) {
+		exp_say(x,
+			"%s: holds %s, not the %s clyde wrote; changed since, "
+			"so left alone (it was %s before)\n",
+			u->path, cur, want, u->old);
+	} else if (write_value(&c, real, u->old) < 0) {
+		exp_say(x, "restore %s: %s\n", u->path, clyde_errmsg(&c));
+		rc = -1;
+	} else {
+		exp_say(x, "restored %s = %s\n", u->path, u->old);
+	}
+	clyde_ctx_release(&c);
+	return rc;
+}
+
 /*
  * Undo what a crashed visit left, from its journal: first end the
  * children it ran (and remove their scratch directories), then write the
- * old values back (newest first; not those whose write failed), run the
- * teardown with the captured values, remove the work directory.
+ * old values back (newest first; not those whose write failed, nor over a
+ * value changed since), run the teardown with the captured values, remove
+ * the work directory.  The journal is read only when it is clyde's own
+ * (clyde_exp_open_own()) and only when every line is one clyde writes.
+ * Returns 0, -1 when something could not be undone (said through the
+ * hooks), or -EPERM/-EINVAL when the journal was refused (message in the
+ * context, nothing done).
  */
 int exp_undo_journal(struct clyde_exp_exec *x)
 {
+	struct clyde_exp_journal j;
 	size_t len;
-	char *text = clyde_exp_slurp(x->journal, &len), *line, *save = NULL;
-	struct saved_write *undo = NULL;
-	size_t nundo = 0;
-	long vp = -1;
-	unsigned vr = 0;
-	int bad = 0;
+	int bad = 0, rc;
+	char *text = read_journal(x, &len, &rc);
 
 	if (!text)
-		return 0;
+		return rc < 0 ? -EPERM : 0;
+	rc = clyde_exp_journal_parse(x->ctx, x->journal, text, len, &j);
+	free(text);
+	if (rc < 0)
+		return -EINVAL;
 	exp_say(x, "%s: undoing an interrupted visit\n", x->journal);
 	/* The children first: nothing else while they run. */
-	{
-		char *copy = strdup(text), *sv = NULL;
-
-		for (line = copy ? strtok_r(copy, "\n", &sv) : NULL; line;
-		     line = strtok_r(NULL, "\n", &sv)) {
-			char *f1 = strchr(line, '\t'),
-			     *f2 = f1 ? strchr(f1 + 1, '\t') : NULL;
-
-			if (!f1 || !f2 || strncmp(line, "child\t", 6))
-				continue;
-			*f2++ = '\0';
-			if (exp_end_child(x, f1 + 1, f2) < 0)
-				bad++;
-		}
-		free(copy);
-		if (bad) {
-			free(text);
-			return -1;
-		}
-	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f1 = strchr(line, '\t'),
-		     *f2 = f1 ? strchr(f1 + 1, '\t') : NULL;
-
-		if (!f1 || !f2)
-			continue;
-		*f1++ = '\0';
-		*f2++ = '\0';
-		if (!strcmp(line, "visit")) {
-			vp = strtol(f1, NULL, 10);
-			vr = (unsigned)strtoul(f2, NULL, 10);
-			exp_reset_captured(x->s);
-		} else if (!strcmp(line, "tmp")) {
-			/* Only the files clyde puts there, then rmdir. */
-			if (strstr(f1, "/clyde-sweep."))
-				exp_rm_tmpdir(f1);
-		} else if (!strcmp(line, "capture")) {
-			clyde_sweep_set_var(x->s, f1, f2);
-		} else if (!strcmp(line, "set")) {
-			struct saved_write *u =
-				realloc(undo, (nundo + 1) * sizeof(*u));
-
-			if (!u)
-				break;
-			undo = u;
-			undo[nundo].path = f1;
-			undo[nundo++].old = f2;
-		} else if (!strcmp(line, "unset") && nundo > 0 &&
-			   !strcmp(undo[nundo - 1].path, f1)) {
-			nundo--; /* the write failed: nothing to undo */
-		}
-	}
-	while (nundo > 0) {
-		struct saved_write *u = &undo[--nundo];
-		char real[PATH_MAX];
-		struct clyde_ctx c;
-
-		clyde_ctx_init(&c);
-		/* The journal holds the resolved path: it must still lead
-		 * below the tunables. */
-		if (!realpath(u->path, real) || !below_tunables(x, real)) {
-			clyde_err(&c, errno ? errno : EPERM,
-				  "%s: not below /sys or /proc/sys", u->path);
-			exp_say(x, "restore %s: %s", u->path, clyde_errmsg(&c));
+	for (size_t i = 0; i < j.nchildren; i++)
+		if (exp_end_child(x, j.children[i].id, j.children[i].dir) < 0)
 			bad++;
-		} else if (lock_path(x, real, true) < 0 ||
-			   write_value(&c, real, u->old) < 0) {
-			exp_say(x, "restore %s: %s\n", u->path,
-				clyde_errmsg(&c)[0] ? clyde_errmsg(&c) :
-						      clyde_errmsg(x->ctx));
-			clyde_err_clear(x->ctx);
-			bad++;
-		} else {
-			exp_say(x, "restored %s = %s\n", u->path, u->old);
-		}
-		clyde_ctx_release(&c);
+	if (bad) {
+		clyde_exp_journal_release(&j);
+		return -1;
 	}
-	if (vp >= 0 && (size_t)vp < x->s->npoints && vr >= 1) {
+	for (size_t i = 0; i < j.ntmps; i++)
+		/* Only the files clyde puts there, then rmdir. */
+		if (strstr(j.tmps[i], "/clyde-sweep."))
+			exp_rm_tmpdir(j.tmps[i]);
+	exp_reset_captured(x->s);
+	for (size_t i = 0; i < j.ncaptures; i++)
+		clyde_sweep_set_var(x->s, j.captures[i].name,
+				    j.captures[i].value);
+	for (size_t i = j.nsets; i-- > 0;)
+		if (undo_set(x, &j.sets[i]) < 0)
+			bad++;
+	if (j.visit_point >= 0 && (size_t)j.visit_point < x->s->npoints) {
 		struct visit_env ve;
+		size_t vp = (size_t)j.visit_point;
 
-		exp_visit_env_init(x, (size_t)vp, vr, &ve);
-		exp_say(x,
-			"running the teardown of point %ld repeat "
-			"%u\n",
-			vp + 1, vr);
-		exp_teardown(x, (size_t)vp, vr, &ve, true);
+		exp_visit_env_init(x, vp, j.visit_repeat, &ve);
+		exp_say(x, "running the teardown of point %zu repeat %u\n",
+			vp + 1, j.visit_repeat);
+		exp_teardown(x, vp, j.visit_repeat, &ve, true);
 	}
 	exp_unlock_all(x, true);
-	free(undo);
-	free(text);
+	clyde_exp_journal_release(&j);
 	if (bad == 0)
 		unlink(x->journal);
 	return bad ? -1 : 0;

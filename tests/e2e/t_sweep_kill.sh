@@ -64,7 +64,7 @@ id=$(sweep_id)
 sleep 0.5
 kill -0 "$old" 2>/dev/null || fail "the child died with the sweep: nothing to test"
 ok "the killed sweep's clyde run ($old) goes on"
-J=$(dirname "$DB")/sweep-$id.journal
+J=$DB.sweep-$id.journal
 assert_file_match "$J" "^child	$old:[0-9]+	$D\$" \
 	"the journal records its process group and directory"
 # Its record still says "running"; no sweep holds its lock any more, so
@@ -110,7 +110,7 @@ kill -0 "$new" 2>/dev/null && fail "the resumed run ($new) goes on"
 ok "nothing of either run is left"
 run_clyde sweep --db "$DB" --list
 assert_file_match "$T/out" "^$id +stopped " "the interrupted resume is listed as stopped"
-[[ ! -e $(dirname "$DB")/sweep-$id.lock ]] || fail "the experiment's lock file is left"
+[[ ! -e $DB.sweep-$id.lock ]] || fail "the experiment's lock file is left"
 ok "the experiment's lock file is removed at the end"
 
 done_testing

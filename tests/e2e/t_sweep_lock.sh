@@ -93,4 +93,39 @@ expect_rc 0 "after a SIGKILL, --resume takes the lock and finishes"
 assert_file_match "$T/err" "restored $KA = $A0" "  restoring $KA from the journal"
 assert_eq "$(cat "$KA")" "$A0" "  $KA as it was"
 
+# No lock file outlives its sweep (issue 30, 3.4): the ones in /run/clyde
+# named this test's sweeps, with pids long dead.
+left=$(grep -l "($T/" /run/clyde/*.lock 2>/dev/null || true)
+[[ -z $left ]] || fail "lock files of ended sweeps are left: $left"
+ok "no lock file of an ended sweep is left in /run/clyde"
+
+# One knob by two paths (issue 30, 3.1): a loop device's read-ahead is
+# queue/read_ahead_kb and bdi/read_ahead_kb; the lock is the device's and
+# the attribute's, not the path's.
+if ! command -v losetup >/dev/null || ! truncate -s 8m "$T/ra.img" ||
+	! L=$(losetup -f --show "$T/ra.img" 2>/dev/null); then
+	skip_part "one knob by two paths: no loop device"
+	done_testing
+fi
+at_exit "losetup -d $L"
+N=${L#/dev/}
+RA0=$(cat "/sys/block/$N/queue/read_ahead_kb")
+exp q "/sys/block/$N/queue/read_ahead_kb" 512
+exp b "/sys/block/$N/bdi/read_ahead_kb" 1024
+"$CLYDE" sweep -q --db "$DB" "$T/q.ini" >"$T/q.out" 2>"$T/q.err" &
+pid=$!
+wait_for 20 grep -q '^512$' "/sys/block/$N/queue/read_ahead_kb" ||
+	fail "the first sweep never wrote queue/read_ahead_kb"
+touch "$T/go-b"
+run_clyde sweep -q --db "$DB" "$T/b.ini"
+expect_rc 1 "bdi/read_ahead_kb is refused while another sweep holds queue/read_ahead_kb"
+assert_file_match "$T/err" "is in use by clyde sweep pid $pid \\($T/q.ini\\)" \
+	"  naming the holder"
+assert_eq "$(cat "/sys/block/$N/queue/read_ahead_kb")" 512 "  and it wrote nothing"
+touch "$T/go-q"
+RC=0
+wait "$pid" || RC=$?
+expect_rc 0 "the first sweep finished"
+assert_eq "$(cat "/sys/block/$N/queue/read_ahead_kb")" "$RA0" \
+	"  the read-ahead is back to $RA0"
 done_testing

@@ -51,7 +51,7 @@ assert_eq "$(sort -u "$T/a/seen" | tr '\n' ' ')" "$V1 $V2 " \
 	"each point's workload saw the value its set wrote"
 assert_eq "$(cat "$KNOB")" "$ORIG" "$KNOB is back to $ORIG after the sweep"
 id=$(sweep_id)
-[[ -n $id && ! -e $T/sweep-$id.journal ]] || fail "the journal of $id was left"
+[[ -n $id && ! -e $DB.sweep-$id.journal ]] || fail "the journal of $id was left"
 ok "no journal left after a finished sweep"
 
 # ---- a crash right after the write: the journal's undo on --resume ----------
@@ -64,7 +64,7 @@ expect_rc 137 "the sweep was killed after its first write"
 id=$(sweep_id)
 [[ -n $id ]] || fail "no experiment id on stderr"
 assert_eq "$(cat "$KNOB")" "$V1" "the crash left $KNOB at the point's $V1"
-[[ -e $T/sweep-$id.journal ]] || fail "no restore journal after the crash"
+[[ -e $DB.sweep-$id.journal ]] || fail "no restore journal after the crash"
 ok "the restore journal is there"
 run_clyde sweep -q --db "$DB" --resume "$id"
 expect_rc 0 "--resume $id finished"
@@ -73,6 +73,6 @@ assert_file_match "$T/err" "restored $KNOB = $ORIG\$" \
 assert_eq "$(cat "$KNOB")" "$ORIG" "$KNOB is back to $ORIG after --resume"
 assert_eq "$(sort -u "$T/b/seen" | tr '\n' ' ')" "$V1 $V2 " \
 	"the resumed sweep visited its points"
-[[ ! -e $T/sweep-$id.journal ]] || fail "the journal was left after --resume"
+[[ ! -e $DB.sweep-$id.journal ]] || fail "the journal was left after --resume"
 ok "no journal left after --resume"
 done_testing

@@ -98,11 +98,11 @@ stage()
 	[[ -n $id ]] || fail "$name: no experiment id"
 	if [[ $how == crash ]]; then
 		expect_rc 137 "$name: clyde was killed"
-		[[ -e $(dirname "$DB")/sweep-$id.journal ]] ||
+		[[ -e $DB.sweep-$id.journal ]] ||
 			fail "$name: no restore journal after the crash"
 		ok "$name: the restore journal is there"
 		crash_tmp=$(sed -n 's/^tmp\t\([^\t]*\)\t.*/\1/p' \
-			"$(dirname "$DB")/sweep-$id.journal" | tail -n 1)
+			"$DB.sweep-$id.journal" | tail -n 1)
 		[[ -d $crash_tmp ]] || fail "$name: the journal names no work directory"
 		crash_loop=$(cat "$dir/loop")
 		crash_ra=$(cat "$dir/ra-before")
@@ -135,7 +135,7 @@ stage()
 	assert_eq "$(table_rows "$T/out")" 4 "$name: the table has every point"
 	table_body "$T/out"
 	assert_file_no_match "$T/out.rows" '(failed|\(n=1\)| - )' "$name: two samples each"
-	[[ ! -e $(dirname "$DB")/sweep-$id.journal ]] || fail "$name: journal left"
+	[[ ! -e $DB.sweep-$id.journal ]] || fail "$name: journal left"
 }
 
 # SIGINT from a setup command (clyde stops it, tears down, restores).

@@ -375,12 +375,13 @@ int main(void)
 	CHECK(run(h, plan, false, NULL, &out) == 0);
 	fake.interrupt_at = 0;
 	{
-		char jpath[800], line[800];
+		char jpath[800], line[2000];
 		char *id = out.id;
 
 		write_file(knob, "999\n");
-		snprintf(jpath, sizeof(jpath), "%s/sweep-%s.journal", dir, id);
-		snprintf(line, sizeof(line), "visit\t0\t1\nset\t%s\t128\n",
+		snprintf(jpath, sizeof(jpath), "%s.sweep-%s.journal", db, id);
+		snprintf(line, sizeof(line),
+			 "visit\t0\t1\nset\t%s\t128\nwant\t%s\t999\n", knob,
 			 knob);
 		write_file(jpath, line);
 		CHECK(run(h, plan, false, id, &out) == 0);
@@ -394,6 +395,35 @@ int main(void)
 		free(out.id);
 		free(id);
 	}
+
+	/* The knob changed since clyde wrote it (someone set 777 after
+	 * the crash): --resume leaves it, says so, and the journal goes. */
+	fake.interrupt_at = 1;
+	CHECK(run(h, plan, false, NULL, &out) == 0);
+	fake.interrupt_at = 0;
+	{
+		char jpath[800], line[2000];
+		char *id = out.id;
+
+		write_file(knob, "777\n");
+		snprintf(jpath, sizeof(jpath), "%s.sweep-%s.journal", db, id);
+		snprintf(line, sizeof(line),
+			 "visit\t0\t1\nset\t%s\t128\nwant\t%s\t999\n"
+			 "now\t%s\t999\n",
+			 knob, knob, knob);
+		write_file(jpath, line);
+		said[0] = '\0';
+		CHECK(run(h, plan, false, id, &out) == 0);
+		CHECK(strstr(said, "holds 777, not the 999 clyde wrote") !=
+		      NULL);
+		CHECK(strstr(said, "restored ") == NULL);
+		CHECK(access(jpath, F_OK) < 0);
+		free(out.id);
+		free(id);
+	}
+	/* The resumed visits put back the 777 they found. */
+	CHECK_STR((v = read_file(knob)), "777");
+	free(v);
 
 	/* A path that leads out of /sys is refused before anything runs. */
 	{

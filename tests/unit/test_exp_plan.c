@@ -399,6 +399,56 @@ static void test_guards(void)
 	CHECK(!clyde_sweep_set_path_ok("sys/block/x"));
 }
 
+/* Issue 30, 3.3: a repeated key or section is refused, not joined; a
+ * continuation (an indented line) still is; a NUL byte is refused, not
+ * the end of its line.  One line naming FILE:LINE each. */
+static void test_repeats_and_nul(void)
+{
+	static const char nul[] = "[workload w]\ntime = echo a\0; rm -rf /\n";
+	struct clyde_sweep s;
+	struct clyde_ctx c;
+	char m[512];
+
+	CHECK_STR(parse_err("[workload w]\ntime = rm -rf /tmp/X\n"
+			    "time = echo second\n",
+			    m, sizeof(m)),
+		  "t.ini:3: key \"time\" repeated (first at line 2): one value "
+		  "per key; continue a run, tree, time or fio command on an "
+		  "indented line");
+	CHECK_STR(parse_err("[workload w]\ntime = true\n[workload w]\n"
+			    "time = false\n",
+			    m, sizeof(m)),
+		  "t.ini:3: section [workload w] repeated (first at line 1): "
+		  "one section of a name");
+	CHECK(strstr(parse_err("[point]\nsetup = true\n[workload w]\n"
+			       "time = true\n[point]\nsetup = false\n",
+			       m, sizeof(m)),
+		     "t.ini:5: section [point] repeated (first at line 1)") !=
+	      NULL);
+	CHECK(strstr(parse_err("[experiment]\ntitle = a\ntitle = b\n"
+			       "[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "t.ini:3: key \"title\" repeated (first at line 2)") !=
+	      NULL);
+	CHECK(strstr(parse_err("[workload w]\ntime = true\nbefore = a\n"
+			       "  b\n",
+			       m, sizeof(m)),
+		     "t.ini:4: an indented line continues \"before\"") != NULL);
+	clyde_ctx_init(&c);
+	CHECK(clyde_sweep_parse(&c, "t.ini", nul, sizeof(nul) - 1, NULL, 0,
+				&s) < 0);
+	CHECK_STR(clyde_errmsg(&c), "t.ini:2: a NUL byte in the line");
+	clyde_ctx_release(&c);
+	/* What stays: a continuation joins, setup and teardown repeat. */
+	CHECK(parse("[point]\nsetup = a\nsetup = b\nteardown = c\n"
+		    "teardown = d\n[workload w]\ntime = echo one\n  two\n",
+		    &s, &c) == 0);
+	CHECK(s.nsetup == 2 && s.nteardown == 2);
+	CHECK_STR(s.workloads[0].args, "echo one two");
+	clyde_sweep_release(&s);
+	clyde_ctx_release(&c);
+}
+
 int main(void)
 {
 #ifndef CLYDE_HAVE_INIH
@@ -413,5 +463,6 @@ int main(void)
 	test_order();
 	test_errors();
 	test_guards();
+	test_repeats_and_nul();
 	return tap_done();
 }
