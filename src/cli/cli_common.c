@@ -1,6 +1,7 @@
 #include "cli/cli_common.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/vis.h"
 #include "results/format.h"
 
 static volatile sig_atomic_t interrupted;
@@ -65,7 +67,7 @@ static void warn_disagree(const char *cmd, const struct clyde_loaded_set *set)
 			const struct clyde_loaded_test *t = &r->tests[k];
 			double lo, hi, div;
 			const char *unit;
-			char buf[64];
+			char buf[64], vl[256], vs[PATH_MAX + 64], vt[256];
 
 			if (!clyde_loaded_test_disagree(t, &lo, &hi))
 				continue;
@@ -74,8 +76,13 @@ static void warn_disagree(const char *cmd, const struct clyde_loaded_set *set)
 				"clyde %s: warning: %s (%s): the %zu repeats of "
 				"%s disagree (the largest is %.1f times the "
 				"smallest), their mean ",
-				cmd, r->label[0] ? r->label : "(no name)",
-				r->source, t->nsamples, t->name,
+				cmd,
+				clyde_vis(vl, sizeof(vl),
+					  r->label[0] ? r->label : "(no name)",
+					  0),
+				clyde_vis(vs, sizeof(vs), r->source, 0),
+				t->nsamples,
+				clyde_vis(vt, sizeof(vt), t->name, 0),
 				lo > 0 ? hi / lo : INFINITY);
 			fputs(clyde_fmt_readable(buf, sizeof(buf),
 						 t->rate / div, false),
@@ -94,6 +101,16 @@ static void warn_disagree(const char *cmd, const struct clyde_loaded_set *set)
 	}
 }
 
+/* "clyde CMD: MSG" on stderr, MSG escaped (core/vis.h): the messages of
+ * reading results quote names and values from the files. */
+static void say(const char *cmd, const char *msg)
+{
+	char vis[PATH_MAX + 256];
+
+	fprintf(stderr, "clyde %s: %s\n", cmd,
+		clyde_vis(vis, sizeof(vis), msg, 0));
+}
+
 int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			   size_t nfiles, bool merge,
 			   struct clyde_loaded_set *set)
@@ -105,8 +122,7 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 		int rc = clyde_loaded_read_file(ctx, files[i], set);
 
 		if (rc) {
-			fprintf(stderr, "clyde %s: %s\n", cmd,
-				clyde_errmsg(ctx));
+			say(cmd, clyde_errmsg(ctx));
 			clyde_err_clear(ctx);
 			if (rc == -ENOMEM)
 				return -1;
@@ -117,7 +133,7 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 			unread++;
 	}
 	for (size_t i = 0; i < set->nerrors; i++)
-		fprintf(stderr, "clyde %s: %s\n", cmd, set->errors[i]);
+		say(cmd, set->errors[i]);
 	if (set->nmalformed > set->nerrors)
 		fprintf(stderr,
 			"clyde %s: %zu more malformed lines not shown\n", cmd,
@@ -130,7 +146,7 @@ int clyde_cli_load_results(struct clyde_ctx *ctx, const char *cmd, char **files,
 		return -1;
 	}
 	if (merge && clyde_loaded_merge_repeats(ctx, set)) {
-		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(ctx));
+		say(cmd, clyde_errmsg(ctx));
 		return -1;
 	}
 	if (merge)
@@ -393,7 +409,7 @@ int clyde_cli_results_table(struct clyde_ctx *ctx, const char *cmd,
 	o.nlabels = r->nlabels;
 	o.baseline = r->baseline;
 	if (clyde_compare_build(ctx, set, &o, cmp)) {
-		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(ctx));
+		say(cmd, clyde_errmsg(ctx));
 		return -1;
 	}
 	return 0;

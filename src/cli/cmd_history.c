@@ -27,6 +27,7 @@
 #include "cli/commands.h"
 #include "cli/optmodel.h"
 #include "core/outfile.h"
+#include "core/vis.h"
 #include "report/compare.h"
 #include "store/history.h"
 #include "report/html.h"
@@ -45,14 +46,16 @@ static int usage_error(const struct hist_cli *c, const char *fmt, ...)
 
 static int usage_error(const struct hist_cli *c, const char *fmt, ...)
 {
+	char msg[1024], vis[1024];
 	va_list ap;
 
-	fprintf(stderr, "clyde history%s%s: ", c->cmd ? " " : "",
-		c->cmd ? c->cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs("; see clyde history --help\n", stderr);
+	/* The message may quote an argument: escaped (core/vis.h). */
+	fprintf(stderr, "clyde history%s%s: %s; see clyde history --help\n",
+		c->cmd ? " " : "", c->cmd ? c->cmd : "",
+		clyde_vis(vis, sizeof(vis), msg, 0));
 	return CLYDE_EXIT_USAGE;
 }
 
@@ -60,8 +63,10 @@ static int usage_error(const struct hist_cli *c, const char *fmt, ...)
 static int fail(struct hist_cli *c)
 {
 	const char *m = clyde_errmsg(&c->ctx);
+	char vis[1024];
 
-	fprintf(stderr, "clyde history %s: %s\n", c->cmd, m[0] ? m : "failed");
+	fprintf(stderr, "clyde history %s: %s\n", c->cmd,
+		m[0] ? clyde_vis(vis, sizeof(vis), m, 0) : "failed");
 	return CLYDE_EXIT_USAGE;
 }
 
@@ -369,12 +374,14 @@ static void list_row(char *r, const struct clyde_history_entry *e)
 
 	snprintf(r, CELL, "%" PRId64, e->id);
 	fmt_date(r + CELL, CELL, e->started_unix);
+	/* Labels, notes, paths and host names are the user's or a file's
+	 * text: a control character would move the cursor or end the row. */
 	for (size_t j = 0; j < ntext; j++)
-		snprintf(r + (2 + j) * CELL, CELL, "%s", or_dash(text[j]));
+		clyde_vis(r + (2 + j) * CELL, CELL, or_dash(text[j]), 0);
 	for (size_t j = 0; j < sizeof(fig_cols) / sizeof(fig_cols[0]); j++)
 		fmt_fig(r + (2 + ntext + j) * CELL, CELL,
 			&e->fig[fig_cols[j].test], &fig_cols[j]);
-	snprintf(r + (LIST_COLS - 1) * CELL, CELL, "%s", e->note);
+	clyde_vis(r + (LIST_COLS - 1) * CELL, CELL, e->note, 0);
 }
 
 static int cmd_list(struct hist_cli *c, int argc, char **argv)
@@ -500,9 +507,12 @@ static int load_stored(struct hist_cli *c, struct clyde_history *h, int64_t id,
 	}
 	free(doc);
 	/* What the loader could not read is said, not dropped in silence. */
-	for (size_t i = errs; i < set->nerrors; i++)
+	for (size_t i = errs; i < set->nerrors; i++) {
+		char vis[1024];
+
 		fprintf(stderr, "clyde history %s: %s\n", c->cmd,
-			set->errors[i]);
+			clyde_vis(vis, sizeof(vis), set->errors[i], 0));
+	}
 	if (set->nruns != before + 1) {
 		fprintf(stderr,
 			"clyde history %s: run %" PRId64
@@ -551,7 +561,7 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	struct clyde_compare_opts copts = { 0 };
 	struct clyde_history *h = NULL;
 	int64_t *ids = NULL;
-	char date[64], saved[64], src[PATH_MAX + 32];
+	char date[64], saved[64], src[PATH_MAX + 32], v[PATH_MAX + 64], k[256];
 	size_t n, w;
 	int rc;
 
@@ -575,24 +585,35 @@ static int cmd_show(struct hist_cli *c, int argc, char **argv)
 	fmt_date(saved, sizeof(saved), e.saved_unix);
 	/* Keys in one column as wide as the longest. */
 	w = strlen("imported from");
-	for (size_t i = 0; i < set.runs[0].nkv; i++)
-		if (strlen(set.runs[0].kv[i].key) > w)
-			w = strlen(set.runs[0].kv[i].key);
-	printf("Run %" PRId64 ": %s\n", e.id, e.label[0] ? e.label : "-");
+	for (size_t i = 0; i < set.runs[0].nkv; i++) {
+		clyde_vis(k, sizeof(k), set.runs[0].kv[i].key, 0);
+		if (strlen(k) > w)
+			w = strlen(k);
+	}
+	/* Every text below is the user's or a file's: escaped (vis.h), so
+	 * that a label cannot set the window title or add a line. */
+	printf("Run %" PRId64 ": %s\n", e.id,
+	       clyde_vis(v, sizeof(v), e.label[0] ? e.label : "-", 0));
 	printf("  %-*s  %s\n", (int)w, "date", date);
-	printf("  %-*s  %s\n", (int)w, "kind", e.kind);
+	printf("  %-*s  %s\n", (int)w, "kind",
+	       clyde_vis(v, sizeof(v), e.kind, 0));
 	printf("  %-*s  %s\n", (int)w, "saved", saved);
 	printf("  %-*s  %s\n", (int)w, "imported from",
-	       source_text(src, sizeof(src), &e));
-	if (e.experiment[0])
-		printf("  %-*s  %s, point %s%s%s\n", (int)w, "sweep",
-		       e.experiment, e.point,
-		       e.workload[0] ? ", workload " : "", e.workload);
+	       clyde_vis(v, sizeof(v), source_text(src, sizeof(src), &e), 0));
+	if (e.experiment[0]) {
+		snprintf(src, sizeof(src), "%s, point %s%s%s", e.experiment,
+			 e.point, e.workload[0] ? ", workload " : "",
+			 e.workload);
+		printf("  %-*s  %s\n", (int)w, "sweep",
+		       clyde_vis(v, sizeof(v), src, 0));
+	}
 	/* What the run recorded about itself (machine, target, options),
 	 * and the user's note last. */
-	for (size_t i = 0; i < set.runs[0].nkv; i++)
-		printf("  %-*s  %s\n", (int)w, set.runs[0].kv[i].key,
-		       set.runs[0].kv[i].value);
+	for (size_t i = 0; i < set.runs[0].nkv; i++) {
+		clyde_vis(k, sizeof(k), set.runs[0].kv[i].key, 0);
+		printf("  %-*s  %s\n", (int)w, k,
+		       clyde_vis(v, sizeof(v), set.runs[0].kv[i].value, 0));
+	}
 	putchar('\n');
 
 	rc = clyde_compare_build(&c->ctx, &set, &copts, &cmp);
@@ -1110,22 +1131,26 @@ static int import_report(const char *path,
 {
 	int status = CLYDE_EXIT_OK;
 
+	char vis[PATH_MAX + 64];
+
 	for (size_t j = 0; j < imp->nerrors; j++)
-		fprintf(stderr, "clyde history import: %s\n", imp->errors[j]);
+		fprintf(stderr, "clyde history import: %s\n",
+			clyde_vis(vis, sizeof(vis), imp->errors[j], 0));
 	if (imp->nerrors)
 		status = CLYDE_EXIT_USAGE;
 	/* A duplicate skipped is not an error: it is there already. */
 	for (size_t j = 0; j < imp->nskipped; j++)
 		printf("%s, skipped (--force stores it again)\n",
-		       imp->skipped[j]);
+		       clyde_vis(vis, sizeof(vis), imp->skipped[j], 0));
 	if (imp->nids == 0 && imp->nskipped == 0) {
 		fprintf(stderr, "clyde history import: %s: no results in it\n",
-			path);
+			clyde_vis(vis, sizeof(vis), path, 0));
 		return CLYDE_EXIT_USAGE;
 	}
 	if (imp->nids == 0)
 		return status;
-	printf("%s: %zu run%s imported, id%s", path, imp->nids,
+	printf("%s: %zu run%s imported, id%s",
+	       clyde_vis(vis, sizeof(vis), path, 0), imp->nids,
 	       imp->nids == 1 ? "" : "s", imp->nids == 1 ? "" : "s");
 	for (size_t j = 0; j < imp->nids; j++)
 		printf("%s%" PRId64, j ? ", " : " ", imp->ids[j]);
@@ -1228,7 +1253,7 @@ static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 {
 	struct hist_opts ho;
 	struct clyde_history *h = NULL;
-	char *text = NULL;
+	char *text = NULL, vis[1024];
 	size_t tlen = 0;
 	int64_t id;
 	int rc;
@@ -1283,7 +1308,8 @@ static int set_text(struct hist_cli *c, int argc, char **argv, bool note)
 				 "run %" PRId64 ": note removed\n",
 		       id);
 	else
-		printf("run %" PRId64 ": label set to \"%s\"\n", id, text);
+		printf("run %" PRId64 ": label set to \"%s\"\n", id,
+		       clyde_vis(vis, sizeof(vis), text, 0));
 	free(text);
 	return rc;
 }
@@ -1328,10 +1354,15 @@ static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 			rc = fail(c);
 		} else {
 			fmt_date(date, sizeof(date), e.started_unix);
+			char vl[1024], vs[PATH_MAX + 64];
+
 			printf("deleted run %" PRId64
 			       ": %s (%s, %s, from %s)\n",
-			       e.id, or_dash(e.label), e.kind, date,
-			       source_text(src, sizeof(src), &e));
+			       e.id,
+			       clyde_vis(vl, sizeof(vl), or_dash(e.label), 0),
+			       e.kind, date,
+			       clyde_vis(vs, sizeof(vs),
+					 source_text(src, sizeof(src), &e), 0));
 		}
 		clyde_history_entry_release(&e);
 	}

@@ -22,6 +22,7 @@
 #include "cli/commands.h"
 #include "cli/optmodel.h"
 #include "cli/opts.h"
+#include "core/vis.h"
 #include "exp/exp.h"
 #include "exp/plan.h"
 #include "report/exp_analysis.h"
@@ -255,7 +256,7 @@ static void fmt_dur(uint64_t ns, char *buf, size_t cap)
 static void progress_draw(struct sweep_progress *p)
 {
 	uint64_t el = clyde_now(p->ctx) - p->start_ns;
-	char e[32], eta[48] = "";
+	char e[32], eta[48] = "", vl[256], vw[512];
 	size_t done = p->visits_done;
 	size_t left =
 		p->visits_total > p->visits_done + p->visits_skipped ?
@@ -269,8 +270,10 @@ static void progress_draw(struct sweep_progress *p)
 		fmt_dur(el / done * left, t, sizeof(t));
 		snprintf(eta, sizeof(eta), ", ETA %s", t);
 	}
+	/* The point's values and the step come from the file: escaped. */
 	fprintf(stderr, "\r\033[Kpoint %zu/%zu (%s), repeat %u/%u: %s, %s%s",
-		p->point, p->npoints, p->label, p->repeat, p->nrepeats, p->what,
+		p->point, p->npoints, clyde_vis(vl, sizeof(vl), p->label, 0),
+		p->repeat, p->nrepeats, clyde_vis(vw, sizeof(vw), p->what, 0),
 		e, eta);
 	fflush(stderr);
 	p->shown = true;
@@ -382,7 +385,7 @@ static void on_visit(void *arg, bool skipped)
 /* The experiment table (report/exp_table.h): one row per point, one
  * column per metric, mean +- 95% CI, the best marked, significance
  * against it, the legend. */
-static int sweep_print_table(FILE *f, const struct clyde_exp *e)
+static int sweep_write_table(FILE *f, const struct clyde_exp *e)
 {
 	char **said = NULL;
 	size_t n = 0;
@@ -403,6 +406,27 @@ static int sweep_print_table(FILE *f, const struct clyde_exp *e)
 		fprintf(f, "- %s\n", said[i]);
 	clyde_exp_sentences_free(said, n);
 	return 0;
+}
+
+/* The table printed on f with every control character but the line ends
+ * escaped (core/vis.h): its title, points and workload names come from
+ * the file and --define, and must not reach the terminal as escapes. */
+static int sweep_print_table(FILE *f, const struct clyde_exp *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	rc = sweep_write_table(m, e);
+	if (fclose(m) && !rc)
+		rc = -ENOMEM;
+	if (!rc && text && clyde_vis_fputs(text, f, 1) == EOF)
+		rc = -EIO;
+	free(text);
+	return rc;
 }
 
 static int show_table(struct clyde_ctx *ctx, struct clyde_history *h,
@@ -442,7 +466,11 @@ static int list_experiments(struct clyde_ctx *ctx, struct clyde_history *h)
 	if (clyde_exp_list(ctx, h, &v, &n) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		printf("%-40s %-9s %s\n", v[i].id, v[i].state, v[i].file);
+		char vid[256], vf[PATH_MAX + 64];
+
+		printf("%-40s %-9s %s\n",
+		       clyde_vis(vid, sizeof(vid), v[i].id, 0), v[i].state,
+		       clyde_vis(vf, sizeof(vf), v[i].file, 0));
 		clyde_exp_info_release(&v[i]);
 	}
 	free(v);
@@ -457,9 +485,18 @@ static int opt_define(void *base, const struct clyde_opt *o, const char *name,
 	struct sweep_cli *c = base;
 
 	(void)o;
-	(void)name;
-	(void)err;
-	(void)len;
+	for (const char *p = arg; *p; p++)
+		/* It becomes a point's label, a command, a line of the
+		 * table: a newline or an escape would forge one. */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			char vis[128];
+
+			snprintf(err, len,
+				 "%s: \"%s\" contains a control character; "
+				 "use printable characters",
+				 name, clyde_vis(vis, sizeof(vis), arg, 0));
+			return -1;
+		}
 	c->defines[c->ndefines++] = (char *)arg;
 	return 0;
 }
@@ -608,6 +645,35 @@ static int parse_cli(int argc, char **argv, struct sweep_cli *c)
 		return -1;
 	}
 	return 0;
+}
+
+/* --dry-run: the listing, its commands and values escaped (core/vis.h)
+ * as the table is.  Returns the exit status. */
+static int dry_run(struct clyde_ctx *ctx, struct clyde_sweep *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m) {
+		fprintf(stderr, "clyde sweep: out of memory\n");
+		return CLYDE_EXIT_USAGE;
+	}
+	rc = clyde_sweep_dry_run(ctx, s, m);
+	fclose(m);
+	if (rc < 0) {
+		char vis[1024];
+
+		fprintf(stderr, "clyde sweep: %s\n",
+			clyde_vis(vis, sizeof(vis), clyde_errmsg(ctx), 0));
+		free(text);
+		return CLYDE_EXIT_USAGE;
+	}
+	if (text)
+		clyde_vis_fputs(text, stdout, 1);
+	free(text);
+	return CLYDE_EXIT_OK;
 }
 
 /* The engine's settings for this command line. */
@@ -845,11 +911,7 @@ int clyde_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (cli.dry_run) {
-		if (clyde_sweep_dry_run(&ctx, &s, stdout) < 0) {
-			fprintf(stderr, "clyde sweep: %s\n",
-				clyde_errmsg(&ctx));
-			status = CLYDE_EXIT_USAGE;
-		}
+		status = dry_run(&ctx, &s);
 		goto out;
 	}
 	if (open_history(&ctx, cli.db, true, &h) < 0) {

@@ -63,3 +63,26 @@ char *clyde_vis(char *buf, size_t cap, const char *s, int keep_newlines)
 	buf[o] = '\0';
 	return buf;
 }
+
+int clyde_vis_fputs(const char *s, FILE *f, int keep_newlines)
+{
+	int rc = 0;
+
+	while (*s && rc != EOF) {
+		size_t n = 0;
+		char e[5];
+
+		/* The plain run up to the next character to escape, then
+		 * that one's escape. */
+		while (s[n] && esc_len((unsigned char)s[n], keep_newlines) == 1)
+			n++;
+		if (n && fwrite(s, 1, n, f) != n)
+			return EOF;
+		s += n;
+		if (*s) {
+			esc_of((unsigned char)*s++, e);
+			rc = fputs(e, f);
+		}
+	}
+	return rc == EOF ? EOF : 0;
+}

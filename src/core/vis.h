@@ -9,6 +9,7 @@
 #define CLYDE_CORE_VIS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Write s into buf (cap bytes, NUL-terminated) with its control characters
@@ -18,5 +19,11 @@
  * buf.
  */
 char *clyde_vis(char *buf, size_t cap, const char *s, int keep_newlines);
+
+/*
+ * Write s to f escaped as clyde_vis() does, whole however long (a
+ * listing of commands, a table): returns what fputs returns.
+ */
+int clyde_vis_fputs(const char *s, FILE *f, int keep_newlines);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/stats.h"
+#include "core/strmap.h"
 #include "results/format.h"
 
 const char *clyde_cmp_metric_name(enum clyde_cmp_metric m)
@@ -52,62 +53,238 @@ void clyde_compare_release(struct clyde_compare *cmp)
 	memset(cmp, 0, sizeof(*cmp));
 }
 
-static bool label_taken(char **labels, size_t n, const char *l)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(labels[i], l))
-			return true;
-	return false;
-}
-
 /* Labels: the caller's, else the run's name, else "run<N>"; a label seen
- * before gets "#2", "#3", ... (the first free one). */
+ * before gets "#2", "#3", ... (the first free one).  `taken` holds the
+ * labels so far; `next` per base the number after the last one tried
+ * (those before it are all taken, and labels are never given back), so
+ * that a thousand runs named "vm" take a thousand look-ups, not a
+ * million. */
 static int make_labels(struct clyde_compare *cmp,
 		       const struct clyde_compare_opts *o)
 {
-	size_t i;
+	struct clyde_strmap taken, next;
+	int rc = 0;
 
-	for (i = 0; i < cmp->ncols; i++) {
+	clyde_strmap_init(&taken);
+	clyde_strmap_init(&next);
+	for (size_t i = 0; i < cmp->ncols && !rc; i++) {
 		const char *base = i < o->nlabels ? o->labels[i] :
 						    cmp->runs[i]->label;
+		const char *stem = base && base[0] ? base : "run";
 		char *l = NULL;
-		unsigned k;
+		size_t *k = NULL;
 
 		if (!base || !base[0]) {
 			if (asprintf(&l, "run%zu", i + 1) < 0)
-				return -ENOMEM;
+				l = NULL;
 		} else {
 			l = strdup(base);
-			if (!l)
-				return -ENOMEM;
 		}
-		for (k = 2; label_taken(cmp->labels, i, l); k++) {
-			char *nl;
-
-			if (asprintf(&nl, "%s#%u",
-				     base && base[0] ? base : "run", k) < 0) {
-				free(l);
-				return -ENOMEM;
-			}
+		if (!l || clyde_strmap_put(&next, stem, 2, &k) < 0) {
 			free(l);
-			l = nl;
+			rc = -ENOMEM;
+			break;
+		}
+		while (clyde_strmap_get(&taken, l)) {
+			free(l);
+			if (asprintf(&l, "%s#%zu", stem, (*k)++) < 0) {
+				l = NULL;
+				break;
+			}
+		}
+		if (!l || clyde_strmap_put(&taken, l, i, NULL) < 0) {
+			free(l);
+			rc = -ENOMEM;
+			break;
 		}
 		cmp->labels[i] = l;
 	}
-	return 0;
+	clyde_strmap_release(&taken);
+	clyde_strmap_release(&next);
+	return rc;
 }
 
-static const struct clyde_loaded_test *
-find_test(const struct clyde_loaded_run *r, const char *name)
-{
-	size_t i;
+/* What building the table keeps besides the table: per column its tests
+ * sorted by name (find_test), the first column of the runs made alike
+ * with it (runs_identical) and room for one row's groups of those. */
+struct build {
+	const struct clyde_loaded_test ***tests; /* ncols, each ntests */
+	size_t *alike; /* ncols: a column, or NOT_ALIKE */
+	size_t *first, *n;
+	double *lo, *hi;
+	/* build_orders: per scope (the last: no scope) the columns by
+	 * settings group, and where each group starts in it. */
+	size_t *order[CLYDE_SCOPE_COUNT + 1], *start[CLYDE_SCOPE_COUNT + 1];
+	size_t rows_cap;
+};
 
-	for (i = 0; i < r->ntests; i++)
-		if (!strcmp(r->tests[i].name, name))
-			return &r->tests[i];
-	return NULL;
+#define NOT_ALIKE ((size_t)-1)
+
+static int by_test_name(const void *a, const void *b)
+{
+	const struct clyde_loaded_test *x =
+		*(const struct clyde_loaded_test *const *)a;
+	const struct clyde_loaded_test *y =
+		*(const struct clyde_loaded_test *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	/* Of two tests of one name the earlier comes first, as a search in
+	 * order would find it. */
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The run of column col's test called name (the first of that name), by
+ * a binary search of its sorted tests. */
+static const struct clyde_loaded_test *
+find_test(const struct build *b, size_t col, const char *name,
+	  const struct clyde_compare *cmp)
+{
+	const struct clyde_loaded_test **t = b->tests[col];
+	size_t lo = 0, hi = cmp->runs[col]->ntests;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(t[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cmp->runs[col]->ntests && !strcmp(t[lo]->name, name) ?
+		       t[lo] :
+		       NULL;
+}
+
+/* '%zu:' and s appended to *sig: strings joined so that no two lists
+ * give the same text.  Returns 0 or -ENOMEM. */
+static int sig_add(FILE *sig, const char *s)
+{
+	return fprintf(sig, "%zu:%s", strlen(s), s) < 0 ? -ENOMEM : 0;
+}
+
+static int by_kv(const void *a, const void *b)
+{
+	const struct clyde_loaded_kv *x =
+		*(const struct clyde_loaded_kv *const *)a;
+	const struct clyde_loaded_kv *y =
+		*(const struct clyde_loaded_kv *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : strcmp(x->value, y->value);
+}
+
+/*
+ * The text of everything run r recorded, its settings sorted by key, in
+ * *out (owned by the caller): two runs are made alike (every recorded
+ * setting the same, a key one of them lacks a difference) exactly when
+ * their texts are equal.  *out is NULL for a run never alike to any
+ * other: a setting without a value, or a key with two values.
+ */
+static int run_text(const struct clyde_loaded_run *r, char **out)
+{
+	const struct clyde_loaded_kv **kv;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	int rc = 0;
+
+	*out = NULL;
+	for (i = 0; i < r->nkv; i++)
+		if (!r->kv[i].value)
+			return 0;
+	kv = calloc(r->nkv + 1, sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	for (i = 0; i < r->nkv; i++)
+		kv[i] = &r->kv[i];
+	qsort(kv, r->nkv, sizeof(*kv), by_kv);
+	f = open_memstream(&text, &len);
+	if (!f) {
+		free(kv);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nkv && !rc; i++) {
+		if (i && !strcmp(kv[i]->key, kv[i - 1]->key)) {
+			if (strcmp(kv[i]->value, kv[i - 1]->value))
+				break; /* two values: alike to nothing */
+			continue;
+		}
+		rc = sig_add(f, kv[i]->key);
+		if (!rc)
+			rc = sig_add(f, kv[i]->value);
+	}
+	if (fclose(f) || !text)
+		rc = -ENOMEM;
+	if (!rc && i == r->nkv)
+		*out = text;
+	else
+		free(text);
+	free(kv);
+	return rc;
+}
+
+static void build_release(struct build *b, size_t ncols)
+{
+	if (b->tests)
+		for (size_t i = 0; i < ncols; i++)
+			free(b->tests[i]);
+	free(b->tests);
+	free(b->alike);
+	free(b->first);
+	free(b->n);
+	free(b->lo);
+	free(b->hi);
+	for (size_t s = 0; s <= CLYDE_SCOPE_COUNT; s++) {
+		free(b->order[s]);
+		free(b->start[s]);
+	}
+}
+
+/* Sort each column's tests and group the columns made alike. */
+static int build_init(struct build *b, const struct clyde_compare *cmp)
+{
+	struct clyde_strmap alike;
+	size_t nc = cmp->ncols;
+	int rc = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->tests = calloc(nc, sizeof(*b->tests));
+	b->alike = calloc(nc, sizeof(*b->alike));
+	b->first = calloc(nc, sizeof(*b->first));
+	b->n = calloc(nc, sizeof(*b->n));
+	b->lo = calloc(nc, sizeof(*b->lo));
+	b->hi = calloc(nc, sizeof(*b->hi));
+	if (!b->tests || !b->alike || !b->first || !b->n || !b->lo || !b->hi)
+		return -ENOMEM;
+	for (size_t c = 0; c < nc; c++) {
+		const struct clyde_loaded_run *r = cmp->runs[c];
+
+		b->tests[c] = calloc(r->ntests + 1, sizeof(*b->tests[c]));
+		if (!b->tests[c])
+			return -ENOMEM;
+		for (size_t j = 0; j < r->ntests; j++)
+			b->tests[c][j] = &r->tests[j];
+		qsort(b->tests[c], r->ntests, sizeof(*b->tests[c]),
+		      by_test_name);
+	}
+	clyde_strmap_init(&alike);
+	for (size_t c = 0; c < nc && !rc; c++) {
+		char *text;
+		size_t *first;
+
+		rc = run_text(cmp->runs[c], &text);
+		b->alike[c] = NOT_ALIKE;
+		if (rc || !text)
+			continue;
+		rc = clyde_strmap_put(&alike, text, c, &first);
+		if (rc >= 0) {
+			b->alike[c] = *first;
+			rc = 0;
+		}
+		free(text);
+	}
+	clyde_strmap_release(&alike);
+	return rc;
 }
 
 /* Fill one cell of a row from a run's test (NULL: the run lacks it). */
@@ -217,7 +394,7 @@ static bool ranked(const struct clyde_cmp_row *row,
 
 /* Welch's p between the repeats of columns a and b of a rate row, or -1
  * when either has fewer than two. */
-static double welch_p(const struct clyde_compare *cmp,
+static double welch_p(const struct clyde_compare *cmp, const struct build *bd,
 		      const struct clyde_cmp_row *row, size_t a, size_t b)
 {
 	const struct clyde_loaded_test *ta, *tb;
@@ -225,8 +402,8 @@ static double welch_p(const struct clyde_compare *cmp,
 
 	if (row->metric != CLYDE_CMP_RATE)
 		return -1;
-	ta = find_test(cmp->runs[a], row->test);
-	tb = find_test(cmp->runs[b], row->test);
+	ta = find_test(bd, a, row->test, cmp);
+	tb = find_test(bd, b, row->test, cmp);
 	if (!ta || !tb || ta->nsamples < 2 || tb->nsamples < 2 ||
 	    clyde_stats_welch(ta->samples, ta->nsamples, tb->samples,
 			      tb->nsamples, &w) < 0)
@@ -244,20 +421,21 @@ static double welch_p(const struct clyde_compare *cmp,
  * tie).  When either has a single sample the mark is by value only, and
  * best_by_value says so.
  */
-static void mark_best(struct clyde_compare *cmp, struct clyde_cmp_row *row,
-		      unsigned cls)
+static void mark_best(struct clyde_compare *cmp, const struct build *bd,
+		      struct clyde_cmp_row *row, const size_t *cols,
+		      size_t ncls)
 {
 	char text[64], best_text[64] = "", first[64] = "";
-	size_t ncols = cmp->ncols, i, n = 0, bi = 0, ri = ncols;
+	size_t ncols = cmp->ncols, i, j, n = 0, bi = 0, ri = ncols;
 	bool differ = false, tie = false, by_value = false;
 	double p;
 
 	if (row->metric == CLYDE_CMP_CPU)
 		return;
-	for (i = 0; i < ncols; i++) {
-		const struct clyde_cmp_cell *c = &row->cells[i];
+	for (j = 0; j < ncls; j++) {
+		const struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
 
-		if (c->cls != cls || !ranked(row, c))
+		if (!ranked(row, c))
 			continue;
 		tie_text(text, sizeof(text), row, c);
 		if (!n) {
@@ -278,10 +456,10 @@ static void mark_best(struct clyde_compare *cmp, struct clyde_cmp_row *row,
 	tie_text(best_text, sizeof(best_text), row, &row->cells[bi]);
 	/* The runner-up: the best of the cells that do not show as the
 	 * best. */
-	for (i = 0; i < ncols; i++) {
-		const struct clyde_cmp_cell *c = &row->cells[i];
+	for (j = 0; j < ncls; j++) {
+		const struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
 
-		if (c->cls != cls || !ranked(row, c))
+		if (!ranked(row, c))
 			continue;
 		tie_text(text, sizeof(text), row, c);
 		if (!strcmp(text, best_text))
@@ -291,20 +469,21 @@ static void mark_best(struct clyde_compare *cmp, struct clyde_cmp_row *row,
 					  c->value < row->cells[ri].value))
 			ri = i;
 	}
-	p = ri < ncols ? welch_p(cmp, row, bi, ri) : -1;
+	p = ri < ncols ? welch_p(cmp, bd, row, bi, ri) : -1;
 	if (p < 0)
 		by_value = true;
 	else if (p >= 0.05)
 		tie = true;
-	for (i = 0; i < ncols; i++) {
-		struct clyde_cmp_cell *c = &row->cells[i];
+	for (j = 0; j < ncls; j++) {
+		struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
 		double q;
 
-		if (c->cls != cls || !ranked(row, c))
+		if (!ranked(row, c))
 			continue;
 		tie_text(text, sizeof(text), row, c);
 		if (strcmp(text, best_text) &&
-		    !(tie && (q = welch_p(cmp, row, bi, i)) >= 0 && q >= 0.05))
+		    !(tie && (q = welch_p(cmp, bd, row, bi, i)) >= 0 &&
+		      q >= 0.05))
 			continue;
 		c->best = true;
 		c->best_by_value = by_value;
@@ -313,64 +492,53 @@ static void mark_best(struct clyde_compare *cmp, struct clyde_cmp_row *row,
 	}
 }
 
-/* Were runs a and b made alike: every recorded setting, the machine, the
- * filesystem and its mount options, the device (every config key either
- * has) the same?  A key one of them lacks counts as a difference, so that
- * a doubt never raises an alarm. */
-static bool runs_identical(const struct clyde_loaded_run *a,
-			   const struct clyde_loaded_run *b)
-{
-	size_t i;
-
-	for (i = 0; i < a->nkv; i++) {
-		const char *v = clyde_loaded_kv_get(b, a->kv[i].key);
-
-		if (!v || !a->kv[i].value || strcmp(v, a->kv[i].value))
-			return false;
-	}
-	for (i = 0; i < b->nkv; i++)
-		if (!clyde_loaded_kv_get(a, b->kv[i].key))
-			return false;
-	return true;
-}
-
 /* Identical runs, wildly different results: the ranked cells of a rate
- * row whose runs were made alike (runs_identical()) and whose largest is
- * at least twice the smallest (CLYDE_LOADED_DISAGREE, the rule for
- * repeats) are all flagged: what differs is noise or something the
- * results do not record. */
-static void mark_runs_disagree(struct clyde_compare *cmp,
+ * row whose runs were made alike (build.alike: every recorded setting,
+ * the machine, the filesystem and its mount options, the device the same;
+ * a key one of them lacks counts as a difference, so that a doubt never
+ * raises an alarm) and whose largest is at least twice the smallest
+ * (CLYDE_LOADED_DISAGREE, the rule for repeats) are all flagged: what
+ * differs is noise or something the results do not record.  One pass
+ * gathers each group of alike runs, a second marks its cells. */
+static void mark_runs_disagree(struct clyde_compare *cmp, struct build *bd,
 			       struct clyde_cmp_row *row)
 {
-	size_t i, j;
+	size_t i, g;
 
 	if (row->metric != CLYDE_CMP_RATE)
 		return;
+	for (i = 0; i < cmp->ncols; i++)
+		if ((g = bd->alike[i]) != NOT_ALIKE)
+			bd->n[g] = 0;
+	for (i = 0; i < cmp->ncols; i++) {
+		const struct clyde_cmp_cell *c = &row->cells[i];
+
+		g = bd->alike[i];
+		if (g == NOT_ALIKE || !ranked(row, c))
+			continue;
+		if (!bd->n[g]++) {
+			bd->first[g] = i;
+			bd->lo[g] = bd->hi[g] = c->value;
+		}
+		if (c->value < bd->lo[g])
+			bd->lo[g] = c->value;
+		if (c->value > bd->hi[g])
+			bd->hi[g] = c->value;
+	}
 	for (i = 0; i < cmp->ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
-		double lo = c->value, hi = c->value;
-		size_t n = 1;
+		double lo, hi;
 
 		if (!ranked(row, c))
 			continue;
-		c->twins = i;
-		for (j = 0; j < cmp->ncols; j++) {
-			const struct clyde_cmp_cell *d = &row->cells[j];
-
-			if (j == i || !ranked(row, d) ||
-			    !runs_identical(cmp->runs[i], cmp->runs[j]))
-				continue;
-			if (j < c->twins)
-				c->twins = j;
-			n++;
-			if (d->value < lo)
-				lo = d->value;
-			if (d->value > hi)
-				hi = d->value;
-		}
-		if (n >= 2 &&
-		    (lo > 0 ? hi >= CLYDE_LOADED_DISAGREE * lo : hi > 0)) {
-			row->cells[i].runs_disagree = true;
+		g = bd->alike[i];
+		c->twins = g == NOT_ALIKE ? i : bd->first[g];
+		if (g == NOT_ALIKE || bd->n[g] < 2)
+			continue;
+		lo = bd->lo[g];
+		hi = bd->hi[g];
+		if (lo > 0 ? hi >= CLYDE_LOADED_DISAGREE * lo : hi > 0) {
+			c->runs_disagree = true;
 			cmp->any_runs_disagree = true;
 		}
 	}
@@ -398,7 +566,8 @@ static void mark_changes(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 
 /* Welch's test of each column's samples against the reference column's,
  * for rates where both have at least two. */
-static void mark_sig(struct clyde_compare *cmp, struct clyde_cmp_row *row)
+static void mark_sig(struct clyde_compare *cmp, const struct build *bd,
+		     struct clyde_cmp_row *row)
 {
 	const struct clyde_loaded_test *ref, *t;
 	struct clyde_stats_welch w;
@@ -406,7 +575,7 @@ static void mark_sig(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 
 	if (row->metric != CLYDE_CMP_RATE)
 		return;
-	ref = find_test(cmp->runs[cmp->ref], row->test);
+	ref = find_test(bd, cmp->ref, row->test, cmp);
 	if (!ref || ref->nsamples < 2)
 		return;
 	for (i = 0; i < cmp->ncols; i++) {
@@ -415,7 +584,7 @@ static void mark_sig(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 		/* Runs of other settings are not compared at all. */
 		if (i == cmp->ref || c->cls != row->cells[cmp->ref].cls)
 			continue;
-		t = find_test(cmp->runs[i], row->test);
+		t = find_test(bd, i, row->test, cmp);
 		if (!t || t->nsamples < 2 || !c->has_value)
 			continue;
 		if (clyde_stats_welch(ref->samples, ref->nsamples, t->samples,
@@ -439,11 +608,6 @@ static bool run_in_scope(const struct clyde_loaded_run *r, enum clyde_scope s)
 	return false;
 }
 
-static bool same_value(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
 /*
  * Split the runs of each scope into settings groups.  The settings looked
  * at are those that matter for the scope and that every run of it records
@@ -451,9 +615,49 @@ static bool same_value(const char *a, const char *b)
  * the same values of the ones that differ form a group, numbered in the
  * order of their first run.
  */
+/* Number the settings groups of scope sc in the order of their first
+ * run: the runs of one group have the same values of sc's keys, so the
+ * text of those values finds the group. */
+static int number_groups(struct clyde_compare *cmp, struct clyde_cmp_scope *sc)
+{
+	struct clyde_strmap groups;
+	int rc = 0;
+
+	clyde_strmap_init(&groups);
+	sc->nclasses = 0;
+	for (size_t c = 0; c < cmp->ncols && !rc; c++) {
+		char *text = NULL;
+		size_t len = 0, *cls;
+		FILE *f;
+
+		if (!sc->in[c])
+			continue;
+		f = open_memstream(&text, &len);
+		if (!f)
+			return clyde_strmap_release(&groups), -ENOMEM;
+		/* Every run in the scope records each key (build_scopes). */
+		for (size_t k = 0; k < sc->nkeys && !rc; k++)
+			rc = sig_add(f, clyde_loaded_kv_get(cmp->runs[c],
+							    sc->keys[k]));
+		if (fclose(f) || !text)
+			rc = -ENOMEM;
+		if (!rc &&
+		    clyde_strmap_put(&groups, text, sc->nclasses, &cls) < 0)
+			rc = -ENOMEM;
+		if (!rc) {
+			sc->cls[c] = (unsigned)*cls;
+			if (*cls == sc->nclasses)
+				sc->nclasses++;
+		}
+		free(text);
+	}
+	clyde_strmap_release(&groups);
+	return rc;
+}
+
 static int build_scopes(struct clyde_compare *cmp)
 {
-	size_t s, c, d, k, i;
+	size_t s, c, i;
 
 	for (s = 0; s < CLYDE_SCOPE_COUNT; s++) {
 		struct clyde_cmp_scope *sc = &cmp->scopes[s];
@@ -491,35 +695,44 @@ static int build_scopes(struct clyde_compare *cmp)
 			if (all && differ && sc->nkeys < CLYDE_CMP_MAX_KEYS)
 				sc->keys[sc->nkeys++] = key;
 		}
-		if (!sc->nkeys)
-			continue;
-		sc->nclasses = 0;
-		for (c = 0; c < cmp->ncols; c++) {
-			if (!sc->in[c])
-				continue;
-			for (d = 0; d < c; d++) {
-				if (!sc->in[d])
-					continue;
-				for (k = 0; k < sc->nkeys; k++)
-					if (!same_value(clyde_loaded_kv_get(
-								cmp->runs[c],
-								sc->keys[k]),
-							clyde_loaded_kv_get(
-								cmp->runs[d],
-								sc->keys[k])))
-						break;
-				if (k == sc->nkeys)
-					break;
-			}
-			sc->cls[c] = d < c ? sc->cls[d] :
-					     (unsigned)sc->nclasses++;
-		}
+		if (sc->nkeys && number_groups(cmp, sc))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
-		   enum clyde_cmp_metric m, size_t *rows_cap)
+/* Per scope (and one more for rows of no scope) the columns in the order
+ * of their settings groups, and where each group starts: mark_best looks
+ * at the columns of one group only. */
+static int build_orders(struct build *bd, const struct clyde_compare *cmp)
+{
+	for (size_t s = 0; s <= CLYDE_SCOPE_COUNT; s++) {
+		const struct clyde_cmp_scope *sc =
+			s < CLYDE_SCOPE_COUNT ? &cmp->scopes[s] : NULL;
+		size_t ng = sc ? sc->nclasses : 1, *at;
+
+		bd->order[s] = calloc(cmp->ncols + 1, sizeof(size_t));
+		bd->start[s] = calloc(ng + 1, sizeof(size_t));
+		if (!bd->order[s] || !bd->start[s])
+			return -ENOMEM;
+		/* A counting sort: the sizes, their sums, then the places. */
+		for (size_t c = 0; c < cmp->ncols; c++)
+			bd->start[s][(sc ? sc->cls[c] : 0) + 1]++;
+		for (size_t k = 0; k < ng; k++)
+			bd->start[s][k + 1] += bd->start[s][k];
+		at = calloc(ng + 1, sizeof(*at));
+		if (!at)
+			return -ENOMEM;
+		memcpy(at, bd->start[s], ng * sizeof(*at));
+		for (size_t c = 0; c < cmp->ncols; c++)
+			bd->order[s][at[sc ? sc->cls[c] : 0]++] = c;
+		free(at);
+	}
+	return 0;
+}
+
+static int add_row(struct clyde_compare *cmp, struct build *bd,
+		   const struct clyde_loaded_test *t, enum clyde_cmp_metric m)
 {
 	struct clyde_cmp_row row;
 	bool any = false, any_value = false;
@@ -530,7 +743,7 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 	if (!row.cells)
 		return -ENOMEM;
 	for (i = 0; i < cmp->ncols; i++) {
-		fill_cell(&row.cells[i], m, find_test(cmp->runs[i], t->name));
+		fill_cell(&row.cells[i], m, find_test(bd, i, t->name, cmp));
 		if (row.cells[i].state != CLYDE_LOADED_NOT_RUN)
 			any = true;
 		if (row.cells[i].has_value)
@@ -567,14 +780,18 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 		break;
 	}
 	choose_unit(&row, cmp->ncols);
-	for (i = 0; i < (row.scope < CLYDE_SCOPE_COUNT ?
-				 cmp->scopes[row.scope].nclasses :
-				 1);
-	     i++)
-		mark_best(cmp, &row, (unsigned)i);
-	mark_runs_disagree(cmp, &row);
-	if (cmp->nrows == *rows_cap) {
-		size_t cap = *rows_cap ? *rows_cap * 2 : 16;
+	{
+		size_t s = row.scope < CLYDE_SCOPE_COUNT ? row.scope :
+							   CLYDE_SCOPE_COUNT;
+		size_t ng = s < CLYDE_SCOPE_COUNT ? cmp->scopes[s].nclasses : 1;
+
+		for (i = 0; i < ng; i++)
+			mark_best(cmp, bd, &row, bd->order[s] + bd->start[s][i],
+				  bd->start[s][i + 1] - bd->start[s][i]);
+	}
+	mark_runs_disagree(cmp, bd, &row);
+	if (cmp->nrows == bd->rows_cap) {
+		size_t cap = bd->rows_cap ? bd->rows_cap * 2 : 16;
 		struct clyde_cmp_row *nr =
 			realloc(cmp->rows, cap * sizeof(*nr));
 
@@ -583,11 +800,11 @@ static int add_row(struct clyde_compare *cmp, const struct clyde_loaded_test *t,
 			return -ENOMEM;
 		}
 		cmp->rows = nr;
-		*rows_cap = cap;
+		bd->rows_cap = cap;
 	}
 	cmp->rows[cmp->nrows++] = row;
 	mark_changes(cmp, &cmp->rows[cmp->nrows - 1]);
-	mark_sig(cmp, &cmp->rows[cmp->nrows - 1]);
+	mark_sig(cmp, bd, &cmp->rows[cmp->nrows - 1]);
 	return 0;
 }
 
@@ -597,11 +814,18 @@ int clyde_compare_build(struct clyde_ctx *ctx,
 			struct clyde_compare *cmp)
 {
 	static const struct clyde_compare_opts none = { NULL, 0, 0 };
+	static const enum clyde_cmp_metric metrics[] = { CLYDE_CMP_RATE,
+							 CLYDE_CMP_CPU,
+							 CLYDE_CMP_LAT_MAX,
+							 CLYDE_CMP_LAT_P99 };
 	const struct clyde_loaded_test **seen = NULL;
-	size_t i, j, k, nseen = 0, rows_cap = 0;
-	int rc;
+	struct clyde_strmap names;
+	struct build bd;
+	size_t i, j, k, nseen = 0, ntests = 0;
 
 	memset(cmp, 0, sizeof(*cmp));
+	memset(&bd, 0, sizeof(bd));
+	clyde_strmap_init(&names);
 	if (!opts)
 		opts = &none;
 	/* Usage errors: the message alone says it all (no strerror). */
@@ -628,46 +852,43 @@ int clyde_compare_build(struct clyde_ctx *ctx,
 	cmp->runs = calloc(cmp->ncols, sizeof(*cmp->runs));
 	if (!cmp->labels || !cmp->runs)
 		goto nomem;
-	for (i = 0; i < cmp->ncols; i++)
+	for (i = 0; i < cmp->ncols; i++) {
 		cmp->runs[i] = &set->runs[i];
-	if (make_labels(cmp, opts))
+		ntests += set->runs[i].ntests;
+	}
+	if (make_labels(cmp, opts) || build_init(&bd, cmp))
+		goto nomem;
+	/* The tests in the order first seen, each name once. */
+	seen = calloc(ntests + 1, sizeof(*seen));
+	if (!seen)
 		goto nomem;
 	for (i = 0; i < cmp->ncols; i++) {
 		const struct clyde_loaded_run *r = cmp->runs[i];
 
 		for (j = 0; j < r->ntests; j++) {
-			const struct clyde_loaded_test **ns;
+			int added = clyde_strmap_put(&names, r->tests[j].name,
+						     nseen, NULL);
 
-			for (k = 0; k < nseen; k++)
-				if (!strcmp(seen[k]->name, r->tests[j].name))
-					break;
-			if (k < nseen)
-				continue;
-			ns = realloc(seen, (nseen + 1) * sizeof(*ns));
-			if (!ns)
+			if (added < 0)
 				goto nomem;
-			seen = ns;
-			seen[nseen++] = &r->tests[j];
+			if (added)
+				seen[nseen++] = &r->tests[j];
 		}
 	}
-	if (build_scopes(cmp))
+	if (build_scopes(cmp) || build_orders(&bd, cmp))
 		goto nomem;
-	for (k = 0; k < nseen; k++) {
-		static const enum clyde_cmp_metric metrics[] = {
-			CLYDE_CMP_RATE, CLYDE_CMP_CPU, CLYDE_CMP_LAT_MAX,
-			CLYDE_CMP_LAT_P99
-		};
-
-		for (j = 0; j < 4; j++) {
-			rc = add_row(cmp, seen[k], metrics[j], &rows_cap);
-			if (rc)
+	for (k = 0; k < nseen; k++)
+		for (j = 0; j < 4; j++)
+			if (add_row(cmp, &bd, seen[k], metrics[j]))
 				goto nomem;
-		}
-	}
 	free(seen);
+	clyde_strmap_release(&names);
+	build_release(&bd, cmp->ncols);
 	return 0;
 nomem:
 	free(seen);
+	clyde_strmap_release(&names);
+	build_release(&bd, cmp->ncols);
 	clyde_compare_release(cmp);
 	return clyde_err(ctx, ENOMEM, "building the compare table");
 }
@@ -836,36 +1057,80 @@ bool clyde_compare_key_differs(const struct clyde_compare *cmp, const char *key)
 	return !first;
 }
 
+/* A key as clyde_compare_keys() meets it: the value of its first run,
+ * the runs that have it and whether two of them differ. */
+struct key_seen {
+	const char *first;
+	size_t runs, last;
+	bool differ;
+};
+
+/* One pass over every run's settings, each key looked up once: a
+ * thousand runs of the same forty settings take forty thousand look-ups,
+ * where asking clyde_compare_key_differs() of each took forty million. */
 const char **clyde_compare_keys(const struct clyde_compare *cmp, bool differing,
 				size_t *n)
 {
+	struct clyde_strmap at; /* key -> its index in keys[] */
+	struct key_seen *ks = NULL;
 	const char **keys = NULL;
-	size_t c, i, k;
+	size_t total = 0, nk = 0, c, i;
 
 	*n = 0;
+	for (c = 0; c < cmp->ncols; c++)
+		total += cmp->runs[c]->nkv;
+	if (!total)
+		return NULL;
+	clyde_strmap_init(&at);
+	keys = calloc(total, sizeof(*keys));
+	ks = calloc(total, sizeof(*ks));
+	if (!keys || !ks)
+		goto nomem;
 	for (c = 0; c < cmp->ncols; c++) {
 		const struct clyde_loaded_run *r = cmp->runs[c];
 
 		for (i = 0; i < r->nkv; i++) {
-			const char **nk;
+			const struct clyde_loaded_kv *kv = &r->kv[i];
+			struct key_seen *e;
+			size_t *k;
+			int added = clyde_strmap_put(&at, kv->key, nk, &k);
 
-			for (k = 0; k < *n; k++)
-				if (!strcmp(keys[k], r->kv[i].key))
-					break;
-			if (k < *n || (differing && !clyde_compare_key_differs(
-							    cmp, r->kv[i].key)))
+			if (added < 0)
+				goto nomem;
+			if (added) {
+				keys[nk] = kv->key;
+				ks[nk++] = (struct key_seen){ kv->value, 1, c,
+							      !kv->value };
 				continue;
-			nk = realloc(keys, (*n + 1) * sizeof(*nk));
-			if (!nk) {
-				free(keys);
-				*n = 1;
-				return NULL;
 			}
-			keys = nk;
-			keys[(*n)++] = r->kv[i].key;
+			e = &ks[*k];
+			if (e->last == c)
+				continue; /* a run's first value counts */
+			e->last = c;
+			e->runs++;
+			if (!kv->value || !e->first ||
+			    strcmp(kv->value, e->first))
+				e->differ = true;
 		}
 	}
+	/* A key differs when two runs have other values or one lacks it. */
+	for (i = 0; i < nk; i++)
+		if (!differing || (cmp->ncols > 1 &&
+				   (ks[i].differ || ks[i].runs < cmp->ncols)))
+			keys[(*n)++] = keys[i];
+	clyde_strmap_release(&at);
+	free(ks);
+	if (!*n) {
+		free(keys);
+		return NULL;
+	}
 	return keys;
+nomem:
+	clyde_strmap_release(&at);
+	free(ks);
+	free(keys);
+	*n = 1;
+	return NULL;
 }
 
 int clyde_compare_write(FILE *f, const struct clyde_compare *cmp,

@@ -13,14 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vis.h"
+
 /* Runs up to which each setting gets a line of its own. */
 #define DIFFERS_PER_SETTING 4
 
-/* s made safe for a terminal: a control character is written as '_'. */
+/* s made safe for a terminal: control characters escaped
+ * (core/vis.h). */
 static void put_clean(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		fputc(((unsigned char)*s < 0x20 || *s == 0x7f) ? '_' : *s, f);
+	char vis[1024];
+
+	if (s)
+		fputs(clyde_vis(vis, sizeof(vis), s, 0), f);
 }
 
 static void put_value(FILE *f, const struct clyde_compare *cmp, size_t c,

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vis.h"
+
 struct grid {
 	size_t ncols, nrows;
 	char **cells; /* nrows x ncols, row-major, owned */
@@ -152,16 +154,11 @@ static size_t width(const char *s)
 	return w;
 }
 
-/* A user's string made safe for a terminal: control characters become
- * '_'. */
+/* A user's string made safe for a terminal: control characters
+ * escaped (core/vis.h). */
 static void clean(char *dst, size_t len, const char *s)
 {
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < len; i++)
-		dst[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '_' :
-									s[i];
-	dst[i] = '\0';
+	clyde_vis(dst, len, s, 0);
 }
 
 /* The settings groups of one scope: which settings differ, and per group

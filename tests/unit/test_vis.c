@@ -2,6 +2,8 @@
  * core/vis: text made safe for a terminal -- control characters escaped,
  * newlines kept only when asked, long text cut with its length said.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/vis.h"
@@ -32,5 +34,26 @@ int main(void)
 	clyde_vis(b, sizeof(b), big, 0);
 	CHECK(strncmp(strstr(b, "..."), "... (100 bytes)", 15) == 0);
 	CHECK((strstr(b, "...") - b) % 4 == 0);
+	/* Whole, however long, to a stream. */
+	{
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		CHECK(f != NULL);
+		if (f) {
+			memset(big, '\a', 200);
+			big[200] = '\0';
+			CHECK(clyde_vis_fputs("a\033]52;c;eA==\ab\n", f, 1) ==
+			      0);
+			CHECK(clyde_vis_fputs(big, f, 0) == 0);
+			fclose(f);
+			CHECK(len == strlen("a\\x1b]52;c;eA==\\x07b\n") + 800);
+			CHECK(strncmp(out, "a\\x1b]52;c;eA==\\x07b\n", 21) ==
+			      0);
+			CHECK(strchr(out, '\a') == NULL);
+			free(out);
+		}
+	}
 	return tap_done();
 }
