@@ -25,11 +25,11 @@
 #include "core/vis.h"
 #include "exp/exp.h"
 #include "exp/plan.h"
-#include "report/exp_analysis.h"
-#include "report/exp_load.h"
+#include "analysis/exp_analysis.h"
+#include "analysis/exp_load.h"
 #include "store/exp_store.h"
 #include "report/exp_table.h"
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 #include "store/history.h"
 
 struct sweep_cli {
@@ -395,7 +395,7 @@ static int sweep_write_table(FILE *f, const struct clyde_exp *e)
 	rc = clyde_exp_table_write(f, e, CLYDE_EXP_TEXT);
 	if (rc < 0)
 		return rc;
-	/* The plain sentences (report/exp_analysis.h) where the data says
+	/* The plain sentences (analysis/exp_analysis.h) where the data says
 	 * something; none when it does not. */
 	rc = clyde_exp_sentences(e, &said, &n);
 	if (rc < 0)

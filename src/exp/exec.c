@@ -23,11 +23,11 @@
 #include "core/stats.h"
 #include "core/vis.h"
 #include "exp/exp_internal.h"
-#include "report/exp_analysis.h"
-#include "report/exp_decide.h"
-#include "report/exp_load.h"
+#include "analysis/exp_analysis.h"
+#include "analysis/exp_decide.h"
+#include "analysis/exp_load.h"
 #include "store/exp_store.h"
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 
 #define show clyde_exp_show
 #define SHOW_MAX CLYDE_EXP_SHOW_MAX
@@ -635,7 +635,7 @@ bool clyde_exp_wants_more(const struct clyde_sweep *s,
 }
 
 /*
- * until-decided: the rule of report/exp_decide.h over the table's metrics
+ * until-decided: the rule of analysis/exp_decide.h over the table's metrics
  * (`metrics =`, else the default columns) of what the history holds now.
  * stable[p] is set for every point that stops, and each stop is said once
  * with its reason.  After the last round (`last`) every point not yet
@@ -702,7 +702,7 @@ static int run_rounds(struct clyde_exp_exec *x, bool *was_interrupted,
 		/* Past the planned repeats (only a rule such as until-stable
 		 * plans more rounds): clyde_exp_wants_more() decides, point
 		 * by point, from the runs stored so far. */
-		/* until-decided (report/exp_decide.h): stop each point whose
+		/* until-decided (analysis/exp_decide.h): stop each point whose
 		 * rank against the best is known, and say why. */
 		if (s->until_decided > 0 && r > s->repeat) {
 			int d = decide_points(x, alpha, stable, false);

@@ -91,7 +91,7 @@ struct clyde_sweep {
 			       * until-decided) */
 	double until_stable;  /* PCT; 0: off */
 	double until_decided; /* PCT, the equivalence margin; 0: off
-			       * (report/exp_decide.h) */
+			       * (analysis/exp_decide.h) */
 	unsigned max_runs;    /* cap with until_stable or until_decided */
 	enum clyde_sweep_order order;
 	uint64_t seed;

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 
 #include "dist/dist.h"
-#include "report/exp_decide.h"
-#include "report/experiment.h"
+#include "analysis/exp_decide.h"
+#include "analysis/experiment.h"
 #include "results/summary.h"
 #include "store/history.h"
 

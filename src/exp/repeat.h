@@ -9,7 +9,7 @@
  *    clyde_stats_settled()).
  *  - until-decided: stop once every test that has a value here and in the
  *    baseline is decided against the baseline by the sweep's rule
- *    (report/exp_decide.h, clyde_exp_decide(): significantly worse or
+ *    (analysis/exp_decide.h, clyde_exp_decide(): significantly worse or
  *    better, or equivalent within +-PCT%), the runs and the baseline's
  *    repeats being its two points.  Each test's decision is said once,
  *    when it is reached, with its figures; after the last run every test

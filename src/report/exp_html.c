@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/exp_analysis.h"
+#include "analysis/exp_analysis.h"
 #include "report/exp_table.h"
 
 /* The run report's palette: distinguishable, also in greyscale order. */

@@ -23,8 +23,8 @@
 
 #include <stdio.h>
 
-#include "report/exp_analysis.h"
-#include "report/experiment.h"
+#include "analysis/exp_analysis.h"
+#include "analysis/experiment.h"
 
 /*
  * Write the page for e to f with `title` (escaped; NULL: the experiment's

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/exp_analysis.h"
+#include "analysis/exp_analysis.h"
 #include "results/format.h"
 
 #define W 350.0

@@ -27,7 +27,7 @@
 #define CLYDE_REPORT_EXP_JSON_H
 
 #include "core/ctx.h"
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 
 #define CLYDE_EXP_SCHEMA "clyde-experiment"
 #define CLYDE_EXP_SCHEMA_VERSION 1

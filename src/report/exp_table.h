@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/exp_analysis.h"
-#include "report/experiment.h"
+#include "analysis/exp_analysis.h"
+#include "analysis/experiment.h"
 
 enum clyde_exp_format {
 	CLYDE_EXP_TEXT = 0,

@@ -4,7 +4,7 @@
  * history_schema.c with the others); this file adds and reads their rows
  * with history_internal.h's SQL helpers, and stores clyde results through
  * clyde_history_add() like any run.  What the rows mean for an analysis
- * is report/exp_load.c's business.
+ * is analysis/exp_load.c's business.
  */
 #include "store/exp_store.h"
 

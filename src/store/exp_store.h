@@ -17,7 +17,7 @@
  *    ({"kind": "timed", "elapsed_ns": ..., ...}, see docs/sweep.md).
  *
  * This is the database only: what the rows mean for an analysis (struct
- * clyde_exp, report/experiment.h) is built by report/exp_load.h from
+ * clyde_exp, analysis/experiment.h) is built by analysis/exp_load.h from
  * clyde_exp_store_get() and the two row walks at the end.
  *
  * Nothing here prints; errors name the database path and are returned as

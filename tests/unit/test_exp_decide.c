@@ -1,5 +1,5 @@
 /*
- * until-decided (report/exp_decide.h): the rule on small experiments whose
+ * until-decided (analysis/exp_decide.h): the rule on small experiments whose
  * answers are known, and four recorded 5-repeat sweeps replayed through
  * it (tests/fixtures/sweep-dd-bs-5.json, sweep-dd-bs-sep-5.json,
  * sweep-dd-bs-rank-5.json and -5b.json, live loop-device sweeps): the
@@ -18,8 +18,8 @@
 
 #include "core/ctx.h"
 #include "core/stats.h"
-#include "report/exp_analysis.h"
-#include "report/exp_decide.h"
+#include "analysis/exp_analysis.h"
+#include "analysis/exp_decide.h"
 #include "report/exp_json.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/exp_load.h"
+#include "analysis/exp_load.h"
 #include "results/result.h"
 #include "store/exp_store.h"
 #include "tap.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/exp_analysis.h"
+#include "analysis/exp_analysis.h"
 #include "report/exp_html.h"
 #include "report/exp_table.h"
 #include "tap.h"

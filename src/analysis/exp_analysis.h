@@ -40,14 +40,14 @@
  * Everything here borrows the experiment (never kept past the call) and
  * never prints.  Results that own memory say so.
  */
-#ifndef CLYDE_REPORT_EXP_ANALYSIS_H
-#define CLYDE_REPORT_EXP_ANALYSIS_H
+#ifndef CLYDE_ANALYSIS_EXP_ANALYSIS_H
+#define CLYDE_ANALYSIS_EXP_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/ctx.h"
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 
 #define CLYDE_EXP_ALPHA 0.05
 /* The equivalence margin: "does not change" needs the 95% interval of the

@@ -2,7 +2,7 @@
  * The experiment model's lifecycle; see experiment.h.  The analysis (table,
  * sentences, charts) lives in its own files.
  */
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 
 #include <stdlib.h>
 #include <string.h>

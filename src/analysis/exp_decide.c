@@ -1,7 +1,7 @@
 /*
  * The until-decided rule (see exp_decide.h).
  */
-#include "report/exp_decide.h"
+#include "analysis/exp_decide.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "report/exp_analysis.h"
+#include "analysis/exp_analysis.h"
 
 /* One point's state for one metric. */
 enum mstate {

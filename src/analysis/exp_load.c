@@ -4,7 +4,7 @@
  * them -- clyde results through results/loaded.h, timed commands'
  * documents through results/json_read.h -- into metrics and samples.
  */
-#include "report/exp_load.h"
+#include "analysis/exp_load.h"
 
 #include <errno.h>
 #include <stdint.h>

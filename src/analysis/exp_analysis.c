@@ -27,7 +27,7 @@
  * With two axes or more, when rule 2 names different best values in
  * different groups, one more sentence says the best depends on them.
  */
-#include "report/exp_analysis.h"
+#include "analysis/exp_analysis.h"
 
 #include <errno.h>
 #include <math.h>

@@ -36,13 +36,13 @@
  *
  * Everything borrows the experiment and never prints.
  */
-#ifndef CLYDE_REPORT_EXP_DECIDE_H
-#define CLYDE_REPORT_EXP_DECIDE_H
+#ifndef CLYDE_ANALYSIS_EXP_DECIDE_H
+#define CLYDE_ANALYSIS_EXP_DECIDE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 
 enum clyde_exp_stop {
 	CLYDE_EXP_OPEN = 0,	/* repeat it: its rank is still open */

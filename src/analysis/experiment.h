@@ -20,8 +20,8 @@
  * Ownership: everything reachable from a struct clyde_exp is owned by it
  * (heap strings and arrays) and released by clyde_exp_release().
  */
-#ifndef CLYDE_REPORT_EXPERIMENT_H
-#define CLYDE_REPORT_EXPERIMENT_H
+#ifndef CLYDE_ANALYSIS_EXPERIMENT_H
+#define CLYDE_ANALYSIS_EXPERIMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

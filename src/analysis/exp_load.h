@@ -4,11 +4,11 @@
  * come from the store (store/exp_store.h); the decoding of the results in
  * them is here, above the store.
  */
-#ifndef CLYDE_REPORT_EXP_LOAD_H
-#define CLYDE_REPORT_EXP_LOAD_H
+#ifndef CLYDE_ANALYSIS_EXP_LOAD_H
+#define CLYDE_ANALYSIS_EXP_LOAD_H
 
 #include "core/ctx.h"
-#include "report/experiment.h"
+#include "analysis/experiment.h"
 #include "store/history.h"
 
 /*
