@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "env/stack_probe.h"
+
 /* md's stripe_cache_size when nobody set it (drivers/md/raid5.h,
  * NR_STRIPES). */
 #define MD_STRIPE_CACHE_DEFAULT 256
@@ -214,7 +216,7 @@ static void check_alignment(const struct clyde_stack *s,
 
 		if (n->nchildren == 0)
 			continue;
-		if (n->kind == CLYDE_STACK_PARTITION) {
+		if (n->kind == &clyde_stack_partition) {
 			const struct clyde_stack_node *d =
 				&s->nodes[n->children[0]];
 			uint64_t unit = 0;
@@ -245,7 +247,7 @@ static void check_alignment(const struct clyde_stack *s,
 						 10));
 			continue;
 		}
-		if (n->kind != CLYDE_STACK_DM)
+		if (n->kind != &clyde_stack_dm)
 			continue;
 		/* A linear LV on a striped array: its start on the PV. */
 		if (!strcmp(n->dm_target, "linear") &&
@@ -299,12 +301,13 @@ static void check_md(const struct clyde_stack *s, struct clyde_advice_list *l)
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct clyde_stack_node *n = &s->nodes[i];
 		struct clyde_advice *a;
-		bool parity = !strcmp(n->md_level, "raid4") ||
-			      !strcmp(n->md_level, "raid5") ||
-			      !strcmp(n->md_level, "raid6");
+		bool parity;
 
-		if (n->kind != CLYDE_STACK_MD)
+		if (n->kind != &clyde_stack_md)
 			continue;
+		parity = !strcmp(n->md_level, "raid4") ||
+			 !strcmp(n->md_level, "raid5") ||
+			 !strcmp(n->md_level, "raid6");
 		if (n->degraded) {
 			a = add(l, CLYDE_ADVICE_BAD, "md-degraded", n->name,
 				"%s is degraded: %u of %u members missing; "
@@ -354,7 +357,7 @@ static void check_read_ahead(const struct clyde_stack *s,
 		if (!strcmp(st->layer, "btrfs"))
 			break;
 		/* A partition reads ahead with its disk's setting. */
-		if (n->kind == CLYDE_STACK_PARTITION && n->nchildren)
+		if (n->kind == &clyde_stack_partition && n->nchildren)
 			dev = s->nodes[n->children[0]].name;
 		if (!n->read_ahead_kb ||
 		    (uint64_t)n->read_ahead_kb * 1024 >= st->stripe_bytes)
@@ -407,7 +410,7 @@ static void check_rotational(const struct clyde_stack *s,
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct clyde_stack_node *n = &s->nodes[i];
 
-		if (n->kind != CLYDE_STACK_DISK || n->nchildren)
+		if (n->kind != &clyde_stack_disk || n->nchildren)
 			continue;
 		if (n->rotational == 1 && !rot)
 			rot = n->name;
@@ -450,7 +453,8 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 			s->fs.mount_point);
 		fix(a, "mount -o remount,noatime %s", fs_mnt(s));
 	}
-	if (!strcmp(s->fs.data_mode, "journal")) {
+	if (clyde_stack_fs_kind_of(s->fs.type) == &clyde_fs_ext4 &&
+	    !strcmp(s->fs.data_mode, "journal")) {
 		a = add(l, CLYDE_ADVICE_INFO, "data-journal", "filesystem",
 			"%s journals data (data=journal): every block is "
 			"written twice, so block writes run at about half "
@@ -529,7 +533,7 @@ static void check_loop(const struct clyde_stack *s, struct clyde_advice_list *l)
 		const struct clyde_stack_node *n = &s->nodes[i];
 		struct clyde_advice *a;
 
-		if (n->kind != CLYDE_STACK_LOOP || n->dio != 0 ||
+		if (n->kind != &clyde_stack_loop || n->dio != 0 ||
 		    !n->backing_file[0])
 			continue;
 		a = add(l, CLYDE_ADVICE_INFO, "loop-dio", n->name,

@@ -240,7 +240,7 @@ void clyde_members_describe(struct clyde_member_watch *w,
 	w->nmd = 0;
 	for (size_t i = 0; i < s->nnodes && w->nmd < CLYDE_MEMBERS_MAX_MD;
 	     i++) {
-		if (s->nodes[i].kind != CLYDE_STACK_MD ||
+		if (s->nodes[i].kind != &clyde_stack_md ||
 		    strlen(s->nodes[i].name) >= CLYDE_MEMBER_NAME)
 			continue;
 		snprintf(w->md[w->nmd], CLYDE_MEMBER_NAME, "%s",

@@ -36,24 +36,28 @@
 #define CLYDE_STACK_MAX_CHILDREN 32
 #define CLYDE_STACK_MAX_TOP 32
 
-enum clyde_stack_kind {
-	CLYDE_STACK_DISK = 0, /* a whole disk: sd*, nvme*n*, vd*, ... */
-	CLYDE_STACK_PARTITION,
-	CLYDE_STACK_LOOP,
-	CLYDE_STACK_MD,
-	CLYDE_STACK_DM,
-	CLYDE_STACK_ZRAM,
-	CLYDE_STACK_OTHER, /* a device built on others that clyde does not
-			    * know (bcache, drbd, ...) */
-};
+/*
+ * What a device is (disk, partition, loop, md, dm, zram, other): one node
+ * kind per file (env/probe_*.c), each a struct clyde_stack_kind in the
+ * table of env/stack_probe.c, which says how to recognise it, read it,
+ * find what it is built on and show it.  A node's `kind` points at one of
+ * them; NULL (a node made by hand, zeroed) is a disk.
+ */
+struct clyde_stack_kind;
 
-/* "disk", "partition", "loop", "md", "dm", "zram", "other". */
-const char *clyde_stack_kind_name(enum clyde_stack_kind k);
-/* The kind named `name`, or -1. */
-int clyde_stack_kind_parse(const char *name);
+/* The kind's name ("disk", "md", ...; the JSON's "kind"), "disk" for NULL. */
+const char *clyde_stack_kind_name(const struct clyde_stack_kind *k);
+/* The kind named `name`, or NULL. */
+const struct clyde_stack_kind *clyde_stack_kind_parse(const char *name);
+
+/* The node kinds that other layers test for (env/stack_probe.h has the
+ * rest of the interface). */
+extern const struct clyde_stack_kind clyde_stack_disk, clyde_stack_partition,
+	clyde_stack_loop, clyde_stack_md, clyde_stack_dm, clyde_stack_zram,
+	clyde_stack_other;
 
 struct clyde_stack_node {
-	enum clyde_stack_kind kind;
+	const struct clyde_stack_kind *kind;
 	char name[64]; /* kernel name: sda1, md0, dm-0, loop3 */
 	uint32_t major, minor;
 	uint64_t size_bytes;
@@ -68,46 +72,57 @@ struct clyde_stack_node {
 	uint32_t nr_requests;
 	uint32_t read_ahead_kb;
 
-	/* PARTITION */
-	uint32_t partition;   /* its number */
-	uint64_t start_bytes; /* offset from the start of its disk */
-
-	/* LOOP */
-	char backing_file[1024]; /* "" when nothing is attached */
-	int dio;		 /* loop/dio: 1, 0, or -1 unknown */
-	uint64_t loop_offset;	 /* loop/offset, bytes */
-
-	/* MD (Documentation/admin-guide/md.rst) */
-	char md_level[16];	    /* raid0, raid1, raid5, raid6, raid10, ...*/
-	uint64_t chunk_bytes;	    /* md/chunk_size */
-	uint32_t raid_disks;	    /* md/raid_disks */
-	uint32_t md_layout;	    /* md/layout, as the kernel numbers it */
-	uint32_t stripe_cache_size; /* md/stripe_cache_size; 0: none */
-	uint32_t degraded;	    /* md/degraded: missing members */
-	char sync_action[32];	    /* idle, resync, recover, check, ... */
-	char array_state[32];	    /* clean, active, read-auto, ... */
-
 	/* A member of an md array: its slot there and state (dev-X/slot,
 	 * dev-X/state); slot -1 when it is not one or is a spare. */
 	int md_slot;
 	char md_state[64];
 
-	/* DM */
-	char dm_name[128];
-	char dm_uuid[160];	  /* LVM-... for LVM volumes */
-	char lvm_vg[128];	  /* an LVM volume: its VG and LV, from */
-	char lvm_lv[128];	  /* dm_name ("" when not LVM's) */
-	char dm_target[32];	  /* linear, striped, ...; "mixed" for several
-			      * kinds of segment; "" when the table is
-			      * unknown */
-	uint32_t dm_stripes;	  /* striped: number of stripes */
-	uint64_t dm_stripe_bytes; /* striped: chunk size */
-	uint64_t dm_start_bytes;  /* linear (first segment): offset on the
-				   * device below, for alignment */
-	char dm_table[1024];	  /* the table as `dmsetup table` prints it */
-
-	/* ZRAM */
-	char zram_algorithm[64]; /* the selected comp_algorithm */
+	/* What only one kind has: the kind's own fields, the union member
+	 * its file reads and writes (only the node's kind may touch them). */
+	union {
+		/* partition (probe_part.c) */
+		struct {
+			uint32_t partition; /* its number */
+			uint64_t start_bytes; /* offset from the start of its disk */
+		};
+		/* loop (probe_loop.c) */
+		struct {
+			char backing_file[1024]; /* "" when nothing is attached */
+			int dio; /* loop/dio: 1, 0, or -1 unknown */
+			uint64_t loop_offset; /* loop/offset, bytes */
+		};
+		/* md (probe_md.c; Documentation/admin-guide/md.rst) */
+		struct {
+			char md_level[16]; /* raid0, raid1, raid5, raid6, raid10, ...*/
+			uint64_t chunk_bytes; /* md/chunk_size */
+			uint32_t raid_disks;  /* md/raid_disks */
+			uint32_t md_layout; /* md/layout, as the kernel numbers it */
+			uint32_t stripe_cache_size; /* md/stripe_cache_size; 0: none */
+			uint32_t degraded; /* md/degraded: missing members */
+			char sync_action[32]; /* idle, resync, recover, check, ... */
+			char array_state[32]; /* clean, active, read-auto, ... */
+		};
+		/* dm (probe_dm.c) */
+		struct {
+			char dm_name[128];
+			char dm_uuid[160]; /* LVM-... for LVM volumes */
+			char lvm_vg[128]; /* an LVM volume: its VG and LV, from */
+			char lvm_lv[128]; /* dm_name ("" when not LVM's) */
+			char dm_target
+				[32]; /* linear, striped, ...; "mixed" for several
+					      * kinds of segment; "" when the table is
+					      * unknown */
+			uint32_t dm_stripes; /* striped: number of stripes */
+			uint64_t dm_stripe_bytes; /* striped: chunk size */
+			uint64_t dm_start_bytes; /* linear (first segment): offset on the
+						   * device below, for alignment */
+			char dm_table[1024]; /* the table as `dmsetup table` prints it */
+		};
+		/* zram (probe_zram.c) */
+		struct {
+			char zram_algorithm[64]; /* the selected comp_algorithm */
+		};
+	};
 
 	/* Where something could not be read ("loop/dio: not readable"). */
 	char note[256];
@@ -148,21 +163,35 @@ struct clyde_stack_fs {
 
 	/* Journal (ext3/ext4) or log (xfs). */
 	enum clyde_stack_journal journal;
-	char journal_dev[64];	  /* external: the kernel name, or the device
-				 * number "8:17" when no node has it */
-	char journal_uuid[40];	  /* ext4 external journal's UUID */
-	char data_mode[16];	  /* ext3/4: ordered, journal, writeback */
-	uint64_t log_bytes;	  /* xfs log size */
-	uint32_t log_sector_size; /* xfs */
-	uint32_t logbsize; /* xfs mount option logbsize, bytes; 0 default */
-	uint64_t rtextsize_bytes; /* xfs realtime extent size */
+	char journal_dev[64]; /* external: the kernel name, or the device
+			       * number "8:17" when no node has it */
 
-	/* btrfs */
-	char data_profile[16]; /* single, dup, raid0, raid1, raid10, raid5,
-				* raid6, raid1c3, raid1c4 */
-	char metadata_profile[16];
-	char system_profile[16];
-	uint32_t num_devices;
+	/* What only one filesystem has: the union member of the probe that
+	 * claims `type` (fs_ext4.c, fs_xfs.c, fs_btrfs.c); no other code
+	 * may read or write another's. */
+	union {
+		/* ext2/3/4 */
+		struct {
+			char journal_uuid[40]; /* external journal's UUID */
+			char data_mode[16];    /* ordered, journal, writeback */
+		};
+		/* xfs */
+		struct {
+			uint64_t log_bytes; /* log size */
+			uint32_t log_sector_size;
+			uint32_t logbsize; /* mount option, bytes; 0 default */
+			uint64_t rtextsize_bytes; /* realtime extent size */
+		};
+		/* btrfs */
+		struct {
+			char data_profile[16]; /* single, dup, raid0, raid1,
+						* raid10, raid5, raid6,
+						* raid1c3, raid1c4 */
+			char metadata_profile[16];
+			char system_profile[16];
+			uint32_t num_devices;
+		};
+	};
 
 	/* Why the geometry is missing or partial ("ext4 superblock of
 	 * /dev/loop3 not readable: Permission denied (needs root)"). */

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
 
 int clyde_stack_node_ioctl(const char *devnode, struct clyde_stack_node *n)
@@ -36,13 +37,11 @@ int clyde_stack_node_ioctl(const char *devnode, struct clyde_stack_node *n)
 		close(fd);
 		return -ENOTBLK;
 	}
-	memset(n, 0, sizeof(*n));
-	n->rotational = -1;
-	n->dio = -1;
-	n->md_slot = -1;
-	clyde_stack_copy(n->name, sizeof(n->name), base ? base + 1 : devnode);
-	n->kind = strncmp(n->name, "zram", 4) ? CLYDE_STACK_DISK :
-						CLYDE_STACK_ZRAM;
+	base = base ? base + 1 : devnode;
+	clyde_stack_node_init(n,
+			      strncmp(base, "zram", 4) ? &clyde_stack_disk :
+							 &clyde_stack_zram,
+			      base);
 	n->major = major(st.st_rdev);
 	n->minor = minor(st.st_rdev);
 	if (ioctl(fd, BLKGETSIZE64, &size) == 0)
@@ -61,7 +60,9 @@ int clyde_stack_node_ioctl(const char *devnode, struct clyde_stack_node *n)
 		n->rotational = rot != 0;
 	memset(&lo, 0, sizeof(lo));
 	if (ioctl(fd, LOOP_GET_STATUS64, &lo) == 0) {
-		n->kind = CLYDE_STACK_LOOP;
+		/* The union is still all zero: a disk has no fields of its
+		 * own. */
+		n->kind = &clyde_stack_loop;
 		lo.lo_file_name[LO_NAME_SIZE - 1] = '\0';
 		clyde_stack_copy(n->backing_file, sizeof(n->backing_file),
 				 (const char *)lo.lo_file_name);

@@ -1,11 +1,12 @@
 /*
- * Reading block-device attributes for the stack walker (stack.c), below a
- * root prefix so that tests can point it at a fixture tree.  Private to
- * src/env/stack*.c.
+ * Reading block-device attributes for the stack walker (stack.c) and its
+ * probes (probe_*.c, fs_*.c), below a root prefix so that tests can point
+ * it at a fixture tree.  Private to src/env/ (and the unit tests).
  */
 #ifndef CLYDE_ENV_STACK_SYSFS_H
 #define CLYDE_ENV_STACK_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,10 +50,22 @@ void clyde_stack_dm_parse(struct clyde_stack_node *n, const char *table);
 int clyde_stack_dm_table(const char *root, const char *dm_name, char *buf,
 			 size_t n);
 
-/* Fill s->fs's geometry (ext4 superblock, xfs and btrfs ioctls, libblkid)
- * for a mounted filesystem; the type, mount point, source and options are
- * already there.  Never fails: what cannot be read goes into fs.note. */
-void clyde_stack_fs_geometry(struct clyde_stack *s);
+/* Say in fs->note why the geometry is missing (the first reason wins). */
+__attribute__((format(printf, 2, 3))) void
+clyde_stack_fs_note(struct clyde_stack_fs *fs, const char *fmt, ...);
+
+/* The value of option `key=` in a mount option list ("a,key=v,b" or the
+ * "per-mount | superblock" of env.h), into out; false when it is not
+ * there. */
+bool clyde_stack_mount_opt(const char *opts, const char *key, char *out,
+			   size_t n);
+
+/* A 16-byte UUID as text (36 characters and the NUL). */
+void clyde_stack_uuid_text(const unsigned char *u, char *out, size_t n);
+
+/* The kernel name of block device number dev ("8:17" when /sys has
+ * none). */
+void clyde_stack_dev_name(dev_t dev, char *out, size_t n);
 
 /* What the block device at `dev` (a /dev path) holds, by libblkid's
  * probe, into s->content ("" without libblkid or when it cannot tell). */

@@ -1,10 +1,13 @@
 /*
- * The stack as JSON and as text.  The JSON fields of a device and of the
- * filesystem are two tables (key, type, where in the struct, which kinds
- * of device have it), so the writer and the reader cannot disagree and a
- * new field is one line.
+ * The stack as JSON and as text.  The JSON fields every device has and
+ * every filesystem has are two tables here; a kind's own fields, text and
+ * facts are its probe's (env/stack_probe.h), which this file asks for.
+ * The writer and the reader use the same tables, so they cannot disagree
+ * and a new field is one line.
  */
 #include "results/stack_out.h"
+
+#include "env/stack_probe.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,123 +16,81 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum ftype {
-	F_STR,
-	F_U32,
-	F_U64,
-	F_INT, /* int, -1 written as null (unknown / not one) */
+#define NODE(key, type, member) \
+	CLYDE_STACK_FIELD(key, type, struct clyde_stack_node, member)
+#define FS(key, type, member) \
+	CLYDE_STACK_FIELD(key, type, struct clyde_stack_fs, member)
+
+/* What every device has, before its kind's fields ... */
+static const struct clyde_stack_field node_fields[] = {
+	NODE("name", STR, name),
+	NODE("major", U32, major),
+	NODE("minor", U32, minor),
+	NODE("size_bytes", U64, size_bytes),
+	NODE("model", STR, model),
+	NODE("rotational", INT, rotational),
+	NODE("logical_block_size", U32, logical_block_size),
+	NODE("physical_block_size", U32, physical_block_size),
+	NODE("minimum_io_size", U32, minimum_io_size),
+	NODE("optimal_io_size", U32, optimal_io_size),
+	NODE("write_cache", STR, write_cache),
+	NODE("scheduler", STR, scheduler),
+	NODE("nr_requests", U32, nr_requests),
+	NODE("read_ahead_kb", U32, read_ahead_kb),
 };
 
-struct field {
-	const char *key;
-	enum ftype type;
-	size_t off, size;
-	unsigned kinds; /* 1 << kind for the kinds that have it; 0: all */
+/* ... an md member's slot and state ... */
+static const struct clyde_stack_field member_fields[] = {
+	NODE("md_slot", INT, md_slot),
+	NODE("md_state", STR, md_state),
 };
 
-#define K(k) (1u << CLYDE_STACK_##k)
-#define NODE(key, type, member, kinds)                                        \
-	{                                                                     \
-		key, type, offsetof(struct clyde_stack_node, member),         \
-			sizeof(((struct clyde_stack_node *)0)->member), kinds \
-	}
-#define FS(key, type, member)                                           \
-	{                                                               \
-		key, type, offsetof(struct clyde_stack_fs, member),     \
-			sizeof(((struct clyde_stack_fs *)0)->member), 0 \
-	}
-
-static const struct field node_fields[] = {
-	NODE("name", F_STR, name, 0),
-	NODE("major", F_U32, major, 0),
-	NODE("minor", F_U32, minor, 0),
-	NODE("size_bytes", F_U64, size_bytes, 0),
-	NODE("model", F_STR, model, 0),
-	NODE("rotational", F_INT, rotational, 0),
-	NODE("logical_block_size", F_U32, logical_block_size, 0),
-	NODE("physical_block_size", F_U32, physical_block_size, 0),
-	NODE("minimum_io_size", F_U32, minimum_io_size, 0),
-	NODE("optimal_io_size", F_U32, optimal_io_size, 0),
-	NODE("write_cache", F_STR, write_cache, 0),
-	NODE("scheduler", F_STR, scheduler, 0),
-	NODE("nr_requests", F_U32, nr_requests, 0),
-	NODE("read_ahead_kb", F_U32, read_ahead_kb, 0),
-	NODE("partition", F_U32, partition, K(PARTITION)),
-	NODE("start_bytes", F_U64, start_bytes, K(PARTITION)),
-	NODE("backing_file", F_STR, backing_file, K(LOOP)),
-	NODE("dio", F_INT, dio, K(LOOP)),
-	NODE("loop_offset", F_U64, loop_offset, K(LOOP)),
-	NODE("level", F_STR, md_level, K(MD)),
-	NODE("chunk_bytes", F_U64, chunk_bytes, K(MD)),
-	NODE("raid_disks", F_U32, raid_disks, K(MD)),
-	NODE("layout", F_U32, md_layout, K(MD)),
-	NODE("stripe_cache_size", F_U32, stripe_cache_size, K(MD)),
-	NODE("degraded", F_U32, degraded, K(MD)),
-	NODE("sync_action", F_STR, sync_action, K(MD)),
-	NODE("array_state", F_STR, array_state, K(MD)),
-	NODE("md_slot", F_INT, md_slot, 0),
-	NODE("md_state", F_STR, md_state, 0),
-	NODE("dm_name", F_STR, dm_name, K(DM)),
-	NODE("dm_uuid", F_STR, dm_uuid, K(DM)),
-	NODE("lvm_vg", F_STR, lvm_vg, K(DM)),
-	NODE("lvm_lv", F_STR, lvm_lv, K(DM)),
-	NODE("dm_target", F_STR, dm_target, K(DM)),
-	NODE("dm_stripes", F_U32, dm_stripes, K(DM)),
-	NODE("dm_stripe_bytes", F_U64, dm_stripe_bytes, K(DM)),
-	NODE("dm_start_bytes", F_U64, dm_start_bytes, K(DM)),
-	NODE("dm_table", F_STR, dm_table, K(DM)),
-	NODE("zram_algorithm", F_STR, zram_algorithm, K(ZRAM)),
-	NODE("note", F_STR, note, 0),
+/* ... and last its note. */
+static const struct clyde_stack_field note_field[] = {
+	NODE("note", STR, note),
 };
 
-static const struct field fs_fields[] = {
-	FS("type", F_STR, type),
-	FS("mount_point", F_STR, mount_point),
-	FS("source", F_STR, source),
-	FS("mount_opts", F_STR, mount_opts),
-	FS("uuid", F_STR, uuid),
-	FS("block_size", F_U32, block_size),
-	FS("stripe_unit_bytes", F_U64, stripe_unit_bytes),
-	FS("stripe_width_bytes", F_U64, stripe_width_bytes),
-	FS("stride_blocks", F_U32, stride_blocks),
-	FS("stripe_width_blocks", F_U32, stripe_width_blocks),
-	FS("journal_dev", F_STR, journal_dev),
-	FS("journal_uuid", F_STR, journal_uuid),
-	FS("data_mode", F_STR, data_mode),
-	FS("log_bytes", F_U64, log_bytes),
-	FS("log_sector_size", F_U32, log_sector_size),
-	FS("logbsize", F_U32, logbsize),
-	FS("rtextsize_bytes", F_U64, rtextsize_bytes),
-	FS("data_profile", F_STR, data_profile),
-	FS("metadata_profile", F_STR, metadata_profile),
-	FS("system_profile", F_STR, system_profile),
-	FS("num_devices", F_U32, num_devices),
-	FS("note", F_STR, note),
+/* What every filesystem has, before the probes' fields ... */
+static const struct clyde_stack_field fs_fields[] = {
+	FS("type", STR, type),
+	FS("mount_point", STR, mount_point),
+	FS("source", STR, source),
+	FS("mount_opts", STR, mount_opts),
+	FS("uuid", STR, uuid),
+	FS("block_size", U32, block_size),
+	FS("stripe_unit_bytes", U64, stripe_unit_bytes),
+	FS("stripe_width_bytes", U64, stripe_width_bytes),
+	FS("stride_blocks", U32, stride_blocks),
+	FS("stripe_width_blocks", U32, stripe_width_blocks),
+	FS("journal_dev", STR, journal_dev),
 };
 
-#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+/* ... and after them. */
+static const struct clyde_stack_field fs_note_field[] = {
+	FS("note", STR, note),
+};
+
+#define NFIELDS(t) CLYDE_STACK_NFIELDS(t)
 
 static void write_fields(struct clyde_jw *w, const void *base,
-			 const struct field *f, size_t n, unsigned kind)
+			 const struct clyde_stack_field *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++, f++) {
 		const char *p = (const char *)base + f->off;
 
-		if (f->kinds && !(f->kinds & (1u << kind)))
-			continue;
 		switch (f->type) {
-		case F_STR:
+		case CLYDE_STACK_F_STR:
 			clyde_jw_str(w, f->key, p, f->size);
 			break;
-		case F_U32:
+		case CLYDE_STACK_F_U32:
 			clyde_jw_u64(w, f->key,
 				     *(const uint32_t *)(const void *)p);
 			break;
-		case F_U64:
+		case CLYDE_STACK_F_U64:
 			clyde_jw_u64(w, f->key,
 				     *(const uint64_t *)(const void *)p);
 			break;
-		case F_INT: {
+		case CLYDE_STACK_F_INT: {
 			int v = *(const int *)(const void *)p;
 
 			if (v < 0)
@@ -140,6 +101,40 @@ static void write_fields(struct clyde_jw *w, const void *base,
 		}
 		}
 	}
+}
+
+static void write_node(struct clyde_jw *w, const struct clyde_stack_node *n)
+{
+	const struct clyde_stack_kind *k = clyde_stack_node_kind(n);
+
+	write_fields(w, n, node_fields, NFIELDS(node_fields));
+	if (!k->fields_last)
+		write_fields(w, n, k->fields, k->nfields);
+	write_fields(w, n, member_fields, NFIELDS(member_fields));
+	if (k->fields_last)
+		write_fields(w, n, k->fields, k->nfields);
+	write_fields(w, n, note_field, NFIELDS(note_field));
+}
+
+/* The common fields, then every probe's that are written everywhere (a
+ * zeroed struct's for the other filesystems: empty), then those of the
+ * filesystem's own probe when it is not one of them. */
+static void write_fs(struct clyde_jw *w, const struct clyde_stack_fs *fs)
+{
+	static const struct clyde_stack_fs none;
+	const struct clyde_stack_fs_kind *own =
+		clyde_stack_fs_kind_of(fs->type);
+	size_t nk;
+	const struct clyde_stack_fs_kind *const *k = clyde_stack_fs_kinds(&nk);
+
+	write_fields(w, fs, fs_fields, NFIELDS(fs_fields));
+	for (size_t i = 0; i < nk; i++)
+		if (k[i]->fields_everywhere)
+			write_fields(w, k[i] == own ? fs : &none, k[i]->fields,
+				     k[i]->nfields);
+	if (own && !own->fields_everywhere)
+		write_fields(w, fs, own->fields, own->nfields);
+	write_fields(w, fs, fs_note_field, NFIELDS(fs_note_field));
 }
 
 static void write_names(struct clyde_jw *w, const char *key,
@@ -165,7 +160,7 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 	CLYDE_JW_ARR(w, "content", s->content);
 	if (s->has_fs) {
 		clyde_jw_open(w, "filesystem", '{');
-		write_fields(w, &s->fs, fs_fields, NFIELDS(fs_fields), 0);
+		write_fs(w, &s->fs);
 		clyde_jw_str(w, "journal",
 			     clyde_stack_journal_name(s->fs.journal), 32);
 		clyde_jw_close(w, '}');
@@ -198,7 +193,7 @@ void clyde_stack_json(struct clyde_jw *w, const char *key,
 
 		clyde_jw_open(w, NULL, '{');
 		clyde_jw_str(w, "kind", clyde_stack_kind_name(n->kind), 16);
-		write_fields(w, n, node_fields, NFIELDS(node_fields), n->kind);
+		write_node(w, n);
 		write_names(w, "children", s, n->children, n->nchildren);
 		clyde_jw_close(w, '}');
 	}
@@ -220,7 +215,7 @@ static int bad(struct clyde_json_error *err, const struct clyde_json *v,
 }
 
 static int read_fields(const struct clyde_json *obj, void *base,
-		       const struct field *f, size_t n,
+		       const struct clyde_stack_field *f, size_t n,
 		       struct clyde_json_error *err)
 {
 	for (size_t i = 0; i < n; i++, f++) {
@@ -230,7 +225,7 @@ static int read_fields(const struct clyde_json *obj, void *base,
 
 		if (!v || v->type == CLYDE_JSON_NULL)
 			continue;
-		if (f->type == F_STR) {
+		if (f->type == CLYDE_STACK_F_STR) {
 			if (v->type != CLYDE_JSON_STRING)
 				return bad(err, v, "not a string:", f->key);
 			snprintf(p, f->size, "%s", v->str);
@@ -238,12 +233,12 @@ static int read_fields(const struct clyde_json *obj, void *base,
 		}
 		if (!clyde_json_u64(v, &u))
 			return bad(err, v, "not a number >= 0:", f->key);
-		if ((f->type == F_U32 && u > UINT32_MAX) ||
-		    (f->type == F_INT && u > INT32_MAX))
+		if ((f->type == CLYDE_STACK_F_U32 && u > UINT32_MAX) ||
+		    (f->type == CLYDE_STACK_F_INT && u > INT32_MAX))
 			return bad(err, v, "out of range:", f->key);
-		if (f->type == F_U32)
+		if (f->type == CLYDE_STACK_F_U32)
 			*(uint32_t *)(void *)p = (uint32_t)u;
-		else if (f->type == F_U64)
+		else if (f->type == CLYDE_STACK_F_U64)
 			*(uint64_t *)(void *)p = u;
 		else
 			*(int *)(void *)p = (int)u;
@@ -284,14 +279,6 @@ static int read_names(const struct clyde_json *obj, const char *key,
 	return 0;
 }
 
-static void node_defaults(struct clyde_stack_node *n)
-{
-	memset(n, 0, sizeof(*n));
-	n->rotational = -1;
-	n->dio = -1;
-	n->md_slot = -1;
-}
-
 int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			  struct clyde_json_error *err)
 {
@@ -313,9 +300,19 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 		snprintf(out->content, sizeof(out->content), "%s", v->str);
 	fs = clyde_json_get(obj, "filesystem");
 	if (fs && fs->type == CLYDE_JSON_OBJECT) {
+		const struct clyde_stack_fs_kind *own;
+
 		out->has_fs = true;
 		rc = read_fields(fs, &out->fs, fs_fields, NFIELDS(fs_fields),
 				 err);
+		if (rc == 0)
+			rc = read_fields(fs, &out->fs, fs_note_field,
+					 NFIELDS(fs_note_field), err);
+		/* Only the probe's own fields: the others share its union. */
+		own = clyde_stack_fs_kind_of(out->fs.type);
+		if (rc == 0 && own)
+			rc = read_fields(fs, &out->fs, own->fields,
+					 own->nfields, err);
 		if (rc)
 			goto fail;
 		v = clyde_json_get(fs, "journal");
@@ -335,7 +332,8 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 	for (size_t i = 0; devs && i < devs->n; i++) {
 		const struct clyde_json *d = &devs->items[i];
 		struct clyde_stack_node *n;
-		int kind;
+		const struct clyde_stack_kind *k;
+		const char *kind;
 
 		if (out->nnodes >= CLYDE_STACK_MAX_NODES)
 			break;
@@ -344,14 +342,19 @@ int clyde_stack_from_json(const struct clyde_json *obj, struct clyde_stack *out,
 			goto fail;
 		}
 		n = &out->nodes[out->nnodes++];
-		node_defaults(n);
-		kind = clyde_json_str(clyde_json_get(d, "kind")) ?
-			       clyde_stack_kind_parse(
-				       clyde_json_get(d, "kind")->str) :
-			       -1;
-		n->kind = kind < 0 ? CLYDE_STACK_OTHER :
-				     (enum clyde_stack_kind)kind;
+		kind = clyde_json_str(clyde_json_get(d, "kind"));
+		k = kind ? clyde_stack_kind_parse(kind) : NULL;
+		clyde_stack_node_init(n, k ? k : &clyde_stack_other, "");
+		k = n->kind;
 		rc = read_fields(d, n, node_fields, NFIELDS(node_fields), err);
+		if (rc == 0)
+			rc = read_fields(d, n, member_fields,
+					 NFIELDS(member_fields), err);
+		if (rc == 0)
+			rc = read_fields(d, n, note_field, NFIELDS(note_field),
+					 err);
+		if (rc == 0)
+			rc = read_fields(d, n, k->fields, k->nfields, err);
 		if (rc)
 			goto fail;
 	}
@@ -383,110 +386,26 @@ fail:
 
 /* ---- text ------------------------------------------------------------- */
 
-static const char *md_layout_name(const struct clyde_stack_node *n, char *buf,
-				  size_t len)
-{
-	static const char *const r5[] = { "left-asymmetric", "right-asymmetric",
-					  "left-symmetric", "right-symmetric" };
-
-	if ((!strcmp(n->md_level, "raid5") || !strcmp(n->md_level, "raid6")) &&
-	    n->md_layout < 4)
-		return r5[n->md_layout];
-	if (!strcmp(n->md_level, "raid10")) {
-		snprintf(buf, len, "n%u f%u%s", n->md_layout & 0xff,
-			 (n->md_layout >> 8) & 0xff,
-			 n->md_layout & 0x10000 ? " offset" : "");
-		return buf;
-	}
-	snprintf(buf, len, "%u", n->md_layout);
-	return buf;
-}
-
-/* What is particular to the kind of device. */
-static void text_kind(FILE *f, const struct clyde_stack_node *n)
-{
-	char a[32], b[32];
-
-	switch (n->kind) {
-	case CLYDE_STACK_PARTITION:
-		fprintf(f, " %u, start %s (sector %" PRIu64 ")", n->partition,
-			clyde_stack_fmt_bytes(a, sizeof(a), n->start_bytes),
-			n->start_bytes / 512);
-		break;
-	case CLYDE_STACK_LOOP:
-		fprintf(f, ", backing file %s, dio %s",
-			n->backing_file[0] ? n->backing_file : "(none)",
-			n->dio < 0 ? "unknown" :
-			n->dio	   ? "on" :
-				     "off");
-		if (n->loop_offset)
-			fprintf(f, ", offset %" PRIu64, n->loop_offset);
-		break;
-	case CLYDE_STACK_MD:
-		fprintf(f, " %s, %u disks", n->md_level, n->raid_disks);
-		if (n->chunk_bytes)
-			fprintf(f, ", chunk %s",
-				clyde_stack_fmt_bytes(a, sizeof(a),
-						      n->chunk_bytes));
-		if (strcmp(n->md_level, "raid0") &&
-		    strcmp(n->md_level, "raid1"))
-			fprintf(f, ", layout %s",
-				md_layout_name(n, b, sizeof(b)));
-		if (n->stripe_cache_size)
-			fprintf(f, ", stripe_cache_size %u",
-				n->stripe_cache_size);
-		fprintf(f, ", %s", n->array_state[0] ? n->array_state : "?");
-		/* raid0 has nothing to sync: the kernel gives no sync_action. */
-		if (n->sync_action[0] || strcmp(n->md_level, "raid0"))
-			fprintf(f, ", sync %s",
-				n->sync_action[0] ? n->sync_action : "?");
-		if (n->degraded)
-			fprintf(f, ", DEGRADED (%u missing)", n->degraded);
-		break;
-	case CLYDE_STACK_DM:
-		fprintf(f, " %s", n->dm_name);
-		if (n->lvm_lv[0])
-			fprintf(f, " (LVM: LV %s in VG %s)", n->lvm_lv,
-				n->lvm_vg);
-		if (n->dm_target[0])
-			fprintf(f, ", %s", n->dm_target);
-		if (n->dm_stripes)
-			fprintf(f, " %u x %s", n->dm_stripes,
-				clyde_stack_fmt_bytes(a, sizeof(a),
-						      n->dm_stripe_bytes));
-		if (!strcmp(n->dm_target, "linear"))
-			fprintf(f, ", start %s",
-				clyde_stack_fmt_bytes(a, sizeof(a),
-						      n->dm_start_bytes));
-		break;
-	case CLYDE_STACK_ZRAM:
-		if (n->zram_algorithm[0])
-			fprintf(f, " %s", n->zram_algorithm);
-		break;
-	default:
-		if (n->model[0])
-			fprintf(f, " \"%s\"", n->model);
-		break;
-	}
-}
-
 static void text_node(FILE *f, const struct clyde_stack *s, uint32_t i,
 		      unsigned depth)
 {
 	const struct clyde_stack_node *n = &s->nodes[i];
 	char a[32], b[32];
 
-	fprintf(f, "%*s%s: %s", (int)(2 * depth + 2), "", n->name,
-		clyde_stack_kind_name(n->kind));
-	text_kind(f, n);
+	const struct clyde_stack_kind *k = clyde_stack_node_kind(n);
+
+	fprintf(f, "%*s%s: %s", (int)(2 * depth + 2), "", n->name, k->name);
+	if (k->text)
+		k->text(f, n);
+	else if (n->model[0])
+		fprintf(f, " \"%s\"", n->model);
 	fprintf(f, ", %s", clyde_stack_fmt_bytes(a, sizeof(a), n->size_bytes));
 	if (n->md_state[0])
 		fprintf(f, ", slot %d %s", n->md_slot, n->md_state);
 	fputc('\n', f);
 	/* The queue: for leaves and partitions of them, where it is the
 	 * hardware's; a stacked device's is derived from its members. */
-	if (n->nchildren == 0 || n->kind == CLYDE_STACK_DM ||
-	    n->kind == CLYDE_STACK_MD) {
+	if (n->nchildren == 0 || k->own_queue) {
 		fprintf(f, "%*s%s, blocks %u/%u, io min %s opt %s",
 			(int)(2 * depth + 4), "",
 			n->rotational < 0 ? "rotational ?" :
@@ -511,56 +430,33 @@ static void text_node(FILE *f, const struct clyde_stack *s, uint32_t i,
 		text_node(f, s, n->children[c], depth + 1);
 }
 
+/* What the filesystem calls its journal: "log" for xfs. */
+static const char *journal_word(const struct clyde_stack_fs *fs)
+{
+	const struct clyde_stack_fs_kind *k = clyde_stack_fs_kind_of(fs->type);
+
+	return k && k->journal_word ? k->journal_word : "journal";
+}
+
 static void text_fs(FILE *f, const struct clyde_stack_fs *fs)
 {
-	char a[32], b[32];
+	const struct clyde_stack_fs_kind *k = clyde_stack_fs_kind_of(fs->type);
 
 	fprintf(f, "%s on %s (%s)\n", fs->type, fs->mount_point, fs->source);
 	fprintf(f, "  options: %s\n", fs->mount_opts);
 	if (fs->block_size)
 		fprintf(f, "  block size %u\n", fs->block_size);
-	if (!strncmp(fs->type, "ext", 3) && fs->block_size)
-		fprintf(f, "  stride %u (%s), stripe_width %u (%s)\n",
-			fs->stride_blocks,
-			clyde_stack_fmt_bytes(a, sizeof(a),
-					      fs->stripe_unit_bytes),
-			fs->stripe_width_blocks,
-			clyde_stack_fmt_bytes(b, sizeof(b),
-					      fs->stripe_width_bytes));
-	if (!strcmp(fs->type, "xfs") && fs->block_size) {
-		fprintf(f, "  sunit %u (%s), swidth %u (%s)\n",
-			fs->stride_blocks,
-			clyde_stack_fmt_bytes(a, sizeof(a),
-					      fs->stripe_unit_bytes),
-			fs->stripe_width_blocks,
-			clyde_stack_fmt_bytes(b, sizeof(b),
-					      fs->stripe_width_bytes));
-		fprintf(f, "  log %s, sector %u",
-			clyde_stack_fmt_bytes(a, sizeof(a), fs->log_bytes),
-			fs->log_sector_size);
-		if (fs->logbsize)
-			fprintf(f, ", logbsize %s",
-				clyde_stack_fmt_bytes(a, sizeof(a),
-						      fs->logbsize));
-		fputc('\n', f);
-	}
+	if (k && k->text)
+		k->text(f, fs);
 	if (fs->journal != CLYDE_JOURNAL_UNKNOWN) {
-		fprintf(f, "  %s %s",
-			!strcmp(fs->type, "xfs") ? "log" : "journal",
+		fprintf(f, "  %s %s", journal_word(fs),
 			clyde_stack_journal_name(fs->journal));
 		if (fs->journal_dev[0])
 			fprintf(f, " on %s", fs->journal_dev);
-		if (fs->data_mode[0])
+		if (k == &clyde_fs_ext4 && fs->data_mode[0])
 			fprintf(f, ", data=%s", fs->data_mode);
 		fputc('\n', f);
 	}
-	if (!strcmp(fs->type, "btrfs"))
-		fprintf(f,
-			"  profiles: data %s, metadata %s, system %s; %u devices\n",
-			fs->data_profile[0] ? fs->data_profile : "?",
-			fs->metadata_profile[0] ? fs->metadata_profile : "?",
-			fs->system_profile[0] ? fs->system_profile : "?",
-			fs->num_devices);
 	if (fs->note[0])
 		fprintf(f, "  note: %s\n", fs->note);
 }
@@ -579,8 +475,7 @@ void clyde_stack_text(FILE *f, const struct clyde_stack *s)
 	/* An external journal or log: a stack of its own beside the data. */
 	if (s->has_fs && s->fs.journal == CLYDE_JOURNAL_EXTERNAL &&
 	    (j = clyde_stack_find(s, s->fs.journal_dev)) != NULL) {
-		fprintf(f, "  %s device:\n",
-			strcmp(s->fs.type, "xfs") ? "journal" : "log");
+		fprintf(f, "  %s device:\n", journal_word(&s->fs));
 		text_node(f, s, (uint32_t)(j - s->nodes), 1);
 	}
 	if (s->note[0])
@@ -724,16 +619,19 @@ static void add_distinct(char *list, size_t n, const char *v)
 		snprintf(list + used, n - used, "%s%s", used ? "," : "", v);
 }
 
-/* One fact per node field over the nodes that pass `want`. */
+/* One fact per node field over the nodes that pass `want` (or are of
+ * kind k). */
 static void
 node_fact(struct facts *fs, const struct clyde_stack *s, const char *key,
 	  bool (*want)(const struct clyde_stack *, size_t),
+	  const struct clyde_stack_kind *k,
 	  void (*get)(const struct clyde_stack_node *, char *, size_t))
 {
 	char list[sizeof(fs->out->value)] = "", v[64];
 
 	for (size_t i = 0; i < s->nnodes; i++) {
-		if (!want(s, i))
+		if (want ? !want(s, i) :
+			   clyde_stack_node_kind(&s->nodes[i]) != k)
 			continue;
 		get(&s->nodes[i], v, sizeof(v));
 		add_distinct(list, sizeof(list), v);
@@ -752,21 +650,6 @@ static bool is_leaf(const struct clyde_stack *s, size_t i)
 	return false;
 }
 
-static bool is_md(const struct clyde_stack *s, size_t i)
-{
-	return s->nodes[i].kind == CLYDE_STACK_MD;
-}
-
-static bool is_dm(const struct clyde_stack *s, size_t i)
-{
-	return s->nodes[i].kind == CLYDE_STACK_DM;
-}
-
-static bool is_loop(const struct clyde_stack *s, size_t i)
-{
-	return s->nodes[i].kind == CLYDE_STACK_LOOP;
-}
-
 #define GETTER(fn, fmt, expr)                                               \
 	static void fn(const struct clyde_stack_node *n, char *b, size_t l) \
 	{                                                                   \
@@ -782,26 +665,6 @@ GETTER(get_sched, "%s", n->scheduler)
 GETTER(get_ra, "%u KiB", n->read_ahead_kb)
 GETTER(get_wc, "%s", n->write_cache)
 GETTER(get_nr, "%u", n->nr_requests)
-GETTER(get_level, "%s", n->md_level)
-GETTER(get_disks, "%u", n->raid_disks)
-GETTER(get_layout, "%u", n->md_layout)
-GETTER(get_scs, "%u", n->stripe_cache_size)
-GETTER(get_dm_target, "%s", n->dm_target)
-GETTER(get_dm_stripes, "%u", n->dm_stripes)
-
-static void get_chunk(const struct clyde_stack_node *n, char *b, size_t l)
-{
-	clyde_stack_fmt_bytes(b, l, n->chunk_bytes);
-}
-
-static void get_dm_chunk(const struct clyde_stack_node *n, char *b, size_t l)
-{
-	if (n->dm_stripe_bytes)
-		clyde_stack_fmt_bytes(b, l, n->dm_stripe_bytes);
-	else
-		b[0] = '\0';
-}
-GETTER(get_dio, "%s", n->dio < 0 ? "?" : n->dio ? "on" : "off")
 
 size_t clyde_stack_facts(const struct clyde_stack *s,
 			 struct clyde_stack_fact *out, size_t max)
@@ -811,9 +674,13 @@ size_t clyde_stack_facts(const struct clyde_stack *s,
 	const char *leaves[CLYDE_STACK_MAX_NODES];
 	size_t nleaves = clyde_stack_leaves(s, leaves, CLYDE_STACK_MAX_NODES);
 	char opts[sizeof(s->fs.mount_opts)];
+	size_t nk;
+	const struct clyde_stack_kind *const *kinds = clyde_stack_kinds(&nk);
 
 	if (s->has_fs) {
 		const struct clyde_stack_fs *f = &s->fs;
+		const struct clyde_stack_fs_kind *own =
+			clyde_stack_fs_kind_of(f->type);
 
 		snprintf(opts, sizeof(opts), "%.*s",
 			 (int)strcspn(f->mount_opts, "|"), f->mount_opts);
@@ -827,11 +694,12 @@ size_t clyde_stack_facts(const struct clyde_stack *s,
 		if (f->journal != CLYDE_JOURNAL_UNKNOWN)
 			fact(&fs, "journal", "%s",
 			     clyde_stack_journal_name(f->journal));
-		fact(&fs, "data mode", "%s", f->data_mode);
-		fact_bytes(&fs, "log size", f->log_bytes);
-		fact_bytes(&fs, "logbsize", f->logbsize);
-		fact(&fs, "data profile", "%s", f->data_profile);
-		fact(&fs, "metadata profile", "%s", f->metadata_profile);
+		for (size_t i = 0; own && i < own->nfacts; i++) {
+			char v[sizeof(fs.out->value)];
+
+			own->facts[i].get(f, v, sizeof(v));
+			fact(&fs, own->facts[i].key, "%s", v);
+		}
 	}
 	if (clyde_stack_stripe(s, &st) == 0) {
 		fact(&fs, "stripe level", "%s", st.level);
@@ -839,22 +707,18 @@ size_t clyde_stack_facts(const struct clyde_stack *s,
 		fact(&fs, "stripe data disks", "%u", st.data_disks);
 		fact_bytes(&fs, "full stripe", st.stripe_bytes);
 	}
-	node_fact(&fs, s, "md level", is_md, get_level);
-	node_fact(&fs, s, "md chunk", is_md, get_chunk);
-	node_fact(&fs, s, "md raid disks", is_md, get_disks);
-	node_fact(&fs, s, "md layout", is_md, get_layout);
-	node_fact(&fs, s, "md stripe_cache_size", is_md, get_scs);
-	node_fact(&fs, s, "dm target", is_dm, get_dm_target);
-	node_fact(&fs, s, "dm stripes", is_dm, get_dm_stripes);
-	node_fact(&fs, s, "dm stripe size", is_dm, get_dm_chunk);
-	node_fact(&fs, s, "loop dio", is_loop, get_dio);
+	/* The kinds' own, in the order of the table. */
+	for (size_t i = 0; i < nk; i++)
+		for (size_t j = 0; j < kinds[i]->nfacts; j++)
+			node_fact(&fs, s, kinds[i]->facts[j].key, NULL,
+				  kinds[i], kinds[i]->facts[j].get);
 	fact(&fs, "members", "%zu", nleaves);
-	node_fact(&fs, s, "member kind", is_leaf, get_kind);
-	node_fact(&fs, s, "member model", is_leaf, get_model);
-	node_fact(&fs, s, "member rotational", is_leaf, get_rot);
-	node_fact(&fs, s, "member scheduler", is_leaf, get_sched);
-	node_fact(&fs, s, "member read_ahead", is_leaf, get_ra);
-	node_fact(&fs, s, "member write cache", is_leaf, get_wc);
-	node_fact(&fs, s, "member nr_requests", is_leaf, get_nr);
+	node_fact(&fs, s, "member kind", is_leaf, NULL, get_kind);
+	node_fact(&fs, s, "member model", is_leaf, NULL, get_model);
+	node_fact(&fs, s, "member rotational", is_leaf, NULL, get_rot);
+	node_fact(&fs, s, "member scheduler", is_leaf, NULL, get_sched);
+	node_fact(&fs, s, "member read_ahead", is_leaf, NULL, get_ra);
+	node_fact(&fs, s, "member write cache", is_leaf, NULL, get_wc);
+	node_fact(&fs, s, "member nr_requests", is_leaf, NULL, get_nr);
 	return fs.n;
 }

@@ -234,7 +234,7 @@ static void memwatch_init(struct clyde_dev_run *run, int fd, struct memwatch *m)
 	     i++) {
 		struct clyde_loop_backing *b = &m->loops.b[m->loops.n];
 
-		if (st->nodes[i].kind != CLYDE_STACK_LOOP ||
+		if (st->nodes[i].kind != &clyde_stack_loop ||
 		    clyde_loop_backing_read("", st->nodes[i].name, b) < 0 ||
 		    b->dio)
 			continue;

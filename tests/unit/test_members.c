@@ -447,7 +447,7 @@ static void test_roles(void)
 	snprintf(nodes[0].name, sizeof(nodes[0].name), "loop0");
 	snprintf(nodes[1].name, sizeof(nodes[1].name), "loop1");
 	snprintf(nodes[2].name, sizeof(nodes[2].name), "loop2");
-	nodes[0].kind = nodes[1].kind = nodes[2].kind = CLYDE_STACK_LOOP;
+	nodes[0].kind = nodes[1].kind = nodes[2].kind = &clyde_stack_loop;
 	s.nodes = nodes;
 	s.nnodes = 3;
 	s.ntop = 2;
@@ -538,7 +538,7 @@ static void test_degraded_during(void)
 	s.nodes = nodes;
 	s.nnodes = 3;
 	snprintf(s.nodes[0].name, sizeof(s.nodes[0].name), "md0");
-	s.nodes[0].kind = CLYDE_STACK_MD;
+	s.nodes[0].kind = &clyde_stack_md;
 	s.nodes[0].raid_disks = 4;
 	snprintf(s.nodes[1].name, sizeof(s.nodes[1].name), "vdb");
 	snprintf(s.nodes[2].name, sizeof(s.nodes[2].name), "vdc");

@@ -90,7 +90,7 @@ static void test_md_raid5_degraded(void)
 	CHECK(probe_in("md-raid5-degraded", "/dev/md0", &s) == 0);
 	CHECK(s.ntop == 1);
 	md = clyde_stack_find(&s, "md0");
-	CHECK(md && md->kind == CLYDE_STACK_MD);
+	CHECK(md && md->kind == &clyde_stack_md);
 	if (!md) {
 		clyde_stack_free(&s);
 		return;
@@ -110,10 +110,10 @@ static void test_md_raid5_degraded(void)
 	CHECK_STR(leaves_of(&s), "sda1 sdb1 sdc1");
 	sda1 = clyde_stack_find(&s, "sda1");
 	sda = clyde_stack_find(&s, "sda");
-	CHECK(sda1 && sda1->kind == CLYDE_STACK_PARTITION &&
+	CHECK(sda1 && sda1->kind == &clyde_stack_partition &&
 	      sda1->start_bytes == 1024 * 1024 && sda1->md_slot == 0 &&
 	      !strcmp(sda1->md_state, "in_sync"));
-	CHECK(sda && sda->kind == CLYDE_STACK_DISK && sda->rotational == 1 &&
+	CHECK(sda && sda->kind == &clyde_stack_disk && sda->rotational == 1 &&
 	      sda->physical_block_size == 4096 &&
 	      !strcmp(sda->scheduler, "mq-deadline") &&
 	      !strcmp(sda->write_cache, "write back") &&
@@ -192,7 +192,7 @@ static void test_lvm_striped_md(void)
 
 	CHECK(probe_in("lvm-striped-md", "dm-0", &s) == 0);
 	dm = clyde_stack_find(&s, "dm-0");
-	CHECK(dm && dm->kind == CLYDE_STACK_DM);
+	CHECK(dm && dm->kind == &clyde_stack_dm);
 	if (!dm) {
 		clyde_stack_free(&s);
 		return;
@@ -232,10 +232,10 @@ static void test_leaves_dm_under_md(void)
 	struct clyde_stack_node nodes[4];
 	struct clyde_stack s;
 	static const char *const names[] = { "md0", "dm-0", "sdb", "sda" };
-	static const enum clyde_stack_kind kinds[] = { CLYDE_STACK_MD,
-						       CLYDE_STACK_DM,
-						       CLYDE_STACK_DISK,
-						       CLYDE_STACK_DISK };
+	const struct clyde_stack_kind *const kinds[] = { &clyde_stack_md,
+							 &clyde_stack_dm,
+							 &clyde_stack_disk,
+							 &clyde_stack_disk };
 
 	memset(&s, 0, sizeof(s));
 	memset(nodes, 0, sizeof(nodes));
@@ -253,7 +253,7 @@ static void test_leaves_dm_under_md(void)
 	s.ntop = 1;
 	CHECK_STR(leaves_of(&s), "dm-0 sdb");
 	/* An LV (dm) over a disk, no md: the disk, as before. */
-	nodes[0].kind = CLYDE_STACK_DM;
+	nodes[0].kind = &clyde_stack_dm;
 	CHECK_STR(leaves_of(&s), "sdb sda");
 }
 
@@ -318,7 +318,7 @@ static void test_plain_disk(void)
 	CHECK(probe_in("plain-disk", "nvme0n1", &s) == 0);
 	CHECK(s.nnodes == 1);
 	n = clyde_stack_find(&s, "nvme0n1");
-	CHECK(n && n->kind == CLYDE_STACK_DISK && n->rotational == 0 &&
+	CHECK(n && n->kind == &clyde_stack_disk && n->rotational == 0 &&
 	      n->nr_requests == 1023 && !strcmp(n->scheduler, "none"));
 	CHECK_STR(advice_ids(&s, 0, &l), "");
 	/* An ext4 with relatime on it: nothing for a bonnie run, the
@@ -415,7 +415,9 @@ static void test_json_errors(void)
 		"{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]}]}",
 		"{\"devices\": {}}",
 		"{\"devices\": [{\"name\": 3}]}",
-		"{\"devices\": [{\"name\": \"a\", \"raid_disks\": -1}]}",
+		/* A kind's own field: read for that kind only. */
+		("{\"devices\": [{\"name\": \"a\", \"kind\": \"md\","
+		 " \"raid_disks\": -1}]}"),
 		"[]",
 		/* A device below itself. */
 		("{\"devices\": [{\"name\": \"a\", \"children\": [\"b\"]},"
@@ -531,7 +533,7 @@ static void test_md_raid6(void)
 
 	CHECK(probe_in("md-raid6", "md0", &s) == 0);
 	md = clyde_stack_find(&s, "md0");
-	CHECK(md && md->kind == CLYDE_STACK_MD);
+	CHECK(md && md->kind == &clyde_stack_md);
 	if (!md) {
 		clyde_stack_free(&s);
 		return;
@@ -561,7 +563,7 @@ static void test_md_raid10(void)
 
 	CHECK(probe_in("md-raid10", "md0", &s) == 0);
 	md = (struct clyde_stack_node *)clyde_stack_find(&s, "md0");
-	CHECK(md && md->kind == CLYDE_STACK_MD);
+	CHECK(md && md->kind == &clyde_stack_md);
 	if (!md) {
 		clyde_stack_free(&s);
 		return;

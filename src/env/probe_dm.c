@@ -1,5 +1,10 @@
 /*
- * A dm device's table: the segments `dmsetup table` prints, one a line,
+ * A device-mapper device: its name and uuid (dm/), the LVM volume group
+ * and volume its name joins, and its table, whose first segment says how
+ * it maps (linear: where it starts on the device below; striped: stripes
+ * and chunk).  Its children are its slaves/.
+ *
+ * The table is the segments `dmsetup table` prints, one a line,
  * "START LENGTH TARGET ARGS" in 512-byte sectors (the kernel's
  * Documentation/admin-guide/device-mapper/{linear,striped}.rst):
  *
@@ -21,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
 
 int clyde_stack_lvm_names(const char *dm_name, char *vg, size_t vg_len,
@@ -167,3 +173,116 @@ int clyde_stack_dm_table(const char *root, const char *dm_name, char *buf,
 	close(fd);
 	return rc;
 }
+
+static bool dm_claims(const char *root, const char *dev)
+{
+	return clyde_stack_sys_exists(root, dev, "dm");
+}
+
+static void dm_read(const char *root, struct clyde_stack_node *n)
+{
+	char table[4096];
+	int rc;
+
+	(void)clyde_sysfs_text(root, n->name, "dm/name", n->dm_name,
+			       sizeof(n->dm_name));
+	(void)clyde_sysfs_text(root, n->name, "dm/uuid", n->dm_uuid,
+			       sizeof(n->dm_uuid));
+	if (!strncmp(n->dm_uuid, "LVM-", 4))
+		(void)clyde_stack_lvm_names(n->dm_name, n->lvm_vg,
+					    sizeof(n->lvm_vg), n->lvm_lv,
+					    sizeof(n->lvm_lv));
+	rc = clyde_stack_dm_table(root, n->dm_name, table, sizeof(table));
+	if (rc == 0)
+		clyde_stack_dm_parse(n, table);
+	else
+		snprintf(n->note, sizeof(n->note),
+			 "dm table of %s not readable: %s%s", n->dm_name,
+			 strerror(-rc),
+			 rc == -EACCES || rc == -EPERM ? " (needs root)" : "");
+}
+
+static int dm_stripe(const struct clyde_stack_node *n,
+		     struct clyde_stack_stripe *st)
+{
+	if (n->dm_stripes <= 1 || !n->dm_stripe_bytes)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	clyde_stack_copy(st->layer, sizeof(st->layer), n->name);
+	clyde_stack_copy(st->level, sizeof(st->level), "striped");
+	st->chunk_bytes = n->dm_stripe_bytes;
+	st->data_disks = n->dm_stripes;
+	st->disks = n->dm_stripes;
+	st->stripe_bytes = st->chunk_bytes * st->data_disks;
+	return 0;
+}
+
+static void dm_text(FILE *f, const struct clyde_stack_node *n)
+{
+	char a[32];
+
+	fprintf(f, " %s", n->dm_name);
+	if (n->lvm_lv[0])
+		fprintf(f, " (LVM: LV %s in VG %s)", n->lvm_lv, n->lvm_vg);
+	if (n->dm_target[0])
+		fprintf(f, ", %s", n->dm_target);
+	if (n->dm_stripes)
+		fprintf(f, " %u x %s", n->dm_stripes,
+			clyde_stack_fmt_bytes(a, sizeof(a),
+					      n->dm_stripe_bytes));
+	if (!strcmp(n->dm_target, "linear"))
+		fprintf(f, ", start %s",
+			clyde_stack_fmt_bytes(a, sizeof(a), n->dm_start_bytes));
+}
+
+static void get_target(const struct clyde_stack_node *n, char *b, size_t l)
+{
+	snprintf(b, l, "%s", n->dm_target);
+}
+
+static void get_stripes(const struct clyde_stack_node *n, char *b, size_t l)
+{
+	snprintf(b, l, "%u", n->dm_stripes);
+}
+
+static void get_chunk(const struct clyde_stack_node *n, char *b, size_t l)
+{
+	if (n->dm_stripe_bytes)
+		clyde_stack_fmt_bytes(b, l, n->dm_stripe_bytes);
+	else
+		b[0] = '\0';
+}
+
+#define F(key, type, member) \
+	CLYDE_STACK_FIELD(key, type, struct clyde_stack_node, member)
+static const struct clyde_stack_field dm_fields[] = {
+	F("dm_name", STR, dm_name),
+	F("dm_uuid", STR, dm_uuid),
+	F("lvm_vg", STR, lvm_vg),
+	F("lvm_lv", STR, lvm_lv),
+	F("dm_target", STR, dm_target),
+	F("dm_stripes", U32, dm_stripes),
+	F("dm_stripe_bytes", U64, dm_stripe_bytes),
+	F("dm_start_bytes", U64, dm_start_bytes),
+	F("dm_table", STR, dm_table),
+};
+
+static const struct clyde_stack_node_fact dm_facts[] = {
+	{ "dm target", get_target },
+	{ "dm stripes", get_stripes },
+	{ "dm stripe size", get_chunk },
+};
+
+const struct clyde_stack_kind clyde_stack_dm = {
+	.name = "dm",
+	.claims = dm_claims,
+	.read = dm_read,
+	.stripe = dm_stripe,
+	.fields = dm_fields,
+	.nfields = CLYDE_STACK_NFIELDS(dm_fields),
+	.fields_last = true,
+	.text = dm_text,
+	.own_queue = true,
+	.facts = dm_facts,
+	.nfacts = CLYDE_STACK_NFIELDS(dm_facts),
+};
