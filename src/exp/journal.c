@@ -241,6 +241,10 @@ static const char *take_line(struct clyde_exp_journal *j, const char *kind,
 			return "out of memory";
 		return NULL;
 	}
+	if (strcmp(kind, "set") && strcmp(kind, "want") &&
+	    strcmp(kind, "now") && strcmp(kind, "unset") &&
+	    strcmp(kind, "restored"))
+		return "not a journal line";
 	if (a[0] != '/')
 		return "want an absolute path";
 	if (!strcmp(kind, "set")) {

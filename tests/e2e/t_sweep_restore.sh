@@ -75,4 +75,32 @@ assert_eq "$(sort -u "$T/b/seen" | tr '\n' ' ')" "$V1 $V2 " \
 	"the resumed sweep visited its points"
 [[ ! -e $DB.sweep-$id.journal ]] || fail "the journal was left after --resume"
 ok "no journal left after --resume"
+
+# ---- a teardown that fails after the value was restored (issue 30, 3.2) -------
+# The value is back, so the journal goes: a later --resume must not write
+# the old value over one set since (the old code kept the journal and did).
+cat >"$T/td.ini" <<INI
+[experiment]
+name = teardown
+axis v = $V1
+
+[point]
+set $KNOB = {v}
+teardown = false
+
+[workload w]
+time = true
+INI
+run_clyde sweep -q --db "$DB" "$T/td.ini"
+expect_rc 3 "a sweep whose teardown fails stops"
+id=$(sweep_id)
+assert_eq "$(cat "$KNOB")" "$ORIG" "  with $KNOB restored"
+[[ ! -e $DB.sweep-$id.journal ]] ||
+	fail "the journal was left although its value was restored"
+ok "  and no journal left"
+echo "$V2" >"$KNOB"
+run_clyde sweep -q --db "$DB" --resume "$id"
+assert_eq "$(cat "$KNOB")" "$V2" \
+	"--resume did not write the old value over $V2, set since"
+echo "$ORIG" >"$KNOB"
 done_testing
