@@ -56,4 +56,25 @@ assert_empty_dir "$d" "SIGINT: the scratch tree is gone"
 assert_file_no_match "$T/out" '^1\.98,' "no CSV line for an interrupted run"
 assert_file_match "$T/err" "interrupt" "stderr says it was interrupted"
 
+# A SIGINT once the JSON is written and the run saved (no timing reaches
+# that point: CLYDE_TEST_SIGINT_KEPT raises it there): exit 5, and the
+# message says where the results are, so a script does not run it again
+# and store a duplicate.
+if "$CLYDE" history list --db "$T/probe.db" >/dev/null 2>&1; then
+	RC=0
+	CLYDE_TEST_SIGINT_KEPT=1 "$CLYDE" -d "$d" -s 0 -n 1 -r 0 \
+		--json "$T/kept.json" --db "$T/kept.db" >"$T/out" 2>"$T/err" ||
+		RC=$?
+	expect_rc 5 "SIGINT after the run was saved: exit status 5"
+	assert_file_match "$T/err" '^clyde: interrupted after the run was complete$' \
+		"SIGINT after the save: says the run was complete"
+	assert_file_match "$T/err" "^clyde: the results are kept in $T/kept.json and in the history as run 1 " \
+		"SIGINT after the save: names the JSON and the saved run id"
+	[[ -s $T/kept.json ]] || fail "SIGINT after the save: no JSON"
+	ok "SIGINT after the save: the JSON is there"
+	assert_empty_dir "$d" "SIGINT after the save: the scratch is gone"
+else
+	skip_part "SIGINT after the save: clyde was built without SQLite"
+fi
+
 done_testing
