@@ -583,6 +583,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	/* The outputs, before the first test and before -u/-g. */
 	drop = geteuid() == 0 && (cfg.user || cfg.group);
 	if (extra.json_path) {
+		clyde_cli_note_stale_tmp("clyde", extra.json_path);
 		ret = clyde_outdest_open(&jd, extra.json_path, drop);
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",

@@ -77,4 +77,27 @@ else
 	skip_part "SIGINT after the save: clyde was built without SQLite"
 fi
 
+# SIGKILL while the --json file is open (its temporary file is made before
+# the first test) leaves the hidden .NAME.tmp.XXXXXX beside it; the next
+# write to the same destination names it and says how to remove it.
+k=$(new_dir killed)
+start_paused -d "$k" -s 0 -n 1 -r 0 --no-save --json "$T/k.json"
+# shellcheck disable=SC2317 # called by wait_for
+tmp_made()
+{
+	compgen -G "$T/.k.json.tmp.??????" >/dev/null
+}
+wait_for 10 tmp_made || { finish_paused; fail "no temporary file for --json"; }
+kill -KILL "$CLYDE_PID"
+wait "$CLYDE_PID" 2>/dev/null || true
+exec 7>&-
+stale=$(compgen -G "$T/.k.json.tmp.??????")
+rm -rf "${k:?}"/clyde.*
+run_clyde -d "$k" -s 0 -n 1 -r 0 --no-save --json "$T/k.json"
+expect_rc 0 "the run after the SIGKILL"
+assert_file_match "$T/err" "^clyde: note: $stale is the temporary file of a write to $T/k.json that never finished .*rm -- '$stale'\$" \
+	"the next --json write names the stale temporary file"
+[[ -s $T/k.json ]] || fail "no JSON after the note"
+ok "the JSON is written beside it"
+
 done_testing
