@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/outfile.h"
 #include "core/vis.h"
 #include "results/format.h"
 
@@ -279,6 +280,25 @@ static void put_quoted(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+void clyde_cli_note_stale_tmp(const char *prog, const char *path)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	if (clyde_outfile_find_stale(path, &names, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			fprintf(stderr,
+				"%s: note: %s is the temporary file of a write "
+				"to %s that never finished (a killed clyde), "
+				"unless another clyde writes it now; remove it "
+				"with: rm -- ",
+				prog, names[i], path);
+			put_quoted(stderr, names[i]);
+			fputc('\n', stderr);
+		}
+	clyde_outfile_free_names(names, n);
 }
 
 void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)

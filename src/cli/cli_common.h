@@ -83,6 +83,14 @@ void clyde_cli_stdout_open(void);
 int clyde_cli_stdout_close(const char *prog, int status, int failed);
 
 /*
+ * Print a note on stderr ("PROG: note: ...") for each temporary file that
+ * an earlier write to the output `path` left (clyde_outfile_find_stale():
+ * a clyde killed while writing its JSON), with the command that removes
+ * it.  Call it before opening path.
+ */
+void clyde_cli_note_stale_tmp(const char *prog, const char *path);
+
+/*
  * Print a note on stderr for each scratch directory a killed run left in
  * `dir` (scratch->parentfd), with the command that removes it: the
  * leftovers clyde_scratch_find_stale() finds, so a tree kept with --keep

@@ -41,7 +41,10 @@ static int write_report(const struct clyde_compare *cmp, const char *title,
 			const char *out)
 {
 	struct clyde_outfile o;
-	int rc = clyde_outfile_open(&o, out);
+	int rc;
+
+	clyde_cli_note_stale_tmp("clyde report", out);
+	rc = clyde_outfile_open(&o, out);
 
 	if (rc < 0)
 		return rc;
@@ -295,6 +298,7 @@ static int report_experiment(int argc, char **argv)
 		fprintf(stderr, "clyde report: %s\n", clyde_errmsg(&ctx));
 		goto out;
 	}
+	clyde_cli_note_stale_tmp("clyde report", o.out);
 	rc = clyde_outfile_open(&of, o.out);
 	if (!rc) {
 		rc = html ? clyde_exp_html_write(of.f, &e, o.title) :

@@ -465,7 +465,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	long n_ext = 0;
 	unsigned cap = 1, done = 0;
 	uint64_t seed;
-	int64_t saved_id = 0;
+	struct kept kept = { NULL, 0 };
 	struct out_failure out_failed = { NULL, 0 };
 	char err[1024];
 	FILE *out = stdout;
@@ -583,6 +583,7 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 	/* The outputs, before the first test and before -u/-g. */
 	drop = geteuid() == 0 && (cfg.user || cfg.group);
 	if (extra.json_path) {
+		clyde_cli_note_stale_tmp("clyde", extra.json_path);
 		ret = clyde_outdest_open(&jd, extra.json_path, drop);
 		if (ret < 0) {
 			fprintf(stderr, "clyde: --json: cannot write %s: %s\n",
@@ -720,25 +721,27 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 				"clyde: cannot make the JSON document\n");
 			status = CLYDE_EXIT_TEST_FAILED;
 		} else {
-			bool json_ok = true;
-
-			if (jd.open && json_dest_commit(&jd, doc, len) < 0) {
-				json_ok = false;
-				status = clyde_cli_output_closed() ?
-						 CLYDE_EXIT_INTERRUPTED :
-						 CLYDE_EXIT_TEST_FAILED;
+			if (jd.open) {
+				if (json_dest_commit(&jd, doc, len) == 0)
+					kept.json = extra.json_path;
+				else
+					status =
+						clyde_cli_output_closed() ?
+							CLYDE_EXIT_INTERRUPTED :
+							CLYDE_EXIT_TEST_FAILED;
 			}
-			if (save_history(&extra, doc, len, &saved_id) < 0 &&
+			if (save_history(&extra, doc, len, &kept.id) < 0 &&
 			    status == CLYDE_EXIT_OK)
 				status = CLYDE_EXIT_TEST_FAILED;
 			free(doc);
+			/* For tests (e2e/t_interrupt): a SIGINT once the
+			 * results are kept, a point no timing reaches. */
+			if (getenv("CLYDE_TEST_SIGINT_KEPT"))
+				raise(SIGINT);
 			/* The table or CSV failed: said now that the
 			 * results are written (series_done). */
 			if (out_failed.f) {
-				struct kept k = { json_ok ? extra.json_path :
-							    NULL,
-						  saved_id };
-				int st = say_output_failed(&out_failed, &k);
+				int st = say_output_failed(&out_failed, &kept);
 
 				if (status == CLYDE_EXIT_OK)
 					status = st;
@@ -757,7 +760,15 @@ out:
 		for (unsigned i = 0; i < cap; i++)
 			clyde_run_release(&runs[i]);
 	free(runs);
-	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
+	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK) {
+		/* The signal came after the last test, the results written
+		 * and saved: a script must not run it again to keep them. */
+		if (clyde_run_dist_leader(rd)) {
+			fputs("clyde: interrupted after the run was complete\n",
+			      stderr);
+			say_kept(&kept);
+		}
 		status = CLYDE_EXIT_INTERRUPTED;
+	}
 	return finish(&ctx, &jd, ext, rd, &base, status);
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_common.h"
 #include "core/ctx.h"
 #include "store/history.h"
 
@@ -23,6 +24,7 @@ static const char *const opt_name[CLYDE_CLI_OUT_COUNT] = {
 static int open_one(struct clyde_cli_outputs *o, enum clyde_cli_out which)
 {
 	const char *path = o->path[which];
+	char prog[64];
 	int rc;
 
 	if (which == CLYDE_CLI_OUT_CSV && strcmp(path, "-") &&
@@ -31,6 +33,8 @@ static int open_one(struct clyde_cli_outputs *o, enum clyde_cli_out which)
 			opt_name[which], path, strerror(errno));
 		return -1;
 	}
+	snprintf(prog, sizeof(prog), "clyde %s", o->cmd);
+	clyde_cli_note_stale_tmp(prog, path);
 	rc = clyde_outfile_open(&o->file[which], path);
 	if (rc < 0) {
 		fprintf(stderr, "clyde %s: %s %s: %s\n", o->cmd,

@@ -4,6 +4,7 @@
  */
 #include "core/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -140,6 +141,80 @@ void clyde_outfile_abort(struct clyde_outfile *o)
 	o->tmp = NULL;
 	free(o->path);
 	o->path = NULL;
+}
+
+/* Whether `name` is ".BASE.tmp." and six more characters. */
+static bool is_tmp_of(const char *name, const char *base)
+{
+	size_t b = strlen(base);
+
+	return name[0] == '.' && !strncmp(name + 1, base, b) &&
+	       !strncmp(name + 1 + b, ".tmp.", 5) &&
+	       strlen(name + 1 + b + 5) == 6;
+}
+
+int clyde_outfile_find_stale(const char *path, char ***names, size_t *n)
+{
+	char *real = NULL, *a = NULL, *b = NULL, **v;
+	const char *dir, *base;
+	struct dirent *de;
+	struct stat st;
+	DIR *d = NULL;
+	int rc = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!strcmp(path, "-") || !*path)
+		return 0;
+	/* As clyde_outfile_open(): a symlink's temporaries are beside its
+	 * target; a device or a FIFO is written in place, without one. */
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return 0;
+		real = realpath(path, NULL);
+	}
+	a = strdup(real ? real : path);
+	b = strdup(real ? real : path);
+	if (!a || !b) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	dir = dirname(a);
+	base = basename(b);
+	d = opendir(dir);
+	if (!d)
+		goto out; /* no directory: nothing was left in it */
+	while ((de = readdir(d))) {
+		char *p;
+
+		if (!is_tmp_of(de->d_name, base) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		v = realloc(*names, (*n + 1) * sizeof(*v));
+		if (!v || asprintf(&p, "%s/%s", dir, de->d_name) < 0) {
+			if (v)
+				*names = v;
+			rc = -ENOMEM;
+			break;
+		}
+		*names = v;
+		(*names)[(*n)++] = p;
+	}
+out:
+	if (d)
+		closedir(d);
+	free(real);
+	free(a);
+	free(b);
+	return rc;
+}
+
+void clyde_outfile_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 int clyde_outfile_write_all(const char *path, const void *buf, size_t len)

@@ -70,6 +70,18 @@ void clyde_outfile_abort(struct clyde_outfile *o);
  */
 long long clyde_outfile_copy_old(struct clyde_outfile *o);
 
+/*
+ * The temporary files of earlier writes to `path` that never finished (a
+ * clyde killed with SIGKILL, a crash: nothing removed them): the regular
+ * files ".NAME.tmp.XXXXXX" beside it, as clyde_outfile_open() names them.
+ * Nothing is removed: a clyde writing `path` right now has one too, and
+ * which is which cannot be told, so the caller names them to the user.
+ * Call it before opening path.  On return *names holds *n paths the
+ * caller frees with clyde_outfile_free_names().  Returns 0 or -errno.
+ */
+int clyde_outfile_find_stale(const char *path, char ***names, size_t *n);
+void clyde_outfile_free_names(char **names, size_t n);
+
 /* Convenience: write buf[0..len) to path atomically.  0 or -errno. */
 int clyde_outfile_write_all(const char *path, const void *buf, size_t len);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -236,4 +237,14 @@ void clyde_scratch_keep(struct clyde_scratch *s)
 	free(s->path);
 	free(s->name);
 	free(s);
+}
+
+bool clyde_scratch_inodes_fit(int dirfd, uint64_t need, uint64_t *avail)
+{
+	struct statvfs v;
+
+	if (fstatvfs(dirfd, &v) < 0 || !v.f_files)
+		return true; /* unknown: the writes will tell */
+	*avail = (uint64_t)v.f_favail;
+	return need <= *avail;
 }

@@ -8,6 +8,9 @@
 #ifndef CLYDE_IO_SCRATCH_H
 #define CLYDE_IO_SCRATCH_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "core/ctx.h"
 
 struct clyde_scratch {
@@ -58,5 +61,14 @@ void clyde_scratch_keep(struct clyde_scratch *s);
 int clyde_scratch_find_stale(struct clyde_ctx *ctx, int parentfd, char ***names,
 			     size_t *n);
 void clyde_scratch_free_names(char **names, size_t n);
+
+/*
+ * Whether `need` more inodes fit in the filesystem of directory fd
+ * `dirfd`: false with *avail the free count when they do not; true when
+ * they do, or when the filesystem does not count inodes (btrfs: f_files
+ * is 0) or cannot say.  clyde tree and clyde run -n refuse a tree or file
+ * set that would run out before anything is written.
+ */
+bool clyde_scratch_inodes_fit(int dirfd, uint64_t need, uint64_t *avail);
 
 #endif

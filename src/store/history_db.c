@@ -160,6 +160,21 @@ static bool db_full(sqlite3 *db)
 	       e == EDQUOT;
 }
 
+/* Did the last call on db fail because the filesystem under the history
+ * is mounted read-only?  SQLite then says only "unable to open database
+ * file" (its -wal or -shm file cannot be made). */
+static bool read_only_fs(struct clyde_history *h)
+{
+	struct statvfs v;
+	int code = sqlite3_errcode(h->db) & 0xff;
+
+	if (code != SQLITE_CANTOPEN && code != SQLITE_READONLY &&
+	    code != SQLITE_IOERR)
+		return false; /* a garbage file on a read-only disk */
+	return sqlite3_system_errno(h->db) == EROFS ||
+	       (statvfs(h->path, &v) == 0 && (v.f_flag & ST_RDONLY));
+}
+
 /* Record "PATH: what: sqlite's message" and return -EIO (-ENOMEM when
  * SQLite ran out of memory, -ENOSPC with "the disk is full" when the
  * filesystem is). */
@@ -257,6 +272,12 @@ static enum db_kind classify(struct clyde_ctx *ctx, struct clyde_history *h,
 				  "%s: cannot open the results history: the "
 				  "disk is full (%s); nothing was written",
 				  h->path, sqlite3_errmsg(h->db));
+		else if (read_only_fs(h))
+			clyde_err(ctx, 0,
+				  "%s: cannot open the results history for "
+				  "writing: its filesystem is read-only "
+				  "(EROFS); left as it is",
+				  h->path);
 		else
 			clyde_err(ctx, 0,
 				  "%s: not a usable SQLite database (%s); "

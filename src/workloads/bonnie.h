@@ -154,10 +154,12 @@ struct clyde_progress {
 /*
  * Refuse a run that cannot fit: the IO tests' files (one per worker, kept
  * until the end of the run) and the file tests' data (its expected size)
- * must fit in the free space of the scratch directory's filesystem,
+ * must fit in the free space of the scratch directory's filesystem, and
+ * the file tests' files and directories in its free inodes,
  * checked before anything is written rather than discovered as ENOSPC
  * after filling a disk others share.  Returns 0, or -1 with one line in
- * msg ("-s 4.0 GiB needs 4.0 GiB but DIR has only 1.2 GiB free").
+ * msg ("-s 4.0 GiB needs 4.0 GiB but DIR has only 1.2 GiB free", "the
+ * -n files need 2050 inodes but DIR has only 100 free").
  */
 int clyde_bonnie_check_space(const struct clyde_bonnie_config *cfg,
 			     const struct clyde_scratch *scratch, char *msg,

@@ -418,7 +418,11 @@ static int block_start(void *arg, struct clyde_depth_slot *s)
 	}
 	if (clyde_stopping(b->w->ctx))
 		return -EINTR;
-	if (clyde_stonewalled(b->w->ctx)) {
+	/* A --runtime shorter than one chunk's write (0.0001) still writes
+	 * one: the tests after it need a chunk to read and seek in. */
+	if (clyde_stonewalled(b->w->ctx) &&
+	    !(b->w->cfg->runtime_ns && b->mode == BLOCK_WRITE && b->next == 0 &&
+	      b->done == 0)) {
 		b->cut = !b->w->cfg->runtime_ns;
 		return 0;
 	}

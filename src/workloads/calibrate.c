@@ -140,6 +140,24 @@ int clyde_bonnie_check_space(const struct clyde_bonnie_config *cfg,
 	char what[256], a[32], b[32], per[64] = "";
 	struct statvfs sv;
 	double avail;
+	/* An inode per file (-n's hard links share one), per directory and
+	 * per worker's IO file, as clyde tree counts them. */
+	uint64_t inodes = (uint64_t)n *
+			  ((cfg->max_size == -1 ? 1 : cfg->num_files) +
+			   cfg->num_dirs + 1),
+		 ifree;
+
+	if (cfg->num_files &&
+	    !clyde_scratch_inodes_fit(scratch->dirfd, inodes, &ifree)) {
+		if (n > 1)
+			snprintf(per, sizeof(per), " (%u workers)", n);
+		snprintf(msg, len,
+			 "the -n files%s need %llu inodes but %s has only %llu "
+			 "free",
+			 per, (unsigned long long)inodes, cfg->dir,
+			 (unsigned long long)ifree);
+		return -1;
+	}
 
 	/* The file sizes are uniform in [min, max]: over 1024 files and more
 	 * the total is close to its mean. */

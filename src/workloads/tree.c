@@ -233,18 +233,17 @@ static int check_room(struct clyde_ctx *ctx, int dirfd, const char *path,
 	struct statvfs v;
 	uint64_t dirs = s->dirs, avail;
 
-	if (fstatvfs(dirfd, &v) < 0)
-		return 0; /* unknown: the writes will tell */
 	if (!dirs && s->files_per_dir > 0)
 		dirs = (uint64_t)((double)s->files / s->files_per_dir) + 1;
-	/* f_files is 0 where inodes are not counted (btrfs). */
-	if (v.f_files && s->files + dirs > (uint64_t)v.f_favail)
+	if (!clyde_scratch_inodes_fit(dirfd, s->files + dirs, &avail))
 		return clyde_err(ctx, 0,
 				 "the tree needs %llu inodes but %s has only "
 				 "%llu free",
 				 (unsigned long long)(s->files + dirs), path,
-				 (unsigned long long)v.f_favail),
+				 (unsigned long long)avail),
 		       -EINVAL;
+	if (fstatvfs(dirfd, &v) < 0)
+		return 0; /* unknown: the writes will tell */
 	avail = (uint64_t)v.f_bavail * v.f_frsize;
 	if (bytes > avail)
 		return clyde_err(ctx, 0,

@@ -70,4 +70,27 @@ assert_file_match "$T/err" '^clyde: standard output: write error: No space left 
 assert_file_match "$T/err" "^clyde: the results are kept in $T/full.json and in the history as run 2 " \
 	"run >/dev/full: the results are kept"
 assert_empty_dir "$d" "nothing left behind by the closed outputs"
+
+# ---- a history on a read-only filesystem ------------------------------------
+# SQLite says only "unable to open database file": the message says the
+# filesystem is read-only (EROFS) instead of "not a usable SQLite database".
+if ((EUID == 0)); then
+	ro=$T/ro
+	mkdir "$ro"
+	mount -t tmpfs -o size=8m,mode=755 tmpfs "$ro" || fail "cannot mount a tmpfs"
+	at_exit "umount -l '$ro'"
+	run_clyde -d "$d" -s 0 -n 1 -r 0 -m ro --db "$ro/h.db" -q
+	expect_rc 0 "a run saved in the history that becomes read-only"
+	mount -o remount,ro "$ro" || fail "cannot remount the tmpfs read-only"
+	run_clyde -d "$d" -s 0 -n 1 -r 0 --db "$ro/h.db"
+	expect_rc 1 "a history on a read-only filesystem: refused first"
+	assert_file_match "$T/err" "^clyde: --db: $ro/h.db: .*filesystem is read-only \(EROFS\)" \
+		"the message says the filesystem is read-only"
+	assert_file_no_match "$T/err" 'not a usable SQLite database' \
+		"not \"not a usable SQLite database\""
+	run_clyde history --db "$ro/h.db" list
+	expect_rc 0 "the read-only history can still be listed"
+else
+	skip_part "a history on a read-only filesystem: needs root to mount"
+fi
 done_testing

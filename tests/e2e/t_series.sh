@@ -97,6 +97,14 @@ for n in cut:
     say(t[n]["elapsed_ns"] < 0.3e9 + 2e9, f"{n}: ended near the deadline")
 PY
 
+# --- A --runtime shorter than one chunk's write still writes one, so that
+# the read and seek tests after it have a file (it ended in exit 3, "file
+# ... is smaller than one chunk").
+run_clyde -d "$d" -s 16 -n 0 -r 0 --no-save --runtime 0.0001
+expect_rc 0 "--runtime 0.0001 runs"
+assert_file_no_match err 'smaller than one chunk' "--runtime 0.0001: the seeks have a chunk"
+assert_file_match out '^1\.98,' "--runtime 0.0001: the CSV line"
+
 # --- Bad values: one line, exit 1.
 for bad in "--log-interval 5" "--log-interval x" "--runtime 0" \
 	"--runtime soon" "--stonewall -1" "--runtime 1 --stonewall 1"; do
