@@ -320,7 +320,10 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		      int64_t id, struct clyde_history_entry *e, char **doc,
 		      size_t *len);
 
-/* Delete run `id`.  Returns 0, -ENOENT for an unknown id, or an error. */
+/* Delete run `id`.  A sweep's rows that held it are marked "deleted"
+ * (no run id): `sweep --show` counts them as deleted samples, and `sweep
+ * --resume` measures them again.  Returns 0, -ENOENT for an unknown id,
+ * or an error. */
 int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 			 int64_t id);
 

@@ -220,6 +220,21 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 			rc = clyde_hist_db_fail(ctx, h, "delete figures");
 		sqlite3_finalize(st);
 	}
+	/* A sweep's sample that pointed to it is gone too: no dangling id
+	 * left "ok", so that its table says so and resume measures it. */
+	if (rc == 0)
+		rc = clyde_hist_prepare(ctx, h,
+					"UPDATE experiment_runs SET status = "
+					"'deleted', run_id = NULL WHERE "
+					"run_id = ?1",
+					&st);
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(
+				ctx, h, "mark the sweep's sample deleted");
+		sqlite3_finalize(st);
+	}
 	if (rc == 0)
 		rc = clyde_hist_prepare(ctx, h,
 					"DELETE FROM runs WHERE id = ?1", &st);
