@@ -171,8 +171,7 @@ int clyde_cli_stdout_done(const char *cmd)
 	return -1;
 }
 
-/* Print s for a POSIX shell, in single quotes. */
-static void put_quoted(FILE *f, const char *s)
+void clyde_cli_put_quoted(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -197,7 +196,7 @@ void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
 				"clyde: note: %s/%s was left by a clyde run "
 				"that is gone; remove it with: rm -rf -- ",
 				dir, names[i]);
-			put_quoted(stderr, dir);
+			clyde_cli_put_quoted(stderr, dir);
 			fprintf(stderr, "/%s\n", names[i]);
 		}
 	clyde_scratch_free_names(names, n);
