@@ -583,8 +583,6 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		if (!strcmp(extra.json_path, "-"))
 			out = stderr;
 	}
-	if (check_history(&extra) < 0)
-		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	/* --baseline: read before the first test (rank 0 decides). */
 	if (extra.baseline && clyde_run_dist_leader(rd) &&
 	    clyde_repeat_baseline_load(&ctx, extra.baseline, extra.db_path,
@@ -597,6 +595,11 @@ int clyde_cmd_run_dist(int argc, char **argv, struct clyde_dist *dist)
 		fprintf(stderr, "clyde: %s\n", err);
 		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	}
+	/* The history is written at the end as the user the tests ran as
+	 * (-u/-g): checked as that user, so that a history only root may
+	 * write is refused now, not after the whole run. */
+	if (check_history(&extra) < 0)
+		return finish(&ctx, &jd, ext, rd, &base, CLYDE_EXIT_USAGE);
 	/* --engine: one instance now says whether the engine can run here
 	 * (built in, permitted, a ring of --iodepth entries), before the
 	 * scratch directory is made. */

@@ -97,6 +97,36 @@ static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
 	return rc;
 }
 
+/* May this process write the existing history at path, and make the
+ * -wal and -shm files beside it?  (SQLite would open a file it cannot
+ * write read-only and fail only at the first write.)  0, or -1 with
+ * "PATH: user NAME (uid N) cannot write it: why" in ctx. */
+static int writable(struct clyde_ctx *ctx, const char *path)
+{
+	char *copy = strdup(path);
+	const char *what = path;
+	struct passwd *pw;
+	int e = 0;
+
+	if (!copy)
+		return clyde_err(ctx, ENOMEM, "%s", path), -1;
+	if (faccessat(AT_FDCWD, path, R_OK | W_OK, AT_EACCESS) < 0) {
+		e = errno;
+	} else if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS) <
+		   0) {
+		e = errno;
+		what = "the directory it is in";
+	}
+	if (e) {
+		pw = getpwuid(geteuid());
+		clyde_err(ctx, e, "%s: user %s (uid %u) cannot write %s", path,
+			  pw ? pw->pw_name : "?", (unsigned)geteuid(),
+			  what == path ? "it" : what);
+	}
+	free(copy);
+	return e ? -1 : 0;
+}
+
 int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
 {
 	char def[4096], dir[4096];
@@ -115,6 +145,8 @@ int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
 		static const struct clyde_history_wait glance = { 100, NULL,
 								  NULL };
 
+		if (writable(ctx, path) < 0)
+			return -1;
 		rc = clyde_history_open_waiting(ctx, path, false, &glance, &h);
 		if (rc == -EBUSY) {
 			clyde_err_clear(ctx);
