@@ -382,6 +382,11 @@ static int add_run(void *arg, const struct clyde_exp_row *r)
 
 	if (r->point >= w->e->npoints)
 		return 0;
+	/* Not a failure: a sample the user deleted, counted and said. */
+	if (r->deleted) {
+		w->e->ndeleted++;
+		return 0;
+	}
 	if (!r->ok) {
 		w->any_fail[r->point] = true;
 		return 0;

@@ -78,6 +78,8 @@ struct clyde_exp {
 	struct clyde_exp_metric *metrics;
 	size_t npoints;
 	struct clyde_exp_point *points; /* in the order of the experiment file */
+	size_t ndeleted; /* samples whose run was deleted from the history
+			  * (clyde history delete): resume measures them */
 };
 
 /* Free everything a clyde_exp owns and zero it.  Safe on a zeroed one. */

@@ -269,8 +269,7 @@ int clyde_cli_stdout_close(const char *prog, int status, int failed)
 	return status == CLYDE_EXIT_OK ? failed : status;
 }
 
-/* Print s for a POSIX shell, in single quotes. */
-static void put_quoted(FILE *f, const char *s)
+void clyde_cli_put_quoted(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -295,7 +294,7 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path)
 				"unless another clyde writes it now; remove it "
 				"with: rm -- ",
 				prog, names[i], path);
-			put_quoted(stderr, names[i]);
+			clyde_cli_put_quoted(stderr, names[i]);
 			fputc('\n', stderr);
 		}
 	clyde_outfile_free_names(names, n);
@@ -314,7 +313,7 @@ void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
 				"clyde: note: %s/%s was left by a clyde run "
 				"that is gone; remove it with: rm -rf -- ",
 				dir, names[i]);
-			put_quoted(stderr, dir);
+			clyde_cli_put_quoted(stderr, dir);
 			fprintf(stderr, "/%s\n", names[i]);
 		}
 	clyde_scratch_free_names(names, n);

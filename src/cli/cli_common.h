@@ -96,6 +96,9 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path);
  * leftovers clyde_scratch_find_stale() finds, so a tree kept with --keep
  * is not one.  `scratch` is this run's own, never named.
  */
+/* Print s for a POSIX shell, in single quotes. */
+void clyde_cli_put_quoted(FILE *f, const char *s);
+
 void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir);
 
 /*

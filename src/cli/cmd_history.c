@@ -1363,6 +1363,14 @@ static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 			       e.kind, date,
 			       clyde_vis(vs, sizeof(vs),
 					 source_text(src, sizeof(src), &e), 0));
+			if (e.experiment[0])
+				printf("  it was a sample of sweep %s: its "
+				       "table says so, and clyde sweep "
+				       "--resume %s measures it again\n",
+				       clyde_vis(vl, sizeof(vl), e.experiment,
+						 0),
+				       clyde_vis(vs, sizeof(vs), e.experiment,
+						 0));
 		}
 		clyde_history_entry_release(&e);
 	}

@@ -405,6 +405,13 @@ static int sweep_write_table(FILE *f, const struct clyde_exp *e)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "- %s\n", said[i]);
 	clyde_exp_sentences_free(said, n);
+	if (e->ndeleted)
+		fprintf(f,
+			"\n%zu sample%s deleted from the history (clyde "
+			"history delete): the table has fewer; clyde sweep "
+			"--resume %s measures %s again\n",
+			e->ndeleted, e->ndeleted == 1 ? " was" : "s were",
+			e->id, e->ndeleted == 1 ? "it" : "them");
 	return 0;
 }
 

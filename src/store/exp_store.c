@@ -317,6 +317,30 @@ int clyde_exp_store_set_state(struct clyde_ctx *ctx, struct clyde_history *h,
 	return rc;
 }
 
+/* Remove the rows marked "deleted" (clyde_history_delete) of r's point,
+ * repeat and workload in experiment id. */
+static int forget_deleted(struct clyde_ctx *ctx, struct clyde_history *h,
+			  const char *id, const struct clyde_exp_run_rec *r)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = clyde_hist_prepare(
+		ctx, h,
+		"DELETE FROM experiment_runs WHERE exp_id = ?1 AND point = ?2 "
+		"AND repeat = ?3 AND workload = ?4 AND status = 'deleted'",
+		&st);
+
+	if (rc < 0)
+		return rc;
+	clyde_hist_bind_text(st, 1, id);
+	sqlite3_bind_int64(st, 2, (int64_t)r->point);
+	sqlite3_bind_int64(st, 3, (int64_t)r->repeat);
+	clyde_hist_bind_text(st, 4, r->workload);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = clyde_hist_db_fail(ctx, h, "replace a deleted sample");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 			    const char *id, const struct clyde_exp_run_rec *r,
 			    int64_t *run_id)
@@ -359,6 +383,9 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = clyde_hist_db_fail(ctx, h, "store the experiment's run");
 	sqlite3_finalize(st);
+	/* A sample measured again (resume) replaces the one deleted. */
+	if (rc == 0 && !r->failed)
+		rc = forget_deleted(ctx, h, id, r);
 	if (rc == 0 && run_id)
 		*run_id = rid;
 	return rc;
@@ -463,6 +490,7 @@ int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
 			.point = (size_t)sqlite3_column_int64(st, 0),
 			.kind = kind ? kind : "",
 			.ok = status && !strcmp(status, "ok"),
+			.deleted = status && !strcmp(status, "deleted"),
 		};
 		/* A timed command's document is in the row, a clyde
 		 * result in `runs`. */

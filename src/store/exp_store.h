@@ -134,6 +134,7 @@ struct clyde_exp_row {
 	size_t point;
 	const char *kind; /* "run", "tree", "time" */
 	bool ok;
+	bool deleted;	 /* its run was deleted (clyde_history_delete) */
 	const char *doc; /* the timed document (time) or the clyde result
 			  * stored in `runs` (run, tree); NULL when none */
 	size_t len;

@@ -88,7 +88,9 @@ int clyde_history_default_path(struct clyde_ctx *ctx, char *buf, size_t cap);
  * clyde history this user can open; for a missing one the directory it
  * would be made in (for the default path: its nearest existing ancestor,
  * as clyde_history_open() makes the directories on the way) must be one
- * this process may create files in.  Returns 0; 1 when the default path is
+ * this process may create files in.  A history another process holds
+ * right now is usable: the save waits for it (clyde_history_wait).
+ * Returns 0; 1 when the default path is
  * not known (no home directory); or -1 (the reason in ctx: the open's
  * message, or "cannot create PATH: WHY").
  */
@@ -106,6 +108,25 @@ struct clyde_history;
  * file did not exist and the open fails (a full disk), the file and the
  * -wal, -shm or -journal files this call made are removed again.
  */
+/*
+ * How a writer waits while another process holds the history (a sweep
+ * saving, a `sqlite3` shell in a transaction): up to max_ms, and once
+ * the wait has lasted a second it calls waiting() (which may be NULL),
+ * so that the caller can say what it waits for.  Without one a writer
+ * waits 5 s and says nothing.
+ */
+struct clyde_history_wait {
+	unsigned max_ms;
+	void (*waiting)(void *arg, const char *path, unsigned max_ms);
+	void *arg;
+};
+
+/* clyde_history_open() with a writer's wait (NULL: the default). */
+int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       bool create,
+			       const struct clyde_history_wait *wait,
+			       struct clyde_history **out);
+
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out);
 void clyde_history_close(struct clyde_history *h);
@@ -250,6 +271,25 @@ int clyde_history_set_note(struct clyde_ctx *ctx, struct clyde_history *h,
 int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 		       const char *json_text, size_t len, int64_t *id_out);
 
+/* clyde_history_save() with a writer's wait (NULL: the default).  A
+ * history still busy after it is -EBUSY. */
+int clyde_history_save_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       const struct clyde_history_wait *wait,
+			       const char *json_text, size_t len,
+			       int64_t *id_out);
+
+/*
+ * A result that could not be saved (the history stayed busy) written
+ * beside the history at db_path (NULL: the default) instead, as
+ * "HISTORY.unsaved-UNIXTIME-PID.json", created new (O_EXCL, O_NOFOLLOW)
+ * and synced, so that `clyde history import` stores it later.  Its path
+ * goes into out (cap bytes).  Returns 0 or a negative errno (recorded);
+ * nothing is left behind on failure.
+ */
+int clyde_history_spill(struct clyde_ctx *ctx, const char *db_path,
+			const char *json_text, size_t len, char *out,
+			size_t cap);
+
 /* What importing one file did.  Owns every array and string, except the
  * inputs the caller sets after clyde_history_import_init(). */
 struct clyde_history_import {
@@ -320,7 +360,10 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		      int64_t id, struct clyde_history_entry *e, char **doc,
 		      size_t *len);
 
-/* Delete run `id`.  Returns 0, -ENOENT for an unknown id, or an error. */
+/* Delete run `id`.  A sweep's rows that held it are marked "deleted"
+ * (no run id): `sweep --show` counts them as deleted samples, and `sweep
+ * --resume` measures them again.  Returns 0, -ENOENT for an unknown id,
+ * or an error. */
 int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 			 int64_t id);
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/history_internal.h"
@@ -96,6 +97,36 @@ static int creatable(const char *path, bool walk_up, char *dir, size_t cap)
 	return rc;
 }
 
+/* May this process write the existing history at path, and make the
+ * -wal and -shm files beside it?  (SQLite would open a file it cannot
+ * write read-only and fail only at the first write.)  0, or -1 with
+ * "PATH: user NAME (uid N) cannot write it: why" in ctx. */
+static int writable(struct clyde_ctx *ctx, const char *path)
+{
+	char *copy = strdup(path);
+	const char *what = path;
+	struct passwd *pw;
+	int e = 0;
+
+	if (!copy)
+		return clyde_err(ctx, ENOMEM, "%s", path), -1;
+	if (faccessat(AT_FDCWD, path, R_OK | W_OK, AT_EACCESS) < 0) {
+		e = errno;
+	} else if (faccessat(AT_FDCWD, dirname(copy), W_OK | X_OK, AT_EACCESS) <
+		   0) {
+		e = errno;
+		what = "the directory it is in";
+	}
+	if (e) {
+		pw = getpwuid(geteuid());
+		clyde_err(ctx, e, "%s: user %s (uid %u) cannot write %s", path,
+			  pw ? pw->pw_name : "?", (unsigned)geteuid(),
+			  what == path ? "it" : what);
+	}
+	free(copy);
+	return e ? -1 : 0;
+}
+
 int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
 {
 	char def[4096], dir[4096];
@@ -110,7 +141,18 @@ int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
 		path = def;
 	}
 	if (stat(path, &st) == 0) {
-		if (clyde_history_open(ctx, path, false, &h) < 0)
+		/* Busy now is not unusable: a glance, not a wait. */
+		static const struct clyde_history_wait glance = { 100, NULL,
+								  NULL };
+
+		if (writable(ctx, path) < 0)
+			return -1;
+		rc = clyde_history_open_waiting(ctx, path, false, &glance, &h);
+		if (rc == -EBUSY) {
+			clyde_err_clear(ctx);
+			return 0;
+		}
+		if (rc < 0)
 			return -1;
 		clyde_history_close(h);
 		return 0;
@@ -122,6 +164,45 @@ int clyde_history_check(struct clyde_ctx *ctx, const char *db_path)
 		return -1;
 	}
 	return 0;
+}
+
+int clyde_history_spill(struct clyde_ctx *ctx, const char *db_path,
+			const char *json_text, size_t len, char *out,
+			size_t cap)
+{
+	char def[PATH_MAX];
+	const char *path = db_path;
+	size_t done = 0;
+	int fd, rc = 0;
+
+	if (!path) {
+		if (clyde_history_default_path(ctx, def, sizeof(def)) < 0)
+			return -EINVAL;
+		path = def;
+	}
+	if ((size_t)snprintf(out, cap, "%s.unsaved-%lld-%ld.json", path,
+			     (long long)time(NULL), (long)getpid()) >= cap)
+		return clyde_err(ctx, 0, "%s: the path is too long", path),
+		       -ENAMETOOLONG;
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return clyde_err(ctx, errno, "cannot create %s", out);
+	while (done < len && rc == 0) {
+		ssize_t n = write(fd, json_text + done, len - done);
+
+		if (n > 0)
+			done += (size_t)n;
+		else if (n < 0 && errno != EINTR)
+			rc = clyde_err(ctx, errno, "%s: write", out);
+	}
+	if (rc == 0 && fsync(fd) < 0)
+		rc = clyde_err(ctx, errno, "%s: fsync", out);
+	if (close(fd) < 0 && rc == 0)
+		rc = clyde_err(ctx, errno, "%s: close", out);
+	if (rc < 0)
+		unlink(out);
+	return rc;
 }
 
 #ifdef CLYDE_HAVE_SQLITE
@@ -189,6 +270,8 @@ int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
 		return -ENOSPC;
 	}
 	clyde_err(ctx, 0, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
+		return -EBUSY;
 	return code == SQLITE_NOMEM ? -ENOMEM : -EIO;
 }
 
@@ -656,6 +739,36 @@ static void remove_side_created(const char *path, unsigned had)
 	}
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* SQLite's busy handler for a writer with a wait (clyde_history_wait):
+ * keep trying every 20 ms up to max_ms of this busy spell, saying once
+ * after a second what it waits for.  0 gives up (SQLITE_BUSY). */
+static int busy_wait(void *arg, int count)
+{
+	struct clyde_history *h = arg;
+	uint64_t waited;
+
+	if (count == 0)
+		h->wait_start_ns = now_ns();
+	waited = (now_ns() - h->wait_start_ns) / 1000000u;
+	if (waited >= h->wait.max_ms)
+		return 0;
+	if (waited >= 1000 && !h->wait_said) {
+		h->wait_said = true;
+		if (h->wait.waiting)
+			h->wait.waiting(h->wait.arg, h->path, h->wait.max_ms);
+	}
+	usleep(20000);
+	return 1;
+}
+
 /* Open h->db from `name` (the path, or a file: URI for it) with sqlite's
  * `flags`, with extended result codes and the busy timeout both openers
  * want; the error names h->path. */
@@ -674,6 +787,14 @@ static int db_open(struct clyde_ctx *ctx, struct clyde_history *h,
 
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out)
+{
+	return clyde_history_open_waiting(ctx, db_path, create, NULL, out);
+}
+
+int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       bool create,
+			       const struct clyde_history_wait *wait,
+			       struct clyde_history **out)
 {
 	char defpath[PATH_MAX];
 	struct clyde_history *h;
@@ -716,6 +837,10 @@ int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 	rc = db_open(ctx, h, db_path, flags);
 	if (rc < 0)
 		goto fail;
+	if (wait) {
+		h->wait = *wait;
+		sqlite3_busy_handler(h->db, busy_wait, h);
+	}
 
 	/* Read-only judgement first: nothing is written to a file that
 	 * turns out not to be ours, or damaged. */

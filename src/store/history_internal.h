@@ -5,7 +5,8 @@
  * and store/exp_store.h.
  *
  * Every helper that fails records "PATH: what: sqlite's message" in ctx
- * and returns -EIO (-ENOMEM when SQLite ran out of memory).
+ * and returns -EIO (-ENOMEM when SQLite ran out of memory, -EBUSY when
+ * another process held the database past the wait).
  */
 #ifndef CLYDE_STORE_HISTORY_INTERNAL_H
 #define CLYDE_STORE_HISTORY_INTERNAL_H
@@ -36,6 +37,11 @@ struct clyde_history {
 	sqlite3 *db;
 	char *path;
 	int found_version;
+	/* A writer's wait for another process (clyde_history_wait; NULL
+	 * waiting: SQLite's own busy timeout), and when this wait began. */
+	struct clyde_history_wait wait;
+	uint64_t wait_start_ns;
+	bool wait_said;
 };
 
 int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,

@@ -171,6 +171,15 @@ int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
 int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 		       const char *json_text, size_t len, int64_t *id_out)
 {
+	return clyde_history_save_waiting(ctx, db_path, NULL, json_text, len,
+					  id_out);
+}
+
+int clyde_history_save_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       const struct clyde_history_wait *wait,
+			       const char *json_text, size_t len,
+			       int64_t *id_out)
+{
 	struct clyde_history *h;
 	int rc;
 
@@ -178,7 +187,7 @@ int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 		return clyde_err(ctx, 0,
 				 "results history: not a clyde JSON result"),
 		       -EINVAL;
-	rc = clyde_history_open(ctx, db_path, true, &h);
+	rc = clyde_history_open_waiting(ctx, db_path, true, wait, &h);
 	if (rc < 0)
 		return rc;
 	rc = clyde_history_add(ctx, h, json_text, len, NULL, id_out);
@@ -218,6 +227,21 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = clyde_hist_db_fail(ctx, h, "delete figures");
+		sqlite3_finalize(st);
+	}
+	/* A sweep's sample that pointed to it is gone too: no dangling id
+	 * left "ok", so that its table says so and resume measures it. */
+	if (rc == 0)
+		rc = clyde_hist_prepare(ctx, h,
+					"UPDATE experiment_runs SET status = "
+					"'deleted', run_id = NULL WHERE "
+					"run_id = ?1",
+					&st);
+	if (rc == 0) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_hist_db_fail(
+				ctx, h, "mark the sweep's sample deleted");
 		sqlite3_finalize(st);
 	}
 	if (rc == 0)

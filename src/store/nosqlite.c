@@ -24,6 +24,15 @@ bool clyde_history_available(void)
 	return false;
 }
 
+int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       bool create,
+			       const struct clyde_history_wait *wait,
+			       struct clyde_history **out)
+{
+	(void)wait;
+	return clyde_history_open(ctx, db_path, create, out);
+}
+
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out)
 {
@@ -76,6 +85,15 @@ int clyde_history_save(struct clyde_ctx *ctx, const char *db_path,
 		       const char *json_text, size_t len, int64_t *id_out)
 {
 	(void)db_path, (void)json_text, (void)len, (void)id_out;
+	return no_sqlite(ctx);
+}
+
+int clyde_history_save_waiting(struct clyde_ctx *ctx, const char *db_path,
+			       const struct clyde_history_wait *wait,
+			       const char *json_text, size_t len,
+			       int64_t *id_out)
+{
+	(void)db_path, (void)wait, (void)json_text, (void)len, (void)id_out;
 	return no_sqlite(ctx);
 }
 

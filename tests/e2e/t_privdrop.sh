@@ -60,7 +60,7 @@ else
 	skip_part "-g and -u user:group: no group here other than nobody's"
 fi
 
-run_clyde -d "$nw" -u nobody -s 16m -n 1 -f -r 0 -q
+run_clyde -d "$nw" -u nobody -s 16m -n 1 -f -r 0 -q --no-save
 expect_rc 1 "-u nobody on a directory nobody cannot write"
 assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "one line on stderr"
 assert_file_match "$T/err" "$nw" "the message names the directory"
@@ -70,6 +70,30 @@ assert_file_no_match "$T/out" '1\.98,' "no CSV line"
 run_clyde -d "$w" -u nobody -g no-such-group-here -s 16m -n 0 -r 0 -q
 expect_rc 1 "-g with an unknown group"
 assert_file_match "$T/err" 'no-such-group-here' "the message names the group"
+
+# A history only root can write (issue 30, 2.3): the run saves it as
+# nobody, so it is refused before the first test with one line naming the
+# database, instead of running and ending in "not saved".
+hd=$(new_dir history)
+run_clyde -d "$w" -s 4m -n 0 -f -r 0 -q --db "$hd/h.db"
+expect_rc 0 "root makes a history"
+chmod 755 "$hd"
+chmod 644 "$hd/h.db"
+run_clyde -d "$w" -u nobody -s 4m -n 0 -f -r 0 --db "$hd/h.db"
+expect_rc 1 "-u nobody with a history only root can write is refused"
+assert_eq "$(cat "$T/err")" "clyde: --db: $hd/h.db: user nobody (uid $nobody_uid) cannot write it: Permission denied (give another --db or --no-save)" \
+	"  up front, in one line naming the database and the user"
+assert_file_no_match "$T/out" 'Writing|done' "  before the first test"
+chmod 666 "$hd/h.db"
+run_clyde -d "$w" -u nobody -s 4m -n 0 -f -r 0 -q --db "$hd/h.db"
+expect_rc 1 "-u nobody with a history in a directory only root can write"
+assert_file_match "$T/err" "^clyde: --db: $hd/h.db: user nobody \\(uid $nobody_uid\\) cannot write the directory it is in" \
+	"  is refused naming the database"
+chmod 777 "$hd"
+run_clyde -d "$w" -u nobody -s 4m -n 0 -f -r 0 -q --db "$hd/h.db"
+expect_rc 0 "-u nobody with a history nobody can write saves"
+run_clyde history --db "$hd/h.db" list
+assert_eq "$(($(wc -l <"$T/out") - 1))" 2 "  the history has root's run and nobody's"
 
 # Root without -u: allowed (bonnie++ refused), and stays root.
 owner_of_scratch "$nw"
