@@ -35,8 +35,8 @@
 #include "env/ownio.h"
 #include "env/settle.h"
 #include "io/cache.h"
-#include "io/loopcache.h"
 #include "io/scratch.h"
+#include "io/target.h"
 #include "workloads/worker.h"
 
 struct test_entry {
@@ -170,10 +170,9 @@ struct suite_state {
 	const struct clyde_target *target;
 	struct clyde_progress *progress;
 	bool memory_fs; /* tmpfs and the like: the cache is the storage */
-	struct clyde_member_watch members; /* the leaf devices below */
-	struct clyde_loopcache loops;	   /* ... that are loops without dio */
-	struct clyde_own_watch own;	   /* clyde's own I/O */
-	struct clyde_settle_watch settle;  /* the devices to let settle */
+	/* The storage under the files: its counters, whether it is idle,
+	 * its caches (io/target.h). */
+	struct clyde_target_watch tgt;
 };
 
 /* Tests that read back what an earlier test wrote: the data must be made
@@ -242,10 +241,11 @@ static int io_residency(struct suite_state *st, struct clyde_worker *w,
 		return -errno;
 	snprintf(path, sizeof(path), "%s/%s", st->scratch->path, w->io_name);
 	if (evict)
-		ret = clyde_cache_evict_fd(st->ctx, fd, path);
+		ret = clyde_target_evict_fd(st->ctx, &st->tgt, fd, path);
 	if (!ret) {
 		clyde_ctx_init(&quiet);
-		if (clyde_cache_residency_fd(&quiet, fd, resident, total) < 0)
+		if (clyde_target_residency_fd(&quiet, &st->tgt, fd, resident,
+					      total) < 0)
 			ret = 1;
 		clyde_ctx_release(&quiet);
 	}
@@ -287,8 +287,8 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 
 			/* One walk evicts and measures what is left,
 			 * which is what the test starts with. */
-			ret = clyde_cache_evict_dir(st->ctx, w->dirfd,
-						    w->dir_path, &ds);
+			ret = clyde_target_evict_dir(
+				st->ctx, &st->tgt, w->dirfd, w->dir_path, &ds);
 			if (ret < 0)
 				return ret;
 			res = ds.resident_after;
@@ -301,10 +301,10 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	}
 	/* Below the filesystem: a loop device without direct I/O would
 	 * serve the test from its backing file's cache. */
-	if (reads_back(t) && st->loops.n)
-		clyde_loopcache_prepare(&st->loops, evict, &r->cache.loop);
+	if (reads_back(t) && clyde_target_has_below(&st->tgt))
+		clyde_target_below(&st->tgt, evict, &r->cache.loop);
 	if (is_metadata(t) && cfg->drop_caches) {
-		ret = clyde_cache_drop_all(st->ctx);
+		ret = clyde_target_drop_all(st->ctx, &st->tgt);
 		if (ret < 0)
 			return ret;
 		r->cache.dropped = true;
@@ -539,8 +539,11 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	struct clyde_series_sampler sampler;
 	pthread_barrier_t start;
 	pthread_t *tid;
-	struct clyde_devstat dev0, dev1;
-	bool have_dev = false;
+	struct clyde_target_moved moved = {
+		.dev = &r->dev,
+		.members = &r->members,
+		.own = &r->own,
+	};
 	unsigned started = 0;
 	int ret = 0;
 
@@ -563,12 +566,8 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	}
 	/* The writeback and discards of the test before (or of anything
 	 * else) are not this one's: let the devices settle first. */
-	clyde_settle_wait(st->ctx, &st->settle, &r->settle);
-	if (st->target && st->target->has_block_device &&
-	    clyde_devstat_read(st->target, &dev0) == 0)
-		have_dev = true;
-	clyde_members_begin(&st->members);
-	clyde_own_begin(&st->own);
+	clyde_target_settle(st->ctx, &st->tgt, &r->settle);
+	clyde_target_begin(&st->tgt);
 	if (st->progress) {
 		atomic_store(&st->progress->test, (int)te->id);
 		atomic_store(&st->progress->done, 0);
@@ -630,10 +629,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (ret == -EINTR && !(st->ctx->interrupted && *st->ctx->interrupted) &&
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;
-	if (have_dev && clyde_devstat_read_after(st->target, &dev1) == 0)
-		clyde_devstat_delta(&dev0, &dev1, &r->dev);
-	clyde_members_end(&st->members, &r->members);
-	clyde_own_end(&st->own, &r->own);
+	clyde_target_end(&st->tgt, &moved);
 	if (st->progress)
 		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);
@@ -722,6 +718,14 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 		.scratch = scratch,
 		.n = cfg->concurrency ? cfg->concurrency : 1,
 	};
+	struct clyde_target_setup setup = {
+		.target = &run->env.target,
+		.stack = &run->env.stack,
+		.virt = &run->env.virt,
+		.what = CLYDE_TARGET_MEMBERS | CLYDE_TARGET_OWN |
+			CLYDE_TARGET_SETTLE | CLYDE_TARGET_LOOPS,
+		.settle_ns = cfg->settle_ns,
+	};
 	uint64_t t_start = clyde_now(ctx), waited = 0, timed = 0;
 	int ret;
 
@@ -730,16 +734,11 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	run->started_unix = (uint64_t)time(NULL);
 	st.target = &run->env.target;
 	st.progress = hooks ? hooks->progress : NULL;
-	st.memory_fs = clyde_cache_is_memory_fs(scratch->dirfd);
-	clyde_members_setup(&st.members, &run->env.stack, &run->env.virt);
-	clyde_loopcache_find(&st.loops, &st.members);
-	clyde_own_setup_run(&st.own, &st.members, st.target);
-	clyde_settle_init(&st.settle, NULL, cfg->settle_ns);
-	if (st.target->has_block_device)
-		clyde_settle_add(&st.settle, st.target->block_dev);
-	for (unsigned i = 0; i < st.members.n; i++)
-		clyde_settle_add(&st.settle, st.members.name[i]);
-	ret = suite_init(&st, seed, ext_ints, n_ext);
+	ret = clyde_target_open(ctx, &st.tgt, &setup);
+	st.memory_fs = !ret &&
+		       clyde_target_cache_is_storage(&st.tgt, scratch->dirfd);
+	if (!ret)
+		ret = suite_init(&st, seed, ext_ints, n_ext);
 	for (int i = 0; i < CLYDE_TEST_COUNT && !ret; i++) {
 		const struct test_entry *te = &suite[i];
 		struct clyde_test_result *r = &run->tests[te->id];
@@ -777,6 +776,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	if (ctx->interrupted && *ctx->interrupted)
 		ret = -EINTR;
 	suite_release(&st);
+	clyde_target_close(&st.tgt);
 	/* What the honest numbers cost: everything outside the windows. */
 	run->wall_ns = clyde_now(ctx) - t_start;
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)

@@ -28,6 +28,7 @@
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/pattern.h"
+#include "io/target.h"
 #include "workloads/dev_job.h"
 #include "workloads/worker.h"
 #include "workloads/zcav.h"
@@ -223,7 +224,9 @@ struct memwatch {
 	bool memory_fs;
 };
 
-static void memwatch_init(struct clyde_dev_run *run, int fd, struct memwatch *m)
+static void memwatch_init(struct clyde_dev_run *run,
+			  const struct clyde_target_watch *tgt, int fd,
+			  struct memwatch *m)
 {
 	const struct clyde_stack *st = &run->env.stack;
 	size_t len = sizeof(run->memory_reason);
@@ -248,7 +251,7 @@ static void memwatch_init(struct clyde_dev_run *run, int fd, struct memwatch *m)
 	if (run->is_block_device)
 		return;
 	m->file = true;
-	m->memory_fs = clyde_cache_is_memory_fs(fd);
+	m->memory_fs = clyde_target_cache_is_storage(tgt, fd);
 	if (m->memory_fs && !why[0])
 		snprintf(why, len,
 			 "%s is on a memory filesystem: its pages are its "
@@ -282,13 +285,14 @@ static void memwatch_judge(struct clyde_dev_run *run, const struct memwatch *m,
 
 /* The cached bytes of the file target; not being able to look never
  * fails a test (*ok says whether it could). */
-static void file_residency(int fd, uint64_t *resident, bool *ok)
+static void file_residency(struct clyde_target_watch *tgt, int fd,
+			   uint64_t *resident, bool *ok)
 {
 	struct clyde_ctx quiet;
 	uint64_t total;
 
 	clyde_ctx_init(&quiet);
-	*ok = clyde_cache_residency_fd(&quiet, fd, resident, &total) == 0;
+	*ok = clyde_target_residency_fd(&quiet, tgt, fd, resident, &total) == 0;
 	clyde_ctx_release(&quiet);
 }
 
@@ -296,14 +300,17 @@ static void file_residency(int fd, uint64_t *resident, bool *ok)
  * (and of its members'). */
 static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		    enum clyde_dev_test t, struct clyde_dev_job *job,
-		    const struct memwatch *m, struct clyde_member_watch *mw)
+		    const struct memwatch *m, struct clyde_target_watch *tgt)
 {
 	struct clyde_dev_test_result *r = &run->tests[t];
-	struct clyde_devstat before, after;
+	struct clyde_target_moved moved = {
+		.dev = &r->dev,
+		.members = &r->members,
+	};
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job_out out;
 	struct clyde_loopcache_seen seen;
-	bool counted, ok_before = false, ok_after = false;
+	bool ok_before = false, ok_after = false;
 	int rc;
 
 	r->latency = malloc(sizeof(*r->latency));
@@ -323,18 +330,17 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 		r->backing_range_bytes = seen.range_bytes;
 	}
 	if (m->file)
-		file_residency(job->fd, &r->file_resident_before, &ok_before);
-	counted = clyde_devstat_read(&run->env.target, &before) == 0;
-	clyde_members_begin(mw);
+		file_residency(tgt, job->fd, &r->file_resident_before,
+			       &ok_before);
+	clyde_target_begin(tgt);
 	clyde_cpu_mark(&cpu);
 	rc = clyde_dev_job_run(ctx, job, &out);
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
-	if (counted && clyde_devstat_read_after(&run->env.target, &after) == 0)
-		clyde_devstat_delta(&before, &after, &r->dev);
+	clyde_target_end(tgt, &moved);
 	if (m->file && rc == 0)
-		file_residency(job->fd, &r->file_resident_after, &ok_after);
+		file_residency(tgt, job->fd, &r->file_resident_after,
+			       &ok_after);
 	r->file_measured = ok_before && ok_after;
-	clyde_members_end(mw, &r->members);
 	r->bytes = out.bytes;
 	r->ops = out.ops;
 	r->elapsed_ns = out.elapsed_ns;
@@ -400,14 +406,20 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 {
 	const struct clyde_dev_config *c = &run->cfg;
 	const struct clyde_engine_ops *engine = clyde_engine_find(c->engine);
-	struct clyde_member_watch mw;
+	struct clyde_target_setup setup = {
+		.target = &run->env.target,
+		.stack = &run->env.stack,
+		.virt = &run->env.virt,
+		/* The leaves under the device (md members, PVs), counted
+		 * per test. */
+		.what = CLYDE_TARGET_MEMBERS,
+	};
+	struct clyde_target_watch tgt;
 	struct clyde_iobuf buf;
 	struct memwatch m;
 	unsigned char *bufs;
 	int rc = 0;
 
-	/* The leaves under the device (md members, PVs), counted per test. */
-	clyde_members_setup(&mw, &run->env.stack, &run->env.virt);
 	if (!engine)
 		return clyde_err(ctx, 0, "no I/O engine named %s", c->engine),
 		       -EINVAL;
@@ -417,7 +429,12 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 	if (make_bufs(ctx, run, &buf) < 0)
 		return -ENOMEM;
 	bufs = buf.p;
-	memwatch_init(run, fd, &m);
+	rc = clyde_target_open(ctx, &tgt, &setup);
+	if (rc < 0) {
+		clyde_iobuf_free(&buf);
+		return rc;
+	}
+	memwatch_init(run, &tgt, fd, &m);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT && rc == 0; t++) {
 		struct clyde_dev_job job;
 		struct clyde_pattern_gen pat;
@@ -435,7 +452,7 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
 				&pat, &job);
 			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
-				      &m, &mw);
+				      &m, &tgt);
 		}
 		/* Which test failed: "randwrite: /dev/sdb: write of ...". */
 		if (rc < 0 && rc != -EINTR) {
@@ -452,6 +469,7 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			hooks->after_test(hooks->arg, (enum clyde_dev_test)t,
 					  run);
 	}
+	clyde_target_close(&tgt);
 	clyde_iobuf_free(&buf);
 	return rc;
 }

@@ -17,7 +17,7 @@
 #include "env/ownio.h"
 #include "env/settle.h"
 #include "io/cache.h"
-#include "io/loopcache.h"
+#include "io/target.h"
 
 int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 			    size_t errlen)
@@ -79,7 +79,8 @@ static uint64_t process_cpu(uint64_t *sys)
 
 /* A cold cache before a phase, or the reason there is none. */
 static void cold_cache(struct clyde_ctx *ctx, const struct clyde_tree_run *run,
-		       int probe_fd, struct clyde_tree_phase_result *r)
+		       struct clyde_target_watch *tgt, int probe_fd,
+		       struct clyde_tree_phase_result *r)
 {
 	int ret;
 
@@ -88,10 +89,11 @@ static void cold_cache(struct clyde_ctx *ctx, const struct clyde_tree_run *run,
 			 "not dropped: --no-drop-caches");
 		return;
 	}
-	ret = clyde_cache_drop_all(ctx);
+	ret = clyde_target_drop_all(ctx, tgt);
 	if (ret == 0) {
 		r->cache_dropped = true;
-		if (probe_fd >= 0 && clyde_cache_is_memory_fs(probe_fd))
+		if (probe_fd >= 0 &&
+		    clyde_target_cache_is_storage(tgt, probe_fd))
 			snprintf(r->cache_reason, sizeof(r->cache_reason),
 				 "%s keeps its files in memory: the cache is "
 				 "the storage",
@@ -116,10 +118,9 @@ struct phase_env {
 	const char *walk_root; /* relative to walk_dirfd */
 	const char *tree_name; /* the generated tree in the scratch */
 	int walk_dirfd;
-	struct clyde_member_watch members; /* the leaf devices below */
-	struct clyde_loopcache loops;	   /* ... that are loops without dio */
-	struct clyde_own_watch own;	   /* clyde's own I/O */
-	struct clyde_settle_watch settle;  /* the devices to let settle */
+	/* The storage under the tree: its counters, whether it is idle,
+	 * its caches (io/target.h). */
+	struct clyde_target_watch tgt;
 };
 
 /* Every message of a failed phase starts with the phase's name; running
@@ -148,14 +149,17 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	struct clyde_tree_run *run = e->run;
 	struct clyde_tree_phase_result *r = &run->phases[p];
 	const struct clyde_tree_config *cfg = &run->cfg;
-	struct clyde_devstat d0, d1;
+	struct clyde_target_moved moved = {
+		.dev = &r->dev,
+		.members = &r->members,
+		.own = &r->own,
+	};
 	struct clyde_walk_opts o = {
 		.workers = 1,
 		.noatime = cfg->noatime || cfg->existing,
 		.one_fs = cfg->one_fs,
 		.io_size = cfg->io_size,
 	};
-	bool have_dev;
 	uint64_t u0, s0, u1, s1;
 	int ret;
 
@@ -167,22 +171,21 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 		o.visit = e->hooks->visit;
 		o.visit_arg = e->hooks->visit_arg;
 	}
-	cold_cache(e->ctx, run, e->probe_fd, r);
+	cold_cache(e->ctx, run, &e->tgt, e->probe_fd, r);
 	/* The walks read: a loop device without direct I/O could serve
 	 * them from its backing file's cache. */
-	if (p != CLYDE_TREE_EXTRACT && p != CLYDE_TREE_DELETE && e->loops.n)
-		clyde_loopcache_prepare(&e->loops, r->cache_dropped, &r->loop);
+	if (p != CLYDE_TREE_EXTRACT && p != CLYDE_TREE_DELETE &&
+	    clyde_target_has_below(&e->tgt))
+		clyde_target_below(&e->tgt, r->cache_dropped, &r->loop);
 	/* The writeback and discards of the phase before are not this
 	 * one's: let the devices settle first. */
-	clyde_settle_wait(e->ctx, &e->settle, &r->settle);
-	have_dev = clyde_devstat_read(&run->env.target, &d0) == 0;
+	clyde_target_settle(e->ctx, &e->tgt, &r->settle);
 	if (e->hooks && e->hooks->start_phase) {
 		ret = e->hooks->start_phase(e->hooks->arg, p);
 		if (ret < 0)
 			return ret;
 	}
-	clyde_members_begin(&e->members);
-	clyde_own_begin(&e->own);
+	clyde_target_begin(&e->tgt);
 	u0 = process_cpu(&s0);
 	switch (p) {
 	case CLYDE_TREE_EXTRACT:
@@ -208,12 +211,7 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	u1 = process_cpu(&s1);
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
-	if (have_dev && clyde_devstat_read_after(&run->env.target, &d1) == 0)
-		clyde_devstat_delta(&d0, &d1, &r->dev);
-	else
-		r->dev.have_device = false;
-	clyde_members_end(&e->members, &r->members);
-	clyde_own_end(&e->own, &r->own);
+	clyde_target_end(&e->tgt, &moved);
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
 	if (ret < 0 && ret != -EINTR)
@@ -270,6 +268,10 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 		.probe_fd = -1,
 		.walk_dirfd = AT_FDCWD,
 	};
+	struct clyde_target_setup setup = {
+		.what = CLYDE_TARGET_MEMBERS | CLYDE_TARGET_OWN |
+			CLYDE_TARGET_SETTLE | CLYDE_TARGET_LOOPS,
+	};
 	unsigned phases = cfg->phases;
 	int ret = 0;
 
@@ -315,23 +317,25 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 			      cfg->existing ? cfg->existing : scratch->path,
 			      &run->env.stack) < 0)
 		clyde_err_clear(ctx);
-	clyde_members_setup(&e.members, &run->env.stack, &run->env.virt);
-	clyde_loopcache_find(&e.loops, &e.members);
-	clyde_own_setup_run(&e.own, &e.members, &run->env.target);
-	clyde_settle_init(&e.settle, NULL, cfg->settle_ns);
-	if (run->env.target.has_block_device)
-		clyde_settle_add(&e.settle, run->env.target.block_dev);
-	for (unsigned i = 0; i < e.members.n; i++)
-		clyde_settle_add(&e.settle, e.members.name[i]);
+	setup.target = &run->env.target;
+	setup.stack = &run->env.stack;
+	setup.virt = &run->env.virt;
+	setup.settle_ns = cfg->settle_ns;
+	ret = clyde_target_open(ctx, &e.tgt, &setup);
+	if (ret < 0)
+		return ret;
 
 	if (cfg->existing) {
 		/* Read-only: O_RDONLY, nothing else is ever asked of it. */
 		e.probe_fd =
 			open(cfg->existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (e.probe_fd < 0)
-			return clyde_err(ctx, errno,
-					 "--existing: cannot open directory %s",
-					 cfg->existing);
+		if (e.probe_fd < 0) {
+			ret = clyde_err(ctx, errno,
+					"--existing: cannot open directory %s",
+					cfg->existing);
+			clyde_target_close(&e.tgt);
+			return ret;
+		}
 		e.walk_root = cfg->existing;
 	} else {
 		ret = check_room(ctx, scratch->dirfd, scratch->path,
@@ -344,6 +348,7 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 					 &cfg->shape, plan.total_bytes);
 		if (ret < 0) {
 			clyde_tree_plan_release(&plan);
+			clyde_target_close(&e.tgt);
 			return ret;
 		}
 		run->plan_files = plan.nfiles;
@@ -362,6 +367,7 @@ int clyde_tree_run(struct clyde_ctx *ctx, const struct clyde_tree_config *cfg,
 
 	if (cfg->existing)
 		close(e.probe_fd);
+	clyde_target_close(&e.tgt);
 	clyde_tree_plan_release(&plan);
 	if (ret < 0 && clyde_stopping(ctx) && !atomic_load(&ctx->failed))
 		ret = -EINTR;

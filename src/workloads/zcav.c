@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io/loopcache.h"
+#include "io/target.h"
 
 #include "workloads/dev_job.h"
 #include "workloads/worker.h"
@@ -249,11 +250,16 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 {
 	const struct clyde_zcav_config *z = &run->cfg.zcav;
 	struct clyde_dev_test_result *r = &run->tests[CLYDE_DEV_ZCAV];
-	struct clyde_devstat before, after;
+	/* Only the device itself: its members are the dev tests'. */
+	struct clyde_target_setup setup = {
+		.target = &run->env.target,
+		.stack = &run->env.stack,
+	};
+	struct clyde_target_moved moved = { .dev = &r->dev };
+	struct clyde_target_watch tgt;
 	struct clyde_cpu_mark cpu;
 	struct clyde_dev_job job;
 	uint64_t t0;
-	bool counted;
 	int rc = make_points(ctx, run);
 
 	if (rc < 0)
@@ -281,7 +287,10 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 		if (rc < 0)
 			return rc;
 	}
-	counted = clyde_devstat_read(&run->env.target, &before) == 0;
+	rc = clyde_target_open(ctx, &tgt, &setup);
+	if (rc < 0)
+		return rc;
+	clyde_target_begin(&tgt);
 	clyde_cpu_mark(&cpu);
 	t0 = clyde_now(ctx);
 	for (uint32_t pass = 0; pass < z->loops && rc == 0; pass++) {
@@ -294,8 +303,8 @@ int clyde_zcav_run(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 			run->zcav.loops_done = pass + 1;
 	}
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
-	if (counted && clyde_devstat_read_after(&run->env.target, &after) == 0)
-		clyde_devstat_delta(&before, &after, &r->dev);
+	clyde_target_end(&tgt, &moved);
+	clyde_target_close(&tgt);
 	for (size_t i = 0; i < run->zcav.npoints; i++) {
 		struct clyde_zcav_point *p = &run->zcav.points[i];
 		uint64_t t[CLYDE_ZCAV_MAX_LOOPS];

@@ -1,0 +1,157 @@
+/*
+ * What a test asks of the storage under its files, whatever that storage
+ * is: what moved during the test (counters before and after), whether it
+ * is idle before the test, and how to drop and measure what is cached.
+ * A block device under the page cache (target_block.c) answers with
+ * /sys/class/block/X/stat of the target's device and of the stack's
+ * leaves, the devices' in-flight requests and writeback, fadvise and
+ * mincore; a ZFS pool or a network mount answers the same questions from
+ * its own counters and caches.
+ *
+ * Every kind of target is one file that fills one struct
+ * clyde_target_ops and one line of the table in target.c, which picks
+ * the first kind that claims what the stack probe found (env/stack.h);
+ * the block device comes last and claims everything, so that a target
+ * with nothing below it (tmpfs) is one with no devices to count.
+ *
+ * A watch (struct clyde_target_watch) belongs to one run of one workload:
+ * clyde_target_open() before the first test, then around every test
+ * clyde_target_settle(), clyde_target_begin() and clyde_target_end(),
+ * and clyde_target_close() at the end.  Nothing here fails a run except
+ * what the cache functions return (an fsync that fails is an I/O error);
+ * what cannot be counted is left out, as the result types say.
+ */
+#ifndef CLYDE_IO_TARGET_H
+#define CLYDE_IO_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/ctx.h"
+#include "env/env.h"
+#include "env/members.h"
+#include "env/ownio.h"
+#include "env/settle.h"
+#include "env/stack.h"
+#include "io/cache.h"
+#include "io/loopcache.h"
+
+/* What a workload watches besides the target's own device (`what` of
+ * struct clyde_target_setup). */
+#define CLYDE_TARGET_MEMBERS 0x1u /* the stack's leaves, per member */
+#define CLYDE_TARGET_OWN 0x2u	  /* clyde's own share (env/ownio.h) */
+#define CLYDE_TARGET_SETTLE 0x4u  /* wait for quiet before each test */
+#define CLYDE_TARGET_LOOPS 0x8u	  /* the cache of members' backing files */
+
+struct clyde_target_setup {
+	const struct clyde_target *target; /* env.h's description */
+	const struct clyde_stack *stack;
+	struct clyde_virt *virt; /* out: the first virtual member; may be
+				  * NULL */
+	unsigned what;		 /* CLYDE_TARGET_* */
+	uint64_t settle_ns;	 /* --settle */
+};
+
+/* What moved during one test; each may be NULL (not wanted). */
+struct clyde_target_moved {
+	struct clyde_devio *dev;       /* the target's own device */
+	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
+	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
+};
+
+struct clyde_target_watch;
+
+/*
+ * One kind of target.  `priv` of the watch is the kind's: made by open,
+ * freed by close.  Only claims and open are required; a cache hook left
+ * NULL is the page cache's (io/cache.h).
+ */
+struct clyde_target_ops {
+	const char *name; /* "block" */
+	/* Is the storage under this stack one of these? */
+	bool (*claims)(const struct clyde_stack *s,
+		       const struct clyde_target *t);
+	/* Find what to count and set up the kind's state.  Returns 0 or a
+	 * negative errno (no memory). */
+	int (*open)(struct clyde_target_watch *w,
+		    const struct clyde_target_setup *setup);
+	void (*close)(struct clyde_target_watch *w);
+
+	/* Is it idle: look until quiet or the limit has passed (*out says
+	 * what was seen). */
+	void (*settle)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+		       struct clyde_settle *out);
+	/* The counters at the start of a test ... */
+	void (*begin)(struct clyde_target_watch *w);
+	/* ... and what moved since, at its end. */
+	void (*end)(struct clyde_target_watch *w,
+		    const struct clyde_target_moved *out);
+
+	/* Drop what is cached of one file, measure what is (io/cache.h has
+	 * the contracts), and the whole machine's caches. */
+	int (*evict_fd)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			int fd, const char *path);
+	int (*residency_fd)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			    int fd, uint64_t *resident_bytes,
+			    uint64_t *total_bytes);
+	int (*evict_dir)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			 int dirfd, const char *path,
+			 struct clyde_cache_dir_stats *stats);
+	int (*drop_all)(struct clyde_ctx *ctx, struct clyde_target_watch *w);
+	/* Below the filesystem: drop (when `evict`) and measure what a
+	 * layer caches under it (a loop device's backing file); *seen is
+	 * zeroed first. */
+	void (*below)(struct clyde_target_watch *w, bool evict,
+		      struct clyde_loopcache_seen *seen);
+	/* Is there a cache below to look at (before each read test)? */
+	bool (*has_below)(const struct clyde_target_watch *w);
+	/* Is the cache of the file at fd the storage itself (tmpfs)? */
+	bool (*cache_is_storage)(const struct clyde_target_watch *w, int fd);
+};
+
+struct clyde_target_watch {
+	const struct clyde_target_ops *ops;
+	const struct clyde_target *target;
+	const struct clyde_stack *stack;
+	unsigned what;
+	void *priv; /* the kind's */
+};
+
+/* The kinds in the order they are asked; *n their number. */
+const struct clyde_target_ops *const *clyde_target_kinds(size_t *n);
+
+/* The kind that claims stack s over target t (never NULL: the block
+ * device claims everything). */
+const struct clyde_target_ops *clyde_target_find(const struct clyde_stack *s,
+						 const struct clyde_target *t);
+
+/* Open a watch of the kind that claims setup->stack.  Returns 0, or a
+ * negative errno recorded in ctx; w is then closed. */
+int clyde_target_open(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+		      const struct clyde_target_setup *setup);
+/* Release what the kind holds; w may be closed already (ops NULL). */
+void clyde_target_close(struct clyde_target_watch *w);
+
+void clyde_target_settle(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			 struct clyde_settle *out);
+void clyde_target_begin(struct clyde_target_watch *w);
+void clyde_target_end(struct clyde_target_watch *w,
+		      const struct clyde_target_moved *out);
+
+int clyde_target_evict_fd(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			  int fd, const char *path);
+int clyde_target_residency_fd(struct clyde_ctx *ctx,
+			      struct clyde_target_watch *w, int fd,
+			      uint64_t *resident_bytes, uint64_t *total_bytes);
+int clyde_target_evict_dir(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			   int dirfd, const char *path,
+			   struct clyde_cache_dir_stats *stats);
+int clyde_target_drop_all(struct clyde_ctx *ctx, struct clyde_target_watch *w);
+bool clyde_target_has_below(const struct clyde_target_watch *w);
+void clyde_target_below(struct clyde_target_watch *w, bool evict,
+			struct clyde_loopcache_seen *seen);
+bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd);
+
+extern const struct clyde_target_ops clyde_target_block;
+
+#endif
