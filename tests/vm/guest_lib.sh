@@ -122,3 +122,62 @@ sysfs_set()
 	at_exit "echo '$old' > '$1'"
 	echo "$2" >"$1"
 }
+
+# zfs_setup: ZFS in the guest (tests with "# vm-zfs: yes", whose modules
+# and userland tests/vm/zfs.sh built on the host into $VM_ZFS): insmod the
+# nine modules in order (zlib_deflate and zlib_inflate are in the
+# initramfs), zpool, zfs and zdb on PATH with their libraries on
+# LD_LIBRARY_PATH, and every pool destroyed at exit.  ZFS_PARTS: one
+# partition over each virtio disk (/dev/vda1, ...), since zpool create on a
+# whole disk wants udev to find the partition it makes.
+zfs_setup()
+{
+	local m d
+	[[ -n ${VM_ZFS:-} && -e $VM_ZFS/modules/order ]] ||
+		fail "no ZFS build in VM_ZFS='${VM_ZFS:-}' (the test's header wants # vm-zfs: yes)"
+	while read -r m; do
+		[[ -d /sys/module/$m ]] && continue
+		insmod "$VM_ZFS/modules/$m.ko" || fail "insmod $VM_ZFS/modules/$m.ko"
+	done <"$VM_ZFS/modules/order"
+	[[ -c /dev/zfs ]] || fail "the ZFS modules loaded and there is no /dev/zfs"
+	PATH=$VM_ZFS/root/sbin:$VM_ZFS/root/usr/sbin:$PATH
+	LD_LIBRARY_PATH=$VM_ZFS/root/lib/x86_64-linux-gnu
+	export PATH LD_LIBRARY_PATH
+	at_exit zfs_cleanup
+	ZFS_PARTS=()
+	for d in "${VDS[@]}"; do
+		echo ',,' | sfdisk -q "$d" >/dev/null 2>&1 || fail "sfdisk $d"
+		ZFS_PARTS+=("${d}1")
+	done
+	for d in "${ZFS_PARTS[@]}"; do
+		[[ -b $d ]] || fail "no $d after sfdisk"
+	done
+}
+
+# zfs_cleanup: every pool destroyed (at exit).
+zfs_cleanup()
+{
+	local p
+	for p in $(zpool list -H -o name 2>/dev/null); do
+		zpool destroy -f "$p" >/dev/null 2>&1
+	done
+	return 0
+}
+
+# zpool_make POOL [-o PROP=VALUE...] VDEV_SPEC...: zpool create -f with no
+# cache file (the root is read-only) and the pool's dataset mounted on
+# /mnt/POOL.
+zpool_make()
+{
+	local pool=$1 opts=()
+	shift
+	while [[ ${1:-} == -o ]]; do
+		opts+=(-o "$2")
+		shift 2
+	done
+	zpool create -f -o cachefile=none "${opts[@]}" -m "/mnt/$pool" "$pool" "$@" \
+		>"$T/zpool.out" 2>&1 || {
+		cat "$T/zpool.out" >&2
+		fail "zpool create $pool $*"
+	}
+}

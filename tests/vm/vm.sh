@@ -9,12 +9,16 @@
 #   tests/vm/vm.sh [OPTION...] --shell           an interactive shell instead
 #
 # Options (defaults from the script's "# vm-disks: N", "# vm-disk-size: S",
-# "# vm-timeout: SEC" and "# vm-mem: MB" header lines):
+# "# vm-timeout: SEC", "# vm-mem: MB" and "# vm-zfs: yes" header lines):
 #   --disks N         N sparse virtio disks (/dev/vda, /dev/vdb, ...), 4
 #   --disk-size S     their size (truncate -s syntax), 256M
 #   --timeout SEC     the guest is killed after SEC seconds (the run fails,
 #                     with the tail of the guest's console), 300
 #   --mem MB          guest memory, 2048
+#   --zfs             the guest gets ZFS: tests/vm/zfs.sh builds OpenZFS's
+#                     modules for the guest's kernel (once, cached outside
+#                     the clone; CLYDE_ZFS_CACHE) and the script finds them
+#                     in $VM_ZFS (guest_lib.sh's zfs_setup loads them)
 #   --keep DIR        copy the guest's output, console, dmesg and the files
 #                     the script left in $VM_OUT into DIR
 #
@@ -32,8 +36,8 @@
 # directory whose files come back to the host (--keep).  SQLite does not work
 # on the 9p share: keep databases on /tmp.
 #
-# Exit status: the script's; 77 (skip) when qemu or the kernel package is not
-# available; 1 when the guest did not finish (timeout, panic).
+# Exit status: the script's; 77 (skip) when qemu or the kernel package (or
+# for --zfs, a ZFS package) is not available; 1 when the guest did not finish (timeout, panic).
 set -euo pipefail
 
 # The whole script is one function, read before it runs: editing this file
@@ -49,9 +53,11 @@ PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
 # The modules every guest gets (their dependencies are added): virtio disks
 # and 9p, md's personalities, device-mapper's targets, the filesystems.
 # crc32c_generic first: libcrc32c (raid456, xfs) does not load without it.
+# zlib_deflate and zlib_inflate for ZFS (tests/vm/zfs.sh), whose modules
+# are not the kernel package's and are loaded by the test.
 VM_MODULES=(crc32c_generic virtio_pci virtio_blk 9pnet_virtio 9p
 	md_mod raid0 raid1 raid10 raid456 dm_mod dm_flakey dm_delay
-	xfs ext4)
+	xfs ext4 zlib_deflate zlib_inflate)
 
 die()
 {
@@ -65,7 +71,7 @@ skip()
 	exit 77
 }
 
-disks='' disk_size='' timeout='' mem='' keep='' shell=0
+disks='' disk_size='' timeout='' mem='' keep='' shell=0 zfs=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--disks) disks=${2:?--disks needs a number}; shift 2 ;;
@@ -73,6 +79,7 @@ while [[ $# -gt 0 ]]; do
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--mem) mem=${2:?--mem needs megabytes}; shift 2 ;;
 	--keep) keep=${2:?--keep needs a directory}; shift 2 ;;
+	--zfs) zfs=yes; shift ;;
 	--shell) shell=1; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
@@ -93,6 +100,7 @@ if [[ $shell -eq 0 ]]; then
 	disk_size=${disk_size:-$(header disk-size)}
 	timeout=${timeout:-$(header timeout)}
 	mem=${mem:-$(header mem)}
+	zfs=${zfs:-$(header zfs)}
 fi
 disks=${disks:-4}
 disk_size=${disk_size:-256M}
@@ -243,6 +251,17 @@ fi
 flock -u 9
 exec 9>&-
 
+# ZFS: built (or found built) for this kernel before the guest boots.
+zfs_dir=''
+if [[ $zfs == yes ]]; then
+	zrc=0
+	zout=$(bash "$VM_DIR/zfs.sh" "$kver") || zrc=$?
+	[[ $zrc -eq 77 ]] && skip "${zout#SKIP: }"
+	[[ $zrc -eq 0 ]] || die "tests/vm/zfs.sh $kver failed (exit $zrc)"
+	zfs_dir=$(printf '%s\n' "$zout" | tail -n 1)
+	[[ -e $zfs_dir/ok ]] || die "tests/vm/zfs.sh $kver left no build in '$zfs_dir'"
+fi
+
 # The run: a private directory with the results share and the disks.
 W=$(mktemp -d "${TMPDIR:-/tmp}/clyde-vm.XXXXXX")
 qpid=''
@@ -269,7 +288,8 @@ q()
 	echo "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	echo "HOME=/tmp TMPDIR=/tmp LANG=C.UTF-8 TERM=${TERM:-dumb}"
 	echo "CLYDE=$(q "$CLYDE") CLYDE_SRC=$(q "$CLYDE_SRC") VM_OUT=/run/vm/files"
-	echo "export PATH HOME TMPDIR LANG TERM CLYDE CLYDE_SRC VM_OUT"
+	echo "VM_ZFS=$(q "$zfs_dir")"
+	echo "export PATH HOME TMPDIR LANG TERM CLYDE CLYDE_SRC VM_OUT VM_ZFS"
 	# No udev in the guest: libdevmapper makes the /dev nodes itself; LVM
 	# gets a writable copy of /etc/lvm (it writes backups and archives).
 	echo "DM_DISABLE_UDEV=1 LVM_SYSTEM_DIR=/run/lvm/etc"
