@@ -121,6 +121,10 @@ struct clyde_history_wait {
 	void *arg;
 };
 
+/* The wait of an open history's next writes (copied). */
+void clyde_history_set_wait(struct clyde_history *h,
+			    const struct clyde_history_wait *wait);
+
 /* clyde_history_open() with a writer's wait (NULL: the default). */
 int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
 			       bool create,
