@@ -535,7 +535,7 @@ static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
 			rc = clyde_tree_csv_write(f, run, CLYDE_VERSION);
 		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
 	}
-	if (o->h) {
+	if (clyde_cli_outputs_saving(o)) {
 		size_t len = 0;
 		char *doc = json_doc(run, &len, dist);
 

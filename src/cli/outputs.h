@@ -94,6 +94,9 @@ struct clyde_cli_outputs {
 	bool open[CLYDE_CLI_OUT_COUNT];
 	struct clyde_history *h; /* NULL: not saved */
 	bool db_created;	 /* the history did not exist before */
+	const char *db;		 /* --db (NULL: the default), borrowed */
+	char who[32];		 /* "clyde tree": the history's messages */
+	bool deferred;		 /* busy at the start: opened only to save */
 };
 
 /*
@@ -137,6 +140,10 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
  */
 int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 			   size_t len, const char *why);
+
+/* Will clyde_cli_outputs_save() save (the history open, or busy at the
+ * start and opened at the save)? */
+bool clyde_cli_outputs_saving(const struct clyde_cli_outputs *o);
 
 /* Drop every destination not committed (removing the temporary files),
  * and close the history, removing one this run created and did not use.
