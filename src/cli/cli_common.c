@@ -290,12 +290,15 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path)
 
 	if (clyde_outfile_find_stale(path, &names, &n) == 0)
 		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr,
-				"%s: note: %s is the temporary file of a write "
-				"to %s that never finished (a killed clyde), "
-				"unless another clyde writes it now; remove it "
-				"with: rm -- ",
-				prog, names[i], path);
+			/* The names come from the command line: escaped. */
+			fprintf(stderr, "%s: note: ", prog);
+			clyde_vis_fputs(names[i], stderr, 0);
+			fputs(" is the temporary file of a write to ", stderr);
+			clyde_vis_fputs(path, stderr, 0);
+			fputs(" that never finished (a killed clyde), unless "
+			      "another clyde writes it now; remove it with: "
+			      "rm -- ",
+			      stderr);
 			clyde_cli_put_quoted(stderr, names[i]);
 			fputc('\n', stderr);
 		}

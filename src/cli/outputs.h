@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/cli_args.h"
 #include "core/outfile.h"
 
 struct clyde_history;
@@ -66,14 +67,11 @@ enum clyde_cli_out {
 		  .kind = "file name",                                             \
 		  .help = "append a CSV line, a header first when FILE is new or " \
 			  "empty (-: header and line on stdout)" },                \
-		{ .name = "db",                                                    \
-		  .type = CLYDE_OPT_STRING,                                        \
-		  .group = (GROUP),                                                \
-		  .arg = "PATH",                                                   \
-		  CLYDE_OPT_FIELD(TYPE, db),                                       \
-		  .kind = "path",                                                  \
-		  .help = "results history to save the run in (default: "          \
-			  "$XDG_DATA_HOME/clyde/results.db)" },                    \
+		CLYDE_CLI_OPT_DB(                                                  \
+			(GROUP),                                                   \
+			"results history to save the run in (default: "            \
+			"$XDG_DATA_HOME/clyde/results.db)",                        \
+			CLYDE_OPT_FIELD(TYPE, db)),                                \
 	{                                                                          \
 		.name = "no-save", .type = CLYDE_OPT_FLAG, .group = (GROUP),       \
 		CLYDE_OPT_FIELD(TYPE, no_save),                                    \
