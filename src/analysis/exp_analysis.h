@@ -13,7 +13,8 @@
  * mapped back: what charts draw as a band), the best point (highest or
  * lowest mean as the metric says, over points that did not fail and have
  * a sample, imprecise ones included; the first on a tie) and each point's
- * relation to the best by Welch's t-test at alpha 0.05, which is only run
+ * relation to the best by the one rule of analysis/decide.h (the rule of
+ * compare and run -x too): Welch's t-test at alpha 0.05, which is only run
  * when both sides have at least two samples.  A point not significantly
  * different is "equivalent" when the 95% interval of its difference to
  * the best lies inside +-CLYDE_EXP_MARGIN of the best's mean (an
