@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/json_read.h"
+#include "core/json_read.h"
 #include "store/history_internal.h"
 
 /*
