@@ -25,6 +25,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/hist_changes.h"
 #include "cli/optmodel.h"
 #include "core/outfile.h"
 #include "core/vis.h"
@@ -788,6 +789,7 @@ static void hist_usage(FILE *f)
 		}
 		clyde_opt_help(&set, NULL, f);
 	}
+	clyde_history_changes_help(f);
 	fputs("\nOptions:\n", f);
 	clyde_opt_help(&head_set, NULL, f);
 }
@@ -1381,6 +1383,12 @@ static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 
 /* ---- dispatch -------------------------------------------------------- */
 
+/* changes: cmd_history_changes.c */
+static int cmd_changes(struct hist_cli *c, int argc, char **argv)
+{
+	return clyde_history_changes_main(&c->ctx, c->db, argc, argv);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct hist_cli *c, int argc, char **argv);
@@ -1389,7 +1397,7 @@ static const struct {
 	{ "compare", cmd_compare }, { "report", cmd_report },
 	{ "export", cmd_export },   { "import", cmd_import },
 	{ "label", cmd_label },	    { "note", cmd_note },
-	{ "delete", cmd_delete },
+	{ "delete", cmd_delete },   { "changes", cmd_changes },
 };
 
 int clyde_cmd_history(int argc, char **argv)
@@ -1413,7 +1421,7 @@ int clyde_cmd_history(int argc, char **argv)
 	if (i >= argc)
 		return usage_error(&c, "no command (list, show, compare, "
 				       "report, export, import, label, note, "
-				       "delete)");
+				       "delete, changes)");
 	if (!clyde_history_available()) {
 		fprintf(stderr, "clyde history: clyde was built without "
 				"SQLite, so there is no results history\n");
