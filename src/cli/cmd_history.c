@@ -960,7 +960,8 @@ static int cmd_report(struct hist_cli *c, int argc, char **argv)
 		fprintf(stderr, "clyde history report: %s: %s\n", t.out,
 			strerror(-rc));
 		rc = CLYDE_EXIT_USAGE;
-	} else if ((rc = clyde_html_write(of.f, &cmp, t.title)) < 0) {
+	} else if ((rc = clyde_history_report_write(&c->ctx, of.f, &cmp,
+						    t.title)) < 0) {
 		clyde_outfile_abort(&of);
 		fprintf(stderr, "clyde history report: %s: write: %s\n", t.out,
 			strerror(-rc));

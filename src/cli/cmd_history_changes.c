@@ -20,6 +20,7 @@
 #include "cli/optmodel.h"
 #include "core/vis.h"
 #include "report/history_changes.h"
+#include "report/html.h"
 #include "store/history.h"
 
 struct changes_opts {
@@ -230,5 +231,22 @@ int clyde_history_changes_main(struct clyde_ctx *ctx, const char *db, int argc,
 	free(cr);
 	free(ids);
 	clyde_loaded_set_release(&runs);
+	return rc;
+}
+
+int clyde_history_report_write(struct clyde_ctx *ctx, FILE *f,
+			       const struct clyde_compare *cmp,
+			       const char *title)
+{
+	struct clyde_html_mark *marks = NULL;
+	struct clyde_cp_opts cp;
+	size_t n = 0;
+	int rc;
+
+	clyde_cp_opts_default(&cp);
+	rc = clyde_changes_marks(ctx, cmp, &cp, &marks, &n);
+	if (rc == 0)
+		rc = clyde_html_write_marked(f, cmp, title, marks, n);
+	free(marks);
 	return rc;
 }

@@ -14,6 +14,14 @@
 int clyde_history_changes_main(struct clyde_ctx *ctx, const char *db, int argc,
 			       char **argv);
 
+/* `clyde history report`'s page: clyde_html_write() with the change
+ * points among its columns marked on the throughput charts.  Returns 0
+ * or a negative errno (the message in ctx, or the stream's). */
+struct clyde_compare;
+int clyde_history_report_write(struct clyde_ctx *ctx, FILE *f,
+			       const struct clyde_compare *cmp,
+			       const char *title);
+
 /* Its lines of `clyde history --help`. */
 void clyde_history_changes_help(FILE *f);
 

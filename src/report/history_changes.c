@@ -13,6 +13,7 @@
 #include "core/strmap.h"
 #include "core/vis.h"
 #include "report/compare.h"
+#include "report/html.h"
 
 /* The stack's shape: what a series shares besides its settings. */
 static const char *const shape_keys[] = { "host", "filesystem", "mount point",
@@ -524,4 +525,57 @@ int clyde_changes_write_text(FILE *f, const struct clyde_changes *c,
 			c->nshort, 2 * o->min_segment);
 	fputs("\n", f);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- marks for the report --------------------------------------------- */
+
+int clyde_changes_marks(struct clyde_ctx *ctx, const struct clyde_compare *cmp,
+			const struct clyde_cp_opts *o,
+			struct clyde_html_mark **marks, size_t *n)
+{
+	struct clyde_changes_run *runs;
+	struct clyde_changes ch;
+	int rc;
+
+	*marks = NULL;
+	*n = 0;
+	runs = calloc(cmp->ncols ? cmp->ncols : 1, sizeof(*runs));
+	if (!runs)
+		return clyde_err(ctx, ENOMEM, "change points");
+	for (size_t c = 0; c < cmp->ncols; c++)
+		runs[c] = (struct clyde_changes_run){ (int64_t)c + 1,
+						      cmp->runs[c] };
+	rc = clyde_changes_find(ctx, runs, cmp->ncols, o, &ch);
+	free(runs);
+	if (rc < 0)
+		return rc;
+	if (ch.nitems) {
+		*marks = calloc(ch.nitems, sizeof(**marks));
+		if (!*marks) {
+			clyde_changes_release(&ch);
+			return clyde_err(ctx, ENOMEM, "change points");
+		}
+	}
+	for (size_t i = 0; i < ch.nitems; i++) {
+		const struct clyde_changes_item *it = &ch.items[i];
+		struct clyde_html_mark *m = &(*marks)[i];
+		bool bytes = !strcmp(it->unit, "B/s");
+		double div = bytes ? 1024.0 * 1024.0 : 1;
+
+		snprintf(m->test, sizeof(m->test), "%s", it->test);
+		m->col = it->after;
+		snprintf(m->text, sizeof(m->text),
+			 "change between %s and %s: %s %.1f -> %.1f %s "
+			 "(x%.2f), p %.4f",
+			 cmp->labels[it->before], cmp->labels[it->after],
+			 it->test, it->median_before / div,
+			 it->median_after / div, bytes ? "MiB/s" : it->unit,
+			 it->median_before != 0 ?
+				 it->median_after / it->median_before :
+				 0,
+			 it->p);
+	}
+	*n = ch.nitems;
+	clyde_changes_release(&ch);
+	return 0;
 }

@@ -97,4 +97,17 @@ int clyde_changes_write_text(FILE *f, const struct clyde_changes *c,
 			     const struct clyde_changes_run *runs,
 			     const struct clyde_cp_opts *o);
 
+/*
+ * The change points among the columns of cmp (its runs in column order,
+ * the order `clyde history report` shows them) as marks for the report's
+ * throughput charts (report/html.h).  *marks is malloc'd (*n of them;
+ * NULL when none): the caller frees it.  Returns 0 or a negative errno
+ * (in ctx).
+ */
+struct clyde_compare;
+struct clyde_html_mark;
+int clyde_changes_marks(struct clyde_ctx *ctx, const struct clyde_compare *cmp,
+			const struct clyde_cp_opts *o,
+			struct clyde_html_mark **marks, size_t *n);
+
 #endif

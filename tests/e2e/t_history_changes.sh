@@ -108,6 +108,20 @@ run_clyde history --db "$DB" changes --alpha 0.001 --permutations 4999 \
 cmp -s "$T/out" "$T/first" || fail "two runs of history changes differ"
 ok "the output is the same every time"
 
+# ---- the report marks the change on the throughput charts ------------------
+run_clyde history --db "$DB" report $(seq 1 40) -o "$T/shifted.html"
+expect_rc 0 "history report of the shifted host's 40 runs"
+assert_eq "$(grep -c '<line class="change"' "$T/shifted.html")" 3 \
+	"three change marks: put_block, rewrite and get_block"
+assert_file_match "$T/shifted.html" '<line class="change"[^>]*><title>change between #25 shifted and #26 shifted: put_block [0-9.]+ -&gt; [0-9.]+ MiB/s \(x0\.[78][0-9]\), p 0\.0' \
+	"the put_block mark names the runs either side, the medians and p"
+assert_file_match "$T/shifted.html" "A red dashed line marks a change point" \
+	"the legend explains the marks"
+run_clyde history --db "$DB" report $(seq 41 80) -o "$T/steady.html"
+expect_rc 0 "history report of the steady host's 40 runs"
+assert_file_no_match "$T/steady.html" 'class="change"|red dashed' \
+	"the steady runs' report has no change mark"
+
 # ---- options ---------------------------------------------------------------
 run_clyde history --db "$DB" changes --min-segment 30
 expect_rc 0 "--min-segment 30 is accepted"
