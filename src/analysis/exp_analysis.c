@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "core/size.h"
+#include "analysis/decide.h"
 #include "core/stats.h"
 
 /* ---- axes -------------------------------------------------------------- */
@@ -165,64 +166,20 @@ bool clyde_exp_metric_log(const struct clyde_exp *e, size_t m)
 	return true;
 }
 
-/* log(x[i]) into buf (n of them; NULL when it cannot be had). */
-static double *logs(const double *x, size_t n, double *stack, size_t ns)
-{
-	double *d = n <= ns ? stack : malloc(n * sizeof(*d));
-	size_t i;
-
-	if (!d)
-		return NULL;
-	for (i = 0; i < n; i++)
-		d[i] = log(x[i]);
-	return d;
-}
-
 void clyde_exp_compare(const struct clyde_exp *e, size_t m, size_t b, size_t p,
-		       double level, struct clyde_exp_cmp *c)
+		       double alpha, double margin_pct,
+		       struct clyde_decision *d)
 {
 	const struct clyde_exp_cell *cp = &e->points[p].cells[m];
 	const struct clyde_exp_cell *cb = &e->points[b].cells[m];
-	const struct clyde_exp_metric *mt = &e->metrics[m];
-	double sb[64], sp[64], *lb = NULL, *lp = NULL, lo, hi, ref;
-	const double *xb = cb->samples, *xp = cp->samples;
-	struct clyde_stats_welch w;
+	struct clyde_decide_rule r = {
+		.higher_better = e->metrics[m].higher_better,
+		.alpha = alpha,
+		.margin_pct = margin_pct,
+		.raw = !clyde_exp_metric_log(e, m),
+	};
 
-	memset(c, 0, sizeof(*c));
-	c->p = 1;
-	c->log_scale = clyde_exp_metric_log(e, m);
-	if (cp->n < 2 || cb->n < 2)
-		return;
-	if (c->log_scale) {
-		lb = logs(cb->samples, cb->n, sb, 64);
-		lp = logs(cp->samples, cp->n, sp, 64);
-		if (lb && lp) {
-			xb = lb;
-			xp = lp;
-		} else {
-			c->log_scale = false; /* no memory: raw values */
-		}
-	}
-	c->tested = true;
-	clyde_stats_welch(xb, cb->n, xp, cp->n, &w);
-	c->p = w.p;
-	/* diff = mean(p) - mean(b); worse is below for higher-better. */
-	c->worse = mt->higher_better ? w.diff < 0 : w.diff > 0;
-	if (clyde_stats_diff_ci(xb, cb->n, xp, cp->n, level, &lo, &hi) == 0) {
-		if (c->log_scale) {
-			c->lo = expm1(lo) * 100;
-			c->hi = expm1(hi) * 100;
-			c->known = true;
-		} else if ((ref = fabs(w.mean_a)) > 0) {
-			c->lo = lo / ref * 100;
-			c->hi = hi / ref * 100;
-			c->known = true;
-		}
-	}
-	if (lb != sb)
-		free(lb);
-	if (lp != sp)
-		free(lp);
+	clyde_decide(cp->samples, cp->n, cb->samples, cb->n, &r, d);
 }
 
 /* Are the samples 2x apart or more (the compare table's "disagree")? */
@@ -243,29 +200,28 @@ static bool spread_2x(const struct clyde_exp_cell *c)
 	return lo > 0 ? hi >= 2 * lo : hi > 0 && lo < hi;
 }
 
-/* Relation of point p to point b (the best) for metric m. */
+/* Relation of point p to point b (the best) for metric m: the verdict
+ * of the one rule (analysis/decide.h) at 95% and +-CLYDE_EXP_MARGIN.  A
+ * point better than the best (on log values; the best is the best plain
+ * mean) is not different, or equivalent when within the margin. */
 static enum clyde_exp_rel relation(const struct clyde_exp *e, size_t m,
 				   size_t p, size_t b, double *pval)
 {
-	struct clyde_exp_cmp c;
+	struct clyde_decision c;
 
 	*pval = 1;
 	if (p == b)
 		return CLYDE_EXP_REL_BEST;
 	if (e->metrics[m].amount)
 		return CLYDE_EXP_REL_UNTESTED;
-	clyde_exp_compare(e, m, b, p, 0.95, &c);
+	clyde_exp_compare(e, m, b, p, CLYDE_EXP_ALPHA, CLYDE_EXP_MARGIN * 100,
+			  &c);
 	if (!c.tested)
 		return CLYDE_EXP_REL_UNTESTED;
 	*pval = c.p;
-	if (c.p < CLYDE_EXP_ALPHA && c.worse)
+	if (c.verdict == CLYDE_VERDICT_WORSE)
 		return CLYDE_EXP_REL_DIFF;
-	/* The equivalence test: the 95% interval of p against b inside
-	 * +-CLYDE_EXP_MARGIN (on the log scale: log(1 - M) .. log(1 + M)). */
-	return c.known && c.lo >= -CLYDE_EXP_MARGIN * 100 &&
-			       c.hi <= CLYDE_EXP_MARGIN * 100 ?
-		       CLYDE_EXP_REL_EQUIV :
-		       CLYDE_EXP_REL_SAME;
+	return c.within ? CLYDE_EXP_REL_EQUIV : CLYDE_EXP_REL_SAME;
 }
 
 /* Not different, or the same for all one can tell? */
@@ -385,6 +341,19 @@ const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p)
 	default:
 		return "";
 	}
+}
+
+/* log(x[i]) into stack (ns of room) or the heap; NULL without memory. */
+static double *logs(const double *x, size_t n, double *stack, size_t ns)
+{
+	double *d = n <= ns ? stack : malloc(n * sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	for (i = 0; i < n; i++)
+		d[i] = log(x[i]);
+	return d;
 }
 
 bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,

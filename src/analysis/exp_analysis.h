@@ -13,7 +13,8 @@
  * mapped back: what charts draw as a band), the best point (highest or
  * lowest mean as the metric says, over points that did not fail and have
  * a sample, imprecise ones included; the first on a tie) and each point's
- * relation to the best by Welch's t-test at alpha 0.05, which is only run
+ * relation to the best by the one rule of analysis/decide.h (the rule of
+ * compare and run -x too): Welch's t-test at alpha 0.05, which is only run
  * when both sides have at least two samples.  A point not significantly
  * different is "equivalent" when the 95% interval of its difference to
  * the best lies inside +-CLYDE_EXP_MARGIN of the best's mean (an
@@ -46,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/decide.h"
 #include "core/ctx.h"
 #include "analysis/experiment.h"
 
@@ -85,30 +87,18 @@ size_t clyde_exp_axis_index(const struct clyde_exp_axis *ax, const char *v);
 
 /* ---- one metric over the points --------------------------------------- */
 
-/* Point p against point b (the best) for metric m, as the table and
- * until-decided both compare them (the scale: see the top). */
-struct clyde_exp_cmp {
-	bool log_scale; /* on log(x); false: raw values */
-	bool tested;	/* both sides have two samples or more */
-	bool worse;	/* p's centre is on the worse side of b's (on the
-			 * scale tested) */
-	double p;	/* Welch's two-sided p (1 when not tested) */
-	double lo, hi;	/* the `level` interval of p against b, in percent
-			 * of b: log: 100 (exp(lo) - 1) .. 100 (exp(hi) - 1);
-			 * raw: the difference over |mean(b)|; 0 .. 0 when not
-			 * tested or not known */
-	bool known;	/* lo, hi are known */
-};
-
 /* Can metric m be tested on log(x): every sample of every point that did
  * not fail is a finite number > 0? */
 bool clyde_exp_metric_log(const struct clyde_exp *e, size_t m);
 
-/* Compare point p to point b for metric m (p != b) at interval `level`
- * (0.95 in the table; 1 - alpha in until-decided) on the scale
- * clyde_exp_metric_log() gives.  Fills *c; never fails. */
+/* Decide point p against point b for metric m (p != b) by the one rule
+ * (analysis/decide.h) at level alpha (CLYDE_EXP_ALPHA in the table; the
+ * look's level in until-decided) and margin margin_pct, on the scale
+ * clyde_exp_metric_log() gives for the whole metric.  Fills *d; never
+ * fails. */
 void clyde_exp_compare(const struct clyde_exp *e, size_t m, size_t b, size_t p,
-		       double level, struct clyde_exp_cmp *c);
+		       double alpha, double margin_pct,
+		       struct clyde_decision *d);
 
 enum clyde_exp_rel {
 	CLYDE_EXP_REL_NONE = 0, /* no value: failed point or no sample */

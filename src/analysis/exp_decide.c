@@ -52,15 +52,17 @@ static size_t best_point(const struct clyde_exp *e, size_t m)
 	return b;
 }
 
-/* Point p against the best b for metric m (p != b, both valued): the
- * table's comparison (clyde_exp_compare(), the same scale), at 1 - alpha. */
+/* Point p against the best b for metric m (p != b, both valued): the one
+ * rule (analysis/decide.h) on the table's scale, at level alpha and margin
+ * pct.  A point better than the best (on log values; the best is the best
+ * plain mean) is never worse: equivalent within the margin, else open. */
 static struct mres against(const struct clyde_exp *e, size_t m, size_t p,
 			   size_t b, double pct, double alpha)
 {
 	struct mres r = { M_OPEN, b, 1, 0, 0 };
-	struct clyde_exp_cmp c;
+	struct clyde_decision c;
 
-	clyde_exp_compare(e, m, b, p, 1 - alpha, &c);
+	clyde_exp_compare(e, m, b, p, alpha, pct, &c);
 	if (!c.tested)
 		return r;
 	r.p = c.p;
@@ -68,9 +70,9 @@ static struct mres against(const struct clyde_exp *e, size_t m, size_t p,
 		r.lo = c.lo;
 		r.hi = c.hi;
 	}
-	if (c.p < alpha && c.worse)
+	if (c.verdict == CLYDE_VERDICT_WORSE)
 		r.st = M_WORSE;
-	else if (c.known && r.lo >= -pct && r.hi <= pct)
+	else if (c.within)
 		r.st = M_EQUIV;
 	return r;
 }

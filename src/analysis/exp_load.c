@@ -2,7 +2,7 @@
  * An experiment of the history as the analysis model (exp_load.h): the
  * store hands over its rows (store/exp_store.h), and this file decodes
  * them -- clyde results through results/loaded.h, timed commands'
- * documents through results/json_read.h -- into metrics and samples.
+ * documents through core/json_read.h -- into metrics and samples.
  */
 #include "analysis/exp_load.h"
 
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/json_read.h"
+#include "core/json_read.h"
 #include "results/loaded.h"
 #include "results/result.h"
 #include "results/tree_result.h"

@@ -63,3 +63,12 @@ int clyde_cli_log_interval(const struct clyde_opt *o, const char *name,
 	*ns = v * 1000000u;
 	return 0;
 }
+
+int clyde_cli_log_interval_opt(void *base, const struct clyde_opt *o,
+			       const char *name, const char *arg, char *err,
+			       size_t len)
+{
+	uint64_t *ns = (uint64_t *)(void *)((char *)base + o->off);
+
+	return clyde_cli_log_interval(o, name, arg, ns, err, len);
+}

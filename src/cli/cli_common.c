@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "core/outfile.h"
 #include "core/vis.h"
+#include "store/history.h"
 #include "results/format.h"
 
 static volatile sig_atomic_t interrupted;
@@ -288,12 +290,15 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path)
 
 	if (clyde_outfile_find_stale(path, &names, &n) == 0)
 		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr,
-				"%s: note: %s is the temporary file of a write "
-				"to %s that never finished (a killed clyde), "
-				"unless another clyde writes it now; remove it "
-				"with: rm -- ",
-				prog, names[i], path);
+			/* The names come from the command line: escaped. */
+			fprintf(stderr, "%s: note: ", prog);
+			clyde_vis_fputs(names[i], stderr, 0);
+			fputs(" is the temporary file of a write to ", stderr);
+			clyde_vis_fputs(path, stderr, 0);
+			fputs(" that never finished (a killed clyde), unless "
+			      "another clyde writes it now; remove it with: "
+			      "rm -- ",
+			      stderr);
 			clyde_cli_put_quoted(stderr, names[i]);
 			fputc('\n', stderr);
 		}
@@ -432,4 +437,74 @@ int clyde_cli_results_table(struct clyde_ctx *ctx, const char *cmd,
 		return -1;
 	}
 	return 0;
+}
+
+/* How long a save waits for a history another process holds:
+ * CLYDE_HISTORY_WAIT seconds, else HISTORY_WAIT_S. */
+#define HISTORY_WAIT_S 120
+
+static unsigned history_wait_ms(void)
+{
+	const char *v = getenv("CLYDE_HISTORY_WAIT");
+	char *end;
+	unsigned long s;
+
+	if (!v || !*v)
+		return HISTORY_WAIT_S * 1000u;
+	errno = 0;
+	s = strtoul(v, &end, 10);
+	if (errno || *end || s == 0 || s > 86400)
+		return HISTORY_WAIT_S * 1000u;
+	return (unsigned)s * 1000u;
+}
+
+static void say_waiting(void *arg, const char *path, unsigned max_ms)
+{
+	char vis[PATH_MAX + 64];
+
+	fprintf(stderr,
+		"%s: the results history %s is busy (another process "
+		"is writing to it); waiting up to %u s to save the result\n",
+		(const char *)arg, clyde_vis(vis, sizeof(vis), path, 0),
+		max_ms / 1000);
+}
+
+void clyde_cli_history_wait(struct clyde_history_wait *w, const char *who)
+{
+	w->max_ms = history_wait_ms();
+	w->waiting = say_waiting;
+	w->arg = (void *)(uintptr_t)who;
+}
+
+int clyde_cli_history_spill(const char *who, const char *db, const char *doc,
+			    size_t len, unsigned max_ms)
+{
+	char path[PATH_MAX + 64], vis[PATH_MAX + 64];
+	struct clyde_ctx sctx;
+
+	clyde_ctx_init(&sctx);
+	if (clyde_history_spill(&sctx, db, doc, len, path, sizeof(path)) < 0) {
+		fprintf(stderr,
+			"%s: the results history stayed busy for %u s and "
+			"the result could not be written beside it either: "
+			"%s\n",
+			who, max_ms / 1000,
+			clyde_vis(vis, sizeof(vis), clyde_errmsg(&sctx), 0));
+		clyde_ctx_release(&sctx);
+		return -1;
+	}
+	clyde_ctx_release(&sctx);
+	fprintf(stderr,
+		"%s: the results history stayed busy for %u s: the result "
+		"was written to %s instead; store it with: clyde history ",
+		who, max_ms / 1000, clyde_vis(vis, sizeof(vis), path, 0));
+	if (db) {
+		fputs("--db ", stderr);
+		clyde_cli_put_quoted(stderr, db);
+		fputc(' ', stderr);
+	}
+	fputs("import ", stderr);
+	clyde_cli_put_quoted(stderr, path);
+	fputc('\n', stderr);
+	return -1;
 }

@@ -96,6 +96,21 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path);
  * leftovers clyde_scratch_find_stale() finds, so a tree kept with --keep
  * is not one.  `scratch` is this run's own, never named.
  */
+struct clyde_history_wait;
+
+/* How a command that saves a result waits for a history another process
+ * holds (store/history.h): CLYDE_HISTORY_WAIT seconds, else 120, saying
+ * "WHO: the results history PATH is busy ...; waiting up to N s" once
+ * (`who` is "clyde", "clyde tree", ...: a string that outlives w). */
+void clyde_cli_history_wait(struct clyde_history_wait *w, const char *who);
+
+/* The history at db (NULL: the default) stayed busy for max_ms: write
+ * the result beside it (clyde_history_spill) and say where, with the
+ * `clyde history import` command that stores it.  Returns -1 after
+ * printing. */
+int clyde_cli_history_spill(const char *who, const char *db, const char *doc,
+			    size_t len, unsigned max_ms);
+
 /* Print s for a POSIX shell, in single quotes. */
 void clyde_cli_put_quoted(FILE *f, const char *s);
 

@@ -74,15 +74,6 @@ static int opt_tests(void *base, const struct clyde_opt *o, const char *name,
 }
 
 /* --log-interval MS (cli_args.h). */
-static int opt_log_interval(void *base, const struct clyde_opt *o,
-			    const char *name, const char *arg, char *err,
-			    size_t len)
-{
-	struct clyde_dev_cli *c = base;
-
-	return clyde_cli_log_interval(o, name, arg, &c->cfg.log_interval_ns,
-				      err, len);
-}
 
 enum {
 	G_RUN,
@@ -183,19 +174,10 @@ static const struct clyde_opt dev_table[] = {
 	  .show_range = true,
 	  .show_default = true,
 	  .help = "intervals of that window" },
-	{ .name = "log-interval",
-	  .type = CLYDE_OPT_CALL,
-	  .call = opt_log_interval,
-	  .group = G_RUN,
-	  .arg = "MS",
-	  .suffixes = "",
-	  .min = 0,
-	  .max = CLYDE_SERIES_MAX_MS,
-	  .kind = "an interval in milliseconds",
-	  .form = "use a whole number of ms from 10 to 3600000 (0: no time "
-		  "series), e.g. 1000",
-	  .help = "time series interval in the JSON, 10 to 3600000 ms (1000; "
-		  "0: none)" },
+	CLYDE_CLI_OPT_LOG_INTERVAL(G_RUN,
+				   "time series interval in the JSON, 10 to "
+				   "3600000 ms (1000; 0: none)",
+				   DEV_FIELD(cfg.log_interval_ns)),
 	{ .name = "iodepth",
 	  .type = CLYDE_OPT_UINT,
 	  .group = G_RUN,
@@ -253,13 +235,9 @@ static const struct clyde_opt dev_table[] = {
 	  .min = 1,
 	  .max = INT64_MAX,
 	  .help = "length of the range (to the end)" },
-	{ .name = "seed",
-	  .type = CLYDE_OPT_UINT,
-	  .group = G_RUN,
-	  .arg = "N",
-	  DEV_FIELD(cfg.seed),
-	  DEV_GIVEN(seed_given),
-	  .help = "random seed (default: from time and pid)" },
+	CLYDE_CLI_OPT_SEED(G_RUN, "random seed (default: from time and pid)",
+			   .arg = "N", DEV_FIELD(cfg.seed),
+			   DEV_GIVEN(seed_given)),
 	{ .name = "destroy-data",
 	  .type = CLYDE_OPT_FLAG,
 	  .group = G_RUN,
@@ -303,12 +281,7 @@ static const struct clyde_opt dev_table[] = {
 		  "--destroy-data where the guards say so)" },
 	CLYDE_CLI_LABEL_OPT(struct clyde_dev_cli, G_OUTPUT),
 	CLYDE_CLI_DEST_OPTS(struct clyde_dev_cli, G_OUTPUT),
-	{ .short_name = 'q',
-	  .name = "quiet",
-	  .type = CLYDE_OPT_FLAG,
-	  .group = G_OUTPUT,
-	  DEV_FIELD(quiet),
-	  .help = "no table" },
+	CLYDE_CLI_OPT_QUIET(G_OUTPUT, "no table", DEV_FIELD(quiet)),
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,

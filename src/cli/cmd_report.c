@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "core/outfile.h"
 #include "cli/commands.h"
@@ -145,12 +146,8 @@ static const struct clyde_opt exp_table[] = {
 	  EXP_FIELD(json),
 	  .kind = "file name",
 	  .help = "render the experiment described in FILE" },
-	{ .name = "db",
-	  .type = CLYDE_OPT_STRING,
-	  .arg = "PATH",
-	  EXP_FIELD(db),
-	  .kind = "path",
-	  .help = "the history database (with --experiment)" },
+	CLYDE_CLI_OPT_DB(0, "the history database (with --experiment)",
+			 EXP_FIELD(db)),
 	{ .short_name = 'o',
 	  .name = "output",
 	  .type = CLYDE_OPT_STRING,

@@ -7,7 +7,6 @@
  * (with main) that prints to the user or decides the exit status.
  */
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,6 @@
 #include "env/privs.h"
 #include "cli/progress.h"
 #include "core/outfile.h"
-#include "core/vis.h"
 #include "dist/run_dist.h"
 #include "dist/semsync.h"
 #include "exp/repeat.h"
@@ -334,77 +332,10 @@ static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
  * complete, but the run the user asked to keep is not kept.  Returns 0,
  * or -1 after printing one line.
  */
-/* How long a save waits for a history another process holds:
- * CLYDE_HISTORY_WAIT seconds, else HISTORY_WAIT_S. */
-#define HISTORY_WAIT_S 120
-
-static unsigned history_wait_ms(void)
-{
-	const char *v = getenv("CLYDE_HISTORY_WAIT");
-	char *end;
-	unsigned long s;
-
-	if (!v || !*v)
-		return HISTORY_WAIT_S * 1000u;
-	errno = 0;
-	s = strtoul(v, &end, 10);
-	if (errno || *end || s == 0 || s > 86400)
-		return HISTORY_WAIT_S * 1000u;
-	return (unsigned)s * 1000u;
-}
-
-static void say_waiting(void *arg, const char *path, unsigned max_ms)
-{
-	char vis[PATH_MAX + 64];
-
-	(void)arg;
-	fprintf(stderr,
-		"clyde: the results history %s is busy (another process "
-		"is writing to it); waiting up to %u s to save the result\n",
-		clyde_vis(vis, sizeof(vis), path, 0), max_ms / 1000);
-}
-
-/* The history stayed busy: the result goes beside it, with the command
- * that stores it later.  Returns -1 after printing. */
-static int spill_result(const struct clyde_cli_extra *extra, const char *doc,
-			size_t len, unsigned max_ms)
-{
-	char path[PATH_MAX + 64], vis[PATH_MAX + 64];
-	struct clyde_ctx sctx;
-
-	clyde_ctx_init(&sctx);
-	if (clyde_history_spill(&sctx, extra->db_path, doc, len, path,
-				sizeof(path)) < 0) {
-		fprintf(stderr,
-			"clyde: the results history stayed busy for %u s and "
-			"the result could not be written beside it either: "
-			"%s\n",
-			max_ms / 1000,
-			clyde_vis(vis, sizeof(vis), clyde_errmsg(&sctx), 0));
-		clyde_ctx_release(&sctx);
-		return -1;
-	}
-	clyde_ctx_release(&sctx);
-	fprintf(stderr,
-		"clyde: the results history stayed busy for %u s: the result "
-		"was written to %s instead; store it with: clyde history ",
-		max_ms / 1000, clyde_vis(vis, sizeof(vis), path, 0));
-	if (extra->db_path) {
-		fputs("--db ", stderr);
-		clyde_cli_put_quoted(stderr, extra->db_path);
-		fputc(' ', stderr);
-	}
-	fputs("import ", stderr);
-	clyde_cli_put_quoted(stderr, path);
-	fputc('\n', stderr);
-	return -1;
-}
-
 static int save_history(const struct clyde_cli_extra *extra, const char *doc,
 			size_t len, int64_t *id)
 {
-	struct clyde_history_wait wait = { .max_ms = history_wait_ms(),
-					   .waiting = say_waiting };
+	struct clyde_history_wait wait;
 	struct clyde_ctx hctx;
 	int ret = 0, rc;
 
@@ -412,10 +343,12 @@ static int save_history(const struct clyde_cli_extra *extra, const char *doc,
 	if (extra->no_save || !clyde_history_available())
 		return 0;
 	clyde_ctx_init(&hctx);
+	clyde_cli_history_wait(&wait, "clyde");
 	rc = clyde_history_save_waiting(&hctx, extra->db_path, &wait, doc, len,
 					id);
 	if (rc == -EBUSY) {
-		ret = spill_result(extra, doc, len, wait.max_ms);
+		ret = clyde_cli_history_spill("clyde", extra->db_path, doc, len,
+					      wait.max_ms);
 	} else if (rc < 0) {
 		fprintf(stderr,
 			"clyde: the results were not saved in the history: %s "

@@ -62,8 +62,6 @@ struct sweep_progress {
 	char what[160];
 };
 
-#define slurp clyde_exp_slurp
-
 /* The most an experiment file may hold: it is written by hand. */
 #define EXPERIMENT_MAX (1 << 20)
 
@@ -897,7 +895,7 @@ int clyde_cmd_sweep(int argc, char **argv)
 		status = CLYDE_EXIT_USAGE;
 		goto out;
 	}
-	text = slurp(cli.file, &len);
+	text = clyde_exp_slurp(cli.file, &len);
 	if (!text) {
 		fprintf(stderr, "clyde sweep: %s: %s\n", cli.file,
 			strerror(errno ? errno : EIO));

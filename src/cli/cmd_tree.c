@@ -177,13 +177,9 @@ static const struct clyde_opt tree_table[] = {
 	  TREE_FIELD(size),
 	  .kind = "size distribution",
 	  .help = "fixed:S, uniform:A-B or lognormal:MEDIAN,SIGMA[,CAP]" },
-	{ .name = "seed",
-	  .type = CLYDE_OPT_UINT,
-	  .group = G_SHAPE,
-	  .arg = "N",
-	  TREE_FIELD(cfg.seed),
-	  TREE_GIVEN(seed_given),
-	  .help = "random seed (default: from time and pid)" },
+	CLYDE_CLI_OPT_SEED(G_SHAPE, "random seed (default: from time and pid)",
+			   .arg = "N", TREE_FIELD(cfg.seed),
+			   TREE_GIVEN(seed_given)),
 	{ .name = "pattern",
 	  .type = CLYDE_OPT_ENUM,
 	  .group = G_SHAPE,
@@ -228,16 +224,10 @@ static const struct clyde_opt tree_table[] = {
 	  .invert = true,
 	  .help = "keep the caches (default: drop before each phase, needs "
 		  "root)" },
-	{ .name = "settle",
-	  .type = CLYDE_OPT_SECONDS,
-	  .group = G_RUN,
-	  .arg = "SECONDS",
-	  TREE_FIELD(cfg.settle_ns),
-	  .dmin = 0,
-	  .dmax = CLYDE_SETTLE_MAX_S,
-	  .form = "use seconds from 0 to 3600, e.g. 5 or 0.5",
-	  .help = "before each phase wait up to SECONDS (5) for the devices "
-		  "to be idle; 0: only look" },
+	CLYDE_CLI_OPT_SETTLE(G_RUN,
+			     "before each phase wait up to SECONDS (5) for the "
+			     "devices to be idle; 0: only look",
+			     TREE_FIELD(cfg.settle_ns)),
 	{ .name = "noatime",
 	  .type = CLYDE_OPT_FLAG,
 	  .group = G_RUN,
@@ -267,12 +257,8 @@ static const struct clyde_opt tree_table[] = {
 	  .group = G_OUTPUT,
 	  TREE_FIELD(no_advice),
 	  .help = "no advice on the storage stack" },
-	{ .short_name = 'q',
-	  .name = "quiet",
-	  .type = CLYDE_OPT_FLAG,
-	  .group = G_OUTPUT,
-	  TREE_FIELD(quiet),
-	  .help = "no table and no progress" },
+	CLYDE_CLI_OPT_QUIET(G_OUTPUT, "no table and no progress",
+			    TREE_FIELD(quiet)),
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,
@@ -535,7 +521,7 @@ static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
 			rc = clyde_tree_csv_write(f, run, CLYDE_VERSION);
 		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
 	}
-	if (o->h) {
+	if (clyde_cli_outputs_saving(o)) {
 		size_t len = 0;
 		char *doc = json_doc(run, &len, dist);
 

@@ -91,7 +91,7 @@ static int outputs_write(const struct clyde_dev_cli *c,
 			rc = clyde_dev_csv_write(f, run, CLYDE_VERSION);
 		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
 	}
-	if (o->h) {
+	if (clyde_cli_outputs_saving(o)) {
 		const char *why = NULL;
 		size_t len = 0;
 		char *doc = json_doc(run, &len, &why);

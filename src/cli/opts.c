@@ -394,15 +394,6 @@ static const struct clyde_opt_choice pattern_choices[] = {
 };
 
 /* --log-interval MS (cli_args.h). */
-static int opt_log_interval(void *base, const struct clyde_opt *o,
-			    const char *name, const char *arg, char *err,
-			    size_t len)
-{
-	struct clyde_bonnie_config *cfg = &((struct run_opts *)base)->cfg;
-
-	return clyde_cli_log_interval(o, name, arg, &cfg->log_interval_ns, err,
-				      len);
-}
 
 /*
  * Every option, in the order --help shows them: bonnie++'s in the order of
@@ -480,11 +471,9 @@ static const struct clyde_opt run_table[] = {
 	  RUN_FIELD(cfg.group),
 	  .kind = "group name",
 	  .help = "run the tests as GROUP" },
-	{ .short_name = 'q',
-	  .name = "quiet",
-	  .type = CLYDE_OPT_FLAG,
-	  RUN_FIELD(cfg.quiet),
-	  .help = "only CSV on stdout, table on stderr, no progress" },
+	CLYDE_CLI_OPT_QUIET(0,
+			    "only CSV on stdout, table on stderr, no progress",
+			    RUN_FIELD(cfg.quiet)),
 	{ .short_name = 'f',
 	  .name = "fast",
 	  .type = CLYDE_OPT_CALL,
@@ -537,14 +526,10 @@ static const struct clyde_opt run_table[] = {
 	  RUN_GIVEN(sync_mode_given),
 	  .kind = "a sync mode",
 	  .help = "wait at each test for -p processes (s) or stdin (p)" },
-	{ .short_name = 'z',
-	  .name = "seed",
-	  .type = CLYDE_OPT_UINT,
-	  .arg = "SEED",
-	  RUN_FIELD(cfg.seed),
-	  RUN_GIVEN(cfg.seed_given),
-	  .form = "use a decimal number, e.g. 12345",
-	  .help = "seed of the random number generator" },
+	CLYDE_CLI_OPT_SEED(0, "seed of the random number generator",
+			   .short_name = 'z', .arg = "SEED",
+			   .form = "use a decimal number, e.g. 12345",
+			   RUN_FIELD(cfg.seed), RUN_GIVEN(cfg.seed_given)),
 	{ .short_name = 'Z',
 	  .name = "random-file",
 	  .type = CLYDE_OPT_STRING,
@@ -584,16 +569,11 @@ static const struct clyde_opt run_table[] = {
 	  .group = GROUP_CLYDE,
 	  RUN_FIELD(cfg.drop_caches),
 	  .help = "root: drop all caches before the metadata tests" },
-	{ .name = "settle",
-	  .type = CLYDE_OPT_SECONDS,
-	  .group = GROUP_CLYDE,
-	  .arg = "SECONDS",
-	  RUN_FIELD(cfg.settle_ns),
-	  RUN_GIVEN(cfg.settle_given),
-	  .dmin = 0,
-	  .dmax = CLYDE_SETTLE_MAX_S,
-	  .form = "use seconds from 0 to 3600, e.g. 5 or 0.5",
-	  .help = "before each test wait up to SECONDS (5) for idle disks" },
+	CLYDE_CLI_OPT_SETTLE(GROUP_CLYDE,
+			     "before each test wait up to SECONDS (5) for idle "
+			     "disks",
+			     RUN_FIELD(cfg.settle_ns),
+			     RUN_GIVEN(cfg.settle_given)),
 	{ .name = "until-stable",
 	  .type = CLYDE_OPT_DOUBLE,
 	  .group = GROUP_CLYDE,
@@ -634,13 +614,10 @@ static const struct clyde_opt run_table[] = {
 	  .kind = "a result file or history id",
 	  .help = "what --until-decided decides against: a clyde run "
 		  "result (JSON, CSV) of two runs or more, or a history id" },
-	{ .name = "db",
-	  .type = CLYDE_OPT_STRING,
-	  .group = GROUP_CLYDE,
-	  .arg = "PATH",
-	  RUN_FIELD(extra.db_path),
-	  .kind = "file name",
-	  .help = "results history database (default under XDG_DATA_HOME)" },
+	CLYDE_CLI_OPT_DB(GROUP_CLYDE,
+			 "results history database (default under "
+			 "XDG_DATA_HOME)",
+			 RUN_FIELD(extra.db_path)),
 	{ .name = "no-save",
 	  .type = CLYDE_OPT_FLAG,
 	  .group = GROUP_CLYDE,
@@ -710,18 +687,10 @@ static const struct clyde_opt run_table[] = {
 	  .form = "use a number of seconds above 0 and up to 1000000, "
 		  "e.g. 30 or 2.5",
 	  .help = "end every test SECONDS after it starts (IOR's -D)" },
-	{ .name = "log-interval",
-	  .type = CLYDE_OPT_CALL,
-	  .call = opt_log_interval,
-	  .group = GROUP_CLYDE,
-	  .arg = "MS",
-	  .suffixes = "",
-	  .min = 0,
-	  .max = CLYDE_SERIES_MAX_MS,
-	  .kind = "an interval in milliseconds",
-	  .form = "use a whole number of ms from 10 to 3600000 (0: no time "
-		  "series), e.g. 1000",
-	  .help = "time series interval in the JSON (1000; 0: none)" },
+	CLYDE_CLI_OPT_LOG_INTERVAL(GROUP_CLYDE,
+				   "time series interval in the JSON (1000; 0: "
+				   "none)",
+				   RUN_FIELD(cfg.log_interval_ns)),
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,

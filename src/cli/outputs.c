@@ -58,6 +58,7 @@ static void close_history(struct clyde_cli_outputs *o)
 
 static int open_history(struct clyde_cli_outputs *o, const char *db)
 {
+	static const struct clyde_history_wait glance = { 100, NULL, NULL };
 	struct clyde_ctx hctx;
 	char path[PATH_MAX];
 	struct stat st;
@@ -69,7 +70,17 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 	else if (clyde_history_default_path(&hctx, path, sizeof(path)) < 0)
 		path[0] = '\0';
 	o->db_created = !path[0] || lstat(path, &st) < 0;
-	rc = clyde_history_open(&hctx, db, true, &o->h);
+	/* Another process may hold it: a glance now (busy now is usable,
+	 * the save opens it then), the whole wait, said, at the save. */
+	o->db = db;
+	snprintf(o->who, sizeof(o->who), "clyde %s", o->cmd);
+	rc = clyde_history_open_waiting(&hctx, db, true, &glance, &o->h);
+	if (rc == -EBUSY) {
+		o->deferred = true;
+		o->h = NULL;
+		clyde_ctx_release(&hctx);
+		return 0;
+	}
 	if (rc < 0) {
 		/* A damaged default history is refused too: the run would
 		 * end unsaved, and the user should know before it starts. */
@@ -144,19 +155,30 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
 int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 			   size_t len, const char *why)
 {
+	struct clyde_history_wait wait;
 	struct clyde_ctx hctx;
-	int ret = 0;
+	int ret = 0, rc;
 
-	if (!o->h)
+	if (!o->h && !o->deferred)
 		return 0;
 	clyde_ctx_init(&hctx);
+	clyde_cli_history_wait(&wait, o->who);
+	if (o->h)
+		clyde_history_set_wait(o->h, &wait);
 	if (!doc) {
 		fprintf(stderr,
 			"clyde %s: the result was not saved in the history: "
 			"%s\n",
 			o->cmd, why);
 		ret = -1;
-	} else if (clyde_history_add(&hctx, o->h, doc, len, NULL, NULL) < 0) {
+	} else if ((rc = o->h ? clyde_history_add(&hctx, o->h, doc, len, NULL,
+						  NULL) :
+				clyde_history_save_waiting(&hctx, o->db, &wait,
+							   doc, len, NULL)) ==
+		   -EBUSY) {
+		ret = clyde_cli_history_spill(o->who, o->db, doc, len,
+					      wait.max_ms);
+	} else if (rc < 0) {
 		fprintf(stderr,
 			"clyde %s: the result was not saved in the history: "
 			"%s (--no-save skips it)\n",
@@ -166,6 +188,11 @@ int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 	clyde_ctx_release(&hctx);
 	close_history(o);
 	return ret;
+}
+
+bool clyde_cli_outputs_saving(const struct clyde_cli_outputs *o)
+{
+	return o->h || o->deferred;
 }
 
 void clyde_cli_outputs_abort(struct clyde_cli_outputs *o)

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/cli_args.h"
 #include "core/outfile.h"
 
 struct clyde_history;
@@ -66,14 +67,11 @@ enum clyde_cli_out {
 		  .kind = "file name",                                             \
 		  .help = "append a CSV line, a header first when FILE is new or " \
 			  "empty (-: header and line on stdout)" },                \
-		{ .name = "db",                                                    \
-		  .type = CLYDE_OPT_STRING,                                        \
-		  .group = (GROUP),                                                \
-		  .arg = "PATH",                                                   \
-		  CLYDE_OPT_FIELD(TYPE, db),                                       \
-		  .kind = "path",                                                  \
-		  .help = "results history to save the run in (default: "          \
-			  "$XDG_DATA_HOME/clyde/results.db)" },                    \
+		CLYDE_CLI_OPT_DB(                                                  \
+			(GROUP),                                                   \
+			"results history to save the run in (default: "            \
+			"$XDG_DATA_HOME/clyde/results.db)",                        \
+			CLYDE_OPT_FIELD(TYPE, db)),                                \
 	{                                                                          \
 		.name = "no-save", .type = CLYDE_OPT_FLAG, .group = (GROUP),       \
 		CLYDE_OPT_FIELD(TYPE, no_save),                                    \
@@ -94,6 +92,9 @@ struct clyde_cli_outputs {
 	bool open[CLYDE_CLI_OUT_COUNT];
 	struct clyde_history *h; /* NULL: not saved */
 	bool db_created;	 /* the history did not exist before */
+	const char *db;		 /* --db (NULL: the default), borrowed */
+	char who[32];		 /* "clyde tree": the history's messages */
+	bool deferred;		 /* busy at the start: opened only to save */
 };
 
 /*
@@ -137,6 +138,10 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
  */
 int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 			   size_t len, const char *why);
+
+/* Will clyde_cli_outputs_save() save (the history open, or busy at the
+ * start and opened at the save)? */
+bool clyde_cli_outputs_saving(const struct clyde_cli_outputs *o);
 
 /* Drop every destination not committed (removing the temporary files),
  * and close the history, removing one this run created and did not use.

@@ -86,3 +86,40 @@ int clyde_vis_fputs(const char *s, FILE *f, int keep_newlines)
 	}
 	return rc == EOF ? EOF : 0;
 }
+
+size_t clyde_utf8_seq_len(const char *s, size_t avail)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (!avail)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		n = 2;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		n = 3;
+		if (u[0] == 0xe0)
+			lo = 0xa0; /* overlong */
+		else if (u[0] == 0xed)
+			hi = 0x9f; /* UTF-16 surrogates */
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		n = 4;
+		if (u[0] == 0xf0)
+			lo = 0x90; /* overlong */
+		else if (u[0] == 0xf4)
+			hi = 0x8f; /* above U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (avail < n)
+		return 0;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xbf)
+			return 0;
+	return n;
+}

@@ -26,4 +26,9 @@ char *clyde_vis(char *buf, size_t cap, const char *s, int keep_newlines);
  */
 int clyde_vis_fputs(const char *s, FILE *f, int keep_newlines);
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes at s
+ * (at most `avail` of them) do not start one.  Overlong forms, surrogates
+ * and code points above U+10FFFF are invalid. */
+size_t clyde_utf8_seq_len(const char *s, size_t avail);
+
 #endif

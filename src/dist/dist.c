@@ -11,7 +11,8 @@
 #include <time.h>
 
 #include "core/ctx.h"
-#include "results/json_out.h"
+#include "core/json_out.h"
+#include "results/json_parts.h"
 
 /* One worker's span as it travels: plain integers, no pointers. */
 struct wire_span {

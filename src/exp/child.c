@@ -21,8 +21,6 @@
 #include "exp/exp_internal.h"
 #include "io/scratch.h"
 
-#define OUTPUT_TAIL CLYDE_EXP_OUTPUT_TAIL
-
 /* Read a whole small file into a NUL-terminated buffer. */
 char *clyde_exp_slurp(const char *path, size_t *len)
 {
@@ -63,7 +61,7 @@ const char *clyde_exp_show(char *buf, const char *s)
 	return clyde_vis(buf, CLYDE_EXP_SHOW_MAX + 1, s, 0);
 }
 
-/* The last OUTPUT_TAIL bytes of a log file, indented, escaped. */
+/* The last CLYDE_EXP_OUTPUT_TAIL bytes of a log file, indented, escaped. */
 void clyde_exp_log_tail(const char *path, char *buf, size_t cap)
 {
 	size_t len = 0;
@@ -74,11 +72,12 @@ void clyde_exp_log_tail(const char *path, char *buf, size_t cap)
 	buf[0] = '\0';
 	if (!all)
 		return;
-	p = len > OUTPUT_TAIL ? all + len - OUTPUT_TAIL : all;
+	p = len > CLYDE_EXP_OUTPUT_TAIL ? all + len - CLYDE_EXP_OUTPUT_TAIL :
+					  all;
 	if (p != all)
 		off += (size_t)snprintf(buf, cap, "    ...\n");
 	while (*p && off + 8 < cap) {
-		char *e = strchr(p, '\n'), line[OUTPUT_TAIL + 64];
+		char *e = strchr(p, '\n'), line[CLYDE_EXP_OUTPUT_TAIL + 64];
 		int w;
 
 		if (e)

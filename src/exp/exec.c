@@ -29,10 +29,6 @@
 #include "store/exp_store.h"
 #include "analysis/experiment.h"
 
-#define show clyde_exp_show
-#define SHOW_MAX CLYDE_EXP_SHOW_MAX
-#define OUTPUT_TAIL CLYDE_EXP_OUTPUT_TAIL
-
 const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k)
 {
 	switch (k) {
@@ -201,8 +197,8 @@ void exp_visit_env_init(struct clyde_exp_exec *x, size_t p, unsigned r,
 int exp_teardown(struct clyde_exp_exec *x, size_t p, unsigned r,
 		 struct visit_env *ve, bool quiet_failures)
 {
-	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
-	char sh[SHOW_MAX + 1];
+	char log[PATH_MAX + 32], st[64], tail[CLYDE_EXP_OUTPUT_TAIL + 256];
+	char sh[CLYDE_EXP_SHOW_MAX + 1];
 	int bad = 0;
 
 	snprintf(log, sizeof(log), "%s/teardown.log", x->tmpdir);
@@ -232,7 +228,8 @@ int exp_teardown(struct clyde_exp_exec *x, size_t p, unsigned r,
 				exp_say(x,
 					"point %zu repeat %u: "
 					"teardown `%s`: %s\n%s",
-					p + 1, r, show(sh, cmd), st, tail);
+					p + 1, r, clyde_exp_show(sh, cmd), st,
+					tail);
 			}
 		}
 		free(cmd);
@@ -319,8 +316,8 @@ enum visit_result {
 static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 		 struct visit_env *ve, char *msg, size_t cap)
 {
-	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
-	char capture[PATH_MAX + 32], sh[SHOW_MAX + 1];
+	char log[PATH_MAX + 32], st[64], tail[CLYDE_EXP_OUTPUT_TAIL + 256];
+	char capture[PATH_MAX + 32], sh[CLYDE_EXP_SHOW_MAX + 1];
 
 	snprintf(log, sizeof(log), "%s/setup.log", x->tmpdir);
 	snprintf(capture, sizeof(capture), "%s/capture.out", x->tmpdir);
@@ -350,7 +347,8 @@ static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 			return -1;
 		}
 		if (step->kind == CLYDE_SWEEP_SET) {
-			exp_progress(x, p, r, "set %s", show(sh, text));
+			exp_progress(x, p, r, "set %s",
+				     clyde_exp_show(sh, text));
 			rc = exp_do_set(x, text, value);
 			if (rc < 0) {
 				snprintf(msg, cap, "%s", clyde_errmsg(x->ctx));
@@ -368,7 +366,8 @@ static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 								    NULL,
 				ve->env, true, NULL, &res);
 		if (rc < 0) {
-			snprintf(msg, cap, "setup `%s`: %s", show(sh, text),
+			snprintf(msg, cap, "setup `%s`: %s",
+				 clyde_exp_show(sh, text),
 				 clyde_errmsg(x->ctx));
 			clyde_err_clear(x->ctx);
 		} else if (res.killed || exp_interrupted(x)) {
@@ -379,7 +378,7 @@ static int setup(struct clyde_exp_exec *x, size_t p, unsigned r,
 			snprintf(msg, cap, "%s `%s`: %s\n%s",
 				 step->kind == CLYDE_SWEEP_CAPTURE ? "capture" :
 								     "setup",
-				 show(sh, text), st, tail);
+				 clyde_exp_show(sh, text), st, tail);
 			rc = -1;
 		} else if (step->kind == CLYDE_SWEEP_CAPTURE) {
 			rc = set_captured(x, step->value, capture, msg, cap);
@@ -400,8 +399,8 @@ static int before(struct clyde_exp_exec *x, size_t p, unsigned r,
 		  const struct clyde_sweep_workload *w, struct visit_env *ve,
 		  struct clyde_exp_wl_result *o)
 {
-	char log[PATH_MAX + 32], st[64], tail[OUTPUT_TAIL + 256];
-	char sh[SHOW_MAX + 1];
+	char log[PATH_MAX + 32], st[64], tail[CLYDE_EXP_OUTPUT_TAIL + 256];
+	char sh[CLYDE_EXP_SHOW_MAX + 1];
 	struct child_result res;
 	char *cmd;
 	int rc;
@@ -421,7 +420,7 @@ static int before(struct clyde_exp_exec *x, size_t p, unsigned r,
 		o->failed = true;
 		snprintf(o->message, sizeof(o->message),
 			 "workload %s: before `%s`: %s\n%s", w->name,
-			 show(sh, cmd), st, tail);
+			 clyde_exp_show(sh, cmd), st, tail);
 	}
 	free(cmd);
 	return rc;
@@ -531,7 +530,7 @@ static int workloads(struct clyde_exp_exec *x, size_t p, unsigned r,
 static enum visit_result visit(struct clyde_exp_exec *x, size_t p, unsigned r,
 			       bool *fatal)
 {
-	char msg[CLYDE_ERR_MAX + 2 * OUTPUT_TAIL + 512], label[512];
+	char msg[CLYDE_ERR_MAX + 2 * CLYDE_EXP_OUTPUT_TAIL + 512], label[512];
 	struct visit_env ve;
 	bool restored;
 	int rc, bad;
@@ -1007,7 +1006,7 @@ int clyde_exp_check(struct clyde_ctx *ctx, struct clyde_sweep *s,
 		    const struct clyde_exp_config *cfg)
 {
 	struct clyde_exp_exec x;
-	char sh[SHOW_MAX + 1];
+	char sh[CLYDE_EXP_SHOW_MAX + 1];
 
 	exec_init(&x, ctx, s, cfg);
 	for (size_t p = 0; p < s->npoints; p++) {
@@ -1030,7 +1029,8 @@ int clyde_exp_check(struct clyde_ctx *ctx, struct clyde_sweep *s,
 						 "%s:%u: workload %s, point "
 						 "%zu: %s",
 						 s->file, wl->line, wl->name,
-						 p + 1, show(sh, err));
+						 p + 1,
+						 clyde_exp_show(sh, err));
 		}
 		for (size_t k = 0; k < s->nsetup; k++) {
 			const struct clyde_sweep_step *st = &s->setup[k];

@@ -38,9 +38,6 @@
 #include "exp/exp_internal.h"
 #include "results/fio_read.h"
 
-#define show clyde_exp_show
-#define SHOW_MAX CLYDE_EXP_SHOW_MAX
-
 /* Options of fio's command line a sweep's fio workload refuses, and why
  * (fio accepts a unique prefix of a long option, with one dash or two). */
 static const struct {
@@ -319,7 +316,7 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 {
 	const struct clyde_sweep_workload *w = c->w;
 	struct clyde_exp_wl_files f;
-	char sh[SHOW_MAX + 1], what[SHOW_MAX + 16];
+	char sh[CLYDE_EXP_SHOW_MAX + 1], what[CLYDE_EXP_SHOW_MAX + 16];
 	char why[CLYDE_FIO_WHY_LEN + 64], vis[CLYDE_FIO_WHY_LEN * 4 + 64];
 	struct clyde_fio_result res;
 	unsigned long ln = 0;
@@ -339,14 +336,14 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 	free(cmd);
 	if (rc < 0)
 		return rc;
-	snprintf(what, sizeof(what), "fio %s", show(sh, c->args));
+	snprintf(what, sizeof(what), "fio %s", clyde_exp_show(sh, c->args));
 	if (clyde_exp_wl_failed(o, w->name, what, status, f.log))
 		return 0;
 	buf = clyde_exp_slurp(f.result, &len);
 	if (!buf || len == 0) {
 		free(buf);
 		return fail(o, w->name, "fio wrote no output to %s",
-			    show(sh, f.result));
+			    clyde_exp_show(sh, f.result));
 	}
 	switch (clyde_fio_sniff(buf, len, &off)) {
 	case CLYDE_FIO_JSON:
@@ -356,12 +353,12 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		return fail(o, w->name,
 			    "fio wrote its normal (text) output to %s, not "
 			    "JSON; nothing stored",
-			    show(sh, f.result));
+			    clyde_exp_show(sh, f.result));
 	default:
 		free(buf);
 		return fail(o, w->name,
 			    "fio's output %s is not fio JSON; nothing stored",
-			    show(sh, f.result));
+			    clyde_exp_show(sh, f.result));
 	}
 	rc = clyde_fio_parse(buf, len, off, &res, why, sizeof(why), &ln);
 	if (rc == -ENOMEM) {
@@ -374,7 +371,7 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 		return fail(
 			o, w->name,
 			"fio's JSON output %s, line %lu: %s; nothing stored",
-			show(sh, f.result), ln,
+			clyde_exp_show(sh, f.result), ln,
 			clyde_vis(vis, sizeof(vis), why, 0));
 	}
 	if (res.njobs != 1) {

@@ -19,9 +19,6 @@
 #include "env/env.h"
 #include "exp/exp_internal.h"
 
-#define show clyde_exp_show
-#define SHOW_MAX CLYDE_EXP_SHOW_MAX
-
 /* Append s to a JSON document as a string literal. */
 static void json_str(FILE *f, const char *s)
 {
@@ -62,7 +59,7 @@ struct members {
 static int members_start(struct clyde_exp_exec *x, const char *spec,
 			 struct members *m, char *msg, size_t cap)
 {
-	char buf[4096], *save = NULL, *tok, sh[SHOW_MAX + 1];
+	char buf[4096], *save = NULL, *tok, sh[CLYDE_EXP_SHOW_MAX + 1];
 
 	snprintf(buf, sizeof(buf), "%s", spec);
 	m->tg = calloc(MAX_MEMBERS, sizeof(*m->tg));
@@ -96,7 +93,7 @@ static int members_start(struct clyde_exp_exec *x, const char *spec,
 			clyde_err_clear(x->ctx);
 			return snprintf(msg, cap,
 					"no block device counters for %s",
-					show(sh, tok)),
+					clyde_exp_show(sh, tok)),
 			       -1;
 		}
 		m->n++;
@@ -164,8 +161,8 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 {
 	const struct clyde_sweep_workload *w = c->w;
 	struct clyde_exp_exec *x = c->x;
-	char log[PATH_MAX + 32], why[512], sh[SHOW_MAX + 1];
-	char what[SHOW_MAX + 8];
+	char log[PATH_MAX + 32], why[512], sh[CLYDE_EXP_SHOW_MAX + 1];
+	char what[CLYDE_EXP_SHOW_MAX + 8];
 	struct members m;
 	bool have_dev = false;
 	struct rusage ru;
@@ -197,7 +194,7 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 		free(m.tg);
 		return rc;
 	}
-	snprintf(what, sizeof(what), "`%s`", show(sh, c->args));
+	snprintf(what, sizeof(what), "`%s`", clyde_exp_show(sh, c->args));
 	if (clyde_exp_wl_failed(o, w->name, what, status, log)) {
 		free(m.tg);
 		return 0;

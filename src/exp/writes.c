@@ -17,9 +17,6 @@
 #include "exp/exp_internal.h"
 #include "exp/journal.h"
 
-#define show clyde_exp_show
-#define SHOW_MAX CLYDE_EXP_SHOW_MAX
-
 /* ---- the restore journal ---------------------------------------------------- */
 
 /*
@@ -106,23 +103,26 @@ static bool below_tunables(const struct clyde_exp_exec *x, const char *real)
 int exp_resolve_set_path(const struct clyde_exp_exec *x, struct clyde_ctx *ctx,
 			 const char *path, char *out)
 {
-	char buf[SHOW_MAX + 1], full[PATH_MAX];
+	char buf[CLYDE_EXP_SHOW_MAX + 1], full[PATH_MAX];
 
 	if (!clyde_sweep_set_path_ok(path))
 		return clyde_err(ctx, 0,
 				 "set %s: only files below /sys and /proc/sys "
 				 "are written",
-				 show(buf, path));
+				 clyde_exp_show(buf, path));
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", x->root, path) >=
 	    sizeof(full))
-		return clyde_err(ctx, ENAMETOOLONG, "set %s", show(buf, path));
+		return clyde_err(ctx, ENAMETOOLONG, "set %s",
+				 clyde_exp_show(buf, path));
 	if (!realpath(full, out))
-		return clyde_err(ctx, errno, "set %s", show(buf, path));
+		return clyde_err(ctx, errno, "set %s",
+				 clyde_exp_show(buf, path));
 	if (!below_tunables(x, out))
 		return clyde_err(ctx, 0,
 				 "set %s: leads to %s, not below /sys or "
 				 "/proc/sys; not written",
-				 show(buf, path), show(full, out));
+				 clyde_exp_show(buf, path),
+				 clyde_exp_show(full, out));
 	return 0;
 }
 
@@ -204,7 +204,7 @@ static void lock_file(const struct clyde_exp_exec *x, const char *key,
 int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 		 bool visit)
 {
-	char path[PATH_MAX + 80], holder[256] = "", buf[SHOW_MAX + 1];
+	char path[PATH_MAX + 80], holder[256] = "", buf[CLYDE_EXP_SHOW_MAX + 1];
 	struct held_lock *l;
 	int fd;
 
@@ -212,8 +212,8 @@ int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 		if (!strcmp(x->locks[i].key, key))
 			return 0;
 	if (mkdir(x->lock_dir, 0755) < 0 && errno != EEXIST)
-		return clyde_err(x->ctx, errno, "lock %s: %s", show(buf, what),
-				 x->lock_dir);
+		return clyde_err(x->ctx, errno, "lock %s: %s",
+				 clyde_exp_show(buf, what), x->lock_dir);
 	if (clyde_exp_check_own_dir(x->ctx, x->lock_dir) < 0)
 		return -EPERM;
 	lock_file(x, key, path, sizeof(path));
@@ -222,8 +222,8 @@ int exp_lock_key(struct clyde_exp_exec *x, const char *key, const char *what,
 		clyde_err(x->ctx, 0,
 			  "%s is in use by %s (lock %s); run one sweep at a "
 			  "time on it",
-			  show(buf, what), holder[0] ? holder : "another sweep",
-			  path);
+			  clyde_exp_show(buf, what),
+			  holder[0] ? holder : "another sweep", path);
 		return -EBUSY;
 	}
 	if (fd < 0)
@@ -379,7 +379,7 @@ static int write_value(struct clyde_ctx *ctx, const char *path,
 int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 {
 	struct saved_write *sw;
-	char old[4096], real[PATH_MAX], buf[SHOW_MAX + 1];
+	char old[4096], real[PATH_MAX], buf[CLYDE_EXP_SHOW_MAX + 1];
 	char *text;
 	size_t len;
 	int rc;
@@ -428,7 +428,8 @@ int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 	}
 	sw = realloc(x->writes, (x->nwrites + 1) * sizeof(*sw));
 	if (!sw)
-		return clyde_err(x->ctx, ENOMEM, "set %s", show(buf, real));
+		return clyde_err(x->ctx, ENOMEM, "set %s",
+				 clyde_exp_show(buf, real));
 	x->writes = sw;
 	sw = &x->writes[x->nwrites];
 	sw->path = strdup(real);
@@ -436,7 +437,8 @@ int exp_do_set(struct clyde_exp_exec *x, const char *path, const char *value)
 	if (!sw->path || !sw->old) {
 		free(sw->path);
 		free(sw->old);
-		return clyde_err(x->ctx, ENOMEM, "set %s", show(buf, real));
+		return clyde_err(x->ctx, ENOMEM, "set %s",
+				 clyde_exp_show(buf, real));
 	}
 	x->nwrites++;
 	return 0;

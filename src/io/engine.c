@@ -25,6 +25,13 @@ const struct clyde_engine_ops *clyde_engine_find(const char *name)
 	return NULL;
 }
 
+bool clyde_engine_name_sync(const char *name)
+{
+	const struct clyde_engine_ops *ops = clyde_engine_find(name);
+
+	return ops && ops->sync;
+}
+
 const char *clyde_engine_names(void)
 {
 	/* Made from the table once; the same text every call after that. */

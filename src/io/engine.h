@@ -60,6 +60,7 @@
 #ifndef CLYDE_IO_ENGINE_H
 #define CLYDE_IO_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -100,6 +101,12 @@ enum clyde_engine_q {
  */
 struct clyde_engine_ops {
 	const char *name;
+	/* Capabilities, which the layers above read instead of the name. */
+	/* One request at a time, done in queue (no commit, no getevents):
+	 * a depth above 1 runs as 1. */
+	bool sync;
+	/* The depth when none is asked for (clyde dev's --iodepth). */
+	unsigned default_depth;
 	/* Set up e->priv for e->depth requests in flight; 0 or a negative
 	 * errno with one line in e->err.  May be NULL. */
 	int (*init)(struct clyde_engine *e);
@@ -170,6 +177,11 @@ extern const struct clyde_engine_ops clyde_engine_io_uring;
  * none.  An engine that was not built in is still found: its init fails
  * with a message that says so. */
 const struct clyde_engine_ops *clyde_engine_find(const char *name);
+
+/* Whether the engine called `name` (a result's, a stored run's) performs
+ * one request at a time, whatever the depth it was given; false for a
+ * name no engine has. */
+bool clyde_engine_name_sync(const char *name);
 
 /* The engines' names for messages and help texts: "psync|io_uring", made
  * from the engine table in its order, so no list of names is typed

@@ -35,5 +35,7 @@ static int psync_queue(struct clyde_engine *e, struct clyde_io_req *r)
 
 const struct clyde_engine_ops clyde_engine_psync = {
 	.name = "psync",
+	.sync = true,
+	.default_depth = 1,
 	.queue = psync_queue,
 };

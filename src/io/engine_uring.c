@@ -211,6 +211,7 @@ static int uring_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 
 const struct clyde_engine_ops clyde_engine_io_uring = {
 	.name = "io_uring",
+	.default_depth = 32,
 	.init = uring_init,
 	.cleanup = uring_cleanup,
 	.queue = uring_queue,
@@ -235,6 +236,7 @@ static int uring_never(struct clyde_engine *e, struct clyde_io_req *r)
 
 const struct clyde_engine_ops clyde_engine_io_uring = {
 	.name = "io_uring",
+	.default_depth = 32,
 	.init = uring_absent,
 	.queue = uring_never,
 };

@@ -5,9 +5,6 @@
 
 #include "core/rng.h"
 
-#define LANES CLYDE_PATTERN_LANES
-#define BLOCK CLYDE_PATTERN_BLOCK
-
 /* Copies of the generator built for wider vector units, chosen at run time
  * (gcc and clang on x86-64; the attribute syntax is theirs). */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -35,7 +32,7 @@ static uint64_t next_seed(uint64_t *x)
  * register (two AVX2, four SSE2), and the groups do not depend on each
  * other, so the CPU overlaps their dependency chains. */
 #define GROUP 8
-#define NGROUPS (LANES / GROUP)
+#define NGROUPS (CLYDE_PATTERN_LANES / GROUP)
 
 /* One output of each lane of group S (uint64_t S[4][GROUP]) to
  * OUT[0..GROUP).  A macro, not a function: gcc keeps the state of a group
@@ -60,8 +57,8 @@ static uint64_t next_seed(uint64_t *x)
  * registers across blocks.  Inlined into each implementation, which the
  * compiler vectorises for its target.
  */
-static ALWAYS_INLINE void make_blocks(uint64_t st[4][LANES], unsigned char *out,
-				      size_t n)
+static ALWAYS_INLINE void make_blocks(uint64_t st[4][CLYDE_PATTERN_LANES],
+				      unsigned char *out, size_t n)
 {
 	uint64_t a[4][GROUP], b[4][GROUP], c[4][GROUP], d[4][GROUP];
 
@@ -73,7 +70,7 @@ static ALWAYS_INLINE void make_blocks(uint64_t st[4][LANES], unsigned char *out,
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t ra[GROUP], rb[GROUP], rc[GROUP], rd[GROUP];
-		unsigned char *o = out + i * BLOCK;
+		unsigned char *o = out + i * CLYDE_PATTERN_BLOCK;
 
 		STEP_GROUP(a, ra);
 		STEP_GROUP(b, rb);
@@ -94,22 +91,24 @@ static ALWAYS_INLINE void make_blocks(uint64_t st[4][LANES], unsigned char *out,
 
 _Static_assert(NGROUPS == 4, "make_blocks steps four groups");
 
-typedef void blocks_fn(uint64_t st[4][LANES], unsigned char *out, size_t n);
+typedef void blocks_fn(uint64_t st[4][CLYDE_PATTERN_LANES], unsigned char *out,
+		       size_t n);
 
-static void blocks_generic(uint64_t st[4][LANES], unsigned char *out, size_t n)
+static void blocks_generic(uint64_t st[4][CLYDE_PATTERN_LANES],
+			   unsigned char *out, size_t n)
 {
 	make_blocks(st, out, n);
 }
 
 #if HAVE_X86_IMPLS
 __attribute__((target("avx2"))) static void
-blocks_avx2(uint64_t st[4][LANES], unsigned char *out, size_t n)
+blocks_avx2(uint64_t st[4][CLYDE_PATTERN_LANES], unsigned char *out, size_t n)
 {
 	make_blocks(st, out, n);
 }
 
 __attribute__((target("avx512f,avx512vl"))) static void
-blocks_avx512(uint64_t st[4][LANES], unsigned char *out, size_t n)
+blocks_avx512(uint64_t st[4][CLYDE_PATTERN_LANES], unsigned char *out, size_t n)
 {
 	make_blocks(st, out, n);
 }
@@ -180,9 +179,10 @@ int clyde_pattern_init(struct clyde_pattern_gen *g, int zeros,
 	memset(g, 0, sizeof(*g));
 	g->zeros = zeros;
 	for (int j = 0; j < 4; j++)
-		for (int k = 0; k < LANES; k++)
+		for (int k = 0; k < CLYDE_PATTERN_LANES; k++)
 			g->s[j][k] = next_seed(&x);
-	g->byte_pos = BLOCK; /* empty: the first byte makes a block */
+	g->byte_pos =
+		CLYDE_PATTERN_BLOCK; /* empty: the first byte makes a block */
 	return 0;
 }
 
@@ -217,14 +217,15 @@ int clyde_pattern_fill_impl(struct clyde_pattern_gen *g, void *buf, size_t len,
 	if (!impl_usable(impl))
 		return -ENOTSUP;
 	fn = impl_fn(impl);
-	fn(g->s, p, len / BLOCK);
-	if (len % BLOCK) {
+	fn(g->s, p, len / CLYDE_PATTERN_BLOCK);
+	if (len % CLYDE_PATTERN_BLOCK) {
 		/* The rest of the last block is dropped: the next chunk
 		 * starts with a new one. */
-		unsigned char last[BLOCK];
+		unsigned char last[CLYDE_PATTERN_BLOCK];
 
 		fn(g->s, last, 1);
-		memcpy(p + len - len % BLOCK, last, len % BLOCK);
+		memcpy(p + len - len % CLYDE_PATTERN_BLOCK, last,
+		       len % CLYDE_PATTERN_BLOCK);
 	}
 	return 0;
 }

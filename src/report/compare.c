@@ -15,6 +15,7 @@
 
 #include <time.h>
 
+#include "analysis/decide.h"
 #include "core/stats.h"
 #include "core/strmap.h"
 #include "results/format.h"
@@ -392,34 +393,57 @@ static bool ranked(const struct clyde_cmp_row *row,
 				 c->state == CLYDE_LOADED_TOO_FAST));
 }
 
-/* Welch's p between the repeats of columns a and b of a rate row, or -1
- * when either has fewer than two. */
-static double welch_p(const struct clyde_compare *cmp, const struct build *bd,
-		      const struct clyde_cmp_row *row, size_t a, size_t b)
+/* The repeats of column col in a rate row (*x, returns how many; 0 for
+ * other rows or a run without the test). */
+static size_t repeats_of(const struct clyde_compare *cmp,
+			 const struct build *bd,
+			 const struct clyde_cmp_row *row, size_t col,
+			 const double **x)
 {
-	const struct clyde_loaded_test *ta, *tb;
-	struct clyde_stats_welch w;
+	const struct clyde_loaded_test *t;
 
+	*x = NULL;
 	if (row->metric != CLYDE_CMP_RATE)
-		return -1;
-	ta = find_test(bd, a, row->test, cmp);
-	tb = find_test(bd, b, row->test, cmp);
-	if (!ta || !tb || ta->nsamples < 2 || tb->nsamples < 2 ||
-	    clyde_stats_welch(ta->samples, ta->nsamples, tb->samples,
-			      tb->nsamples, &w) < 0)
-		return -1;
-	return w.p;
+		return 0;
+	t = find_test(bd, col, row->test, cmp);
+	if (!t)
+		return 0;
+	*x = t->samples;
+	return t->nsamples;
+}
+
+/* Decide column a against column b of a rate row by the one rule
+ * (analysis/decide.h, the tables' level and margin).  False, with d
+ * untouched, when either has fewer than two repeats. */
+static bool decide_cols(const struct clyde_compare *cmp, const struct build *bd,
+			const struct clyde_cmp_row *row, size_t a, size_t b,
+			struct clyde_decision *d)
+{
+	struct clyde_decide_rule r =
+		clyde_decide_rule_default(row->higher_better);
+	const double *xa, *xb;
+	size_t na = repeats_of(cmp, bd, row, a, &xa);
+	size_t nb = repeats_of(cmp, bd, row, b, &xb);
+
+	if (na < 2 || nb < 2)
+		return false;
+	clyde_decide(xa, na, xb, nb, &r, d);
+	return true;
 }
 
 /*
  * Mark the best value(s) of each settings group of a row, only when there
  * is a choice (two ranked cells that do not show alike).  CPU rows get no
- * mark (compare.h).  Values that show alike are marked alike.  When the
- * best and the runner-up both have repeats, the best must beat the
- * runner-up beyond noise (Welch, p < 0.05); otherwise every cell whose
- * repeats do not differ significantly from the best's is marked too (a
- * tie).  When either has a single sample the mark is by value only, and
- * best_by_value says so.
+ * mark (compare.h).  The best is the best value (the mean of the
+ * repeats).  When it and the runner-up both have repeats, the one rule
+ * (analysis/decide.h) decides every cell with repeats against it: the
+ * best is marked alone when every one of them is worse; otherwise each
+ * that is not worse is marked too (a tie: equivalent, or the data cannot
+ * tell), and the best itself is not marked when one is better than it
+ * (on log values; the rule's centre is not the plain mean), so that no
+ * mark points at a configuration the rule calls worse.  When the best or
+ * the runner-up has a single sample the marks are by value only (values
+ * that show alike are marked alike), and best_by_value says so.
  */
 static void mark_best(struct clyde_compare *cmp, const struct build *bd,
 		      struct clyde_cmp_row *row, const size_t *cols,
@@ -427,8 +451,8 @@ static void mark_best(struct clyde_compare *cmp, const struct build *bd,
 {
 	char text[64], best_text[64] = "", first[64] = "";
 	size_t ncols = cmp->ncols, i, j, n = 0, bi = 0, ri = ncols;
-	bool differ = false, tie = false, by_value = false;
-	double p;
+	bool differ = false, tie = false, by_value, beaten = false;
+	const double *x;
 
 	if (row->metric == CLYDE_CMP_CPU)
 		return;
@@ -469,27 +493,57 @@ static void mark_best(struct clyde_compare *cmp, const struct build *bd,
 					  c->value < row->cells[ri].value))
 			ri = i;
 	}
-	p = ri < ncols ? welch_p(cmp, bd, row, bi, ri) : -1;
-	if (p < 0)
-		by_value = true;
-	else if (p >= 0.05)
-		tie = true;
+	by_value = ri == ncols || repeats_of(cmp, bd, row, bi, &x) < 2 ||
+		   repeats_of(cmp, bd, row, ri, &x) < 2;
+	if (!by_value)
+		for (j = 0; j < ncls; j++) {
+			struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
+			struct clyde_decision d;
+
+			if (i == bi || !ranked(row, c) ||
+			    !decide_cols(cmp, bd, row, i, bi, &d))
+				continue;
+			c->decided = true;
+			c->verdict = d.verdict;
+			beaten |= d.verdict == CLYDE_VERDICT_BETTER;
+			tie |= d.verdict != CLYDE_VERDICT_WORSE;
+		}
 	for (j = 0; j < ncls; j++) {
 		struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
-		double q;
 
 		if (!ranked(row, c))
 			continue;
-		tie_text(text, sizeof(text), row, c);
-		if (strcmp(text, best_text) &&
-		    !(tie && (q = welch_p(cmp, bd, row, bi, i)) >= 0 &&
-		      q >= 0.05))
-			continue;
+		if (i == bi) {
+			if (beaten)
+				continue;
+		} else if (c->decided) {
+			if (c->verdict == CLYDE_VERDICT_WORSE)
+				continue;
+		} else {
+			tie_text(text, sizeof(text), row, c);
+			if (strcmp(text, best_text))
+				continue;
+		}
 		c->best = true;
 		c->best_by_value = by_value;
 		cmp->any_best_by_value |= by_value;
 		cmp->any_best_tie |= tie;
+		if (c->decided && c->verdict == CLYDE_VERDICT_EQUIVALENT)
+			cmp->any_best_equivalent = true;
+		if (c->decided && c->verdict == CLYDE_VERDICT_CANNOT_TELL)
+			cmp->any_best_cannot_tell = true;
 	}
+}
+
+const char *clyde_compare_tie_text(const struct clyde_cmp_cell *cell)
+{
+	if (!cell->best || !cell->decided)
+		return NULL;
+	if (cell->verdict == CLYDE_VERDICT_EQUIVALENT)
+		return "equivalent to the best";
+	if (cell->verdict == CLYDE_VERDICT_CANNOT_TELL)
+		return "cannot tell from the best";
+	return NULL;
 }
 
 /* Identical runs, wildly different results: the ranked cells of a rate
@@ -564,34 +618,30 @@ static void mark_changes(struct clyde_compare *cmp, struct clyde_cmp_row *row)
 	}
 }
 
-/* Welch's test of each column's samples against the reference column's,
- * for rates where both have at least two. */
+/* Each column against the reference column by the one rule
+ * (analysis/decide.h), for rates where both have two repeats or more:
+ * significant when better or worse. */
 static void mark_sig(struct clyde_compare *cmp, const struct build *bd,
 		     struct clyde_cmp_row *row)
 {
-	const struct clyde_loaded_test *ref, *t;
-	struct clyde_stats_welch w;
+	struct clyde_decision d;
 	size_t i;
 
 	if (row->metric != CLYDE_CMP_RATE)
-		return;
-	ref = find_test(bd, cmp->ref, row->test, cmp);
-	if (!ref || ref->nsamples < 2)
 		return;
 	for (i = 0; i < cmp->ncols; i++) {
 		struct clyde_cmp_cell *c = &row->cells[i];
 
 		/* Runs of other settings are not compared at all. */
-		if (i == cmp->ref || c->cls != row->cells[cmp->ref].cls)
+		if (i == cmp->ref || c->cls != row->cells[cmp->ref].cls ||
+		    !c->has_value ||
+		    !decide_cols(cmp, bd, row, i, cmp->ref, &d))
 			continue;
-		t = find_test(bd, i, row->test, cmp);
-		if (!t || t->nsamples < 2 || !c->has_value)
-			continue;
-		if (clyde_stats_welch(ref->samples, ref->nsamples, t->samples,
-				      t->nsamples, &w))
-			continue;
-		c->p = w.p;
-		c->sig = w.p < 0.05 ? CLYDE_CMP_SIG_YES : CLYDE_CMP_SIG_NO;
+		c->p = d.p;
+		c->sig = d.verdict == CLYDE_VERDICT_BETTER ||
+					 d.verdict == CLYDE_VERDICT_WORSE ?
+				 CLYDE_CMP_SIG_YES :
+				 CLYDE_CMP_SIG_NO;
 		cmp->any_sig = true;
 	}
 }

@@ -21,13 +21,18 @@
  *
  * Marks.  The best value of a rate row (highest) or latency row (lowest)
  * is marked among the runs of one settings group, when at least two of
- * them have a value and they do not all show the same number; values
- * that show alike (the same text) are marked alike.  When the best and
- * the runner-up both have repeats, the best must beat the runner-up
- * beyond noise (Welch's t-test, p < 0.05), else every run not
- * significantly different from the best is marked as well (a tie,
- * any_best_tie); with a single sample on either side the mark is by
- * value only (best_by_value) and the legends say "single sample".  CPU
+ * them have a value and they do not all show the same number.  When the
+ * best and the runner-up both have repeats, the one rule of
+ * analysis/decide.h (the rule of sweeps and run -x: Welch's t-test on
+ * log values at 95%, equivalence within +-5%) decides every run with
+ * repeats against the best (decided, verdict): the best is marked alone
+ * when every one is worse, else each that is not worse is marked too (a
+ * tie, any_best_tie: equivalent, any_best_equivalent, or the data cannot
+ * tell, any_best_cannot_tell), and the best is not marked when one is
+ * better than it (no mark points at a run the rule calls worse).  With a
+ * single sample on the best or the runner-up the mark is by value only
+ * (best_by_value; values that show alike are marked alike) and the
+ * legends say "single sample".  CPU
  * rows get no mark: the lowest CPU of a slower run is no achievement.  A
  * TOO_FAST rate is never 0: it shows as "too fast" (a CSV's "+++++") or,
  * when a clyde JSON recorded the number, as that number prefixed with
@@ -39,7 +44,8 @@
  * expected to differ and are not.  With a baseline each other column also shows its
  * change in percent against it.  When the reference run (the baseline,
  * else the first run) and another run both have two or more samples of a
- * rate, Welch's t-test at 95% says whether the difference is significant.
+ * rate, the same rule says whether the difference is significant (better
+ * or worse).
  *
  * Spread.  A rate with two or more samples (repeats) has the half-width
  * of its 95% confidence interval (Student's t) in its cell, shown as
@@ -57,6 +63,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/decide.h"
 #include "core/ctx.h"
 #include "results/loaded.h"
 #include "report/settings.h"
@@ -73,7 +80,7 @@ const char *clyde_cmp_metric_name(enum clyde_cmp_metric m);
 
 enum clyde_cmp_sig {
 	CLYDE_CMP_SIG_NONE = 0, /* not tested: too few samples, or reference */
-	CLYDE_CMP_SIG_YES,	/* p < 0.05 */
+	CLYDE_CMP_SIG_YES,	/* better or worse (analysis/decide.h) */
 	CLYDE_CMP_SIG_NO,
 };
 
@@ -89,11 +96,14 @@ struct clyde_cmp_cell {
 	bool has_change; /* baseline given, both values known, base != 0 */
 	double change_pct;
 	enum clyde_cmp_sig sig;
-	double p;      /* Welch's p when sig != NONE */
+	double p;      /* the rule's p when sig != NONE */
 	double ci95;   /* rate rows, n >= 2: CI half-width, base unit; else 0 */
 	bool disagree; /* rate rows: the repeats disagree wildly */
 	bool best_by_value; /* best on a single sample (its or the
 			     * runner-up's): by value, noise not measured */
+	bool decided;	    /* rate rows: decided against the best of its
+			     * settings group (both with repeats) */
+	enum clyde_verdict verdict; /* then: this run against that best */
 	bool runs_disagree; /* rate rows: runs made alike (every recorded
 			     * setting, machine, filesystem, device the
 			     * same) differ 2x or more */
@@ -136,11 +146,14 @@ struct clyde_compare {
 	size_t nrows;
 	struct clyde_cmp_row *rows; /* owned */
 	struct clyde_cmp_scope scopes[CLYDE_SCOPE_COUNT];
-	bool any_ci;		/* some cell has a CI */
-	bool any_disagree;	/* some cell's repeats disagree */
-	bool any_best_by_value; /* some best is on single samples */
-	bool any_best_tie;	/* some best ties: not beyond noise */
-	bool any_runs_disagree; /* some identical runs differ 2x */
+	bool any_ci;		   /* some cell has a CI */
+	bool any_disagree;	   /* some cell's repeats disagree */
+	bool any_best_by_value;	   /* some best is on single samples */
+	bool any_best_tie;	   /* some best ties: not beyond noise */
+	bool any_best_equivalent;  /* some marked run is equivalent to the
+				    * best */
+	bool any_best_cannot_tell; /* some marked run: cannot tell */
+	bool any_runs_disagree;	   /* some identical runs differ 2x */
 };
 
 struct clyde_compare_opts {
@@ -172,11 +185,12 @@ enum clyde_compare_format {
 /*
  * Write the table.
  *  - text: a header line per column label, aligned columns, the best
- *    value followed by " *", a CI as " ±4.5", "!" for repeats that
+ *    value followed by " *" (" *=" a run marked as equivalent to the
+ *    best, " *?" one the data cannot tell from it), a CI as " ±4.5", "!" for repeats that
  *    disagree, a settings group letter " [A]" in rows whose runs differ
  *    in settings, a baseline change column "+12.3%" after each
- *    non-baseline run, "(s)" / "(ns)" after a value that Welch's test
- *    found significant / not significant; a legend follows the table (the
+ *    non-baseline run, "(s)" / "(ns)" after a value that the rule
+ *    found significantly different / not; a legend follows the table (the
  *    marks, the settings groups and what differs between them), then one
  *    "label: source (format, date)" line per run.
  *  - markdown: the same cells in a pipe table, best values in bold; only
@@ -203,6 +217,11 @@ int clyde_compare_write(FILE *f, const struct clyde_compare *cmp,
 char *clyde_compare_cell_text(char *buf, size_t len,
 			      const struct clyde_cmp_row *row,
 			      const struct clyde_cmp_cell *cell);
+
+/* Why a marked cell shares the mark of its group's best: "equivalent to
+ * the best" or "cannot tell from the best" (decided by the rule, compare
+ * .h), else NULL (the best itself, a clear best, or by value). */
+const char *clyde_compare_tie_text(const struct clyde_cmp_cell *cell);
 
 /* The CI half-width of a cell in the row's shown unit ("4.5"), or "" when
  * it has none.  Returns buf. */

@@ -56,6 +56,19 @@ static bool split_row(const struct clyde_compare *cmp,
 	       cmp->scopes[row->scope].nclasses > 1;
 }
 
+/* A cell's best mark: " *", " *=" (marked: equivalent to the best),
+ * " *?" (marked: the data cannot tell it from the best), or "". */
+static const char *best_mark(const struct clyde_cmp_cell *cell)
+{
+	if (!cell->best)
+		return "";
+	if (cell->decided && cell->verdict == CLYDE_VERDICT_EQUIVALENT)
+		return " *=";
+	if (cell->decided && cell->verdict == CLYDE_VERDICT_CANNOT_TELL)
+		return " *?";
+	return " *";
+}
+
 /* A cell with its marks: value, " ±ci", "!", " !!", " *", " [A]",
  * " (s)". */
 static void cell_with_marks(char *buf, size_t len,
@@ -72,7 +85,7 @@ static void cell_with_marks(char *buf, size_t len,
 		clyde_compare_class_name(cls, sizeof(cls), cell->cls);
 	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s", val, ci[0] ? " \xc2\xb1" : "",
 		 ci, cell->disagree ? "!" : "",
-		 cell->runs_disagree ? " !!" : "", cell->best ? " *" : "",
+		 cell->runs_disagree ? " !!" : "", best_mark(cell),
 		 cls[0] ? " [" : "", cls, cls[0] ? "]" : "");
 	if (cell->sig != CLYDE_CMP_SIG_NONE) {
 		size_t n = strlen(buf);
@@ -280,8 +293,20 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 		      "measured\n",
 		      f);
 	if (cmp->any_best_tie)
-		fputs("  several * in a row with repeats: a tie, the best does "
-		      "not beat them beyond noise\n  (Welch's t-test, 95%)\n",
+		fputs("  several * in a row with repeats: a tie, the best is "
+		      "not better than them\n  (Welch's t-test on log values, "
+		      "95%; docs/compare.md)\n",
+		      f);
+	if (cmp->any_best_equivalent)
+		fputs("  *= equivalent to the best: the difference is within "
+		      "\xc2\xb1"
+		      "5%\n",
+		      f);
+	if (cmp->any_best_cannot_tell)
+		fputs("  *? cannot tell from the best: neither significantly "
+		      "worse nor within \xc2\xb1"
+		      "5%;\n  more repeats would "
+		      "decide\n",
 		      f);
 	if (cmp->any_ci)
 		fputs("\xc2\xb1 95% confidence interval of the mean over the "
@@ -307,7 +332,7 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 		clean(l, sizeof(l), cmp->labels[cmp->ref]);
 		fprintf(f,
 			"(s) significant / (ns) not significant difference "
-			"from %s (Welch's t-test, 95%%)\n",
+			"from %s (Welch's t-test on log values, 95%%)\n",
 			l);
 	}
 	if (cmp->any_runs_disagree)

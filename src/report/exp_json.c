@@ -1,6 +1,6 @@
 /*
  * The experiment JSON reader (see exp_json.h), over the project's JSON
- * parser (src/results/json_read.h).  Each member is checked where it is
+ * parser (src/core/json_read.h).  Each member is checked where it is
  * read, so the first problem is reported with its line.
  */
 #include "report/exp_json.h"
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/json_read.h"
+#include "core/json_read.h"
 
 struct reader {
 	struct clyde_ctx *ctx;

@@ -178,6 +178,13 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 				fputs("!", f);
 			if (cell->runs_disagree)
 				fputs(" !!", f);
+			if (clyde_compare_tie_text(cell))
+				fprintf(f, " <span title=\"%s\">%s</span>",
+					clyde_compare_tie_text(cell),
+					cell->verdict ==
+							CLYDE_VERDICT_EQUIVALENT ?
+						"=" :
+						"?");
 			if (split && cell->state != CLYDE_LOADED_NOT_RUN)
 				fprintf(f, " [%s]",
 					clyde_compare_class_name(
@@ -209,11 +216,22 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 		clyde_html_esc(f, cmp->labels[cmp->baseline]);
 		fputs(", green when better, red when worse.", f);
 	}
+	if (cmp->any_best_tie)
+		fputs(" Several bold in a row with repeats: a tie, the best "
+		      "is not better than them (Welch&#8217;s t-test on log "
+		      "values, 95%).",
+		      f);
+	if (cmp->any_best_equivalent)
+		fputs(" =: equivalent to the best (within &#177;5%).", f);
+	if (cmp->any_best_cannot_tell)
+		fputs(" ?: cannot tell from the best (neither significantly "
+		      "worse nor within &#177;5%; more repeats would decide).",
+		      f);
 	if (cmp->any_sig) {
 		fputs(" (s) / (ns): the difference from ", f);
 		clyde_html_esc(f, cmp->labels[cmp->ref]);
-		fputs(" is / is not significant (Welch&#8217;s t-test, "
-		      "95%).",
+		fputs(" is / is not significant (Welch&#8217;s t-test on log "
+		      "values, 95%).",
 		      f);
 	}
 	fputs("</p>\n", f);

@@ -87,6 +87,8 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 		fputs(", imprecise (ran under 0.5 s)", f);
 	if (cl->best && cl->best_by_value)
 		fputs(", best on a single sample", f);
+	if (clyde_compare_tie_text(cl))
+		fprintf(f, ", %s", clyde_compare_tie_text(cl));
 	if (cl->runs_disagree)
 		fputs(", runs with the same settings differ 2x or more", f);
 	if (split) {
@@ -116,8 +118,10 @@ void clyde_html_overview(FILE *f, const struct clyde_compare *cmp)
 	      "settings (see below) are not shaded against each other; "
 	      "a result alone with its settings is not shaded at all. "
 	      "~ ran under 0.5 s: imprecise, but shaded and ranked by its "
-	      "value. &#9733; needs the best to beat the runner-up beyond "
-	      "noise when both have repeats (a tie is starred alike); on "
+	      "value. &#9733; needs the best to be better than the "
+	      "runner-up when both have repeats (Welch&#8217;s t-test on "
+	      "log values; a tie, equivalent or cannot tell, is starred "
+	      "alike); on "
 	      "a single sample it is by value only (hover: "
 	      "&#8220;single sample&#8221;). ! marks repeats that "
 	      "disagree; !! results with the same settings that differ 2x "

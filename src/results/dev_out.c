@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "results/format.h"
-#include "results/json_out.h"
+#include "core/json_out.h"
+#include "results/json_parts.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
 #include "results/members_text.h"

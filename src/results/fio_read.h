@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
 
 enum clyde_fio_kind {
 	CLYDE_FIO_NOT = 0, /* not fio output: read it as something else */

@@ -211,11 +211,6 @@ char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
 char *clyde_fmt_human_bytes(char *buf, size_t len, double bytes);
 char *clyde_fmt_human_ns(char *buf, size_t len, double ns);
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes at s
- * (at most `avail` of them) do not start one.  Overlong forms, surrogates
- * and code points above U+10FFFF are invalid. */
-size_t clyde_utf8_seq_len(const char *s, size_t avail);
-
 /* Write s as one CSV field (RFC 4180): as it is, or quoted with its quotes
  * doubled when it holds a comma, a quote or a line break.  The compare and
  * experiment tables use it. */

@@ -19,7 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/json_out.h"
+#include "core/json_out.h"
+#include "results/json_parts.h"
 #include "results/members_json.h"
 #include "results/testio.h"
 #include "results/series_out.h"

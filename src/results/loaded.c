@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "results/loaded_internal.h"
+#include "results/result_check.h"
 #include "results/fio_read.h"
 #include "results/format.h"
 #include "results/stack_out.h"

@@ -36,7 +36,7 @@
 
 #include "core/ctx.h"
 #include "results/csv_read.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
 #include "results/result.h"
 
 enum clyde_loaded_state {

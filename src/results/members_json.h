@@ -7,7 +7,7 @@
 #ifndef CLYDE_RESULTS_MEMBERS_JSON_H
 #define CLYDE_RESULTS_MEMBERS_JSON_H
 
-#include "results/json_out.h"
+#include "core/json_out.h"
 #include "results/result.h"
 
 struct clyde_members_verdict;

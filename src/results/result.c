@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/engine.h"
+
 /*
  * The one table of the bonnie++ tests' names: the machine name (CSV
  * columns, JSON, experiment metric keys) and the label people read (the
@@ -169,4 +171,9 @@ double clyde_test_cpu_pct(const struct clyde_test_result *t)
 		return 0.0;
 	return (double)(t->cpu_user_ns + t->cpu_sys_ns) * 100.0 /
 	       (double)t->elapsed_ns;
+}
+
+bool clyde_result_engine_sync(const char *name)
+{
+	return clyde_engine_name_sync(name);
 }

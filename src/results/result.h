@@ -241,4 +241,9 @@ double clyde_test_residency(const struct clyde_test_result *t);
 /* True for the tests whose rate is bytes (putc .. get_block). */
 bool clyde_test_is_io(enum clyde_test t);
 
+/* Whether a result's engine `name` ran one request at a time whatever
+ * its --iodepth (psync: io/engine.h's sync capability), for the layers
+ * above that read stored runs; false for a name no engine has. */
+bool clyde_result_engine_sync(const char *name);
+
 #endif

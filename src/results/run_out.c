@@ -3,6 +3,8 @@
 
 #include <errno.h>
 
+#include "results/json_parts.h"
+
 int clyde_out_finish(FILE *f)
 {
 	if (fflush(f) != 0 || ferror(f))

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "results/json_out.h"
+#include "core/json_out.h"
 #include "results/result.h"
 
 /* Flush f and look at its error flag: 0, or a negative errno (-EIO when

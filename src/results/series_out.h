@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "core/series.h"
-#include "results/json_out.h"
+#include "core/json_out.h"
 #include "results/result.h"
 
 /* Member `key`: interval_ns, complete, and one object per interval (t_ns

@@ -17,8 +17,8 @@
 
 #include "env/advise.h"
 #include "env/stack.h"
-#include "results/json_out.h"
-#include "results/json_read.h"
+#include "core/json_out.h"
+#include "core/json_read.h"
 
 /* Write s as object member `key` (NULL: in an array or at the top). */
 void clyde_stack_json(struct clyde_jw *w, const char *key,

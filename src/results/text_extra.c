@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/engine.h"
 #include "results/summary.h"
 #include "results/testio.h"
 
@@ -361,19 +362,22 @@ static void write_metadata_note(FILE *f,
 static void write_engine_note(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			      const struct clyde_run_params *p)
 {
-	if (!p->engine[0] || (!strcmp(p->engine, "psync") && p->iodepth <= 1))
+	bool sync = clyde_engine_name_sync(p->engine);
+
+	if (!p->engine[0] || (sync && p->iodepth <= 1))
 		return;
 	if (!(rows[CLYDE_PUT_BLOCK].done || rows[CLYDE_REWRITE].done ||
 	      rows[CLYDE_GET_BLOCK].done || rows[CLYDE_SEEKS].done))
 		return;
-	/* psync performs one request at a time whatever the depth (the
-	 * JSON's inflight_max says 1): say so rather than a depth. */
-	if (!strcmp(p->engine, "psync"))
+	/* A sync engine (psync) performs one request at a time whatever
+	 * the depth (the JSON's inflight_max says 1): say so rather than a
+	 * depth. */
+	if (sync)
 		fprintf(f,
-			"clyde: note: --iodepth %u on psync: its requests ran "
+			"clyde: note: --iodepth %u on %s: its requests ran "
 			"one at a time (use --engine io_uring for a queue "
 			"depth)\n",
-			p->iodepth);
+			p->iodepth, p->engine);
 	else
 		fprintf(f,
 			"clyde: note: block and seek tests ran on %s with up "

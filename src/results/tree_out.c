@@ -10,7 +10,8 @@
 
 #include "env/advise.h"
 #include "results/format.h"
-#include "results/json_out.h"
+#include "core/json_out.h"
+#include "results/json_parts.h"
 #include "results/members_json.h"
 #include "results/testio.h"
 #include "results/run_out.h"

@@ -121,6 +121,10 @@ struct clyde_history_wait {
 	void *arg;
 };
 
+/* The wait of an open history's next writes (copied). */
+void clyde_history_set_wait(struct clyde_history *h,
+			    const struct clyde_history_wait *wait);
+
 /* clyde_history_open() with a writer's wait (NULL: the default). */
 int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
 			       bool create,
@@ -359,6 +363,38 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		      int64_t id, struct clyde_history_entry *e, char **doc,
 		      size_t *len);
+
+struct clyde_loaded_set;
+
+/*
+ * Run `id` read back by the results loader (results/loaded.h) and added
+ * to set, named by the history's label and carrying the user's note as
+ * the setting "note": what `history show`, `compare` and `report` show.
+ * The buffer is named after the file the run was imported from when
+ * by_file (so that clyde_loaded_merge_repeats() folds the runs of one
+ * file), else "history:ID".  *e gets the entry (the caller releases
+ * it).  What the loader could not read is in set->errors.  Returns 0,
+ * -ENOENT for an unknown id, -EINVAL when the document gives no run
+ * ("run N cannot be read back"), or another negative errno (recorded).
+ */
+int clyde_history_load(struct clyde_ctx *ctx, struct clyde_history *h,
+		       int64_t id, bool by_file, struct clyde_history_entry *e,
+		       struct clyde_loaded_set *set);
+
+/* clyde_history_load() of ids[0..n) in order; names[i] (n slots, each
+ * the caller's to free) gets the column name "#ID label".  Stops at the
+ * first failure. */
+int clyde_history_load_all(struct clyde_ctx *ctx, struct clyde_history *h,
+			   const int64_t *ids, size_t n, bool by_file,
+			   struct clyde_loaded_set *set, char **names);
+
+/* Every stored id, in the order stored (oldest first); *ids is the
+ * caller's to free (never NULL on success). */
+int clyde_history_all_ids(struct clyde_ctx *ctx, struct clyde_history *h,
+			  int64_t **ids, size_t *n);
+
+/* Is a stored document a JSON result (else a CSV line)? */
+bool clyde_history_doc_is_json(const char *doc, size_t len);
 
 /* Delete run `id`.  A sweep's rows that held it are marked "deleted"
  * (no run id): `sweep --show` counts them as deleted samples, and `sweep

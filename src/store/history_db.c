@@ -785,6 +785,14 @@ static int db_open(struct clyde_ctx *ctx, struct clyde_history *h,
 	return 0;
 }
 
+void clyde_history_set_wait(struct clyde_history *h,
+			    const struct clyde_history_wait *wait)
+{
+	h->wait = *wait;
+	h->wait_said = false;
+	sqlite3_busy_handler(h->db, busy_wait, h);
+}
+
 int clyde_history_open(struct clyde_ctx *ctx, const char *db_path, bool create,
 		       struct clyde_history **out)
 {
@@ -837,10 +845,8 @@ int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
 	rc = db_open(ctx, h, db_path, flags);
 	if (rc < 0)
 		goto fail;
-	if (wait) {
-		h->wait = *wait;
-		sqlite3_busy_handler(h->db, busy_wait, h);
-	}
+	if (wait)
+		clyde_history_set_wait(h, wait);
 
 	/* Read-only judgement first: nothing is written to a file that
 	 * turns out not to be ours, or damaged. */

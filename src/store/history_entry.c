@@ -14,7 +14,8 @@
 #include "results/csv_read.h"
 #include "results/fio_read.h"
 #include "results/format.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
+#include "results/result_check.h"
 
 static char *dup_or_empty(const char *s)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/json_read.h"
+#include "core/json_read.h"
 #include "store/history_internal.h"
 
 /*
@@ -127,11 +127,11 @@ static int settings_from_row(sqlite3_stmt *st, int col,
 								   src * 3 + k),
 						     k == 0, v[k],
 						     sizeof(v[k]));
-		/* clyde's psync performs one request at a time whatever
-		 * --iodepth said: the depth that ran is 1. */
+		/* A sync engine (psync) performs one request at a time
+		 * whatever --iodepth said: the depth that ran is 1. */
 		const char *engine = clyde_json_str(clyde_json_at(&arr, 1));
 
-		if (engine && !strcmp(engine, "psync") && v[2][0])
+		if (engine && clyde_result_engine_sync(engine) && v[2][0])
 			snprintf(v[2], sizeof(v[2]), "1");
 		clyde_json_free(&arr);
 	}

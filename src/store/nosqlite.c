@@ -24,6 +24,12 @@ bool clyde_history_available(void)
 	return false;
 }
 
+void clyde_history_set_wait(struct clyde_history *h,
+			    const struct clyde_history_wait *wait)
+{
+	(void)h, (void)wait;
+}
+
 int clyde_history_open_waiting(struct clyde_ctx *ctx, const char *db_path,
 			       bool create,
 			       const struct clyde_history_wait *wait,

@@ -25,6 +25,7 @@
 #include "io/cache.h"
 #include "env/stack_sysfs.h"
 #include "io/devguard.h"
+#include "io/engine.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/pattern.h"
@@ -45,7 +46,8 @@ void clyde_dev_config_init(struct clyde_dev_config *cfg)
 	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
 	cfg->iodepth = 0; /* the engine's default */
 	cfg->iodepth_batch = 1;
-	snprintf(cfg->engine, sizeof(cfg->engine), "psync");
+	snprintf(cfg->engine, sizeof(cfg->engine), "%s",
+		 clyde_engine_psync.name);
 	clyde_zcav_config_init(&cfg->zcav);
 }
 
@@ -475,27 +477,29 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 }
 
 /*
- * The depth that runs: the engine's default when none was asked for (1
- * for psync, CLYDE_DEV_DEFAULT_IODEPTH for io_uring), and never a depth
- * the engine cannot keep: psync performs one request at a time, so a
- * depth above 1 with it is refused rather than printed and not run.
+ * The depth that runs: the engine's default when none was asked for (its
+ * default_depth: 1 for psync, 32 for io_uring), and never a depth the
+ * engine cannot keep: a sync engine (psync) performs one request at a
+ * time, so a depth above 1 with it is refused rather than printed and
+ * not run.
  */
 static int resolve_depth(struct clyde_ctx *ctx, struct clyde_dev_config *c)
 {
-	bool sync = !strcmp(c->engine, "psync");
+	const struct clyde_engine_ops *ops = clyde_engine_find(c->engine);
+	bool sync = ops && ops->sync;
 
 	if (!c->iodepth)
-		c->iodepth = sync ? 1 : CLYDE_DEV_DEFAULT_IODEPTH;
+		c->iodepth = ops ? ops->default_depth : 1;
 	if (c->iodepth > CLYDE_DEV_MAX_IODEPTH)
 		return clyde_err(ctx, 0, "--iodepth %u: not in 1..%u",
 				 c->iodepth, CLYDE_DEV_MAX_IODEPTH),
 		       -EINVAL;
 	if (sync && c->iodepth > 1)
 		return clyde_err(ctx, 0,
-				 "--iodepth %u: the psync engine performs one "
+				 "--iodepth %u: the %s engine performs one "
 				 "request at a time; use --engine io_uring "
 				 "for a queue depth",
-				 c->iodepth),
+				 c->iodepth, c->engine),
 		       -EINVAL;
 	return 0;
 }

@@ -270,6 +270,54 @@ assert_eq "$(col 'seeks state')" ",,,,,,,not run,too fast" \
 assert_eq "$(col 'seq_create latency max (ns)')" ",,,,939000000,206000,1378000,6196000,392000" \
 	"latencies in us and ms as ns, none in 1.03"
 
+# --- C2: one rule for "best" (issue 29, docs/compare.md).  The same
+# stored samples of two runs go to clyde compare and, as an experiment, to
+# the sweep's table (clyde report --experiment-json): both must give the
+# same verdict.  Y 5, 57, 63 MB/s against X 136, 117: Welch's test on raw
+# values has p = 0.03 (compare used to star X alone, "(s)"), on log values
+# p = 0.2 and the interval is far wider than +-5%: cannot tell.
+result_json()
+{
+	local label=$1 runs='' sep='' v
+	shift
+	for v in "$@"; do
+		runs+="$sep{\"tests\":[{\"name\":\"put_block\",\"state\":\"done\",\"rate_per_s\":$v,\"too_fast\":false}]}"
+		sep=,
+	done
+	printf '{"schema":"clyde-result","schema_version":1,"kind":"bonnie","label":"%s","config":{"file_size_mib":1024,"concurrency":1,"direct":true,"engine":"psync","iodepth":1},"runs":[%s]}\n' \
+		"$label" "$runs"
+}
+# experiment_json Y-SAMPLES X-SAMPLES: the two as points of a sweep.
+experiment_json()
+{
+	printf '{"schema":"clyde-experiment","schema_version":1,"axes":["run"],"metrics":[{"key":"run.put_block","label":"block write","unit":"B/s","higher_better":true}],"points":[{"values":["Y"],"samples":{"run.put_block":[%s]}},{"values":["X"],"samples":{"run.put_block":[%s]}}]}\n' \
+		"$1" "$2"
+}
+result_json Y 5000000 57000000 63000000 >"$T/y.json"
+result_json X 136000000 117000000 >"$T/x.json"
+experiment_json 5000000,57000000,63000000 136000000,117000000 >"$T/e.json"
+run_clyde compare y.json x.json
+expect_rc 0 "compare of Y and X"
+assert_file_match "$T/out" '^put_block +rate +MiB/s +39\.7 ±75\.6! !! \*\? +120\.6 ±115\.1 !! \* \(ns\)$' \
+	"compare: X best, Y cannot tell from it, the difference not significant"
+assert_file_match "$T/out" '^  \*\? cannot tell from the best' "compare: the legend of *?"
+run_clyde report --experiment-json e.json --format text -o -
+expect_rc 0 "the sweep's table of Y and X"
+assert_file_match "$T/out" '^Y +39\.7 ± 75\.6 \(n=3\) ! ~$' \
+	"the sweep's table: Y not different, the data cannot tell"
+assert_file_match "$T/out" '^X +120\.6 ± 115\.1 \(n=2\) ~$' \
+	"the sweep's table: X no clear best"
+# Far apart, both say so: X alone is best.
+result_json Y 100000000 101000000 102000000 >"$T/y.json"
+result_json X 130000000 131000000 >"$T/x.json"
+experiment_json 100000000,101000000,102000000 130000000,131000000 >"$T/e.json"
+run_clyde compare y.json x.json
+assert_file_match "$T/out" '^put_block +rate +MiB/s +96\.3 ±2\.37 +124\.5 ±6\.06 \* \(s\)$' \
+	"compare: X alone is best, the difference significant"
+run_clyde report --experiment-json e.json --format text -o -
+assert_file_match "$T/out" '^Y +96\.3 ± 2\.4 \(n=3\) \*$' "the sweep's table: Y worse"
+assert_file_match "$T/out" '^X +124\.5 ± 6\.1 \(n=2\) ★$' "the sweep's table: X the clear best"
+
 # --- D: real clyde JSON, two configurations with two repeats each.
 # On a tmpfs when root: the figures are only inputs (lib.sh).
 new_tmpfs_dir d

@@ -17,10 +17,14 @@ assert_eq "$(csv_field "$line" 10)$(csv_field "$line" 11)" "" "putc fields empty
 assert_eq "$(csv_field "$line" 16)$(csv_field "$line" 17)" "" "getc fields empty"
 assert_eq "$(csv_field "$line" 39)$(csv_field "$line" 42)" "" \
 	"per-char latencies empty"
-for i in 12 14 18 20; do
+for i in 12 14 18; do
 	assert_match "$(csv_field "$line" "$i")" '^([0-9]+|\+{5})$' \
-		"field $i (block write/rewrite/block read/seeks) has a rate"
+		"field $i (block write/rewrite/block read) has a rate"
 done
+# Seeks under 1000/s carry one decimal, as bonnie++'s do (a loaded
+# machine gets there).
+assert_match "$(csv_field "$line" 20)" '^([0-9]+(\.[0-9])?|\+{5})$' \
+	"field 20 (seeks) has a rate"
 for i in 40 41 43 44; do
 	assert_match "$(csv_field "$line" "$i")" '^[0-9]+(us|ms|s)$' \
 		"field $i has a latency"

@@ -5,7 +5,7 @@
 # end waits for it, saying so on stderr, and saves when it is free; when
 # it stays busy past the wait (CLYDE_HISTORY_WAIT), the result is written
 # beside the database and the line names the `clyde history import`
-# command that stores it, which then works.
+# command that stores it, which then works; the same for clyde tree.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -77,11 +77,29 @@ expect_rc 3 "a history busy past the wait: exit status 3"
 assert_file_match "$T/err" "stayed busy for 2 s: the result was written to .*h\\.db\\.unsaved-[0-9]+-[0-9]+\\.json instead; store it with: clyde history --db '.*h\\.db' import '.*\\.json'$" \
 	"the line names the file and the import command"
 cmd=$(sed -n 's/.*store it with: //p' "$T/err")
+[[ $cmd == "clyde history "* ]] || fail "no import command in the message"
 spilled=("$T"/h.db.unsaved-*.json)
 [[ -f ${spilled[0]} ]] || fail "no result file beside the history"
 ok "the result is beside the history"
 # shellcheck disable=SC2086 # the command as printed, quoted for a shell
 eval "\"\$CLYDE\" ${cmd#clyde }" >"$T/out" 2>"$T/err" || fail "the printed import failed: $(cat "$T/err")"
 assert_eq "$(count)" 3 "the printed import command stores the result"
+
+# --- clyde tree saves through the same wait: busy past it, the result
+# is written beside the history with the import command.
+hold
+RC=0
+CLYDE_HISTORY_WAIT=2 timeout -k 5 120 "$CLYDE" tree -d "$S" --files 50 \
+	--dirs 5 --depth 1 --fanout 5 --db "$DB" >"$T/out" 2>"$T/err" || RC=$?
+release
+expect_rc 3 "clyde tree with a history busy past the wait: exit status 3"
+assert_file_match "$T/err" "^clyde tree: the results history .*h\\.db is busy .*waiting up to 2 s" \
+	"  it says what it waited for"
+assert_file_match "$T/err" "^clyde tree: the results history stayed busy for 2 s: the result was written to .*\\.json instead; store it with: clyde history --db '.*h\\.db' import '.*\\.json'$" \
+	"  and where the result is"
+cmd=$(sed -n 's/.*store it with: //p' "$T/err")
+[[ $cmd == "clyde history "* ]] || fail "no import command in the message"
+eval "\"\$CLYDE\" ${cmd#clyde }" >"$T/out" 2>"$T/err" || fail "the printed import failed: $(cat "$T/err")"
+assert_eq "$(count)" 4 "  the printed import command stores it"
 
 done_testing

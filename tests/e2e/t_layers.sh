@@ -44,6 +44,14 @@ done
 ((bad == 0)) || fail "the include graph has an edge docs/architecture.md does not draw"
 ok "every include of src/ is its own layer's or an edge docs/architecture.md draws"
 
+# A name grep can find: no .c file renames a clyde function or constant
+# to a short alias (#define show clyde_exp_show hid every call from
+# `grep clyde_exp_show`).  Headers may define public constants so.
+aliases=$(grep -HnE '^#define [A-Za-z_0-9]+ +(clyde|CLYDE)_[A-Za-z_0-9]+$' \
+	"$CLYDE_SRC"/src/*/*.c 2>/dev/null || true)
+[[ -z $aliases ]] || fail "short aliases hide names from grep: $aliases"
+ok "no .c file hides a clyde name behind a #define alias"
+
 # The check itself: a tree with exp/ including report/ must fail it.
 if [[ ${LAYERS_SELFTEST:-1} == 1 ]]; then
 	tmp=$T/tree

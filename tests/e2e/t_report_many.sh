@@ -176,6 +176,11 @@ assert_file_match r8.html '<td class="num heat[^"]*"[^>]*>[0-9]+!' \
 	"the overview marks the repeats that disagree"
 run_clyde compare runs.csv --merge-repeats
 expect_rc 0 "compare --merge-repeats"
-assert_file_match "$T/out" '^ran_stat +rate +files/s +[0-9]+ ±[0-9.]+!( \*)? \[A\]' \
+assert_file_match "$T/out" '^ran_stat +rate +files/s +[0-9]+ ±[0-9.]+!( \*[=?]?)? \[A\]' \
 	"compare: mean ± CI and the disagreement mark"
+# Repeats this noisy decide nothing against the best: the mark says so.
+assert_file_match "$T/out" '^ran_stat +rate +files/s +[0-9]+ ±[0-9.]+! \*\? \[A\]' \
+	"compare: a run the data cannot tell from the best is marked *?"
+assert_file_match "$T/out" '^  \*\? cannot tell from the best' \
+	"compare: the legend says what *? means"
 done_testing

@@ -84,10 +84,16 @@ if ((EUID == 0)); then
 	mount -o remount,ro "$ro" || fail "cannot remount the tmpfs read-only"
 	run_clyde -d "$d" -s 0 -n 1 -r 0 --db "$ro/h.db"
 	expect_rc 1 "a history on a read-only filesystem: refused first"
-	assert_file_match "$T/err" "^clyde: --db: $ro/h.db: .*filesystem is read-only \(EROFS\)" \
+	assert_file_match "$T/err" "^clyde: --db: $ro/h.db: .*(filesystem is read-only \(EROFS\)|Read-only file system)" \
 		"the message says the filesystem is read-only"
 	assert_file_no_match "$T/err" 'not a usable SQLite database' \
 		"not \"not a usable SQLite database\""
+	run_clyde history --db "$ro/h.db" import "$CLYDE_SRC/tests/fixtures/bonnie-1.98.csv"
+	expect_rc 1 "an import into the read-only history: refused"
+	assert_file_match "$T/err" "$ro/h.db: .*its filesystem is read-only \(EROFS\)" \
+		"import names the read-only filesystem"
+	assert_file_no_match "$T/err" 'not a usable SQLite database' \
+		"import: not \"not a usable SQLite database\""
 	run_clyde history --db "$ro/h.db" list
 	expect_rc 0 "the read-only history can still be listed"
 else

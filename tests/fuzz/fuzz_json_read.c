@@ -18,7 +18,8 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "results/loaded.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
+#include "results/result_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

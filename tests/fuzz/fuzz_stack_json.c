@@ -15,7 +15,7 @@
 
 #include "env/advise.h"
 #include "env/stack.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
 #include "results/stack_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -338,7 +338,7 @@ static const char *const golden_text[] = {
 	"too fast: ran under 0.5 s (+++++), no number recorded\n",
 	"change: against ext4\n",
 	"(s) significant / (ns) not significant difference from ext4 "
-	"(Welch's t-test, 95%)\n",
+	"(Welch's t-test on log values, 95%)\n",
 	"IO tests: the runs differ in file size, so they are compared"
 	" (*) only within a settings group:\n",
 	"  [A] file size 16G: xfs\n",
@@ -459,7 +459,7 @@ static const char *const golden_md[] = {
 	"too fast: ran under 0.5 s (+++++), no number recorded  \n",
 	"change: against ext4  \n",
 	"(s) significant / (ns) not significant difference from ext4 "
-	"(Welch's t-test, 95%)  \n",
+	"(Welch's t-test on log values, 95%)  \n",
 	"IO tests: the runs differ in file size, so they are compared"
 	" (\\*) only within a settings group:  \n",
 	"  \\[A\\] file size 16G: xfs  \n",
@@ -1175,14 +1175,22 @@ static void test_engine_groups_and_ties(void)
 		/* uring is alone in its group: no star. */
 		CHECK(row->cells[1].cls != row->cells[0].cls);
 		CHECK(!row->cells[1].best);
-		/* 104 vs 105 +- 4 with three repeats each: a tie. */
+		/* 104 vs 105 +- 4 with three repeats each: a tie; the
+		 * difference (about 1%, its 95% interval some +-8%) is
+		 * neither significant nor within +-5%: cannot tell. */
 		CHECK(row->cells[0].best && row->cells[2].best);
 		CHECK(!row->cells[0].best_by_value && cmp.any_best_tie);
+		CHECK(row->cells[0].decided &&
+		      row->cells[0].verdict == CLYDE_VERDICT_CANNOT_TELL);
+		CHECK(!row->cells[2].decided && cmp.any_best_cannot_tell);
+		CHECK(!cmp.any_best_equivalent);
 	}
 	out = render(&cmp, CLYDE_COMPARE_TEXT);
 	CHECK(out && strstr(out, "the runs differ in I/O engine, queue "
 				 "depth"));
-	CHECK(out && strstr(out, "a tie, the best does not beat them"));
+	CHECK(out && strstr(out, "a tie, the best is not better than them"));
+	CHECK(out && strstr(out, "*? cannot tell from the best"));
+	CHECK(out && strstr(out, " *? "));
 	free(out);
 	clyde_compare_release(&cmp);
 	clyde_loaded_set_release(&set);

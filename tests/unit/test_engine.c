@@ -396,6 +396,14 @@ int main(void)
 			 clyde_engine_io_uring.name);
 		CHECK_STR(clyde_engine_names(), names);
 	}
+	/* The capabilities the layers above read instead of the name: psync
+	 * is synchronous at depth 1, io_uring queues (32 by default). */
+	CHECK(clyde_engine_psync.sync && clyde_engine_psync.default_depth == 1);
+	CHECK(!clyde_engine_io_uring.sync &&
+	      clyde_engine_io_uring.default_depth == 32);
+	CHECK(clyde_engine_name_sync("psync"));
+	CHECK(!clyde_engine_name_sync("io_uring"));
+	CHECK(!clyde_engine_name_sync("aio"));
 	test_engine(&clyde_engine_psync, fd);
 
 	ret = clyde_engine_init(&e, &clyde_engine_io_uring, 1, NULL, NULL);

@@ -172,7 +172,7 @@ static void test_scale(void)
 	struct clyde_exp e;
 	struct clyde_exp_decision d[4];
 	struct clyde_exp_mstat ms;
-	struct clyde_exp_cmp c;
+	struct clyde_decision c;
 	double lo, hi, ref;
 	char buf[256], want[256];
 	static const double a0[] = { 100.0, 101.0, 102.0 };
@@ -204,7 +204,7 @@ static void test_scale(void)
 	pt(&e, "b", 2, b0[0], b0[1]);
 	pt(&e, "c", 3, 100.5, 101.0, 101.5);
 	CHECK(!clyde_exp_metric_log(&e, 0));
-	clyde_exp_compare(&e, 0, 0, 1, 0.95, &c);
+	clyde_exp_compare(&e, 0, 0, 1, 0.05, 5, &c);
 	CHECK(!c.log_scale && c.tested && c.worse && c.known);
 	CHECK(clyde_stats_diff_ci(a0, 3, b0, 2, 1 - clyde_exp_decide_level(10),
 				  &lo, &hi) == 0);
@@ -236,7 +236,7 @@ static void test_scale(void)
 	pt(&e, "a", 12, 2000.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0,
 	   10.0, 10.0, 10.0);
 	pt(&e, "b", 3, 100.0, 101.0, 102.0);
-	clyde_exp_compare(&e, 0, 0, 1, 0.95, &c);
+	clyde_exp_compare(&e, 0, 0, 1, 0.05, 5, &c);
 	CHECK(c.log_scale && c.p < 0.01 && !c.worse);
 	CHECK(clyde_exp_decide(&e, 5, 0, clyde_exp_decide_level(0), NULL, d) ==
 	      2);

@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
-#include "results/json_read.h"
+#include "core/json_read.h"
+#include "results/result_check.h"
 #include "tap.h"
 
 /* Parse a NUL-terminated text; returns the parser's result. */

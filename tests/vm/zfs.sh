@@ -112,7 +112,7 @@ EOF
 candidate()
 {
 	apt-cache "${apt_opts[@]}" policy "$1" 2>/dev/null |
-		sed -n 's/^ *Candidate: //p' | grep -v '(none)' | sed -n 1p
+		sed -n '/^ *Candidate: (none)/d; s/^ *Candidate: //p' | sed -n 1p
 }
 if [[ ! -e $apt_dir/updated ]] || [[ -n $(find "$apt_dir/updated" -mtime +7 2>/dev/null) ]]; then
 	apt_update

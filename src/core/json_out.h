@@ -1,24 +1,20 @@
 /*
  * A small streaming JSON emitter shared by the result writers (json.c for
- * the bonnie suite, tree_out.c for tree runs), and the pieces of the
- * result document both kinds share: machine, target, a latency histogram,
- * the device counters.  Each value is one call with its key; objects and
+ * the bonnie suite, tree_out.c for tree runs, results/json_parts.h for the
+ * pieces they share), clyde-mpi and the history.  Each value is one call with its key; objects and
  * arrays are opened and closed explicitly, so a new field is one line
  * where it belongs.  Output is pretty-printed (two spaces a level), valid
  * JSON whatever the strings hold: control characters and quotes escaped,
  * bytes that are not UTF-8 written as U+FFFD, U+2028/U+2029 escaped (so
  * the text can be embedded in a script), NaN and infinities as null.
  */
-#ifndef CLYDE_RESULTS_JSON_OUT_H
-#define CLYDE_RESULTS_JSON_OUT_H
+#ifndef CLYDE_CORE_JSON_OUT_H
+#define CLYDE_CORE_JSON_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "core/hist.h"
-#include "env/env.h"
 
 #define CLYDE_JW_MAX_DEPTH 16
 
@@ -53,23 +49,5 @@ void clyde_jw_str(struct clyde_jw *w, const char *key, const char *s,
 		  size_t max);
 /* A fixed char array member (read up to its first NUL or its end). */
 #define CLYDE_JW_ARR(w, key, arr) clyde_jw_str(w, key, arr, sizeof(arr))
-
-/* The "machine" and "target" objects of docs/json-schema.md. */
-void clyde_jw_machine(struct clyde_jw *w, const struct clyde_machine *m);
-void clyde_jw_target(struct clyde_jw *w, const struct clyde_target *t);
-
-/* A latency object as member `key`: count, min, mean, percentiles, max,
- * sample_every and the non-empty buckets; null when h is NULL or empty. */
-void clyde_jw_latency(struct clyde_jw *w, const char *key,
-		      const struct clyde_hist *h, uint32_t sample_every);
-
-/* The "device" object; write amplification is device write bytes over
- * `written` when `written` > 0 and there is a device, else null. */
-/* The same with the write amplification given (< 0: null). */
-void clyde_jw_device_wa(struct clyde_jw *w, const struct clyde_devio *d,
-			double wa);
-
-void clyde_jw_device(struct clyde_jw *w, const struct clyde_devio *d,
-		     uint64_t written);
 
 #endif

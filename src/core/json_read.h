@@ -21,8 +21,8 @@
  * (1-based) and a reason such as "expected ',' or '}' after object member";
  * callers turn that into "path:line: reason".
  */
-#ifndef CLYDE_RESULTS_JSON_READ_H
-#define CLYDE_RESULTS_JSON_READ_H
+#ifndef CLYDE_CORE_JSON_READ_H
+#define CLYDE_CORE_JSON_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -132,22 +132,5 @@ bool clyde_json_u64(const struct clyde_json *v, uint64_t *out);
 
 /* TRUE/FALSE as a bool; false (and *out untouched) for any other type. */
 bool clyde_json_bool(const struct clyde_json *v, bool *out);
-
-/* ---- clyde result files ---------------------------------------------- */
-
-/*
- * Check that a parsed document is a clyde result of a schema version this
- * reader knows: an object with "schema": "clyde-result", an integer
- * "schema_version" of 1 and a "runs" array.  Returns 0, or -EINVAL with
- * the reason and line in err ("not a clyde result (no \"schema\" member)",
- * "schema_version 2 is newer than this clyde reads (1)", ...).  What the
- * runs hold is read by the loader (src/results/loaded.h), which reports
- * each bad member on its own line.
- */
-#define CLYDE_RESULT_SCHEMA "clyde-result"
-#define CLYDE_RESULT_SCHEMA_VERSION 1
-
-int clyde_json_result_check(const struct clyde_json *root,
-			    struct clyde_json_error *err);
 
 #endif

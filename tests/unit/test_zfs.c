@@ -1,0 +1,473 @@
+/*
+ * The ZFS reader (src/env/zfs.c) over the outputs of real pools,
+ * tests/fixtures/zfs/KIND/ (tests/vm/t_zfs_pools.sh made them in the guest
+ * with OpenZFS 2.1.11: `zpool status -P -p`, `zpool list -v -H -P -p`,
+ * `zpool get -H -p all`, `zfs get -H -p all`, `zdb -l` of each leaf, the
+ * arcstats and /proc/self/mountinfo).  A fake runner hands the reader the
+ * file for each command and refuses a `zpool list` or `zfs get` without
+ * -H and -p: the reader must ask for the parseable output.  Each field is
+ * checked against the value in the text.
+ */
+#include "env/zfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+#define FIX CLYDE_FIXTURES_DIR "/zfs/"
+
+static bool has(const char *const argv[], const char *arg)
+{
+	for (int i = 0; argv[i]; i++) {
+		if (strcmp(argv[i], arg) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int read_fixture(const char *path, char **out)
+{
+	FILE *f = fopen(path, "re");
+	long n;
+
+	if (!f)
+		return -ENOENT;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*out = calloc(1, (size_t)n + 1);
+	if (!*out || fread(*out, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		free(*out);
+		*out = NULL;
+		return -EIO;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The fake runner: argv to the fixture file of that command in the
+ * directory `arg`; the commands it was asked for are counted. */
+static int n_runs;
+
+static int fake_run(void *arg, struct clyde_ctx *ctx, const char *const argv[],
+		    char **out)
+{
+	const char *dir = arg, *last = argv[0];
+	char path[1024], file[256] = "";
+
+	n_runs++;
+	for (int i = 0; argv[i]; i++)
+		last = argv[i];
+	if (strcmp(argv[0], "zpool") == 0 && strcmp(argv[1], "status") == 0 &&
+	    has(argv, "-P") && has(argv, "-p"))
+		snprintf(file, sizeof(file), "status");
+	else if (strcmp(argv[0], "zpool") == 0 &&
+		 strcmp(argv[1], "list") == 0 && has(argv, "-H") &&
+		 has(argv, "-p") && has(argv, "-P") && has(argv, "-v"))
+		snprintf(file, sizeof(file), "list");
+	else if (strcmp(argv[0], "zpool") == 0 && strcmp(argv[1], "get") == 0 &&
+		 has(argv, "-H") && has(argv, "-p"))
+		snprintf(file, sizeof(file), "pool-get");
+	else if (strcmp(argv[0], "zfs") == 0 && strcmp(argv[1], "get") == 0 &&
+		 has(argv, "-H") && has(argv, "-p"))
+		snprintf(file, sizeof(file), "%s",
+			 strstr(last, "/vol") ? "get-vol" : "get");
+	else if (strcmp(argv[0], "zdb") == 0 && strcmp(argv[1], "-l") == 0)
+		snprintf(file, sizeof(file), "zdb-l.%s",
+			 strrchr(last, '/') ? strrchr(last, '/') + 1 : last);
+	if (!file[0])
+		return clyde_err(ctx, EINVAL, "fake runner: unexpected %s %s",
+				 argv[0], argv[1]);
+	snprintf(path, sizeof(path), "%s%s/%s", FIX, dir, file);
+	if (read_fixture(path, out) < 0)
+		return clyde_err(ctx, EIO, "%s: exit status 1", path);
+	return 0;
+}
+
+static int pool_of(const char *kind, struct clyde_zfs_pool *p)
+{
+	struct clyde_zfs_src src = { .run = fake_run, .run_arg = (void *)kind };
+	struct clyde_ctx ctx;
+	int rc;
+
+	clyde_ctx_init(&ctx);
+	rc = clyde_zfs_pool_read(&ctx, &src, "zt", p);
+	if (rc)
+		fprintf(stderr, "# pool %s: %s\n", kind, clyde_errmsg(&ctx));
+	clyde_ctx_release(&ctx);
+	return rc;
+}
+
+static int dataset_of(const char *kind, const char *name,
+		      struct clyde_zfs_dataset *d)
+{
+	struct clyde_zfs_src src = { .run = fake_run, .run_arg = (void *)kind };
+	struct clyde_ctx ctx;
+	int rc;
+
+	clyde_ctx_init(&ctx);
+	rc = clyde_zfs_dataset_read(&ctx, &src, name, d);
+	if (rc)
+		fprintf(stderr, "# dataset %s %s: %s\n", kind, name,
+			clyde_errmsg(&ctx));
+	clyde_ctx_release(&ctx);
+	return rc;
+}
+
+/* One vdev's line of facts, "depth class type name state parity ashift
+ * dev", for compact checks. */
+static const char *vdev_line(const struct clyde_zfs_pool *p, int i)
+{
+	static char buf[512];
+	const struct clyde_zfs_vdev *v = &p->vdevs[i];
+
+	snprintf(buf, sizeof(buf), "%d %s %s %s %s %d %d %s", v->depth,
+		 clyde_zfs_class_name(v->cls),
+		 clyde_zfs_vdev_type_name(v->type), v->name, v->state,
+		 v->parity, v->ashift, v->dev[0] ? v->dev : "-");
+	return buf;
+}
+
+static int parent_of(const struct clyde_zfs_pool *p, int i)
+{
+	return p->vdevs[i].parent;
+}
+
+/* The dataset of a path in a crafted mount table: the longest mount point
+ * holding it, escaped names, a tmpfs over a ZFS directory, a path on no
+ * ZFS at all. */
+static void test_path_dataset(void)
+{
+	struct clyde_zfs_src src = { .mountinfo = FIX "mountinfo-crafted" };
+	char ds[256], pool[256], mnt[256];
+	struct clyde_ctx ctx;
+	struct {
+		const char *path, *ds, *pool, *mnt;
+	} cases[] = {
+		{ "/tank", "tank", "tank", "/tank" },
+		{ "/tank/a/b", "tank", "tank", "/tank" },
+		{ "/tank/home/u", "tank/home", "tank", "/tank/home" },
+		{ "/tank/homework", "tank", "tank", "/tank" },
+		{ "/tank/my data/f", "tank/my data", "tank", "/tank/my data" },
+		{ "/srv/db/base/1", "fast/db/pg", "fast", "/srv/db" },
+	};
+
+	clyde_ctx_init(&ctx);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = clyde_zfs_path_dataset(&ctx, &src, cases[i].path, ds,
+						sizeof(ds), pool, sizeof(pool),
+						mnt, sizeof(mnt));
+
+		CHECK(rc == 0);
+		CHECK_STR(ds, cases[i].ds);
+		CHECK_STR(pool, cases[i].pool);
+		CHECK_STR(mnt, cases[i].mnt);
+	}
+	/* Under the tmpfs, on ext4, on the root: no dataset. */
+	CHECK(clyde_zfs_path_dataset(&ctx, &src, "/tank/home/scratch/x", ds,
+				     sizeof(ds), NULL, 0, NULL, 0) == -ENOENT);
+	CHECK(strstr(clyde_errmsg(&ctx), "/tank/home/scratch/x") != NULL);
+	clyde_err_clear(&ctx);
+	CHECK(clyde_zfs_path_dataset(&ctx, &src, "/homeless", ds, sizeof(ds),
+				     NULL, 0, NULL, 0) == -ENOENT);
+	clyde_err_clear(&ctx);
+	CHECK(clyde_zfs_path_dataset(&ctx, &src, "/etc", ds, sizeof(ds), NULL,
+				     0, NULL, 0) == -ENOENT);
+	clyde_ctx_release(&ctx);
+}
+
+/* Two readings' difference: counters subtracted, sizes the later ones, a
+ * counter that went back (a module reload) 0. */
+static void test_arc_diff(void)
+{
+	struct clyde_zfs_arc a = { .size = 100,
+				   .c = 200,
+				   .c_max = 300,
+				   .demand_data_hits = 10,
+				   .demand_data_misses = 20,
+				   .prefetch_data_hits = 30,
+				   .prefetch_data_misses = 40,
+				   .demand_metadata_hits = 50,
+				   .demand_metadata_misses = 60 };
+	struct clyde_zfs_arc b = { .size = 150,
+				   .c = 250,
+				   .c_max = 300,
+				   .demand_data_hits = 15,
+				   .demand_data_misses = 120,
+				   .prefetch_data_hits = 31,
+				   .prefetch_data_misses = 48,
+				   .demand_metadata_hits = 5,
+				   .demand_metadata_misses = 61 };
+	struct clyde_zfs_arc d;
+
+	clyde_zfs_arc_diff(&a, &b, &d);
+	CHECK(d.size == 150 && d.c == 250 && d.c_max == 300);
+	CHECK(d.demand_data_hits == 5);
+	CHECK(d.demand_data_misses == 100);
+	CHECK(d.prefetch_data_hits == 1);
+	CHECK(d.prefetch_data_misses == 8);
+	CHECK(d.demand_metadata_hits == 0);
+	CHECK(d.demand_metadata_misses == 1);
+}
+
+/* Two leaves at the top: a stripe; sizes from zpool list, ashift 9 from
+ * each leaf's label, the pool's own ashift 0 (automatic). */
+static void test_stripe(void)
+{
+	static struct clyde_zfs_pool p;
+
+	CHECK(pool_of("stripe", &p) == 0);
+	CHECK_STR(p.name, "zt");
+	CHECK_STR(p.state, "ONLINE");
+	CHECK_STR(p.layout, "stripe");
+	CHECK(p.size_bytes == 301989888);
+	CHECK(p.alloc_bytes == 2274304);
+	CHECK(p.free_bytes == 299715584);
+	CHECK(p.ashift == 0);
+	CHECK(p.n_vdevs == 2);
+	CHECK_STR(vdev_line(&p, 0), "0 normal disk /dev/vda1 ONLINE 0 9 vda1");
+	CHECK_STR(vdev_line(&p, 1), "0 normal disk /dev/vdb1 ONLINE 0 9 vdb1");
+	CHECK(parent_of(&p, 0) == -1 && parent_of(&p, 1) == -1);
+	CHECK_STR(p.vdevs[1].path, "/dev/vdb1");
+	CHECK(p.vdevs[0].size_bytes == 166723584);
+	CHECK(p.vdevs[0].alloc_bytes == 1131008);
+	CHECK(p.vdevs[1].alloc_bytes == 1143296);
+	CHECK(p.vdevs[0].read_errors == 0 && p.vdevs[0].checksum_errors == 0);
+}
+
+/* A mirror over two leaves, and the dataset's and the zvol's
+ * properties, every one set away from its default. */
+static void test_mirror(void)
+{
+	static struct clyde_zfs_pool p;
+	struct clyde_zfs_dataset d;
+
+	CHECK(pool_of("mirror", &p) == 0);
+	CHECK_STR(p.layout, "mirror");
+	CHECK(p.size_bytes == 150994944);
+	CHECK(p.n_vdevs == 3);
+	CHECK_STR(vdev_line(&p, 0), "0 normal mirror mirror-0 ONLINE 0 9 -");
+	CHECK_STR(vdev_line(&p, 1), "1 normal disk /dev/vda1 ONLINE 0 -1 vda1");
+	CHECK_STR(vdev_line(&p, 2), "1 normal disk /dev/vdb1 ONLINE 0 -1 vdb1");
+	CHECK(parent_of(&p, 1) == 0 && parent_of(&p, 2) == 0);
+	CHECK(p.vdevs[0].size_bytes == 150994944);
+	CHECK(p.vdevs[0].alloc_bytes == 4424192);
+	CHECK(p.vdevs[1].size_bytes == 166723584);
+
+	CHECK(dataset_of("mirror", "zt/fs", &d) == 0);
+	CHECK_STR(d.name, "zt/fs");
+	CHECK_STR(d.type, "filesystem");
+	CHECK(d.recordsize == 16384);
+	CHECK(d.volblocksize == 0);
+	CHECK_STR(d.compression, "off");
+	CHECK(d.compressratio > 0.995 && d.compressratio < 1.005);
+	CHECK_STR(d.checksum, "sha256");
+	CHECK_STR(d.sync, "always");
+	CHECK_STR(d.atime, "off");
+	CHECK_STR(d.primarycache, "metadata");
+	CHECK_STR(d.logbias, "throughput");
+	CHECK_STR(d.direct, ""); /* 2.1 has no Direct I/O */
+	CHECK_STR(d.mountpoint, "/mnt/zt/fs");
+
+	CHECK(dataset_of("mirror", "zt/vol", &d) == 0);
+	CHECK_STR(d.type, "volume");
+	CHECK(d.volblocksize == 16384);
+	CHECK(d.recordsize == 0);
+	CHECK_STR(d.atime, "");
+	CHECK_STR(d.mountpoint, "");
+	CHECK_STR(d.primarycache, "all");
+	CHECK_STR(d.sync, "standard");
+}
+
+/* raidz of each parity: the parity from the name, the children below. */
+static void test_raidz(void)
+{
+	static struct clyde_zfs_pool p;
+	struct clyde_zfs_dataset d;
+	static const struct {
+		const char *kind;
+		int children;
+		uint64_t size;
+		const char *compression;
+		double ratio;
+	} k[] = {
+		{ "raidz1", 3, 469762048, "zstd", 1.99 },
+		{ "raidz2", 4, 603979776, "gzip", 1.98 },
+		{ "raidz3", 5, 805306368, "off", 1.00 },
+	};
+
+	for (int i = 0; i < 3; i++) {
+		char want[64];
+
+		CHECK(pool_of(k[i].kind, &p) == 0);
+		CHECK_STR(p.layout, k[i].kind);
+		CHECK(p.size_bytes == k[i].size);
+		CHECK(p.n_vdevs == 1 + k[i].children);
+		snprintf(want, sizeof(want),
+			 "0 normal raidz %s-0 ONLINE %d 9 -", k[i].kind, i + 1);
+		CHECK_STR(vdev_line(&p, 0), want);
+		for (int c = 1; c <= k[i].children; c++) {
+			snprintf(want, sizeof(want),
+				 "1 normal disk /dev/vd%c1 ONLINE 0 -1 vd%c1",
+				 'a' + c - 1, 'a' + c - 1);
+			CHECK_STR(vdev_line(&p, c), want);
+			CHECK(parent_of(&p, c) == 0);
+		}
+		CHECK(dataset_of(k[i].kind, "zt/fs", &d) == 0);
+		CHECK_STR(d.compression, k[i].compression);
+		CHECK(d.compressratio > k[i].ratio - 0.005 &&
+		      d.compressratio < k[i].ratio + 0.005);
+	}
+	CHECK(dataset_of("raidz1", "zt/fs", &d) == 0);
+	CHECK(d.recordsize == 1048576);
+	CHECK(dataset_of("raidz2", "zt/fs", &d) == 0);
+	CHECK_STR(d.sync, "disabled");
+	CHECK(dataset_of("raidz3", "zt/fs", &d) == 0);
+	CHECK_STR(d.primarycache, "none");
+	CHECK_STR(d.checksum, "off");
+}
+
+/* dRAID: parity, data, children and spares from the name; its
+ * distributed spare under "spares". */
+static void test_draid(void)
+{
+	static struct clyde_zfs_pool p;
+
+	CHECK(pool_of("draid", &p) == 0);
+	CHECK_STR(p.layout, "draid1");
+	CHECK(p.n_vdevs == 6);
+	CHECK_STR(vdev_line(&p, 0),
+		  "0 normal draid draid1:2d:4c:1s-0 ONLINE 1 9 -");
+	CHECK(p.vdevs[0].draid_data == 2);
+	CHECK(p.vdevs[0].draid_children == 4);
+	CHECK(p.vdevs[0].draid_spares == 1);
+	CHECK_STR(vdev_line(&p, 4), "1 normal disk /dev/vdd1 ONLINE 0 -1 vdd1");
+	CHECK_STR(vdev_line(&p, 5), "0 spare dspare draid1-0-0 AVAIL 0 -1 -");
+	CHECK(p.vdevs[5].size_bytes == 166723584);
+}
+
+/* log, cache and special vdevs, each under its class; ashift 12 asked
+ * for at creation, none for the cache. */
+static void test_special(void)
+{
+	static struct clyde_zfs_pool p;
+
+	CHECK(pool_of("special", &p) == 0);
+	CHECK_STR(p.layout, "stripe");
+	CHECK(p.ashift == 12);
+	CHECK(p.n_vdevs == 4);
+	CHECK_STR(vdev_line(&p, 0), "0 normal disk /dev/vda1 ONLINE 0 12 vda1");
+	CHECK_STR(vdev_line(&p, 1),
+		  "0 special disk /dev/vdd1 ONLINE 0 12 vdd1");
+	CHECK_STR(vdev_line(&p, 2), "0 log disk /dev/vdb1 ONLINE 0 12 vdb1");
+	CHECK_STR(vdev_line(&p, 3), "0 cache disk /dev/vdc1 ONLINE 0 -1 vdc1");
+	CHECK(p.vdevs[1].alloc_bytes == 585728);
+	CHECK(p.vdevs[2].alloc_bytes == 0);
+	CHECK(p.vdevs[3].alloc_bytes == 692224);
+}
+
+/* The ARC's sizes and counters, as arcstats has them. */
+static void test_arc(void)
+{
+	struct clyde_zfs_src src = { .kstat_root = FIX "special" };
+	struct clyde_zfs_arc a;
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	CHECK(clyde_zfs_arc_read(&ctx, &src, &a) == 0);
+	CHECK(a.size == 6405680);
+	CHECK(a.c == 64464896);
+	CHECK(a.c_min == 64464896);
+	CHECK(a.c_max == 1031438336);
+	CHECK(a.demand_data_hits == 645);
+	CHECK(a.demand_data_misses == 289);
+	CHECK(a.prefetch_data_hits == 0);
+	CHECK(a.prefetch_data_misses == 0);
+	CHECK(a.demand_metadata_hits == 28055);
+	CHECK(a.demand_metadata_misses == 238);
+	src.kstat_root = FIX "nowhere";
+	CHECK(clyde_zfs_arc_read(&ctx, &src, &a) == -ENOENT);
+	CHECK(strstr(clyde_errmsg(&ctx), "nowhere/arcstats") != NULL);
+	clyde_ctx_release(&ctx);
+}
+
+/* The guest's own mount table: the file and the pool's root. */
+static void test_guest_mounts(void)
+{
+	struct clyde_zfs_src src = { .mountinfo = FIX "mirror/mountinfo" };
+	char ds[256], pool[256], mnt[256];
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	CHECK(clyde_zfs_path_dataset(&ctx, &src, "/mnt/zt/fs/f", ds, sizeof(ds),
+				     pool, sizeof(pool), mnt,
+				     sizeof(mnt)) == 0);
+	CHECK_STR(ds, "zt/fs");
+	CHECK_STR(pool, "zt");
+	CHECK_STR(mnt, "/mnt/zt/fs");
+	CHECK(clyde_zfs_path_dataset(&ctx, &src, "/mnt/zt/g", ds, sizeof(ds),
+				     pool, sizeof(pool), mnt,
+				     sizeof(mnt)) == 0);
+	CHECK_STR(ds, "zt");
+	CHECK_STR(mnt, "/mnt/zt");
+	clyde_ctx_release(&ctx);
+}
+
+/* What is not there is an error naming it, not a half-filled pool. */
+static void test_errors(void)
+{
+	struct clyde_zfs_src src = { .run = fake_run,
+				     .run_arg = (void *)"stripe" };
+	static struct clyde_zfs_pool p;
+	struct clyde_zfs_dataset d;
+	struct clyde_ctx ctx;
+
+	clyde_ctx_init(&ctx);
+	CHECK(clyde_zfs_pool_read(&ctx, &src, "tank", &p) == -EINVAL);
+	CHECK(strstr(clyde_errmsg(&ctx), "tank") != NULL);
+	clyde_err_clear(&ctx);
+	CHECK(clyde_zfs_dataset_read(&ctx, &src, "zt/other", &d) == -EINVAL);
+	CHECK(strstr(clyde_errmsg(&ctx), "zt/other") != NULL);
+	clyde_err_clear(&ctx);
+	src.run_arg = (void *)"nowhere";
+	CHECK(clyde_zfs_pool_read(&ctx, &src, "zt", &p) == -EIO);
+	clyde_ctx_release(&ctx);
+	/* The real runner: a program that is not there, one that fails. */
+	clyde_ctx_init(&ctx);
+	{
+		const char *none[] = { "clyde-no-such-program", NULL };
+		const char *f[] = { "false", NULL };
+		const char *e[] = { "echo", "a", "b", NULL };
+		char *out = NULL;
+
+		CHECK(clyde_zfs_run_exec(NULL, &ctx, none, &out) == -ENOENT);
+		CHECK(out == NULL);
+		clyde_err_clear(&ctx);
+		CHECK(clyde_zfs_run_exec(NULL, &ctx, f, &out) == -EIO);
+		clyde_err_clear(&ctx);
+		CHECK(clyde_zfs_run_exec(NULL, &ctx, e, &out) == 0);
+		CHECK_STR(out, "a b\n");
+		free(out);
+	}
+	clyde_ctx_release(&ctx);
+}
+
+int main(void)
+{
+	test_stripe();
+	test_mirror();
+	test_raidz();
+	test_draid();
+	test_special();
+	test_arc();
+	test_guest_mounts();
+	test_path_dataset();
+	test_arc_diff();
+	test_errors();
+	CHECK(n_runs > 0);
+	return tap_done();
+}
