@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "cli/cmd_history.h"
+#include "cli/hist_changes.h"
 #include "core/vis.h"
 #include "results/loaded.h"
 
@@ -349,6 +350,7 @@ void hist_usage(FILE *f)
 		}
 		clyde_opt_help(&set, NULL, f);
 	}
+	clyde_history_changes_help(f);
 	fputs("\nOptions:\n", f);
 	clyde_opt_help(&head_set, NULL, f);
 }
@@ -494,6 +496,12 @@ static int cmd_delete(struct hist_cli *c, int argc, char **argv)
 
 /* ---- dispatch -------------------------------------------------------- */
 
+/* changes: cmd_history_changes.c */
+static int cmd_changes(struct hist_cli *c, int argc, char **argv)
+{
+	return clyde_history_changes_main(&c->ctx, c->db, argc, argv);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct hist_cli *c, int argc, char **argv);
@@ -502,7 +510,7 @@ static const struct {
 	{ "compare", hist_cmd_compare }, { "report", hist_cmd_report },
 	{ "export", hist_cmd_export },	 { "import", hist_cmd_import },
 	{ "label", cmd_label },		 { "note", cmd_note },
-	{ "delete", cmd_delete },
+	{ "delete", cmd_delete },	 { "changes", cmd_changes },
 };
 
 int clyde_cmd_history(int argc, char **argv)
@@ -527,7 +535,7 @@ int clyde_cmd_history(int argc, char **argv)
 		return hist_usage_error(&c,
 					"no command (list, show, compare, "
 					"report, export, import, label, note, "
-					"delete)");
+					"delete, changes)");
 	if (!clyde_history_available()) {
 		fprintf(stderr, "clyde history: clyde was built without "
 				"SQLite, so there is no results history\n");

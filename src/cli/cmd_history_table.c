@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmd_history.h"
+#include "cli/hist_changes.h"
 #include "core/outfile.h"
 #include "core/vis.h"
 #include "report/compare.h"
@@ -253,7 +254,8 @@ int hist_cmd_report(struct hist_cli *c, int argc, char **argv)
 		fprintf(stderr, "clyde history report: %s: %s\n", t.out,
 			strerror(-rc));
 		rc = CLYDE_EXIT_USAGE;
-	} else if ((rc = clyde_html_write(of.f, &cmp, t.title)) < 0) {
+	} else if ((rc = clyde_history_report_write(&c->ctx, of.f, &cmp,
+						    t.title)) < 0) {
 		clyde_outfile_abort(&of);
 		fprintf(stderr, "clyde history report: %s: write: %s\n", t.out,
 			strerror(-rc));

@@ -297,7 +297,8 @@ static void generated(FILE *f)
 }
 
 static void charts(FILE *f, const struct clyde_compare *cmp,
-		   enum clyde_cmp_metric metric)
+		   enum clyde_cmp_metric metric,
+		   const struct clyde_html_mark *marks, size_t nmarks)
 {
 	size_t r;
 
@@ -310,13 +311,20 @@ static void charts(FILE *f, const struct clyde_compare *cmp,
 		fputs("<section class=\"group\"><h3>", f);
 		clyde_html_esc(f, clyde_loaded_group_name(g));
 		fputs("</h3>\n", f);
-		clyde_html_bar_chart(f, cmp, g, metric);
+		clyde_html_bar_chart_marked(f, cmp, g, metric, marks, nmarks);
 		fputs("</section>\n", f);
 	}
 }
 
 int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		     const char *title)
+{
+	return clyde_html_write_marked(f, cmp, title, NULL, 0);
+}
+
+int clyde_html_write_marked(FILE *f, const struct clyde_compare *cmp,
+			    const char *title,
+			    const struct clyde_html_mark *marks, size_t nmarks)
 {
 	size_t r, g;
 	bool any_lat = false;
@@ -348,7 +356,15 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 	      "value); !! results with the same settings that differ 2x or "
 	      "more.</p>\n",
 	      f);
-	charts(f, cmp, CLYDE_CMP_RATE);
+	if (nmarks)
+		fprintf(f,
+			"<p class=\"legend\">A red dashed line marks a change "
+			"point (clyde history changes over these runs, in the "
+			"order shown): the figure's level moved between the "
+			"run above and the run below it; its tooltip says "
+			"how much. %zu change point%s marked.</p>\n",
+			nmarks, nmarks == 1 ? "" : "s");
+	charts(f, cmp, CLYDE_CMP_RATE, marks, nmarks);
 	for (g = 0; g < CLYDE_GROUP_COUNT; g++)
 		if (clyde_html_group_has(cmp, (enum clyde_loaded_group)g,
 					 CLYDE_CMP_LAT_MAX))
@@ -360,7 +376,7 @@ int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		      "all repeats; shorter is better, &#9733; marks the "
 		      "best.</p>\n",
 		      f);
-		charts(f, cmp, CLYDE_CMP_LAT_MAX);
+		charts(f, cmp, CLYDE_CMP_LAT_MAX, NULL, 0);
 	}
 	for (r = 0; r < cmp->nrows; r++)
 		if (cmp->rows[r].metric == CLYDE_CMP_RATE &&

@@ -87,4 +87,20 @@ size_t clyde_html_chart_count(const struct clyde_compare *cmp);
 int clyde_html_write(FILE *f, const struct clyde_compare *cmp,
 		     const char *title);
 
+/* A change point (report/history_changes.h) marked on a throughput chart:
+ * in test `test`'s panel, a dashed line above column `col` (the first run
+ * after the change), with `text` as its tooltip. */
+struct clyde_html_mark {
+	char test[32];
+	size_t col;
+	char text[200];
+};
+
+/* clyde_html_write() with the change points marks[0..nmarks) drawn on
+ * the throughput charts and named in their legend (`clyde history
+ * report`).  marks is borrowed. */
+int clyde_html_write_marked(FILE *f, const struct clyde_compare *cmp,
+			    const char *title,
+			    const struct clyde_html_mark *marks, size_t nmarks);
+
 #endif

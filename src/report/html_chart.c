@@ -146,6 +146,36 @@ void clyde_html_bar_chart(FILE *f, const struct clyde_compare *cmp,
 			  enum clyde_loaded_group g,
 			  enum clyde_cmp_metric metric)
 {
+	clyde_html_bar_chart_marked(f, cmp, g, metric, NULL, 0);
+}
+
+/* The change points of `row` in its panel at x0 (width pw): a dashed
+ * line between the run before and the first run after each. */
+static void change_marks(FILE *f, const struct clyde_cmp_row *row, double x0,
+			 double pw, double bh, double gap,
+			 const struct clyde_html_mark *marks, size_t nmarks)
+{
+	for (size_t i = 0; i < nmarks; i++) {
+		double y = CH_TOP + (double)marks[i].col * (bh + gap) - gap / 2;
+
+		if (strcmp(marks[i].test, row->test) || !marks[i].col)
+			continue;
+		fprintf(f,
+			"<line class=\"change\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
+			"stroke-width=\"2\" stroke-dasharray=\"5 3\"><title>",
+			x0, y, x0 + pw - CH_PANEL_GAP, y);
+		clyde_html_esc(f, marks[i].text);
+		fputs("</title></line>\n", f);
+	}
+}
+
+void clyde_html_bar_chart_marked(FILE *f, const struct clyde_compare *cmp,
+				 enum clyde_loaded_group g,
+				 enum clyde_cmp_metric metric,
+				 const struct clyde_html_mark *marks,
+				 size_t nmarks)
+{
 	const bool dense = cmp->ncols > 10;
 	const double bh = dense ? 12 : 18, gap = dense ? 3 : 4;
 	double left = label_width(cmp), pw, h, x0, y;
@@ -263,6 +293,8 @@ void clyde_html_bar_chart(FILE *f, const struct clyde_compare *cmp,
 			bar_value(f, cmp, row, cell);
 			fputs("</text>\n", f);
 		}
+		if (metric == CLYDE_CMP_RATE)
+			change_marks(f, row, x0, pw, bh, gap, marks, nmarks);
 	}
 	fputs("</g>\n</svg>\n", f);
 }

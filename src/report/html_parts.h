@@ -16,6 +16,8 @@
 
 #include "report/compare.h"
 
+struct clyde_html_mark; /* html.h */
+
 /* Run i's colour ("#1f77b4"). */
 const char *clyde_html_color(size_t i);
 
@@ -41,6 +43,14 @@ void clyde_html_swatch(FILE *f, size_t i);
 void clyde_html_bar_chart(FILE *f, const struct clyde_compare *cmp,
 			  enum clyde_loaded_group g,
 			  enum clyde_cmp_metric metric);
+
+/* The same with change points marked (html.h: struct clyde_html_mark);
+ * marks is borrowed. */
+void clyde_html_bar_chart_marked(FILE *f, const struct clyde_compare *cmp,
+				 enum clyde_loaded_group g,
+				 enum clyde_cmp_metric metric,
+				 const struct clyde_html_mark *marks,
+				 size_t nmarks);
 
 /* Does group g have a row of `metric` with a value? */
 bool clyde_html_group_has(const struct clyde_compare *cmp,
