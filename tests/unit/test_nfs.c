@@ -184,8 +184,41 @@ static void test_not_in_mountstats(void)
 	CHECK(strstr(s.fs.note, "not in /proc/self/mountstats") != NULL);
 }
 
+/* Text the guest's kernel and exportfs wrote (tests/vm/t_nfs.sh, kept
+ * with vm.sh --keep): a v3 mount of the export's own path and a v4.2
+ * mount of "/", the fsid=0 export, made async. */
+static void test_guest_text(void)
+{
+	struct clyde_stack s;
+
+	mount_in(&s, FIX "guest", "nfs", "/mnt/c3", "127.0.0.1:/mnt/export",
+		 "rw,relatime | rw,vers=3,rsize=262144,wsize=262144,"
+		 "namlen=255,hard,nolock,proto=tcp,timeo=600,retrans=2,"
+		 "sec=sys,mountaddr=127.0.0.1,mountvers=3,mountport=54410,"
+		 "mountproto=udp,local_lock=all,addr=127.0.0.1");
+	CHECK_STR(s.fs.nfs_version, "3");
+	CHECK_STR(s.fs.nfs_local_lock, "all");
+	CHECK(s.fs.nfs_acdirmin == 30 && s.fs.nfs_rsize == 262144);
+	CHECK_STR(s.fs.nfs_export_dir, "/mnt/export");
+	CHECK_STR(s.fs.nfs_export_sync, "async");
+	CHECK_STR(s.fs.nfs_export_fstype, "ext4");
+	CHECK_STR(s.fs.note, "");
+
+	mount_in(&s, FIX "guest", "nfs4", "/mnt/c42", "127.0.0.1:/",
+		 "rw,relatime | rw,vers=4.2,rsize=262144,wsize=262144,"
+		 "namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,"
+		 "clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1");
+	CHECK_STR(s.fs.nfs_version, "4.2");
+	CHECK_STR(s.fs.nfs_local_lock, "none");
+	CHECK_STR(s.fs.nfs_export_dir, "/mnt/export");
+	CHECK_STR(s.fs.nfs_export_fstype, "ext4");
+	CHECK(s.fs.nfs_server_max == 0); /* not in the tree */
+	CHECK_STR(s.fs.note, "");
+}
+
 int main(void)
 {
+	test_guest_text();
 	test_local_v42_async();
 	test_local_v41_sync();
 	test_remote_v3();
