@@ -6,6 +6,7 @@
  * Kerberos, and a mount mountstats does not list; what `--advise` says
  * of each; their text and facts.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "env/advise.h"
 #include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
+#include "io/nfs_wire.h"
 #include "results/stack_out.h"
 #include "tap.h"
 
@@ -216,8 +218,54 @@ static void test_guest_text(void)
 	CHECK_STR(s.fs.note, "");
 }
 
+/* The per-op lines of mountstats, and what moved between two reads. */
+static void test_wire(void)
+{
+	static struct clyde_nfs_wire a, b, d;
+	const struct clyde_nfs_op *op;
+
+	CHECK(clyde_nfs_wire_read(FIX "local-v42", "/mnt/c", &a) == 0);
+	CHECK(a.normal_read == 8388608 && a.server_read == 8388608);
+	CHECK(a.nops == 8);
+	op = clyde_nfs_wire_op(&a, "READ");
+	CHECK(op && op->ops == 32 && op->trans == 32 &&
+	      op->bytes_recv == 8393728 && op->rtt_ms == 210 &&
+	      op->exec_ms == 215);
+	op = clyde_nfs_wire_op(&a, "REMOVE");
+	CHECK(op && op->ops == 1 && op->exec_ms == 3);
+	/* The mount after it in the file is another entry. */
+	CHECK(clyde_nfs_wire_read(FIX "local-v42", "/mnt/d", &b) == 0);
+	CHECK(b.nops == 1 && clyde_nfs_wire_op(&b, "READ") == NULL);
+	CHECK(clyde_nfs_wire_read(FIX "local-v42", "/mnt/none", &b) == -ENOENT);
+	/* The guest's own text: FSINFO 2 2 0 312 336 0 1 2 0. */
+	CHECK(clyde_nfs_wire_read(FIX "guest", "/mnt/c42", &b) == 0);
+	op = clyde_nfs_wire_op(&b, "FSINFO");
+	CHECK(op && op->ops == 2 && op->bytes_sent == 312 &&
+	      op->bytes_recv == 336 && op->exec_ms == 2);
+	CHECK(clyde_nfs_wire_op(&b, "SETCLIENTID_CONFIRM") != NULL);
+
+	/* 8 more READs, one retransmitted, 1 MiB more. */
+	b = a;
+	for (size_t i = 0; i < b.nops; i++)
+		if (!strcmp(b.op[i].name, "READ")) {
+			b.op[i].ops += 8;
+			b.op[i].trans += 9;
+			b.op[i].bytes_recv += 1048576;
+			b.op[i].rtt_ms += 40;
+		}
+	b.server_read += 1048576;
+	clyde_nfs_wire_diff(&a, &b, &d);
+	op = clyde_nfs_wire_op(&d, "READ");
+	CHECK(op && op->ops == 8 && op->trans - op->ops == 1 &&
+	      op->bytes_recv == 1048576 && op->rtt_ms == 40);
+	op = clyde_nfs_wire_op(&d, "WRITE");
+	CHECK(op && op->ops == 0 && op->bytes_sent == 0);
+	CHECK(d.server_read == 1048576 && d.normal_read == 0);
+}
+
 int main(void)
 {
+	test_wire();
 	test_guest_text();
 	test_local_v42_async();
 	test_local_v41_sync();
