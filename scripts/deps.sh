@@ -25,7 +25,8 @@
 #                           and xz (t_pattern compresses clyde's data); for
 #                           the real-kernel tests (tests/vm/): qemu-system-x86
 #                           (without its recommends), cpio, kmod,
-#                           busybox-static, mdadm and lvm2
+#                           busybox-static, mdadm, lvm2, and for NFS
+#                           nfs-kernel-server, nfs-common and rpcbind
 #
 # The list is checked against the tests: tests/e2e/t_deps.sh fails when a
 # command a test needs is not in it.
@@ -99,6 +100,11 @@ if [[ $mode == test ]]; then
 		depmod:kmod
 		mdadm:mdadm
 		lvcreate:lvm2
+		exportfs:nfs-kernel-server
+		rpc.nfsd:nfs-kernel-server
+		nfsstat:nfs-common
+		mount.nfs:nfs-common
+		rpcbind:rpcbind
 	)
 fi
 

@@ -465,6 +465,58 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 	}
 }
 
+/* 8. An NFS mount: what the export and the mount's options do to the
+ * figures. */
+static void check_nfs(const struct clyde_stack *s, struct clyde_advice_list *l)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+	struct clyde_advice *a;
+	struct sizes z = { 0 };
+
+	if (!s->has_fs || clyde_stack_fs_kind_of(fs->type) != &clyde_fs_nfs)
+		return;
+	if (!strcmp(fs->nfs_export_sync, "async")) {
+		a = add(l, CLYDE_ADVICE_BAD, "nfs-async", "export",
+			"%s is exported async: the server acknowledges writes "
+			"before they are on its disks, so writes and commits "
+			"are fast and a server crash loses them",
+			fs->nfs_export_dir);
+		fix(a,
+		    "replace async by sync for %s in /etc/exports, then "
+		    "exportfs -ra",
+		    fs->nfs_export_dir);
+	}
+	if (fs->nfs_server_max &&
+	    ((fs->nfs_rsize && fs->nfs_rsize < fs->nfs_server_max) ||
+	     (fs->nfs_wsize && fs->nfs_wsize < fs->nfs_server_max))) {
+		a = add(l, CLYDE_ADVICE_WARN, "nfs-rsize", "filesystem",
+			"%s moves at most %s a read and %s a write; the server "
+			"takes %s: large transfers need more requests",
+			fs->mount_point, sz(&z, fs->nfs_rsize),
+			sz(&z, fs->nfs_wsize), sz(&z, fs->nfs_server_max));
+		fix(a, "umount %s && mount -o rsize=%u,wsize=%u %s %s",
+		    fs->mount_point, fs->nfs_server_max, fs->nfs_server_max,
+		    fs->source, fs->mount_point);
+	}
+	if (!strcmp(fs->nfs_proto, "tcp") && fs->nfs_nconnect <= 1) {
+		a = add(l, CLYDE_ADVICE_INFO, "nfs-nconnect", "filesystem",
+			"%s uses one TCP connection for every request; "
+			"nconnect=N (Linux 5.3 and later) spreads them over N",
+			fs->mount_point);
+		fix(a, "umount %s && mount -o nconnect=4 %s %s",
+		    fs->mount_point, fs->source, fs->mount_point);
+	}
+	if (!strcmp(fs->nfs_cto, "nocto")) {
+		a = add(l, CLYDE_ADVICE_WARN, "nfs-nocto", "filesystem",
+			"%s is mounted nocto: a file opened again is not "
+			"checked with the server, so reads may come from the "
+			"client's cache",
+			fs->mount_point);
+		fix(a, "umount %s && mount -o cto %s %s", fs->mount_point,
+		    fs->source, fs->mount_point);
+	}
+}
+
 /* True when nodes a and b (indexes) reach a common leaf. */
 static bool share_leaf(const struct clyde_stack *s, uint32_t a, uint32_t b)
 {
@@ -580,5 +632,6 @@ void clyde_advise(const struct clyde_stack *s, unsigned workload,
 	check_journal(s, &st, striped, out);
 	check_mount(s, workload, out);
 	check_loop(s, out);
+	check_nfs(s, out);
 	sort_by_severity(out);
 }

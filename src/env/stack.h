@@ -191,6 +191,33 @@ struct clyde_stack_fs {
 			char system_profile[16];
 			uint32_t num_devices;
 		};
+		/* nfs, nfs4 (fs_nfs.c): the mount from /proc/self/
+		 * mountstats, and, when the server is this machine, the
+		 * export (/var/lib/nfs/etab) */
+		struct {
+			char nfs_server[256];	       /* host as mounted */
+			char nfs_addr[64];	       /* addr= */
+			char nfs_export[512];	       /* the path as mounted */
+			char nfs_version[8];	       /* 3, 4.0, 4.1, 4.2 */
+			char nfs_proto[16];	       /* tcp, udp, rdma */
+			uint32_t nfs_rsize, nfs_wsize; /* bytes */
+			uint32_t nfs_nconnect;	       /* 1 when not given */
+			char nfs_sec[16];	       /* sys, krb5, ... */
+			char nfs_recovery[8];	       /* hard, soft, softerr */
+			uint32_t nfs_acregmin, nfs_acregmax; /* seconds */
+			uint32_t nfs_acdirmin, nfs_acdirmax;
+			char nfs_lookupcache[8]; /* all, pos, none */
+			char nfs_local_lock[8];	 /* none, all, flock, posix */
+			char nfs_cto[8];	 /* cto, nocto */
+			int nfs_local; /* the server is this machine: 1, 0,
+					* -1 unknown */
+			uint32_t nfs_server_max;   /* local: nfsd's
+						  * max_block_size */
+			char nfs_export_dir[512];  /* local: what is exported */
+			char nfs_export_opts[512]; /* local: its options */
+			char nfs_export_sync[8];   /* local: sync, async */
+			char nfs_export_fstype[32]; /* local: its fs type */
+		};
 	};
 
 	/* Why the geometry is missing or partial ("ext4 superblock of

@@ -63,6 +63,13 @@ bool clyde_stack_mount_opt(const char *opts, const char *key, char *out,
 /* A 16-byte UUID as text (36 characters and the NUL). */
 void clyde_stack_uuid_text(const unsigned char *u, char *out, size_t n);
 
+/* Fill fs's NFS fields (fs_nfs.c) from the files below root ("" or a
+ * fixture tree): proc/self/mountstats, and for a server on this machine
+ * var/lib/nfs/etab (or proc/fs/nfsd/exports), proc/fs/nfsd/
+ * max_block_size and proc/self/mountinfo.  type, mount_point, source and
+ * mount_opts must be filled. */
+void clyde_nfs_read_at(const char *root, struct clyde_stack_fs *fs);
+
 /* The kernel name of block device number dev ("8:17" when /sys has
  * none). */
 void clyde_stack_dev_name(dev_t dev, char *out, size_t n);

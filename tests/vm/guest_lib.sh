@@ -181,3 +181,69 @@ zpool_make()
 		fail "zpool create $pool $*"
 	}
 }
+
+# nfs_server_start DIR [OPTIONS]: this guest serves DIR over NFS (v3 and
+# v4, the export marked fsid=0, so a v4 client mounts it as "/") to
+# 127.0.0.1 with OPTIONS (default rw,no_root_squash,sync,no_subtree_check),
+# as ../shared/reference/real-kernel.md ("NFS in the guest") found: the
+# modules from the kernel package (modprobe -d $VM_KROOT), a tmpfs on
+# /var/lib/nfs (the root is read-only) with rpc_pipefs in it, nfsd's
+# filesystem, rpcbind, exportfs, mountd and two nfsd threads.  Stopped at
+# exit (nfs_server_stop).
+nfs_server_start()
+{
+	local dir=$1 eopts=${2:-rw,no_root_squash,sync,no_subtree_check} m
+	require_cmd "NFS server" exportfs rpc.nfsd rpc.mountd rpcbind ip
+	[[ -n ${VM_KROOT:-} ]] || fail "no VM_KROOT: vm.sh gives the kernel's modules"
+	for m in sunrpc grace lockd nfs_acl auth_rpcgss nfsd nfs nfsv3 nfsv4; do
+		[[ -d /sys/module/$m ]] && continue
+		modprobe -d "$VM_KROOT" "$m" || fail "modprobe -d $VM_KROOT $m"
+	done
+	ip link set lo up || fail "ip link set lo up"
+	at_exit nfs_server_stop
+	mount -t tmpfs nfs-state /var/lib/nfs || fail "tmpfs on /var/lib/nfs"
+	mkdir -p /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
+	: >/var/lib/nfs/etab
+	: >/var/lib/nfs/rmtab
+	mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs ||
+		fail "mount rpc_pipefs"
+	mount -t nfsd nfsd /proc/fs/nfsd || fail "mount nfsd on /proc/fs/nfsd"
+	rpcbind -w || fail "rpcbind"
+	exportfs -o "$eopts,fsid=0" "127.0.0.1:$dir" >"$T/exportfs.out" 2>&1 || {
+		cat "$T/exportfs.out" >&2
+		fail "exportfs -o $eopts 127.0.0.1:$dir"
+	}
+	rpc.mountd || fail "rpc.mountd"
+	rpc.nfsd 2 || fail "rpc.nfsd 2"
+}
+
+# nfs_server_stop: every NFS mount detached (umount -l), nfsd's threads
+# stopped (at exit); mountd and rpcbind go with the guest.  Each step has
+# 10 seconds: a cleanup must not hold the guest until vm.sh kills it.
+nfs_server_stop()
+{
+	local mp type mps=()
+	while read -r _ mp type _; do
+		[[ $type == nfs* ]] && mps+=("$mp")
+	done </proc/mounts
+	for mp in "${mps[@]}"; do
+		timeout -s KILL 10 umount -l "$mp" >/dev/null 2>&1
+	done
+	timeout -s KILL 10 rpc.nfsd 0 >/dev/null 2>&1
+	return 0
+}
+
+# nfs_mount VERS MOUNTPOINT [PATH]: mount the export of nfs_server_start
+# with vers=VERS (v3 without locking: no statd runs; PATH, the exported
+# directory, is needed for v3, v4 mounts "/").
+nfs_mount()
+{
+	local vers=$1 mp=$2 path=${3:-/} opts
+	opts=vers=$vers
+	[[ $vers == 3 ]] && opts+=,nolock
+	mkdir -p "$mp"
+	mount -t nfs -o "$opts" "127.0.0.1:$path" "$mp" >"$T/mount.nfs" 2>&1 || {
+		cat "$T/mount.nfs" >&2
+		fail "mount -t nfs -o $opts 127.0.0.1:$path $mp"
+	}
+}

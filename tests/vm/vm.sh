@@ -32,7 +32,9 @@
 # command: where the guest's time goes).
 #
 # In the guest the script sees tmpfs on /tmp, /run, /var/tmp and /mnt (the
-# rest of the tree is read-only), CLYDE and CLYDE_SRC set, and VM_OUT, a
+# rest of the tree is read-only), CLYDE and CLYDE_SRC set, VM_KROOT (the
+# unpacked kernel package: `modprobe -d $VM_KROOT` loads a module that is
+# not in the initramfs, as guest_lib.sh's nfs_server_start does), and VM_OUT, a
 # directory whose files come back to the host (--keep).  SQLite does not work
 # on the 9p share: keep databases on /tmp.
 #
@@ -288,8 +290,8 @@ q()
 	echo "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	echo "HOME=/tmp TMPDIR=/tmp LANG=C.UTF-8 TERM=${TERM:-dumb}"
 	echo "CLYDE=$(q "$CLYDE") CLYDE_SRC=$(q "$CLYDE_SRC") VM_OUT=/run/vm/files"
-	echo "VM_ZFS=$(q "$zfs_dir")"
-	echo "export PATH HOME TMPDIR LANG TERM CLYDE CLYDE_SRC VM_OUT VM_ZFS"
+	echo "VM_ZFS=$(q "$zfs_dir") VM_KROOT=$(q "$kroot")"
+	echo "export PATH HOME TMPDIR LANG TERM CLYDE CLYDE_SRC VM_OUT VM_ZFS VM_KROOT"
 	# No udev in the guest: libdevmapper makes the /dev nodes itself; LVM
 	# gets a writable copy of /etc/lvm (it writes backups and archives).
 	echo "DM_DISABLE_UDEV=1 LVM_SYSTEM_DIR=/run/lvm/etc"

@@ -1,0 +1,138 @@
+/*
+ * The per-mount NFS statistics of /proc/self/mountstats (io/nfs_wire.h).
+ */
+#include "io/nfs_wire.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The kernel writes a mount point's spaces, tabs, newlines and
+ * backslashes as \ooo; compare the entry's with mp that way. */
+static bool same_mount(const char *esc, size_t n, const char *mp)
+{
+	size_t i = 0;
+
+	for (const char *p = mp; *p; p++) {
+		char buf[5];
+		size_t len = 1;
+
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\') {
+			snprintf(buf, sizeof(buf), "\\%03o", (unsigned char)*p);
+			len = 4;
+		} else {
+			buf[0] = *p;
+		}
+		if (i + len > n || memcmp(esc + i, buf, len) != 0)
+			return false;
+		i += len;
+	}
+	return i == n;
+}
+
+int clyde_nfs_wire_read(const char *root, const char *mp,
+			struct clyde_nfs_wire *out)
+{
+	char path[PATH_MAX], line[1024];
+	bool in = false, found = false;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/proc/self/mountstats", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+		struct clyde_nfs_op op;
+		char name[32];
+
+		if (!strncmp(line, "device ", 7)) {
+			const char *on = strstr(line, " mounted on ");
+			const char *with = on ? strstr(on, " with fstype ") :
+						NULL;
+
+			if (found)
+				break;
+			in = with &&
+			     same_mount(on + 12, (size_t)(with - on - 12), mp);
+			found = in;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (!strncmp(p, "bytes:", 6)) {
+			(void)sscanf(p + 6,
+				     "%" SCNu64 " %" SCNu64 " %" SCNu64
+				     " %" SCNu64 " %" SCNu64 " %" SCNu64,
+				     &out->normal_read, &out->normal_write,
+				     &out->direct_read, &out->direct_write,
+				     &out->server_read, &out->server_write);
+			continue;
+		}
+		memset(&op, 0, sizeof(op));
+		if (out->nops < CLYDE_NFS_WIRE_MAX_OPS &&
+		    sscanf(p,
+			   "%31[A-Z_0-9]: %" SCNu64 " %" SCNu64 " %" SCNu64
+			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			   " %" SCNu64,
+			   name, &op.ops, &op.trans, &op.timeouts,
+			   &op.bytes_sent, &op.bytes_recv, &op.queue_ms,
+			   &op.rtt_ms, &op.exec_ms) == 9) {
+			snprintf(op.name, sizeof(op.name), "%s", name);
+			out->op[out->nops++] = op;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+const struct clyde_nfs_op *clyde_nfs_wire_op(const struct clyde_nfs_wire *w,
+					     const char *name)
+{
+	for (size_t i = 0; i < w->nops; i++)
+		if (!strcmp(w->op[i].name, name))
+			return &w->op[i];
+	return NULL;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void clyde_nfs_wire_diff(const struct clyde_nfs_wire *before,
+			 const struct clyde_nfs_wire *after,
+			 struct clyde_nfs_wire *out)
+{
+	static const struct clyde_nfs_op zero;
+
+	memset(out, 0, sizeof(*out));
+	out->normal_read = sub(after->normal_read, before->normal_read);
+	out->normal_write = sub(after->normal_write, before->normal_write);
+	out->direct_read = sub(after->direct_read, before->direct_read);
+	out->direct_write = sub(after->direct_write, before->direct_write);
+	out->server_read = sub(after->server_read, before->server_read);
+	out->server_write = sub(after->server_write, before->server_write);
+	for (size_t i = 0; i < after->nops; i++) {
+		const struct clyde_nfs_op *a = &after->op[i];
+		const struct clyde_nfs_op *b =
+			clyde_nfs_wire_op(before, a->name);
+		struct clyde_nfs_op *o = &out->op[out->nops++];
+
+		if (!b)
+			b = &zero;
+		snprintf(o->name, sizeof(o->name), "%s", a->name);
+		o->ops = sub(a->ops, b->ops);
+		o->trans = sub(a->trans, b->trans);
+		o->timeouts = sub(a->timeouts, b->timeouts);
+		o->bytes_sent = sub(a->bytes_sent, b->bytes_sent);
+		o->bytes_recv = sub(a->bytes_recv, b->bytes_recv);
+		o->queue_ms = sub(a->queue_ms, b->queue_ms);
+		o->rtt_ms = sub(a->rtt_ms, b->rtt_ms);
+		o->exec_ms = sub(a->exec_ms, b->exec_ms);
+	}
+}
