@@ -29,7 +29,8 @@ struct clyde_advice {
 	/* A stable key for tests, compare and scripts: fs-stripe,
 	 * part-align, lv-align, lv-stripe, md-stripe-cache, read-ahead,
 	 * write-cache, mixed-rotational, md-degraded, md-sync, atime,
-	 * journal-shared, journal-parity, data-journal, loop-dio. */
+	 * journal-shared, journal-parity, data-journal, loop-dio,
+	 * zfs-ashift, zfs-raidz-width. */
 	char id[32];
 	char layer[64]; /* what it is about: md0, sda, filesystem */
 	char text[512]; /* one or two sentences */

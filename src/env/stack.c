@@ -362,7 +362,12 @@ static int probe_real(struct clyde_ctx *ctx, struct clyde_stack_walk *w,
 			fs->read(&s->fs);
 	}
 	if (!t->has_block_device) {
-		clyde_stack_copy(s->note, sizeof(s->note), t->no_device_reason);
+		/* ZFS: no device of its own, its pool's leaves below. */
+		if (fs && fs->devices)
+			fs->devices(w);
+		if (s->ntop == 0)
+			clyde_stack_copy(s->note, sizeof(s->note),
+					 t->no_device_reason);
 	} else if (!t->block_dev[0]) {
 		add_from_ioctl(w, path, t);
 	} else {
