@@ -485,7 +485,8 @@ static double raidz_cost(uint64_t record, unsigned ashift, uint32_t width,
 	return (double)total / (double)data;
 }
 
-static void check_zfs(const struct clyde_stack *s, struct clyde_advice_list *l)
+static void check_zfs(const struct clyde_stack *s, unsigned workload,
+		      struct clyde_advice_list *l)
 {
 	const struct clyde_stack_fs *fs = &s->fs;
 	struct clyde_advice *a;
@@ -513,6 +514,15 @@ static void check_zfs(const struct clyde_stack *s, struct clyde_advice_list *l)
 		    "zpool create -o ashift=%d ... (ashift is fixed "
 		    "when a vdev is made)",
 		    __builtin_ctz(phys));
+	}
+	if ((workload & CLYDE_ADVISE_ZEROS) && fs->zfs_compression[0] &&
+	    strcmp(fs->zfs_compression, "off")) {
+		a = add(l, CLYDE_ADVICE_WARN, "zfs-zeros", fs->zfs_pool,
+			"%s compresses (compression=%s): --pattern zeros "
+			"writes blocks it shrinks to almost nothing, so the "
+			"test measures the compression, not the disks",
+			fs->source, fs->zfs_compression);
+		fix(a, "--pattern random");
 	}
 	if (!strcmp(fs->zfs_atime, "on")) {
 		a = add(l, CLYDE_ADVICE_WARN, "atime", fs->zfs_pool,
@@ -662,7 +672,7 @@ void clyde_advise(const struct clyde_stack *s, unsigned workload,
 	check_rotational(s, out);
 	check_journal(s, &st, striped, out);
 	check_mount(s, workload, out);
-	check_zfs(s, out);
+	check_zfs(s, workload, out);
 	check_loop(s, out);
 	sort_by_severity(out);
 }

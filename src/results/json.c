@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "env/advise.h"
 #include "results/json_out.h"
 #include "results/members_json.h"
 #include "results/testio.h"
@@ -267,7 +268,9 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_machine(&w, &r0->env.machine);
 	clyde_jw_target(&w, &r0->env.target);
 	clyde_jw_virt(&w, &r0->env.virt);
-	ret = clyde_jw_stack_advice(&w, &r0->env.stack, 0);
+	ret = clyde_jw_stack_advice(
+		&w, &r0->env.stack,
+		!strcmp(r0->params.pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0);
 	if (ret < 0)
 		return ret;
 	json_config(&w, &r0->params);

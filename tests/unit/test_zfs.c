@@ -436,12 +436,13 @@ static void fs_of(const char *kind, struct clyde_stack_fs *fs)
 	CHECK(clyde_fs_zfs_fill(fs, &src) == 0);
 }
 
-static bool advised(const struct clyde_advice_list *l, const char *id)
+static const struct clyde_advice *advised(const struct clyde_advice_list *l,
+					  const char *id)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->items[i].id, id))
-			return true;
-	return false;
+			return &l->items[i];
+	return NULL;
 }
 
 static void test_fs_probe(void)
@@ -504,6 +505,14 @@ static void test_fs_probe(void)
 	CHECK(advised(&adv, "atime"));
 	CHECK(!advised(&adv, "zfs-ashift"));
 	CHECK(!advised(&adv, "zfs-raidz-width"));
+	CHECK(!advised(&adv, "zfs-zeros"));
+	/* --pattern zeros on a compressing dataset measures compression. */
+	clyde_advise(&s, CLYDE_ADVISE_ZEROS, &adv);
+	CHECK(advised(&adv, "zfs-zeros") &&
+	      strstr(advised(&adv, "zfs-zeros")->text, "compression=zstd"));
+	snprintf(s.fs.zfs_compression, sizeof(s.fs.zfs_compression), "off");
+	clyde_advise(&s, CLYDE_ADVISE_ZEROS, &adv);
+	CHECK(!advised(&adv, "zfs-zeros"));
 	nodes[1].physical_block_size = 4096;
 	clyde_advise(&s, 0, &adv);
 	CHECK(advised(&adv, "zfs-ashift"));
