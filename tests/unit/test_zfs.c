@@ -17,6 +17,7 @@
 
 #include "env/advise.h"
 #include "env/stack_probe.h"
+#include "results/stack_out.h"
 #include "tap.h"
 
 #define FIX CLYDE_FIXTURES_DIR "/zfs/"
@@ -451,8 +452,13 @@ static void test_fs_probe(void)
 	struct clyde_stack_node nodes[4];
 	struct clyde_advice_list adv;
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, nfacts;
 	FILE *f;
+	struct clyde_jw w;
+	struct clyde_json root;
+	struct clyde_json_error err;
+	struct clyde_stack back;
+	struct clyde_stack_fact facts[64];
 
 	CHECK(clyde_stack_fs_kind_of("zfs") == &clyde_fs_zfs);
 	memset(&s, 0, sizeof(s));
@@ -484,6 +490,34 @@ static void test_fs_probe(void)
 	CHECK(strstr(text, "recordsize 1048576, compression zstd (ratio "
 			   "1.99)") != NULL);
 	CHECK(strstr(text, "ARC 5 MiB of at most 983 MiB") != NULL);
+	free(text);
+
+	/* The JSON reads back to the same values (the result files keep
+	 * the stack: compare and report read it), and the facts that tell
+	 * two stacks apart name the layout. */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	clyde_jw_init(&w, f);
+	clyde_jw_open(&w, NULL, '{');
+	clyde_stack_json(&w, "stack", &s);
+	clyde_jw_close(&w, '}');
+	fclose(f);
+	CHECK(clyde_json_parse(text, len, NULL, &root, &err) == 0);
+	CHECK(clyde_stack_from_json(clyde_json_get(&root, "stack"), &back,
+				    &err) == 0);
+	CHECK_STR(back.fs.zfs_vdevs, s.fs.zfs_vdevs);
+	CHECK_STR(back.fs.zfs_compressratio, "1.99");
+	CHECK(back.fs.zfs_ashift == 9 && back.fs.zfs_recordsize == 1048576);
+	CHECK(back.fs.zfs_arc_max == 1031438336);
+	nfacts = clyde_stack_facts(&back, facts, 64);
+	len = 0;
+	for (size_t i = 0; i < nfacts && i < 64; i++)
+		if (!strcmp(facts[i].key, "zfs layout") &&
+		    !strcmp(facts[i].value, "raidz1"))
+			len++;
+	CHECK(len == 1);
+	clyde_json_free(&root);
+	clyde_stack_free(&back);
 	free(text);
 
 	/* Advice: atime=on; a disk with 4 KiB physical sectors under
