@@ -18,6 +18,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "env/advise.h"
 #include "env/privs.h"
 #include "cli/progress.h"
 #include "core/outfile.h"
@@ -226,6 +227,12 @@ static int output_errno(FILE *f)
 	return e ? e : errno ? errno : EIO;
 }
 
+/* What the advice weighs of a run: its data pattern (env/advise.h). */
+static unsigned run_advise(const struct clyde_run *r)
+{
+	return !strcmp(r->params.pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0;
+}
+
 /*
  * A run is made: bonnie++'s table alone, or a CSV line of the series.
  * An output that cannot be written (a closed pipe, a full disk) loses
@@ -246,7 +253,7 @@ static int series_done(void *arg, const struct clyde_run *runs, unsigned i)
 	     clyde_series_text_write(f, r) < 0 ||
 	     clyde_members_text_write(f, r, 1, sc->cli->verbose) < 0 ||
 	     (!sc->cli->no_advice &&
-	      clyde_advice_section(f, &r->env.stack, 0) < 0))) {
+	      clyde_advice_section(f, &r->env.stack, run_advise(r)) < 0))) {
 		*sc->failed = (struct out_failure){ f, output_errno(f) };
 		return 1;
 	}
@@ -320,7 +327,8 @@ static int run_series(struct series_cli *sc, struct clyde_repeat *rep,
 	     clyde_members_text_write(stderr, runs, *done, sc->cli->verbose) <
 		     0 ||
 	     (!sc->cli->no_advice &&
-	      clyde_advice_section(stderr, &runs[0].env.stack, 0) < 0)))
+	      clyde_advice_section(stderr, &runs[0].env.stack,
+				   run_advise(&runs[0])) < 0)))
 		return -EIO;
 	return 0;
 }

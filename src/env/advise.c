@@ -435,8 +435,8 @@ static void check_mount(const struct clyde_stack *s, unsigned workload,
 {
 	struct clyde_advice *a;
 
-	if (!s->has_fs)
-		return;
+	if (!s->has_fs || clyde_stack_fs_kind_of(s->fs.type) == &clyde_fs_zfs)
+		return; /* ZFS: its atime property (check_zfs) */
 	if (mount_has(s, "strictatime") ||
 	    (!mount_has(s, "relatime") && !mount_has(s, "noatime") &&
 	     s->fs.mount_opts[0] && strcmp(s->fs.type, "tmpfs"))) {
@@ -514,6 +514,99 @@ static void check_nfs(const struct clyde_stack *s, struct clyde_advice_list *l)
 			fs->mount_point);
 		fix(a, "umount %s && mount -o cto %s %s", fs->mount_point,
 		    fs->source, fs->mount_point);
+	}
+}
+
+/*
+ * What a raidz vdev of `width` disks and `parity` allocates for one
+ * record, as a share of the record: the record is ceil(record / sector)
+ * data sectors, each row of (width - parity) data sectors gets `parity`
+ * parity sectors, and the whole is rounded up to a multiple of parity + 1
+ * sectors (raidz never leaves a gap it could not fill).  The ideal is
+ * width / (width - parity); the difference is what the width wastes.
+ */
+static double raidz_cost(uint64_t record, unsigned ashift, uint32_t width,
+			 uint32_t parity)
+{
+	uint64_t sector = 1ull << ashift;
+	uint64_t data = (record + sector - 1) / sector;
+	uint64_t rows = (data + (width - parity) - 1) / (width - parity);
+	uint64_t total = data + rows * parity;
+
+	total = (total + parity) / (parity + 1) * (parity + 1);
+	return (double)total / (double)data;
+}
+
+static void check_zfs(const struct clyde_stack *s, unsigned workload,
+		      struct clyde_advice_list *l)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+	struct clyde_advice *a;
+	uint32_t phys = 0;
+	const char *disk = "";
+
+	if (!s->has_fs || clyde_stack_fs_kind_of(fs->type) != &clyde_fs_zfs)
+		return;
+	for (uint32_t i = 0; i < s->ntop; i++) {
+		const struct clyde_stack_node *n = &s->nodes[s->top[i]];
+
+		if (n->physical_block_size > phys) {
+			phys = n->physical_block_size;
+			disk = n->name;
+		}
+	}
+	if (fs->zfs_ashift >= 0 && phys > (1u << fs->zfs_ashift)) {
+		a = add(l, CLYDE_ADVICE_WARN, "zfs-ashift", fs->zfs_pool,
+			"pool %s has ashift %d (%u-byte blocks) but %s has "
+			"%u-byte physical sectors: every write of a block "
+			"is a read-modify-write in the disk",
+			fs->zfs_pool, fs->zfs_ashift, 1u << fs->zfs_ashift,
+			disk, phys);
+		fix(a,
+		    "zpool create -o ashift=%d ... (ashift is fixed "
+		    "when a vdev is made)",
+		    __builtin_ctz(phys));
+	}
+	if ((workload & CLYDE_ADVISE_ZEROS) && fs->zfs_compression[0] &&
+	    strcmp(fs->zfs_compression, "off")) {
+		a = add(l, CLYDE_ADVICE_WARN, "zfs-zeros", fs->zfs_pool,
+			"%s compresses (compression=%s): --pattern zeros "
+			"writes blocks it shrinks to almost nothing, so the "
+			"test measures the compression, not the disks",
+			fs->source, fs->zfs_compression);
+		fix(a, "--pattern random");
+	}
+	if (!strcmp(fs->zfs_atime, "on")) {
+		a = add(l, CLYDE_ADVICE_WARN, "atime", fs->zfs_pool,
+			"%s has atime=on: every read and every file a tree "
+			"walk opens writes its access time",
+			fs->source);
+		fix(a, "zfs set atime=off %s", fs->source);
+	}
+	if (fs->zfs_raidz_width > fs->zfs_raidz_parity + 1 &&
+	    fs->zfs_raidz_parity && fs->zfs_recordsize && fs->zfs_ashift > 0) {
+		uint32_t w = fs->zfs_raidz_width, p = fs->zfs_raidz_parity;
+		double cost = raidz_cost(fs->zfs_recordsize,
+					 (unsigned)fs->zfs_ashift, w, p);
+		double ideal = (double)w / (double)(w - p);
+
+		if (cost > ideal * 1.05) {
+			struct sizes z = { 0 };
+
+			a = add(l, CLYDE_ADVICE_INFO, "zfs-raidz-width",
+				fs->zfs_pool,
+				"raidz%u over %u disks stores a %s record "
+				"(ashift %d) in %.0f%% more space than the "
+				"data, not the %.0f%% of its parity: the "
+				"record does not fill whole rows",
+				p, w, sz(&z, fs->zfs_recordsize),
+				fs->zfs_ashift, (cost - 1) * 100,
+				(ideal - 1) * 100);
+			fix(a,
+			    "zfs set recordsize=1M %s (or a width whose "
+			    "data disks divide the record)",
+			    fs->source);
+		}
 	}
 }
 
@@ -631,6 +724,7 @@ void clyde_advise(const struct clyde_stack *s, unsigned workload,
 	check_rotational(s, out);
 	check_journal(s, &st, striped, out);
 	check_mount(s, workload, out);
+	check_zfs(s, workload, out);
 	check_loop(s, out);
 	check_nfs(s, out);
 	sort_by_severity(out);

@@ -30,7 +30,8 @@ struct clyde_advice {
 	 * part-align, lv-align, lv-stripe, md-stripe-cache, read-ahead,
 	 * write-cache, mixed-rotational, md-degraded, md-sync, atime,
 	 * journal-shared, journal-parity, data-journal, loop-dio,
-	 * nfs-async, nfs-rsize, nfs-nconnect, nfs-nocto. */
+	 * nfs-async, nfs-rsize, nfs-nconnect, nfs-nocto,
+	 * zfs-ashift, zfs-raidz-width, zfs-zeros. */
 	char id[32];
 	char layer[64]; /* what it is about: md0, sda, filesystem */
 	char text[512]; /* one or two sentences */
@@ -47,7 +48,8 @@ struct clyde_advice_list {
 /* What the run does, so that advice that matters only for some
  * workloads is given only then. */
 enum {
-	CLYDE_ADVISE_TREE = 1u << 0, /* walks trees (atime matters) */
+	CLYDE_ADVISE_TREE = 1u << 0,  /* walks trees (atime matters) */
+	CLYDE_ADVISE_ZEROS = 1u << 1, /* writes --pattern zeros */
 };
 
 /*

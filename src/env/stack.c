@@ -362,7 +362,8 @@ static int probe_real(struct clyde_ctx *ctx, struct clyde_stack_walk *w,
 			fs->read(&s->fs);
 	}
 	if (!t->has_block_device) {
-		/* A network mount served by this machine: its devices. */
+		/* A network mount served by this machine (its exported
+		 * directory's devices) or ZFS (its pool's leaves). */
 		if (fs && fs->devices)
 			fs->devices(w);
 		if (s->ntop == 0)

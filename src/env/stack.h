@@ -218,6 +218,28 @@ struct clyde_stack_fs {
 			char nfs_export_sync[8];   /* local: sync, async */
 			char nfs_export_fstype[32]; /* local: its fs type */
 		};
+		/* zfs (fs_zfs.c) */
+		struct {
+			char zfs_pool[64];
+			char zfs_layout[16]; /* stripe, mirror, raidz1, ... */
+			/* The vdev tree, one line: "raidz1-0 ashift 12: vda1
+			 * vdb1 vdc1; log vdd1 ashift 12: vdd1". */
+			char zfs_vdevs[1024];
+			char zfs_leaves[512]; /* their disks, by spaces */
+			int zfs_ashift;	      /* smallest of the data's; -1 */
+			/* The data's raidz vdev: leaves and parity; 0 none */
+			uint32_t zfs_raidz_width, zfs_raidz_parity;
+			uint64_t zfs_recordsize, zfs_volblocksize; /* bytes */
+			char zfs_compression[32];
+			char zfs_compressratio[16]; /* "1.00" */
+			char zfs_checksum[16];
+			char zfs_sync[16];
+			char zfs_atime[8];
+			char zfs_primarycache[16];
+			char zfs_logbias[16];
+			char zfs_direct[16]; /* "" before OpenZFS 2.3 */
+			uint64_t zfs_arc_size, zfs_arc_max; /* bytes */
+		};
 	};
 
 	/* Why the geometry is missing or partial ("ext4 superblock of

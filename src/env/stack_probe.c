@@ -21,6 +21,7 @@ static const struct clyde_stack_fs_kind *const fs_kinds[] = {
 	&clyde_fs_xfs,
 	&clyde_fs_btrfs,
 	&clyde_fs_nfs,
+	&clyde_fs_zfs,
 };
 
 #define N(t) (sizeof(t) / sizeof((t)[0]))

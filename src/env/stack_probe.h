@@ -8,6 +8,7 @@
  *   node kinds    probe_part.c probe_md.c probe_dm.c probe_loop.c
  *                 probe_zram.c probe_disk.c (disk and other)
  *   filesystems   fs_ext4.c (ext2/3/4) fs_xfs.c fs_btrfs.c fs_nfs.c
+ *                 fs_zfs.c
  *
  * A kind's own fields live in its member of the union in struct
  * clyde_stack_node (or struct clyde_stack_fs), which only that kind reads
@@ -149,7 +150,8 @@ struct clyde_stack_fs_kind {
 	void (*read)(struct clyde_stack_fs *fs);
 	/* Add the devices the filesystem sits on directly (btrfs: all of
 	 * its devices; NFS served by this machine: the exported
-	 * directory's); nothing added or NULL: the mount's block device. */
+	 * directory's; zfs, whose mount has no block device: its pool's
+	 * leaves); nothing added or NULL: the mount's block device. */
 	void (*devices)(struct clyde_stack_walk *w);
 	/* The striping the filesystem does itself (btrfs); NULL: that of
 	 * the layers below. */
@@ -175,6 +177,13 @@ const struct clyde_stack_fs_kind *const *clyde_stack_fs_kinds(size_t *n);
 const struct clyde_stack_fs_kind *clyde_stack_fs_kind_of(const char *type);
 
 extern const struct clyde_stack_fs_kind clyde_fs_ext4, clyde_fs_xfs,
-	clyde_fs_btrfs, clyde_fs_nfs;
+	clyde_fs_btrfs, clyde_fs_nfs, clyde_fs_zfs;
+
+/* Fill fs (its source the dataset) from ZFS as src shows it (NULL: the
+ * running system); 0, or a negative errno with fs->note saying why.
+ * fs_zfs.c's `read`, given its source for the unit tests. */
+struct clyde_zfs_src;
+int clyde_fs_zfs_fill(struct clyde_stack_fs *fs,
+		      const struct clyde_zfs_src *src);
 
 #endif

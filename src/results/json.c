@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/json_out.h"
+#include "env/advise.h"
 #include "results/json_parts.h"
 #include "results/members_json.h"
 #include "results/testio.h"
@@ -268,7 +269,9 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_machine(&w, &r0->env.machine);
 	clyde_jw_target(&w, &r0->env.target);
 	clyde_jw_virt(&w, &r0->env.virt);
-	ret = clyde_jw_stack_advice(&w, &r0->env.stack, 0);
+	ret = clyde_jw_stack_advice(
+		&w, &r0->env.stack,
+		!strcmp(r0->params.pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0);
 	if (ret < 0)
 		return ret;
 	json_config(&w, &r0->params);

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/advise.h"
+#include "env/stack_probe.h"
+#include "results/stack_out.h"
 #include "tap.h"
 
 #define FIX CLYDE_FIXTURES_DIR "/zfs/"
@@ -418,6 +421,161 @@ static void test_guest_mounts(void)
 }
 
 /* What is not there is an error naming it, not a half-filled pool. */
+/* The filesystem probe (env/fs_zfs.c) over a fixture: the stack's zfs
+ * fields, the leaves it puts below, its text, and the advice on it. */
+static void fs_of(const char *kind, struct clyde_stack_fs *fs)
+{
+	char kstat[256];
+	struct clyde_zfs_src src = { .run = fake_run, .run_arg = (void *)kind };
+
+	snprintf(kstat, sizeof(kstat), "%s%s", FIX, kind);
+	src.kstat_root = kstat;
+	memset(fs, 0, sizeof(*fs));
+	snprintf(fs->type, sizeof(fs->type), "zfs");
+	snprintf(fs->source, sizeof(fs->source), "zt/fs");
+	snprintf(fs->mount_point, sizeof(fs->mount_point), "/mnt/zt/fs");
+	CHECK(clyde_fs_zfs_fill(fs, &src) == 0);
+}
+
+static const struct clyde_advice *advised(const struct clyde_advice_list *l,
+					  const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i].id, id))
+			return &l->items[i];
+	return NULL;
+}
+
+static void test_fs_probe(void)
+{
+	struct clyde_stack s;
+	struct clyde_stack_node nodes[4];
+	struct clyde_advice_list adv;
+	char *text = NULL;
+	size_t len = 0, nfacts;
+	FILE *f;
+	struct clyde_jw w;
+	struct clyde_json root;
+	struct clyde_json_error err;
+	struct clyde_stack back;
+	struct clyde_stack_fact facts[64];
+
+	CHECK(clyde_stack_fs_kind_of("zfs") == &clyde_fs_zfs);
+	memset(&s, 0, sizeof(s));
+	s.has_fs = true;
+	fs_of("raidz1", &s.fs);
+	CHECK_STR(s.fs.zfs_pool, "zt");
+	CHECK_STR(s.fs.zfs_layout, "raidz1");
+	CHECK_STR(s.fs.zfs_vdevs, "raidz1-0 ashift 9: vda1 vdb1 vdc1");
+	CHECK_STR(s.fs.zfs_leaves, "vda1 vdb1 vdc1");
+	CHECK(s.fs.zfs_ashift == 9);
+	CHECK(s.fs.zfs_raidz_width == 3 && s.fs.zfs_raidz_parity == 1);
+	CHECK(s.fs.zfs_recordsize == 1048576 && s.fs.zfs_volblocksize == 0);
+	CHECK(s.fs.block_size == 1048576);
+	CHECK_STR(s.fs.zfs_compression, "zstd");
+	CHECK_STR(s.fs.zfs_compressratio, "1.99");
+	CHECK_STR(s.fs.zfs_checksum, "on");
+	CHECK_STR(s.fs.zfs_sync, "standard");
+	CHECK_STR(s.fs.zfs_atime, "on");
+	CHECK_STR(s.fs.zfs_primarycache, "all");
+	CHECK_STR(s.fs.zfs_logbias, "latency");
+	CHECK(s.fs.zfs_arc_size == 5601824 && s.fs.zfs_arc_max == 1031438336);
+	CHECK(s.fs.note[0] == '\0');
+
+	f = open_memstream(&text, &len);
+	clyde_fs_zfs.text(f, &s.fs);
+	fclose(f);
+	CHECK(strstr(text, "pool zt (raidz1): raidz1-0 ashift 9: vda1") !=
+	      NULL);
+	CHECK(strstr(text, "recordsize 1048576, compression zstd (ratio "
+			   "1.99)") != NULL);
+	CHECK(strstr(text, "ARC 5 MiB of at most 983 MiB") != NULL);
+	free(text);
+
+	/* The JSON reads back to the same values (the result files keep
+	 * the stack: compare and report read it), and the facts that tell
+	 * two stacks apart name the layout. */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	clyde_jw_init(&w, f);
+	clyde_jw_open(&w, NULL, '{');
+	clyde_stack_json(&w, "stack", &s);
+	clyde_jw_close(&w, '}');
+	fclose(f);
+	CHECK(clyde_json_parse(text, len, NULL, &root, &err) == 0);
+	CHECK(clyde_stack_from_json(clyde_json_get(&root, "stack"), &back,
+				    &err) == 0);
+	CHECK_STR(back.fs.zfs_vdevs, s.fs.zfs_vdevs);
+	CHECK_STR(back.fs.zfs_compressratio, "1.99");
+	CHECK(back.fs.zfs_ashift == 9 && back.fs.zfs_recordsize == 1048576);
+	CHECK(back.fs.zfs_arc_max == 1031438336);
+	nfacts = clyde_stack_facts(&back, facts, 64);
+	len = 0;
+	for (size_t i = 0; i < nfacts && i < 64; i++)
+		if (!strcmp(facts[i].key, "zfs layout") &&
+		    !strcmp(facts[i].value, "raidz1"))
+			len++;
+	CHECK(len == 1);
+	clyde_json_free(&root);
+	clyde_stack_free(&back);
+	free(text);
+
+	/* Advice: atime=on; a disk with 4 KiB physical sectors under
+	 * ashift 9; raidz1 over 3 with 1 MiB records wastes nothing, over
+	 * 5 disks with 16 KiB records and ashift 12 (4 data sectors: 1 row,
+	 * 1 parity, rounded to 6) it costs 50% where its parity is 25%. */
+	memset(nodes, 0, sizeof(nodes));
+	s.nodes = nodes;
+	s.nnodes = s.ntop = 3;
+	for (uint32_t i = 0; i < 3; i++) {
+		snprintf(nodes[i].name, sizeof(nodes[i].name), "vd%c1",
+			 'a' + i);
+		nodes[i].physical_block_size = 512;
+		nodes[i].rotational = -1;
+		nodes[i].md_slot = -1;
+		s.top[i] = i;
+	}
+	clyde_advise(&s, 0, &adv);
+	CHECK(advised(&adv, "atime"));
+	CHECK(!advised(&adv, "zfs-ashift"));
+	CHECK(!advised(&adv, "zfs-raidz-width"));
+	CHECK(!advised(&adv, "zfs-zeros"));
+	/* --pattern zeros on a compressing dataset measures compression. */
+	clyde_advise(&s, CLYDE_ADVISE_ZEROS, &adv);
+	CHECK(advised(&adv, "zfs-zeros") &&
+	      strstr(advised(&adv, "zfs-zeros")->text, "compression=zstd"));
+	snprintf(s.fs.zfs_compression, sizeof(s.fs.zfs_compression), "off");
+	clyde_advise(&s, CLYDE_ADVISE_ZEROS, &adv);
+	CHECK(!advised(&adv, "zfs-zeros"));
+	nodes[1].physical_block_size = 4096;
+	clyde_advise(&s, 0, &adv);
+	CHECK(advised(&adv, "zfs-ashift"));
+	CHECK(!advised(&adv, "zfs-raidz-width"));
+	s.fs.zfs_ashift = 12;
+	s.fs.zfs_raidz_width = 5;
+	s.fs.zfs_recordsize = 16384;
+	clyde_advise(&s, 0, &adv);
+	CHECK(!advised(&adv, "zfs-ashift"));
+	CHECK(advised(&adv, "zfs-raidz-width"));
+
+	/* special: a stripe of one data disk; the log and special vdevs'
+	 * leaves are below it too, the cache's as well. */
+	fs_of("special", &s.fs);
+	CHECK_STR(s.fs.zfs_leaves, "vda1 vdd1 vdb1 vdc1");
+	CHECK(strstr(s.fs.zfs_vdevs, "vda1 ashift 12: vda1") != NULL);
+	CHECK(strstr(s.fs.zfs_vdevs, "log vdb1") != NULL);
+	CHECK(s.fs.zfs_raidz_width == 0);
+
+	/* mirror: the dataset's own properties. */
+	fs_of("mirror", &s.fs);
+	CHECK(s.fs.zfs_recordsize == 16384);
+	CHECK_STR(s.fs.zfs_atime, "off");
+	CHECK_STR(s.fs.zfs_sync, "always");
+	CHECK_STR(s.fs.zfs_primarycache, "metadata");
+	CHECK_STR(s.fs.zfs_logbias, "throughput");
+	CHECK_STR(s.fs.zfs_checksum, "sha256");
+}
+
 static void test_errors(void)
 {
 	struct clyde_zfs_src src = { .run = fake_run,
@@ -468,6 +626,7 @@ int main(void)
 	test_path_dataset();
 	test_arc_diff();
 	test_errors();
+	test_fs_probe();
 	CHECK(n_runs > 0);
 	return tap_done();
 }

@@ -10,7 +10,10 @@
 # tests of src/env/zfs.c read them).  Then src/env/zfs.c's reading of the
 # dataset's path (tests/tools/zfs_show) is held against those outputs:
 # the vdev tree, layout, leaves' devices, ashifts, the dataset's
-# properties and the ARC's maximum.
+# properties and the ARC's maximum.  And `clyde stack --json` (the
+# filesystem probe src/env/fs_zfs.c) on the dataset: its pool, layout,
+# smallest data ashift, properties and ARC maximum against the same
+# outputs, and the stack's devices below against zpool status's leaves.
 #
 # vm-disks: 5
 # vm-disk-size: 160M
@@ -110,6 +113,46 @@ show_vs_zfs()
 	ok "$kind: zfs.c's pool ($layout), $(grep -c '^vdev ' "$o/zfs_show") vdevs, ashifts, leaves' devices and 9 dataset properties agree with zpool status, zdb -l and zfs get"
 }
 
+# stack_vs_zfs KIND LAYOUT: `clyde stack --json /mnt/zt/fs` agrees with
+# ZFS's outputs in $VM_OUT/KIND: the pool and layout, the smallest ashift
+# of the data's top-level vdevs (zdb -l), the dataset's properties (zfs
+# get), the ARC's c_max, and the stack's top devices with the leaves of
+# zpool status (but its spares: they hold no data); the text shows the
+# pool line.
+stack_vs_zfs()
+{
+	local kind=$1 layout=$2 o=$VM_OUT/$1 p want got bad="" v i f
+	local props=(recordsize compression checksum sync atime primarycache logbias compressratio)
+	"$CLYDE" stack --json /mnt/zt/fs >"$o/stack.json" 2>"$T/err" ||
+		{ cat "$T/err" >&2; fail "$kind: clyde stack --json /mnt/zt/fs"; }
+	local ex=("j['stack']['filesystem']['zfs_pool']" "j['stack']['filesystem']['zfs_layout']"
+		"j['stack']['filesystem']['zfs_ashift']" "j['stack']['filesystem']['zfs_arc_max']"
+		"' '.join(sorted(j['stack']['top']))")
+	for p in "${props[@]}"; do ex+=("j['stack']['filesystem']['zfs_$p']"); done
+	mapfile -t v < <(jq_py "$o/stack.json" "${ex[@]}")
+	[[ ${v[0]} == zt ]] || bad+=" pool ${v[0]};"
+	[[ ${v[1]} == "$layout" ]] || bad+=" layout ${v[1]}, want $layout;"
+	want=$(for f in "$o"/zdb-l.*; do awk '$1 == "ashift:" { print $2; exit }' "$f"; done | sort -n | head -1)
+	[[ ${v[2]} == "$want" ]] || bad+=" ashift ${v[2]}, zdb -l's smallest $want;"
+	want=$(awk '$1 == "c_max" { print $3 }' "$o/arcstats")
+	[[ ${v[3]} == "$want" ]] || bad+=" ARC max ${v[3]}, arcstats $want;"
+	want=$(awk '/^\tspares/ { sp = 1 } /^\t[a-z]/ && !/^\tspares/ { sp = 0 }
+		!sp && $1 ~ /^\/dev\// { sub(/.*\//, "", $1); print $1 }' "$o/status" | sort | tr '\n' ' ')
+	[[ "${v[4]} " == "$want" ]] || bad+=" devices below '${v[4]}', zpool status's leaves '$want';"
+	i=5
+	for p in "${props[@]}"; do
+		want=$(awk -v p="$p" '$2 == p { print $3 }' "$o/get")
+		[[ $p == compressratio ]] && want=$(printf '%.2f' "${want%x}")
+		[[ ${v[i]} == "$want" ]] || bad+=" $p ${v[i]}, zfs get says $want;"
+		i=$((i + 1))
+	done
+	[[ -z $bad ]] || { cat "$o/stack.json" >&2; fail "$kind: clyde stack disagrees with ZFS:$bad"; }
+	"$CLYDE" stack /mnt/zt/fs >"$T/text" 2>&1 || fail "$kind: clyde stack /mnt/zt/fs"
+	grep -q "^  pool zt ($layout): " "$T/text" ||
+		{ cat "$T/text" >&2; fail "$kind: no pool line in clyde stack's text"; }
+	ok "$kind: clyde stack --json's pool, layout, ashift, ${#props[@]} dataset properties, ARC max and ${v[4]// /, } below agree with zpool status, zdb -l and zfs get"
+}
+
 # one KIND DATASET_PROPS -- VDEV_SPEC...: create pool zt, its dataset
 # zt/fs with the properties, a file written, synced and read back, record,
 # destroy.
@@ -138,9 +181,9 @@ one()
 	fi
 	record "$kind" zt
 	case $kind in
-	special) show_vs_zfs "$kind" stripe ;;
-	draid) show_vs_zfs "$kind" draid1 ;;
-	*) show_vs_zfs "$kind" "$kind" ;;
+	special) show_vs_zfs "$kind" stripe && stack_vs_zfs "$kind" stripe ;;
+	draid) show_vs_zfs "$kind" draid1 && stack_vs_zfs "$kind" draid1 ;;
+	*) show_vs_zfs "$kind" "$kind" && stack_vs_zfs "$kind" "$kind" ;;
 	esac
 	zpool destroy -f zt || fail "$kind: zpool destroy"
 }
