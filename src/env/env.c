@@ -136,6 +136,41 @@ static uint64_t meminfo_total(void)
 	return (uint64_t)kib * 1024;
 }
 
+const char *clyde_vm_tunable_name(enum clyde_vm_tunable t)
+{
+	static const char *const n[CLYDE_VM_COUNT] = {
+		"dirty_ratio",
+		"dirty_background_ratio",
+		"dirty_bytes",
+		"dirty_background_bytes",
+		"dirty_expire_centisecs",
+		"dirty_writeback_centisecs",
+	};
+
+	return t < CLYDE_VM_COUNT ? n[t] : NULL;
+}
+
+void clyde_env_vm_read(const char *root, int64_t vm[CLYDE_VM_COUNT])
+{
+	char path[PATH_MAX], buf[64], *end;
+	long long v;
+
+	for (int t = 0; t < CLYDE_VM_COUNT; t++) {
+		vm[t] = -1;
+		snprintf(path, sizeof(path), "%s/proc/sys/vm/%s",
+			 root ? root : "",
+			 clyde_vm_tunable_name((enum clyde_vm_tunable)t));
+		if (read_text(path, buf, sizeof(buf)) <= 0)
+			continue;
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		while (*end == '\n' || *end == ' ')
+			end++;
+		if (!errno && end != buf && !*end && v >= 0)
+			vm[t] = v;
+	}
+}
+
 int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m)
 {
 	struct utsname u;
@@ -160,6 +195,7 @@ int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m)
 		m->ram_bytes = (uint64_t)pages * (uint64_t)pagesize;
 	else
 		m->ram_bytes = meminfo_total();
+	clyde_env_vm_read(NULL, m->vm);
 	return 0;
 }
 

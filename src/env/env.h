@@ -15,6 +15,26 @@
 
 #include "core/ctx.h"
 
+/* The kernel's writeback tunables (/proc/sys/vm): how much dirty data it
+ * lets pile up and when it writes it, which change write results as much
+ * as the device does.  -1 where the file cannot be read. */
+enum clyde_vm_tunable {
+	CLYDE_VM_DIRTY_RATIO,
+	CLYDE_VM_DIRTY_BACKGROUND_RATIO,
+	CLYDE_VM_DIRTY_BYTES,
+	CLYDE_VM_DIRTY_BACKGROUND_BYTES,
+	CLYDE_VM_DIRTY_EXPIRE_CENTISECS,
+	CLYDE_VM_DIRTY_WRITEBACK_CENTISECS,
+	CLYDE_VM_COUNT,
+};
+
+/* "dirty_ratio", ...: the file's name under /proc/sys/vm. */
+const char *clyde_vm_tunable_name(enum clyde_vm_tunable t);
+
+/* Read them from <root>/proc/sys/vm (root NULL or "": the running
+ * kernel; a fixture tree in tests). */
+void clyde_env_vm_read(const char *root, int64_t vm[CLYDE_VM_COUNT]);
+
 struct clyde_machine {
 	char host[256];
 	char kernel[256];	  /* uname -r */
@@ -24,6 +44,7 @@ struct clyde_machine {
 			      * model", ... elsewhere); "" when none */
 	unsigned ncpu;	     /* online CPUs */
 	uint64_t ram_bytes;
+	int64_t vm[CLYDE_VM_COUNT]; /* clyde_env_vm_read */
 };
 
 struct clyde_target {
@@ -66,7 +87,7 @@ struct clyde_devio {
 	uint64_t io_ticks_ms; /* time the device was busy */
 };
 
-/* Fill m from uname, /proc/cpuinfo, sysconf.  Returns 0 (fields that
+/* Fill m from uname, /proc/cpuinfo, sysconf, /proc/sys/vm.  Returns 0 (fields that
  * cannot be read are left empty or 0). */
 int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m);
 

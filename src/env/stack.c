@@ -177,6 +177,8 @@ void clyde_stack_read_queue(const char *root, const char *dev,
 	(void)clyde_sysfs_u32(root, dev, "queue/nr_requests", &n->nr_requests);
 	(void)clyde_sysfs_u32(root, dev, "queue/read_ahead_kb",
 			      &n->read_ahead_kb);
+	(void)clyde_sysfs_u32(root, dev, "queue/max_sectors_kb",
+			      &n->max_sectors_kb);
 }
 
 static int add_node(struct clyde_stack_walk *w, const char *name);

@@ -71,6 +71,7 @@ struct clyde_stack_node {
 	char scheduler[32];   /* the selected one: mq-deadline, none, ... */
 	uint32_t nr_requests;
 	uint32_t read_ahead_kb;
+	uint32_t max_sectors_kb; /* the largest request it is sent */
 
 	/* A member of an md array: its slot there and state (dev-X/slot,
 	 * dev-X/state); slot -1 when it is not one or is a spare. */

@@ -179,13 +179,14 @@ static int by_kv(const void *a, const void *b)
  * *out (owned by the caller): two runs are made alike (every recorded
  * setting the same, a key one of them lacks a difference) exactly when
  * their texts are equal.  *out is NULL for a run never alike to any
- * other: a setting without a value, or a key with two values.
+ * other: a setting without a value, or a key with two values.  Keys that
+ * do not change the measurement (settings.h) are left out.
  */
 static int run_text(const struct clyde_loaded_run *r, char **out)
 {
 	const struct clyde_loaded_kv **kv;
 	char *text = NULL;
-	size_t len = 0, i;
+	size_t len = 0, i, n = 0;
 	FILE *f;
 	int rc = 0;
 
@@ -197,14 +198,15 @@ static int run_text(const struct clyde_loaded_run *r, char **out)
 	if (!kv)
 		return -ENOMEM;
 	for (i = 0; i < r->nkv; i++)
-		kv[i] = &r->kv[i];
-	qsort(kv, r->nkv, sizeof(*kv), by_kv);
+		if (!clyde_setting_not_measured(r->kv[i].key))
+			kv[n++] = &r->kv[i];
+	qsort(kv, n, sizeof(*kv), by_kv);
 	f = open_memstream(&text, &len);
 	if (!f) {
 		free(kv);
 		return -ENOMEM;
 	}
-	for (i = 0; i < r->nkv && !rc; i++) {
+	for (i = 0; i < n && !rc; i++) {
 		if (i && !strcmp(kv[i]->key, kv[i - 1]->key)) {
 			if (strcmp(kv[i]->value, kv[i - 1]->value))
 				break; /* two values: alike to nothing */
@@ -216,7 +218,7 @@ static int run_text(const struct clyde_loaded_run *r, char **out)
 	}
 	if (fclose(f) || !text)
 		rc = -ENOMEM;
-	if (!rc && i == r->nkv)
+	if (!rc && i == n)
 		*out = text;
 	else
 		free(text);

@@ -5,7 +5,8 @@
  * same friendly names.  Up to four runs, one line per setting with each
  * value once and the runs that have it; more, one line per run with its
  * values in the order the header names the settings, as the report's
- * table does.
+ * table does.  A key that does not change the measurement (settings.h:
+ * the log interval, a note) is named so: it explains no difference.
  */
 #include "report/compare.h"
 
@@ -26,6 +27,14 @@ static void put_clean(FILE *f, const char *s)
 
 	if (s)
 		fputs(clyde_vis(vis, sizeof(vis), s, 0), f);
+}
+
+/* The key, and beside it whether it changes what is measured. */
+static void put_key(FILE *f, const char *key)
+{
+	put_clean(f, key);
+	if (clyde_setting_not_measured(key))
+		fputs(" (" CLYDE_NOT_MEASURED_TEXT ")", f);
 }
 
 static void put_value(FILE *f, const struct clyde_compare *cmp, size_t c,
@@ -83,7 +92,7 @@ int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp)
 		fputs("what differs:\n", f);
 		for (k = 0; k < n; k++) {
 			fputs("  ", f);
-			put_clean(f, keys[k]);
+			put_key(f, keys[k]);
 			fputc(':', f);
 			by_value(f, cmp, keys[k]);
 		}
@@ -91,7 +100,7 @@ int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp)
 		fputs("what differs (", f);
 		for (k = 0; k < n; k++) {
 			fputs(k ? " | " : "", f);
-			put_clean(f, keys[k]);
+			put_key(f, keys[k]);
 		}
 		fputs("):\n", f);
 		for (c = 0; c < cmp->ncols; c++) {

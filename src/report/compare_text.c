@@ -224,9 +224,10 @@ static void runs_disagree(FILE *f, const struct clyde_compare *cmp)
 {
 	size_t ri, ci, tw;
 
-	fputs("!! runs made alike (every recorded setting, machine, "
-	      "filesystem and device the same),\n   results 2x apart or "
-	      "more: noise, or something the results do not record:\n",
+	fputs("!! runs made alike (every recorded setting that changes the "
+	      "measurement, machine,\n   filesystem and device the same), "
+	      "results 2x apart or more:\n   noise, or something the results "
+	      "do not record:\n",
 	      f);
 	for (ri = 0; ri < cmp->nrows; ri++) {
 		const struct clyde_cmp_row *row = &cmp->rows[ri];

@@ -120,6 +120,9 @@ int clyde_html_differs(FILE *f, const struct clyde_compare *cmp)
 		for (k = 0; k < ndiff; k++) {
 			fputs("<th>", f);
 			clyde_html_esc(f, diff[k]);
+			if (clyde_setting_not_measured(diff[k]))
+				fputs(" <i>(" CLYDE_NOT_MEASURED_TEXT ")</i>",
+				      f);
 			fputs("</th>", f);
 		}
 		fputs("</tr>\n", f);

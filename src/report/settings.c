@@ -39,6 +39,28 @@ static const struct setting {
 
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
 
+/*
+ * The recorded keys that do not change what is measured: how often the
+ * series is sampled and the note a person gave the run (quiet, progress,
+ * the output paths, the label and the history are not recorded as
+ * settings at all).  Runs that differ only here were made alike, and a
+ * difference in them explains no difference in the results.
+ */
+static const char *const not_measured[] = {
+	"log_interval_ns",
+	"note",
+};
+
+#define NNOT_MEASURED (sizeof(not_measured) / sizeof(not_measured[0]))
+
+bool clyde_setting_not_measured(const char *key)
+{
+	for (size_t i = 0; i < NNOT_MEASURED; i++)
+		if (!strcmp(not_measured[i], key))
+			return true;
+	return false;
+}
+
 enum clyde_scope clyde_scope_of(enum clyde_loaded_group g)
 {
 	switch (g) {

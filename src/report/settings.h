@@ -38,6 +38,16 @@ const char *clyde_scope_name(enum clyde_scope s);
 bool clyde_setting_matters(const char *key, enum clyde_scope s);
 
 /*
+ * Does `key` leave what is measured unchanged (the log interval, a note)?
+ * Such a key never makes runs unlike (compare.h: runs_disagree) and the
+ * "what differs" outputs say that it does not explain a difference.
+ */
+bool clyde_setting_not_measured(const char *key);
+
+/* The phrase the outputs put beside such a key. */
+#define CLYDE_NOT_MEASURED_TEXT "does not change the measurement"
+
+/*
  * The keys of the table, in order, for iterating (NULL after the last).
  */
 const char *clyde_setting_key(size_t i);

@@ -14,6 +14,16 @@ void clyde_jw_machine(struct clyde_jw *w, const struct clyde_machine *m)
 	CLYDE_JW_ARR(w, "cpu_model", m->cpu_model);
 	clyde_jw_u64(w, "ncpu", m->ncpu);
 	clyde_jw_u64(w, "ram_bytes", m->ram_bytes);
+	clyde_jw_open(w, "vm", '{');
+	for (int t = 0; t < CLYDE_VM_COUNT; t++) {
+		const char *k = clyde_vm_tunable_name((enum clyde_vm_tunable)t);
+
+		if (m->vm[t] >= 0)
+			clyde_jw_u64(w, k, (uint64_t)m->vm[t]);
+		else
+			clyde_jw_null(w, k);
+	}
+	clyde_jw_close(w, '}');
 	clyde_jw_close(w, '}');
 }
 

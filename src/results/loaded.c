@@ -566,6 +566,18 @@ static const struct keymap machine_keys[] = {
 	{ "ram_bytes", "RAM", 3 }, { NULL, NULL, 0 },
 };
 
+/* The kernel's writeback tunables (machine.vm), under their sysctl
+ * names, in the order of enum clyde_vm_tunable (env/env.h). */
+static const struct keymap vm_keys[] = {
+	{ "dirty_ratio", "vm.dirty_ratio", 0 },
+	{ "dirty_background_ratio", "vm.dirty_background_ratio", 0 },
+	{ "dirty_bytes", "vm.dirty_bytes", 0 },
+	{ "dirty_background_bytes", "vm.dirty_background_bytes", 0 },
+	{ "dirty_expire_centisecs", "vm.dirty_expire_centisecs", 0 },
+	{ "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", 0 },
+	{ NULL, NULL, 0 },
+};
+
 static const struct keymap config_keys[] = {
 	{ "file_size_mib", "file size", 2 },
 	{ "io_chunk", "IO chunk", 1 },
@@ -1178,6 +1190,9 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			"target");
 	json_kv_section(&jl, r, clyde_json_get(root, "machine"), machine_keys,
 			"machine");
+	json_kv_section(&jl, r,
+			clyde_json_get(clyde_json_get(root, "machine"), "vm"),
+			vm_keys, "machine.vm");
 	json_kv_section(&jl, r, clyde_json_get(root, "config"), config_keys,
 			"config");
 	/* A bonnie result from before --engine ran psync at depth 1
@@ -1256,6 +1271,9 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 		size_text(b, sizeof(b), m->ram_bytes);
 		rc |= kv_set(r, "RAM", b);
 	}
+	for (i = 0; i < CLYDE_VM_COUNT; i++)
+		if (m->vm[i] >= 0)
+			rc |= kv_setf(r, vm_keys[i].key, "%" PRId64, m->vm[i]);
 	if (p->file_size_mib) {
 		size_text(b, sizeof(b), p->file_size_mib << 20);
 		rc |= kv_set(r, "file size", b);

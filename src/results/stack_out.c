@@ -37,6 +37,7 @@ static const struct clyde_stack_field node_fields[] = {
 	NODE("scheduler", STR, scheduler),
 	NODE("nr_requests", U32, nr_requests),
 	NODE("read_ahead_kb", U32, read_ahead_kb),
+	NODE("max_sectors_kb", U32, max_sectors_kb),
 };
 
 /* ... an md member's slot and state ... */
@@ -665,6 +666,17 @@ GETTER(get_sched, "%s", n->scheduler)
 GETTER(get_ra, "%u KiB", n->read_ahead_kb)
 GETTER(get_wc, "%s", n->write_cache)
 GETTER(get_nr, "%u", n->nr_requests)
+GETTER(get_maxsec, "%u KiB", n->max_sectors_kb)
+
+/* A device directly under the filesystem (or the target itself): its
+ * read-ahead is what a sequential read gets. */
+static bool is_top(const struct clyde_stack *s, size_t i)
+{
+	for (uint32_t k = 0; k < s->ntop && k < CLYDE_STACK_MAX_TOP; k++)
+		if (s->top[k] == i)
+			return true;
+	return false;
+}
 
 size_t clyde_stack_facts(const struct clyde_stack *s,
 			 struct clyde_stack_fact *out, size_t max)
@@ -720,5 +732,7 @@ size_t clyde_stack_facts(const struct clyde_stack *s,
 	node_fact(&fs, s, "member read_ahead", is_leaf, NULL, get_ra);
 	node_fact(&fs, s, "member write cache", is_leaf, NULL, get_wc);
 	node_fact(&fs, s, "member nr_requests", is_leaf, NULL, get_nr);
+	node_fact(&fs, s, "member max_sectors_kb", is_leaf, NULL, get_maxsec);
+	node_fact(&fs, s, "device read_ahead", is_top, NULL, get_ra);
 	return fs.n;
 }

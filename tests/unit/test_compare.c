@@ -1228,6 +1228,49 @@ static void test_engine_groups_and_ties(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* Two runs 4x apart that differ only in their log interval: still made
+ * alike ("!!"), and "what differs" says that the interval does not change
+ * the measurement (issue 32). */
+static void test_not_measured(void)
+{
+	static const char fmt[] =
+		"{\"schema\":\"clyde-result\",\"schema_version\":1,"
+		"\"kind\":\"bonnie\",\"label\":\"%s\",\n"
+		"\"config\":{\"file_size_mib\":1024,\"concurrency\":1,"
+		"\"log_interval_ns\":%d},\n"
+		"\"runs\":[{\"tests\":[{\"name\":\"put_block\","
+		"\"state\":\"done\",\"rate_per_s\":%d,"
+		"\"too_fast\":false}]}]}\n";
+	struct clyde_loaded_set set;
+	struct clyde_compare cmp;
+	struct clyde_ctx ctx;
+	const struct clyde_cmp_row *row;
+	char doc[512], *out;
+
+	clyde_ctx_init(&ctx);
+	clyde_loaded_set_init(&set);
+	snprintf(doc, sizeof(doc), fmt, "a", 1000, 100 << 20);
+	CHECK(clyde_loaded_read_buffer(&ctx, doc, strlen(doc), "a.json",
+				       &set) == 0);
+	snprintf(doc, sizeof(doc), fmt, "b", 200, 400 << 20);
+	CHECK(clyde_loaded_read_buffer(&ctx, doc, strlen(doc), "b.json",
+				       &set) == 0);
+	CHECK(clyde_setting_not_measured("log_interval_ns"));
+	CHECK(!clyde_setting_not_measured("file size"));
+	CHECK(clyde_compare_build(&ctx, &set, NULL, &cmp) == 0);
+	CHECK(cmp.scopes[CLYDE_SCOPE_IO].nclasses <= 1);
+	row = row_of(&cmp, "put_block", CLYDE_CMP_RATE);
+	CHECK(row && row->cells[0].runs_disagree &&
+	      row->cells[1].runs_disagree);
+	out = render(&cmp, CLYDE_COMPARE_TEXT);
+	CHECK(out && strstr(out, "  log_interval_ns (does not change the "
+				 "measurement): 1000 (a), 200 (b)\n"));
+	free(out);
+	clyde_compare_release(&cmp);
+	clyde_loaded_set_release(&set);
+	clyde_ctx_release(&ctx);
+}
+
 /* ss1's ran_stat repeats, 500, 39603, 725, 27351, merged: a mean with a
  * CI and the mark of repeats that disagree. */
 static void test_spread(void)
@@ -1373,5 +1416,6 @@ int main(void)
 	test_spread();
 	test_engine_groups_and_ties();
 	test_differs_members();
+	test_not_measured();
 	return tap_done();
 }

@@ -720,6 +720,45 @@ static void test_btrfs_loop(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* The writeback tunables from a fixture /proc/sys/vm: each read, one
+ * missing and one unreadable as text left at -1. */
+static void test_vm_tunables(void)
+{
+	static const char *const files[][2] = {
+		{ "dirty_ratio", "20\n" },
+		{ "dirty_background_ratio", "7\n" },
+		{ "dirty_bytes", "0\n" },
+		{ "dirty_expire_centisecs", "3000\n" },
+		{ "dirty_writeback_centisecs", "garbage\n" },
+	};
+	char root[600], path[800];
+	int64_t vm[CLYDE_VM_COUNT];
+	FILE *f;
+
+	snprintf(root, sizeof(root), "%s/vmroot", fx.dir);
+	snprintf(path, sizeof(path), "mkdir -p '%s/proc/sys/vm'", root);
+	CHECK(system(path) == 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/proc/sys/vm/%s", root,
+			 files[i][0]);
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fputs(files[i][1], f);
+			fclose(f);
+		}
+	}
+	clyde_env_vm_read(root, vm);
+	CHECK(vm[CLYDE_VM_DIRTY_RATIO] == 20);
+	CHECK(vm[CLYDE_VM_DIRTY_BACKGROUND_RATIO] == 7);
+	CHECK(vm[CLYDE_VM_DIRTY_BYTES] == 0);
+	CHECK(vm[CLYDE_VM_DIRTY_BACKGROUND_BYTES] == -1);
+	CHECK(vm[CLYDE_VM_DIRTY_EXPIRE_CENTISECS] == 3000);
+	CHECK(vm[CLYDE_VM_DIRTY_WRITEBACK_CENTISECS] == -1);
+	CHECK(!strcmp(clyde_vm_tunable_name(CLYDE_VM_DIRTY_BACKGROUND_RATIO),
+		      "dirty_background_ratio"));
+}
+
 int main(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT };
@@ -735,6 +774,7 @@ int main(void)
 		signal(sigs[i], on_signal);
 
 	test_machine();
+	test_vm_tunables();
 	test_devstat_parse();
 	test_devstat_settled();
 	test_unprivileged();

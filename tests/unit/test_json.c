@@ -39,6 +39,10 @@ static void fill_env(struct clyde_run *r)
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "Test CPU @ 3.00GHz");
 	m->ncpu = 8;
 	m->ram_bytes = 17179869184ull;
+	/* writeback tunables: dirty_bytes not read */
+	for (int i = 0; i < CLYDE_VM_COUNT; i++)
+		m->vm[i] = 10 + i;
+	m->vm[CLYDE_VM_DIRTY_BYTES] = -1;
 	/* an invalid UTF-8 byte and a quote in a path */
 	snprintf(t->path, sizeof(t->path), "/mnt/t\xff\"x");
 	snprintf(t->fstype, sizeof(t->fstype), "ext4");
@@ -272,10 +276,13 @@ static const char *const checker[] = {
 	"check(d['label'] == HOSTILE, 'label ' + repr(d['label']))\n",
 	"check(d['started_unix'] == 1700000000, 'started_unix')\n",
 	"m = d['machine']\n",
-	"keys(m, 'host kernel cpu_model ncpu ram_bytes', 'machine')\n",
+	"keys(m, 'host kernel cpu_model ncpu ram_bytes vm', 'machine')\n",
 	"check(m == {'host': 'host-\"1\"', 'kernel': '6.1.0-test',\n",
 	"  'cpu_model': 'Test CPU @ 3.00GHz', 'ncpu': 8,\n",
-	"  'ram_bytes': 17179869184}, 'machine values ' + repr(m))\n",
+	"  'ram_bytes': 17179869184, 'vm': {'dirty_ratio': 10,\n",
+	"  'dirty_background_ratio': 11, 'dirty_bytes': None,\n",
+	"  'dirty_background_bytes': 13, 'dirty_expire_centisecs': 14,\n",
+	"  'dirty_writeback_centisecs': 15}}, 'machine values ' + repr(m))\n",
 	"t = d['target']\n",
 	"keys(t, 'path fstype mount_point mount_opts source has_block_device '\n",
 	"     'no_device_reason block_dev disk logical_block_size '\n",

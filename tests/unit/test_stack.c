@@ -471,6 +471,8 @@ static void test_facts(void)
 	CHECK_STR(fact_of(f, n, "member model"),
 		  "ST4000VN008-2DR1,Samsung SSD 870");
 	CHECK(fact_of(f, n, "filesystem") == NULL);
+	/* The top device's read-ahead, not its members'. */
+	CHECK_STR(fact_of(f, n, "device read_ahead"), "8192 KiB");
 	/* Fewer slots than facts: the count is still all of them. */
 	CHECK(clyde_stack_facts(&s, f, 2) == n);
 	clyde_stack_free(&s);
@@ -480,6 +482,9 @@ static void test_facts(void)
 	CHECK(fact_of(f, n, "stripe level") == NULL);
 	CHECK(fact_of(f, n, "md level") == NULL);
 	CHECK_STR(fact_of(f, n, "member scheduler"), "none");
+	CHECK_STR(fact_of(f, n, "member max_sectors_kb"), "128 KiB");
+	CHECK(clyde_stack_find(&s, "nvme0n1") &&
+	      clyde_stack_find(&s, "nvme0n1")->max_sectors_kb == 128);
 	clyde_stack_free(&s);
 }
 
