@@ -27,8 +27,7 @@ bool clyde_decide_loggable(const double *x, size_t n)
 	return true;
 }
 
-/* log(x[i]) into stack (ns of room) or the heap; NULL without memory. */
-static double *logs(const double *x, size_t n, double *stack, size_t ns)
+double *clyde_decide_logs(const double *x, size_t n, double *stack, size_t ns)
 {
 	double *d = n <= ns ? stack : malloc(n * sizeof(*d));
 	size_t i;
@@ -55,8 +54,8 @@ void clyde_decide(const double *a, size_t na, const double *b, size_t nb,
 	if (na < 2 || nb < 2)
 		return;
 	if (d->log_scale) {
-		la = logs(a, na, sa, 64);
-		lb = logs(b, nb, sb, 64);
+		la = clyde_decide_logs(a, na, sa, 64);
+		lb = clyde_decide_logs(b, nb, sb, 64);
 		if (la && lb) {
 			xa = la;
 			xb = lb;

@@ -81,4 +81,9 @@ bool clyde_decide_loggable(const double *x, size_t n);
 /* "better", "worse", "equivalent", "cannot tell". */
 const char *clyde_verdict_name(enum clyde_verdict v);
 
+/* log(x[i]) for i < n, into stack (ns of room) when it fits, else into
+ * memory the caller frees when the result is not stack; NULL without
+ * memory.  The log scale the rule decides on. */
+double *clyde_decide_logs(const double *x, size_t n, double *stack, size_t ns);
+
 #endif

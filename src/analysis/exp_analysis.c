@@ -343,19 +343,6 @@ const char *clyde_exp_mark(const struct clyde_exp_mstat *ms, size_t p)
 	}
 }
 
-/* log(x[i]) into stack (ns of room) or the heap; NULL without memory. */
-static double *logs(const double *x, size_t n, double *stack, size_t ns)
-{
-	double *d = n <= ns ? stack : malloc(n * sizeof(*d));
-	size_t i;
-
-	if (!d)
-		return NULL;
-	for (i = 0; i < n; i++)
-		d[i] = log(x[i]);
-	return d;
-}
-
 bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
 		     size_t k, double *wide_pct, double *low_pct, size_t *nmin,
 		     size_t *need)
@@ -370,7 +357,8 @@ bool clyde_exp_power(const struct clyde_exp *e, size_t m, const size_t *idx,
 
 		if (!has_value(e, idx[i], m) || c->n < 2)
 			continue;
-		if (lg && (x = logs(c->samples, c->n, st, 64)) != NULL) {
+		if (lg &&
+		    (x = clyde_decide_logs(c->samples, c->n, st, 64)) != NULL) {
 			/* The spread of log(x); the interval mapped back,
 			 * its upper (larger) side. */
 			sd = clyde_stats_stddev(x, c->n);
