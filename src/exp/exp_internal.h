@@ -141,4 +141,8 @@ void exp_reset_captured(struct clyde_sweep *s);
 char *exp_static_expand(struct clyde_ctx *ctx, struct clyde_sweep *s, size_t p,
 			const char *t, unsigned line);
 
+/* Grow *arrp (an array of *n elements of size sz) by one zeroed element;
+ * returns it, or NULL without memory (the array is left as it was). */
+void *clyde_exp_push(void *arrp, size_t *n, size_t sz);
+
 #endif

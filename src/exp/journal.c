@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "exp/journal.h"
+#include "exp/exp_internal.h"
 
 /* ---- clyde's own files ------------------------------------------------------ */
 
@@ -129,18 +130,6 @@ void clyde_exp_journal_release(struct clyde_exp_journal *j)
 	j->visit_point = -1;
 }
 
-static void *grow(void *arrp, size_t *n, size_t sz)
-{
-	void **arr = arrp;
-	char *p = realloc(*arr, (*n + 1) * sz);
-
-	if (!p)
-		return NULL;
-	*arr = p;
-	memset(p + *n * sz, 0, sz);
-	return p + (*n)++ * sz;
-}
-
 /* A decimal number of at most 19 digits, nothing else. */
 static bool is_number(const char *s)
 {
@@ -211,7 +200,7 @@ static const char *take_line(struct clyde_exp_journal *j, const char *kind,
 
 		if (a[0] != '/' || strcmp(b, "-"))
 			return "tmp: want an absolute path and -";
-		if (!(t = grow(&j->tmps, &j->ntmps, sizeof(*t))) ||
+		if (!(t = clyde_exp_push(&j->tmps, &j->ntmps, sizeof(*t))) ||
 		    !(*t = strdup(a)))
 			return "out of memory";
 		return NULL;
@@ -221,7 +210,8 @@ static const char *take_line(struct clyde_exp_journal *j, const char *kind,
 
 		if (!is_child_id(a) || (b[0] != '/' && strcmp(b, "-")))
 			return "child: want PID:START and a path or -";
-		if (!(c = grow(&j->children, &j->nchildren, sizeof(*c))) ||
+		if (!(c = clyde_exp_push(&j->children, &j->nchildren,
+					 sizeof(*c))) ||
 		    !(c->id = strdup(a)) || !(c->dir = strdup(b)))
 			return "out of memory";
 		return NULL;
@@ -236,7 +226,8 @@ static const char *take_line(struct clyde_exp_journal *j, const char *kind,
 			    *p != '-')
 				return "capture: a name is letters, digits, _ "
 				       "and -";
-		if (!(c = grow(&j->captures, &j->ncaptures, sizeof(*c))) ||
+		if (!(c = clyde_exp_push(&j->captures, &j->ncaptures,
+					 sizeof(*c))) ||
 		    !(c->name = strdup(a)) || !(c->value = strdup(b)))
 			return "out of memory";
 		return NULL;
@@ -250,7 +241,7 @@ static const char *take_line(struct clyde_exp_journal *j, const char *kind,
 	if (!strcmp(kind, "set")) {
 		struct clyde_exp_journal_set *s;
 
-		if (!(s = grow(&j->sets, &j->nsets, sizeof(*s))) ||
+		if (!(s = clyde_exp_push(&j->sets, &j->nsets, sizeof(*s))) ||
 		    !(s->path = strdup(a)) || !(s->old = strdup(b)))
 			return "out of memory";
 		return NULL;

@@ -17,6 +17,7 @@
 #include "core/rng.h"
 #include "core/size.h"
 #include "core/vis.h"
+#include "exp/exp_internal.h"
 
 #ifdef CLYDE_HAVE_INIH
 #include <ini.h>
@@ -93,9 +94,7 @@ void clyde_sweep_release(struct clyde_sweep *s)
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* Grow *arr (of *n elements of size sz) by one zeroed element; returns it
- * or NULL. */
-static void *push(void *arrp, size_t *n, size_t sz)
+void *clyde_exp_push(void *arrp, size_t *n, size_t sz)
 {
 	void **arr = arrp;
 	char *p = realloc(*arr, (*n + 1) * sz);
@@ -140,7 +139,7 @@ static int split_words(const char *s, char ***out, size_t *n)
 			break;
 		for (e = s; *e && !isspace((unsigned char)*e); e++)
 			;
-		slot = push(out, n, sizeof(char *));
+		slot = clyde_exp_push(out, n, sizeof(char *));
 		if (!slot || !(*slot = strndup(s, (size_t)(e - s))))
 			return -ENOMEM;
 		s = e;
@@ -258,7 +257,7 @@ int clyde_sweep_parse_range(const char *spec, char ***values, size_t *n,
 		else
 			snprintf(buf, sizeof(buf), "%llu",
 				 (unsigned long long)x);
-		slot = push(&v, &nv, sizeof(char *));
+		slot = clyde_exp_push(&v, &nv, sizeof(char *));
 		if (!slot || !(*slot = strdup(buf))) {
 			free_strv(v, nv);
 			return snprintf(why, whycap, "out of memory"), -ENOMEM;
@@ -373,7 +372,7 @@ static struct clyde_sweep_axis *new_axis(struct parse_state *ps,
 		       NULL;
 	if (find_axis(ps->s, name))
 		return perr(ps, "axis \"%s\" defined twice", name), NULL;
-	a = push(&ps->s->axes, &ps->s->naxes, sizeof(*a));
+	a = clyde_exp_push(&ps->s->axes, &ps->s->naxes, sizeof(*a));
 	if (!a || !(a->name = strdup(name)))
 		return pnomem(ps), NULL;
 	a->line = ps->line;
@@ -395,8 +394,8 @@ static int axis_add_values(struct parse_state *ps, struct clyde_sweep_axis *a,
 		if (rc < 0)
 			return perr(ps, "axis %s: %s", a->name, why);
 		for (size_t i = 0; i < n; i++) {
-			char **slot =
-				push(&a->values, &a->nvalues, sizeof(char *));
+			char **slot = clyde_exp_push(&a->values, &a->nvalues,
+						     sizeof(char *));
 
 			if (!slot) {
 				free_strv(v, n);
@@ -539,7 +538,7 @@ static int add_step(struct parse_state *ps, struct clyde_sweep_step **arr,
 		    size_t *n, enum clyde_sweep_step_kind kind,
 		    const char *text, const char *value)
 {
-	struct clyde_sweep_step *st = push(arr, n, sizeof(*st));
+	struct clyde_sweep_step *st = clyde_exp_push(arr, n, sizeof(*st));
 
 	if (!st)
 		return pnomem(ps);
@@ -606,7 +605,7 @@ static int section_point(struct parse_state *ps, const char *key,
 					    "as %s, as capture %s",
 					    name, e1, s->vars[i].name);
 		}
-		v = push(&s->vars, &s->nvars, sizeof(*v));
+		v = clyde_exp_push(&s->vars, &s->nvars, sizeof(*v));
 		if (!v || !(v->name = strdup(name)) || !(v->value = strdup("")))
 			return pnomem(ps);
 		v->captured = true;
@@ -686,7 +685,7 @@ static int section_vars(struct parse_state *ps, const char *key,
 			    key);
 	if (find_var(ps->s, key))
 		return perr(ps, "variable \"%s\" defined twice", key);
-	v = push(&ps->s->vars, &ps->s->nvars, sizeof(*v));
+	v = clyde_exp_push(&ps->s->vars, &ps->s->nvars, sizeof(*v));
 	if (!v || !(v->name = strdup(key)) || !(v->value = strdup(value)))
 		return pnomem(ps);
 	return 0;
@@ -715,7 +714,8 @@ static int enter_section(struct parse_state *ps, const char *section)
 			if (!strcmp(ps->s->workloads[i].name, name))
 				return perr(ps, "workload \"%s\" defined twice",
 					    name);
-		w = push(&ps->s->workloads, &ps->s->nworkloads, sizeof(*w));
+		w = clyde_exp_push(&ps->s->workloads, &ps->s->nworkloads,
+				   sizeof(*w));
 		if (!w || !(w->name = strdup(name)))
 			return pnomem(ps);
 		w->line = ps->line;
@@ -761,7 +761,7 @@ static bool seen_before(struct parse_state *ps, const char *name,
 			     what, k ? k + 1 : name, ps->seen[i].line);
 		return true;
 	}
-	n = push(&ps->seen, &ps->nseen, sizeof(*n));
+	n = clyde_exp_push(&ps->seen, &ps->nseen, sizeof(*n));
 	if (!n || !(n->name = strdup(name))) {
 		pnomem(ps);
 		return true;
