@@ -185,7 +185,7 @@ zpool_make()
 # nfs_server_start DIR [OPTIONS]: this guest serves DIR over NFS (v3 and
 # v4, the export marked fsid=0, so a v4 client mounts it as "/") to
 # 127.0.0.1 with OPTIONS (default rw,no_root_squash,sync,no_subtree_check),
-# as ../shared/reference/real-kernel.md ("NFS in the guest") found: the
+# as docs/testing.md describes: the
 # modules from the kernel package (modprobe -d $VM_KROOT), a tmpfs on
 # /var/lib/nfs (the root is read-only) with rpc_pipefs in it, nfsd's
 # filesystem, rpcbind, exportfs, mountd and two nfsd threads.  Stopped at
