@@ -209,8 +209,7 @@ struct mountinfo_line {
 	char *super_opts;
 };
 
-/* mountinfo writes space, tab, newline and backslash as \ooo octal. */
-static void unescape_octal(char *s)
+void clyde_mountinfo_unescape(char *s)
 {
 	char *w = s;
 
@@ -250,8 +249,8 @@ static int parse_mountinfo(char *line, struct mountinfo_line *mi)
 	mi->fstype = field[sep + 1];
 	mi->source = field[sep + 2];
 	mi->super_opts = sep + 3 < n ? field[sep + 3] : (char *)"";
-	unescape_octal(mi->mount_point);
-	unescape_octal(mi->source);
+	clyde_mountinfo_unescape(mi->mount_point);
+	clyde_mountinfo_unescape(mi->source);
 	return 0;
 }
 

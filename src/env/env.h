@@ -146,4 +146,8 @@ void clyde_devstat_delta(const struct clyde_devstat *before,
 			 const struct clyde_devstat *after,
 			 struct clyde_devio *d);
 
+/* Undo in place the \ooo octal escapes /proc/self/mountinfo (and
+ * mountstats) write for space, tab, newline and backslash in paths. */
+void clyde_mountinfo_unescape(char *s);
+
 #endif

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "env/env.h"
 #include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
 
@@ -59,25 +60,6 @@ static void opt_str(const char *opts, const char *key, char *out, size_t n,
 		clyde_stack_copy(out, n, dflt);
 }
 
-/* The kernel writes spaces, tabs, newlines and backslashes in paths as
- * \ooo (seq_escape); undo it in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (const char *p = s; *p; p++) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
-		    p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
-			*o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 +
-				      (p[3] - '0'));
-			p += 3;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = '\0';
-}
-
 /* The "opts:" line of mount point mp in ROOT/proc/self/mountstats. */
 static bool mountstats_opts(const char *root, const char *mp, char *out,
 			    size_t n)
@@ -100,7 +82,7 @@ static bool mountstats_opts(const char *root, const char *mp, char *out,
 			if (!with)
 				continue;
 			*with = '\0';
-			unescape(on + 12);
+			clyde_mountinfo_unescape(on + 12);
 			in = !strcmp(on + 12, mp);
 		} else if (in && !strncmp(p, "opts:", 5)) {
 			p += 5;
@@ -215,7 +197,7 @@ static size_t read_exports(const char *root, struct export_line *e, size_t max)
 			if (!close)
 				continue;
 			*close = '\0';
-			unescape(line);
+			clyde_mountinfo_unescape(line);
 			clyde_stack_copy(e[n].dir, sizeof(e[n].dir), line);
 			clyde_stack_copy(e[n].opts, sizeof(e[n].opts),
 					 open + 1);
@@ -245,7 +227,7 @@ static void fstype_of(const char *root, const char *dir, char *out, size_t n)
 		if (!dash || sscanf(line, "%*s %*s %*s %*s %1023s", mp) != 1 ||
 		    sscanf(dash + 3, "%63s", type) != 1)
 			continue;
-		unescape(mp);
+		clyde_mountinfo_unescape(mp);
 		if (under(dir, mp) && strlen(mp) >= best) {
 			best = strlen(mp);
 			clyde_stack_copy(out, n, type);

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "env/env.h"
 #include "env/members_sys.h"
 
 #define ZFS_KSTAT_ROOT "/proc/spl/kstat/zfs"
@@ -700,24 +701,6 @@ void clyde_zfs_arc_diff(const struct clyde_zfs_arc *before,
 	*out = d;
 }
 
-/* mountinfo writes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *w = s;
-
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' &&
-		    r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 +
-				      (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 /* Whether mount point m holds path p: equal, or p goes on below it. */
 static bool holds(const char *m, const char *p)
 {
@@ -756,8 +739,8 @@ int clyde_zfs_path_dataset(struct clyde_ctx *ctx,
 		}
 		if (n < 5 || dash < 0 || dash + 2 >= n)
 			continue;
-		unescape(f[4]);
-		unescape(f[dash + 2]);
+		clyde_mountinfo_unescape(f[4]);
+		clyde_mountinfo_unescape(f[dash + 2]);
 		/* The longest mount point that holds the path, of any type (a
 		 * tmpfs over a zfs directory hides it); a later mount on the
 		 * same point hides an earlier one. */
