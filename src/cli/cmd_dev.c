@@ -215,6 +215,12 @@ static const struct clyde_opt dev_table[] = {
 	  .show_default = true,
 	  .help = "data written: random (every byte new) or zeros "
 		  "(bonnie++'s)" },
+	{ .name = "verify",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  DEV_FIELD(cfg.verify),
+	  .help = "read back and check every block the write tests wrote "
+		  "(exit 3 on a wrong one)" },
 	{ .name = "offset",
 	  .type = CLYDE_OPT_UINT,
 	  .group = G_RUN,

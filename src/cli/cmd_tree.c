@@ -217,6 +217,12 @@ static const struct clyde_opt tree_table[] = {
 	  .max = CLYDE_TREE_MAX_IO_SIZE,
 	  .show_default = true,
 	  .help = "bytes per read and write" },
+	{ .name = "verify",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = G_RUN,
+	  TREE_FIELD(cfg.verify),
+	  .help = "read back and check every file extract wrote (exit 3 on "
+		  "a wrong block)" },
 	{ .name = "no-drop-caches",
 	  .type = CLYDE_OPT_FLAG,
 	  .group = G_RUN,

@@ -569,6 +569,12 @@ static const struct clyde_opt run_table[] = {
 	  .group = GROUP_CLYDE,
 	  RUN_FIELD(cfg.drop_caches),
 	  .help = "root: drop all caches before the metadata tests" },
+	{ .name = "verify",
+	  .type = CLYDE_OPT_FLAG,
+	  .group = GROUP_CLYDE,
+	  RUN_FIELD(cfg.verify),
+	  .help = "read back and check every block the block write and "
+		  "rewrite wrote (exit 3 on a wrong one)" },
 	CLYDE_CLI_OPT_SETTLE(GROUP_CLYDE,
 			     "before each test wait up to SECONDS (5) for idle "
 			     "disks",

@@ -14,6 +14,7 @@
 #include "results/run_out.h"
 #include "results/series_out.h"
 #include "results/stack_out.h"
+#include "results/testio.h"
 
 static const char *label_of(const struct clyde_dev_run *run)
 {
@@ -143,6 +144,57 @@ static void members_verdict(const struct clyde_dev_run *run, int t,
 			       clyde_stack_stripe(&run->env.stack, &st) ? NULL :
 									  &st,
 			       wr ? (uint32_t)test_bs(run, t) : 0);
+}
+
+/*
+ * Lost writes without --verify (results/testio.h): what the storage under
+ * the device took (its leaves, when counted; else the device's own
+ * counters) against what write test t wrote.  Returns the ratio, < 0
+ * when it cannot be judged; *lost when it is far too little.
+ */
+static double dev_took(const struct clyde_dev_run *run, int t, bool *lost)
+{
+	const struct clyde_dev_test_result *r = &run->tests[t];
+	struct clyde_members_verdict v;
+	double wa = -1.0;
+
+	*lost = false;
+	if (!r->ran || !test_writes(run, t) || !r->bytes)
+		return -1.0;
+	members_check_one(run, t, &v);
+	if (v.counted)
+		wa = (double)v.write_bytes / (double)r->bytes;
+	else if (r->dev.have_device)
+		wa = (double)r->dev.write_bytes / (double)r->bytes;
+	*lost = clyde_test_io_lost(wa, r->bytes, run->cfg.zeros,
+				   &run->env.stack);
+	return wa;
+}
+
+static void text_lost(FILE *f, const struct clyde_dev_run *run)
+{
+	char a[32];
+
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		bool lost;
+		double wa = dev_took(run, t, &lost);
+
+		if (run->tests[t].verified_blocks)
+			fprintf(f,
+				"verify: %s: %" PRIu64 " blocks read back, "
+				"every one as written\n",
+				test_name(t), run->tests[t].verified_blocks);
+		if (!lost)
+			continue;
+		fprintf(f,
+			"warning: %s: the devices took %.2fx of the %s "
+			"written, less than %.2fx: lost writes? (--verify "
+			"reads every block back)\n",
+			test_name(t), wa,
+			clyde_fmt_human_bytes(a, sizeof(a),
+					      (double)run->tests[t].bytes),
+			CLYDE_WA_LOST);
+	}
 }
 
 /* Are the members more than the device itself (an array, an LV)? */
@@ -275,6 +327,7 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		fputs(r->from_memory ? "  memory\n" : "\n", f);
 	}
 	text_notes(f, run);
+	text_lost(f, run);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
 		if (run->tests[t].ran)
 			clyde_degraded_text(f, "", test_name(t),
@@ -302,6 +355,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_u64(w, "iodepth", c->iodepth);
 	clyde_jw_u64(w, "iodepth_batch", c->iodepth_batch);
 	clyde_jw_str(w, "pattern", c->zeros ? "zeros" : "random", 8);
+	clyde_jw_bool(w, "verify", c->verify);
 	clyde_jw_u64(w, "bs", c->bs);
 	clyde_jw_u64(w, "rand_bs", c->rand_bs);
 	clyde_jw_u64(w, "rand_ops", c->rand_ops);
@@ -335,7 +389,9 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 {
 	const struct clyde_dev_test_result *r = &run->tests[t];
 	bool wr = t == CLYDE_DEV_SEQWRITE || t == CLYDE_DEV_RANDWRITE ||
-		  (t == CLYDE_DEV_ZCAV && run->cfg.zcav.write);
+		  (t == CLYDE_DEV_ZCAV && run->cfg.zcav.write),
+	     lost;
+	double took = dev_took(run, t, &lost);
 
 	clyde_jw_open(w, NULL, '{');
 	clyde_jw_str(w, "name", clyde_dev_test_name((enum clyde_dev_test)t),
@@ -371,6 +427,12 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 	clyde_jw_u64(w, "ops", r->ops);
 	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
 	clyde_jw_u64(w, "ramp_ops", r->ramp_ops);
+	clyde_jw_u64(w, "verified_blocks", r->verified_blocks);
+	if (took >= 0.0)
+		clyde_jw_num(w, "storage_write_ratio", took, 4);
+	else
+		clyde_jw_null(w, "storage_write_ratio");
+	clyde_jw_bool(w, "writes_lost", lost);
 	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
 	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
 	clyde_jw_num(w, "bytes_per_s", clyde_dev_rate(r->bytes, r->elapsed_ns),

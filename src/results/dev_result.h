@@ -68,9 +68,12 @@ struct clyde_dev_config {
 			    * (clyde_dev_run sets the depth that runs) */
 	uint32_t iodepth_batch; /* --iodepth-batch: submitted together (1) */
 	bool zeros;		/* --pattern zeros: bonnie++'s data, not new */
-	char engine[16];	/* "psync", "io_uring" */
-	uint64_t offset;	/* start of the range, bytes */
-	uint64_t size;		/* length of the range; 0: to the end */
+	/* --verify: the write tests stamp every block (io/verify.h) and
+	 * read the range back after the test (dev_job.h) */
+	bool verify;
+	char engine[16]; /* "psync", "io_uring" */
+	uint64_t offset; /* start of the range, bytes */
+	uint64_t size;	 /* length of the range; 0: to the end */
 	bool destroy_data;
 	bool clamp_range; /* a range past the end stops there (zcav -r) */
 	uint64_t seed;
@@ -83,7 +86,8 @@ struct clyde_dev_test_result {
 	uint64_t bytes;
 	uint64_t ops;
 	uint64_t elapsed_ns;
-	uint64_t ramp_ops; /* done during --ramp: in no figure */
+	uint64_t ramp_ops;	  /* done during --ramp: in no figure */
+	uint64_t verified_blocks; /* --verify: read back and right */
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	/* Every request, from submission to completion; owned. */
 	struct clyde_hist *latency;

@@ -51,6 +51,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	clyde_jw_bool(w, "size_auto", p->size_auto);
 	clyde_jw_bool(w, "evict", p->evict);
 	clyde_jw_bool(w, "drop_caches", p->drop_caches);
+	clyde_jw_bool(w, "verify", p->verify);
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
 	CLYDE_JW_ARR(w, "engine", p->engine);
 	clyde_jw_u64(w, "iodepth", p->iodepth);
@@ -173,6 +174,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_device_wa(w, &t->dev, io.wa);
 	clyde_jw_io(w, &io, &t->own);
 	clyde_jw_settle(w, &t->settle);
+	clyde_jw_u64(w, "verified_blocks", t->verified_blocks);
 	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
 	clyde_jw_series(w, "series", &t->series);

@@ -596,6 +596,7 @@ static const struct keymap config_keys[] = {
 	{ "size_auto", "file size chosen by clyde", 0 },
 	{ "evict", "evict the page cache", 0 },
 	{ "drop_caches", "drop caches", 0 },
+	{ "verify", "verify", 0 },
 	{ "engine", "I/O engine", 0 },
 	{ "iodepth", "queue depth", 0 },
 	{ "iodepth_batch", "submit batch", 0 },

@@ -195,6 +195,7 @@ void clyde_jw_io(struct clyde_jw *w, const struct clyde_test_io *io,
 		clyde_jw_num(w, "write_amplification", io->wa, 4);
 	else
 		clyde_jw_null(w, "write_amplification");
+	clyde_jw_bool(w, "writes_lost", io->lost);
 	clyde_jw_close(w, '}');
 }
 

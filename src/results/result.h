@@ -132,6 +132,10 @@ struct clyde_test_result {
 	struct clyde_members members; /* ... and each leaf device below it */
 	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
 	struct clyde_settle settle;   /* the devices before it started */
+	/* --verify: the blocks read back and checked after the test (0:
+	 * not verified).  A run with a wrong block fails, so a stored test
+	 * with a count had every one right. */
+	uint64_t verified_blocks;
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
@@ -170,6 +174,7 @@ struct clyde_run_params {
 	bool size_auto;		  /* file size chosen by clyde (no -s) */
 	bool evict;		  /* caches evicted before read-side tests */
 	bool drop_caches;	  /* --drop-caches */
+	bool verify;		  /* --verify: written blocks read back */
 	char pattern[16];	  /* "random" or "zeros" */
 	char engine[16];	  /* --engine of the block and seek tests */
 	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "env/stack.h"
 #include "results/result.h"
 #include "results/tree_result.h"
 
@@ -127,6 +128,7 @@ void clyde_test_io_add(struct clyde_test_io *a, const struct clyde_test_io *b,
 		a->other_write += b->other_write;
 		a->read += b->read;
 		a->write += b->write;
+		a->lost |= b->lost;
 	}
 	a->wa = written ? (double)a->write / (double)written : -1.0;
 }
@@ -148,14 +150,49 @@ bool clyde_test_writes_its_bytes(int id)
 	return id == CLYDE_PUTC || id == CLYDE_PUT_BLOCK || id == CLYDE_REWRITE;
 }
 
+bool clyde_stack_shrinks_data(const struct clyde_stack *s)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+
+	if (s->has_fs && !strcmp(fs->type, "zfs") &&
+	    strcmp(fs->zfs_compression, "off") != 0)
+		return true;
+	/* compress=, compress-force= (btrfs), compress_algorithm= (f2fs) */
+	if (s->has_fs && strstr(fs->mount_opts, "compress"))
+		return true;
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct clyde_stack_node *n = &s->nodes[i];
+
+		if (n->kind == &clyde_stack_zram)
+			return true;
+		if (n->kind == &clyde_stack_dm &&
+		    (!strcmp(n->dm_target, "vdo") ||
+		     strstr(n->dm_table, " vdo ")))
+			return true;
+	}
+	return false;
+}
+
+bool clyde_test_io_lost(double wa, uint64_t written, bool zeros,
+			const struct clyde_stack *s)
+{
+	if (!s || wa < 0.0 || written < CLYDE_WA_LOST_MIN_BYTES ||
+	    wa >= CLYDE_WA_LOST)
+		return false;
+	return !(zeros && clyde_stack_shrinks_data(s));
+}
+
 void clyde_test_io_of_run(const struct clyde_run *r, int id,
 			  struct clyde_test_io *io)
 {
 	const struct clyde_test_result *t = &r->tests[id];
+	uint64_t written = clyde_test_writes_its_bytes(id) ? t->bytes : 0;
 
-	clyde_test_io_compute(&t->dev, &t->members, &t->own,
-			      clyde_test_writes_its_bytes(id) ? t->bytes : 0,
-			      io);
+	clyde_test_io_compute(&t->dev, &t->members, &t->own, written, io);
+	io->lost = io->have &&
+		   clyde_test_io_lost(io->wa, written,
+				      !strcmp(r->params.pattern, "zeros"),
+				      &r->env.stack);
 }
 
 void clyde_test_io_of_phase(const struct clyde_tree_run *run, int p,
@@ -163,6 +200,10 @@ void clyde_test_io_of_phase(const struct clyde_tree_run *run, int p,
 {
 	const struct clyde_tree_phase_result *r = &run->phases[p];
 
-	clyde_test_io_compute(&r->dev, &r->members, &r->own,
-			      p == CLYDE_TREE_EXTRACT ? r->bytes : 0, io);
+	uint64_t written = p == CLYDE_TREE_EXTRACT ? r->bytes : 0;
+
+	clyde_test_io_compute(&r->dev, &r->members, &r->own, written, io);
+	io->lost = io->have &&
+		   clyde_test_io_lost(io->wa, written, run->cfg.zeros,
+				      &run->env.stack);
 }

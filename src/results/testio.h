@@ -54,7 +54,30 @@ struct clyde_test_io {
 	/* What the test shows: own when attributed, else the totals. */
 	uint64_t read, write;
 	double wa; /* write / written; < 0 not applicable */
+	/* The devices took well less than the test wrote
+	 * (clyde_test_io_lost); set by clyde_test_io_of_run/_of_phase. */
+	bool lost;
 };
+
+/*
+ * Lost writes without --verify: a test that wrote at least
+ * CLYDE_WA_LOST_MIN_BYTES whose devices took less than CLYDE_WA_LOST of
+ * it.  Every write test ends with fsync (or syncfs) inside its window, so
+ * all it wrote must have reached the devices by then; a filesystem or an
+ * array only adds to it (metadata, journal, parity, copies).  Only a stack
+ * that shrinks the data can take less: compression or deduplication
+ * (ZFS compression, btrfs compress, dm-vdo, zram), and only of bonnie++'s
+ * zeros (`zeros`): clyde's random data neither compresses nor repeats.
+ * `s` may be NULL (not known: not judged).
+ */
+#define CLYDE_WA_LOST 0.9
+#define CLYDE_WA_LOST_MIN_BYTES (16ull << 20)
+struct clyde_stack;
+bool clyde_test_io_lost(double wa, uint64_t written, bool zeros,
+			const struct clyde_stack *s);
+
+/* Does a layer of s compress or deduplicate what is written to it? */
+bool clyde_stack_shrinks_data(const struct clyde_stack *s);
 
 /* Fill *io from the target device's counters (top), the leaves (m, may
  * be NULL), clyde's own (own, may be NULL) and the bytes the test wrote

@@ -299,6 +299,19 @@ static void write_device_notes(FILE *f, const struct clyde_run *runs,
 			"clyde:   (the devices' total: %s read, %s written)\n",
 			clyde_test_name((enum clyde_test)i), a, b, c, d);
 	}
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		const struct clyde_test_io *io = &rows[i].io;
+
+		if (!rows[i].done || !io->lost)
+			continue;
+		clyde_fmt_human_bytes(a, sizeof(a), (double)rows[i].bytes);
+		fprintf(f,
+			"clyde: warning: %s: the devices took %.2fx of the %s "
+			"written, less than %.2fx: lost writes? (--verify "
+			"reads every block back)\n",
+			clyde_test_name((enum clyde_test)i), io->wa, a,
+			CLYDE_WA_LOST);
+	}
 	for (int i = 0, header = 0; i < CLYDE_TEST_COUNT; i++) {
 		const struct clyde_test_io *io = &rows[i].io;
 
@@ -313,6 +326,23 @@ static void write_device_notes(FILE *f, const struct clyde_run *runs,
 		clyde_fmt_human_bytes(b, sizeof(b), (double)io->top_write);
 		fprintf(f, "clyde:   %-10s %10s read %10s written\n",
 			clyde_test_name((enum clyde_test)i), a, b);
+	}
+}
+
+/* --verify: what was read back (a wrong block fails the run, so every
+ * count here was right). */
+static void write_verified(FILE *f, const struct clyde_run *runs, unsigned n)
+{
+	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
+		uint64_t blocks = 0;
+
+		for (unsigned r = 0; r < n; r++)
+			blocks += runs[r].tests[i].verified_blocks;
+		if (blocks)
+			fprintf(f,
+				"clyde: --verify: %s: %" PRIu64 " blocks read "
+				"back, every one as written\n",
+				clyde_test_name((enum clyde_test)i), blocks);
 	}
 }
 
@@ -562,6 +592,7 @@ int clyde_text_extra_write(FILE *f, const struct clyde_run *runs, unsigned n,
 			write_row(f, (enum clyde_test)i, &rows[i], &sum[i]);
 	write_warnings(f, rows, n);
 	write_device_notes(f, runs, n, rows);
+	write_verified(f, runs, n);
 	write_busy(f, runs, n);
 	write_metadata_note(f, rows, &runs[0].params);
 	write_engine_note(f, rows, &runs[0].params);

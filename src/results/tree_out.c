@@ -137,6 +137,11 @@ static void write_device(FILE *f, const struct clyde_tree_run *run, int p,
 	char a[64], b[64], c[64], d[64], more[256] = "";
 	struct clyde_test_io io;
 
+	if (run->phases[p].verified_blocks)
+		fprintf(f,
+			"verify   %-14s %" PRIu64 " blocks read back, every "
+			"one as written\n",
+			name, run->phases[p].verified_blocks);
 	clyde_test_io_of_phase(run, p, &io);
 	if (!io.have)
 		return;
@@ -155,6 +160,12 @@ static void write_device(FILE *f, const struct clyde_tree_run *run, int p,
 		io.attributed ? "clyde's own" :
 				"the devices' totals: clyde's share not known",
 		more);
+	if (io.lost)
+		fprintf(f,
+			"warning  %-14s the devices took %.2fx of what it "
+			"wrote, less than %.2fx: lost writes? (--verify reads "
+			"every file back)\n",
+			name, io.wa, CLYDE_WA_LOST);
 	if (io.have_top) {
 		clyde_fmt_double(a, sizeof(a), (double)io.top_read / MB, 1);
 		clyde_fmt_double(b, sizeof(b), (double)io.top_write / MB, 1);
@@ -291,6 +302,7 @@ static void json_phase(struct clyde_jw *w, const struct clyde_tree_run *run,
 	clyde_jw_u64(w, "symlinks", r->symlinks);
 	clyde_jw_u64(w, "others", r->others);
 	clyde_jw_u64(w, "bytes", r->bytes);
+	clyde_jw_u64(w, "verified_blocks", r->verified_blocks);
 	clyde_jw_u64(w, "elapsed_ns", r->elapsed_ns);
 	clyde_jw_u64(w, "cpu_user_ns", r->cpu_user_ns);
 	clyde_jw_u64(w, "cpu_sys_ns", r->cpu_sys_ns);
@@ -381,6 +393,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_tree_run *run)
 	clyde_jw_bool(w, "noatime", c->noatime || c->existing);
 	clyde_jw_bool(w, "one_file_system", c->one_fs);
 	clyde_jw_str(w, "pattern", pattern_name(c), 16);
+	clyde_jw_bool(w, "verify", c->verify);
 	clyde_jw_close(w, '}');
 }
 

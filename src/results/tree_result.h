@@ -113,7 +113,8 @@ struct clyde_tree_phase_result {
 	bool ran;
 	/* Entries seen: the root counts, like `find DIR | wc -l`. */
 	uint64_t entries, files, dirs, symlinks, others;
-	uint64_t bytes; /* read (walks) or written (extract) */
+	uint64_t bytes;		  /* read (walks) or written (extract) */
+	uint64_t verified_blocks; /* --verify: extract's, read back */
 	uint64_t elapsed_ns;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* the whole process */
 	/* Merged over the workers; owned; NULL for an op the phase did not
@@ -163,7 +164,8 @@ struct clyde_tree_config {
 	bool noatime;	    /* O_NOATIME on the generated tree (always on for
 			   * an existing one) */
 	bool one_fs;
-	bool zeros; /* bonnie++'s data pattern instead of random bytes */
+	bool zeros;  /* bonnie++'s data pattern instead of random bytes */
+	bool verify; /* --verify: extract's files read back and checked */
 	char label[256];
 	/* The generated tree's name in the scratch directory; "" is "tree"
 	 * (clyde-mpi --shared gives each rank its own). */

@@ -37,6 +37,7 @@
 #include "io/cache.h"
 #include "io/scratch.h"
 #include "io/target.h"
+#include "io/verify.h"
 #include "workloads/worker.h"
 
 struct test_entry {
@@ -419,6 +420,7 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		w->scratch_fd = st->scratch->dirfd;
 		w->scratch = st->scratch->path;
 		w->dirfd = -1;
+		w->seed = seed;
 		unsigned g = st->cfg->worker_base + i; /* over all ranks */
 
 		snprintf(w->io_name, sizeof(w->io_name), "io.%u", g);
@@ -530,6 +532,65 @@ static void deadline_end(struct deadline *d)
 	pthread_cond_destroy(&d->cond);
 	pthread_mutex_destroy(&d->lock);
 	atomic_store(&d->ctx->stonewall, 0);
+}
+
+/*
+ * --verify: read back every worker's IO file as the test `t` (block write
+ * or rewrite) left it, its cache evicted first, and check each block's
+ * header and checksum (io/verify.h).  Untimed: it runs between two tests,
+ * and its time is the run's overhead.  Returns 0, or a negative errno with
+ * one line naming the test, the file and the first wrong block.
+ */
+static int verify_io(struct suite_state *st, enum clyde_test t,
+		     struct clyde_test_result *r)
+{
+	uint64_t chunk = st->cfg->io_chunk,
+		 cap = (st->cfg->file_size_mib << 20) / chunk * chunk;
+	int ret = 0;
+
+	r->verified_blocks = 0;
+	for (unsigned i = 0; i < st->n && !ret && i < r->nworkers; i++) {
+		struct clyde_worker *w = &st->w[i];
+		struct clyde_verify_result res;
+		char path[4200], what[4300];
+		/* By --runtime the test went round the file: all of it. */
+		uint64_t len = r->spans[i].bytes < cap ? r->spans[i].bytes :
+							 cap;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", st->scratch->path,
+			 w->io_name);
+		snprintf(what, sizeof(what), "%s: --verify: %s",
+			 clyde_test_label(t), path);
+		fd = openat(st->scratch->dirfd, w->io_name,
+			    O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+				    (st->cfg->direct ? O_DIRECT : 0));
+		if (fd < 0)
+			return clyde_err(st->ctx, errno, "%s: cannot open",
+					 what);
+		/* From the storage, not from the pages the test wrote. */
+		if (!st->memory_fs)
+			ret = clyde_target_evict_fd(st->ctx, &st->tgt, fd,
+						    path);
+		if (!ret) {
+			struct clyde_verify_read vr = {
+				.fd = fd,
+				.what = what,
+				.len = len,
+				.piece = chunk,
+				.unit = clyde_verify_unit(chunk),
+				.gen = t == CLYDE_REWRITE ?
+					       CLYDE_VERIFY_GEN_REWRITE :
+					       CLYDE_VERIFY_GEN_WRITE,
+				.seed = w->seed,
+			};
+
+			ret = clyde_verify_read(st->ctx, &vr, &res);
+			r->verified_blocks += res.units;
+		}
+		close(fd);
+	}
+	return ret;
 }
 
 static int run_test(struct suite_state *st, const struct test_entry *te,
@@ -681,6 +742,7 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->size_auto = !cfg->size_given;
 	p->evict = !cfg->no_evict;
 	p->drop_caches = cfg->drop_caches;
+	p->verify = cfg->verify;
 	snprintf(p->pattern, sizeof(p->pattern), "%s",
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
 	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
@@ -727,6 +789,8 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 		.settle_ns = cfg->settle_ns,
 	};
 	uint64_t t_start = clyde_now(ctx), waited = 0, timed = 0;
+	/* --verify: the write test whose file is read back next. */
+	int pending = -1;
 	int ret;
 
 	fill_params(cfg, seed, &run->params);
@@ -769,10 +833,25 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 			ret = -EINTR;
 			break;
 		}
+		/* The last write is checked before the next test touches
+		 * the file (and after its -y prompt). */
+		if (pending >= 0) {
+			ret = verify_io(&st, (enum clyde_test)pending,
+					&run->tests[pending]);
+			pending = -1;
+			if (ret)
+				break;
+		}
 		ret = run_test(&st, te, r);
+		if (!ret && cfg->verify &&
+		    (te->id == CLYDE_PUT_BLOCK || te->id == CLYDE_REWRITE))
+			pending = te->id;
 		if (!ret && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, te->id, r);
 	}
+	if (!ret && pending >= 0 && !(ctx->interrupted && *ctx->interrupted))
+		ret = verify_io(&st, (enum clyde_test)pending,
+				&run->tests[pending]);
 	if (ctx->interrupted && *ctx->interrupted)
 		ret = -EINTR;
 	suite_release(&st);

@@ -64,6 +64,14 @@ struct clyde_bonnie_config {
 	const char *user;	    /* -u user[:group] */
 	const char *group;	    /* -g group */
 	enum clyde_pattern pattern; /* --pattern */
+	/* --verify: the block write and the rewrite stamp every block
+	 * (io/verify.h: generation 1 and 2, the run's seed), and each
+	 * worker's file is read back and checked outside the timed window,
+	 * with its cache evicted, before the next test starts (after its
+	 * -y prompt) or at the end of the suite.  A block that does not
+	 * check out fails the run with -EIO, naming the file and the
+	 * offset. */
+	bool verify;
 
 	/* Honest numbers. */
 	bool perchar_given; /* -fN given: no time bound on the per-char tests */

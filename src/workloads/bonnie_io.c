@@ -31,6 +31,7 @@
 #include "io/engine.h"
 #include "io/depth_driver.h"
 #include "io/iobuf.h"
+#include "io/verify.h"
 #include "workloads/worker.h"
 
 /*
@@ -435,8 +436,14 @@ static int block_start(void *arg, struct clyde_depth_slot *s)
 		.len = b->chunk,
 		.off = (off_t)(s->index * b->chunk),
 	};
-	if (b->mode == BLOCK_WRITE)
+	if (b->mode == BLOCK_WRITE) {
 		clyde_pattern_fill(&b->w->pat, s->buf, b->chunk);
+		if (b->w->cfg->verify)
+			clyde_verify_stamp(s->buf, b->chunk,
+					   clyde_verify_unit(b->chunk),
+					   (uint64_t)s->req.off,
+					   CLYDE_VERIFY_GEN_WRITE, b->w->seed);
+	}
 	return 1;
 }
 
@@ -448,6 +455,13 @@ static int block_next(void *arg, struct clyde_depth_slot *s)
 
 	if (b->mode == BLOCK_REWRITE && s->stage == 0) {
 		s->buf[s->index % b->chunk] ^= 0x5a;
+		/* The changed chunk is the rewrite's: its own headers. */
+		if (b->w->cfg->verify)
+			clyde_verify_stamp(s->buf, b->chunk,
+					   clyde_verify_unit(b->chunk),
+					   (uint64_t)s->req.off,
+					   CLYDE_VERIFY_GEN_REWRITE,
+					   b->w->seed);
 		s->req.op = CLYDE_IO_WRITE;
 		s->stage = 1;
 		return 1;

@@ -359,6 +359,34 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	return rc;
 }
 
+/*
+ * run_test, and under --verify for a write test: its requests stamped,
+ * then every place it wrote read back (O_DIRECT: from the device) and
+ * checked before the next test, outside the test's time.
+ */
+static int run_test_verified(struct clyde_ctx *ctx, struct clyde_dev_run *run,
+			     enum clyde_dev_test t, struct clyde_dev_job *job,
+			     const struct memwatch *m,
+			     struct clyde_target_watch *tgt)
+{
+	struct clyde_dev_verify v;
+	int rc;
+
+	if (!run->cfg.verify || !job->write)
+		return run_test(ctx, run, t, job, m, tgt);
+	rc = clyde_dev_verify_init(ctx, &v, job, run->cfg.seed);
+	if (rc < 0)
+		return rc;
+	job->verify = &v;
+	rc = run_test(ctx, run, t, job, m, tgt);
+	if (rc == 0)
+		rc = clyde_dev_verify_read(ctx, job, &v,
+					   &run->tests[t].verified_blocks);
+	job->verify = NULL;
+	clyde_dev_verify_release(&v);
+	return rc;
+}
+
 /* Buffers for depth requests of the largest size, aligned for O_DIRECT.
  * A write fills its buffer just before each request (dev_job.h). */
 static int make_bufs(struct clyde_ctx *ctx, struct clyde_dev_run *run,
@@ -453,8 +481,8 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 		} else {
 			job_for(run, (enum clyde_dev_test)t, fd, bufs, engine,
 				&pat, &job);
-			rc = run_test(ctx, run, (enum clyde_dev_test)t, &job,
-				      &m, &tgt);
+			rc = run_test_verified(ctx, run, (enum clyde_dev_test)t,
+					       &job, &m, &tgt);
 		}
 		/* Which test failed: "randwrite: /dev/sdb: write of ...". */
 		if (rc < 0 && rc != -EINTR) {

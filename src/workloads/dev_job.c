@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "io/depth_driver.h"
+#include "io/verify.h"
 
 /* The offset of request i (sequential: round the range again and again
  * when the test runs by time). */
@@ -63,6 +65,34 @@ static void check_steady(struct pump *p)
 	}
 }
 
+/* --verify: the request's place, its generation, its stamps. */
+static void stamp(struct clyde_dev_job *job, struct clyde_depth_slot *s)
+{
+	struct clyde_dev_verify *v = job->verify;
+	uint64_t place = ((uint64_t)s->req.off - job->start) / job->len;
+	uint32_t gen = ++v->next_gen & ~CLYDE_DEV_VERIFY_EITHER;
+
+	if (place >= v->nplaces)
+		return;
+	v->gen[place] = v->inflight[place] ? gen | CLYDE_DEV_VERIFY_EITHER :
+					     gen;
+	if (v->inflight[place] < UINT8_MAX)
+		v->inflight[place]++;
+	s->flags = 1; /* counted in inflight */
+	clyde_verify_stamp(s->buf, job->len, clyde_verify_unit(job->len),
+			   (uint64_t)s->req.off, gen, v->seed);
+}
+
+static void unstamp(struct clyde_dev_job *job, struct clyde_depth_slot *s)
+{
+	struct clyde_dev_verify *v = job->verify;
+	uint64_t place = ((uint64_t)s->req.off - job->start) / job->len;
+
+	if (v && s->flags && place < v->nplaces && v->inflight[place])
+		v->inflight[place]--;
+	s->flags = 0;
+}
+
 /* The next request, or 0 when all were issued. */
 static int start(void *arg, struct clyde_depth_slot *s)
 {
@@ -85,6 +115,8 @@ static int start(void *arg, struct clyde_depth_slot *s)
 	s->stage = 0;
 	if (job->write && job->pat)
 		clyde_pattern_fill(job->pat, s->buf, job->len);
+	if (job->write && job->verify)
+		stamp(job, s);
 	return 1;
 }
 
@@ -96,6 +128,7 @@ static int next(void *arg, struct clyde_depth_slot *s)
 
 	if (s->stage == 1)
 		return 0;
+	unstamp(p->job, s);
 	if (s->req.complete_ns < p->ramp_end) {
 		/* The ramp: done, not counted. */
 		p->out->ramp_ops++;
@@ -194,5 +227,82 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	out->submitted = e.submitted;
 	clyde_engine_release(&e);
 	free(slots);
+	return rc;
+}
+
+int clyde_dev_verify_init(struct clyde_ctx *ctx, struct clyde_dev_verify *v,
+			  const struct clyde_dev_job *job, uint64_t seed)
+{
+	memset(v, 0, sizeof(*v));
+	v->seed = seed;
+	v->nplaces = job->span / job->len;
+	if (v->nplaces > CLYDE_DEV_VERIFY_MAX_PLACES)
+		return clyde_err(
+			       ctx, 0,
+			       "%s: --verify follows at most %llu requests' "
+			       "places; this range has %" PRIu64
+			       " of %u bytes (a smaller --size)",
+			       job->what,
+			       (unsigned long long)CLYDE_DEV_VERIFY_MAX_PLACES,
+			       v->nplaces, job->len),
+		       -E2BIG;
+	v->gen = calloc(v->nplaces ? v->nplaces : 1, sizeof(*v->gen));
+	v->inflight = calloc(v->nplaces ? v->nplaces : 1, 1);
+	if (!v->gen || !v->inflight) {
+		clyde_dev_verify_release(v);
+		return clyde_err(ctx, ENOMEM, "%s: --verify", job->what);
+	}
+	return 0;
+}
+
+void clyde_dev_verify_release(struct clyde_dev_verify *v)
+{
+	free(v->gen);
+	free(v->inflight);
+	v->gen = NULL;
+	v->inflight = NULL;
+}
+
+struct gen_of {
+	const struct clyde_dev_job *job;
+	const struct clyde_dev_verify *v;
+};
+
+static uint32_t gen_at(void *arg, uint64_t off, bool *any_older)
+{
+	const struct gen_of *g = arg;
+	uint64_t place = (off - g->job->start) / g->job->len;
+	uint32_t gen;
+
+	if (place >= g->v->nplaces)
+		return 0;
+	gen = g->v->gen[place];
+	*any_older = gen & CLYDE_DEV_VERIFY_EITHER;
+	return gen & ~CLYDE_DEV_VERIFY_EITHER;
+}
+
+int clyde_dev_verify_read(struct clyde_ctx *ctx,
+			  const struct clyde_dev_job *job,
+			  const struct clyde_dev_verify *v, uint64_t *blocks)
+{
+	struct gen_of g = { .job = job, .v = v };
+	struct clyde_verify_result res;
+	char what[4200];
+	struct clyde_verify_read r = {
+		.fd = job->fd,
+		.what = what,
+		.start = job->start,
+		.len = v->nplaces * job->len,
+		.piece = job->len,
+		.unit = clyde_verify_unit(job->len),
+		.gen_at = gen_at,
+		.gen_arg = &g,
+		.seed = v->seed,
+	};
+	int rc;
+
+	snprintf(what, sizeof(what), "--verify: %s", job->what);
+	rc = clyde_verify_read(ctx, &r, &res);
+	*blocks = res.units;
 	return rc;
 }

@@ -23,6 +23,27 @@
 #include "io/engine.h"
 #include "io/pattern.h"
 
+/*
+ * --verify of a write job: every request's buffer is stamped (io/verify.h)
+ * with its offset, the seed and a generation of its own (the requests'
+ * count, from 1), and the generation of the last write of each request's
+ * place is kept, so that the place can be checked when it is read back
+ * (clyde_dev_verify_read).  Two writes of one place in flight together
+ * may land in either order: the place then accepts either.  Memory: 5
+ * bytes per place of the range (span / len), at most
+ * CLYDE_DEV_VERIFY_MAX_PLACES.
+ */
+#define CLYDE_DEV_VERIFY_MAX_PLACES (1ull << 26)
+struct clyde_dev_verify {
+	uint64_t seed;
+	uint64_t nplaces;
+	uint32_t *gen;	   /* per place; CLYDE_DEV_VERIFY_EITHER marks two
+			    * in flight together; 0: not written */
+	uint8_t *inflight; /* per place: writes in the engine */
+	uint32_t next_gen;
+};
+#define CLYDE_DEV_VERIFY_EITHER 0x80000000u
+
 struct clyde_dev_job {
 	const char *what; /* the device's name, for messages */
 	int fd;
@@ -55,6 +76,9 @@ struct clyde_dev_job {
 	 * in any request's latency, as in clyde run's block write.
 	 * Borrowed; NULL only for reads. */
 	struct clyde_pattern_gen *pat;
+	/* --verify (writes): the places' generations; NULL: no stamps.
+	 * Borrowed. */
+	struct clyde_dev_verify *verify;
 	/* What completes after the ramp, per interval from the ramp's end
 	 * (core/series.h); may be NULL.  Borrowed. */
 	struct clyde_series *series;
@@ -85,5 +109,22 @@ struct clyde_dev_job_out {
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		      struct clyde_dev_job_out *out);
+
+/* The places of a job (span / len) for --verify, allocated; 0, -ENOMEM,
+ * or -E2BIG (with a message) beyond CLYDE_DEV_VERIFY_MAX_PLACES. */
+int clyde_dev_verify_init(struct clyde_ctx *ctx, struct clyde_dev_verify *v,
+			  const struct clyde_dev_job *job, uint64_t seed);
+void clyde_dev_verify_release(struct clyde_dev_verify *v);
+
+/*
+ * Read back, after a write job, every place it wrote and check it
+ * (io/verify.h) through the job's descriptor (O_DIRECT: from the device,
+ * not the page cache).  Returns 0, or -EIO with one line naming job->what,
+ * the first wrong block's offset, what was expected and what was found.
+ * *blocks gets the 4 KiB blocks checked.
+ */
+int clyde_dev_verify_read(struct clyde_ctx *ctx,
+			  const struct clyde_dev_job *job,
+			  const struct clyde_dev_verify *v, uint64_t *blocks);
 
 #endif

@@ -191,7 +191,8 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	case CLYDE_TREE_EXTRACT:
 		ret = clyde_tree_extract(e->ctx, e->plan, e->scratch->dirfd,
 					 e->tree_name, run->root, cfg->seed,
-					 cfg->zeros, cfg->io_size, r);
+					 cfg->zeros, cfg->verify, cfg->io_size,
+					 r);
 		break;
 	case CLYDE_TREE_DELETE:
 		ret = clyde_tree_delete(e->ctx, e->scratch->dirfd, e->tree_name,
@@ -212,6 +213,11 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
 	clyde_target_end(&e->tgt, &moved);
+	/* --verify: outside the phase's time and counters. */
+	if (p == CLYDE_TREE_EXTRACT && ret == 0 && cfg->verify)
+		ret = clyde_tree_verify(e->ctx, e->plan, e->scratch->dirfd,
+					e->tree_name, run->root, cfg->seed,
+					cfg->io_size, &r->verified_blocks);
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
 	if (ret < 0 && ret != -EINTR)

@@ -183,8 +183,23 @@ int clyde_tree_delete(struct clyde_ctx *ctx, int dirfd, const char *root,
  */
 int clyde_tree_extract(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
 		       int dirfd, const char *root, const char *what,
-		       uint64_t seed, bool zeros, size_t io_size,
+		       uint64_t seed, bool zeros, bool verify, size_t io_size,
 		       struct clyde_tree_phase_result *r);
+
+/*
+ * --verify: with `verify`, extract stamps every block of every file
+ * (io/verify.h: its offset in the file, generation 1, `seed`);
+ * clyde_tree_verify then reads every file of plan p back (each evicted
+ * from the page cache first) and checks it.  Untimed: tree.c calls it
+ * after the extract's window.  Returns 0 (*blocks: the blocks checked), or
+ * -EIO with one line naming the file, the offset, what was expected and
+ * found ("extract: --verify: /mnt/x/tree/d3/f2 at offset 8192 ...").
+ * Files shorter than a header (32 bytes) are not checked.
+ */
+#define CLYDE_TREE_VERIFY_GEN 1u
+int clyde_tree_verify(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
+		      int dirfd, const char *root, const char *what,
+		      uint64_t seed, size_t io_size, uint64_t *blocks);
 
 /* ---- the whole run (tree.c) ------------------------------------------- */
 

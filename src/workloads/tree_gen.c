@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "core/size.h"
+#include "io/cache.h"
 #include "io/pattern.h"
+#include "io/verify.h"
 
 #define NONE UINT32_MAX
 
@@ -370,6 +372,8 @@ struct extract {
 	struct clyde_pattern_gen pat;
 	unsigned char *buf;
 	size_t io_size;
+	bool verify; /* stamp every block (io/verify.h) */
+	uint64_t seed;
 };
 
 /* The path of directory d below the root ("d3/d17"), for messages. */
@@ -440,6 +444,12 @@ static int write_files(struct extract *x, uint32_t d, int dirfd)
 			ssize_t w;
 
 			clyde_pattern_fill(&x->pat, x->buf, n);
+			if (x->verify)
+				clyde_verify_stamp(
+					x->buf, n,
+					clyde_verify_unit(x->io_size),
+					size - left, CLYDE_TREE_VERIFY_GEN,
+					x->seed);
 			w = write(fd, x->buf, n);
 			if (w < 0 && errno == EINTR && !clyde_stopping(x->ctx))
 				continue;
@@ -545,10 +555,15 @@ static int extract_tree(struct extract *x, int dirfd, const char *root)
 
 int clyde_tree_extract(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
 		       int dirfd, const char *root, const char *what,
-		       uint64_t seed, bool zeros, size_t io_size,
+		       uint64_t seed, bool zeros, bool verify, size_t io_size,
 		       struct clyde_tree_phase_result *r)
 {
-	struct extract x = { .ctx = ctx, .p = p, .what = what, .r = r };
+	struct extract x = { .ctx = ctx,
+			     .p = p,
+			     .what = what,
+			     .r = r,
+			     .verify = verify,
+			     .seed = seed };
 	struct clyde_rng rng;
 	uint64_t t0, u0, s0;
 	int ret;
@@ -586,5 +601,81 @@ int clyde_tree_extract(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
 	};
 	clyde_pattern_release(&x.pat);
 	free(x.buf);
+	return ret;
+}
+
+/* ---- --verify ------------------------------------------------------------ */
+
+/* Read back one file of directory d (its path below the root in dpath)
+ * and check it. */
+static int verify_file(struct clyde_ctx *ctx, int dfd, const char *dpath,
+		       const char *what, const char *name, uint64_t size,
+		       uint64_t seed, size_t io_size, uint64_t *blocks)
+{
+	struct clyde_verify_result res;
+	char path[4400], label[4500];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s%s/%s", what, dpath, name);
+	snprintf(label, sizeof(label), "extract: --verify: %s", path);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return clyde_err(ctx, errno, "%s: cannot open", label);
+	/* From the storage: write back (syncfs did) and evict. */
+	ret = clyde_cache_evict_fd(ctx, fd, path);
+	if (ret == 0) {
+		struct clyde_verify_read r = {
+			.fd = fd,
+			.what = label,
+			.len = size,
+			.piece = io_size,
+			.unit = clyde_verify_unit(io_size),
+			.gen = CLYDE_TREE_VERIFY_GEN,
+			.seed = seed,
+		};
+
+		ret = clyde_verify_read(ctx, &r, &res);
+		*blocks += res.units;
+	}
+	close(fd);
+	return ret;
+}
+
+int clyde_tree_verify(struct clyde_ctx *ctx, const struct clyde_tree_plan *p,
+		      int dirfd, const char *root, const char *what,
+		      uint64_t seed, size_t io_size, uint64_t *blocks)
+{
+	char dpath[1024], rel[1200], name[32];
+	int ret = 0;
+
+	*blocks = 0;
+	if (io_size == 0 || io_size > CLYDE_TREE_MAX_IO_SIZE)
+		io_size = CLYDE_TREE_DEFAULT_IO_SIZE;
+	for (uint32_t d = 0; d < p->ndirs && !ret; d++) {
+		struct clyde_rng rng;
+		int dfd;
+
+		if (!p->nfiles_in[d])
+			continue;
+		if (clyde_stopping(ctx))
+			return -EINTR;
+		dir_path(p, d, dpath, sizeof(dpath));
+		snprintf(rel, sizeof(rel), "%s%s", root, dpath);
+		dfd = openat(dirfd, rel,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			return clyde_err(ctx, errno,
+					 "extract: --verify: cannot open %s%s",
+					 what, dpath);
+		clyde_tree_plan_dir_rng(p, d, &rng);
+		for (uint32_t k = 0; k < p->nfiles_in[d] && !ret; k++) {
+			uint64_t size = clyde_size_dist_sample(&p->size, &rng);
+
+			snprintf(name, sizeof(name), "f%u", k);
+			ret = verify_file(ctx, dfd, dpath, what, name, size,
+					  seed, io_size, blocks);
+		}
+		close(dfd);
+	}
 	return ret;
 }

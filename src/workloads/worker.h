@@ -37,6 +37,7 @@ struct clyde_worker {
 	char dir_path[4096]; /* its path, for messages */
 	char io_name[64];    /* this worker's IO test file, in scratch_fd */
 
+	uint64_t seed;		      /* the run's (--verify's headers) */
 	struct clyde_rng rng;	      /* this worker's stream */
 	struct clyde_pattern_gen pat; /* data to write */
 
@@ -59,6 +60,10 @@ struct clyde_worker {
 	 * or fewer when --stonewall cut it (its stat and delete take these). */
 	size_t files_made;
 };
+
+/* --verify's generations of the IO file's blocks. */
+#define CLYDE_VERIFY_GEN_WRITE 1u
+#define CLYDE_VERIFY_GEN_REWRITE 2u
 
 /* Wait for all workers, then start this worker's clock.  Returns the start
  * time.  Must be called exactly once by every body, even one that failed

@@ -358,8 +358,8 @@ static void test_phases(struct clyde_ctx *ctx, const char *tmp)
 
 	snprintf(root, sizeof(root), "%s/tree", tmp);
 	CHECK(p.ndirs == 400);
-	CHECK(clyde_tree_extract(ctx, &p, dfd, "tree", root, 5, false, 4096,
-				 &r) == 0);
+	CHECK(clyde_tree_extract(ctx, &p, dfd, "tree", root, 5, false, false,
+				 4096, &r) == 0);
 	c = census(root);
 	CHECK(c.files == 3000 && c.dirs == 400 && c.entries == 3400);
 	CHECK(r.entries == c.entries && r.files == c.files &&
@@ -371,8 +371,8 @@ static void test_phases(struct clyde_ctx *ctx, const char *tmp)
 	clyde_tree_phase_release(&r);
 
 	/* Extracting over an existing tree is an error, never a merge. */
-	CHECK(clyde_tree_extract(ctx, &p, dfd, "tree", root, 5, false, 4096,
-				 &r) == -EEXIST);
+	CHECK(clyde_tree_extract(ctx, &p, dfd, "tree", root, 5, false, false,
+				 4096, &r) == -EEXIST);
 	clyde_err_clear(ctx);
 	clyde_tree_phase_release(&r);
 

@@ -10,15 +10,21 @@
 #   that member and no other;
 # - a member failed (mdadm --fail) in the middle of a clyde dev test, of
 #   clyde run's block write and of clyde tree's extract: the text and the
-#   JSON say the array degraded during that test, and only that one.
+#   JSON say the array degraded during that test, and only that one;
+# - dm-flakey (issue 33): drop_writes and corrupt_bio_byte under clyde dev
+#   --verify on a 1 MiB region (the fault found at the region's offset),
+#   under clyde run --verify on XFS and on ext4 and under clyde tree
+#   --verify on ext4 (exit 3 naming the file, an offset, what was expected
+#   and found; nothing stored), and drop_writes under XFS without --verify
+#   (the block write's devices took far less: flagged as lost writes).
 #
-# vm-disks: 5
-# vm-disk-size: 256M
-# vm-timeout: 300
+# vm-disks: 6
+# vm-disk-size: 320M
+# vm-timeout: 480
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
-need_disks 5
-require_cmd "dm tables" dmsetup blockdev mkfs.ext4 python3
+need_disks 6
+require_cmd "dm tables" dmsetup blockdev mkfs.ext4 mkfs.xfs python3
 DB=$T/history.db
 export XDG_DATA_HOME=$T/xdg
 
@@ -239,4 +245,107 @@ assert_eq "$(jq_py "$T/degtree.json" '[(p["name"], p["degraded_during"]) for p i
 	"[('extract', '$note'), ('stat_walk', None)]" \
 	"clyde tree's JSON flags the extract's figures, not the walk's"
 deg_end
+
+# --- dm-flakey: lost and corrupted writes (--verify) -----------------------
+FL=${VDS[5]}
+flsize=$(blockdev --getsz "$FL")
+DROP="1 drop_writes"
+# Byte 9 of each written bio (the low byte of its first block's offset in
+# the header, always 0) becomes 1: a sure change.
+CORRUPT="5 corrupt_bio_byte 9 w 1 0"
+# flakey FEATURES: always down (up 0 s, down 1 s) with FEATURES.
+flakey() { echo "0 $flsize flakey $FL 0 0 1 $1"; }
+linear() { echo "0 $flsize linear $FL 0"; }
+
+# clyde dev: 16 MiB good, 1 MiB faulty, the rest good.
+region()
+{
+	echo "0 32768 linear $FL 0
+32768 2048 flakey $FL 32768 0 1 $1
+34816 $((65536 - 34816)) linear $FL 34816"
+}
+dmsetup create fl --table "$(region "$DROP")" || fail "dmsetup create fl (dm-flakey)"
+for fault in drop corrupt; do
+	[[ $fault == corrupt ]] && dm_swap fl "$(region "$CORRUPT")"
+	run_clyde dev /dev/mapper/fl --destroy-data --db "$DB" -m "dev-$fault" \
+		--tests seqwrite --bs 64k --size 32m --verify
+	expect_rc 3 "clyde dev --verify over dm-flakey $fault: exit 3"
+	cp "$T/err" "$VM_OUT/dev-flakey-$fault.err"
+	assert_file_match "$T/err" \
+		"seqwrite: --verify: /dev/mapper/fl at offset 16777216 \(4096 bytes\): expected generation 257 seed [0-9]+, found" \
+		"dev $fault: found at the faulty region's first block (16 MiB), with what was expected"
+	assert_eq "$(runs_in_history "dev-$fault")" 0 "dev $fault: nothing stored"
+done
+assert_file_match "$VM_OUT/dev-flakey-drop.err" "found zeros \(the write never reached the storage\); 256 of 8192 blocks wrong" \
+	"dev drop_writes: the region's 256 blocks were never written"
+assert_file_match "$VM_OUT/dev-flakey-corrupt.err" "found corrupted contents \(its header says offset 16777217 generation 257 .*\); 16 of 8192 blocks wrong" \
+	"dev corrupt_bio_byte: one block of each 64 KiB bio corrupted"
+dmsetup remove fl || fail "dmsetup remove fl"
+
+# fs_make FS: a fresh FS on dm-linear over the disk, mounted on /mnt/fl.
+fs_make()
+{
+	dmsetup create fl --table "$(linear)" || fail "dmsetup create fl"
+	if [[ $1 == xfs ]]; then
+		mkfs.xfs -q -f -K /dev/mapper/fl >/dev/null 2>&1 || fail "mkfs.xfs"
+	else
+		mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=1,lazy_journal_init=1 \
+			/dev/mapper/fl || fail "mkfs.ext4"
+	fi
+	mkdir -p /mnt/fl
+	mount /dev/mapper/fl /mnt/fl || fail "mount $1 on /mnt/fl"
+}
+fs_end()
+{
+	umount -l /mnt/fl
+	dmsetup remove fl || fail "dmsetup remove fl"
+	wipe_disks "$FL"
+}
+# fs_flakey FAULT LABEL CLYDE-ARGS...: the table turned to dm-flakey FAULT
+# for clyde ARGS -d /mnt/fl, then back.  RC, $T/out, $T/err.
+fs_flakey()
+{
+	local fault=$1 label=$2
+	shift 2
+	dm_swap fl "$(flakey "$fault")"
+	run_clyde "$@" -d /mnt/fl --db "$DB" -m "$label"
+	dm_swap fl "$(linear)"
+}
+for fs in xfs ext4; do
+	fs_make "$fs"
+	for fault in drop corrupt; do
+		feat=$DROP
+		[[ $fault == corrupt ]] && feat=$CORRUPT
+		fs_flakey "$feat" "$fs-$fault" run -r 0 -s 8m -n 0 -f --verify
+		expect_rc 3 "clyde run --verify on $fs over dm-flakey $fault: exit 3"
+		cat "$T/out" "$T/err" >"$VM_OUT/run-$fs-$fault.txt"
+		assert_file_match "$T/err" \
+			"block write: --verify: /mnt/fl/clyde\.[^ ]+/io\.0 at offset [0-9]+ \((4096|8192) bytes\): expected generation 1 seed [0-9]+, found" \
+			"$fs $fault: the block write's file and offset named, with what was expected"
+		assert_eq "$(runs_in_history "$fs-$fault")" 0 "$fs $fault: nothing stored"
+	done
+	assert_file_match "$VM_OUT/run-$fs-corrupt.txt" "found corrupted contents" \
+		"$fs corrupt_bio_byte: found as corrupted contents"
+	if [[ $fs == xfs ]]; then
+		# Without --verify: the devices took nothing of the block write.
+		fs_flakey "$DROP" xfs-unverified run -r 0 -s 16m:64k:20:1 -n 0 -f \
+			--no-save --json "$T/lost.json"
+		expect_rc 0 "clyde run on XFS over drop_writes without --verify: finishes"
+		cat "$T/out" "$T/err" >"$VM_OUT/run-xfs-unverified.txt"
+		assert_file_match "$T/out" "^clyde: warning: put_block: the devices took 0\.[0-9]+x of the 16\.0 MiB written, less than 0\.90x: lost writes\?" \
+			"without --verify the block write is flagged as lost writes"
+		assert_eq "$(jq_py "$T/lost.json" '[t["name"] for t in j["runs"][0]["tests"] if t["io"]["writes_lost"]]')" \
+			"['put_block', 'rewrite']" "the JSON flags the block write and the rewrite, not the reads"
+	else
+		fs_flakey "$DROP" tree-drop tree --files 40 --dirs 4 --size fixed:64k \
+			--phases extract --settle 0 --verify
+		expect_rc 3 "clyde tree --verify on ext4 over dm-flakey drop_writes: exit 3"
+		cp "$T/err" "$VM_OUT/tree-ext4-drop.err"
+		assert_file_match "$T/err" "extract: --verify: /mnt/fl/clyde\.[^ ]+/tree(/d[0-9]+)*/f[0-9]+ at offset [0-9]+ \(4096 bytes\): expected generation 1 seed [0-9]+, found" \
+			"tree drop_writes: the file and offset named"
+		assert_eq "$(runs_in_history tree-drop)" 0 "tree drop_writes: nothing stored"
+	fi
+	fs_end
+done
+evidence run-xfs-lost-write.txt "$VM_OUT/run-xfs-drop.txt"
 done_testing
