@@ -8,7 +8,7 @@
 # strict sync = no.  A clyde run's block tests count the share's requests
 # and bytes (/proc/fs/cifs/Stats): the block write sends its file, the
 # block read after the eviction (the client's and the server's cache)
-# reads it back.  The kernel's DebugData and Stats are kept (vm.sh
+# reads it back, at least 95% of it from the server's disk.  The kernel's DebugData and Stats are kept (vm.sh
 # --keep) for the unit fixtures (tests/fixtures/cifs/).
 #
 # vm-disks: 1
@@ -19,7 +19,7 @@
 need_disks 1
 require_cmd "SMB" mkfs.ext4 python3 testparm smbcontrol
 VD=${VDS[0]}
-SIZE_MIB=16
+SIZE_MIB=8
 
 mkfs.ext4 -q -F "$VD" >/dev/null 2>&1 || fail "mkfs.ext4 $VD"
 mkdir -p /mnt/export
@@ -72,7 +72,8 @@ mapfile -t got < <(jq_py "$T/run.json" \
 	'{t["name"]: t.get("smb") for t in j["runs"][0]["tests"]}["put_block"]["by_type"].get("Writes", 0)' \
 	'{t["name"]: t.get("smb") for t in j["runs"][0]["tests"]}["get_block"]["bytes_read"]' \
 	'{t["name"]: t.get("smb") for t in j["runs"][0]["tests"]}["get_block"]["by_type"].get("Reads", 0)' \
-	'{t["name"]: t.get("smb") for t in j["runs"][0]["tests"]}["get_block"]["server_files_evicted"]')
+	'{t["name"]: t.get("smb") for t in j["runs"][0]["tests"]}["get_block"]["server_files_evicted"]' \
+	'sum(m["read_bytes"] for t in j["runs"][0]["tests"] if t["name"] == "get_block" for m in t.get("members", []) if m["device"] == "'"${VD#/dev/}"'")')
 echo "# put_block: ${got[0]} bytes written in ${got[1]} requests (${got[2]} Writes); get_block: ${got[3]} bytes read (${got[4]} Reads), server files evicted ${got[5]}"
 # The block write's file goes over the wire once (within 5%: the
 # metadata); a 4 MiB wsize needs at least size/4 MiB Writes.
@@ -87,6 +88,10 @@ ok "block write: ${got[2]} Writes counted"
 ok "block read after the eviction: the share's bytes read (${got[3]}) are the file's within 5%"
 [[ ${got[5]} -ge 1 ]] || fail "block read: the server's cache of the file was not evicted"
 ok "block read: the server's cache of the file was evicted (${got[5]} file(s))"
+# ... so the server read it from its disk: vda's reads during the test.
+[[ ${got[6]} -ge $((size * 95 / 100)) ]] ||
+	fail "block read: the server's disk read ${got[6]} bytes of the $size-byte file (its cache not evicted?)"
+ok "block read: the server's disk (${VD#/dev/}) read ${got[6]} bytes, at least 95% of the file"
 assert_file_match "$T/run.out" '^block read +[0-9]+ +[0-9.]+ +[0-9.]+  Reads' "the text has the block read's SMB row"
 
 # strict sync = no: smbd ignores flushes; --advise says so.
