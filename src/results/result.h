@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "io/cifs_wire.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 
@@ -136,6 +137,7 @@ struct clyde_test_result {
 	 * not verified).  A run with a wrong block fails, so a stored test
 	 * with a count had every one right. */
 	uint64_t verified_blocks;
+	struct clyde_cifs_moved cifs; /* over the wire, on an SMB mount */
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
