@@ -10,7 +10,7 @@
 #
 # vm-disks: 6
 # vm-disk-size: 320M
-# vm-timeout: 200
+# vm-timeout: 300
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
 need_disks 6

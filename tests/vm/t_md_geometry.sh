@@ -13,7 +13,7 @@
 #
 # vm-disks: 6
 # vm-disk-size: 800M
-# vm-timeout: 240
+# vm-timeout: 360
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
 need_disks 6
