@@ -51,6 +51,21 @@ int clyde_err(struct clyde_ctx *ctx, int errnum, const char *fmt, ...)
 	return errnum ? -errnum : -EIO;
 }
 
+void clyde_err_append(struct clyde_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	pthread_mutex_lock(&ctx->lock);
+	n = strlen(ctx->err);
+	if (ctx->err_set && n + 1 < sizeof(ctx->err)) {
+		va_start(ap, fmt);
+		vsnprintf(ctx->err + n, sizeof(ctx->err) - n, fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+}
+
 void clyde_err_clear(struct clyde_ctx *ctx)
 {
 	pthread_mutex_lock(&ctx->lock);

@@ -51,6 +51,11 @@ void clyde_ctx_release(struct clyde_ctx *ctx);
 int clyde_err(struct clyde_ctx *ctx, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Add text to the end of the recorded error, when there is one (cut
+ * at CLYDE_ERR_MAX). */
+void clyde_err_append(struct clyde_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Forget a recorded error (used between independent runs). */
 void clyde_err_clear(struct clyde_ctx *ctx);
 

@@ -55,25 +55,56 @@ static void md_children(struct clyde_stack_walk *w, size_t idx)
 	clyde_stack_add_slaves(w, idx, md_member);
 }
 
-uint32_t clyde_stack_md_data_disks(const struct clyde_stack_node *n)
+/* raid10's stripe in chunks by the kernel's rule (raid10.c,
+ * raid10_nr_stripes(), which sets optimal_io_size): far and offset copies
+ * sit in other rows of the same disks, so a row holds raid_disks chunks
+ * of data; near copies sit side by side, so a row holds raid_disks / near
+ * when near divides the disks, and raid_disks otherwise (near=2 over 3:
+ * A A B, B C C, ... : three chunks a row). */
+static uint32_t raid10_data_disks(const struct clyde_stack_node *n)
+{
+	uint32_t near = n->md_layout & 0xff, d = n->raid_disks;
+
+	if (!near || !((n->md_layout >> 8) & 0xff))
+		return 0;
+	return d % near ? d : d / near;
+}
+
+/* The level's rule, which the kernel applies when it sets the array's
+ * optimal_io_size (chunk x data disks). */
+static uint32_t md_level_data_disks(const struct clyde_stack_node *n)
 {
 	uint32_t d = n->raid_disks;
 
-	if (n->kind != &clyde_stack_md || d == 0)
-		return 0;
 	if (!strcmp(n->md_level, "raid0"))
 		return d;
 	if (!strcmp(n->md_level, "raid4") || !strcmp(n->md_level, "raid5"))
 		return d > 1 ? d - 1 : 0;
 	if (!strcmp(n->md_level, "raid6"))
 		return d > 2 ? d - 2 : 0;
-	if (!strcmp(n->md_level, "raid10")) {
-		/* md.rst: layout bits 0-7 near copies, 8-15 far copies. */
-		uint32_t copies =
-			(n->md_layout & 0xff) * ((n->md_layout >> 8) & 0xff);
-		return copies ? d / copies : 0;
-	}
+	if (!strcmp(n->md_level, "raid10"))
+		return raid10_data_disks(n);
 	return 0;
+}
+
+uint32_t clyde_stack_md_data_disks(const struct clyde_stack_node *n)
+{
+	uint32_t rule;
+
+	if (n->kind != &clyde_stack_md || n->raid_disks == 0)
+		return 0;
+	rule = md_level_data_disks(n);
+	/* What md itself reports, when it reports it: its optimal_io_size
+	 * is the full stripe mkfs.xfs and mkfs.ext4 align to.  A count it
+	 * gives beyond the disks is not a stripe (a fixture, a reshape). */
+	if (rule && n->chunk_bytes && n->optimal_io_size &&
+	    n->optimal_io_size % n->chunk_bytes == 0) {
+		uint64_t k = n->optimal_io_size / n->chunk_bytes;
+
+		if (k >= 1 && k <= n->raid_disks)
+			return (uint32_t)k;
+	}
+	return rule;
 }
 
 static bool md_parity(const char *level)
@@ -127,6 +158,12 @@ static void md_text(FILE *f, const struct clyde_stack_node *n)
 			clyde_stack_fmt_bytes(a, sizeof(a), n->chunk_bytes));
 	if (strcmp(n->md_level, "raid0") && strcmp(n->md_level, "raid1"))
 		fprintf(f, ", layout %s", md_layout_name(n, b, sizeof(b)));
+	if (clyde_stack_md_data_disks(n) && n->chunk_bytes)
+		fprintf(f, ", %u data disks, full stripe %s",
+			clyde_stack_md_data_disks(n),
+			clyde_stack_fmt_bytes(
+				a, sizeof(a),
+				n->chunk_bytes * clyde_stack_md_data_disks(n)));
 	if (n->stripe_cache_size)
 		fprintf(f, ", stripe_cache_size %u", n->stripe_cache_size);
 	fprintf(f, ", %s", n->array_state[0] ? n->array_state : "?");

@@ -357,9 +357,12 @@ struct clyde_stack_stripe {
 int clyde_stack_stripe(const struct clyde_stack *s,
 		       struct clyde_stack_stripe *st);
 
-/* An md array's data disks for its level, layout and raid_disks (raid5:
- * n-1, raid6: n-2, raid10: n / copies, raid0: n); 0 when it does not
- * stripe (raid1, linear). */
+/* An md array's data disks: the chunks in its full stripe as md reports
+ * it (queue/optimal_io_size / chunk_size), else by the kernel's rule for
+ * its level, layout and raid_disks (raid5: n-1, raid6: n-2, raid0: n,
+ * raid10: n / near copies when near divides n, else n; far and offset
+ * copies are in other rows and do not count); 0 when it does not stripe
+ * (raid1, linear). */
 uint32_t clyde_stack_md_data_disks(const struct clyde_stack_node *n);
 
 /* A byte count as "64 KiB" when it is a whole number (below 1024) of KiB,

@@ -100,10 +100,13 @@ static void members_check_one(const struct clyde_dev_run *run, int t,
 	const struct clyde_dev_test_result *r = &run->tests[t];
 	bool wr = test_writes(run, t);
 
-	clyde_members_check(
-		&r->members,
+	struct clyde_members_ctx c;
+
+	clyde_members_ctx_of(
+		&run->env.stack, &r->members, &r->dev,
 		wr && clyde_members_parity_possible(&run->env.stack),
-		wr ? r->bytes : 0, v);
+		wr ? r->bytes : 0, &c);
+	clyde_members_check_in(&r->members, &c, v);
 }
 
 /* The members' verdict of test t and its sentences (one per line): a
@@ -120,7 +123,7 @@ static void members_verdict(const struct clyde_dev_run *run, int t,
 	members_check_one(run, t, v);
 	/* A slow member is confirmed over the run's tests, as clyde run's
 	 * (results/members_check.c): slow in most of those that compared. */
-	if (v->slow_candidate) {
+	{
 		unsigned slow = 0, compared = 0;
 
 		for (int q = 0; q < CLYDE_DEV_TEST_COUNT; q++) {
@@ -133,7 +136,7 @@ static void members_verdict(const struct clyde_dev_run *run, int t,
 			if (!o.slow_compared)
 				continue;
 			compared++;
-			if (o.slow_candidate &&
+			if (v->slow_candidate && o.slow_candidate &&
 			    !strcmp(mq->m[o.slow].name,
 				    r->members.m[v->slow].name))
 				slow++;

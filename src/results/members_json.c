@@ -9,6 +9,9 @@
 #include "results/testio.h"
 #include "results/tree_result.h"
 
+static void u64_or_null(struct clyde_jw *w, const char *key, bool have,
+			uint64_t v);
+
 void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 			 const struct clyde_members_verdict *v,
 			 const char *findings)
@@ -50,7 +53,12 @@ void clyde_jw_members_of(struct clyde_jw *w, const struct clyde_members *m,
 	else
 		clyde_jw_null(w, "write_amplification");
 	clyde_jw_bool(w, "read_modify_write", v->rmw);
+	u64_or_null(w, "array_request_bytes", v->array_request_bytes != 0,
+		    v->array_request_bytes);
 	clyde_jw_bool(w, "unbalanced", v->busier);
+	clyde_jw_str(w, "unbalanced_by", v->by_writes ? "writes" : "bytes",
+		     v->by_writes ? 6 : 5);
+	clyde_jw_bool(w, "mirror_sets_unbalanced", v->sets_busier);
 	clyde_jw_bool(w, "slow_member", v->slower);
 	clyde_jw_bool(w, "slow_candidate", v->slow_candidate);
 	if (v->slow_compared)
@@ -148,6 +156,9 @@ int clyde_jw_stack_advice(struct clyde_jw *w, const struct clyde_stack *s,
 	free(l);
 	return 0;
 }
+
+static void u64_or_null(struct clyde_jw *w, const char *key, bool have,
+			uint64_t v);
 
 static void u64_or_null(struct clyde_jw *w, const char *key, bool have,
 			uint64_t v)

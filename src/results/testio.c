@@ -30,6 +30,30 @@ static uint64_t share(uint64_t total, uint64_t own, uint64_t top)
 	return scaled(total, own, top);
 }
 
+/*
+ * clyde's reads on the devices, task source.  On leaves below the top
+ * device (md, dm) the leaves read what the top device's users read, and
+ * on top of that what the array reads by itself: a RAID5/6 reads old data
+ * and parity to complete a partial stripe of the writes it was given.
+ * Those reads serve the writes, so they go by clyde's share of the
+ * writes, not by its share of the few KiB of metadata the array device
+ * read (nothing written to the array: a resync, not clyde's).
+ */
+static uint64_t own_reads(const struct clyde_test_io *io,
+			  const struct clyde_devio *fs_dev,
+			  const struct clyde_ownio *own)
+{
+	uint64_t passed, made;
+
+	if (!io->nleaves || !io->have_top)
+		return share(io->total_read, own->top_read_bytes,
+			     fs_dev->read_bytes);
+	passed = at_most(fs_dev->read_bytes, io->total_read);
+	made = io->total_read - passed;
+	return share(passed, own->top_read_bytes, fs_dev->read_bytes) +
+	       share(made, own->top_write_bytes, fs_dev->write_bytes);
+}
+
 void clyde_test_io_compute(const struct clyde_devio *top,
 			   const struct clyde_members *m,
 			   const struct clyde_ownio *own, uint64_t written,
@@ -88,8 +112,7 @@ void clyde_test_io_compute(const struct clyde_devio *top,
 					io->total_write);
 	} else if (own && own->have_top && fs_dev) {
 		io->attributed = true;
-		io->own_read = share(io->total_read, own->top_read_bytes,
-				     fs_dev->read_bytes);
+		io->own_read = own_reads(io, fs_dev, own);
 		io->own_write = share(io->total_write, own->top_write_bytes,
 				      fs_dev->write_bytes);
 	}

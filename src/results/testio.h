@@ -13,7 +13,10 @@
  *   are compared with the top device, which carries exactly the
  *   filesystem's I/O: clyde's share of it (at most 1) is applied to the
  *   leaves, so that parity and mirror copies of clyde's writes are
- *   clyde's.  On a filesystem over several devices (btrfs) the top device
+ *   clyde's; the reads the leaves made beyond what the top device read
+ *   (an array reading old data and parity for a partial stripe) serve
+ *   the writes it was given and go by clyde's share of those, not of the
+ *   top device's reads.  On a filesystem over several devices (btrfs) the top device
  *   is one of the leaves and the filesystem's total is on none of them:
  *   the share is not known, and the figures stay the totals.
  * When the share is not known the test's figures are the totals, and

@@ -21,7 +21,7 @@ in_tree()
 
 # ---- md RAID5, one member missing ----------------------------------------
 in_tree md-raid5-degraded --advise /dev/md0
-assert_file_match "$T/out" '^  md0: md raid5, 4 disks, chunk 512 KiB, layout left-symmetric, stripe_cache_size 256, clean, sync idle, DEGRADED \(1 missing\)' \
+assert_file_match "$T/out" '^  md0: md raid5, 4 disks, chunk 512 KiB, layout left-symmetric, 3 data disks, full stripe 1.50 MiB, stripe_cache_size 256, clean, sync idle, DEGRADED \(1 missing\)' \
 	"md0: level, disks, chunk, layout, stripe cache, state"
 assert_file_match "$T/out" '^    sda1: partition 1, start 1 MiB \(sector 2048\), .*slot 0 in_sync$' \
 	"md0: member sda1 with its start and slot"
@@ -60,14 +60,14 @@ PY
 # copies (4 disks: 2 data).  The kernel's optimal_io_size in the trees is
 # chunk x data disks, as the kernel sets it.
 in_tree md-raid6 --advise md0
-assert_file_match "$T/out" '^  md0: md raid6, 5 disks, chunk 64 KiB, layout left-symmetric, stripe_cache_size 4096, clean, sync idle' \
-	"md raid6: level, disks, chunk, layout"
+assert_file_match "$T/out" '^  md0: md raid6, 5 disks, chunk 64 KiB, layout left-symmetric, 3 data disks, full stripe 192 KiB, stripe_cache_size 4096, clean, sync idle' \
+	"md raid6: level, disks, chunk, layout, data disks and full stripe"
 assert_file_match "$T/out" '^advice: none$' "md raid6: two stripes of read-ahead, nothing to say"
 in_tree md-raid6 --json md0
 cp "$T/out" "$T/raid6.json"
 in_tree md-raid10 --advise md0
-assert_file_match "$T/out" '^  md0: md raid10, 4 disks, chunk 512 KiB, layout n2 f1, clean, sync idle' \
-	"md raid10: level, disks, chunk, near and far copies"
+assert_file_match "$T/out" '^  md0: md raid10, 4 disks, chunk 512 KiB, layout n2 f1, 2 data disks, full stripe 1 MiB, clean, sync idle' \
+	"md raid10: level, disks, chunk, near and far copies, data disks and full stripe"
 in_tree md-raid10 --json md0
 cp "$T/out" "$T/raid10.json"
 run_checker "$T/raid6.json" "$T/raid10.json" <<'PY'

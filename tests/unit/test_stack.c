@@ -555,6 +555,9 @@ static void test_md_raid6(void)
 	CHECK(st.stripe_bytes == 192 * 1024);
 	/* The kernel's optimal_io_size (chunk x data disks) says the same. */
 	CHECK(md->optimal_io_size == st.stripe_bytes);
+	/* Without it, the level's rule says the same. */
+	((struct clyde_stack_node *)md)->optimal_io_size = 0;
+	CHECK(clyde_stack_md_data_disks(md) == 3);
 	/* Read-ahead two stripes, a large stripe cache: nothing to say. */
 	CHECK_STR(advice_ids(&s, 0, &l), "");
 	clyde_stack_free(&s);
@@ -582,12 +585,31 @@ static void test_md_raid10(void)
 	CHECK(st.data_disks == 2 && st.disks == 4 && !st.parity);
 	CHECK(st.chunk_bytes == 512 * 1024 && st.stripe_bytes == 1024 * 1024);
 	CHECK(md->optimal_io_size == st.stripe_bytes);
-	/* Far copies count too: f2 (0x201) over 4 disks, and n2 f2 over 8. */
+	/* What md reports wins: far=2 and offset=2 over 4 disks have an
+	 * optimal_io_size of 4 chunks (raid10.c: far copies are in other
+	 * rows), near=2 over 3 and 5 disks one of 3 and 5 chunks. */
 	md->md_layout = 0x201;
-	CHECK(clyde_stack_md_data_disks(md) == 2);
+	md->optimal_io_size = 4 * 512 * 1024;
+	CHECK(clyde_stack_md_data_disks(md) == 4);
+	CHECK(clyde_stack_stripe(&s, &st) == 0 && st.data_disks == 4 &&
+	      st.stripe_bytes == 2048 * 1024);
+	/* Without it, the kernel's rule gives the same. */
+	md->optimal_io_size = 0;
+	CHECK(clyde_stack_md_data_disks(md) == 4);
+	md->md_layout = 0x10201; /* offset=2 */
+	CHECK(clyde_stack_md_data_disks(md) == 4);
+	md->md_layout = 0x102;
+	md->raid_disks = 3;
+	CHECK(clyde_stack_md_data_disks(md) == 3);
+	md->raid_disks = 5;
+	CHECK(clyde_stack_md_data_disks(md) == 5);
+	md->optimal_io_size = 5 * 512 * 1024;
+	CHECK(clyde_stack_md_data_disks(md) == 5);
+	/* n2 f2 over 8: 4 chunks a row. */
+	md->optimal_io_size = 0;
 	md->md_layout = 0x202;
 	md->raid_disks = 8;
-	CHECK(clyde_stack_md_data_disks(md) == 2);
+	CHECK(clyde_stack_md_data_disks(md) == 4);
 	/* No copies in the layout is no stripe clyde can tell. */
 	md->md_layout = 0;
 	CHECK(clyde_stack_md_data_disks(md) == 0);

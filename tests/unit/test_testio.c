@@ -170,6 +170,34 @@ static void test_md_raid5(void)
 	top = dev(0, 0);
 	clyde_test_io_compute(&top, &m, &own, 50 * MIB, &io);
 	CHECK(io.attributed && io.write == 0 && io.other_write == 150 * MIB);
+	/* A block write on RAID5/6: the members read 4.80 MiB of old data
+	 * and parity to complete partial stripes, md0 read 12 KiB of
+	 * metadata, clyde none of it.  The members' reads serve clyde's
+	 * writes: clyde's, not "other I/O" (they were, by its 0 share of
+	 * md0's reads, or all its by chance when it read the 12 KiB). */
+	top = dev(12 * KIB, 100 * MIB);
+	own = task(0, 100 * MIB);
+	m.m[0].io.read_bytes = 12 * KIB + 1600 * KIB;
+	m.m[1].io.read_bytes = 1600 * KIB;
+	m.m[2].io.read_bytes = 1600 * KIB;
+	clyde_test_io_compute(&top, &m, &own, 50 * MIB, &io);
+	CHECK(io.attributed && io.total_read == 12 * KIB + 4800 * KIB);
+	CHECK(io.read == 4800 * KIB && io.other_read == 12 * KIB);
+	CHECK(!clyde_test_io_other_shown(&io));
+	/* Half of md0's writes clyde's: half of the array's own reads. */
+	own = task(0, 50 * MIB);
+	clyde_test_io_compute(&top, &m, &own, 50 * MIB, &io);
+	CHECK(io.read == 2400 * KIB && io.other_read == 2412 * KIB);
+	/* Reads passed through md0 go by clyde's share of md0's reads. */
+	top = dev(4 * MIB, 0);
+	own = task(1 * MIB, 0);
+	for (unsigned i = 0; i < 3; i++)
+		m.m[i] = (struct clyde_member_io){ .io = dev(4 * MIB / 3, 0) };
+	m.m[0].io.read_bytes += 4 * MIB - 3 * (4 * MIB / 3);
+	clyde_test_io_compute(&top, &m, &own, 0, &io);
+	CHECK(io.read == 1 * MIB && io.other_read == 3 * MIB);
+	for (unsigned i = 0; i < 3; i++)
+		m.m[i].io = dev(0, 50 * MIB);
 	top = dev(0, 100 * MIB);
 	/* An xfs log on a fourth disk is summed too (the test's journal). */
 	leaf(&m, "sdd", false, 0, 4 * MIB);

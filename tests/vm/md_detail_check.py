@@ -3,7 +3,8 @@
 
     md_detail_check.py DETAIL_FILE STACK_JSON MD_NAME [TEXT XFS_N DUMPE2FS]
 
-Checks the level, chunk, raid disks, layout, data disks, stripe width,
+Checks the level, chunk, raid disks, layout, data disks and stripe width
+(against md's optimal_io_size and the level's rule),
 stripe_cache_size (against sysfs), the array's state, the degraded count
 and every member's slot and state.  With the three more files: the text of
 `clyde stack` names level, disks and chunk, and the stripe unit and width
@@ -36,6 +37,22 @@ node = nodes[md]
 bad = []
 
 
+def fmt_bytes(b):
+    """clyde_stack_fmt_bytes(): "192 KiB", "1 MiB", "1.25 MiB"."""
+    units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    u, v = 0, b
+    while v and v % 1024 == 0 and u < 4:
+        v //= 1024
+        u += 1
+    if (u > 0 and v < 1024) or b < 1024:
+        return f"{v} {units[u]}"
+    d, u = float(b), 0
+    while d >= 1000 and u < 4:
+        d /= 1024
+        u += 1
+    return f"{d:.{2 if d < 10 else 1 if d < 100 else 0}f} {units[u]}"
+
+
 def want(what, got, expected):
     if got != expected:
         bad.append(f"{what}: clyde {got!r}, mdadm {expected!r}")
@@ -59,15 +76,29 @@ elif level == "raid10":
     lay = node["layout"]
     m = re.match(r"near=(\d+)", detail["Layout"])
     want("raid10 near copies", lay & 0xff, int(m.group(1)) if m else 1)
-    m = re.match(r".*far=(\d+)", detail["Layout"])
-    want("raid10 far copies", (lay >> 8) & 0xff, int(m.group(1)) if m else 1)
+    m = re.match(r".*(far|offset)=(\d+)", detail["Layout"])
+    want("raid10 far copies", (lay >> 8) & 0xff, int(m.group(2)) if m else 1)
+    want("raid10 offset", bool(lay & 0x10000), bool(m and m.group(1) == "offset"))
 
-# Data disks and the stripe width, from the level and mdadm's disks.
-copies = 1
+# Data disks and the stripe width: the chunks in md's full stripe, its
+# optimal_io_size (what mkfs.xfs and mkfs.ext4 align to), which must be
+# the level's rule: raid10's far and offset copies are in other rows of
+# the same disks, so a row holds n chunks; near copies sit side by side,
+# n / near of them when near divides n, else n (raid10.c's
+# raid10_nr_stripes()).
 if level == "raid10":
-    copies = (node["layout"] & 0xff) * ((node["layout"] >> 8) & 0xff)
-data = {"raid0": n, "raid1": 1, "raid4": n - 1, "raid5": n - 1,
-        "raid6": n - 2, "raid10": n // copies}[level]
+    near = node["layout"] & 0xff
+    rule = n if n % near else n // near
+else:
+    rule = {"raid0": n, "raid1": 1, "raid4": n - 1, "raid5": n - 1,
+            "raid6": n - 2}[level]
+try:
+    io_opt = int(open(f"/sys/block/{md}/queue/optimal_io_size").read())
+except OSError:
+    io_opt = 0
+data = io_opt // chunk if chunk and io_opt else rule
+if chunk:
+    want("md's optimal_io_size / chunk against the level's rule", data, rule)
 st = stack["stripe"]
 if chunk:
     if st is None:
@@ -128,6 +159,11 @@ if len(sys.argv) > 4:
         head += f", chunk {chunk // 1024} KiB"
     if head not in text:
         bad.append(f"the text has no '{head}'")
+    if chunk:
+        full = fmt_bytes(chunk * data)
+        if f", {data} data disks, full stripe {full}," not in text:
+            bad.append(f"the text has no '{data} data disks, full stripe "
+                       f"{full}'")
     if "sync ?" in text or ", ?," in text:
         bad.append("the text says '?' for something the kernel gives")
     xfs = open(sys.argv[5]).read()

@@ -5,7 +5,8 @@
 #   the failed run is in the history (which still lists the good run);
 # - the device under a mounted ext4 turned to dm-error in the middle of a
 #   clyde run's block write and of its file creation: exit 3 naming the
-#   test, no run stored, the history intact;
+#   test and the device under the mount, no run stored, the history
+#   intact;
 # - dm-delay on one member of an md RAID5: the slow-member finding names
 #   that member and no other;
 # - a member failed (mdadm --fail) in the middle of a clyde dev test, of
@@ -101,6 +102,8 @@ fs_fault()
 	expect_rc 3 "$label: I/O errors in the middle of '$progress': exit 3"
 	cp "$T/err" "$VM_OUT/$label.err"
 	assert_file_match "$T/err" "/mnt/fs" "$label: the message names the directory"
+	assert_file_match "$T/err" "device /dev/mapper/fs, dm-[0-9]+, under /mnt/fs" \
+		"$label: the message names the device under the mount"
 	assert_file_match "$T/err" "Input/output error|Read-only file system" \
 		"$label: the message says why"
 	assert_eq "$(runs_in_history "$label")" 0 "$label: nothing stored"

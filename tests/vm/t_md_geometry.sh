@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# md on a real kernel: for RAID0/1/5/6/10 with two chunk sizes each,
+# md on a real kernel: for RAID0/1/5/6/10 with two chunk sizes each, and
+# RAID10 far=2 and offset=2 over 4 disks and near=2 over 3 and 5,
 # `clyde stack` (text and JSON) agrees with `mdadm --detail` (level, chunk,
 # disks, layout, data disks, stripe width, stripe_cache_size, member slots
 # and states); the stripe unit and width mkfs.xfs and mkfs.ext4 choose match
@@ -7,9 +8,12 @@
 # advice whose fix, applied, makes it go away.  Then a degraded array
 # (mdadm --fail) and a resync in progress are reported.
 #
+# 800M disks: raid10 n2 over 3 is then 1.2 GiB, above the 1 GiB under
+# which mkfs.xfs ignores the stripe md reports ("small data volume").
+#
 # vm-disks: 6
-# vm-disk-size: 600M
-# vm-timeout: 240
+# vm-disk-size: 800M
+# vm-timeout: 360
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
 need_disks 6
@@ -34,14 +38,17 @@ stack_vs_detail()
 	ok "$what: stack agrees with mdadm --detail${1:+, with its text and the stripe of mkfs.xfs and mkfs.ext4} ($(cat "$T/check"))"
 }
 
-# one LEVEL CHUNK_KIB N: create, compare (text, JSON, mkfs.xfs -N,
-# mkfs.ext4's stride and stripe width), stop.
+# one LEVEL CHUNK_KIB N [LAYOUT]: create, compare (text, JSON, mkfs.xfs -N,
+# mkfs.ext4's stride and stripe width), stop.  With a LAYOUT (raid10's
+# n2, f2, o2), the ext4 made with mkfs's defaults is mounted too: clyde
+# takes the stripe mkfs took from md and says nothing of its alignment.
 one()
 {
-	local level=$1 chunk=$2 n=$3 what
+	local level=$1 chunk=$2 n=$3 layout=${4:-} what opts=()
 	what="raid$level chunk ${chunk}k over $n"
 	[[ $chunk -eq 0 ]] && what="raid$level over $n"
-	md_create $MD "$level" "$chunk" "$n"
+	[[ -n $layout ]] && what+=" layout $layout" && opts=(--layout="$layout")
+	md_create $MD "$level" "$chunk" "$n" "${opts[@]}"
 	"$CLYDE" stack $MD >"$T/text" 2>&1 || fail "clyde stack $MD"
 	[[ $level == 6 && $chunk == 64 ]] && evidence stack-raid6.txt "$T/text"
 	mkfs.xfs -N -f $MD >"$T/xfs" 2>&1 || fail "mkfs.xfs -N $MD"
@@ -49,6 +56,16 @@ one()
 		>/dev/null 2>&1 || fail "mkfs.ext4 $MD"
 	dumpe2fs -h $MD >"$T/ext4" 2>/dev/null || fail "dumpe2fs -h $MD"
 	stack_vs_detail "$what" "$T/text" "$T/xfs" "$T/ext4"
+	if [[ -n $layout ]]; then
+		mkdir -p /mnt/md
+		mount $MD /mnt/md || fail "mount $MD ($what)"
+		run_clyde stack --json --advise /mnt/md
+		mapfile -t v < <(jq_py "$T/out" '[a["id"] for a in j["advice"]]' \
+			'j["stack"]["stripe"]["data_disks"], j["stack"]["filesystem"]["stripe_width_bytes"]')
+		assert_no_match "${v[0]}" "fs-stripe" \
+			"$what: ext4 made with defaults, no fs-stripe advice (${v[0]}; data disks, ext4's width: ${v[1]})"
+		umount /mnt/md
+	fi
 	md_stop $MD "$n"
 }
 
@@ -59,6 +76,13 @@ for chunk in 64 256; do
 	one 10 $chunk 4
 done
 one 1 0 2
+# raid10's far and offset layouts and odd disk counts: md's full stripe
+# (optimal_io_size) is 4 chunks for f2 and o2 over 4 disks, 3 and 5 for
+# n2 over 3 and 5.
+one 10 64 4 f2
+one 10 64 4 o2
+one 10 64 3 n2
+one 10 128 5 n2
 # wipe_disks (wipefs alone) left no md superblock behind: mdadm's own scan
 # of every device finds none.
 left=$(mdadm --examine --scan 2>/dev/null)
