@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/cmd_sweep.h"
 #include "cli/commands.h"
@@ -112,17 +113,9 @@ static const struct clyde_opt sweep_table[] = {
 	  .kind = "metric list",
 	  .help = "the table's columns (all: every metric; default: rates "
 		  "and timed seconds)" },
-	{ .name = "db",
-	  .type = CLYDE_OPT_STRING,
-	  .arg = "PATH",
-	  SWEEP_FIELD(db),
-	  .kind = "path",
-	  .help = "results history (default under XDG_DATA_HOME)" },
-	{ .short_name = 'q',
-	  .name = "quiet",
-	  .type = CLYDE_OPT_FLAG,
-	  SWEEP_FIELD(quiet),
-	  .help = "no progress line" },
+	CLYDE_CLI_OPT_DB(0, "results history (default under XDG_DATA_HOME)",
+			 SWEEP_FIELD(db)),
+	CLYDE_CLI_OPT_QUIET(0, "no progress line", SWEEP_FIELD(quiet)),
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,
