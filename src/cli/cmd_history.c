@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/cli_args.h"
 #include "cli/cmd_history.h"
 #include "cli/hist_changes.h"
 #include "core/vis.h"
@@ -130,11 +131,7 @@ static int opt_labels(void *base, const struct clyde_opt *o, const char *name,
  * here, its name in the subcommand's table (hist_help shows it) and a
  * line in docs/clyde.1 (HISTORY).
  */
-#define OPT_H_DB                                                       \
-	{                                                              \
-		.name = "db", .type = CLYDE_OPT_STRING, .arg = "PATH", \
-		HIST_FIELD(db), .kind = "path", .help = "the database" \
-	}
+#define OPT_H_DB CLYDE_CLI_OPT_DB(0, "the database", HIST_FIELD(db))
 #define OPT_H_LIMIT                                                  \
 	{                                                            \
 		.name = "limit", .type = CLYDE_OPT_UINT, .arg = "N", \
@@ -274,13 +271,11 @@ int hist_loaded(struct hist_cli *c, const struct clyde_loaded_set *set, int rc)
 
 /* The options before the subcommand (clyde_opt_parse_head). */
 static const struct clyde_opt head_opts[] = {
-	{ .name = "db",
-	  .type = CLYDE_OPT_STRING,
-	  .arg = "PATH",
-	  CLYDE_OPT_FIELD(struct hist_cli, db),
-	  .kind = "path",
-	  .help = "the database (default: $XDG_DATA_HOME/clyde/results.db or "
-		  "~/.local/share/clyde/results.db); also after COMMAND" },
+	CLYDE_CLI_OPT_DB(0,
+			 "the database (default: "
+			 "$XDG_DATA_HOME/clyde/results.db or "
+			 "~/.local/share/clyde/results.db); also after COMMAND",
+			 CLYDE_OPT_FIELD(struct hist_cli, db)),
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,

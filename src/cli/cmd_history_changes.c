@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/hist_changes.h"
@@ -33,12 +34,7 @@ struct changes_opts {
 #define CH_FIELD(M) CLYDE_OPT_FIELD(struct changes_opts, M)
 
 static const struct clyde_opt changes_opts[] = {
-	{ .name = "db",
-	  .type = CLYDE_OPT_STRING,
-	  .arg = "PATH",
-	  CH_FIELD(db),
-	  .kind = "path",
-	  .help = "the database" },
+	CLYDE_CLI_OPT_DB(0, "the database", CH_FIELD(db)),
 	{ .name = "alpha",
 	  .type = CLYDE_OPT_DOUBLE,
 	  .arg = "P",

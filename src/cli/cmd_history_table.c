@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/cli_args.h"
 #include "cli/cmd_history.h"
 #include "cli/hist_changes.h"
 #include "core/outfile.h"
@@ -33,11 +34,7 @@ struct table_opts {
 };
 
 #define TABLE_FIELD(M) CLYDE_OPT_FIELD(struct table_opts, M)
-#define OPT_T_DB                                                        \
-	{                                                               \
-		.name = "db", .type = CLYDE_OPT_STRING, .arg = "PATH",  \
-		TABLE_FIELD(db), .kind = "path", .help = "the database" \
-	}
+#define OPT_T_DB CLYDE_CLI_OPT_DB(0, "the database", TABLE_FIELD(db))
 
 /* clyde compare's --label, --baseline and --merge-repeats
  * (CLYDE_CLI_RESULTS_OPTS) in the words of stored runs: --baseline names

@@ -18,6 +18,7 @@
  * name, choice, seconds or flag needs none.
  */
 #include "cli/opts.h"
+#include "cli/opts_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,29 +33,9 @@
 #include "core/size.h"
 #include "env/settle.h"
 
-/* The largest MiB count whose size in bytes still fits an off_t. */
-#define MAX_MIB ((uint64_t)INT64_MAX >> 20)
-/* Seekers are threads, each with its own file descriptor. */
-#define MAX_SEEKERS 1024u
-/* -p N is the value of a SysV semaphore, which cannot exceed SEMVMX. */
-#define MAX_SYNC_PROCS 32767u
-/* -n counts in units of 1024 files; keep the total below 2^32 files. */
-#define MAX_NUM_UNITS ((uint64_t)UINT32_MAX / 1024u)
-/* Longest -s/-n argument: every valid one is far shorter. */
-#define FIELDS_MAX_LEN 256
-/* The result model keeps the machine name in a char[256]. */
-#define MAX_MACHINE_LEN 255u
-
 enum opt_group {
 	GROUP_BONNIE,
 	GROUP_CLYDE,
-};
-
-/* What the table's offsets are relative to. */
-struct run_opts {
-	struct clyde_bonnie_config cfg;
-	struct clyde_cli_extra extra;
-	bool sync_mode_given; /* -y */
 };
 
 #define RUN_FIELD(M) CLYDE_OPT_FIELD(struct run_opts, M)
@@ -74,311 +55,6 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-/* The sub-fields of -s and -n: numbers with the model's messages, which
- * are not options of their own. */
-static const struct clyde_opt sub_io_chunk = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "k",
-	.shift = 10,
-	.min = CLYDE_MIN_CHUNK,
-	.max = CLYDE_MAX_CHUNK,
-	.pow2 = true,
-	.kind = "a number of bytes",
-	.form = "use bytes with an optional k suffix, e.g. 8192 or 64k",
-};
-
-static const struct clyde_opt sub_seeks = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "k",
-	.shift = 10,
-	.min = 1,
-	.max = UINT32_MAX,
-	.kind = "a number",
-	.form = "use a count with an optional k suffix, e.g. 8192 or 8k",
-};
-
-static const struct clyde_opt sub_seekers = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "",
-	.min = 1,
-	.max = MAX_SEEKERS,
-	.form = "use a plain count, e.g. 5",
-};
-
-static const struct clyde_opt sub_max = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "kmg",
-	.shift = 10,
-	.max = INT64_MAX,
-	.kind = "a size in bytes",
-	.form = "use bytes with an optional k, m or g suffix, "
-		"-1 for hard links or -2 for symlinks",
-	.note = "or -1 for hard links, -2 for symlinks",
-};
-
-static const struct clyde_opt sub_min = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "kmg",
-	.shift = 10,
-	.max = INT64_MAX,
-	.kind = "a size in bytes",
-	.form = "use bytes with an optional k, m or g suffix, e.g. 4k",
-};
-
-static const struct clyde_opt sub_dirs = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "k",
-	.shift = 10,
-	.min = 1,
-	.max = CLYDE_MAX_DIRS,
-	.kind = "a number",
-	.form = "use a count with an optional k suffix, e.g. 10",
-};
-
-static const struct clyde_opt sub_file_chunk = {
-	.type = CLYDE_OPT_UINT,
-	.suffixes = "k",
-	.shift = 10,
-	.min = CLYDE_MIN_CHUNK,
-	.max = CLYDE_MAX_CHUNK,
-	.pow2 = true,
-	.kind = "a number of bytes",
-	.form = "use bytes with an optional k suffix, e.g. 4096 or 64k",
-};
-
-/*
- * Split a colon-separated argument (-s, -n) into at most maxf non-empty
- * fields, in buf (FIELDS_MAX_LEN bytes).  `form` is the accepted shape for
- * the messages.
- */
-static int split_fields(const char *name, const char *arg, const char *form,
-			char *buf, char **fields, int maxf, int *nf, char *err,
-			size_t len)
-{
-	size_t alen = strlen(arg);
-	char *s = buf, *colon;
-	int n = 0, i;
-
-	if (alen >= FIELDS_MAX_LEN)
-		return fail(err, len,
-			    "%s: an argument of %zu characters is too long; "
-			    "use %s",
-			    name, alen, form);
-	memcpy(buf, arg, alen + 1);
-	for (;;) {
-		if (n == maxf)
-			return fail(err, len,
-				    "%s: \"%s\" has too many fields; use %s",
-				    name, arg, form);
-		fields[n++] = s;
-		colon = strchr(s, ':');
-		if (!colon)
-			break;
-		*colon = '\0';
-		s = colon + 1;
-	}
-	for (i = 0; i < n; i++)
-		if (!*fields[i])
-			return fail(err, len,
-				    "%s: \"%s\" has an empty field; use %s",
-				    name, arg, form);
-	*nf = n;
-	return 0;
-}
-
-/* -s size[:chunk[:seeks[:seekers]]]: a later -s replaces all four.  The
- * size's bounds and messages are the entry's own. */
-static int opt_size(void *base, const struct clyde_opt *o, const char *name,
-		    const char *arg, char *err, size_t len)
-{
-	static const char form[] = "size[:chunk[:seeks[:seekers]]]";
-	struct clyde_bonnie_config *cfg = &((struct run_opts *)base)->cfg;
-	char buf[FIELDS_MAX_LEN];
-	char *f[4];
-	uint64_t v;
-	int n;
-
-	if (split_fields(name, arg, form, buf, f, 4, &n, err, len) ||
-	    clyde_opt_number(o, name, NULL, f[0], &v, err, len))
-		return -1;
-	cfg->file_size_mib = v;
-	cfg->size_given = true;
-	cfg->io_chunk = 8192;
-	cfg->seeks = 8192;
-	cfg->seekers = 5;
-	if (n > 1) {
-		if (clyde_opt_number(&sub_io_chunk, name, "chunk", f[1], &v,
-				     err, len))
-			return -1;
-		cfg->io_chunk = (uint32_t)v;
-	}
-	if (n > 2) {
-		if (clyde_opt_number(&sub_seeks, name, "seeks", f[2], &v, err,
-				     len))
-			return -1;
-		cfg->seeks = (uint32_t)v;
-	}
-	if (n > 3) {
-		if (clyde_opt_number(&sub_seekers, name, "seekers", f[3], &v,
-				     err, len))
-			return -1;
-		cfg->seekers = (uint32_t)v;
-	}
-	return 0;
-}
-
-/* -n num[:max[:min[:dirs[:chunk]]]]: a later -n replaces all five. */
-static int opt_files(void *base, const struct clyde_opt *o, const char *name,
-		     const char *arg, char *err, size_t len)
-{
-	static const char form[] = "num[:max[:min[:dirs[:chunk]]]]";
-	struct clyde_bonnie_config *cfg = &((struct run_opts *)base)->cfg;
-	char buf[FIELDS_MAX_LEN];
-	char *f[5];
-	uint64_t v;
-	int n;
-
-	if (split_fields(name, arg, form, buf, f, 5, &n, err, len) ||
-	    clyde_opt_number(o, name, NULL, f[0], &v, err, len))
-		return -1;
-	cfg->num_files = v * 1024u;
-	cfg->max_size = 0;
-	cfg->min_size = 0;
-	cfg->num_dirs = 1;
-	cfg->file_chunk = 8192;
-	if (n > 1) {
-		if (!strcmp(f[1], "-1") || !strcmp(f[1], "-2"))
-			cfg->max_size = f[1][1] == '1' ? -1 : -2;
-		else if (clyde_opt_number(&sub_max, name, "max", f[1], &v, err,
-					  len))
-			return -1;
-		else
-			cfg->max_size = (int64_t)v;
-	}
-	if (n > 2) {
-		if (clyde_opt_number(&sub_min, name, "min", f[2], &v, err, len))
-			return -1;
-		cfg->min_size = (int64_t)v;
-	}
-	if (n > 3) {
-		if (clyde_opt_number(&sub_dirs, name, "dirs", f[3], &v, err,
-				     len))
-			return -1;
-		cfg->num_dirs = (uint32_t)v;
-	}
-	if (n > 4) {
-		if (clyde_opt_number(&sub_file_chunk, name, "chunk", f[4], &v,
-				     err, len))
-			return -1;
-		cfg->file_chunk = (uint32_t)v;
-	}
-	if (cfg->max_size >= 0 && cfg->max_size < cfg->min_size)
-		return fail(err, len,
-			    "%s: max %s is less than min %s; use "
-			    "num:max:min with max >= min",
-			    name, f[1], f[2]);
-	/* Links have no size: a min would silently mean nothing. */
-	if (cfg->max_size < 0 && cfg->min_size > 0)
-		return fail(err, len,
-			    "%s: min %s makes no sense with max %s (%s have "
-			    "no size); leave min out or make it 0",
-			    name, f[2], f[1],
-			    cfg->max_size == -1 ? "hard links" : "symlinks");
-	return 0;
-}
-
-/* The machine name becomes a CSV field and the start of a table row. */
-static int opt_machine(void *base, const struct clyde_opt *o, const char *name,
-		       const char *arg, char *err, size_t len)
-{
-	const char *c;
-
-	(void)o;
-	if (!*arg)
-		return fail(err, len,
-			    "%s: the machine name is empty; give a machine "
-			    "name",
-			    name);
-	if (strlen(arg) > MAX_MACHINE_LEN)
-		return fail(err, len,
-			    "%s: the machine name is longer than %u bytes; "
-			    "use a shorter name",
-			    name, MAX_MACHINE_LEN);
-	for (c = arg; *c; c++) {
-		if (*c == ',')
-			return fail(err, len,
-				    "%s: \"%s\" contains a comma, which "
-				    "would break the CSV line; use a name "
-				    "without commas",
-				    name, arg);
-		if (iscntrl((unsigned char)*c))
-			return fail(err, len,
-				    "%s: the machine name contains a "
-				    "control character; use printable "
-				    "characters",
-				    name);
-	}
-	((struct run_opts *)base)->cfg.machine = arg;
-	return 0;
-}
-
-/* -u user[:group]: kept verbatim; the caller looks the names up. */
-static int opt_user(void *base, const struct clyde_opt *o, const char *name,
-		    const char *arg, char *err, size_t len)
-{
-	const char *colon = strchr(arg, ':');
-
-	(void)o;
-	if (!*arg || colon == arg)
-		return fail(err, len,
-			    "%s: \"%s\" has no user name; use user[:group]",
-			    name, arg);
-	if (colon && (!colon[1] || strchr(colon + 1, ':')))
-		return fail(err, len,
-			    "%s: \"%s\" is not user[:group]; use a user "
-			    "name or id, optionally followed by :group",
-			    name, arg);
-	((struct run_opts *)base)->cfg.user = arg;
-	return 0;
-}
-
-/* -f skips the per-char tests; -fN runs them over N MiB. */
-static int opt_fast(void *base, const struct clyde_opt *o, const char *name,
-		    const char *arg, char *err, size_t len)
-{
-	struct clyde_bonnie_config *cfg = &((struct run_opts *)base)->cfg;
-	uint64_t v;
-
-	if (!arg) {
-		cfg->skip_perchar = true;
-		return 0;
-	}
-	if (clyde_opt_number(o, name, NULL, arg, &v, err, len))
-		return -1;
-	cfg->skip_perchar = false;
-	cfg->perchar_mib = v;
-	cfg->perchar_given = true;
-	return 0;
-}
-
-/* -p N, or bonnie++'s -1 (remove the semaphores). */
-static int opt_processes(void *base, const struct clyde_opt *o,
-			 const char *name, const char *arg, char *err,
-			 size_t len)
-{
-	struct clyde_bonnie_config *cfg = &((struct run_opts *)base)->cfg;
-	uint64_t v;
-
-	if (!strcmp(arg, "-1")) {
-		cfg->sync_procs = -1;
-		return 0;
-	}
-	if (clyde_opt_number(o, name, NULL, arg, &v, err, len))
-		return -1;
-	cfg->sync_procs = (int)v;
-	return 0;
 }
 
 static const struct clyde_opt_choice sync_choices[] = {
@@ -412,7 +88,7 @@ static const struct clyde_opt run_table[] = {
 	{ .short_name = 's',
 	  .name = "size",
 	  .type = CLYDE_OPT_CALL,
-	  .call = opt_size,
+	  .call = clyde_opts_size_opt,
 	  .arg = "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]",
 	  .suffixes = "mgt",
 	  .max = MAX_MIB,
@@ -422,7 +98,7 @@ static const struct clyde_opt run_table[] = {
 	{ .short_name = 'n',
 	  .name = "files",
 	  .type = CLYDE_OPT_CALL,
-	  .call = opt_files,
+	  .call = clyde_opts_files_opt,
 	  .arg = "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]",
 	  .suffixes = "m",
 	  .shift = 10,
@@ -435,7 +111,7 @@ static const struct clyde_opt run_table[] = {
 	{ .short_name = 'm',
 	  .name = "machine",
 	  .type = CLYDE_OPT_CALL,
-	  .call = opt_machine,
+	  .call = clyde_opts_machine_opt,
 	  .arg = "NAME",
 	  .help = "machine name in the output (default: the host name)" },
 	{ .short_name = 'r',
@@ -461,7 +137,7 @@ static const struct clyde_opt run_table[] = {
 	{ .short_name = 'u',
 	  .name = "user",
 	  .type = CLYDE_OPT_CALL,
-	  .call = opt_user,
+	  .call = clyde_opts_user_opt,
 	  .arg = "USER[:GROUP]",
 	  .help = "run the tests as USER (and GROUP)" },
 	{ .short_name = 'g',
@@ -478,7 +154,7 @@ static const struct clyde_opt run_table[] = {
 	  .name = "fast",
 	  .type = CLYDE_OPT_CALL,
 	  .has_arg = CLYDE_ARG_OPTIONAL,
-	  .call = opt_fast,
+	  .call = clyde_opts_fast_opt,
 	  .arg = "MiB",
 	  .suffixes = "mgt",
 	  .min = 1,
@@ -510,7 +186,7 @@ static const struct clyde_opt run_table[] = {
 	{ .short_name = 'p',
 	  .name = "processes",
 	  .type = CLYDE_OPT_CALL,
-	  .call = opt_processes,
+	  .call = clyde_opts_processes_opt,
 	  .arg = "N",
 	  .min = 1,
 	  .max = MAX_SYNC_PROCS,

@@ -25,8 +25,9 @@ static const char *human(double v, const char *unit, char *buf, size_t len)
 	return buf;
 }
 
-static void draw(struct clyde_progress_display *d)
+static bool draw(void *arg)
 {
+	struct clyde_progress_display *d = arg;
 	struct clyde_progress *p = &d->state;
 	enum clyde_test t = (enum clyde_test)atomic_load(&p->test);
 	uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
@@ -38,6 +39,8 @@ static void draw(struct clyde_progress_display *d)
 	double rate = el ? (double)done * 1e9 / (double)el : 0.0;
 	uint64_t now = clyde_now(d->ctx);
 
+	if (!atomic_load(&p->active))
+		return false;
 	/* The current rate over the last second or so: a window that
 	 * restarts when the test changes or a second has passed. */
 	if (d->win_test != (int)t || done < d->win_done ||
@@ -75,22 +78,80 @@ static void draw(struct clyde_progress_display *d)
 			100.0 * (double)done / (double)total, cur,
 			human(rate, unit, r, sizeof(r)), eta);
 	fflush(stderr);
-	d->shown = 1;
+	return true;
 }
 
 static void *thread_main(void *arg)
 {
-	struct clyde_progress_display *d = arg;
+	struct clyde_live *l = arg;
 	struct timespec ts = { 0, REDRAW_NS };
 
-	while (!atomic_load(&d->stop)) {
+	while (!atomic_load(&l->stop)) {
 		nanosleep(&ts, NULL);
-		pthread_mutex_lock(&d->lock);
-		if (atomic_load(&d->state.active) && !atomic_load(&d->stop))
-			draw(d);
-		pthread_mutex_unlock(&d->lock);
+		pthread_mutex_lock(&l->lock);
+		if (!atomic_load(&l->stop) && l->draw(l->arg))
+			l->shown = true;
+		pthread_mutex_unlock(&l->lock);
 	}
 	return NULL;
+}
+
+int clyde_live_start(struct clyde_live *l, bool (*draw_fn)(void *arg),
+		     void *arg)
+{
+	l->draw = draw_fn;
+	l->arg = arg;
+	l->shown = false;
+	atomic_store(&l->stop, 0);
+	pthread_mutex_init(&l->lock, NULL);
+	if (pthread_create(&l->thread, NULL, thread_main, l) != 0) {
+		pthread_mutex_destroy(&l->lock);
+		l->running = false;
+		return -1;
+	}
+	l->running = true;
+	return 0;
+}
+
+void clyde_live_lock(struct clyde_live *l)
+{
+	if (l->running)
+		pthread_mutex_lock(&l->lock);
+}
+
+void clyde_live_unlock(struct clyde_live *l)
+{
+	if (l->running)
+		pthread_mutex_unlock(&l->lock);
+}
+
+void clyde_live_erase_locked(struct clyde_live *l)
+{
+	if (l->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		l->shown = false;
+	}
+}
+
+void clyde_live_erase(struct clyde_live *l)
+{
+	if (!l->running)
+		return;
+	pthread_mutex_lock(&l->lock);
+	clyde_live_erase_locked(l);
+	pthread_mutex_unlock(&l->lock);
+}
+
+void clyde_live_stop(struct clyde_live *l)
+{
+	if (!l->running)
+		return;
+	atomic_store(&l->stop, 1);
+	pthread_join(l->thread, NULL);
+	clyde_live_erase(l);
+	l->running = false;
+	pthread_mutex_destroy(&l->lock);
 }
 
 int clyde_progress_start(struct clyde_progress_display *d,
@@ -99,33 +160,15 @@ int clyde_progress_start(struct clyde_progress_display *d,
 	memset(d, 0, sizeof(*d));
 	d->ctx = ctx;
 	d->win_test = -1; /* no test seen yet */
-	pthread_mutex_init(&d->lock, NULL);
-	if (pthread_create(&d->thread, NULL, thread_main, d) != 0)
-		return -1;
-	d->running = 1;
-	return 0;
+	return clyde_live_start(&d->live, draw, d);
 }
 
 void clyde_progress_erase(struct clyde_progress_display *d)
 {
-	if (!d->running)
-		return;
-	pthread_mutex_lock(&d->lock);
-	if (d->shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		d->shown = 0;
-	}
-	pthread_mutex_unlock(&d->lock);
+	clyde_live_erase(&d->live);
 }
 
 void clyde_progress_stop(struct clyde_progress_display *d)
 {
-	if (!d->running)
-		return;
-	atomic_store(&d->stop, 1);
-	pthread_join(d->thread, NULL);
-	clyde_progress_erase(d);
-	d->running = 0;
-	pthread_mutex_destroy(&d->lock);
+	clyde_live_stop(&d->live);
 }

@@ -82,7 +82,7 @@ static bool id_taken(struct clyde_history *h, const char *id)
 	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM experiments WHERE id = ?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return true;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	taken = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return taken;
@@ -92,7 +92,7 @@ static int insert_points(struct clyde_ctx *ctx, struct clyde_history *h,
 			 const char *id, const struct clyde_exp_new *e)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = clyde_hist_prepare(
+	int rc = clyde_db_prepare(
 		ctx, h,
 		"INSERT INTO experiment_points (exp_id, point, "
 		"axis_values) VALUES (?1, ?2, ?3)",
@@ -107,13 +107,13 @@ static int insert_points(struct clyde_ctx *ctx, struct clyde_history *h,
 			break;
 		}
 		sqlite3_reset(st);
-		clyde_hist_bind_text(st, 1, id);
+		clyde_db_bind_text(st, 1, id);
 		sqlite3_bind_int64(st, 2, (int64_t)p);
-		clyde_hist_bind_text(st, 3, vals);
+		clyde_db_bind_text(st, 3, vals);
 		free(vals);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(
-				ctx, h, "store the experiment's points");
+			rc = clyde_db_fail(ctx, h,
+					   "store the experiment's points");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -165,12 +165,12 @@ int clyde_exp_store_create(struct clyde_ctx *ctx, struct clyde_history *h,
 		free(wls);
 		return clyde_err(ctx, ENOMEM, "%s", h->path);
 	}
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc == 0) {
 		snprintf(id, sizeof(id), "%s-%s", stamp, base);
 		for (i = 2; id_taken(h, id) && i < 1000; i++)
 			snprintf(id, sizeof(id), "%s-%s-%zu", stamp, base, i);
-		rc = clyde_hist_prepare(
+		rc = clyde_db_prepare(
 			ctx, h,
 			"INSERT INTO experiments (id, name, title, file, "
 			"text, defines, axes, workloads, state, "
@@ -179,17 +179,17 @@ int clyde_exp_store_create(struct clyde_ctx *ctx, struct clyde_history *h,
 			&st);
 	}
 	if (rc == 0) {
-		clyde_hist_bind_text(st, 1, id);
-		clyde_hist_bind_text(st, 2, e->name);
-		clyde_hist_bind_text(st, 3, e->title);
-		clyde_hist_bind_text(st, 4, e->file);
-		clyde_hist_bind_text(st, 5, e->text);
-		clyde_hist_bind_text(st, 6, e->defines);
-		clyde_hist_bind_text(st, 7, axes);
-		clyde_hist_bind_text(st, 8, wls);
+		clyde_db_bind_text(st, 1, id);
+		clyde_db_bind_text(st, 2, e->name);
+		clyde_db_bind_text(st, 3, e->title);
+		clyde_db_bind_text(st, 4, e->file);
+		clyde_db_bind_text(st, 5, e->text);
+		clyde_db_bind_text(st, 6, e->defines);
+		clyde_db_bind_text(st, 7, axes);
+		clyde_db_bind_text(st, 8, wls);
 		sqlite3_bind_int64(st, 9, (int64_t)now);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(ctx, h, "store the experiment");
+			rc = clyde_db_fail(ctx, h, "store the experiment");
 		sqlite3_finalize(st);
 	}
 	free(axes);
@@ -197,9 +197,9 @@ int clyde_exp_store_create(struct clyde_ctx *ctx, struct clyde_history *h,
 	if (rc == 0)
 		rc = insert_points(ctx, h, id, e);
 	if (rc == 0)
-		rc = clyde_hist_commit(ctx, h);
+		rc = clyde_db_commit(ctx, h);
 	else
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 	if (rc == 0 && !(*id_out = strdup(id)))
 		rc = clyde_err(ctx, ENOMEM, "%s", h->path);
 	return rc;
@@ -236,13 +236,13 @@ int clyde_exp_store_get(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL;
 	int rc, step;
 
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT " INFO_COLS
-				" FROM experiments WHERE id = ?1",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT " INFO_COLS
+			      " FROM experiments WHERE id = ?1",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		rc = info_from_row(ctx, h, st, out);
@@ -250,7 +250,7 @@ int clyde_exp_store_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		rc = clyde_err(ctx, 0, "no experiment %s in %s", id, h->path),
 		rc = -ENOENT;
 	else
-		rc = clyde_hist_db_fail(ctx, h, "read the experiment");
+		rc = clyde_db_fail(ctx, h, "read the experiment");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -265,10 +265,10 @@ int clyde_exp_store_list(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	*out = NULL;
 	*n = 0;
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT " INFO_COLS " FROM experiments "
-				"ORDER BY created_unix DESC, rowid DESC",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT " INFO_COLS " FROM experiments "
+			      "ORDER BY created_unix DESC, rowid DESC",
+			      &st);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct clyde_exp_info *p = realloc(v, (nv + 1) * sizeof(*v));
 
@@ -282,7 +282,7 @@ int clyde_exp_store_list(struct clyde_ctx *ctx, struct clyde_history *h,
 			nv++;
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "list the experiments");
+		rc = clyde_db_fail(ctx, h, "list the experiments");
 	sqlite3_finalize(st);
 	if (rc < 0) {
 		for (size_t i = 0; i < nv; i++)
@@ -299,7 +299,7 @@ int clyde_exp_store_set_state(struct clyde_ctx *ctx, struct clyde_history *h,
 			      const char *id, const char *state)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = clyde_hist_prepare(
+	int rc = clyde_db_prepare(
 		ctx, h,
 		"UPDATE experiments SET state = ?1, updated_unix = ?2 "
 		"WHERE id = ?3",
@@ -307,12 +307,11 @@ int clyde_exp_store_set_state(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, state);
+	clyde_db_bind_text(st, 1, state);
 	sqlite3_bind_int64(st, 2, (int64_t)time(NULL));
-	clyde_hist_bind_text(st, 3, id);
+	clyde_db_bind_text(st, 3, id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h,
-					"update the experiment's state");
+		rc = clyde_db_fail(ctx, h, "update the experiment's state");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -323,7 +322,7 @@ static int forget_deleted(struct clyde_ctx *ctx, struct clyde_history *h,
 			  const char *id, const struct clyde_exp_run_rec *r)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = clyde_hist_prepare(
+	int rc = clyde_db_prepare(
 		ctx, h,
 		"DELETE FROM experiment_runs WHERE exp_id = ?1 AND point = ?2 "
 		"AND repeat = ?3 AND workload = ?4 AND status = 'deleted'",
@@ -331,12 +330,12 @@ static int forget_deleted(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	sqlite3_bind_int64(st, 2, (int64_t)r->point);
 	sqlite3_bind_int64(st, 3, (int64_t)r->repeat);
-	clyde_hist_bind_text(st, 4, r->workload);
+	clyde_db_bind_text(st, 4, r->workload);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "replace a deleted sample");
+		rc = clyde_db_fail(ctx, h, "replace a deleted sample");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -358,7 +357,7 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		if (rc < 0)
 			return rc;
 	}
-	rc = clyde_hist_prepare(
+	rc = clyde_db_prepare(
 		ctx, h,
 		"INSERT INTO experiment_runs (exp_id, point, repeat, "
 		"workload, kind, status, run_id, document, message, "
@@ -367,21 +366,21 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		&st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	sqlite3_bind_int64(st, 2, (int64_t)r->point);
 	sqlite3_bind_int64(st, 3, (int64_t)r->repeat);
-	clyde_hist_bind_text(st, 4, r->workload);
-	clyde_hist_bind_text(st, 5, r->kind);
-	clyde_hist_bind_text(st, 6, r->failed ? "failed" : "ok");
+	clyde_db_bind_text(st, 4, r->workload);
+	clyde_db_bind_text(st, 5, r->kind);
+	clyde_db_bind_text(st, 6, r->failed ? "failed" : "ok");
 	if (rid)
 		sqlite3_bind_int64(st, 7, rid);
 	if (is_time && r->doc)
 		sqlite3_bind_text64(st, 8, r->doc, r->len, SQLITE_TRANSIENT,
 				    SQLITE_UTF8);
-	clyde_hist_bind_text(st, 9, r->message);
+	clyde_db_bind_text(st, 9, r->message);
 	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "store the experiment's run");
+		rc = clyde_db_fail(ctx, h, "store the experiment's run");
 	sqlite3_finalize(st);
 	/* A sample measured again (resume) replaces the one deleted. */
 	if (rc == 0 && !r->failed)
@@ -401,13 +400,13 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 
 	*out = NULL;
 	*n = 0;
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT point, repeat, workload, status FROM "
-				"experiment_runs WHERE exp_id = ?1 ORDER BY id",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT point, repeat, workload, status FROM "
+			      "experiment_runs WHERE exp_id = ?1 ORDER BY id",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct clyde_exp_done *p = realloc(v, (nv + 1) * sizeof(*v));
 		const unsigned char *wl = sqlite3_column_text(st, 2);
@@ -427,7 +426,7 @@ int clyde_exp_store_runs(struct clyde_ctx *ctx, struct clyde_history *h,
 		nv++;
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "read the experiment's runs");
+		rc = clyde_db_fail(ctx, h, "read the experiment's runs");
 	sqlite3_finalize(st);
 	if (rc < 0) {
 		free(v);
@@ -446,14 +445,14 @@ int clyde_exp_store_each_point(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL;
 	int rc, step = SQLITE_DONE;
 
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT point, axis_values FROM "
-				"experiment_points WHERE exp_id = ?1 ORDER BY "
-				"point",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT point, axis_values FROM "
+			      "experiment_points WHERE exp_id = ?1 ORDER BY "
+			      "point",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 1, id);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *t = sqlite3_column_text(st, 1);
 
@@ -461,7 +460,7 @@ int clyde_exp_store_each_point(struct clyde_ctx *ctx, struct clyde_history *h,
 			t ? (const char *)t : "");
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "read the experiment's points");
+		rc = clyde_db_fail(ctx, h, "read the experiment's points");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -473,16 +472,16 @@ int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL;
 	int rc, step = SQLITE_DONE;
 
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT r.point, r.kind, r.status, r.document, "
-				"d.document FROM experiment_runs r LEFT JOIN "
-				"runs d ON d.id = r.run_id WHERE r.exp_id = ?1 "
-				"AND r.workload = ?2 ORDER BY r.id",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT r.point, r.kind, r.status, r.document, "
+			      "d.document FROM experiment_runs r LEFT JOIN "
+			      "runs d ON d.id = r.run_id WHERE r.exp_id = ?1 "
+			      "AND r.workload = ?2 ORDER BY r.id",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, id);
-	clyde_hist_bind_text(st, 2, workload);
+	clyde_db_bind_text(st, 1, id);
+	clyde_db_bind_text(st, 2, workload);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = (const char *)sqlite3_column_text(st, 1);
 		const char *status = (const char *)sqlite3_column_text(st, 2);
@@ -501,7 +500,7 @@ int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		rc = fn(arg, &row);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "read the experiment's runs");
+		rc = clyde_db_fail(ctx, h, "read the experiment's runs");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -259,8 +259,8 @@ static bool read_only_fs(struct clyde_history *h)
 /* Record "PATH: what: sqlite's message" and return -EIO (-ENOMEM when
  * SQLite ran out of memory, -ENOSPC with "the disk is full" when the
  * filesystem is). */
-int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
-		       const char *what)
+int clyde_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
+		  const char *what)
 {
 	int code = sqlite3_errcode(h->db);
 
@@ -275,29 +275,29 @@ int clyde_hist_db_fail(struct clyde_ctx *ctx, struct clyde_history *h,
 	return code == SQLITE_NOMEM ? -ENOMEM : -EIO;
 }
 
-int clyde_hist_exec(struct clyde_ctx *ctx, struct clyde_history *h,
-		    const char *sql)
+int clyde_db_exec(struct clyde_ctx *ctx, struct clyde_history *h,
+		  const char *sql)
 {
 	if (sqlite3_exec(h->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return clyde_hist_db_fail(ctx, h, sql);
+		return clyde_db_fail(ctx, h, sql);
 	return 0;
 }
 
-int clyde_hist_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
-		       const char *sql, sqlite3_stmt **st)
+int clyde_db_prepare(struct clyde_ctx *ctx, struct clyde_history *h,
+		     const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(h->db, sql, -1, st, NULL) != SQLITE_OK)
-		return clyde_hist_db_fail(ctx, h, "prepare");
+		return clyde_db_fail(ctx, h, "prepare");
 	return 0;
 }
 
 /* NULL binds "": every text column of the store is NOT NULL. */
-int clyde_hist_bind_text(sqlite3_stmt *st, int i, const char *s)
+int clyde_db_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	return sqlite3_bind_text(st, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
-void clyde_hist_rollback(struct clyde_history *h)
+void clyde_db_rollback(struct clyde_history *h)
 {
 	if (!sqlite3_get_autocommit(h->db))
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
@@ -305,17 +305,17 @@ void clyde_hist_rollback(struct clyde_history *h)
 
 /* BEGIN IMMEDIATE takes the write lock now, so that two writers queue on
  * the busy timeout instead of one failing when it upgrades a read. */
-int clyde_hist_begin(struct clyde_ctx *ctx, struct clyde_history *h)
+int clyde_db_begin(struct clyde_ctx *ctx, struct clyde_history *h)
 {
-	return clyde_hist_exec(ctx, h, "BEGIN IMMEDIATE");
+	return clyde_db_exec(ctx, h, "BEGIN IMMEDIATE");
 }
 
-int clyde_hist_commit(struct clyde_ctx *ctx, struct clyde_history *h)
+int clyde_db_commit(struct clyde_ctx *ctx, struct clyde_history *h)
 {
-	int rc = clyde_hist_exec(ctx, h, "COMMIT");
+	int rc = clyde_db_exec(ctx, h, "COMMIT");
 
 	if (rc < 0)
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 	return rc;
 }
 
@@ -435,7 +435,7 @@ static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
 	int version = -1, rc;
 	enum db_kind kind;
 
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc < 0)
 		return rc;
 	switch ((kind = classify(ctx, h, &version))) {
@@ -445,19 +445,19 @@ static int migrate(struct clyde_ctx *ctx, struct clyde_history *h)
 	case DB_CLYDE:
 		break;
 	default:
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 		return refused_rc(kind);
 	}
 	if (version == CLYDE_HISTORY_SCHEMA_VERSION) {
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 		return 0;
 	}
-	rc = clyde_hist_apply_migrations(ctx, h, version);
+	rc = clyde_db_apply_migrations(ctx, h, version);
 	if (rc < 0) {
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 		return rc;
 	}
-	return clyde_hist_commit(ctx, h);
+	return clyde_db_commit(ctx, h);
 }
 
 /*
@@ -492,7 +492,7 @@ static int check_intact(struct clyde_ctx *ctx, struct clyde_history *h)
 	if (step != SQLITE_ROW &&
 	    (sqlite3_errcode(h->db) & 0xff) != SQLITE_CORRUPT &&
 	    (sqlite3_errcode(h->db) & 0xff) != SQLITE_NOTADB) {
-		int rc = clyde_hist_db_fail(ctx, h, "check the database");
+		int rc = clyde_db_fail(ctx, h, "check the database");
 
 		sqlite3_finalize(st);
 		return rc;
@@ -650,7 +650,7 @@ static int set_wal(struct clyde_ctx *ctx, struct clyde_history *h)
 		sqlite3_finalize(st);
 		if ((step & 0xff) != SQLITE_BUSY &&
 		    (step & 0xff) != SQLITE_LOCKED && step != SQLITE_ROW)
-			return clyde_hist_db_fail(ctx, h, "switch to WAL mode");
+			return clyde_db_fail(ctx, h, "switch to WAL mode");
 		if (tries * 10 >= HISTORY_BUSY_MS)
 			return clyde_err(ctx, 0,
 					 "%s: cannot switch to WAL mode "

@@ -54,7 +54,7 @@ void clyde_history_entries_free(struct clyde_history_entry *e, size_t n)
 }
 
 /* Make every string of e non-NULL ("" where unset).  Returns 0 or -1. */
-int clyde_hist_entry_fill_strings(struct clyde_history_entry *e)
+int clyde_history_entry_fill_strings(struct clyde_history_entry *e)
 {
 	char **f[] = { &e->kind,	&e->label,    &e->host,
 		       &e->target_path, &e->fstype,   &e->mount_opts,
@@ -211,7 +211,7 @@ static int64_t csv_started(const char *line, size_t len)
 	return any ? v : -1;
 }
 
-bool clyde_hist_starts_json(const char *doc, size_t len)
+bool clyde_history_starts_json(const char *doc, size_t len)
 {
 	size_t i = 0;
 
@@ -264,7 +264,7 @@ static int describe_json(struct clyde_ctx *ctx, const char *what,
 	    started <= INT64_MAX)
 		e->started_unix = (int64_t)started;
 	clyde_json_free(&root);
-	if (clyde_hist_entry_fill_strings(e) < 0)
+	if (clyde_history_entry_fill_strings(e) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", what);
 
 	rc = load_one(ctx, what, doc, len, &set);
@@ -307,7 +307,7 @@ static int describe_csv(struct clyde_ctx *ctx, const char *what,
 	if (line->format != CLYDE_CSV_1_03)
 		e->started_unix = csv_started(doc, len);
 	free(line);
-	if (clyde_hist_entry_fill_strings(e) < 0)
+	if (clyde_history_entry_fill_strings(e) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", what);
 
 	rc = load_one(ctx, what, doc, len, &set);
@@ -349,7 +349,7 @@ static int describe_fio(struct clyde_ctx *ctx, const char *what,
 		dup_or_empty(clyde_loaded_kv_get(r, "fio filename") ?
 				     clyde_loaded_kv_get(r, "fio filename") :
 				     clyde_loaded_kv_get(r, "fio directory"));
-	if (clyde_hist_entry_fill_strings(e) < 0)
+	if (clyde_history_entry_fill_strings(e) < 0)
 		rc = clyde_err(ctx, ENOMEM, "%s", what);
 	if (rc == 0) {
 		figures_from_loaded(r, e->fig);
@@ -370,7 +370,7 @@ int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
 	memset(e, 0, sizeof(*e));
 	if (clyde_fio_sniff(doc, len, &off) == CLYDE_FIO_JSON)
 		rc = describe_fio(ctx, what, doc, len, e);
-	else if (clyde_hist_starts_json(doc, len))
+	else if (clyde_history_starts_json(doc, len))
 		rc = describe_json(ctx, what, doc, len, e);
 	else
 		rc = describe_csv(ctx, what, doc, len, e);
@@ -380,7 +380,8 @@ int clyde_history_describe(struct clyde_ctx *ctx, const char *what,
 }
 
 /* The normalised bytes of doc (see history.h): *start and *n. */
-void clyde_hist_normalise(const char *doc, size_t len, size_t *start, size_t *n)
+void clyde_history_normalise(const char *doc, size_t len, size_t *start,
+			     size_t *n)
 {
 	size_t i = 0;
 
@@ -401,7 +402,7 @@ uint64_t clyde_history_doc_hash(const char *doc, size_t len)
 	uint64_t hash = 14695981039346656037ull; /* FNV-1a, 64 bits */
 	size_t start, n;
 
-	clyde_hist_normalise(doc, len, &start, &n);
+	clyde_history_normalise(doc, len, &start, &n);
 	for (size_t i = 0; i < n; i++) {
 		hash ^= (unsigned char)doc[start + i];
 		hash *= 1099511628211ull;

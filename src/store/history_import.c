@@ -152,7 +152,7 @@ int clyde_history_count_results(struct clyde_ctx *ctx, const char *path,
 		return 0;
 	}
 	pos = 0;
-	if (clyde_hist_starts_json(buf, len)) {
+	if (clyde_history_starts_json(buf, len)) {
 		*count = 1;
 		free(buf);
 		return 0;
@@ -278,7 +278,7 @@ static int store_result(struct clyde_ctx *ctx, struct clyde_history *h,
 		free(e->label);
 		e->label = l;
 	}
-	rc = clyde_hist_insert_run(ctx, h, doc, n, path, lineno, e, &id);
+	rc = clyde_history_insert_run(ctx, h, doc, n, path, lineno, e, &id);
 	if (rc == 0)
 		rc = imp_push_id(imp, id);
 	return rc;
@@ -394,7 +394,7 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 	rc = slurp(ctx, path, &buf, &len);
 	if (rc < 0)
 		return rc;
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc == 0) {
 		size_t off;
 		enum clyde_fio_kind fk = clyde_fio_sniff(buf, len, &off);
@@ -408,7 +408,7 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 			rc = -EINVAL;
 		} else if (fk == CLYDE_FIO_JSON) {
 			rc = import_fio(ctx, h, path, buf, len, off, imp);
-		} else if (clyde_hist_starts_json(buf, len)) {
+		} else if (clyde_history_starts_json(buf, len)) {
 			struct clyde_history_entry e;
 
 			imp->nresults++;
@@ -423,9 +423,9 @@ int clyde_history_import_file(struct clyde_ctx *ctx, struct clyde_history *h,
 		}
 	}
 	if (rc == 0)
-		rc = clyde_hist_commit(ctx, h);
+		rc = clyde_db_commit(ctx, h);
 	else
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 	if (rc < 0) {
 		/* Nothing of this file is stored. */
 		imp->nids = before_ids;

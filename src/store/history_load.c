@@ -134,5 +134,5 @@ int clyde_history_all_ids(struct clyde_ctx *ctx, struct clyde_history *h,
 
 bool clyde_history_doc_is_json(const char *doc, size_t len)
 {
-	return clyde_hist_starts_json(doc, len);
+	return clyde_history_starts_json(doc, len);
 }

@@ -63,14 +63,13 @@ static int prepare_entry(struct clyde_ctx *ctx, struct clyde_history *h,
 			 const char *sql, sqlite3_stmt **st,
 			 sqlite3_stmt **figs)
 {
-	int rc = clyde_hist_prepare(ctx, h, sql, st);
+	int rc = clyde_db_prepare(ctx, h, sql, st);
 
 	if (rc == 0)
-		rc = clyde_hist_prepare(
-			ctx, h,
-			"SELECT test, state, value, too_fast, "
-			"cpu_pct FROM figures WHERE run_id = ?1",
-			figs);
+		rc = clyde_db_prepare(ctx, h,
+				      "SELECT test, state, value, too_fast, "
+				      "cpu_pct FROM figures WHERE run_id = ?1",
+				      figs);
 	return rc;
 }
 
@@ -216,7 +215,7 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 	e->files = col_text(st, 13);
 	e->io_chunk = col_text(st, 14);
 	if (settings_from_row(st, 15, e) < 0 || point_from_row(st, 16, e) < 0 ||
-	    clyde_hist_entry_fill_strings(e) < 0)
+	    clyde_history_entry_fill_strings(e) < 0)
 		return clyde_err(ctx, ENOMEM, "%s", h->path);
 
 	sqlite3_reset(figs);
@@ -241,7 +240,7 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 		f->cpu_pct = f->has_cpu ? sqlite3_column_double(figs, 4) : 0;
 	}
 	if (step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "read figures");
+		rc = clyde_db_fail(ctx, h, "read figures");
 	return rc;
 }
 
@@ -270,7 +269,7 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_bind_int64(
 		st, 1, limit > 0 && limit < INT64_MAX ? (int64_t)limit : -1);
 	/* One read transaction, so the list is one consistent snapshot. */
-	rc = clyde_hist_exec(ctx, h, "BEGIN");
+	rc = clyde_db_exec(ctx, h, "BEGIN");
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (cnt == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
@@ -288,10 +287,10 @@ int clyde_history_list(struct clyde_ctx *ctx, struct clyde_history *h,
 		cnt++;
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "list runs");
+		rc = clyde_db_fail(ctx, h, "list runs");
 	sqlite3_finalize(st);
 	st = NULL;
-	clyde_hist_rollback(h);
+	clyde_db_rollback(h);
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(figs);
@@ -326,7 +325,7 @@ int clyde_history_get(struct clyde_ctx *ctx, struct clyde_history *h,
 		goto out;
 	}
 	if (step != SQLITE_ROW) {
-		rc = clyde_hist_db_fail(ctx, h, "read run");
+		rc = clyde_db_fail(ctx, h, "read run");
 		goto out;
 	}
 	if (doc) {

@@ -19,7 +19,7 @@
 /* Version 0, the legacy layout: what the first histories held. */
 static int migrate_create_v0(struct clyde_ctx *ctx, struct clyde_history *h)
 {
-	return clyde_hist_exec(
+	return clyde_db_exec(
 		ctx, h,
 		"CREATE TABLE meta (key TEXT PRIMARY KEY, "
 		"value TEXT NOT NULL);"
@@ -43,7 +43,7 @@ static int describe_each(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL;
 	int rc, step;
 
-	rc = clyde_hist_prepare(ctx, h, "SELECT id, document FROM runs", &st);
+	rc = clyde_db_prepare(ctx, h, "SELECT id, document FROM runs", &st);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct clyde_history_entry e;
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -61,7 +61,7 @@ static int describe_each(struct clyde_ctx *ctx, struct clyde_history *h,
 			memset(&e, 0, sizeof(e));
 			e.started_unix = -1;
 			e.kind = strdup("unreadable");
-			if (!e.kind || clyde_hist_entry_fill_strings(&e) < 0)
+			if (!e.kind || clyde_history_entry_fill_strings(&e) < 0)
 				rc = clyde_err(ctx, ENOMEM, "%s", h->path);
 		}
 		clyde_ctx_release(&quiet);
@@ -70,7 +70,7 @@ static int describe_each(struct clyde_ctx *ctx, struct clyde_history *h,
 		clyde_history_entry_release(&e);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "read runs to migrate");
+		rc = clyde_db_fail(ctx, h, "read runs to migrate");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -80,7 +80,7 @@ static int store_v1(struct clyde_ctx *ctx, struct clyde_history *h, int64_t id,
 		    size_t len)
 {
 	(void)doc, (void)len;
-	return clyde_hist_store_columns(ctx, h, id, e);
+	return clyde_history_store_columns(ctx, h, id, e);
 }
 
 /* Version 1: the extracted columns and the figures, filled in for the
@@ -90,7 +90,7 @@ static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
 {
 	int rc;
 
-	rc = clyde_hist_exec(
+	rc = clyde_db_exec(
 		ctx, h,
 		"ALTER TABLE runs ADD COLUMN started_unix INTEGER;"
 		"ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT '';"
@@ -116,7 +116,7 @@ static int migrate_v1(struct clyde_ctx *ctx, struct clyde_history *h)
 /* Version 2: the experiments of clyde sweep (exp_store.h). */
 static int migrate_v2(struct clyde_ctx *ctx, struct clyde_history *h)
 {
-	return clyde_hist_exec(
+	return clyde_db_exec(
 		ctx, h,
 		"CREATE TABLE experiments (id TEXT PRIMARY KEY, "
 		"name TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
@@ -149,7 +149,7 @@ static int migrate_v3(struct clyde_ctx *ctx, struct clyde_history *h)
 {
 	int rc;
 
-	rc = clyde_hist_exec(
+	rc = clyde_db_exec(
 		ctx, h,
 		"ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';"
 		"ALTER TABLE runs ADD COLUMN source_line INTEGER;"
@@ -162,7 +162,7 @@ static int migrate_v3(struct clyde_ctx *ctx, struct clyde_history *h)
 		"CREATE INDEX runs_by_hash ON runs (doc_hash);");
 	if (rc < 0)
 		return rc;
-	return describe_each(ctx, h, clyde_hist_store_v3_columns);
+	return describe_each(ctx, h, clyde_history_store_v3_columns);
 }
 
 /*
@@ -184,8 +184,8 @@ _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==
 		       CLYDE_HISTORY_SCHEMA_VERSION + 1,
 	       "one migration per schema version");
 
-int clyde_hist_apply_migrations(struct clyde_ctx *ctx, struct clyde_history *h,
-				int version)
+int clyde_db_apply_migrations(struct clyde_ctx *ctx, struct clyde_history *h,
+			      int version)
 {
 	sqlite3_stmt *st = NULL;
 	char vbuf[16];
@@ -200,15 +200,15 @@ int clyde_hist_apply_migrations(struct clyde_ctx *ctx, struct clyde_history *h,
 			return rc;
 	}
 	snprintf(vbuf, sizeof(vbuf), "%d", CLYDE_HISTORY_SCHEMA_VERSION);
-	rc = clyde_hist_prepare(ctx, h,
-				"UPDATE meta SET value = ?1 WHERE key = "
-				"'schema_version'",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "UPDATE meta SET value = ?1 WHERE key = "
+			      "'schema_version'",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, vbuf);
+	clyde_db_bind_text(st, 1, vbuf);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "write schema_version");
+		rc = clyde_db_fail(ctx, h, "write schema_version");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -22,13 +22,13 @@ static const char *fig_unit(enum clyde_test t)
 }
 
 /* Store e's columns and figures for run `id` (inside a transaction). */
-int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
-			     int64_t id, const struct clyde_history_entry *e)
+int clyde_history_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
+				int64_t id, const struct clyde_history_entry *e)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = clyde_hist_prepare(
+	rc = clyde_db_prepare(
 		ctx, h,
 		"UPDATE runs SET started_unix = ?1, kind = ?2, "
 		"label = ?3, host = ?4, target_path = ?5, fstype = ?6, "
@@ -38,20 +38,20 @@ int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
 		return rc;
 	if (e->started_unix >= 0)
 		sqlite3_bind_int64(st, 1, e->started_unix);
-	clyde_hist_bind_text(st, 2, e->kind);
-	clyde_hist_bind_text(st, 3, e->label);
-	clyde_hist_bind_text(st, 4, e->host);
-	clyde_hist_bind_text(st, 5, e->target_path);
-	clyde_hist_bind_text(st, 6, e->fstype);
-	clyde_hist_bind_text(st, 7, e->mount_opts);
+	clyde_db_bind_text(st, 2, e->kind);
+	clyde_db_bind_text(st, 3, e->label);
+	clyde_db_bind_text(st, 4, e->host);
+	clyde_db_bind_text(st, 5, e->target_path);
+	clyde_db_bind_text(st, 6, e->fstype);
+	clyde_db_bind_text(st, 7, e->mount_opts);
 	sqlite3_bind_int64(st, 8, id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "store the run's columns");
+		rc = clyde_db_fail(ctx, h, "store the run's columns");
 	sqlite3_finalize(st);
 	if (rc < 0)
 		return rc;
 
-	rc = clyde_hist_prepare(
+	rc = clyde_db_prepare(
 		ctx, h,
 		"INSERT OR REPLACE INTO figures (run_id, test, unit, "
 		"state, value, too_fast, cpu_pct) "
@@ -67,9 +67,8 @@ int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 		sqlite3_bind_int64(st, 1, id);
-		clyde_hist_bind_text(st, 2,
-				     clyde_test_name((enum clyde_test)t));
-		clyde_hist_bind_text(st, 3, fig_unit((enum clyde_test)t));
+		clyde_db_bind_text(st, 2, clyde_test_name((enum clyde_test)t));
+		clyde_db_bind_text(st, 3, fig_unit((enum clyde_test)t));
 		sqlite3_bind_int(st, 4, (int)f->state);
 		if (f->state == CLYDE_HIST_FIG_VALUE)
 			sqlite3_bind_double(st, 5, f->value);
@@ -77,49 +76,50 @@ int clyde_hist_store_columns(struct clyde_ctx *ctx, struct clyde_history *h,
 		if (f->has_cpu)
 			sqlite3_bind_double(st, 7, f->cpu_pct);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(ctx, h,
-						"store the run's figures");
+			rc = clyde_db_fail(ctx, h, "store the run's figures");
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
-int clyde_hist_store_v3_columns(struct clyde_ctx *ctx, struct clyde_history *h,
-				int64_t id, const struct clyde_history_entry *e,
-				const char *doc, size_t len)
+int clyde_history_store_v3_columns(struct clyde_ctx *ctx,
+				   struct clyde_history *h, int64_t id,
+				   const struct clyde_history_entry *e,
+				   const char *doc, size_t len)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = clyde_hist_prepare(ctx, h,
-				"UPDATE runs SET file_size = ?1, files = ?2, "
-				"io_chunk = ?3, doc_hash = ?4 WHERE id = ?5",
-				&st);
+	rc = clyde_db_prepare(ctx, h,
+			      "UPDATE runs SET file_size = ?1, files = ?2, "
+			      "io_chunk = ?3, doc_hash = ?4 WHERE id = ?5",
+			      &st);
 	if (rc < 0)
 		return rc;
-	clyde_hist_bind_text(st, 1, e->file_size ? e->file_size : "");
-	clyde_hist_bind_text(st, 2, e->files ? e->files : "");
-	clyde_hist_bind_text(st, 3, e->io_chunk ? e->io_chunk : "");
+	clyde_db_bind_text(st, 1, e->file_size ? e->file_size : "");
+	clyde_db_bind_text(st, 2, e->files ? e->files : "");
+	clyde_db_bind_text(st, 3, e->io_chunk ? e->io_chunk : "");
 	/* SQLite integers are signed: the hash's bits, as they are. */
 	sqlite3_bind_int64(st, 4, (int64_t)clyde_history_doc_hash(doc, len));
 	sqlite3_bind_int64(st, 5, id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "store the run's settings");
+		rc = clyde_db_fail(ctx, h, "store the run's settings");
 	sqlite3_finalize(st);
 	return rc;
 }
 
 /* Insert one described document (inside a transaction). */
-int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
-			  const char *doc, size_t len, const char *source,
-			  unsigned long line,
-			  const struct clyde_history_entry *e, int64_t *id_out)
+int clyde_history_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
+			     const char *doc, size_t len, const char *source,
+			     unsigned long line,
+			     const struct clyde_history_entry *e,
+			     int64_t *id_out)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t id;
 	int rc;
 
-	rc = clyde_hist_prepare(
+	rc = clyde_db_prepare(
 		ctx, h,
 		"INSERT INTO runs (saved_unix, document, source, source_line) "
 		"VALUES (?1, ?2, ?3, ?4)",
@@ -128,18 +128,18 @@ int clyde_hist_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		return rc;
 	sqlite3_bind_int64(st, 1, (int64_t)time(NULL));
 	sqlite3_bind_text64(st, 2, doc, len, SQLITE_TRANSIENT, SQLITE_UTF8);
-	clyde_hist_bind_text(st, 3, source ? source : "");
+	clyde_db_bind_text(st, 3, source ? source : "");
 	if (line > 0)
 		sqlite3_bind_int64(st, 4, (int64_t)line);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "store the run");
+		rc = clyde_db_fail(ctx, h, "store the run");
 	sqlite3_finalize(st);
 	if (rc < 0)
 		return rc;
 	id = sqlite3_last_insert_rowid(h->db);
-	rc = clyde_hist_store_columns(ctx, h, id, e);
+	rc = clyde_history_store_columns(ctx, h, id, e);
 	if (rc == 0)
-		rc = clyde_hist_store_v3_columns(ctx, h, id, e, doc, len);
+		rc = clyde_history_store_v3_columns(ctx, h, id, e, doc, len);
 	if (rc == 0 && id_out)
 		*id_out = id;
 	return rc;
@@ -156,14 +156,14 @@ int clyde_history_add(struct clyde_ctx *ctx, struct clyde_history *h,
 				    &e);
 	if (rc < 0)
 		return rc;
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc == 0)
-		rc = clyde_hist_insert_run(ctx, h, doc, len, source, 0, &e,
-					   id_out);
+		rc = clyde_history_insert_run(ctx, h, doc, len, source, 0, &e,
+					      id_out);
 	if (rc == 0)
-		rc = clyde_hist_commit(ctx, h);
+		rc = clyde_db_commit(ctx, h);
 	else
-		clyde_hist_rollback(h);
+		clyde_db_rollback(h);
 	clyde_history_entry_release(&e);
 	return rc;
 }
@@ -183,7 +183,7 @@ int clyde_history_save_waiting(struct clyde_ctx *ctx, const char *db_path,
 	struct clyde_history *h;
 	int rc;
 
-	if (!clyde_hist_starts_json(json_text, len))
+	if (!clyde_history_starts_json(json_text, len))
 		return clyde_err(ctx, 0,
 				 "results history: not a clyde JSON result"),
 		       -EINVAL;
@@ -203,7 +203,7 @@ static int step_one_run(struct clyde_ctx *ctx, struct clyde_history *h,
 	int rc = 0;
 
 	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, what);
+		rc = clyde_db_fail(ctx, h, what);
 	else if (sqlite3_changes(h->db) == 0)
 		rc = clyde_err(ctx, 0, "no run with id %lld in %s",
 			       (long long)id, h->path),
@@ -218,42 +218,42 @@ int clyde_history_delete(struct clyde_ctx *ctx, struct clyde_history *h,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc < 0)
 		return rc;
-	rc = clyde_hist_prepare(ctx, h, "DELETE FROM figures WHERE run_id = ?1",
-				&st);
+	rc = clyde_db_prepare(ctx, h, "DELETE FROM figures WHERE run_id = ?1",
+			      &st);
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(ctx, h, "delete figures");
+			rc = clyde_db_fail(ctx, h, "delete figures");
 		sqlite3_finalize(st);
 	}
 	/* A sweep's sample that pointed to it is gone too: no dangling id
 	 * left "ok", so that its table says so and resume measures it. */
 	if (rc == 0)
-		rc = clyde_hist_prepare(ctx, h,
-					"UPDATE experiment_runs SET status = "
-					"'deleted', run_id = NULL WHERE "
-					"run_id = ?1",
-					&st);
+		rc = clyde_db_prepare(ctx, h,
+				      "UPDATE experiment_runs SET status = "
+				      "'deleted', run_id = NULL WHERE "
+				      "run_id = ?1",
+				      &st);
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = clyde_hist_db_fail(
-				ctx, h, "mark the sweep's sample deleted");
+			rc = clyde_db_fail(ctx, h,
+					   "mark the sweep's sample deleted");
 		sqlite3_finalize(st);
 	}
 	if (rc == 0)
-		rc = clyde_hist_prepare(ctx, h,
-					"DELETE FROM runs WHERE id = ?1", &st);
+		rc = clyde_db_prepare(ctx, h, "DELETE FROM runs WHERE id = ?1",
+				      &st);
 	if (rc == 0) {
 		sqlite3_bind_int64(st, 1, id);
 		rc = step_one_run(ctx, h, st, id, "delete run");
 	}
 	if (rc == 0)
-		return clyde_hist_commit(ctx, h);
-	clyde_hist_rollback(h);
+		return clyde_db_commit(ctx, h);
+	clyde_db_rollback(h);
 	return rc;
 }
 
@@ -264,11 +264,11 @@ int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
 	size_t start, n;
 	int rc, step;
 
-	clyde_hist_normalise(doc, len, &start, &n);
-	rc = clyde_hist_prepare(ctx, h,
-				"SELECT id, document FROM runs "
-				"WHERE doc_hash = ?1 ORDER BY id",
-				&st);
+	clyde_history_normalise(doc, len, &start, &n);
+	rc = clyde_db_prepare(ctx, h,
+			      "SELECT id, document FROM runs "
+			      "WHERE doc_hash = ?1 ORDER BY id",
+			      &st);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, (int64_t)clyde_history_doc_hash(doc, len));
@@ -276,7 +276,7 @@ int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
 		const char *d = (const char *)sqlite3_column_blob(st, 1);
 		size_t dl = (size_t)sqlite3_column_bytes(st, 1), ds, dn;
 
-		clyde_hist_normalise(d ? d : "", d ? dl : 0, &ds, &dn);
+		clyde_history_normalise(d ? d : "", d ? dl : 0, &ds, &dn);
 		if (dn == n && (n == 0 || !memcmp(d + ds, doc + start, n))) {
 			*id = sqlite3_column_int64(st, 0);
 			rc = 1;
@@ -284,7 +284,7 @@ int clyde_history_find_same(struct clyde_ctx *ctx, struct clyde_history *h,
 		}
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = clyde_hist_db_fail(ctx, h, "look for the same run");
+		rc = clyde_db_fail(ctx, h, "look for the same run");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -296,18 +296,18 @@ static int set_text(struct clyde_ctx *ctx, struct clyde_history *h, int64_t id,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = clyde_hist_begin(ctx, h);
+	rc = clyde_db_begin(ctx, h);
 	if (rc < 0)
 		return rc;
-	rc = clyde_hist_prepare(ctx, h, sql, &st);
+	rc = clyde_db_prepare(ctx, h, sql, &st);
 	if (rc == 0) {
-		clyde_hist_bind_text(st, 1, value);
+		clyde_db_bind_text(st, 1, value);
 		sqlite3_bind_int64(st, 2, id);
 		rc = step_one_run(ctx, h, st, id, "update run");
 	}
 	if (rc == 0)
-		return clyde_hist_commit(ctx, h);
-	clyde_hist_rollback(h);
+		return clyde_db_commit(ctx, h);
+	clyde_db_rollback(h);
 	return rc;
 }
 

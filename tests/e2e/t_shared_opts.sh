@@ -10,10 +10,8 @@
 src=$CLYDE_SRC/src/cli
 [[ -f $src/cli_args.h ]] || skip "no source tree at $CLYDE_SRC"
 
-# Left to convert (issue 29): history's three --db and the sweep's --db
-# and --quiet; report's --db without --experiment is a refusal, not a
-# definition.
-allowed='^(cmd_history[a-z_]*\.c:db|cmd_sweep\.c:db|cmd_sweep\.c:quiet|cmd_report\.c:db)$'
+# report's --db without --experiment is a refusal, not a definition.
+allowed='^(cmd_report\.c:db)$'
 # An entry's line (not a comment's example: those start with " *").
 found=$(grep -HE '^[[:space:]]*(\{ *)?\.name = "(db|seed|quiet|settle|log-interval)"' \
 	"$src"/*.c "$src"/*.h | grep -v '^[^:]*cli_args\.h:' |
