@@ -115,6 +115,7 @@ static void figures_from_loaded(const struct clyde_loaded_run *run,
 		}
 		f->has_cpu = t->has_cpu;
 		f->cpu_pct = t->has_cpu ? t->cpu_pct : 0;
+		f->flags = t->flags;
 	}
 }
 

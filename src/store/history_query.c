@@ -69,7 +69,7 @@ static int prepare_entry(struct clyde_ctx *ctx, struct clyde_history *h,
 		rc = clyde_hist_prepare(
 			ctx, h,
 			"SELECT test, state, value, too_fast, "
-			"cpu_pct FROM figures WHERE run_id = ?1",
+			"cpu_pct, flags FROM figures WHERE run_id = ?1",
 			figs);
 	return rc;
 }
@@ -239,6 +239,7 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 		f->too_fast = sqlite3_column_int(figs, 3) != 0;
 		f->has_cpu = sqlite3_column_type(figs, 4) != SQLITE_NULL;
 		f->cpu_pct = f->has_cpu ? sqlite3_column_double(figs, 4) : 0;
+		f->flags = (unsigned)sqlite3_column_int64(figs, 5);
 	}
 	if (step != SQLITE_DONE)
 		rc = clyde_hist_db_fail(ctx, h, "read figures");
