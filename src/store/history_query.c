@@ -135,6 +135,17 @@ static int settings_from_row(sqlite3_stmt *st, int col,
 			snprintf(v[2], sizeof(v[2]), "1");
 		clyde_json_free(&arr);
 	}
+	/* fio records only the options it was given: what it ran without
+	 * one is its default (psync, buffered, depth 1), and a sync engine
+	 * runs at depth 1 whatever was asked. */
+	if (e->kind && !strcmp(e->kind, "fio")) {
+		if (!v[0][0])
+			snprintf(v[0], sizeof(v[0]), "no");
+		if (!v[1][0])
+			snprintf(v[1], sizeof(v[1]), "psync");
+		if (!v[2][0] || clyde_result_engine_sync(v[1]))
+			snprintf(v[2], sizeof(v[2]), "1");
+	}
 	e->direct = strdup(v[0]);
 	e->engine = strdup(v[1]);
 	e->iodepth = strdup(v[2]);
