@@ -52,7 +52,7 @@ assert_file_match cmp.txt '^seqread +rate +[KMG]iB/s +[0-9.]+ \(memory\) ' \
 assert_file_match cmp.txt '^randread +lat p99 +[0-9.]+ [mun]?s \(memory\) ' \
 	"text: its latency too"
 assert_file_no_match cmp.txt '\(memory\) \*' "text: no memory figure is starred"
-assert_file_match cmp.txt '^seqread +rate .*[0-9] \*' \
+assert_file_match cmp.txt '^seqread +rate .*[0-9](!| !!)? \*( |$)' \
 	"text: a run with direct I/O is starred in seqread"
 assert_file_match cmp.txt '^\(memory\) served from a page cache' \
 	"text: the legend says what (memory) means"
