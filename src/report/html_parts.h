@@ -102,6 +102,9 @@ void clyde_html_series(FILE *f, const struct clyde_compare *cmp);
 	"svg .ts-rate,svg .ts-p99{fill:none;stroke-width:1.6}"    \
 	"svg .ts-dirty{fill:none;stroke:#888;stroke-width:1.2;"   \
 	"stroke-dasharray:4 3}svg .ax{stroke:#999}"               \
+	"svg .ts-writeback{fill:none;stroke:#b07020;"             \
+	"stroke-width:1.2;stroke-dasharray:1 2}"                  \
+	".ts-scale{font-size:.85em;color:#444;margin:.2em 0}"     \
 	"svg .tick,svg .cap{font-size:10px;fill:#444}svg .tick.dirty{fill:#888}"
 
 #endif
