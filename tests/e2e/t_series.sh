@@ -20,6 +20,8 @@ assert_file_match out "^clyde: steadiness of the rate per test" \
 	"the text report has the steadiness lines"
 assert_file_match out "^put_block +cv +[0-9.]+%  slope +[-+][0-9.]+%/s  over [0-9]+ x 0.1 s" \
 	"put_block's steadiness: cv and slope over its 0.1 s intervals"
+assert_file_match out "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
+	"put_block's steadiness is the writing's, the flush apart"
 cp out rt.txt
 run_checker rt.json <<'PY'
 import json, sys
@@ -74,6 +76,20 @@ for n in io:
     say(st is not None and st["intervals"] >= 2 and st["cv"] >= 0 and
         st["unit"] == ("ops" if n == "seeks" else "bytes"),
         f"{n}: steadiness with cv and slope")
+# The write tests end with a timed fsync: its start is in the series and
+# the steadiness is the writing's, the flush told apart (issue 32, 4).
+for n in ["put_block", "rewrite"]:
+    s = tests[n]["series"]; st = tests[n]["steadiness"]
+    fl = s.get("flush_start_ns")
+    say(fl is not None and 0 < fl <= tests[n]["elapsed_ns"],
+        f"{n}: the series says where the timed flush began ({fl})")
+    say(st["phase"] == "write" and fl is not None and
+        st["intervals"] == min(fl // s["interval_ns"], len(s["intervals"])),
+        f"{n}: steadiness over the {st['intervals']} intervals of writing")
+for n in ["get_block", "getc"]:
+    say(tests[n]["series"]["flush_start_ns"] is None and
+        tests[n]["steadiness"]["phase"] == "all",
+        f"{n}: no flush, steadiness over all intervals")
 # By time the block tests went round the 16 MiB file (2 workers) at least
 # once on any storage that keeps up 30 MiB/s.
 say(tests["get_block"]["bytes"] > 2 * file_bytes,
