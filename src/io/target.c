@@ -9,6 +9,7 @@
 #include <string.h>
 
 static const struct clyde_target_ops *const kinds[] = {
+	&clyde_target_cifs,
 	&clyde_target_block,
 };
 

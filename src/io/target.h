@@ -12,7 +12,10 @@
  * clyde_target_ops and one line of the table in target.c, which picks
  * the first kind that claims what the stack probe found (env/stack.h);
  * the block device comes last and claims everything, so that a target
- * with nothing below it (tmpfs) is one with no devices to count.
+ * with nothing below it (tmpfs) is one with no devices to count.  An SMB
+ * mount (target_cifs.c) also counts its share's requests and bytes from
+ * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the server's
+ * cache of a file with the client's.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -34,6 +37,7 @@
 #include "env/settle.h"
 #include "env/stack.h"
 #include "io/cache.h"
+#include "io/cifs_wire.h"
 #include "io/loopcache.h"
 
 /* What a workload watches besides the target's own device (`what` of
@@ -57,6 +61,7 @@ struct clyde_target_moved {
 	struct clyde_devio *dev;       /* the target's own device */
 	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
+	struct clyde_cifs_moved *cifs; /* over the wire (an SMB mount) */
 };
 
 struct clyde_target_watch;
@@ -152,6 +157,7 @@ void clyde_target_below(struct clyde_target_watch *w, bool evict,
 			struct clyde_loopcache_seen *seen);
 bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd);
 
+extern const struct clyde_target_ops clyde_target_cifs;
 extern const struct clyde_target_ops clyde_target_block;
 
 #endif

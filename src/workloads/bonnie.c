@@ -543,6 +543,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		.dev = &r->dev,
 		.members = &r->members,
 		.own = &r->own,
+		.cifs = &r->cifs,
 	};
 	unsigned started = 0;
 	int ret = 0;
