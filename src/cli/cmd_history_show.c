@@ -45,7 +45,8 @@ static void fmt_fig(char *buf, size_t len, const struct clyde_history_figure *f,
 		/* A whole number (a CSV's 888 files/s) is a row of whole
 		 * numbers to compare: no false decimals. */
 		row.whole = !f->too_fast && v == floor(v);
-		clyde_compare_cell_text(buf, len, &row, &cell);
+		cell.flags = f->flags;
+		clyde_compare_flagged_text(buf, len, &row, &cell);
 		break;
 	case CLYDE_HIST_FIG_TOO_FAST:
 		snprintf(buf, len, "+++++");

@@ -144,10 +144,30 @@ void clyde_series_release(struct clyde_series *s)
 	s->n = s->cap = s->packed = 0;
 	s->cur = SIZE_MAX;
 	s->end_ns = 0;
+	s->has_flush = false;
+	s->flush_at_ns = 0;
 	s->failed = false;
 	/* A series that was coarsened starts again at the asked interval. */
 	if (s->base_ns)
 		s->interval_ns = s->base_ns;
+}
+
+void clyde_series_flush(struct clyde_series *s, uint64_t now_ns)
+{
+	if (!s->interval_ns || s->has_flush)
+		return;
+	s->has_flush = true;
+	s->flush_at_ns = now_ns > s->origin_ns ? now_ns - s->origin_ns : 0;
+}
+
+size_t clyde_series_write_phase(const struct clyde_series *s)
+{
+	size_t k;
+
+	if (!s->has_flush || !s->interval_ns)
+		return s->n;
+	k = (size_t)(s->flush_at_ns / s->interval_ns);
+	return k < s->n ? k : s->n;
 }
 
 void clyde_series_start(struct clyde_series *s, uint64_t origin_ns)
@@ -508,6 +528,11 @@ int clyde_series_merge(struct clyde_series *dst, const struct clyde_series *src)
 
 		if (dst->origin_ns + len > dst->end_ns)
 			dst->end_ns = dst->origin_ns + len;
+	}
+	if (src->has_flush &&
+	    (!dst->has_flush || src->flush_at_ns < dst->flush_at_ns)) {
+		dst->has_flush = true;
+		dst->flush_at_ns = src->flush_at_ns;
 	}
 	dst->failed |= src->failed;
 	return fit(dst);

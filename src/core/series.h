@@ -101,7 +101,12 @@ struct clyde_series {
 			       * base_ns times a power of two */
 	uint64_t origin_ns;
 	uint64_t end_ns; /* where the stream stopped (0: not yet) */
-	size_t n;	 /* intervals [0, n) */
+	/* A timed flush (the fsync a write test ends with): where it began,
+	 * from the origin; has_flush false when none was marked.  Merged,
+	 * the first stream's: every interval before it was writing. */
+	bool has_flush;
+	uint64_t flush_at_ns;
+	size_t n; /* intervals [0, n) */
 	size_t cap;
 	struct clyde_series_iv *iv; /* owned */
 	size_t cur;		 /* the interval in `work` (SIZE_MAX: none) */
@@ -119,6 +124,14 @@ struct clyde_series {
  * nothing (every call below is then a no-op). */
 void clyde_series_init(struct clyde_series *s, uint64_t interval_ns,
 		       clyde_series_mem_fn mem, void *mem_arg);
+
+/* Mark the start of the stream's timed flush at now_ns (a no-op when
+ * not recording): its intervals from there on hold no request, and the
+ * steadiness of the writing stops there (clyde_series_write_phase()). */
+void clyde_series_flush(struct clyde_series *s, uint64_t now_ns);
+
+/* The full intervals before the flush began (s->n without a flush). */
+size_t clyde_series_write_phase(const struct clyde_series *s);
 
 /* Set the origin (the stream's start) and forget what was recorded. */
 void clyde_series_start(struct clyde_series *s, uint64_t origin_ns);

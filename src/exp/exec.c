@@ -662,9 +662,16 @@ static int decide_points(struct clyde_exp_exec *x, double alpha, bool *stable,
 	}
 	open = clyde_exp_decide(&e, s->until_decided, s->max_runs, alpha,
 				stable, d);
-	for (size_t p = 0; p < s->npoints && p < e.npoints; p++) {
+	/* The best last: its "every other point is decided" follows the
+	 * stops that decided them (pass 0 the others, pass 1 the best). */
+	for (size_t i = 0; i < 2 * s->npoints; i++) {
+		size_t p = i % s->npoints;
+		bool best_pass = i >= s->npoints;
 		char why[512], label[512];
 
+		if (p >= e.npoints ||
+		    (d[p].stop == CLYDE_EXP_STOP_BEST) != best_pass)
+			continue;
 		if ((d[p].stop == CLYDE_EXP_OPEN && !last) || stable[p])
 			continue;
 		stable[p] = true;
@@ -1177,9 +1184,11 @@ int clyde_exp_execute(struct clyde_ctx *ctx, struct clyde_sweep *s,
 			goto out;
 		}
 	}
-	exp_say(&x, "experiment %s (%zu points, %u %s)", x.id, s->npoints,
-		x.rounds,
-		clyde_sweep_adaptive(s) ? "rounds at most" : "repeats");
+	exp_say(&x, "experiment %s (%zu point%s, %u %s%s%s)", x.id, s->npoints,
+		s->npoints == 1 ? "" : "s", x.rounds,
+		clyde_sweep_adaptive(s) ? "round" : "repeat",
+		x.rounds == 1 ? "" : "s",
+		clyde_sweep_adaptive(s) ? " at most" : "");
 	clyde_exp_store_set_state(ctx, h, x.id, "running");
 	clyde_err_clear(ctx);
 

@@ -568,10 +568,10 @@ static int section_point(struct parse_state *ps, const char *key,
 			path++;
 		if (!clyde_sweep_set_path_ok(path))
 			return perr(ps,
-				    "set %s: only files below /sys and "
-				    "/proc/sys are written (an absolute path, "
-				    "no . or .. in it)",
-				    path);
+				    "set %s: %s; only files below /sys and "
+				    "/proc/sys are written (an absolute path "
+				    "with no empty, . or .. component)",
+				    path, clyde_sweep_set_path_why(path));
 		return add_step(ps, &s->setup, &s->nsetup, CLYDE_SWEEP_SET,
 				path, value);
 	}
@@ -1069,7 +1069,7 @@ void clyde_sweep_point_label(const struct clyde_sweep *s, size_t point,
 		off += (size_t)w;
 	}
 	if (s->naxes == 0)
-		snprintf(buf, cap, "(single point)");
+		snprintf(buf, cap, "single point");
 }
 
 /* ---- the plan ----------------------------------------------------------- */
@@ -1428,24 +1428,32 @@ int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
 
 /* ---- order -------------------------------------------------------------- */
 
-bool clyde_sweep_set_path_ok(const char *path)
+const char *clyde_sweep_set_path_why(const char *path)
 {
 	const char *c;
 
 	if (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/sys/", 10))
-		return false;
+		return "not below /sys or /proc/sys";
 	/* Every component: not empty, not "." or "..". */
 	for (c = path + 1; *c;) {
 		size_t l = strcspn(c, "/");
 
-		if (l == 0 || (l == 1 && c[0] == '.') ||
-		    (l == 2 && c[0] == '.' && c[1] == '.'))
-			return false;
+		if (l == 0)
+			return "an empty component (//)";
+		if (l == 1 && c[0] == '.')
+			return "a \".\" component";
+		if (l == 2 && c[0] == '.' && c[1] == '.')
+			return "a \"..\" component";
 		c += l;
 		if (*c == '/')
 			c++;
 	}
-	return c[-1] != '/';
+	return c[-1] == '/' ? "an empty last component (a trailing /)" : NULL;
+}
+
+bool clyde_sweep_set_path_ok(const char *path)
+{
+	return clyde_sweep_set_path_why(path) == NULL;
 }
 
 unsigned clyde_sweep_max_rounds(const struct clyde_sweep *s)

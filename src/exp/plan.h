@@ -131,7 +131,8 @@ void clyde_sweep_release(struct clyde_sweep *s);
 const char *clyde_sweep_value(const struct clyde_sweep *s, size_t point,
 			      size_t axis);
 
-/* "chunk=64k fs=ext4" for point `point`, in buf. */
+/* "chunk=64k fs=ext4" for point `point`, in buf; "single point" for a
+ * sweep without axes. */
 void clyde_sweep_point_label(const struct clyde_sweep *s, size_t point,
 			     char *buf, size_t cap);
 
@@ -195,6 +196,11 @@ int clyde_sweep_set_var(struct clyde_sweep *s, const char *name,
  * checks where it leads (symlinks in /sys).
  */
 bool clyde_sweep_set_path_ok(const char *path);
+
+/* Why `path` may not be a set's PATH, naming what is wrong ("an empty
+ * component (//)", "a \"..\" component", "not below /sys or
+ * /proc/sys"), or NULL when it may (a static string). */
+const char *clyde_sweep_set_path_why(const char *path);
 
 /* The number of rounds to plan for: repeat, or max_runs with
  * until-stable or until-decided. */

@@ -107,9 +107,10 @@ int exp_resolve_set_path(const struct clyde_exp_exec *x, struct clyde_ctx *ctx,
 
 	if (!clyde_sweep_set_path_ok(path))
 		return clyde_err(ctx, 0,
-				 "set %s: only files below /sys and /proc/sys "
-				 "are written",
-				 clyde_exp_show(buf, path));
+				 "set %s: %s; only files below /sys and "
+				 "/proc/sys are written",
+				 clyde_exp_show(buf, path),
+				 clyde_sweep_set_path_why(path));
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", x->root, path) >=
 	    sizeof(full))
 		return clyde_err(ctx, ENAMETOOLONG, "set %s",

@@ -301,6 +301,7 @@ static void fill_cell(struct clyde_cmp_cell *c, enum clyde_cmp_metric m,
 	if (!t)
 		return;
 	c->n = t->nsamples ? t->nsamples : 1;
+	c->flags = t->flags;
 	switch (m) {
 	case CLYDE_CMP_RATE:
 		c->state = t->state;
@@ -390,9 +391,10 @@ static void tie_text(char *buf, size_t len, const struct clyde_cmp_row *row,
 static bool ranked(const struct clyde_cmp_row *row,
 		   const struct clyde_cmp_cell *c)
 {
-	return c->has_value && (c->state == CLYDE_LOADED_VALUE ||
-				(row->metric == CLYDE_CMP_RATE &&
-				 c->state == CLYDE_LOADED_TOO_FAST));
+	return c->has_value && !c->unranked &&
+	       (c->state == CLYDE_LOADED_VALUE ||
+		(row->metric == CLYDE_CMP_RATE &&
+		 c->state == CLYDE_LOADED_TOO_FAST));
 }
 
 /* The repeats of column col in a rate row (*x, returns how many; 0 for
@@ -454,10 +456,30 @@ static void mark_best(struct clyde_compare *cmp, const struct build *bd,
 	char text[64], best_text[64] = "", first[64] = "";
 	size_t ncols = cmp->ncols, i, j, n = 0, bi = 0, ri = ncols;
 	bool differ = false, tie = false, by_value, beaten = false;
+	bool clean = false, flagged = false;
 	const double *x;
 
 	if (row->metric == CLYDE_CMP_CPU)
 		return;
+	/* A flagged figure (memory, busy, degraded, cache: compare.h) is
+	 * ranked only when every ranked figure of the group is flagged. */
+	for (j = 0; j < ncls; j++) {
+		const struct clyde_cmp_cell *c = &row->cells[cols[j]];
+
+		if (ranked(row, c)) {
+			clean |= !c->flags;
+			flagged |= c->flags != 0;
+		}
+	}
+	if (clean && flagged) {
+		for (j = 0; j < ncls; j++) {
+			struct clyde_cmp_cell *c = &row->cells[cols[j]];
+
+			if (ranked(row, c) && c->flags)
+				c->unranked = true;
+		}
+		cmp->any_unranked = true;
+	}
 	for (j = 0; j < ncls; j++) {
 		const struct clyde_cmp_cell *c = &row->cells[i = cols[j]];
 
@@ -818,6 +840,7 @@ static int add_row(struct clyde_compare *cmp, struct build *bd,
 			cmp->any_ci = true;
 		if (row.cells[i].disagree)
 			cmp->any_disagree = true;
+		cmp->any_flags |= row.cells[i].flags;
 	}
 	switch (m) {
 	case CLYDE_CMP_RATE:
@@ -1004,6 +1027,22 @@ char *clyde_compare_cell_text(char *buf, size_t len,
 			snprintf(buf, len, "%s", "");
 		break;
 	}
+	return buf;
+}
+
+char *clyde_compare_flagged_text(char *buf, size_t len,
+				 const struct clyde_cmp_row *row,
+				 const struct clyde_cmp_cell *cell)
+{
+	char fl[96];
+	size_t n;
+
+	clyde_compare_cell_text(buf, len, row, cell);
+	if (!cell->flags || cell->state == CLYDE_LOADED_NOT_RUN)
+		return buf;
+	n = strlen(buf);
+	clyde_loaded_flags_text(fl, sizeof(fl), cell->flags, ", ");
+	snprintf(buf + n, len - n, " (%s)", fl);
 	return buf;
 }
 

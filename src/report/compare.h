@@ -37,6 +37,14 @@
  * TOO_FAST rate is never 0: it shows as "too fast" (a CSV's "+++++") or,
  * when a clyde JSON recorded the number, as that number prefixed with
  * "~" (imprecise), and that number is ranked and shaded like any other.
+ * Flags.  A figure measured under a condition that makes it not the
+ * storage's alone (results/loaded.h: served from memory, a busy device,
+ * a degraded array, the page cache not controlled) carries the flag in
+ * every cell of its test; every writer shows it beside the figure.  In
+ * a settings group where some ranked figure has no flag, the flagged
+ * ones are not ranked (unranked: never marked best over an unflagged
+ * figure, and they take no mark from it); a group of flagged figures
+ * only is ranked among them, the flags shown beside the mark.
  * Runs made alike (every recorded setting, the machine, the filesystem,
  * its mount options and the device the same) whose rates differ 2x or
  * more are all flagged (runs_disagree: identical runs, wildly different
@@ -109,7 +117,10 @@ struct clyde_cmp_cell {
 			     * same) differ 2x or more */
 	size_t twins;	    /* with runs_disagree: the first column of the
 			     * runs made alike with this one */
-	unsigned cls; /* settings group within the row's scope (0, 1, ...) */
+	unsigned cls;	/* settings group within the row's scope (0, 1, ...) */
+	unsigned flags; /* the test's CLYDE_LOADED_FLAG_* (every metric) */
+	bool unranked;	/* flagged, in a settings group with unflagged
+			 * figures: neither marked nor ranked */
 };
 
 struct clyde_cmp_row {
@@ -154,6 +165,8 @@ struct clyde_compare {
 				    * best */
 	bool any_best_cannot_tell; /* some marked run: cannot tell */
 	bool any_runs_disagree;	   /* some identical runs differ 2x */
+	unsigned any_flags;	   /* the flags of every cell, or'ed */
+	bool any_unranked;	   /* some flagged cell was not ranked */
 };
 
 struct clyde_compare_opts {
@@ -218,6 +231,12 @@ char *clyde_compare_cell_text(char *buf, size_t len,
 			      const struct clyde_cmp_row *row,
 			      const struct clyde_cmp_cell *cell);
 
+/* The cell's text followed by its flags, as the tables show a ranked
+ * figure: "1513 (memory)", "~98.0 (busy, degraded)".  Returns buf. */
+char *clyde_compare_flagged_text(char *buf, size_t len,
+				 const struct clyde_cmp_row *row,
+				 const struct clyde_cmp_cell *cell);
+
 /* Why a marked cell shares the mark of its group's best: "equivalent to
  * the best" or "cannot tell from the best" (decided by the rule, compare
  * .h), else NULL (the best itself, a clear best, or by value). */
@@ -261,6 +280,11 @@ char *clyde_compare_class_text(char *buf, size_t len,
 int clyde_compare_write_text(FILE *f, const struct clyde_compare *cmp,
 			     bool markdown);
 int clyde_compare_write_csv(FILE *f, const struct clyde_compare *cmp);
+
+/* The legend's lines for the flags of the table's cells (compare.h,
+ * Flags): "(memory) served from a page cache, not the storage", and
+ * whether flagged figures were left out of the ranking. */
+void clyde_compare_write_flags(FILE *f, const struct clyde_compare *cmp);
 
 /* The text and Markdown "what differs" part (compare_differs.c): the
  * settings not the same in all results with each run's value; nothing

@@ -76,6 +76,8 @@ static void header(FILE *f, const struct clyde_compare *cmp, const char **keys,
 		if (cmp->any_ci)
 			head(f, row, "rate 95% CI half-width", row->base_unit);
 		head(f, row, "state", NULL);
+		if (cmp->any_flags)
+			head(f, row, "flags", NULL);
 		head(f, row, "best", NULL);
 		if (split(cmp, row))
 			head(f, row, "settings group", NULL);
@@ -146,7 +148,15 @@ static void line(FILE *f, const struct clyde_compare *cmp, size_t c,
 				fputc(',', f);
 		}
 		text(f, state_text(cell));
-		text(f, cell->best ? "yes" : "no");
+		if (cmp->any_flags) {
+			char fl[96];
+
+			text(f, clyde_loaded_flags_text(fl, sizeof(fl),
+							cell->flags, "; "));
+		}
+		text(f, cell->best     ? "yes" :
+			cell->unranked ? "not ranked (flagged)" :
+					 "no");
 		if (split(cmp, row))
 			text(f, cell->state == CLYDE_LOADED_NOT_RUN ?
 					"" :

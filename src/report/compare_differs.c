@@ -7,6 +7,9 @@
  * values in the order the header names the settings, as the report's
  * table does.  A key that does not change the measurement (settings.h:
  * the log interval, a note) is named so: it explains no difference.
+ * Beside fio's jobs, what only fio or only clyde records at all (fio's
+ * group, clyde's filesystem and machine) is one line per side with its
+ * values, after the settings both record.
  */
 #include "report/compare.h"
 
@@ -81,20 +84,101 @@ static void by_value(FILE *f, const struct clyde_compare *cmp, const char *key)
 	fputc('\n', f);
 }
 
+/* The two kinds of source whose settings differ by nature: fio's jobs
+ * and clyde's results (fio records no filesystem, clyde no fio group). */
+static bool is_fio(const struct clyde_compare *cmp, size_t c)
+{
+	return cmp->runs[c]->kind == CLYDE_LOADED_FIO;
+}
+
+/* Does one kind of source (fio: `fio` true, else clyde) leave `key` out
+ * in every run, while the other kind records it in every run with one
+ * value?  Such a key tells nothing about the runs but where they came
+ * from: it is folded into one line (compare.h). */
+static bool one_sided(const struct clyde_compare *cmp, const char *key,
+		      bool fio)
+{
+	const char *first = NULL;
+	bool some = false;
+
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		const char *v = clyde_loaded_kv_get(cmp->runs[c], key);
+
+		if (is_fio(cmp, c) == fio) {
+			some = true;
+			if (!v)
+				return false;
+			if (first && strcmp(first, v))
+				return false;
+			first = v;
+		} else if (v) {
+			return false;
+		}
+	}
+	return some && first;
+}
+
+/* "  recorded by fio only (rr): fio group 0, fio rw randread": the keys
+ * only one kind of source records, on one line with their values. */
+static void one_sided_line(FILE *f, const struct clyde_compare *cmp,
+			   const char **keys, size_t n, bool fio)
+{
+	size_t first = cmp->ncols, k, c;
+	bool any = false;
+
+	for (k = 0; k < n; k++)
+		any |= one_sided(cmp, keys[k], fio);
+	if (!any)
+		return;
+	fprintf(f, "  recorded by %s only (", fio ? "fio" : "clyde");
+	for (c = 0; c < cmp->ncols; c++)
+		if (is_fio(cmp, c) == fio) {
+			fputs(first < cmp->ncols ? ", " : "", f);
+			put_clean(f, cmp->labels[c]);
+			if (first == cmp->ncols)
+				first = c;
+		}
+	fputs("):", f);
+	any = false;
+	for (k = 0; k < n; k++) {
+		if (!one_sided(cmp, keys[k], fio))
+			continue;
+		fputs(any ? "; " : " ", f);
+		any = true;
+		put_key(f, keys[k]);
+		fputc(' ', f);
+		put_value(f, cmp, first, keys[k]);
+	}
+	fputc('\n', f);
+}
+
 int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp)
 {
 	size_t n = 0, k, c;
 	const char **keys = clyde_compare_keys(cmp, true, &n);
+	bool fio = false, clyde = false;
 
 	if (!keys)
 		return n ? -ENOMEM : 0;
+	for (c = 0; c < cmp->ncols; c++) {
+		fio |= is_fio(cmp, c);
+		clyde |= !is_fio(cmp, c);
+	}
 	if (cmp->ncols <= DIFFERS_PER_SETTING) {
 		fputs("what differs:\n", f);
 		for (k = 0; k < n; k++) {
+			if (fio && clyde &&
+			    (one_sided(cmp, keys[k], true) ||
+			     one_sided(cmp, keys[k], false)))
+				continue;
 			fputs("  ", f);
 			put_key(f, keys[k]);
 			fputc(':', f);
 			by_value(f, cmp, keys[k]);
+		}
+		if (fio && clyde) {
+			one_sided_line(f, cmp, keys, n, true);
+			one_sided_line(f, cmp, keys, n, false);
 		}
 	} else {
 		fputs("what differs (", f);

@@ -76,9 +76,13 @@ static void cell_with_marks(char *buf, size_t len,
 			    const struct clyde_cmp_row *row,
 			    const struct clyde_cmp_cell *cell)
 {
-	char val[64], ci[64], cls[16] = "";
+	char val[160], ci[64], cls[16] = "";
 
-	clyde_compare_cell_text(val, sizeof(val), row, cell);
+	/* The flags beside every figure that is ranked (CPU is not). */
+	if (row->metric != CLYDE_CMP_CPU)
+		clyde_compare_flagged_text(val, sizeof(val), row, cell);
+	else
+		clyde_compare_cell_text(val, sizeof(val), row, cell);
 	clyde_compare_ci_text(ci, sizeof(ci), row, cell);
 	if (split_row(cmp, row) && row->metric != CLYDE_CMP_CPU &&
 	    cell->state != CLYDE_LOADED_NOT_RUN)
@@ -218,6 +222,22 @@ static void legend_scope(FILE *f, const struct clyde_compare *cmp, size_t s)
 	}
 }
 
+void clyde_compare_write_flags(FILE *f, const struct clyde_compare *cmp)
+{
+	for (unsigned i = 0; i < CLYDE_LOADED_FLAG_COUNT; i++)
+		if (cmp->any_flags & (1u << i))
+			fprintf(f, "(%s) %s\n", clyde_loaded_flag_name(1u << i),
+				clyde_loaded_flag_text(1u << i));
+	if (cmp->any_unranked)
+		fputs("  a flagged figure is not ranked (no *) against "
+		      "figures without a flag\n",
+		      f);
+	else if (cmp->any_flags)
+		fputs("  figures with a flag are ranked only when every "
+		      "figure of their group has one\n",
+		      f);
+}
+
 /* "seq_create rate: 93 files/s (a) to 2419 (b), 26.0x", one line per
  * row and set of runs made alike (compare.h: runs_disagree). */
 static void runs_disagree(FILE *f, const struct clyde_compare *cmp)
@@ -321,6 +341,7 @@ static int legend(FILE *f, const struct clyde_compare *cmp)
 		fputs("~ ran under 0.5 s (bonnie++ prints +++++): measured, "
 		      "but imprecise; ranked by its value\n",
 		      f);
+	clyde_compare_write_flags(f, cmp);
 	if (fast)
 		fputs("too fast: ran under 0.5 s (+++++), no number "
 		      "recorded\n",

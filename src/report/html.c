@@ -170,6 +170,8 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 				cell->state == CLYDE_LOADED_SKIPPED  ? " skip" :
 								       "");
 			clyde_html_esc(f, val);
+			if (row->metric != CLYDE_CMP_CPU)
+				clyde_html_flags(f, cell);
 			if (ci[0]) {
 				fputs(" &#177;", f);
 				clyde_html_esc(f, ci);
@@ -227,6 +229,7 @@ static void full_table(FILE *f, const struct clyde_compare *cmp)
 		fputs(" ?: cannot tell from the best (neither significantly "
 		      "worse nor within &#177;5%; more repeats would decide).",
 		      f);
+	clyde_html_flags_legend(f, cmp);
 	if (cmp->any_sig) {
 		fputs(" (s) / (ns): the difference from ", f);
 		clyde_html_esc(f, cmp->labels[cmp->ref]);

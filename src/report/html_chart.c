@@ -126,6 +126,13 @@ static void bar_value(FILE *f, const struct clyde_compare *cmp,
 	clyde_compare_cell_text(val, sizeof(val), row, cell);
 	clyde_compare_ci_text(ci, sizeof(ci), row, cell);
 	clyde_html_esc(f, val[0] ? val : "not run");
+	if (cell->flags && cell->state != CLYDE_LOADED_NOT_RUN) {
+		char fl[96];
+
+		fprintf(f, " (%s)",
+			clyde_loaded_flags_text(fl, sizeof(fl), cell->flags,
+						", "));
+	}
 	if (ci[0]) {
 		fputs(" \xc2\xb1", f);
 		clyde_html_esc(f, ci);

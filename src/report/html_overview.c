@@ -14,11 +14,38 @@
 #include "report/html.h"
 #include "report/html_parts.h"
 
-/* A cell with a number to shade: measured, or imprecise with its number. */
+/* A cell with a number to shade: measured, or imprecise with its number;
+ * not a flagged one that was not ranked against unflagged figures. */
 static bool shaded(const struct clyde_cmp_cell *cell)
 {
-	return cell->has_value && (cell->state == CLYDE_LOADED_VALUE ||
-				   cell->state == CLYDE_LOADED_TOO_FAST);
+	return cell->has_value && !cell->unranked &&
+	       (cell->state == CLYDE_LOADED_VALUE ||
+		cell->state == CLYDE_LOADED_TOO_FAST);
+}
+
+void clyde_html_flags(FILE *f, const struct clyde_cmp_cell *cell)
+{
+	if (cell->state == CLYDE_LOADED_NOT_RUN)
+		return;
+	for (unsigned i = 0; i < CLYDE_LOADED_FLAG_COUNT; i++)
+		if (cell->flags & (1u << i))
+			fprintf(f,
+				" <span class=\"flag\" title=\"%s\">%s</span>",
+				clyde_loaded_flag_text(1u << i),
+				clyde_loaded_flag_name(1u << i));
+}
+
+void clyde_html_flags_legend(FILE *f, const struct clyde_compare *cmp)
+{
+	for (unsigned i = 0; i < CLYDE_LOADED_FLAG_COUNT; i++)
+		if (cmp->any_flags & (1u << i))
+			fprintf(f, " <span class=\"flag\">%s</span>: %s.",
+				clyde_loaded_flag_name(1u << i),
+				clyde_loaded_flag_text(1u << i));
+	if (cmp->any_unranked)
+		fputs(" A flagged figure is not ranked, starred or shaded "
+		      "against figures without a flag.",
+		      f);
 }
 
 /* The highest rate of settings group cls in a row; 0 when the group has
@@ -54,6 +81,7 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 	if (!shaded(cl)) {
 		fputs("<td class=\"num na\">", f);
 		clyde_html_esc(f, val);
+		clyde_html_flags(f, cl);
 		fputs("</td>", f);
 		return;
 	}
@@ -62,6 +90,7 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 		      "these settings\">",
 		      f);
 		clyde_html_esc(f, val);
+		clyde_html_flags(f, cl);
 		fputs("</td>", f);
 		return;
 	}
@@ -97,6 +126,7 @@ static void cell(FILE *f, const struct clyde_compare *cmp,
 	}
 	fputs("\">", f);
 	clyde_html_esc(f, val);
+	clyde_html_flags(f, cl);
 	if (cl->disagree)
 		fputs("!", f);
 	if (cl->runs_disagree)
@@ -125,8 +155,10 @@ void clyde_html_overview(FILE *f, const struct clyde_compare *cmp)
 	      "a single sample it is by value only (hover: "
 	      "&#8220;single sample&#8221;). ! marks repeats that "
 	      "disagree; !! results with the same settings that differ 2x "
-	      "or more.</p>\n"
-	      "<div class=\"scroll\"><table class=\"overview\"><tr>"
+	      "or more.",
+	      f);
+	clyde_html_flags_legend(f, cmp);
+	fputs("</p>\n<div class=\"scroll\"><table class=\"overview\"><tr>"
 	      "<th>result</th>",
 	      f);
 	for (r = 0; r < cmp->nrows; r++) {

@@ -28,12 +28,20 @@ void clyde_html_marker(FILE *f, size_t i, double x, double y, double r);
  * its marker's shape. */
 void clyde_html_swatch(FILE *f, size_t i);
 
+/* A cell's flags (compare.h, Flags) as " <span class="flag" title="what
+ * it means">memory</span>" per flag; nothing without one. */
+void clyde_html_flags(FILE *f, const struct clyde_cmp_cell *cell);
+
+/* The legend's sentences for the flags the table has. */
+void clyde_html_flags_legend(FILE *f, const struct clyde_compare *cmp);
+
 /* The CSS the parts rely on. */
 #define CLYDE_HTML_PARTS_CSS                                                   \
 	".sw{display:inline-block;width:.85em;height:.85em;margin-right:.4em;" \
 	"vertical-align:middle}"                                               \
 	".sw.m0{border-radius:50%}.sw.m2{clip-path:polygon(50% 0,100% 100%,"   \
-	"0 100%)}.sw.m3{clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%)}"
+	"0 100%)}.sw.m3{clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%)}"     \
+	"span.flag{color:#b3261e;font-size:.85em;font-weight:normal}"
 
 /* One chart of the rows of `metric` (CLYDE_CMP_RATE or CLYDE_CMP_LAT_MAX)
  * in group g: a panel per test side by side across the page, a bar per
@@ -94,6 +102,9 @@ void clyde_html_series(FILE *f, const struct clyde_compare *cmp);
 	"svg .ts-rate,svg .ts-p99{fill:none;stroke-width:1.6}"    \
 	"svg .ts-dirty{fill:none;stroke:#888;stroke-width:1.2;"   \
 	"stroke-dasharray:4 3}svg .ax{stroke:#999}"               \
+	"svg .ts-writeback{fill:none;stroke:#b07020;"             \
+	"stroke-width:1.2;stroke-dasharray:1 2}"                  \
+	".ts-scale{font-size:.85em;color:#444;margin:.2em 0}"     \
 	"svg .tick,svg .cap{font-size:10px;fill:#444}svg .tick.dirty{fill:#888}"
 
 #endif

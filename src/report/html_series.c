@@ -4,9 +4,11 @@
  * "series"; one interval is no course), side by side so one
  * run's course sits beside another's.  A chart has two panels on a common
  * time axis: the rate (top) and the p99 latency (bottom), each with the
- * host's dirty memory as a dashed line on a second axis at the right, so
- * a write rate that falls when the dirty limit is reached shows as the two
- * lines meeting.  An interval in which nothing completed has a rate of 0
+ * host's dirty memory as a dashed line and its writeback as a dotted one on
+ * a second axis at the right, so a write rate that falls when the dirty
+ * limit is reached shows as the lines meeting.  Every run's chart of one
+ * test has the same rate and latency scale (the largest of them, said
+ * above the charts), so that two courses side by side compare by eye.  An interval in which nothing completed has a rate of 0
  * and no p99: the latency line breaks there.
  */
 #include <math.h>
@@ -134,21 +136,30 @@ static void labels(FILE *f, double y0, double y1, const char *left,
 	}
 }
 
+/* The chart of one run's series of test t, its rate and latency panels
+ * on the scales rtop and ltop that every run of the test shares. */
 static void chart(FILE *f, const struct clyde_compare *cmp, size_t col,
-		  const struct clyde_loaded_test *t)
+		  const struct clyde_loaded_test *t, double rtop, double ltop)
 {
 	const struct clyde_loaded_series *s = &t->series;
-	double rtop = top_of(s->rate, s->n), ltop = top_of(s->p99_ns, s->n),
-	       dtop = top_of(s->dirty, s->n);
+	double dtop = top_of(s->dirty, s->n), wtop = top_of(s->writeback, s->n);
 	char a[64], b[64], c[64];
 	size_t nr, nl, nd = 0;
-	bool dirty = false;
+	bool dirty = false, wb = false;
 
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		dirty |= s->dirty[i] >= 0;
+		wb |= s->writeback[i] >= 0;
+	}
+	/* Writeback on the dirty memory's axis: pages on their way out. */
+	if (wtop > dtop)
+		dtop = wtop;
 	fputs("<figure class=\"ts\" data-test=\"", f);
 	clyde_html_esc(f, t->name);
-	fprintf(f, "\" data-run=\"%zu\" data-intervals=\"%zu\">", col, s->n);
+	fprintf(f,
+		"\" data-run=\"%zu\" data-intervals=\"%zu\" "
+		"data-scale=\"shared\" data-rate-top=\"%.6g\">",
+		col, s->n, rtop);
 	fprintf(f,
 		"<svg class=\"ts-chart\" viewBox=\"0 0 %.0f %.0f\" "
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\">",
@@ -184,6 +195,14 @@ static void chart(FILE *f, const struct clyde_compare *cmp, size_t col,
 			  "latency");
 		fprintf(f, " data-points=\"%zu\"/>", nd);
 	}
+	if (wb) {
+		nd = line(f, s, s->writeback, dtop, TOP0, TOP1, "ts-writeback",
+			  "rate");
+		fprintf(f, " data-points=\"%zu\"/>", nd);
+		nd = line(f, s, s->writeback, dtop, BOT0, BOT1, "ts-writeback",
+			  "latency");
+		fprintf(f, " data-points=\"%zu\"/>", nd);
+	}
 	fputs("</svg><figcaption>", f);
 	clyde_html_swatch(f, col);
 	clyde_html_esc(f, cmp->labels[col]);
@@ -195,13 +214,38 @@ static void chart(FILE *f, const struct clyde_compare *cmp, size_t col,
 			s->cv * 100.0, s->slope_rel * 100.0);
 	if (dirty)
 		fprintf(f, "; dirty memory up to %s (dashed, right axis)", c);
+	if (wb) {
+		clyde_fmt_human_bytes(c, sizeof(c), wtop);
+		fprintf(f, "; writeback up to %s (dotted, right axis)", c);
+	}
 	fputs("</figcaption></figure>\n", f);
+}
+
+/* The largest rate and p99 of test `name` over every run's series. */
+static void shared_tops(const struct clyde_compare *cmp, const char *name,
+			double *rtop, double *ltop)
+{
+	*rtop = *ltop = 0;
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		const struct clyde_loaded_test *t =
+			find_test(cmp->runs[c], name);
+		double r, l;
+
+		if (!t || t->series.n < 2)
+			continue;
+		r = top_of(t->series.rate, t->series.n);
+		l = top_of(t->series.p99_ns, t->series.n);
+		*rtop = r > *rtop ? r : *rtop;
+		*ltop = l > *ltop ? l : *ltop;
+	}
 }
 
 void clyde_html_series(FILE *f, const struct clyde_compare *cmp)
 {
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const char *name = cmp->rows[r].test;
+		double rtop, ltop;
+		char top[64];
 
 		if (cmp->rows[r].metric != CLYDE_CMP_RATE ||
 		    !row_has_series(cmp, name))
@@ -210,13 +254,22 @@ void clyde_html_series(FILE *f, const struct clyde_compare *cmp)
 		clyde_html_esc(f, name);
 		fputs("\"><h3>", f);
 		clyde_html_esc(f, name);
-		fputs("</h3><div class=\"ts-row\">\n", f);
+		shared_tops(cmp, name, &rtop, &ltop);
+		rate_text(top, sizeof(top), rtop, cmp->rows[r].base_unit);
+		fputs("</h3><p class=\"ts-scale\">One scale for every result "
+		      "of this test: rate up to ",
+		      f);
+		clyde_html_esc(f, top);
+		clyde_fmt_human_ns(top, sizeof(top), ltop);
+		fputs(", p99 latency up to ", f);
+		clyde_html_esc(f, top);
+		fputs(".</p><div class=\"ts-row\">\n", f);
 		for (size_t c = 0; c < cmp->ncols; c++) {
 			const struct clyde_loaded_test *t =
 				find_test(cmp->runs[c], name);
 
 			if (t && t->series.n >= 2)
-				chart(f, cmp, c, t);
+				chart(f, cmp, c, t, rtop, ltop);
 		}
 		fputs("</div></section>\n", f);
 	}

@@ -820,6 +820,34 @@ static void json_degraded(struct jload *jl, const struct clyde_json *tj,
 		snprintf(t->degraded_note, sizeof(t->degraded_note), "%s", s);
 }
 
+/* Is `key` of obj true? */
+static bool jtrue(const struct clyde_json *obj, const char *key)
+{
+	const struct clyde_json *v = obj ? clyde_json_get(obj, key) : NULL;
+
+	return v && v->type == CLYDE_JSON_TRUE;
+}
+
+/* The flags one repeat of a test or phase carries (loaded.h): served
+ * from memory (a dev test's "from_memory"; a bonnie test whose data, or
+ * a loop device's backing file, was in the page cache when it started,
+ * or whose -D was not honoured), started on a busy device (its settle
+ * object's "busy"). */
+static unsigned json_flags(const struct clyde_json *tj)
+{
+	const struct clyde_json *c = clyde_json_get(tj, "cache");
+	unsigned f = 0;
+
+	if (jtrue(tj, "from_memory") || jtrue(c, "warning") ||
+	    jtrue(clyde_json_get(c, "loop_backing"), "warning") ||
+	    (jtrue(c, "direct_checked") && !jtrue(c, "direct_honoured") &&
+	     clyde_json_get(c, "direct_honoured")))
+		f |= CLYDE_LOADED_FLAG_MEMORY;
+	if (jtrue(clyde_json_get(tj, "settle"), "busy"))
+		f |= CLYDE_LOADED_FLAG_BUSY;
+	return f;
+}
+
 /* One test object of one run. */
 static void json_test(struct jload *jl, const struct clyde_json *tj,
 		      const char *where, struct clyde_loaded_test *t,
@@ -877,6 +905,7 @@ static void json_test(struct jload *jl, const struct clyde_json *tj,
 	json_latency(jl, clyde_json_get(tj, "latency"), where, t);
 	json_series(jl, tj, where, t, !strcmp(t->unit, "B/s"));
 	json_degraded(jl, tj, where, t);
+	t->flags |= json_flags(tj);
 	if (too_fast) {
 		a->fast++;
 		a->fast_sum += rate;
@@ -913,6 +942,43 @@ static void finish_test(struct clyde_loaded_test *t, const struct acc *a)
 		t->has_cpu = true;
 		t->cpu_pct = a->cpu_sum / (double)a->ncpu;
 	}
+	if (t->ndegraded)
+		t->flags |= CLYDE_LOADED_FLAG_DEGRADED;
+}
+
+/* The bonnie tests that read back what an earlier one wrote: the page
+ * cache serves them unless it is evicted or bypassed (-D). */
+static bool reads_back(enum clyde_test t)
+{
+	switch (t) {
+	case CLYDE_REWRITE:
+	case CLYDE_GETC:
+	case CLYDE_GET_BLOCK:
+	case CLYDE_SEEKS:
+	case CLYDE_SEQ_STAT:
+	case CLYDE_SEQ_DEL:
+	case CLYDE_RAN_STAT:
+	case CLYDE_RAN_DEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A bonnie run made with --no-evict and without -D: its tests that read
+ * back were served by whatever the page cache held (NOCACHE). */
+static void flag_uncontrolled(struct clyde_loaded_run *r)
+{
+	const char *ev = clyde_loaded_kv_get(r, "evict the page cache");
+	const char *dio = clyde_loaded_kv_get(r, "O_DIRECT");
+
+	if (!ev || strcmp(ev, "no") || (dio && strcmp(dio, "no")))
+		return;
+	for (size_t k = 0; k < r->ntests && k < CLYDE_TEST_COUNT; k++)
+		if (reads_back((enum clyde_test)k) &&
+		    r->tests[k].state != CLYDE_LOADED_NOT_RUN &&
+		    r->tests[k].state != CLYDE_LOADED_SKIPPED)
+			r->tests[k].flags |= CLYDE_LOADED_FLAG_NOCACHE;
 }
 
 static void json_bonnie_runs(struct jload *jl, struct clyde_loaded_run *r,
@@ -957,6 +1023,7 @@ static void json_bonnie_runs(struct jload *jl, struct clyde_loaded_run *r,
 	}
 	for (k = 0; k < CLYDE_TEST_COUNT; k++)
 		finish_test(&r->tests[k], &acc[k]);
+	flag_uncontrolled(r);
 	r->nrepeats = nrep ? nrep : 1;
 }
 
@@ -1056,6 +1123,7 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 				continue;
 			}
 			json_degraded(jl, pj, where, &r->tests[k]);
+			r->tests[k].flags |= json_flags(pj);
 			ju64(jl, pj, "elapsed_ns", where, &el);
 			ju64(jl, pj, "cpu_user_ns", where, &us);
 			ju64(jl, pj, "cpu_sys_ns", where, &sy);
@@ -1077,6 +1145,7 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 				break;
 			}
 			json_degraded(jl, pj, where, &r->tests[ki]);
+			r->tests[ki].flags |= json_flags(pj);
 			if (el) {
 				acc[ki].cpu_sum +=
 					(double)(us + sy) / (double)el * 100.0;
@@ -1651,4 +1720,58 @@ bool clyde_loaded_test_disagree(const struct clyde_loaded_test *t, double *lo,
 	if (hi)
 		*hi = mx;
 	return mn <= 0 ? mx > 0 : mx >= CLYDE_LOADED_DISAGREE * mn;
+}
+
+/* The flags in the order of their bits (loaded.h). */
+static const struct {
+	const char *name, *text;
+} flag_names[CLYDE_LOADED_FLAG_COUNT] = {
+	{ "memory", "served from a page cache, not the storage" },
+	{ "busy", "the device was busy with other I/O when the test started" },
+	{ "degraded", "measured while an md array lost members" },
+	{ "cache", "the page cache was not controlled (--no-evict, no -D): "
+		   "it may have served the reads" },
+};
+
+static int flag_index(unsigned bit)
+{
+	for (int i = 0; i < CLYDE_LOADED_FLAG_COUNT; i++)
+		if (bit == 1u << i)
+			return i;
+	return -1;
+}
+
+const char *clyde_loaded_flag_name(unsigned bit)
+{
+	int i = flag_index(bit);
+
+	return i < 0 ? NULL : flag_names[i].name;
+}
+
+const char *clyde_loaded_flag_text(unsigned bit)
+{
+	int i = flag_index(bit);
+
+	return i < 0 ? NULL : flag_names[i].text;
+}
+
+char *clyde_loaded_flags_text(char *buf, size_t len, unsigned flags,
+			      const char *sep)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < CLYDE_LOADED_FLAG_COUNT && n < len; i++) {
+		int w;
+
+		if (!(flags & (1u << i)))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+			     flag_names[i].name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
 }

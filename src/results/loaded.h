@@ -112,7 +112,41 @@ struct clyde_loaded_test {
 	 * first one's ("md0: 0 -> 1 of 4 members missing"). */
 	size_t ndegraded;
 	char degraded_note[128];
+	/* Why the figure may not be the storage's alone, in any repeat
+	 * (CLYDE_LOADED_FLAG_*): every table shows it beside the figure and
+	 * the compare table ranks a flagged figure only against flagged
+	 * ones (compare.h). */
+	unsigned flags;
 };
+
+/* The flags of a test (struct clyde_loaded_test's flags). */
+#define CLYDE_LOADED_FLAG_MEMORY \
+	1u			      /* served from a page cache: a dev
+				       * test's from_memory, a bonnie test's
+				       * data (or a loop's backing file)
+				       * cached when it started, -D not
+				       * honoured */
+#define CLYDE_LOADED_FLAG_BUSY 2u     /* the device was busy (settle.busy) */
+#define CLYDE_LOADED_FLAG_DEGRADED 4u /* an md array lost members */
+#define CLYDE_LOADED_FLAG_NOCACHE \
+	8u /* a test that reads back what was
+				       * written, without eviction or -D
+				       * (--no-evict): the cache was not
+				       * controlled */
+#define CLYDE_LOADED_FLAG_COUNT 4
+
+/* The short word of flag bit `bit` ("memory", "busy", "degraded",
+ * "cache"), or NULL when bit is not one flag. */
+const char *clyde_loaded_flag_name(unsigned bit);
+
+/* What flag bit `bit` means, one sentence without a full stop ("served
+ * from a page cache, not the device"), or NULL. */
+const char *clyde_loaded_flag_text(unsigned bit);
+
+/* The words of every flag in `flags` joined by `sep` ("memory, busy") in
+ * buf; "" for none.  Returns buf. */
+char *clyde_loaded_flags_text(char *buf, size_t len, unsigned flags,
+			      const char *sep);
 
 /* One configuration item, for the "what differs" table: a short human key
  * ("filesystem", "mount options", "file size", ...) and its value as

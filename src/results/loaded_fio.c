@@ -12,15 +12,23 @@
  * direction that ran for under 0.5 s is "too fast", as clyde's own tests
  * are: its rate is shown marked.
  *
+ * With numjobs=N each job is an entry of its own, and with
+ * group_reporting one entry adds the N up: its rows are named "randread
+ * (N jobs)", so that a total is never ranked against one job, and its
+ * job runtime is per job ("fio jobs in each figure" says N).
+ *
  * The job's options become settings under clyde's names where clyde has
  * the same setting (I/O engine, queue depth, O_DIRECT), else "fio NAME",
  * so the "what differs" table lines a fio job up with a clyde run.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/size.h"
 #include "results/loaded_internal.h"
 #include "results/fio_read.h"
 #include "results/result.h"
@@ -64,10 +72,95 @@ static const struct {
 	{ "direct", "O_DIRECT" },
 };
 
+/*
+ * How many jobs one entry's figures add up: numjobs=N reports each job
+ * alone (N entries of one name), unless group_reporting sums them into
+ * one entry -- which fio's JSON does not list among the options; its
+ * job_runtime is then the sum of the N jobs' runtimes, about N times the
+ * longest direction's.  1 for an entry of one job.
+ */
+static unsigned jobs_in_entry(const struct clyde_fio_job *j)
+{
+	const char *nj = clyde_fio_opt(j, "numjobs");
+	uint64_t n = 0, wall = 0;
+
+	if (!nj || clyde_u64_parse(nj, &n) < 0 || n < 2 || n > 100000)
+		return 1;
+	for (int d = 0; d < CLYDE_FIO_NDDIR; d++)
+		if (j->dir[d].ran && j->dir[d].runtime_ms > wall)
+			wall = j->dir[d].runtime_ms;
+	return wall && j->job_runtime_ms * 2 > wall * 3 ? (unsigned)n : 1;
+}
+
+/* A size as fio reads it ("16m", "4k", "4KiB", "512"; k, m, g, t, p are
+ * powers of 1024, fio's default kb_base) into *out.  False when it is not
+ * one (a range, a percentage, "1.5g"). */
+static bool fio_size(const char *v, uint64_t *out)
+{
+	static const char units[] = "kmgtp";
+	uint64_t n = 0;
+	const char *c = v;
+	const char *u;
+	unsigned shift = 0;
+
+	if (*c < '0' || *c > '9')
+		return false;
+	for (; *c >= '0' && *c <= '9'; c++) {
+		if (n > UINT64_MAX / 10 - 9)
+			return false;
+		n = n * 10 + (uint64_t)(*c - '0');
+	}
+	if (*c && (u = strchr(units, *c | 0x20)) != NULL) {
+		shift = 10 * (unsigned)(u - units + 1);
+		c++;
+		if (*c == 'i' || *c == 'I')
+			c++;
+		if (*c == 'b' || *c == 'B')
+			c++;
+	} else if (*c == 'b' || *c == 'B') {
+		c++;
+	}
+	if (*c || (shift && n > (UINT64_MAX >> shift)))
+		return false;
+	*out = n << shift;
+	return true;
+}
+
+/*
+ * What fio records, under the keys a clyde dev run records it by (so
+ * that "what differs" lines the two up): the file or device ("target
+ * path"), the range ("size", "offset") and the request size ("bs" for a
+ * sequential job, "rand_bs" for a random one) in bytes.  Returns the key,
+ * or NULL when the option is not one of them; the value in buf.
+ */
+static const char *dev_key(const struct clyde_fio_job *j, const char *k,
+			   const char *v, char *buf, size_t len)
+{
+	const char *rw = clyde_fio_opt(j, "rw");
+	uint64_t n;
+
+	if (!rw)
+		rw = clyde_fio_opt(j, "readwrite");
+	if (!strcmp(k, "filename") && !strchr(v, ':')) {
+		snprintf(buf, len, "%s", v);
+		return "target path";
+	}
+	if (strcmp(k, "size") && strcmp(k, "offset") && strcmp(k, "bs"))
+		return NULL;
+	if (!fio_size(v, &n))
+		return NULL;
+	snprintf(buf, len, "%" PRIu64, n);
+	if (strcmp(k, "bs"))
+		return k;
+	return rw && !strncmp(rw, "rand", 4) ? "rand_bs" : "bs";
+}
+
 static int job_kv(struct clyde_loaded_run *r, const struct clyde_fio_job *j,
 		  const struct clyde_fio_result *res)
 {
-	char key[96], b[64];
+	unsigned njobs = jobs_in_entry(j);
+	const char *engine = clyde_fio_opt(j, "ioengine");
+	char key[96], b[PATH_MAX];
 	int rc = 0;
 
 	rc |= clyde_loaded_kv_set(r, "source format", r->format);
@@ -89,14 +182,38 @@ static int job_kv(struct clyde_loaded_run *r, const struct clyde_fio_job *j,
 			rc |= clyde_loaded_kv_set(r, same_keys[s].clyde, v);
 			continue;
 		}
-		snprintf(key, sizeof(key), "fio %s", k);
+		if ((k = dev_key(j, k, v, b, sizeof(b))) != NULL) {
+			rc |= clyde_loaded_kv_set(r, k, b);
+			continue;
+		}
+		snprintf(key, sizeof(key), "fio %s", j->opts[i].key);
 		rc |= clyde_loaded_kv_set(r, key, v);
 	}
-	if (j->job_runtime_ms) {
+	/* What fio ran without being told: its defaults (psync, depth 1,
+	 * buffered), and a sync engine's depth of 1 whatever was asked. */
+	if (!engine)
+		rc |= clyde_loaded_kv_set(r, "I/O engine", "psync");
+	if (!clyde_fio_opt(j, "iodepth") ||
+	    clyde_result_engine_sync(engine ? engine : "psync"))
+		rc |= clyde_loaded_kv_set(r, "queue depth", "1");
+	if (!clyde_fio_opt(j, "direct"))
+		rc |= clyde_loaded_kv_set(r, "O_DIRECT", "no");
+	/* A group's total: its job_runtime is the sum over its jobs. */
+	if (j->job_runtime_ms && njobs > 1) {
+		snprintf(b, sizeof(b), "%.3f s each",
+			 (double)j->job_runtime_ms / 1e3 / njobs);
+		rc |= clyde_loaded_kv_set(r, "fio job runtime", b);
+		snprintf(b, sizeof(b), "%u (group_reporting)", njobs);
+		rc |= clyde_loaded_kv_set(r, "fio jobs in each figure", b);
+	} else if (j->job_runtime_ms) {
 		snprintf(b, sizeof(b), "%.3f s",
 			 (double)j->job_runtime_ms / 1e3);
 		rc |= clyde_loaded_kv_set(r, "fio job runtime", b);
 	}
+	if (njobs == 1 && clyde_fio_opt(j, "numjobs") &&
+	    strcmp(clyde_fio_opt(j, "numjobs"), "1"))
+		rc |= clyde_loaded_kv_set(r, "fio jobs in each figure",
+					  "1 (each job alone)");
 	for (int d = 0; d < CLYDE_FIO_NDDIR; d++)
 		if (j->dir[d].ran && j->dir[d].lat.which) {
 			rc |= clyde_loaded_kv_set(
@@ -189,6 +306,7 @@ static int add_job(struct clyde_loaded_set *set, const char *name,
 	nt = 0;
 	for (int d = 0; d < CLYDE_FIO_NDDIR && !rc; d++) {
 		const struct clyde_fio_dir *dir = &j->dir[d];
+		unsigned njobs = jobs_in_entry(j);
 		char row[32], iops[48];
 
 		if (!dir->ran)
@@ -197,6 +315,13 @@ static int add_job(struct clyde_loaded_set *set, const char *name,
 			 clyde_fio_opt(j, "rw") ? clyde_fio_opt(j, "rw") :
 						  clyde_fio_opt(j, "readwrite"),
 			 (enum clyde_fio_ddir)d);
+		/* A group's total is another figure than one job's: a row
+		 * of its own, never ranked against a job's. */
+		if (njobs > 1) {
+			size_t n = strlen(row);
+
+			snprintf(row + n, sizeof(row) - n, " (%u jobs)", njobs);
+		}
 		rc |= dir_test(&r->tests[nt], row, "B/s", (double)dir->bw_bytes,
 			       dir, j);
 		dir_latency(&dir->lat, &r->tests[nt]);

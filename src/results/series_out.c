@@ -20,6 +20,10 @@ void clyde_jw_series(struct clyde_jw *w, const char *key,
 		     s->base_ns ? s->base_ns : s->interval_ns);
 	clyde_jw_u64(w, "merged", s->base_ns ? s->interval_ns / s->base_ns : 1);
 	clyde_jw_bool(w, "complete", !s->failed && h);
+	if (s->has_flush)
+		clyde_jw_u64(w, "flush_start_ns", s->flush_at_ns);
+	else
+		clyde_jw_null(w, "flush_start_ns");
 	clyde_jw_open(w, "intervals", '[');
 	for (size_t i = 0; i < s->n; i++) {
 		const struct clyde_series_iv *iv = &s->iv[i];
@@ -68,11 +72,15 @@ void clyde_jw_steadiness(struct clyde_jw *w, const char *key,
 {
 	struct clyde_series_steady st;
 
-	if (clyde_series_steadiness(s, bytes, 0, s->n, &st) < 2) {
+	if (clyde_series_steadiness(s, bytes, 0, clyde_series_write_phase(s),
+				    &st) < 2) {
 		clyde_jw_null(w, key);
 		return;
 	}
 	clyde_jw_open(w, key, '{');
+	/* "write" when a timed flush followed: its intervals, which hold
+	 * no request, are left out (series.flush_start_ns). */
+	clyde_jw_str(w, "phase", s->has_flush ? "write" : "all", 8);
 	clyde_jw_u64(w, "intervals", st.n);
 	clyde_jw_str(w, "unit", bytes ? "bytes" : "ops", 8);
 	clyde_jw_num(w, "mean_per_s", st.mean, 3);
@@ -87,12 +95,24 @@ char *clyde_series_steady_cell(char *buf, size_t len,
 {
 	struct clyde_series_steady st;
 
+	size_t wp = clyde_series_write_phase(s);
+	int n;
+
 	buf[0] = '\0';
-	if (clyde_series_steadiness(s, bytes, 0, s->n, &st) < 2)
+	if (clyde_series_steadiness(s, bytes, 0, wp, &st) < 2)
 		return buf;
-	snprintf(buf, len, "cv %5.1f%%  slope %+6.2f%%/s  over %zu x %g s",
-		 st.cv * 100.0, st.slope_rel * 100.0, st.n,
-		 (double)s->interval_ns / 1e9);
+	n = snprintf(buf, len, "cv %5.1f%%  slope %+6.2f%%/s  over %zu x %g s",
+		     st.cv * 100.0, st.slope_rel * 100.0, st.n,
+		     (double)s->interval_ns / 1e9);
+	/* The flush apart: how long it took after the writing. */
+	if (s->has_flush && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 " of writing; then flush %.3g s",
+			 s->end_ns > s->origin_ns + s->flush_at_ns ?
+				 (double)(s->end_ns - s->origin_ns -
+					  s->flush_at_ns) /
+					 1e9 :
+				 0.0);
 	return buf;
 }
 

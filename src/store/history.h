@@ -70,7 +70,7 @@
 #include "results/result.h"
 
 /* The schema this code writes; older databases are migrated to it. */
-#define CLYDE_HISTORY_SCHEMA_VERSION 3
+#define CLYDE_HISTORY_SCHEMA_VERSION 4
 
 /* True when this build can keep a history (SQLite was found). */
 bool clyde_history_available(void);
@@ -179,6 +179,7 @@ struct clyde_history_figure {
 	bool too_fast; /* a VALUE measured in under 0.5 s (clyde JSON) */
 	bool has_cpu;
 	double cpu_pct;
+	unsigned flags; /* CLYDE_LOADED_FLAG_* (results/loaded.h) */
 };
 
 /* One stored result without its document.  Strings are owned, never NULL

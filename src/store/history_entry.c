@@ -69,53 +69,99 @@ int clyde_history_entry_fill_strings(struct clyde_history_entry *e)
 	return 0;
 }
 
+/* Is row `name` test `test`, or a fio group's total of it ("randread
+ * (2 jobs)", loaded_fio.c)? */
+static bool row_is(const char *name, const char *test)
+{
+	size_t n = strlen(test);
+
+	return !strncmp(name, test, n) &&
+	       (!name[n] ||
+		(!strncmp(name + n, " (", 2) && !strstr(name + n, "IOPS")));
+}
+
+/* The row of a dev run (or fio job) shown in the list's write or read
+ * column: the sequential test, else the random one (a randread-only run
+ * shows its randread), else NULL. */
+static const struct clyde_loaded_test *
+dev_row(const struct clyde_loaded_run *run, const char *dir)
+{
+	const struct clyde_loaded_test *rnd = NULL;
+	char seq[16], rand[16];
+
+	snprintf(seq, sizeof(seq), "seq%s", dir);
+	snprintf(rand, sizeof(rand), "rand%s", dir);
+	for (size_t i = 0; i < run->ntests; i++) {
+		const struct clyde_loaded_test *t = &run->tests[i];
+
+		if (t->state == CLYDE_LOADED_NOT_RUN)
+			continue;
+		if (row_is(t->name, seq))
+			return t;
+		if (row_is(t->name, rand))
+			rnd = t;
+	}
+	return rnd;
+}
+
+/* Does the list show a random test of dev run `run` (no sequential one
+ * in either column)?  Its chunk is then the random request size. */
+static bool dev_shows_random(const struct clyde_loaded_run *run)
+{
+	const struct clyde_loaded_test *w = dev_row(run, "write");
+	const struct clyde_loaded_test *r = dev_row(run, "read");
+
+	return (w || r) && (!w || !strncmp(w->name, "rand", 4)) &&
+	       (!r || !strncmp(r->name, "rand", 4));
+}
+
+/* One figure from a loaded test. */
+static void figure_of(const struct clyde_loaded_test *t,
+		      struct clyde_history_figure *f)
+{
+	switch (t->state) {
+	case CLYDE_LOADED_VALUE:
+		f->state = CLYDE_HIST_FIG_VALUE;
+		f->value = t->rate;
+		break;
+	case CLYDE_LOADED_TOO_FAST:
+		if (t->has_rate) {
+			f->state = CLYDE_HIST_FIG_VALUE;
+			f->value = t->rate;
+			f->too_fast = true;
+		} else {
+			f->state = CLYDE_HIST_FIG_TOO_FAST;
+		}
+		break;
+	default:
+		return;
+	}
+	f->has_cpu = t->has_cpu;
+	f->cpu_pct = t->has_cpu ? t->cpu_pct : 0;
+	f->flags = t->flags;
+}
+
 /* The figures of a loaded bonnie run.  A too-fast test whose rate clyde
  * measured anyway keeps the number (flagged); only a CSV's "+++++" has
- * none. */
+ * none.  A dev run's (or fio job's) write and read (dev_row()) are the
+ * list's write and read columns (bytes/s, as put_block's). */
 static void figures_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_figure *fig)
 {
-	bool dev = run->kind == CLYDE_LOADED_DEV ||
-		   run->kind == CLYDE_LOADED_FIO;
+	if (run->kind == CLYDE_LOADED_DEV || run->kind == CLYDE_LOADED_FIO) {
+		const struct clyde_loaded_test *w = dev_row(run, "write");
+		const struct clyde_loaded_test *r = dev_row(run, "read");
 
-	if (run->kind != CLYDE_LOADED_BONNIE && !dev)
+		if (w)
+			figure_of(w, &fig[CLYDE_PUT_BLOCK]);
+		if (r)
+			figure_of(r, &fig[CLYDE_GET_BLOCK]);
 		return;
-	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++) {
-		const struct clyde_loaded_test *t = &run->tests[i];
-		struct clyde_history_figure *f = &fig[i];
-
-		/* A dev run's (or fio job's) sequential write and read are
-		 * the list's write and read columns (bytes/s, as
-		 * put_block's). */
-		if (dev) {
-			if (!strcmp(t->name, "seqwrite"))
-				f = &fig[CLYDE_PUT_BLOCK];
-			else if (!strcmp(t->name, "seqread"))
-				f = &fig[CLYDE_GET_BLOCK];
-			else
-				continue;
-		}
-
-		switch (t->state) {
-		case CLYDE_LOADED_VALUE:
-			f->state = CLYDE_HIST_FIG_VALUE;
-			f->value = t->rate;
-			break;
-		case CLYDE_LOADED_TOO_FAST:
-			if (t->has_rate) {
-				f->state = CLYDE_HIST_FIG_VALUE;
-				f->value = t->rate;
-				f->too_fast = true;
-			} else {
-				f->state = CLYDE_HIST_FIG_TOO_FAST;
-			}
-			break;
-		default:
-			continue;
-		}
-		f->has_cpu = t->has_cpu;
-		f->cpu_pct = t->has_cpu ? t->cpu_pct : 0;
 	}
+	if (run->kind != CLYDE_LOADED_BONNIE)
+		return;
+	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++)
+		figure_of(&run->tests[i], &fig[i]);
 }
 
 /* A number of bytes ("1048576") as a size ("1.00 MiB") in buf; anything
@@ -139,19 +185,18 @@ static int settings_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_entry *e)
 {
 	static const char *const keys[] = { "file size", "files", "IO chunk" };
-	/* A dev run: the range used and the sequential block size, in
-	 * bytes, shown as sizes. */
-	static const char *const dev_keys[] = { "size", NULL, "bs" };
-	/* A fio job: its size and block size as fio was given them. */
-	static const char *const fio_keys[] = { "fio size", NULL, "fio bs" };
+	/* A dev run or a fio job (loaded_fio.c reads fio's size and bs
+	 * under the same keys): the range used and the request size of the
+	 * tests the list shows (sequential, else random), in bytes, shown
+	 * as sizes. */
+	const char *dev_keys[] = { "size", NULL,
+				   dev_shows_random(run) ? "rand_bs" : "bs" };
 	char **dst[] = { &e->file_size, &e->files, &e->io_chunk };
-	bool dev = run->kind == CLYDE_LOADED_DEV;
-	bool fio = run->kind == CLYDE_LOADED_FIO;
+	bool dev = run->kind == CLYDE_LOADED_DEV ||
+		   run->kind == CLYDE_LOADED_FIO;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *key = dev ? dev_keys[i] :
-				  fio ? fio_keys[i] :
-					keys[i];
+		const char *key = dev ? dev_keys[i] : keys[i];
 		const char *v = key ? clyde_loaded_kv_get(run, key) : NULL;
 		char buf[64];
 
@@ -346,7 +391,9 @@ static int describe_fio(struct clyde_ctx *ctx, const char *what,
 				  -1;
 	/* Where fio did its I/O: its file (or device), else its directory. */
 	e->target_path =
-		dup_or_empty(clyde_loaded_kv_get(r, "fio filename") ?
+		dup_or_empty(clyde_loaded_kv_get(r, "target path") ?
+				     clyde_loaded_kv_get(r, "target path") :
+			     clyde_loaded_kv_get(r, "fio filename") ?
 				     clyde_loaded_kv_get(r, "fio filename") :
 				     clyde_loaded_kv_get(r, "fio directory"));
 	if (clyde_history_entry_fill_strings(e) < 0)

@@ -80,6 +80,13 @@ int clyde_history_store_v3_columns(struct clyde_ctx *ctx,
 				   const struct clyde_history_entry *e,
 				   const char *doc, size_t len);
 
+/* Store what schema version 4 added for run `id`: each figure's flags
+ * (CLYDE_LOADED_FLAG_*; inside a transaction, after its figures). */
+int clyde_history_store_v4_flags(struct clyde_ctx *ctx, struct clyde_history *h,
+				 int64_t id,
+				 const struct clyde_history_entry *e,
+				 const char *doc, size_t len);
+
 /* Bring a clyde history of schema `version` (-1: an empty file) to
  * CLYDE_HISTORY_SCHEMA_VERSION, inside the caller's write transaction
  * (history_schema.c). */

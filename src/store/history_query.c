@@ -66,10 +66,11 @@ static int prepare_entry(struct clyde_ctx *ctx, struct clyde_history *h,
 	int rc = clyde_db_prepare(ctx, h, sql, st);
 
 	if (rc == 0)
-		rc = clyde_db_prepare(ctx, h,
-				      "SELECT test, state, value, too_fast, "
-				      "cpu_pct FROM figures WHERE run_id = ?1",
-				      figs);
+		rc = clyde_db_prepare(
+			ctx, h,
+			"SELECT test, state, value, too_fast, "
+			"cpu_pct, flags FROM figures WHERE run_id = ?1",
+			figs);
 	return rc;
 }
 
@@ -133,6 +134,17 @@ static int settings_from_row(sqlite3_stmt *st, int col,
 		if (engine && clyde_result_engine_sync(engine) && v[2][0])
 			snprintf(v[2], sizeof(v[2]), "1");
 		clyde_json_free(&arr);
+	}
+	/* fio records only the options it was given: what it ran without
+	 * one is its default (psync, buffered, depth 1), and a sync engine
+	 * runs at depth 1 whatever was asked. */
+	if (e->kind && !strcmp(e->kind, "fio")) {
+		if (!v[0][0])
+			snprintf(v[0], sizeof(v[0]), "no");
+		if (!v[1][0])
+			snprintf(v[1], sizeof(v[1]), "psync");
+		if (!v[2][0] || clyde_result_engine_sync(v[1]))
+			snprintf(v[2], sizeof(v[2]), "1");
 	}
 	e->direct = strdup(v[0]);
 	e->engine = strdup(v[1]);
@@ -238,6 +250,7 @@ static int entry_from_row(struct clyde_ctx *ctx, struct clyde_history *h,
 		f->too_fast = sqlite3_column_int(figs, 3) != 0;
 		f->has_cpu = sqlite3_column_type(figs, 4) != SQLITE_NULL;
 		f->cpu_pct = f->has_cpu ? sqlite3_column_double(figs, 4) : 0;
+		f->flags = (unsigned)sqlite3_column_int64(figs, 5);
 	}
 	if (step != SQLITE_DONE)
 		rc = clyde_db_fail(ctx, h, "read figures");

@@ -165,6 +165,20 @@ static int migrate_v3(struct clyde_ctx *ctx, struct clyde_history *h)
 	return describe_each(ctx, h, clyde_history_store_v3_columns);
 }
 
+/* Version 4: each figure's flags (served from memory, busy device,
+ * degraded array, cache not controlled: results/loaded.h), filled in for
+ * the runs already stored. */
+static int migrate_v4(struct clyde_ctx *ctx, struct clyde_history *h)
+{
+	int rc = clyde_db_exec(ctx, h,
+			       "ALTER TABLE figures ADD COLUMN flags "
+			       "INTEGER NOT NULL DEFAULT 0;");
+
+	if (rc < 0)
+		return rc;
+	return describe_each(ctx, h, clyde_history_store_v4_flags);
+}
+
 /*
  * One entry per schema version, in order: entry i brings a database from
  * version i - 1 (-1: an empty file) to version i.  A new version is one
@@ -174,10 +188,9 @@ static const struct migration {
 	int to;
 	int (*apply)(struct clyde_ctx *ctx, struct clyde_history *h);
 } migrations[] = {
-	{ 0, migrate_create_v0 },
-	{ 1, migrate_v1 },
+	{ 0, migrate_create_v0 }, { 1, migrate_v1 },
 	{ 2, migrate_v2 }, /* experiments (clyde sweep) */
-	{ 3, migrate_v3 },
+	{ 3, migrate_v3 },	  { 4, migrate_v4 }, /* figures' flags */
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) ==

@@ -108,6 +108,35 @@ int clyde_history_store_v3_columns(struct clyde_ctx *ctx,
 	return rc;
 }
 
+int clyde_history_store_v4_flags(struct clyde_ctx *ctx, struct clyde_history *h,
+				 int64_t id,
+				 const struct clyde_history_entry *e,
+				 const char *doc, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	(void)doc, (void)len;
+	rc = clyde_db_prepare(ctx, h,
+			      "UPDATE figures SET flags = ?1 WHERE "
+			      "run_id = ?2 AND test = ?3",
+			      &st);
+	if (rc < 0)
+		return rc;
+	for (int t = 0; t < CLYDE_TEST_COUNT && rc == 0; t++) {
+		if (e->fig[t].state == CLYDE_HIST_FIG_NONE || !e->fig[t].flags)
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, e->fig[t].flags);
+		sqlite3_bind_int64(st, 2, id);
+		clyde_db_bind_text(st, 3, clyde_test_name((enum clyde_test)t));
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = clyde_db_fail(ctx, h, "store the figures' flags");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Insert one described document (inside a transaction). */
 int clyde_history_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 			     const char *doc, size_t len, const char *source,
@@ -140,6 +169,8 @@ int clyde_history_insert_run(struct clyde_ctx *ctx, struct clyde_history *h,
 	rc = clyde_history_store_columns(ctx, h, id, e);
 	if (rc == 0)
 		rc = clyde_history_store_v3_columns(ctx, h, id, e, doc, len);
+	if (rc == 0)
+		rc = clyde_history_store_v4_flags(ctx, h, id, e, doc, len);
 	if (rc == 0 && id_out)
 		*id_out = id;
 	return rc;

@@ -110,6 +110,7 @@ static int finish(struct clyde_worker *w, struct clyde_engine *e, int fd,
 	int ret = 0;
 
 	if (sync) {
+		clyde_series_flush(&w->span->series, clyde_now(w->ctx));
 		ret = clyde_engine_fsync(e, fd);
 		if (ret < 0)
 			ret = clyde_worker_err(w, -ret, "cannot fsync %s/%s",

@@ -20,6 +20,8 @@ assert_file_match out "^clyde: steadiness of the rate per test" \
 	"the text report has the steadiness lines"
 assert_file_match out "^put_block +cv +[0-9.]+%  slope +[-+][0-9.]+%/s  over [0-9]+ x 0.1 s" \
 	"put_block's steadiness: cv and slope over its 0.1 s intervals"
+assert_file_match out "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
+	"put_block's steadiness is the writing's, the flush apart"
 cp out rt.txt
 run_checker rt.json <<'PY'
 import json, sys
@@ -74,6 +76,20 @@ for n in io:
     say(st is not None and st["intervals"] >= 2 and st["cv"] >= 0 and
         st["unit"] == ("ops" if n == "seeks" else "bytes"),
         f"{n}: steadiness with cv and slope")
+# The write tests end with a timed fsync: its start is in the series and
+# the steadiness is the writing's, the flush told apart (issue 32, 4).
+for n in ["put_block", "rewrite"]:
+    s = tests[n]["series"]; st = tests[n]["steadiness"]
+    fl = s.get("flush_start_ns")
+    say(fl is not None and 0 < fl <= tests[n]["elapsed_ns"],
+        f"{n}: the series says where the timed flush began ({fl})")
+    say(st["phase"] == "write" and fl is not None and
+        st["intervals"] == min(fl // s["interval_ns"], len(s["intervals"])),
+        f"{n}: steadiness over the {st['intervals']} intervals of writing")
+for n in ["get_block", "getc"]:
+    say(tests[n]["series"]["flush_start_ns"] is None and
+        tests[n]["steadiness"]["phase"] == "all",
+        f"{n}: no flush, steadiness over all intervals")
 # By time the block tests went round the 16 MiB file (2 workers) at least
 # once on any storage that keeps up 30 MiB/s.
 say(tests["get_block"]["bytes"] > 2 * file_bytes,
@@ -192,7 +208,7 @@ p = P(); p.feed(dom)
 say('<h2 id="timeseries">Over time</h2>' in dom, "the page has the 'Over time' section")
 say(set(p.figs) == set(want),
     f"one chart per test and run with a series ({len(want)}: {sorted(want)})")
-rate_ok = p99_ok = dirty_ok = n_ok = True
+rate_ok = p99_ok = dirty_ok = wb_ok = n_ok = True
 for k, f in p.figs.items():
     kinds = [c for c, _, _ in f["paths"]]
     rate = [n for c, n, _ in f["paths"] if c == "ts-rate"]
@@ -202,12 +218,58 @@ for k, f in p.figs.items():
     if kinds.count("ts-p99") != 1 or \
        [n for c, n, _ in f["paths"] if c == "ts-p99"][0] < 1: p99_ok = False
     if kinds.count("ts-dirty") != 2: dirty_ok = False
+    if kinds.count("ts-writeback") != 2: wb_ok = False
+say(wb_ok, "each chart draws writeback in both panels beside dirty memory")
 say(n_ok, "each chart's interval count is its JSON's")
 say(rate_ok, "each chart's rate line has a point per interval")
 say(p99_ok, "each chart has a p99 latency line")
 say(dirty_ok, "each chart draws dirty memory in both panels (second axis)")
 say(len(re.findall(r'<span class="steady">cv [0-9.]+%, slope [-+][0-9.]+%/s</span>', dom)) == len(want),
     "each caption gives the cv and slope")
+PY
+
+# Two results of one test on one scale: the same run with a quarter of
+# its bytes in every interval is drawn low, not as tall as the first.
+python3 - rt.json rt4.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for run in d["runs"]:
+    for t in run["tests"]:
+        s = t.get("series")
+        for iv in (s or {}).get("intervals", []):
+            iv["bytes"] //= 4
+            iv["ops"] //= 4
+d["label"] = "quarter"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run_clyde report rt.json rt4.json -o shared.html
+expect_rc 0 "clyde report of a run and its quarter"
+timeout -k 10 120 chromium --headless --no-sandbox --disable-gpu \
+	--disable-quic --no-first-run --disable-background-networking \
+	--disable-component-update --disable-sync --user-data-dir="$prof" \
+	--dump-dom "file://$T/shared.html" >shared.dom 2>chromium.err ||
+	fail "chromium --dump-dom failed: $(tail -n 5 chromium.err)"
+run_checker shared.dom <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+def say(c, what): print(("ok " if c else "FAIL ") + what)
+figs = re.findall(r'<figure class="ts" data-test="put_block" data-run="(\d)"'
+                  r'[^>]*data-scale="shared" data-rate-top="([^"]+)">(.*?)</figure>',
+                  dom, re.S)
+say(len(figs) == 2, "put_block: two charts marked data-scale=shared")
+say(len({top for _, top, _ in figs}) == 1, "  with one rate top")
+def top_y(body):
+    d = re.search(r'<path class="ts-rate"[^>]* d="([^"]*)"', body).group(1)
+    return min(float(y) for y in re.findall(r"[ML][0-9.]+ ([0-9.]+)", d))
+if len(figs) == 2:
+    full, quarter = top_y(figs[0][2]), top_y(figs[1][2])
+    # The rate panel runs from y 14 (top) to 134 (zero).
+    say(full < 20 and quarter > 14 + 0.6 * 120,
+        "the quarter's peak is drawn low (%.1f), the full one's at the top (%.1f)"
+        % (quarter, full))
+say(re.search(r'<p class="ts-scale">One scale for every result of this test: '
+              r'rate up to [0-9.]+ [KMG]iB/s', dom) is not None,
+    "the shared scale is said above the charts")
 PY
 rm -rf "$prof"
 assert_empty_dir "$d" "nothing left behind"

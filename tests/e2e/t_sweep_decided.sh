@@ -40,6 +40,27 @@ assert_eq "$(sqlite3 "$T/h.db" "SELECT count(*) FROM experiment_runs")" \
 assert_file_match "$T/out" '^0\.05 +[0-9.]+ ± [0-9.]+ ([?!]+ )?★' \
 	"the table stars the fast point"
 
+# The best point first in the file: its "every other point is decided"
+# still comes after the stop of the point it decided (issue 32, 4).
+sed 's/axis s = 0.4 0.05/axis s = 0.05 0.4/' "$T/d.ini" >"$T/first.ini"
+run_clyde sweep --db "$T/h2.db" "$T/first.ini"
+expect_rc 0 "the sweep with the best point first runs"
+grep '^clyde sweep: point [12] ' "$T/err" >"$T/stops" || true
+assert_eq "$(sed -n 's/^clyde sweep: point \([12]\) .*/\1/p' "$T/stops" | tr '\n' ' ')" \
+	"2 1 " "the other point's stop is said before the best's"
+assert_file_match "$T/err" '\(2 points, 6 rounds at most\)' \
+	"the start names the points and rounds"
+
+# One point, one repeat: singular, and the dry run names the point once.
+printf '[experiment]\nname = one\nrepeat = 1\n[workload w]\ntime = true\n' >"$T/one.ini"
+run_clyde sweep --db "$T/h3.db" "$T/one.ini"
+expect_rc 0 "a sweep of one point"
+assert_file_match "$T/err" '\(1 point, 1 repeat\)' "1 point, 1 repeat: singular"
+run_clyde sweep --dry-run "$T/one.ini"
+expect_rc 0 "dry run of one point"
+assert_file_match "$T/out" '^# point 1/1 \(single point\), repeat 1$' \
+	"the dry run says (single point), one pair of parentheses"
+
 # The dry run says what the rule is.
 run_clyde sweep --dry-run "$T/d.ini"
 expect_rc 0 "dry run"

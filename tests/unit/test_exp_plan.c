@@ -371,8 +371,21 @@ static void test_guards(void)
 	CHECK(strstr(parse_err("[point]\nset /proc/self/root/etc/x = 1\n"
 			       "[workload w]\ntime = true\n",
 			       m, sizeof(m)),
-		     "t.ini:2: set /proc/self/root/etc/x: only files below "
-		     "/sys and /proc/sys") != NULL);
+		     "t.ini:2: set /proc/self/root/etc/x: not below /sys or "
+		     "/proc/sys; only files below /sys and /proc/sys") != NULL);
+	/* The refusal names what is wrong: here the empty component. */
+	CHECK(strstr(parse_err("[point]\nset /proc/sys/vm//x = 1\n"
+			       "[workload w]\ntime = true\n",
+			       m, sizeof(m)),
+		     "t.ini:2: set /proc/sys/vm//x: an empty component (//); "
+		     "only files below /sys and /proc/sys") != NULL);
+	CHECK_STR(clyde_sweep_set_path_why("/sys/../etc/hostname"),
+		  "a \"..\" component");
+	CHECK_STR(clyde_sweep_set_path_why("/sys/./block/x"),
+		  "a \".\" component");
+	CHECK_STR(clyde_sweep_set_path_why("/sys/block/"),
+		  "an empty last component (a trailing /)");
+	CHECK(clyde_sweep_set_path_why("/proc/sys/vm/dirty_ratio") == NULL);
 	{
 		char *defs[] = { (char *)"nope=1" };
 		struct clyde_sweep s;

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results/loaded.h"
 #include "store/history.h"
 #include "tap.h"
 
@@ -728,6 +729,7 @@ static int64_t make_old_history(const char *db, int version, const char *doc)
 		     "ALTER TABLE runs DROP COLUMN files;"
 		     "ALTER TABLE runs DROP COLUMN io_chunk;"
 		     "ALTER TABLE runs DROP COLUMN doc_hash;"
+		     "ALTER TABLE figures DROP COLUMN flags;"
 		     "UPDATE runs SET label = 'mine';"
 		     "UPDATE meta SET value = '%d' WHERE "
 		     "key = 'schema_version';",
@@ -818,6 +820,57 @@ next:
 		free(db);
 		free(j);
 	}
+}
+
+/* Each figure keeps its flags (results/loaded.h): a test that started on
+ * a busy device is listed so, and a history of version 3, which had no
+ * flags, gets them from its documents when it is opened. */
+static void test_figure_flags(void)
+{
+	char *db = tpath("flags.db");
+	char *j = make_json("busy", 1600000000, 1e6, 2e6, 3, 4, 0);
+	const char *at = strstr(j, "\"latency\": null}");
+	struct clyde_history_entry *e = NULL;
+	struct clyde_history *h = NULL;
+	struct clyde_ctx ctx;
+	size_t n = 0;
+	int64_t id = 0;
+	char *doc = NULL;
+
+	/* The first test with a rate (put_block) started on a busy device. */
+	if (!at ||
+	    asprintf(&doc,
+		     "%.*s\"latency\": null, \"settle\": "
+		     "{\"busy\": true}}%s",
+		     (int)(at - j), j, at + strlen("\"latency\": null}")) < 0)
+		abort();
+	clyde_ctx_init(&ctx);
+	CHECK(clyde_history_open(&ctx, db, true, &h) == 0);
+	CHECK(clyde_history_add(&ctx, h, doc, strlen(doc), NULL, &id) == 0);
+	clyde_history_close(h);
+	CHECK(sql_int(db, "SELECT flags FROM figures WHERE test = "
+			  "'put_block'") == CLYDE_LOADED_FLAG_BUSY);
+	CHECK(sql_int(db, "SELECT flags FROM figures WHERE test = "
+			  "'get_block'") == 0);
+	/* Version 3: no flags column. */
+	CHECK(sql_exec(db, "ALTER TABLE figures DROP COLUMN flags;"
+			   "UPDATE meta SET value = '3' WHERE key = "
+			   "'schema_version';") == 0);
+	h = NULL;
+	CHECK(clyde_history_open(&ctx, db, false, &h) == 0);
+	CHECK(h && clyde_history_found_version(h) == 3);
+	CHECK(h && clyde_history_list(&ctx, h, 0, &e, &n) == 0 && n == 1);
+	if (n == 1) {
+		CHECK(e[0].fig[CLYDE_PUT_BLOCK].flags ==
+		      CLYDE_LOADED_FLAG_BUSY);
+		CHECK(e[0].fig[CLYDE_GET_BLOCK].flags == 0);
+	}
+	clyde_history_entries_free(e, n);
+	clyde_history_close(h);
+	clyde_ctx_release(&ctx);
+	free(doc);
+	free(j);
+	free(db);
 }
 
 /* A database at the legacy version 0, made by hand, is migrated: the new
@@ -1246,6 +1299,7 @@ int main(void)
 	test_migration();
 	test_names_and_duplicates();
 	test_migration_v3();
+	test_figure_flags();
 	test_refuse_foreign();
 	test_concurrent();
 	test_readonly();
