@@ -26,7 +26,7 @@
 #              only: docs/benchmarks.md of this tree)
 #   --no-doc   write no docs
 #   --skip LIST  comma list of steps not to run (engine, direct, io-md,
-#              md-sync, wall, perchar, cost)
+#              md-sync, wall, perchar, cost, pattern-tmpfs, pattern-loop)
 #
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
@@ -54,6 +54,13 @@
 #   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
 #            and read (4 MiB each, one system call per byte) against
 #            bonnie++ 2.00a's
+#   pattern-tmpfs, pattern-loop
+#            bench/pattern_tmpfs.sh -c 1024k -r 5 -s 1g: clyde's block
+#            write (depth 1, 1 MiB chunks) with random data against
+#            --pattern zeros, interleaved, on /dev/shm and (root) on a
+#            fresh ext4 on a loop device in DIR: the next chunk is made
+#            while the write before it is in flight, so the target is
+#            random within 3% of zeros
 #   cost     bench/cost.sh -R 32768 -r 3: CPU per I/O (medians of 3
 #            alternated runs) and peak memory at depth 1, 32, 256
 #            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
@@ -114,8 +121,8 @@ while [ $# -gt 0 ]; do
 done
 for s in ${SKIP//,/ }; do
 	case $s in
-	engine | direct | io-md | md-sync | wall | perchar | cost) ;;
-	*) die "--skip: '$s' is not a step (engine, direct, io-md, md-sync, wall, perchar, cost)" ;;
+	engine | direct | io-md | md-sync | wall | perchar | cost | pattern-tmpfs | pattern-loop) ;;
+	*) die "--skip: '$s' is not a step (engine, direct, io-md, md-sync, wall, perchar, cost, pattern-tmpfs, pattern-loop)" ;;
 	esac
 done
 [ -d "$DIR" ] || die "-d $DIR: not a directory"
@@ -198,6 +205,7 @@ if [ "$QUICK" = 1 ]; then
 	WALL_FILES=1
 	PERCHAR=(-n 2 -s 8 -f 1)
 	COST=(-q)
+	PATTERN=(-c 1024k -r 2 -s 64m)
 	FRESH_WALL=1g FRESH_MD=1g FRESH_COST=1g
 else
 	ENGINE=(-r 3 -s 4g -R 300000 -P 8192)
@@ -208,6 +216,7 @@ else
 	WALL_FILES=128
 	PERCHAR=(-n 3 -s 64 -f 4)
 	COST=(-R 32768 -r 3)
+	PATTERN=(-c 1024k -r 5 -s 1g)
 	# The file tests' filesystems: 128k files at a time; 4 ranks x 4096;
 	# up to 1M files (mkfs -N follows the count).
 	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=8g
@@ -272,6 +281,12 @@ else
 fi
 step wall bash "$here/bonnie_wall.sh" "${WALL[@]}" -b "$CLYDE" -o "$OUT/wall" "$DIR" "$WALL_FILES"
 step perchar bash "$here/bonnie_wall.sh" "${PERCHAR[@]}" -b "$CLYDE" -o "$OUT/perchar" "$DIR" 0
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	step pattern-tmpfs bash "$here/pattern_tmpfs.sh" "${PATTERN[@]}" -b "$CLYDE" /dev/shm
+fi
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null; then
+	step pattern-loop bash "$here/pattern_tmpfs.sh" "${PATTERN[@]}" -L -b "$CLYDE" "$DIR"
+fi
 step cost bash "$here/cost.sh" "${COST[@]}" -d "$DIR" -b "$CLYDE" ${MDTEST_BIN:+-M "$MDTEST_BIN"} -o "$OUT/cost"
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)" >>"$OUT/machine.txt"
 ELAPSED=$(($(date +%s) - T0))
@@ -378,6 +393,14 @@ for l in log("perchar").splitlines():
     if m:
         add("%s K/s (clyde / bonnie++ 2.00a)" % m.group(1), m.group(2), m.group(3),
             m.group(4), m.group(5), m.group(6), m.group(7))
+for n, where in (("pattern-tmpfs", "tmpfs"), ("pattern-loop", "ext4 on a loop device")):
+    for l in log(n).splitlines():
+        m = re.match(r"median block write: random (\S+) MiB/s, zeros (\S+) MiB/s, random/zeros (\S+) "
+                     r"\(median of the rounds' ratios \S+, range (\S+)\)", l)
+        if m:
+            r = float(m.group(3))
+            add("block write 1 MiB depth 1, random data / --pattern zeros, %s MiB/s (clyde / clyde)" % where,
+                m.group(1), m.group(2), m.group(3), m.group(4), ">=0.97", "ok" if r >= 0.97 else "MISSED")
 for l in log("cost").splitlines():
     m = re.match(r"worst clyde/fio CPU per I/O: (\S+) \(target <= 1.0 at every point: (.*)\)", l)
     if m:
@@ -417,6 +440,8 @@ for n, title in (("engine", "clyde dev next to fio (bench/engine_fio.sh)"),
                  ("md-sync", "clyde-mpi next to mdtest -Y, a timed sync after each phase (bench/ior_mdtest.sh -T md -Y)"),
                  ("wall", "wall time next to bonnie++ (bench/bonnie_wall.sh)"),
                  ("perchar", "per-char next to bonnie++ (bench/bonnie_wall.sh -f)"),
+                 ("pattern-tmpfs", "random data against zeros on tmpfs (bench/pattern_tmpfs.sh -c 1024k)"),
+                 ("pattern-loop", "random data against zeros on ext4 on a loop device (bench/pattern_tmpfs.sh -c 1024k -L)"),
                  ("cost", "cost as work grows (bench/cost.sh)")):
     t = log(n).strip("\n")
     if t:

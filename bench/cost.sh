@@ -45,8 +45,15 @@
 #          I/Os (bytes / 4096), from clyde's JSON.
 #   fio    --rw=randrw --rwmixread=90 --bs=4k --direct=1 --ioengine=io_uring
 #          --iodepth=DEPTH --numjobs=WORKERS --thread --norandommap
-#          --randrepeat=0 --number_ios=ceil(1.1 OPS / WORKERS) on one file
-#          of SIZE (laid out once, untimed): the same I/O count.  CPU per
+#          --randrepeat=0 --io_size=ceil(1.1 OPS / WORKERS) x 4 KiB per job
+#          on one file of SIZE (laid out once, untimed): the same I/O
+#          count (--number_ios only caps a job, which stops at --size: 16,384
+#          I/Os of a 64 MiB file against clyde's 36,045).  Both sides' counts
+#          are checked by the device's counters (/sys/dev/block/M:N/stat,
+#          reads + writes: clyde's seek test's own, from its JSON; fio's
+#          around its run): the table prints them, and a point whose
+#          medians differ by more than 5% is flagged (on a device others
+#          use, their I/O is in both).  CPU per
 #          I/O = the sum over jobs of (usr_cpu + sys_cpu) / 100 x
 #          job_runtime, over all jobs' I/Os (fio's own per-thread figures).
 # File points, N x 1024 empty files in one directory:
@@ -167,26 +174,45 @@ fio --name=layout --filename="$FIOFILE" --size="${SIZE}m" --rw=write --bs=1m \
 	--direct=1 --ioengine=psync --output-format=json >/dev/null ||
 	die "fio could not lay out $FIOFILE"
 
+# The device under DIR, whose counters check both sides' I/O counts.
+DEVSTAT=
+devno=$(stat -c '%d' "$WORK")
+if [ -r "/sys/dev/block/$(((devno >> 8) & 0xfff)):$(((devno & 0xff) | ((devno >> 12) & 0xfff00)))/stat" ]; then
+	DEVSTAT=/sys/dev/block/$(((devno >> 8) & 0xfff)):$(((devno & 0xff) | ((devno >> 12) & 0xfff00)))/stat
+fi
+# devios: the device's requests so far (reads + writes), 0 without one.
+devios() {
+	local s
+	if [ -z "$DEVSTAT" ]; then
+		echo 0
+		return
+	fi
+	read -r -a s <"$DEVSTAT"
+	echo $((s[0] + s[4]))
+}
+
 # io_clyde / io_fio DEPTH WORKERS REPEAT: one run at an I/O point.
 io_clyde() {
-	local d=$1 w=$2 r=$3 p=$WORK/clyde-d$1-w$2-r$3
+	local d=$1 w=$2 r=$3 p=$WORK/clyde-d$1-w$2-r$3 i0
+	i0=$(devios)
 	/usr/bin/time -f "$TIMEFMT" -o "$p.time" \
 		"$CLYDE_BIN" -d "$WORK" -s "$SIZE:4096:$OPS:$w" -D -n 0 -f -r 0 \
 		-q --no-save --engine io_uring --iodepth "$d" --json "$p.json" \
 		>"$p.log" 2>&1 ||
 		die "clyde failed at depth $d, $w workers: $(tail -n 3 "$p.log")"
-	printf 'io\tclyde\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" >>"$TSV"
+	printf 'io\tclyde\t%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" $(($(devios) - i0)) >>"$TSV"
 }
 io_fio() {
-	local d=$1 w=$2 r=$3 p=$WORK/fio-d$1-w$2-r$3
+	local d=$1 w=$2 r=$3 p=$WORK/fio-d$1-w$2-r$3 i0
 	local n=$(((OPS * 11 + 10 * w - 1) / (10 * w)))
+	i0=$(devios)
 	/usr/bin/time -f "$TIMEFMT" -o "$p.time" \
 		fio --name=cost --filename="$FIOFILE" --size="${SIZE}m" --direct=1 \
 		--rw=randrw --rwmixread=90 --bs=4k --ioengine=io_uring \
 		--iodepth="$d" --numjobs="$w" --thread --norandommap --randrepeat=0 \
-		--number_ios="$n" --output-format=json >"$p.json" ||
+		--io_size=$((n * 4096)) --output-format=json >"$p.json" ||
 		die "fio failed at depth $d, $w workers (see $p.json)"
-	printf 'io\tfio\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" >>"$TSV"
+	printf 'io\tfio\t%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$w" "$p.json" "$p.time" "$r" $(($(devios) - i0)) >>"$TSV"
 }
 for d in $DEPTHS; do
 	for w in $WORKERS; do
@@ -228,7 +254,7 @@ for f in $FILES; do
 		>"$WORK/clyde-n$f.log" 2>&1 ||
 		die "clyde failed at $f x 1024 files: $(tail -n 3 "$WORK/clyde-n$f.log")"
 	fresh_down
-	printf 'md\tclyde\t%s\t-\t%s\t%s\t1\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
+	printf 'md\tclyde\t%s\t-\t%s\t%s\t1\t0\n' "$f" "$j" "$WORK/clyde-n$f.time" >>"$TSV"
 	if [ -n "$MDTEST_BIN" ]; then
 		fdir "$f"
 		mkdir "$FD/md"
@@ -238,7 +264,7 @@ for f in $FILES; do
 			die "mdtest failed at $f x 1024 files: $(tail -n 3 "$WORK/mdtest-n$f.txt")"
 		rm -rf "$FD/md"
 		fresh_down
-		printf 'md\tmdtest\t%s\t-\t%s\t%s\t1\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
+		printf 'md\tmdtest\t%s\t-\t%s\t%s\t1\t0\n' "$f" "$WORK/mdtest-n$f.txt" "$WORK/mdtest-n$f.time" >>"$TSV"
 	fi
 done
 echo "cost: load $(cut -d' ' -f1-3 /proc/loadavg) at end"
@@ -261,7 +287,8 @@ def rtime(p):
 
 io, md = {}, {}
 iorep = {}  # (depth, workers, tool) -> {repeat: (us, rss, ios)}
-for kind, tool, a, b, path, tpath, rep in rows:
+devn = {}  # (depth, workers, tool) -> [device requests per repeat]
+for kind, tool, a, b, path, tpath, rep, dios in rows:
     cpu_s, rss = rtime(tpath)
     if kind == "io":
         d = json.load(open(path))
@@ -269,11 +296,17 @@ for kind, tool, a, b, path, tpath, rep in rows:
             t = [t for t in d["runs"][0]["tests"] if t["name"] == "seeks"][0]
             ios = t["bytes"] / 4096
             us = (t["cpu_user_ns"] + t["cpu_sys_ns"]) / 1e3 / ios
+            # The seek test's own window of the device's counters (the
+            # run's block write, rewrite and read before it are not the
+            # point's work).
+            dv = t.get("device") or {}
+            dios = dv.get("read_ios", 0) + dv.get("write_ios", 0)
         else:
             ios = sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in d["jobs"])
             us = sum((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e3
                      for j in d["jobs"]) / ios
         iorep.setdefault((int(a), int(b), tool), {})[int(rep)] = (us, rss, ios)
+        devn.setdefault((int(a), int(b), tool), []).append(int(dios))
     else:
         n = int(a) * 1024
         if tool == "clyde":
@@ -307,6 +340,23 @@ for (d, w, tool) in sorted(k for k in io if k[2] == "clyde"):
           "%.2f" % f[0] if f else "-", "%.3f" % (c[0] / f[0]) if f and f[0] else "-",
           "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
           c[1], f[1] if f else "-"))
+# The same work on both sides: the tools' own I/O counts and the device's
+# requests during each run (medians over the repeats).
+print("I/O counts (medians): the tool's own, and the device's requests (clyde: during its seek test,"
+      " from its JSON; fio: around the run); on a shared device the latter count others' I/O too")
+print("%5s %7s %10s %10s %11s %11s %s" % ("depth", "workers", "clyde", "fio",
+      "clyde dev", "fio dev", "same work"))
+for (d, w, tool) in sorted(k for k in io if k[2] == "clyde"):
+    ci = statistics.median(v[2] for v in iorep[(d, w, "clyde")].values())
+    fo = iorep.get((d, w, "fio"), {})
+    fi = statistics.median(v[2] for v in fo.values()) if fo else 0
+    cd = statistics.median(devn[(d, w, "clyde")])
+    fd = statistics.median(devn.get((d, w, "fio"), [0]))
+    own = fi and abs(ci / fi - 1) <= 0.05
+    dev = cd and fd and abs(cd / fd - 1) <= 0.05
+    print("%5d %7d %10d %10d %11d %11d %s" % (d, w, ci, fi, cd, fd,
+          ("yes" if own else "NO: the tools' counts differ by more than 5%") +
+          ("" if dev else "; the device's differ by more than 5% (others' I/O?)")))
 worst = max((io[(d, w, "clyde")][0] / io[(d, w, "fio")][0]
              for (d, w, t) in io if t == "clyde" and (d, w, "fio") in io
              and io[(d, w, "fio")][0]), default=None)

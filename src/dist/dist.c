@@ -21,6 +21,7 @@ struct wire_span {
 		buffer_pages, inflight_max;
 	/* The mean in flight in thousandths (plain integers on the wire). */
 	uint64_t inflight_mean_milli;
+	uint64_t refill_gap_ns, refill_gaps;
 };
 
 /* A rank's status for clyde_dist_failures. */
@@ -195,6 +196,7 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	t->spans = spans;
 	t->nworkers = total;
 	t->cpu_user_ns = t->cpu_sys_ns = 0;
+	t->refill_gap_ns = t->refill_gaps = 0;
 	t->cache.resident_bytes = t->cache.total_bytes = 0;
 	/* Block-device counters of one host say nothing about all ranks:
 	 * nor do its member disks' or its own share of them. */
@@ -226,6 +228,10 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 			s->inflight_max = (uint32_t)w->inflight_max;
 			s->inflight_mean =
 				(double)w->inflight_mean_milli / 1000.0;
+			s->refill_gap_ns = w->refill_gap_ns;
+			s->refill_gaps = w->refill_gaps;
+			t->refill_gap_ns += s->refill_gap_ns;
+			t->refill_gaps += s->refill_gaps;
 			sh->stonewalled |= s->stonewalled;
 			t->cpu_user_ns += s->cpu_user_ns;
 			t->cpu_sys_ns += s->cpu_sys_ns;
@@ -287,6 +293,8 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 					(uint64_t)(s->inflight_mean * 1000.0 +
 						   0.5) :
 					0,
+				s->refill_gap_ns,
+				s->refill_gaps,
 			};
 		}
 	if (h) {

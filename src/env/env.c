@@ -561,4 +561,6 @@ void clyde_devstat_delta(const struct clyde_devstat *before,
 	d->write_merges = diff(before->write_merges, after->write_merges);
 	d->flush_ios = diff(before->flush_ios, after->flush_ios);
 	d->io_ticks_ms = diff(before->io_ticks_ms, after->io_ticks_ms);
+	d->time_in_queue_ms =
+		diff(before->time_in_queue_ms, after->time_in_queue_ms);
 }

@@ -85,6 +85,10 @@ struct clyde_devio {
 	uint64_t read_merges, write_merges;
 	uint64_t flush_ios;
 	uint64_t io_ticks_ms; /* time the device was busy */
+	/* The requests' time at the device summed (each request's time from
+	 * its arrival at the block layer to its completion): over a wall
+	 * time, the mean number at the device, iostat's aqu-sz. */
+	uint64_t time_in_queue_ms;
 };
 
 /* Fill m from uname, /proc/cpuinfo, sysconf, /proc/sys/vm.  Returns 0 (fields that

@@ -57,6 +57,22 @@ static void text_notes(FILE *f, const struct clyde_dev_run *run)
 	}
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
 		const struct clyde_dev_test_result *r = &run->tests[t];
+		struct clyde_dev_depth d;
+
+		clyde_dev_depth(run, (enum clyde_dev_test)t, &d);
+		if (!d.measured)
+			continue;
+		fprintf(f, "%s: depth %u asked", test_name(t), d.asked);
+		if (r->inflight_mean > 0)
+			fprintf(f, ", %.1f in flight in clyde (mean)",
+				r->inflight_mean);
+		fprintf(f,
+			", %.1f at the device (time in queue / wall time, "
+			"iostat's aqu-sz)%s%s\n",
+			d.device, d.why[0] ? ": " : "", d.why);
+	}
+	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
+		const struct clyde_dev_test_result *r = &run->tests[t];
 		char cell[128];
 
 		if (!r->ran || t == CLYDE_DEV_ZCAV)
@@ -387,6 +403,31 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_close(w, '}');
 }
 
+/* The depth at the device beside the depth asked (clyde_dev_depth):
+ * null where the device's counters were not read. */
+static void json_depth(struct clyde_jw *w, const struct clyde_dev_run *run,
+		       int t)
+{
+	struct clyde_dev_depth d;
+
+	clyde_dev_depth(run, (enum clyde_dev_test)t, &d);
+	clyde_jw_u64(w, "window_ns", run->tests[t].window_ns);
+	if (!d.measured) {
+		clyde_jw_null(w, "time_in_queue_ms");
+		clyde_jw_null(w, "depth_device");
+		clyde_jw_null(w, "busy_share");
+		clyde_jw_null(w, "depth_note");
+		return;
+	}
+	clyde_jw_u64(w, "time_in_queue_ms", run->tests[t].dev.time_in_queue_ms);
+	clyde_jw_num(w, "depth_device", d.device, 2);
+	clyde_jw_num(w, "busy_share", d.busy_share, 3);
+	if (d.why[0])
+		clyde_jw_str(w, "depth_note", d.why, sizeof(d.why));
+	else
+		clyde_jw_null(w, "depth_note");
+}
+
 static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 		      int t)
 {
@@ -408,6 +449,7 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 		clyde_jw_num(w, "inflight_mean", r->inflight_mean, 2);
 	else
 		clyde_jw_null(w, "inflight_mean");
+	json_depth(w, run, t);
 	if (r->submit_calls)
 		clyde_jw_num(w, "submit_mean",
 			     (double)r->submitted / (double)r->submit_calls, 2);

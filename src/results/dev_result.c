@@ -77,3 +77,66 @@ double clyde_dev_rate(uint64_t n, uint64_t elapsed_ns)
 {
 	return elapsed_ns ? (double)n * 1e9 / (double)elapsed_ns : 0;
 }
+
+/* The queue limit of the device the counters are read from; 0 unknown. */
+static uint32_t target_nr_requests(const struct clyde_dev_run *run)
+{
+	const struct clyde_stack *st = &run->env.stack;
+
+	for (size_t i = 0; i < st->nnodes; i++)
+		if (!strcmp(st->nodes[i].name, run->env.target.block_dev))
+			return st->nodes[i].nr_requests;
+	return 0;
+}
+
+void clyde_dev_depth(const struct clyde_dev_run *run, enum clyde_dev_test t,
+		     struct clyde_dev_depth *d)
+{
+	const struct clyde_dev_test_result *r = &run->tests[t];
+	double want;
+
+	memset(d, 0, sizeof(*d));
+	d->asked = t == CLYDE_DEV_ZCAV ? 1 : run->cfg.iodepth;
+	if (!r->ran || !r->dev.have_device || !r->window_ns)
+		return;
+	d->measured = true;
+	d->device =
+		(double)r->dev.time_in_queue_ms * 1e6 / (double)r->window_ns;
+	d->busy_share =
+		(double)(r->cpu_user_ns + r->cpu_sys_ns) / (double)r->window_ns;
+	d->nr_requests = target_nr_requests(run);
+	want = CLYDE_DEV_DEPTH_TOLERANCE * (double)d->asked;
+	if (d->device >= want)
+		return;
+	/* A limit the device reached: a bio-based device (dm, md) shows an
+	 * nr_requests it does not hold to, so only a depth at or under the
+	 * limit names it. */
+	if (r->dev.read_bytes + r->dev.write_bytes < r->bytes / 2)
+		snprintf(d->why, sizeof(d->why),
+			 "the device moved %.0f%% of the test's bytes: most "
+			 "requests did not reach it (holes of a sparse file, "
+			 "or a cache)",
+			 r->bytes ? 100.0 *
+					    (double)(r->dev.read_bytes +
+						     r->dev.write_bytes) /
+					    (double)r->bytes :
+				    0.0);
+	else if (d->nr_requests && d->nr_requests < d->asked &&
+		 d->device <=
+			 (double)d->nr_requests / CLYDE_DEV_DEPTH_TOLERANCE)
+		snprintf(d->why, sizeof(d->why),
+			 "the device queues at most nr_requests %u",
+			 d->nr_requests);
+	else if (d->busy_share >= CLYDE_DEV_BUSY_SHARE)
+		snprintf(d->why, sizeof(d->why),
+			 "clyde was busy %.0f%% of the test (CPU time / wall "
+			 "time): the process, not the device, set the pace",
+			 d->busy_share * 100.0);
+	else
+		snprintf(d->why, sizeof(d->why),
+			 "clyde was busy %.0f%% of the test (CPU time / wall "
+			 "time); the requests spent the rest of their time "
+			 "above the device (in clyde, in the engine, or in "
+			 "layers between them and the device)",
+			 d->busy_share * 100.0);
+}

@@ -97,6 +97,9 @@ struct clyde_dev_test_result {
 	bool steady;
 	uint64_t steady_ns;
 	struct clyde_devio dev;
+	/* The wall time the device's counters (dev) were read around: the
+	 * whole job, its ramp included, as cpu_user_ns and cpu_sys_ns. */
+	uint64_t window_ns;
 	/* The most requests the engine had in the kernel at once
 	 * (io/engine.h, max_inflight): the depth that ran. */
 	uint32_t inflight_max;
@@ -185,5 +188,28 @@ void clyde_dev_run_release(struct clyde_dev_run *run);
 
 /* Bytes (or requests) per second of a test; 0 when nothing was timed. */
 double clyde_dev_rate(uint64_t n, uint64_t elapsed_ns);
+
+/*
+ * The depth a test kept at the device, beside the depth it asked for
+ * and clyde's own count of requests in flight (inflight_mean, counted
+ * until clyde reaps them): the device's summed time in queue over the
+ * test's wall time, as iostat's aqu-sz.  When the device held less than
+ * CLYDE_DEV_DEPTH_TOLERANCE of the depth asked, `why` says the likely
+ * cause in a sentence: the process busy most of the test (its CPU time
+ * over the wall time: it, not the device, set the pace), or the device's
+ * own queue limit (nr_requests) under the depth asked.
+ */
+#define CLYDE_DEV_DEPTH_TOLERANCE 0.97
+#define CLYDE_DEV_BUSY_SHARE 0.9 /* "busy": this share of the wall time */
+struct clyde_dev_depth {
+	bool measured;	      /* the device's counters were read */
+	unsigned asked;	      /* --iodepth (zcav: 1) */
+	double device;	      /* time in queue / wall time */
+	double busy_share;    /* CPU time (user + system) / wall time */
+	uint32_t nr_requests; /* the device's queue limit; 0: unknown */
+	char why[256];	      /* "" when the device held the depth asked */
+};
+void clyde_dev_depth(const struct clyde_dev_run *run, enum clyde_dev_test t,
+		     struct clyde_dev_depth *d);
 
 #endif

@@ -168,6 +168,12 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	buffer_pages(w, t->buffer_pages);
 	inflight_max(w, t->inflight_max);
 	inflight_mean(w, t->inflight_mean);
+	if (t->refill_gaps)
+		clyde_jw_num(w, "refill_gap_mean_ns",
+			     (double)t->refill_gap_ns / (double)t->refill_gaps,
+			     1);
+	else
+		clyde_jw_null(w, "refill_gap_mean_ns");
 	json_cache(w, t);
 	clyde_test_io_of_run(r, id, &io);
 	/* The test's write amplification: its own writes on the leaves

@@ -99,6 +99,7 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 	t->buffer_pages = CLYDE_IOBUF_NONE;
 	t->inflight_max = 0;
 	t->inflight_mean = 0;
+	t->refill_gap_ns = t->refill_gaps = 0;
 	clyde_series_release(&t->series);
 	t->series.interval_ns = 0;
 	if (!t->latency) {
@@ -135,6 +136,8 @@ void clyde_test_sum_spans(struct clyde_test_result *t)
 			t->inflight_mean += s->inflight_mean;
 			nmean++;
 		}
+		t->refill_gap_ns += s->refill_gap_ns;
+		t->refill_gaps += s->refill_gaps;
 		if (s->start_ns < first)
 			first = s->start_ns;
 		if (s->end_ns > last)

@@ -90,6 +90,10 @@ struct clyde_span {
 	 * seekers': the mean of theirs), clyde_engine_mean_inflight; 0 when
 	 * not measured (no engine depth of its own, or clyde-mpi's ranks). */
 	double inflight_mean;
+	/* Block write: the time from each write's completion to the
+	 * submission of the next write in its slot, summed, and how many
+	 * (the cost of making new data between writes; 0, 0 in other tests). */
+	uint64_t refill_gap_ns, refill_gaps;
 	/* What completed in each --log-interval of this worker's window
 	 * (core/series.h), from start_ns; owned (clyde_run_release). */
 	struct clyde_series series;
@@ -148,6 +152,9 @@ struct clyde_test_result {
 	/* The mean of the workers' inflight_mean (those that have one): how
 	 * full the queue was kept; 0: not measured.  clyde_test_sum_spans(). */
 	double inflight_mean;
+	/* The workers' refill_gap_ns and refill_gaps summed (their ratio is
+	 * the JSON's refill_gap_mean_ns).  Set by clyde_test_sum_spans(). */
+	uint64_t refill_gap_ns, refill_gaps;
 	/* The workers' series merged by interval (clyde_test_sum_spans);
 	 * owned.  interval_ns 0: not recorded. */
 	struct clyde_series series;

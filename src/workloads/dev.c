@@ -313,6 +313,7 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	struct clyde_dev_job_out out;
 	struct clyde_loopcache_seen seen;
 	bool ok_before = false, ok_after = false;
+	uint64_t t0;
 	int rc;
 
 	r->latency = malloc(sizeof(*r->latency));
@@ -336,7 +337,9 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 			       &ok_before);
 	clyde_target_begin(tgt);
 	clyde_cpu_mark(&cpu);
+	t0 = clyde_now(ctx);
 	rc = clyde_dev_job_run(ctx, job, &out);
+	r->window_ns = clyde_now(ctx) - t0;
 	clyde_cpu_since(&cpu, &r->cpu_user_ns, &r->cpu_sys_ns);
 	clyde_target_end(tgt, &moved);
 	if (m->file && rc == 0)

@@ -123,7 +123,24 @@ if cmp -s "$T/default" "$T/other"; then
 	fail "-z 78 writes the same data as -z 77"
 fi
 ok "another seed writes other data"
-rm -f "$T/random" "$T/other"
+# 1 MiB chunks: the next chunk is made by a helper thread while the write
+# before it is in flight (workloads/fill_ahead.h); the bytes, in order,
+# are the same stream as made in line before each 8 KiB write.
+sample "$T/ahead" -z 77 -s "${SIZE_MIB}m:1024k"
+cmp -s "$T/default" "$T/ahead" ||
+	fail "1 MiB chunks made ahead by the helper differ from 8 KiB chunks made in line (-z 77)"
+ok "data made ahead by the helper is the same stream, in order"
+# The JSON records the time from a write's completion to the next
+# submission (the refill gap) for the block write, and only there.
+d=$(new_dir gap)
+run_clyde -d "$d" -s 8m:1024k -n 0 -f -r 0 -q --no-save --json "$T/gap.json"
+expect_rc 0 "block write with 1 MiB chunks"
+gap=$(python3 -c 'import json, sys
+t = {t["name"]: t for t in json.load(open(sys.argv[1]))["runs"][0]["tests"]}
+g = t["put_block"]["refill_gap_mean_ns"]
+print("ok" if isinstance(g, (int, float)) and g >= 0 and t["get_block"]["refill_gap_mean_ns"] is None else "bad %r" % g)' "$T/gap.json")
+assert_eq "$gap" ok "put_block's refill_gap_mean_ns is a number, get_block's null"
+rm -f "$T/random" "$T/other" "$T/ahead"
 
 sample "$T/zeros" --pattern zeros
 p=$(pct "$(zstd -q -3 -c "$T/zeros" | wc -c)" "$whole")

@@ -315,8 +315,76 @@ static void test_runtime(void)
 	unlink(path);
 }
 
+/* The depth at the device (clyde_dev_depth): time in queue over the wall
+ * time, and the cause named when it falls short of the depth asked. */
+static void test_depth(void)
+{
+	static struct clyde_dev_run run;
+	struct clyde_dev_test_result *r = &run.tests[CLYDE_DEV_RANDREAD];
+	struct clyde_stack_node node = { .nr_requests = 64 };
+	struct clyde_dev_depth d;
+
+	clyde_dev_run_init(&run);
+	run.cfg.iodepth = 32;
+	snprintf(run.env.target.block_dev, sizeof(run.env.target.block_dev),
+		 "vdb");
+	snprintf(node.name, sizeof(node.name), "vdb");
+	run.env.stack.nodes = &node;
+	run.env.stack.nnodes = 1;
+	r->ran = true;
+	r->bytes = 4096 * 1000;
+	r->dev.have_device = true;
+	r->dev.read_bytes = r->bytes;
+	r->window_ns = 2000000000ull; /* 2 s */
+	/* 31.5 requests at the device on average: held (within 3%). */
+	r->dev.time_in_queue_ms = 63000;
+	r->cpu_user_ns = 100000000;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK(d.measured && d.asked == 32);
+	CHECK(d.device > 31.49 && d.device < 31.51);
+	CHECK(d.busy_share > 0.049 && d.busy_share < 0.051);
+	CHECK_STR(d.why, "");
+	/* 8 at the device, the process busy 96%: the process set the pace. */
+	r->dev.time_in_queue_ms = 16000;
+	r->cpu_sys_ns = 1820000000;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK(d.device > 7.99 && d.device < 8.01);
+	CHECK(strstr(d.why, "clyde was busy 96% of the test") == d.why);
+	CHECK(strstr(d.why, "not the device, set the pace") != NULL);
+	/* 16 at the device under nr_requests 16, asked 32: the limit. */
+	node.nr_requests = 16;
+	r->dev.time_in_queue_ms = 32000;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK_STR(d.why, "the device queues at most nr_requests 16");
+	/* A bio-based device's nr_requests (128) under a depth it held past
+	 * it (240 of 256) is no limit: the cause is clyde's. */
+	node.nr_requests = 128;
+	r->dev.time_in_queue_ms = 480000;
+	r->window_ns = 2000000000ull;
+	r->cpu_sys_ns = 0;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	run.cfg.iodepth = 256;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK(strstr(d.why, "clyde was busy 5% of the test") == d.why);
+	run.cfg.iodepth = 32;
+	node.nr_requests = 16;
+	r->dev.time_in_queue_ms = 32000;
+	/* Most bytes never reached the device: the note says so. */
+	r->dev.read_bytes = r->bytes / 10;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK(strstr(d.why, "the device moved 10% of the test's bytes") ==
+	      d.why);
+	/* No device counters: nothing measured, nothing said. */
+	r->dev.have_device = false;
+	clyde_dev_depth(&run, CLYDE_DEV_RANDREAD, &d);
+	CHECK(!d.measured && !d.why[0]);
+	run.env.stack.nodes = NULL;
+	run.env.stack.nnodes = 0;
+}
+
 int main(void)
 {
+	test_depth();
 	test_tests_parse();
 	test_average();
 	test_zcav_text();
