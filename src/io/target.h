@@ -12,7 +12,9 @@
  * clyde_target_ops and one line of the table in target.c, which picks
  * the first kind that claims what the stack probe found (env/stack.h);
  * the block device comes last and claims everything, so that a target
- * with nothing below it (tmpfs) is one with no devices to count.
+ * with nothing below it (tmpfs) is one with no devices to count.  An NFS
+ * mount (target_nfs.c) counts its traffic from mountstats and, when the
+ * server is this machine, the export's disks and the server's cache.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -35,6 +37,7 @@
 #include "env/stack.h"
 #include "io/cache.h"
 #include "io/loopcache.h"
+#include "io/nfs_wire.h"
 
 /* What a workload watches besides the target's own device (`what` of
  * struct clyde_target_setup). */
@@ -57,6 +60,7 @@ struct clyde_target_moved {
 	struct clyde_devio *dev;       /* the target's own device */
 	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
+	struct clyde_nfs_moved *nfs;   /* over the wire (an NFS mount) */
 };
 
 struct clyde_target_watch;
@@ -103,6 +107,11 @@ struct clyde_target_ops {
 	 * zeroed first. */
 	void (*below)(struct clyde_target_watch *w, bool evict,
 		      struct clyde_loopcache_seen *seen);
+	/* A file server's cache of the files evicted or measured since the
+	 * last call (before each read-side test): drop it (when `evict`)
+	 * and measure it; *seen is zeroed first. */
+	void (*server)(struct clyde_target_watch *w, bool evict,
+		       struct clyde_server_cache *seen);
 	/* Is there a cache below to look at (before each read test)? */
 	bool (*has_below)(const struct clyde_target_watch *w);
 	/* Is the cache of the file at fd the storage itself (tmpfs)? */
@@ -151,7 +160,10 @@ bool clyde_target_has_below(const struct clyde_target_watch *w);
 void clyde_target_below(struct clyde_target_watch *w, bool evict,
 			struct clyde_loopcache_seen *seen);
 bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd);
+void clyde_target_server(struct clyde_target_watch *w, bool evict,
+			 struct clyde_server_cache *seen);
 
+extern const struct clyde_target_ops clyde_target_nfs;
 extern const struct clyde_target_ops clyde_target_block;
 
 #endif

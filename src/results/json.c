@@ -23,6 +23,7 @@
 #include "env/advise.h"
 #include "results/json_parts.h"
 #include "results/members_json.h"
+#include "results/nfs_out.h"
 #include "results/testio.h"
 #include "results/series_out.h"
 #include "results/stack_out.h"
@@ -175,6 +176,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_settle(w, &t->settle);
 	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
+	clyde_jw_nfs(w, r, id);
 	clyde_jw_series(w, "series", &t->series);
 	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));
 	clyde_jw_open(w, "workers", '[');

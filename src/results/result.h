@@ -20,6 +20,7 @@
 #include "env/settle.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
+#include "io/nfs_wire.h"
 
 /* The twelve tests, in bonnie++'s order (which is also the CSV order). */
 enum clyde_test {
@@ -106,6 +107,9 @@ struct clyde_cache_info {
 	/* Below the filesystem: the backing files of loop devices without
 	 * direct I/O, evicted and measured before a read-side test. */
 	struct clyde_loopcache_seen loop;
+	/* A file server's cache of the test's files (an NFS mount),
+	 * dropped and measured before a read-side test (io/nfs_wire.h). */
+	struct clyde_server_cache server;
 };
 
 struct clyde_test_result {
@@ -132,6 +136,7 @@ struct clyde_test_result {
 	struct clyde_members members; /* ... and each leaf device below it */
 	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
 	struct clyde_settle settle;   /* the devices before it started */
+	struct clyde_nfs_moved nfs;   /* over the wire, on an NFS mount */
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
