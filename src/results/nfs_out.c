@@ -148,8 +148,8 @@ static void jw_server_cache(struct clyde_jw *w,
 		clyde_jw_str(w, "note", "server cache not controlled", 64);
 		CLYDE_JW_ARR(w, "why", sc->why);
 		clyde_jw_str(w, "hint",
-			     "clyde-mpi: each rank reads what another "
-			     "client wrote (as IOR -C)",
+			     "read what another client wrote (IOR -C); "
+			     "docs/nfs.md",
 			     128);
 	} else {
 		clyde_jw_str(w, "how",
@@ -364,6 +364,6 @@ void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 		fprintf(f, "clyde: note: server cache not controlled: the "
 			   "read-side figures may come from the server's "
 			   "memory;\n"
-			   "clyde: note: clyde-mpi with one rank per client "
-			   "reads what another client wrote (docs/nfs.md)\n");
+			   "clyde: note: a read of what another client wrote "
+			   "(IOR -C) avoids both caches: docs/nfs.md\n");
 }
