@@ -25,8 +25,11 @@
 #                           and xz (t_pattern compresses clyde's data); for
 #                           the real-kernel tests (tests/vm/): qemu-system-x86
 #                           (without its recommends), cpio, kmod,
-#                           busybox-static, mdadm, lvm2, and for NFS
-#                           nfs-kernel-server, nfs-common and rpcbind
+#                           busybox-static, mdadm, lvm2, for NFS
+#                           nfs-kernel-server, nfs-common and rpcbind,
+#                           for SMB samba and samba-common-bin (smbd,
+#                           smbpasswd, testparm: the guest's server) and cifs-utils
+#                           (mount.cifs: the guest's client)
 #
 # The list is checked against the tests: tests/e2e/t_deps.sh fails when a
 # command a test needs is not in it.
@@ -105,6 +108,10 @@ if [[ $mode == test ]]; then
 		nfsstat:nfs-common
 		mount.nfs:nfs-common
 		rpcbind:rpcbind
+		smbd:samba
+		testparm:samba-common-bin
+		smbpasswd:samba-common-bin
+		mount.cifs:cifs-utils
 	)
 fi
 

@@ -517,6 +517,70 @@ static void check_nfs(const struct clyde_stack *s, struct clyde_advice_list *l)
 	}
 }
 
+/* 9. An SMB mount: what the share and the mount's options do to the
+ * figures.  The kernel's largest (and default) rsize and wsize for SMB
+ * 2.1 and later is 4 MiB. */
+#define CIFS_MAX_IO (4u << 20)
+
+static void check_cifs(const struct clyde_stack *s, struct clyde_advice_list *l)
+{
+	const struct clyde_stack_fs *fs = &s->fs;
+	struct clyde_advice *a;
+	struct sizes z = { 0 };
+
+	if (!s->has_fs || clyde_stack_fs_kind_of(fs->type) != &clyde_fs_cifs)
+		return;
+	if (!strcmp(fs->cifs_share_sync, "none")) {
+		a = add(l, CLYDE_ADVICE_BAD, "smb-flush-ignored", "share",
+			"%s is shared with strict sync = no: smbd ignores the "
+			"client's flushes, so fsync is fast and a server crash "
+			"loses what it acknowledged",
+			fs->cifs_share_dir);
+		fix(a,
+		    "set strict sync = yes in [%s] of %s, then smbcontrol "
+		    "smbd reload-config",
+		    fs->cifs_share, fs->cifs_conf);
+	}
+	if (!strcmp(fs->cifs_cache, "loose")) {
+		a = add(l, CLYDE_ADVICE_WARN, "smb-cache-loose", "filesystem",
+			"%s is mounted cache=loose: reads may come from the "
+			"client's cache although the file changed on the server",
+			fs->mount_point);
+		fix(a, "umount %s && mount -t cifs -o cache=strict %s %s",
+		    fs->mount_point, fs->source, fs->mount_point);
+	} else if (!strcmp(fs->cifs_cache, "none")) {
+		a = add(l, CLYDE_ADVICE_INFO, "smb-cache-none", "filesystem",
+			"%s is mounted cache=none: every read and write goes "
+			"to the server in requests of the program's size, not "
+			"through the client's page cache",
+			fs->mount_point);
+		fix(a, "umount %s && mount -t cifs -o cache=strict %s %s",
+		    fs->mount_point, fs->source, fs->mount_point);
+	}
+	if (strcmp(fs->cifs_dialect, "1.0") &&
+	    ((fs->cifs_rsize && fs->cifs_rsize < CIFS_MAX_IO) ||
+	     (fs->cifs_wsize && fs->cifs_wsize < CIFS_MAX_IO))) {
+		a = add(l, CLYDE_ADVICE_WARN, "smb-rsize", "filesystem",
+			"%s moves at most %s a read and %s a write; SMB %s "
+			"takes %s: large transfers need more requests",
+			fs->mount_point, sz(&z, fs->cifs_rsize),
+			sz(&z, fs->cifs_wsize), fs->cifs_dialect,
+			sz(&z, CIFS_MAX_IO));
+		fix(a, "umount %s && mount -t cifs -o rsize=%u,wsize=%u %s %s",
+		    fs->mount_point, CIFS_MAX_IO, CIFS_MAX_IO, fs->source,
+		    fs->mount_point);
+	}
+	if (!strcmp(fs->cifs_dialect, "1.0")) {
+		a = add(l, CLYDE_ADVICE_WARN, "smb-dialect", "filesystem",
+			"%s speaks SMB 1.0: one request in flight per "
+			"operation and at most 64 KiB a request; SMB 3 "
+			"servers take far larger ones",
+			fs->mount_point);
+		fix(a, "umount %s && mount -t cifs -o vers=3.1.1 %s %s",
+		    fs->mount_point, fs->source, fs->mount_point);
+	}
+}
+
 /*
  * What a raidz vdev of `width` disks and `parity` allocates for one
  * record, as a share of the record: the record is ceil(record / sector)
@@ -727,5 +791,6 @@ void clyde_advise(const struct clyde_stack *s, unsigned workload,
 	check_zfs(s, workload, out);
 	check_loop(s, out);
 	check_nfs(s, out);
+	check_cifs(s, out);
 	sort_by_severity(out);
 }

@@ -31,6 +31,8 @@ struct clyde_advice {
 	 * write-cache, mixed-rotational, md-degraded, md-sync, atime,
 	 * journal-shared, journal-parity, data-journal, loop-dio,
 	 * nfs-async, nfs-rsize, nfs-nconnect, nfs-nocto,
+	 * smb-flush-ignored, smb-cache-loose, smb-cache-none, smb-rsize,
+	 * smb-dialect,
 	 * zfs-ashift, zfs-raidz-width, zfs-zeros. */
 	char id[32];
 	char layer[64]; /* what it is about: md0, sda, filesystem */

@@ -9,10 +9,7 @@
  * /proc/fs/nfsd/max_block_size, and the exported directory's devices are
  * the stack below the mount.
  */
-#include <arpa/inet.h>
-#include <ifaddrs.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,22 +23,6 @@
 static bool nfs_claims(const char *type)
 {
 	return !strcmp(type, "nfs") || !strcmp(type, "nfs4");
-}
-
-/* Is `tok` one of the comma-separated options of opts? */
-static bool has_token(const char *opts, const char *tok)
-{
-	size_t len = strlen(tok);
-
-	for (const char *p = opts; p && *p;) {
-		size_t n = strcspn(p, ", |\n");
-
-		if (n == len && !strncmp(p, tok, len))
-			return true;
-		p += n;
-		p += strspn(p, ", |\n");
-	}
-	return false;
 }
 
 static uint32_t opt_u32(const char *opts, const char *key, uint32_t dflt)
@@ -118,50 +99,6 @@ static void split_source(struct clyde_stack_fs *fs)
 			 colon ? colon + 1 : src);
 }
 
-/* Is addr this machine: a loopback, or (on the real machine) one of its
- * interfaces' addresses? */
-static int server_is_local(const char *root, const char *addr)
-{
-	struct ifaddrs *ifs, *i;
-	int local = 0;
-
-	if (!addr[0])
-		return -1;
-	if (!strncmp(addr, "127.", 4) || !strcmp(addr, "::1"))
-		return 1;
-	if (root[0] || getifaddrs(&ifs) != 0)
-		return root[0] ? 0 : -1;
-	for (i = ifs; i && !local; i = i->ifa_next) {
-		char buf[INET6_ADDRSTRLEN] = "";
-		const void *a = NULL;
-
-		if (!i->ifa_addr)
-			continue;
-		if (i->ifa_addr->sa_family == AF_INET)
-			a = &((struct sockaddr_in *)(void *)i->ifa_addr)
-				     ->sin_addr;
-		else if (i->ifa_addr->sa_family == AF_INET6)
-			a = &((struct sockaddr_in6 *)(void *)i->ifa_addr)
-				     ->sin6_addr;
-		if (a &&
-		    inet_ntop(i->ifa_addr->sa_family, a, buf, sizeof(buf)) &&
-		    !strcmp(buf, addr))
-			local = 1;
-	}
-	freeifaddrs(ifs);
-	return local;
-}
-
-/* Is dir `p` at or below directory `base`? */
-static bool under(const char *p, const char *base)
-{
-	size_t n = strlen(base);
-
-	if (!strcmp(base, "/"))
-		return p[0] == '/';
-	return !strncmp(p, base, n) && (p[n] == '\0' || p[n] == '/');
-}
-
 #define MAX_EXPORTS 64
 
 struct export_line {
@@ -208,34 +145,6 @@ static size_t read_exports(const char *root, struct export_line *e, size_t max)
 	return n;
 }
 
-/* The type of the filesystem mounted at or above dir, from
- * ROOT/proc/self/mountinfo (the deepest mount that holds it). */
-static void fstype_of(const char *root, const char *dir, char *out, size_t n)
-{
-	char path[PATH_MAX], line[4096];
-	size_t best = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char mp[1024], type[64];
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %1023s", mp) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		clyde_mountinfo_unescape(mp);
-		if (under(dir, mp) && strlen(mp) >= best) {
-			best = strlen(mp);
-			clyde_stack_copy(out, n, type);
-		}
-	}
-	fclose(f);
-}
-
 /* The export this mount reads, when the server is this machine.  NFSv4
  * paths start at the export marked fsid=0 (the pseudo root), when there
  * is one. */
@@ -263,7 +172,8 @@ static void read_export(const char *root, struct clyde_stack_fs *fs)
 	else
 		clyde_stack_copy(dir, sizeof(dir), fs->nfs_export);
 	for (size_t i = 0; i < n; i++)
-		if (under(dir, e[i].dir) && strlen(e[i].dir) + 1 > best) {
+		if (clyde_stack_path_under(dir, e[i].dir) &&
+		    strlen(e[i].dir) + 1 > best) {
 			best = strlen(e[i].dir) + 1;
 			pick = (int)i;
 		}
@@ -279,11 +189,12 @@ static void read_export(const char *root, struct clyde_stack_fs *fs)
 	clyde_stack_copy(fs->nfs_export_opts, sizeof(fs->nfs_export_opts),
 			 e[pick].opts);
 	clyde_stack_copy(fs->nfs_export_sync, sizeof(fs->nfs_export_sync),
-			 has_token(e[pick].opts, "async") ? "async" :
-			 has_token(e[pick].opts, "sync")  ? "sync" :
-							    "");
-	fstype_of(root, dir, fs->nfs_export_fstype,
-		  sizeof(fs->nfs_export_fstype));
+			 clyde_stack_mount_flag(e[pick].opts, "async") ?
+				 "async" :
+			 clyde_stack_mount_flag(e[pick].opts, "sync") ? "sync" :
+									"");
+	clyde_stack_fstype_at(root, dir, fs->nfs_export_fstype,
+			      sizeof(fs->nfs_export_fstype));
 	free(e);
 }
 
@@ -314,14 +225,14 @@ void clyde_nfs_read_at(const char *root, struct clyde_stack_fs *fs)
 	fs->nfs_nconnect = opt_u32(opts, "nconnect", 1);
 	opt_str(opts, "sec", fs->nfs_sec, sizeof(fs->nfs_sec), "");
 	clyde_stack_copy(fs->nfs_recovery, sizeof(fs->nfs_recovery),
-			 has_token(opts, "softerr") ? "softerr" :
-			 has_token(opts, "soft")    ? "soft" :
-						      "hard");
+			 clyde_stack_mount_flag(opts, "softerr") ? "softerr" :
+			 clyde_stack_mount_flag(opts, "soft")	 ? "soft" :
+								   "hard");
 	fs->nfs_acregmin = opt_u32(opts, "acregmin", 3);
 	fs->nfs_acregmax = opt_u32(opts, "acregmax", 60);
 	fs->nfs_acdirmin = opt_u32(opts, "acdirmin", 30);
 	fs->nfs_acdirmax = opt_u32(opts, "acdirmax", 60);
-	if (has_token(opts, "noac"))
+	if (clyde_stack_mount_flag(opts, "noac"))
 		fs->nfs_acregmin = fs->nfs_acregmax = fs->nfs_acdirmin =
 			fs->nfs_acdirmax = 0;
 	opt_str(opts, "lookupcache", fs->nfs_lookupcache,
@@ -329,8 +240,9 @@ void clyde_nfs_read_at(const char *root, struct clyde_stack_fs *fs)
 	opt_str(opts, "local_lock", fs->nfs_local_lock,
 		sizeof(fs->nfs_local_lock), "none");
 	clyde_stack_copy(fs->nfs_cto, sizeof(fs->nfs_cto),
-			 has_token(opts, "nocto") ? "nocto" : "cto");
-	fs->nfs_local = server_is_local(root, fs->nfs_addr);
+			 clyde_stack_mount_flag(opts, "nocto") ? "nocto" :
+								 "cto");
+	fs->nfs_local = clyde_stack_addr_is_local(root, fs->nfs_addr);
 	if (fs->nfs_local != 1)
 		return;
 	snprintf(path, sizeof(path), "%s/proc/fs/nfsd/max_block_size", root);

@@ -219,6 +219,29 @@ struct clyde_stack_fs {
 			char nfs_export_sync[8];   /* local: sync, async */
 			char nfs_export_fstype[32]; /* local: its fs type */
 		};
+		/* cifs, smb3 (fs_cifs.c): the mount from /proc/mounts and
+		 * /proc/fs/cifs/DebugData, and, when smbd runs on this
+		 * machine, the share from the smb.conf it was started with */
+		struct {
+			char cifs_server[256]; /* host as mounted */
+			char cifs_share[256];  /* the share's name */
+			char cifs_addr[64];    /* addr= */
+			char cifs_dialect[16]; /* 3.1.1, 3.0, 2.1, 1.0 */
+			char cifs_sec[16];     /* ntlmssp, krb5, ... */
+			uint32_t cifs_rsize, cifs_wsize; /* bytes */
+			char cifs_cache[16];	/* strict, loose, none, ... */
+			uint32_t cifs_actimeo;	/* seconds */
+			char cifs_recovery[8];	/* hard, soft */
+			int cifs_multichannel;	/* 1, 0 */
+			uint32_t cifs_channels; /* max_channels=, 1 */
+			int cifs_nosharesock;	/* 1, 0 */
+			int cifs_local; /* smbd is this machine: 1, 0, -1 */
+			char cifs_conf[256];	  /* local: smbd's smb.conf */
+			char cifs_share_dir[512]; /* local: the share's path */
+			char cifs_share_sync[8];  /* local: always, strict,
+						     * none */
+			char cifs_share_fstype[32]; /* local: its fs type */
+		};
 		/* zfs (fs_zfs.c) */
 		struct {
 			char zfs_pool[64];

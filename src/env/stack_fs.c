@@ -1,10 +1,16 @@
 /*
- * What the filesystem probes (fs_ext4.c, fs_xfs.c, fs_btrfs.c) share:
- * the note, mount options, UUIDs and device names; and what a device
+ * What the filesystem probes (fs_ext4.c, fs_xfs.c, fs_btrfs.c, fs_nfs.c,
+ * fs_cifs.c) share: the note, mount options, UUIDs, device names, whether
+ * a server is this machine and the type of the filesystem holding a
+ * directory; and what a device
  * node that is not mounted holds (libblkid, libblkid-dev, when clyde is
  * built with it).
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +22,7 @@
 #include <blkid/blkid.h>
 #endif
 
+#include "env/env.h"
 #include "env/stack_sysfs.h"
 
 /* Say in fs->note why the geometry is missing (the first reason wins). */
@@ -56,6 +63,21 @@ bool clyde_stack_mount_opt(const char *opts, const char *key, char *out,
 	return false;
 }
 
+bool clyde_stack_mount_flag(const char *opts, const char *tok)
+{
+	size_t len = strlen(tok);
+
+	for (const char *p = opts; p && *p;) {
+		size_t n = strcspn(p, ", |\n");
+
+		if (n == len && !strncmp(p, tok, len))
+			return true;
+		p += n;
+		p += strspn(p, ", |\n");
+	}
+	return false;
+}
+
 void clyde_stack_uuid_text(const unsigned char *u, char *out, size_t n)
 {
 	snprintf(out, n,
@@ -84,6 +106,79 @@ void clyde_stack_dev_name(dev_t dev, char *out, size_t n)
 	} else {
 		snprintf(out, n, "%u:%u", major(dev), minor(dev));
 	}
+}
+
+/* Is addr this machine: a loopback, or (on the real machine) one of its
+ * interfaces' addresses? */
+int clyde_stack_addr_is_local(const char *root, const char *addr)
+{
+	struct ifaddrs *ifs, *i;
+	int local = 0;
+
+	if (!addr[0])
+		return -1;
+	if (!strncmp(addr, "127.", 4) || !strcmp(addr, "::1"))
+		return 1;
+	if (root[0] || getifaddrs(&ifs) != 0)
+		return root[0] ? 0 : -1;
+	for (i = ifs; i && !local; i = i->ifa_next) {
+		char buf[INET6_ADDRSTRLEN] = "";
+		const void *a = NULL;
+
+		if (!i->ifa_addr)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			a = &((struct sockaddr_in *)(void *)i->ifa_addr)
+				     ->sin_addr;
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			a = &((struct sockaddr_in6 *)(void *)i->ifa_addr)
+				     ->sin6_addr;
+		if (a &&
+		    inet_ntop(i->ifa_addr->sa_family, a, buf, sizeof(buf)) &&
+		    !strcmp(buf, addr))
+			local = 1;
+	}
+	freeifaddrs(ifs);
+	return local;
+}
+
+/* Is dir `p` at or below directory `base`? */
+bool clyde_stack_path_under(const char *p, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (!strcmp(base, "/"))
+		return p[0] == '/';
+	return !strncmp(p, base, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* The type of the filesystem mounted at or above dir, from
+ * ROOT/proc/self/mountinfo (the deepest mount that holds it). */
+void clyde_stack_fstype_at(const char *root, const char *dir, char *out,
+			   size_t n)
+{
+	char path[PATH_MAX], line[4096];
+	size_t best = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char mp[1024], type[64];
+		const char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %1023s", mp) != 1 ||
+		    sscanf(dash + 3, "%63s", type) != 1)
+			continue;
+		clyde_mountinfo_unescape(mp);
+		if (clyde_stack_path_under(dir, mp) && strlen(mp) >= best) {
+			best = strlen(mp);
+			clyde_stack_copy(out, n, type);
+		}
+	}
+	fclose(f);
 }
 
 void clyde_stack_content(struct clyde_stack *s, const char *dev)

@@ -18,7 +18,7 @@ static const struct clyde_stack_kind *const kinds[] = {
 
 static const struct clyde_stack_fs_kind *const fs_kinds[] = {
 	&clyde_fs_ext4, &clyde_fs_xfs, &clyde_fs_btrfs,
-	&clyde_fs_nfs,	&clyde_fs_zfs,
+	&clyde_fs_nfs,	&clyde_fs_zfs, &clyde_fs_cifs,
 };
 
 #define N(t) (sizeof(t) / sizeof((t)[0]))

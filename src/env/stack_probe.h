@@ -8,7 +8,7 @@
  *   node kinds    probe_part.c probe_md.c probe_dm.c probe_loop.c
  *                 probe_zram.c probe_disk.c (disk and other)
  *   filesystems   fs_ext4.c (ext2/3/4) fs_xfs.c fs_btrfs.c fs_nfs.c
- *                 fs_zfs.c
+ *                 fs_zfs.c fs_cifs.c
  *
  * A kind's own fields live in its member of the union in struct
  * clyde_stack_node (or struct clyde_stack_fs), which only that kind reads
@@ -177,7 +177,7 @@ const struct clyde_stack_fs_kind *const *clyde_stack_fs_kinds(size_t *n);
 const struct clyde_stack_fs_kind *clyde_stack_fs_kind_of(const char *type);
 
 extern const struct clyde_stack_fs_kind clyde_fs_ext4, clyde_fs_xfs,
-	clyde_fs_btrfs, clyde_fs_nfs, clyde_fs_zfs;
+	clyde_fs_btrfs, clyde_fs_nfs, clyde_fs_zfs, clyde_fs_cifs;
 
 /* Fill fs (its source the dataset) from ZFS as src shows it (NULL: the
  * running system); 0, or a negative errno with fs->note saying why.

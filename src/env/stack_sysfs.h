@@ -60,6 +60,9 @@ clyde_stack_fs_note(struct clyde_stack_fs *fs, const char *fmt, ...);
 bool clyde_stack_mount_opt(const char *opts, const char *key, char *out,
 			   size_t n);
 
+/* Is tok one of the options of a mount option list (as above)? */
+bool clyde_stack_mount_flag(const char *opts, const char *tok);
+
 /* A 16-byte UUID as text (36 characters and the NUL). */
 void clyde_stack_uuid_text(const unsigned char *u, char *out, size_t n);
 
@@ -70,9 +73,27 @@ void clyde_stack_uuid_text(const unsigned char *u, char *out, size_t n);
  * mount_opts must be filled. */
 void clyde_nfs_read_at(const char *root, struct clyde_stack_fs *fs);
 
+/* Fill fs's SMB fields (fs_cifs.c) from the files below root: proc/fs/
+ * cifs/DebugData, and for an smbd on this machine proc/PID/comm and
+ * cmdline, the smb.conf it was started with and proc/self/mountinfo.
+ * type, mount_point, source and mount_opts must be filled. */
+void clyde_cifs_read_at(const char *root, struct clyde_stack_fs *fs);
+
 /* The kernel name of block device number dev ("8:17" when /sys has
  * none). */
 void clyde_stack_dev_name(dev_t dev, char *out, size_t n);
+
+/* Is addr (a network file server's address) this machine: 1 for a
+ * loopback or (root "") one of its interfaces' addresses, 0 not, -1
+ * unknown (no address). */
+int clyde_stack_addr_is_local(const char *root, const char *addr);
+/* Is directory p at or below directory base? */
+bool clyde_stack_path_under(const char *p, const char *base);
+/* The type of the filesystem mounted at or above dir, from
+ * ROOT/proc/self/mountinfo (the deepest mount that holds it); out is
+ * left as it is when none does. */
+void clyde_stack_fstype_at(const char *root, const char *dir, char *out,
+			   size_t n);
 
 /* What the block device at `dev` (a /dev path) holds, by libblkid's
  * probe, into s->content ("" without libblkid or when it cannot tell). */

@@ -10,6 +10,7 @@
 
 static const struct clyde_target_ops *const kinds[] = {
 	&clyde_target_nfs,
+	&clyde_target_cifs,
 	&clyde_target_block,
 };
 

@@ -14,7 +14,10 @@
  * the block device comes last and claims everything, so that a target
  * with nothing below it (tmpfs) is one with no devices to count.  An NFS
  * mount (target_nfs.c) counts its traffic from mountstats and, when the
- * server is this machine, the export's disks and the server's cache.
+ * server is this machine, the export's disks and the server's cache; an
+ * SMB mount (target_cifs.c) its share's requests and bytes from
+ * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the
+ * server's cache of a file with the client's.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -36,6 +39,7 @@
 #include "env/settle.h"
 #include "env/stack.h"
 #include "io/cache.h"
+#include "io/cifs_wire.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
 
@@ -61,6 +65,7 @@ struct clyde_target_moved {
 	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
 	struct clyde_nfs_moved *nfs;   /* over the wire (an NFS mount) */
+	struct clyde_cifs_moved *cifs; /* over the wire (an SMB mount) */
 };
 
 struct clyde_target_watch;
@@ -164,6 +169,7 @@ void clyde_target_server(struct clyde_target_watch *w, bool evict,
 			 struct clyde_server_cache *seen);
 
 extern const struct clyde_target_ops clyde_target_nfs;
+extern const struct clyde_target_ops clyde_target_cifs;
 extern const struct clyde_target_ops clyde_target_block;
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "core/json_out.h"
 #include "env/advise.h"
+#include "results/cifs_out.h"
 #include "results/json_parts.h"
 #include "results/members_json.h"
 #include "results/nfs_out.h"
@@ -177,6 +178,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
 	clyde_jw_nfs(w, r, id);
+	clyde_jw_cifs(w, r, id);
 	clyde_jw_series(w, "series", &t->series);
 	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));
 	clyde_jw_open(w, "workers", '[');

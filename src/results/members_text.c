@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/cifs_out.h"
 #include "results/format.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
@@ -197,6 +198,7 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 	errno = 0;
 	write_loop(f, runs, n);
 	clyde_nfs_text(f, runs, n);
+	clyde_cifs_text(f, runs, n);
 	v = &runs[0].env.virt;
 	write_virt(f, v);
 	write_degraded(f, runs, n);

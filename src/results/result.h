@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "io/cifs_wire.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
@@ -137,6 +138,7 @@ struct clyde_test_result {
 	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
 	struct clyde_settle settle;   /* the devices before it started */
 	struct clyde_nfs_moved nfs;   /* over the wire, on an NFS mount */
+	struct clyde_cifs_moved cifs; /* over the wire, on an SMB mount */
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */

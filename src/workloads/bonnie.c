@@ -548,6 +548,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		.members = &r->members,
 		.own = &r->own,
 		.nfs = &r->nfs,
+		.cifs = &r->cifs,
 	};
 	unsigned started = 0;
 	int ret = 0;

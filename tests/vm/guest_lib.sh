@@ -300,3 +300,101 @@ nfs_mount()
 		fail "mount -t nfs -o $opts 127.0.0.1:$path $mp"
 	}
 }
+
+# smb_server_start DIR [SHARE_OPTION...]: this guest serves DIR over SMB as
+# the share "share" to its loopback: smbd (no nmbd, no NetBIOS) with a
+# private smb.conf, state, lock, cache and private directories and log
+# under $SMB_DIR (the root is read-only), one user (root, password
+# $SMB_PASS in a tdbsam of its own) and each SHARE_OPTION ("strict sync =
+# yes") a line of the share's section.  The cifs module and the crypto it
+# signs with come from the kernel package (modprobe -d $VM_KROOT: the
+# guest's modprobe would look in the machine's own /lib/modules, so the
+# kernel's request_module cannot load them).  SMB_CONF is the
+# configuration smbd runs with.  Stopped at exit (smb_server_stop).
+smb_server_start()
+{
+	local dir=$1 d o
+	shift
+	require_cmd "SMB server" smbd smbpasswd testparm mount.cifs ip
+	[[ -n ${VM_KROOT:-} ]] || fail "no VM_KROOT: vm.sh gives the kernel's modules"
+	if [[ ! -d /sys/module/cifs ]]; then
+		modprobe -d "$VM_KROOT" -a ecb ctr cmac sha512_generic ghash_generic \
+			gcm ccm nls_utf8 cifs >"$T/modprobe.out" 2>&1 || {
+			cat "$T/modprobe.out" >&2
+			fail "modprobe -d $VM_KROOT cifs and its crypto"
+		}
+	fi
+	ip link set lo up || fail "ip link set lo up"
+	SMB_DIR=$T/smb
+	SMB_CONF=$SMB_DIR/smb.conf
+	SMB_PASS=clyde-test
+	mkdir -p "$SMB_DIR"/{state,lock,cache,private,pid,ncalrpc,log} ||
+		fail "mkdir $SMB_DIR"
+	{
+		echo "[global]"
+		for d in state lock cache pid; do
+			echo "$d directory = $SMB_DIR/$d"
+		done
+		echo "private dir = $SMB_DIR/private"
+		echo "ncalrpc dir = $SMB_DIR/ncalrpc"
+		echo "log file = $SMB_DIR/log/%m.log"
+		echo "passdb backend = tdbsam:$SMB_DIR/private/passdb.tdb"
+		echo "interfaces = lo"
+		echo "bind interfaces only = yes"
+		echo "smb ports = 445"
+		echo "disable netbios = yes"
+		echo "load printers = no"
+		echo "printcap name = /dev/null"
+		echo "disable spoolss = yes"
+		echo "server min protocol = SMB2_02"
+		echo "[share]"
+		echo "path = $dir"
+		echo "read only = no"
+		echo "valid users = root"
+		for o in "$@"; do
+			echo "$o"
+		done
+	} >"$SMB_CONF"
+	at_exit smb_server_stop
+	printf '%s\n%s\n' "$SMB_PASS" "$SMB_PASS" |
+		smbpasswd -c "$SMB_CONF" -s -a root >"$T/smbpasswd.out" 2>&1 || {
+		cat "$T/smbpasswd.out" >&2
+		fail "smbpasswd -a root (tdbsam in $SMB_DIR)"
+	}
+	smbd -D -s "$SMB_CONF" >"$T/smbd.out" 2>&1 || {
+		cat "$T/smbd.out" "$SMB_DIR"/log/* >&2
+		fail "smbd -D -s $SMB_CONF"
+	}
+}
+
+# smb_server_stop: every CIFS mount detached (umount -l), smbd stopped by
+# its pid file (at exit).  Each step has 10 seconds.
+smb_server_stop()
+{
+	local mp type mps=() pid
+	while read -r _ mp type _; do
+		[[ $type == cifs || $type == smb3 ]] && mps+=("$mp")
+	done </proc/mounts
+	for mp in "${mps[@]}"; do
+		timeout -s KILL 10 umount -l "$mp" >/dev/null 2>&1
+	done
+	pid=$(cat "$SMB_DIR/pid/smbd.pid" 2>/dev/null) &&
+		[[ -n $pid ]] && kill "$pid" 2>/dev/null
+	return 0
+}
+
+# smb_mount MOUNTPOINT [OPTIONS]: mount smb_server_start's share over the
+# loopback as root, with OPTIONS (default vers=3.1.1) after the
+# credentials.  smbd may take a moment to listen: up to 10 tries.
+smb_mount()
+{
+	local mp=$1 opts=${2:-vers=3.1.1} i
+	mkdir -p "$mp"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		mount -t cifs -o "username=root,password=$SMB_PASS,$opts" \
+			//127.0.0.1/share "$mp" >"$T/mount.cifs" 2>&1 && return 0
+		nap 1
+	done
+	cat "$T/mount.cifs" "$SMB_DIR"/log/* >&2
+	fail "mount -t cifs -o $opts //127.0.0.1/share $mp (10 tries)"
+}
