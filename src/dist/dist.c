@@ -199,10 +199,24 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	t->refill_gap_ns = t->refill_gaps = 0;
 	t->cache.resident_bytes = t->cache.total_bytes = 0;
 	/* Block-device counters of one host say nothing about all ranks:
-	 * nor do its member disks' or its own share of them. */
+	 * nor do its member disks' or its own share of them.  On an NFS
+	 * mount the members are the server's disks (its export's, when the
+	 * server is rank 0's machine) and nfsd's counters the server's:
+	 * every client's traffic reaches them, so they stay; rank 0's wire
+	 * figures are its own mount's only and go. */
 	memset(&t->dev, 0, sizeof(t->dev));
-	memset(&t->members, 0, sizeof(t->members));
+	if (!t->nfs.measured && !t->nfs.have_server)
+		memset(&t->members, 0, sizeof(t->members));
 	memset(&t->own, 0, sizeof(t->own));
+	if (t->nfs.measured) {
+		struct clyde_nfs_moved server = { 0 };
+
+		server.have_server = t->nfs.have_server;
+		server.server_packets = t->nfs.server_packets;
+		server.server_threads_woken = t->nfs.server_threads_woken;
+		server.server_threads = t->nfs.server_threads;
+		t->nfs = server;
+	}
 	for (int r = 0; r < c->size; r++) {
 		struct clyde_dist_share *sh = &shares[r];
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The kernel writes a mount point's spaces, tabs, newlines and
@@ -135,4 +136,100 @@ void clyde_nfs_wire_diff(const struct clyde_nfs_wire *before,
 		o->rtt_ms = sub(a->rtt_ms, b->rtt_ms);
 		o->exec_ms = sub(a->exec_ms, b->exec_ms);
 	}
+}
+
+/* Most requests first; names break ties, so the order is the same on
+ * every run. */
+static int busier(const void *a, const void *b)
+{
+	const struct clyde_nfs_op *x = a, *y = b;
+
+	if (x->ops != y->ops)
+		return x->ops > y->ops ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void clyde_nfs_wire_moved(const struct clyde_nfs_wire *diff,
+			  struct clyde_nfs_moved *out)
+{
+	struct clyde_nfs_op sorted[CLYDE_NFS_WIRE_MAX_OPS];
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->measured = true;
+	out->app_read = diff->normal_read + diff->direct_read;
+	out->app_write = diff->normal_write + diff->direct_write;
+	out->server_read = diff->server_read;
+	out->server_write = diff->server_write;
+	for (size_t i = 0; i < diff->nops; i++) {
+		const struct clyde_nfs_op *o = &diff->op[i];
+
+		out->rpcs += o->ops;
+		out->trans += o->trans;
+		out->timeouts += o->timeouts;
+		out->bytes_sent += o->bytes_sent;
+		out->bytes_recv += o->bytes_recv;
+		out->rtt_ms += o->rtt_ms;
+		out->exec_ms += o->exec_ms;
+		if (o->ops)
+			sorted[n++] = *o;
+	}
+	qsort(sorted, n, sizeof(sorted[0]), busier);
+	for (size_t i = 0; i < n && i < CLYDE_NFS_MOVED_OPS; i++)
+		out->op[out->nops++] = sorted[i];
+}
+
+uint64_t clyde_nfs_retrans(const struct clyde_nfs_moved *m)
+{
+	return sub(m->trans, m->rpcs);
+}
+
+const char *clyde_server_cache_name(enum clyde_server_cache_state s)
+{
+	switch (s) {
+	case CLYDE_SERVER_CACHE_DROPPED:
+		return "dropped";
+	case CLYDE_SERVER_CACHE_MEASURED:
+		return "measured";
+	case CLYDE_SERVER_CACHE_NOT_CONTROLLED:
+		return "not controlled";
+	case CLYDE_SERVER_CACHE_NONE:
+		break;
+	}
+	return NULL;
+}
+
+int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
+		    uint32_t *threads)
+{
+	char path[PATH_MAX], line[256];
+	unsigned th = 0;
+	FILE *f;
+
+	*packets = *woken = 0;
+	*threads = 0;
+	snprintf(path, sizeof(path), "%s/proc/fs/nfsd/pool_stats", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* "# pool packets-arrived sockets-enqueued threads-woken
+	 * threads-timedout" then one line per pool. */
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t pool, arrived, enq, wk;
+
+		if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+			   &pool, &arrived, &enq, &wk) == 4) {
+			*packets += arrived;
+			*woken += wk;
+		}
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/fs/nfsd/threads", root);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%u", &th) == 1)
+			*threads = th;
+		fclose(f);
+	}
+	return 0;
 }

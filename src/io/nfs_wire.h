@@ -10,6 +10,7 @@
 #ifndef CLYDE_IO_NFS_WIRE_H
 #define CLYDE_IO_NFS_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,67 @@ int clyde_nfs_wire_read(const char *root, const char *mp,
 void clyde_nfs_wire_diff(const struct clyde_nfs_wire *before,
 			 const struct clyde_nfs_wire *after,
 			 struct clyde_nfs_wire *out);
+
+/* One test's traffic as a result keeps it: the sums over every
+ * operation and the busiest operations, most requests first. */
+#define CLYDE_NFS_MOVED_OPS 12
+
+struct clyde_nfs_moved {
+	bool measured; /* the mount's entry was read at both ends */
+	uint64_t app_read, app_write;	    /* normal and O_DIRECT */
+	uint64_t server_read, server_write; /* "bytes:" to and from it */
+	uint64_t rpcs, trans, timeouts;	    /* sums over the operations */
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t rtt_ms, exec_ms;
+	unsigned nops;
+	struct clyde_nfs_op op[CLYDE_NFS_MOVED_OPS];
+	/* The server's side when it is this machine (nfsd's
+	 * /proc/fs/nfsd/pool_stats summed over its pools, and its threads):
+	 * requests that arrived from every client, and how often a thread
+	 * was woken for one; have_server false when not readable. */
+	bool have_server;
+	uint64_t server_packets, server_threads_woken;
+	uint32_t server_threads;
+};
+
+/* nfsd's counters under ROOT (pool_stats and threads).  Returns 0 or a
+ * negative errno (no nfsd filesystem: -ENOENT). */
+int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
+		    uint32_t *threads);
+
+/* Sum a difference (clyde_nfs_wire_diff) into *out and keep its busiest
+ * operations; measured is set. */
+void clyde_nfs_wire_moved(const struct clyde_nfs_wire *diff,
+			  struct clyde_nfs_moved *out);
+
+/* The RPCs the client sent more than once: trans - rpcs (0 when not). */
+uint64_t clyde_nfs_retrans(const struct clyde_nfs_moved *m);
+
+/*
+ * What a file server caches of a test's files, before a read-side test
+ * (the NFS target, io/target_nfs.c): when the server is this machine, the
+ * server-side files (the export's directory joined with the path below
+ * the mount point) written back, evicted and measured; when it is not,
+ * nothing can be done and the result says so.
+ */
+enum clyde_server_cache_state {
+	CLYDE_SERVER_CACHE_NONE = 0,	   /* not a file server's mount */
+	CLYDE_SERVER_CACHE_DROPPED,	   /* local: fdatasync + DONTNEED */
+	CLYDE_SERVER_CACHE_MEASURED,	   /* local, --no-evict: measured */
+	CLYDE_SERVER_CACHE_NOT_CONTROLLED, /* remote or not found */
+};
+
+struct clyde_server_cache {
+	enum clyde_server_cache_state state;
+	unsigned files;		  /* server-side files measured */
+	uint64_t resident_before; /* cached bytes before the eviction */
+	uint64_t resident_bytes;  /* ... when the test starts */
+	uint64_t total_bytes;	  /* their size */
+	char why[128];		  /* NOT_CONTROLLED: why */
+};
+
+/* "dropped", "measured", "not controlled", or NULL for NONE. */
+const char *clyde_server_cache_name(enum clyde_server_cache_state s);
 
 /* The operation named `name`, or NULL. */
 const struct clyde_nfs_op *clyde_nfs_wire_op(const struct clyde_nfs_wire *w,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 static const struct clyde_target_ops *const kinds[] = {
+	&clyde_target_nfs,
 	&clyde_target_cifs,
 	&clyde_target_block,
 };
@@ -128,4 +129,12 @@ bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd)
 	if (w->ops->cache_is_storage)
 		return w->ops->cache_is_storage(w, fd);
 	return clyde_cache_is_memory_fs(fd);
+}
+
+void clyde_target_server(struct clyde_target_watch *w, bool evict,
+			 struct clyde_server_cache *seen)
+{
+	memset(seen, 0, sizeof(*seen));
+	if (w->ops->server)
+		w->ops->server(w, evict, seen);
 }

@@ -12,10 +12,12 @@
  * clyde_target_ops and one line of the table in target.c, which picks
  * the first kind that claims what the stack probe found (env/stack.h);
  * the block device comes last and claims everything, so that a target
- * with nothing below it (tmpfs) is one with no devices to count.  An SMB
- * mount (target_cifs.c) also counts its share's requests and bytes from
- * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the server's
- * cache of a file with the client's.
+ * with nothing below it (tmpfs) is one with no devices to count.  An NFS
+ * mount (target_nfs.c) counts its traffic from mountstats and, when the
+ * server is this machine, the export's disks and the server's cache; an
+ * SMB mount (target_cifs.c) its share's requests and bytes from
+ * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the
+ * server's cache of a file with the client's.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -39,6 +41,7 @@
 #include "io/cache.h"
 #include "io/cifs_wire.h"
 #include "io/loopcache.h"
+#include "io/nfs_wire.h"
 
 /* What a workload watches besides the target's own device (`what` of
  * struct clyde_target_setup). */
@@ -61,6 +64,7 @@ struct clyde_target_moved {
 	struct clyde_devio *dev;       /* the target's own device */
 	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
+	struct clyde_nfs_moved *nfs;   /* over the wire (an NFS mount) */
 	struct clyde_cifs_moved *cifs; /* over the wire (an SMB mount) */
 };
 
@@ -108,6 +112,11 @@ struct clyde_target_ops {
 	 * zeroed first. */
 	void (*below)(struct clyde_target_watch *w, bool evict,
 		      struct clyde_loopcache_seen *seen);
+	/* A file server's cache of the files evicted or measured since the
+	 * last call (before each read-side test): drop it (when `evict`)
+	 * and measure it; *seen is zeroed first. */
+	void (*server)(struct clyde_target_watch *w, bool evict,
+		       struct clyde_server_cache *seen);
 	/* Is there a cache below to look at (before each read test)? */
 	bool (*has_below)(const struct clyde_target_watch *w);
 	/* Is the cache of the file at fd the storage itself (tmpfs)? */
@@ -156,7 +165,10 @@ bool clyde_target_has_below(const struct clyde_target_watch *w);
 void clyde_target_below(struct clyde_target_watch *w, bool evict,
 			struct clyde_loopcache_seen *seen);
 bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd);
+void clyde_target_server(struct clyde_target_watch *w, bool evict,
+			 struct clyde_server_cache *seen);
 
+extern const struct clyde_target_ops clyde_target_nfs;
 extern const struct clyde_target_ops clyde_target_cifs;
 extern const struct clyde_target_ops clyde_target_block;
 

@@ -24,6 +24,7 @@
 #include "results/cifs_out.h"
 #include "results/json_parts.h"
 #include "results/members_json.h"
+#include "results/nfs_out.h"
 #include "results/testio.h"
 #include "results/series_out.h"
 #include "results/stack_out.h"
@@ -184,6 +185,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_u64(w, "verified_blocks", t->verified_blocks);
 	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
+	clyde_jw_nfs(w, r, id);
 	clyde_jw_cifs(w, r, id);
 	clyde_jw_series(w, "series", &t->series);
 	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));

@@ -8,6 +8,7 @@
 #include "results/format.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
+#include "results/nfs_out.h"
 #include "results/stack_out.h"
 #include "results/tree_result.h"
 
@@ -196,6 +197,7 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 		return -EINVAL;
 	errno = 0;
 	write_loop(f, runs, n);
+	clyde_nfs_text(f, runs, n);
 	clyde_cifs_text(f, runs, n);
 	v = &runs[0].env.virt;
 	write_virt(f, v);

@@ -21,6 +21,7 @@
 #include "io/cifs_wire.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
+#include "io/nfs_wire.h"
 
 /* The twelve tests, in bonnie++'s order (which is also the CSV order). */
 enum clyde_test {
@@ -111,6 +112,9 @@ struct clyde_cache_info {
 	/* Below the filesystem: the backing files of loop devices without
 	 * direct I/O, evicted and measured before a read-side test. */
 	struct clyde_loopcache_seen loop;
+	/* A file server's cache of the test's files (an NFS mount),
+	 * dropped and measured before a read-side test (io/nfs_wire.h). */
+	struct clyde_server_cache server;
 };
 
 struct clyde_test_result {
@@ -141,6 +145,7 @@ struct clyde_test_result {
 	 * not verified).  A run with a wrong block fails, so a stored test
 	 * with a count had every one right. */
 	uint64_t verified_blocks;
+	struct clyde_nfs_moved nfs;   /* over the wire, on an NFS mount */
 	struct clyde_cifs_moved cifs; /* over the wire, on an SMB mount */
 
 	/* The least of the workers' buffer_pages (NONE when none had any):

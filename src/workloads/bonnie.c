@@ -304,6 +304,10 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	 * serve the test from its backing file's cache. */
 	if (reads_back(t) && clyde_target_has_below(&st->tgt))
 		clyde_target_below(&st->tgt, evict, &r->cache.loop);
+	/* A file server's cache of the same files (an NFS server on this
+	 * machine), after the client's eviction has sent it the writes. */
+	if (reads_back(t))
+		clyde_target_server(&st->tgt, evict, &r->cache.server);
 	if (is_metadata(t) && cfg->drop_caches) {
 		ret = clyde_target_drop_all(st->ctx, &st->tgt);
 		if (ret < 0)
@@ -604,6 +608,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		.dev = &r->dev,
 		.members = &r->members,
 		.own = &r->own,
+		.nfs = &r->nfs,
 		.cifs = &r->cifs,
 	};
 	unsigned started = 0;

@@ -194,6 +194,7 @@ nfs_server_start()
 {
 	local dir=$1 eopts=${2:-rw,no_root_squash,sync,no_subtree_check} m
 	require_cmd "NFS server" exportfs rpc.nfsd rpc.mountd rpcbind ip
+	NFS_DIR=$dir NFS_EOPTS=$eopts
 	[[ -n ${VM_KROOT:-} ]] || fail "no VM_KROOT: vm.sh gives the kernel's modules"
 	for m in sunrpc grace lockd nfs_acl auth_rpcgss nfsd nfs nfsv3 nfsv4; do
 		[[ -d /sys/module/$m ]] && continue
@@ -214,6 +215,11 @@ nfs_server_start()
 		fail "exportfs -o $eopts 127.0.0.1:$dir"
 	}
 	rpc.mountd || fail "rpc.mountd"
+	# NFSv4's grace period (90 s by default) refuses every new OPEN
+	# after nfsd starts, and the client retries: a first clyde run spent
+	# 70 s of set-up there.  10 s is the shortest nfsd takes.
+	echo 10 >/proc/fs/nfsd/nfsv4leasetime 2>/dev/null
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime 2>/dev/null
 	rpc.nfsd 2 || fail "rpc.nfsd 2"
 }
 
@@ -231,6 +237,53 @@ nfs_server_stop()
 	done
 	timeout -s KILL 10 rpc.nfsd 0 >/dev/null 2>&1
 	return 0
+}
+
+# nfs_clients N VERS PREFIX: N clients of nfs_server_start's export that
+# the server tells apart, mounted at PREFIX0 .. PREFIX(N-1) (visible to
+# every process: the mount namespace is the guest's).  Client K has a
+# network namespace of its own (ip netns clyde-cK) joined to this one by
+# a veth pair (it is 10.34.K.2, the server's end 10.34.K.1), so its own
+# connection, address and superblock (no cache shared with the others),
+# and a UTS name of its own (clyde-cK), which NFSv4 makes its client
+# identity: with one name the server would take each mount for the one
+# before it rebooting.  The export is given to each address.  Undone with
+# the server at exit (the mounts by nfs_server_stop, the namespaces go
+# with the guest).
+nfs_clients()
+{
+	local n=$1 vers=$2 prefix=$3 k ns mopts=vers=$2
+	[[ $vers == 3 ]] && mopts+=,nolock
+	require_cmd "NFS clients in network namespaces" nsenter unshare
+	[[ -d /sys/module/veth ]] || modprobe -d "$VM_KROOT" veth ||
+		fail "modprobe -d $VM_KROOT veth"
+	for ((k = 0; k < n; k++)); do
+		ns=clyde-c$k
+		{
+			ip netns add "$ns" &&
+				ip link add "nfsh$k" type veth peer name "nfsc$k" netns "$ns" &&
+				ip addr add "10.34.$k.1/24" dev "nfsh$k" &&
+				ip link set "nfsh$k" up &&
+				ip -n "$ns" addr add "10.34.$k.2/24" dev "nfsc$k" &&
+				ip -n "$ns" link set "nfsc$k" up &&
+				ip -n "$ns" link set lo up
+		} >"$T/netns.out" 2>&1 || {
+			cat "$T/netns.out" >&2
+			fail "network namespace $ns with a veth pair"
+		}
+		exportfs -o "$NFS_EOPTS,fsid=0" "10.34.$k.2:$NFS_DIR" >"$T/exportfs.out" 2>&1 || {
+			cat "$T/exportfs.out" >&2
+			fail "exportfs to 10.34.$k.2"
+		}
+		mkdir -p "$prefix$k"
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		nsenter --net="/run/netns/$ns" unshare --uts sh -c \
+			'hostname "$1" && exec mount -t nfs -o "$2" "$3" "$4"' \
+			sh "$ns" "$mopts" "10.34.$k.1:/" "$prefix$k" >"$T/mount.nfs" 2>&1 || {
+			cat "$T/mount.nfs" >&2
+			fail "mount -t nfs -o $mopts 10.34.$k.1:/ $prefix$k in $ns"
+		}
+	done
 }
 
 # nfs_mount VERS MOUNTPOINT [PATH]: mount the export of nfs_server_start

@@ -9,7 +9,7 @@
 #
 # vm-disks: 1
 # vm-disk-size: 128M
-# vm-timeout: 300
+# vm-timeout: 420
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
 need_disks 1
@@ -63,6 +63,39 @@ for v in 3 4.2; do
 	assert_no_match "${got[9]}" 'nfs-async' "$mp: a sync export is not advised against"
 done
 
+# clyde run on the v4.2 mount (sync export): each test's traffic from
+# mountstats; before the block read the client's cache is evicted and the
+# server's (this machine's) page cache of the file dropped, so the read
+# comes from the export's disk: vda reads at least 95% of its bytes.
+t0=$EPOCHREALTIME
+"$CLYDE" run -d /mnt/c42 --no-save -r 0 -s 4m:64k:20:1 -n 0 -f --settle 0 \
+	--json "$T/run.json" >"$T/out" 2>"$T/err" || {
+	cat "$T/out" "$T/err" >&2
+	fail "clyde run on /mnt/c42"
+}
+cat "$T/out" "$T/err" >"$T/run.txt"
+evidence run-nfs42.txt "$T/run.txt"
+mapfile -t got < <(jq_py "$T/run.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["rpcs"] > 0' \
+	'[o["name"] for o in [t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["ops"]][:1]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["bytes_sent"] >= 4 << 20' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["disk_write_amplification"] >= 0.95' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["server_cache"]["state"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["server_cache"]["residency"] < 0.05' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["cache"]["residency"] < 0.05' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["disk_read_fraction"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["close_to_open"]')
+assert_eq "${got[0]}|${got[1]}|${got[2]}|${got[3]}" "true|['WRITE']|true|true" \
+	"block write on v4.2: RPCs counted, WRITE the busiest, 4 MiB sent, on vda at least once"
+assert_eq "${got[4]}|${got[5]}|${got[6]}|${got[8]}" "dropped|true|true|cto" \
+	"block read on v4.2: the server's cache of the file dropped (below 5% left), the client's too"
+python3 -S -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.95 else 1)" "${got[7]}" ||
+	fail "block read after write: the server's disk read ${got[7]} of its bytes, want >= 0.95"
+ok "block read after write: the server's disk read ${got[7]} of its bytes (>= 0.95)"
+assert_file_match "$T/run.txt" '^clyde:     server cache dropped, 0% cached' \
+	"the text says the server's cache was dropped before the block read"
+echo "# clyde run with the server's cache dropped: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
+
 # The same export made async: the stack says so and --advise names it.
 exportfs -o rw,no_root_squash,async,no_subtree_check,fsid=0 127.0.0.1:/mnt/export \
 	>/dev/null 2>&1 || fail "exportfs async"
@@ -74,6 +107,69 @@ mapfile -t got < <(jq_py "$T/out" \
 	'" ".join(a["id"] for a in j.get("advice", []))')
 assert_eq "${got[0]}" async "an async export: clyde stack says async"
 assert_match "${got[1]}" 'nfs-async' "an async export: --advise names it"
+
+# O_DIRECT without eviction on the async export: the client caches
+# nothing, the server keeps the file in its page cache, and the block read
+# is served from there: flagged, and vda reads almost nothing; the block
+# write names the async export that inflates it.
+t0=$EPOCHREALTIME
+"$CLYDE" run -d /mnt/c42 --no-save -r 0 -s 4m:64k:20:1 -n 0 -f --settle 0 -D \
+	--no-evict --json "$T/hot.json" >"$T/out" 2>"$T/err" || {
+	cat "$T/out" "$T/err" >&2
+	fail "clyde run -D --no-evict on /mnt/c42"
+}
+cat "$T/out" "$T/err" >"$T/hot.txt"
+evidence run-nfs42-server-cache.txt "$T/hot.txt"
+mapfile -t got < <(jq_py "$T/hot.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["server_cache"]["state"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["server_cache"]["warning"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "get_block"][0]["nfs"]["disk_read_fraction"] < 0.5' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["inflated_by"]')
+assert_eq "${got[0]}|${got[1]}|${got[2]}" "measured|true|true" \
+	"a block read served from the server's cache is flagged (and vda read under half of it)"
+assert_eq "${got[3]}" "['async export']" "the block write names the async export"
+assert_file_match "$T/hot.txt" \
+	"^clyde: warning: block read: [0-9]+% of its data was in the NFS server's page cache" \
+	"the text warns that the block read came from the server's cache"
+assert_file_match "$T/hot.txt" '^clyde:     inflated by: async export' \
+	"the text names the async export beside the block write"
+echo "# clyde run from the server's cache: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
+
+# Four clients the server tells apart (nfs_clients: a network namespace,
+# a veth address and a UTS name each), one clyde-mpi rank on each
+# (-d /mnt/nc%r): nfsd lists four v4 clients at four addresses, the
+# client has four superblocks, and the result keeps the server's side
+# (its disk and nfsd's requests from every client).
+t0=$EPOCHREALTIME
+exportfs -o rw,no_root_squash,sync,no_subtree_check,fsid=0 127.0.0.1:/mnt/export \
+	>/dev/null 2>&1 || fail "exportfs sync again"
+nfs_clients 4 4.2 /mnt/nc
+# mpirun refuses the guest's host name "(none)".
+hostname clyde-guest || fail "hostname clyde-guest"
+addrs=$(cat /proc/fs/nfsd/clients/*/info 2>/dev/null |
+	sed -n 's/^address: "\(10\.34\.[0-9]*\.2\):[0-9]*"$/\1/p' | sort -u | tr '\n' ' ')
+names=$(cat /proc/fs/nfsd/clients/*/info 2>/dev/null | grep -c '^name: ".*clyde-c[0-3]"')
+assert_eq "$addrs|$names" "10.34.0.2 10.34.1.2 10.34.2.2 10.34.3.2 |4" \
+	"4 clients are 4 clients in the server's /proc/fs/nfsd/clients (4 addresses, 4 names)"
+assert_eq "$(grep -c '^device 10\.34\.[0-3]\.1:/ mounted on /mnt/nc[0-3] with fstype nfs4' /proc/self/mountstats)" 4 \
+	"each client's mount is its own in mountstats (own superblock and transport)"
+timeout -k 10 240 mpirun --allow-run-as-root --oversubscribe -np 4 \
+	"$(dirname "$CLYDE")/clyde-mpi" run -d /mnt/nc%r --no-save -r 0 -s 4m:64k:20:1 -n 0 -f \
+	--settle 0 --json "$T/mpi.json" >"$T/out" 2>"$T/err" || {
+	cat "$T/out" "$T/err" >&2
+	fail "clyde-mpi with one rank per NFS client"
+}
+cat "$T/out" "$T/err" >"$T/mpi.txt"
+evidence run-nfs-4-clients.txt "$T/mpi.txt"
+mapfile -t got < <(jq_py "$T/mpi.json" \
+	'j["mpi"]["ranks"]' \
+	'sorted(set(t["bytes"] for r in j["mpi"]["per_rank"] for t in r["tests"] if t["name"] == "put_block"))' \
+	'sum(m["write_bytes"] for t in j["runs"][0]["tests"] if t["name"] == "put_block" for m in t["members"]) > 2 * (4 << 20)' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["server"]["packets"] >= 4 * 4')
+assert_eq "${got[0]}|${got[1]}" "4|[4194304]" "clyde-mpi: 4 ranks, one per client, 4 MiB each"
+assert_eq "${got[2]}|${got[3]}" "true|true" \
+	"the result keeps the server's side: its disk wrote more than one client's 4 MiB, nfsd counted every client's requests"
+echo "# 4 clients and clyde-mpi: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
 
 cp /proc/self/mountstats "$VM_OUT/mountstats"
 cp /proc/self/mountinfo "$VM_OUT/mountinfo"
