@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "env/zfs.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 
@@ -132,6 +133,10 @@ struct clyde_test_result {
 	struct clyde_members members; /* ... and each leaf device below it */
 	struct clyde_ownio own;	      /* clyde's own I/O (env/ownio.h) */
 	struct clyde_settle settle;   /* the devices before it started */
+	/* On ZFS: how the ARC was emptied before it and what the ARC served
+	 * (then cache.resident_bytes is the share of its reads the ARC had,
+	 * clyde_test_arc_residency). */
+	struct clyde_zfs_test zfs;
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
@@ -234,6 +239,15 @@ double clyde_test_cpu_pct(const struct clyde_test_result *t);
 /* Fraction of the test's data that was in the page cache at its start,
  * 0..1, or a negative value when not measured. */
 double clyde_test_residency(const struct clyde_test_result *t);
+
+/* On ZFS (t->zfs with the ARC's counters) the cached share of a read-side
+ * test is what the ARC served of the bytes it read: those it did not miss
+ * (zfs.missed_bytes), in place of the page cache's residency at its
+ * start, so that a test the ARC served is flagged as one the page cache
+ * served.  Nothing changes for a test that measured no residency. */
+void clyde_test_arc_residency(struct clyde_test_result *t);
+/* Whether t's cached share is the ARC's. */
+bool clyde_test_cache_is_arc(const struct clyde_test_result *t);
 
 /* Above this residency a result is reported as served from the cache. */
 #define CLYDE_CACHE_WARN_FRACTION 0.5
