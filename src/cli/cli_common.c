@@ -12,7 +12,6 @@
 #include "cli/commands.h"
 #include "core/outfile.h"
 #include "core/vis.h"
-#include "store/history.h"
 #include "results/format.h"
 
 static volatile sig_atomic_t interrupted;
@@ -44,19 +43,25 @@ bool clyde_cli_interrupted(void)
 	return interrupted != 0;
 }
 
-int clyde_cli_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
-			      int ret)
-{
-	int status = clyde_run_dist_failed(rd, ctx, ret);
+/* A job's statuses are the exit statuses. */
+_Static_assert((int)CLYDE_JOB_OK == (int)CLYDE_EXIT_OK &&
+		       (int)CLYDE_JOB_USAGE == (int)CLYDE_EXIT_USAGE &&
+		       (int)CLYDE_JOB_FAILED == (int)CLYDE_EXIT_TEST_FAILED &&
+		       (int)CLYDE_JOB_INTERRUPTED ==
+			       (int)CLYDE_EXIT_INTERRUPTED,
+	       "job statuses are exit statuses");
 
-	if (rd->msg[0])
-		fprintf(stderr, "clyde-mpi: %s\n", rd->msg);
-	return status;
+static void job_say(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", line);
 }
 
-bool clyde_cli_output_closed(void)
+void clyde_cli_job_ui(struct clyde_job_ui *ui)
 {
-	return output_closed != 0;
+	ui->say = job_say;
+	ui->interrupted = clyde_cli_catch_signals();
+	ui->closed = &output_closed;
 }
 
 /* After merging: say which merged repeats disagree wildly (loaded.h), as
@@ -305,26 +310,6 @@ void clyde_cli_note_stale_tmp(const char *prog, const char *path)
 	clyde_outfile_free_names(names, n);
 }
 
-void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir)
-{
-	struct clyde_ctx q;
-	char **names = NULL;
-	size_t n = 0;
-
-	clyde_ctx_init(&q);
-	if (clyde_scratch_find_stale(&q, scratch->parentfd, &names, &n) == 0)
-		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr,
-				"clyde: note: %s/%s was left by a clyde run "
-				"that is gone; remove it with: rm -rf -- ",
-				dir, names[i]);
-			clyde_cli_put_quoted(stderr, dir);
-			fprintf(stderr, "/%s\n", names[i]);
-		}
-	clyde_scratch_free_names(names, n);
-	clyde_ctx_release(&q);
-}
-
 int clyde_cli_results_add_labels(struct clyde_cli_results *r, const char *s)
 {
 	char *copy = strdup(s), *p, **ns, **nl;
@@ -437,74 +422,4 @@ int clyde_cli_results_table(struct clyde_ctx *ctx, const char *cmd,
 		return -1;
 	}
 	return 0;
-}
-
-/* How long a save waits for a history another process holds:
- * CLYDE_HISTORY_WAIT seconds, else HISTORY_WAIT_S. */
-#define HISTORY_WAIT_S 120
-
-static unsigned history_wait_ms(void)
-{
-	const char *v = getenv("CLYDE_HISTORY_WAIT");
-	char *end;
-	unsigned long s;
-
-	if (!v || !*v)
-		return HISTORY_WAIT_S * 1000u;
-	errno = 0;
-	s = strtoul(v, &end, 10);
-	if (errno || *end || s == 0 || s > 86400)
-		return HISTORY_WAIT_S * 1000u;
-	return (unsigned)s * 1000u;
-}
-
-static void say_waiting(void *arg, const char *path, unsigned max_ms)
-{
-	char vis[PATH_MAX + 64];
-
-	fprintf(stderr,
-		"%s: the results history %s is busy (another process "
-		"is writing to it); waiting up to %u s to save the result\n",
-		(const char *)arg, clyde_vis(vis, sizeof(vis), path, 0),
-		max_ms / 1000);
-}
-
-void clyde_cli_history_wait(struct clyde_history_wait *w, const char *who)
-{
-	w->max_ms = history_wait_ms();
-	w->waiting = say_waiting;
-	w->arg = (void *)(uintptr_t)who;
-}
-
-int clyde_cli_history_spill(const char *who, const char *db, const char *doc,
-			    size_t len, unsigned max_ms)
-{
-	char path[PATH_MAX + 64], vis[PATH_MAX + 64];
-	struct clyde_ctx sctx;
-
-	clyde_ctx_init(&sctx);
-	if (clyde_history_spill(&sctx, db, doc, len, path, sizeof(path)) < 0) {
-		fprintf(stderr,
-			"%s: the results history stayed busy for %u s and "
-			"the result could not be written beside it either: "
-			"%s\n",
-			who, max_ms / 1000,
-			clyde_vis(vis, sizeof(vis), clyde_errmsg(&sctx), 0));
-		clyde_ctx_release(&sctx);
-		return -1;
-	}
-	clyde_ctx_release(&sctx);
-	fprintf(stderr,
-		"%s: the results history stayed busy for %u s: the result "
-		"was written to %s instead; store it with: clyde history ",
-		who, max_ms / 1000, clyde_vis(vis, sizeof(vis), path, 0));
-	if (db) {
-		fputs("--db ", stderr);
-		clyde_cli_put_quoted(stderr, db);
-		fputc(' ', stderr);
-	}
-	fputs("import ", stderr);
-	clyde_cli_put_quoted(stderr, path);
-	fputc('\n', stderr);
-	return -1;
 }

@@ -12,6 +12,7 @@
 #include "core/ctx.h"
 #include "dist/run_dist.h"
 #include "io/scratch.h"
+#include "job/job.h"
 #include "report/compare.h"
 #include "results/loaded.h"
 
@@ -30,6 +31,10 @@ volatile sig_atomic_t *clyde_cli_catch_signals(void);
 /* True once one of those signals arrived. */
 bool clyde_cli_interrupted(void);
 
+/* What every command gives a job (job/job.h): its lines said on stderr,
+ * the flags of those signals (caught now).  ui->arg is left as it is. */
+void clyde_cli_job_ui(struct clyde_job_ui *ui);
+
 /* A struct clyde_run_dist for clyde-mpi's `dist` (NULL: plain clyde)
  * with the exit statuses of cli/commands.h. */
 #define CLYDE_CLI_RUN_DIST(dist)                               \
@@ -39,14 +44,6 @@ bool clyde_cli_interrupted(void);
 		       .failed = CLYDE_EXIT_TEST_FAILED,       \
 		       .interrupted = CLYDE_EXIT_INTERRUPTED } \
 	}
-
-/* clyde_run_dist_failed(), its message printed as "clyde-mpi: ..."
- * (nothing on a rank that has nothing to say).  Returns the exit status. */
-int clyde_cli_run_dist_failed(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
-			      int ret);
-
-/* True once SIGPIPE arrived: an output was closed by its reader. */
-bool clyde_cli_output_closed(void);
 
 /*
  * Flush standard output and look at its error flag: a full disk, a closed
@@ -90,31 +87,8 @@ int clyde_cli_stdout_close(const char *prog, int status, int failed);
  */
 void clyde_cli_note_stale_tmp(const char *prog, const char *path);
 
-/*
- * Print a note on stderr for each scratch directory a killed run left in
- * `dir` (scratch->parentfd), with the command that removes it: the
- * leftovers clyde_scratch_find_stale() finds, so a tree kept with --keep
- * is not one.  `scratch` is this run's own, never named.
- */
-struct clyde_history_wait;
-
-/* How a command that saves a result waits for a history another process
- * holds (store/history.h): CLYDE_HISTORY_WAIT seconds, else 120, saying
- * "WHO: the results history PATH is busy ...; waiting up to N s" once
- * (`who` is "clyde", "clyde tree", ...: a string that outlives w). */
-void clyde_cli_history_wait(struct clyde_history_wait *w, const char *who);
-
-/* The history at db (NULL: the default) stayed busy for max_ms: write
- * the result beside it (clyde_history_spill) and say where, with the
- * `clyde history import` command that stores it.  Returns -1 after
- * printing. */
-int clyde_cli_history_spill(const char *who, const char *db, const char *doc,
-			    size_t len, unsigned max_ms);
-
 /* Print s for a POSIX shell, in single quotes. */
 void clyde_cli_put_quoted(FILE *f, const char *s);
-
-void clyde_cli_note_stale(const struct clyde_scratch *scratch, const char *dir);
 
 /*
  * Load result files (clyde JSON, bonnie++ or clyde CSV) into set for

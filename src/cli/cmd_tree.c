@@ -1,8 +1,8 @@
 /*
  * `clyde tree`: generate a tree (or take an existing one, read-only), run
  * the extract / walk / delete phases, print a table and write JSON or a
- * CSV line.  The library does the work (workloads/tree.h); this file reads
- * the command line, prints, and decides the exit status.
+ * CSV line.  This file reads the command line and prints; the job
+ * (job/job_tree.h) runs the lifecycle and says the exit status.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +21,7 @@
 #include "cli/commands.h"
 #include "cli/optmodel.h"
 #include "cli/outputs.h"
+#include "job/job_tree.h"
 #include "core/size.h"
 #include "dist/run_dist.h"
 #include "env/advise.h"
@@ -420,33 +421,12 @@ int clyde_tree_check_args(int argc, char **argv, const char **dir, char *err,
 	return 0;
 }
 
-struct progress {
-	bool show;
-	struct clyde_ctx *ctx;
-	struct clyde_run_dist *rd;
-	/* clyde-mpi: when each phase's ranks were released (this rank's
-	 * clock). */
-	uint64_t start_ns[CLYDE_TREE_PHASE_COUNT];
-};
-
-/* clyde-mpi: every rank starts the phase together, or all stop. */
-static int start_phase(void *arg, enum clyde_tree_phase p)
-{
-	struct progress *pr = arg;
-	int all = clyde_dist_agree(pr->rd->d, 0, NULL);
-
-	if (all)
-		return all < 0 ? all : CLYDE_DIST_PEER_FAILED;
-	pr->start_ns[p] = clyde_now(pr->ctx);
-	/* Another rank's failure stops this phase too. */
-	return clyde_dist_watch(pr->rd->d, &pr->ctx->failed);
-}
-
+/* The progress lines: each phase's name, then its time. */
 static void before_phase(void *arg, enum clyde_tree_phase p)
 {
-	struct progress *pr = arg;
+	const struct tree_cli *c = arg;
 
-	if (!pr->show)
+	if (c->quiet)
 		return;
 	fprintf(stderr, "%s...", clyde_tree_phase_name(p));
 	fflush(stderr);
@@ -455,90 +435,36 @@ static void before_phase(void *arg, enum clyde_tree_phase p)
 static void after_phase(void *arg, enum clyde_tree_phase p,
 			const struct clyde_tree_phase_result *r)
 {
-	struct progress *pr = arg;
+	const struct tree_cli *c = arg;
 
 	(void)p;
-	if (pr->show)
+	if (!c->quiet)
 		fprintf(stderr, " done in %.3f s\n",
 			(double)r->elapsed_ns / 1e9);
 }
 
-/* The run's JSON document in memory, for the history.  NULL on failure. */
-static char *json_doc(const struct clyde_tree_run *run, size_t *len,
-		      const struct clyde_dist *dist)
+static void phase_broken(void *arg)
 {
-	char *doc = NULL;
-	FILE *m = open_memstream(&doc, len);
+	const struct tree_cli *c = arg;
 
-	if (!m)
-		return NULL;
-	if (clyde_tree_json_write_more(m, run, CLYDE_VERSION,
-				       dist ? clyde_dist_json : NULL,
-				       dist) < 0) {
-		fclose(m);
-		free(doc);
-		return NULL;
-	}
-	if (fclose(m) != 0) {
-		free(doc);
-		return NULL;
-	}
-	return doc;
+	if (!c->quiet)
+		fputc('\n', stderr);
 }
 
-/* Write and commit every output.  Returns 0 or -1 (each failure printed;
- * a destination that failed keeps its old content). */
-static int outputs_write(const struct tree_cli *c, struct clyde_cli_outputs *o,
-			 const struct clyde_tree_run *run,
-			 const struct clyde_dist *dist)
+/* The table, the members and the advice; 0 or -1. */
+static int show(void *arg, const struct clyde_tree_run *run)
 {
+	const struct tree_cli *c = arg;
 	/* --json -: standard output is the JSON's alone, as `clyde run`. */
 	FILE *table = c->json && !strcmp(c->json, "-") ? stderr : stdout;
-	FILE *f;
-	int ret = 0, rc;
 
 	if (!c->quiet &&
 	    (clyde_tree_text_write(table, run, CLYDE_VERSION) < 0 ||
 	     clyde_members_tree_text_write(table, run, c->verbose) < 0 ||
 	     (!c->no_advice && clyde_advice_section(table, &run->env.stack,
 						    CLYDE_ADVISE_TREE) < 0)))
-		ret = -1;
-	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_JSON);
-	if (f)
-		ret |= clyde_cli_outputs_commit(
-			o, CLYDE_CLI_OUT_JSON,
-			clyde_tree_json_write_more(
-				f, run, CLYDE_VERSION,
-				dist ? clyde_dist_json : NULL, dist));
-	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_CSV);
-	if (f) {
-		bool header;
-
-		rc = clyde_cli_outputs_csv_begin(o, &header);
-		if (rc == 0 && header)
-			rc = clyde_tree_csv_header(f);
-		if (rc == 0)
-			rc = clyde_tree_csv_write(f, run, CLYDE_VERSION);
-		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
-	}
-	if (clyde_cli_outputs_saving(o)) {
-		size_t len = 0;
-		char *doc = json_doc(run, &len, dist);
-
-		/* As `clyde run`: a result that was not saved is a
-		 * failure (exit 3), after everything else was written. */
-		ret |= clyde_cli_outputs_save(o, doc, len, "out of memory");
-		free(doc);
-	}
-	return ret;
-}
-
-static bool any_phase_ran(const struct clyde_tree_run *run)
-{
-	for (int p = 0; p < CLYDE_TREE_PHASE_COUNT; p++)
-		if (run->phases[p].ran)
-			return true;
-	return false;
+		return -1;
+	return 0;
 }
 
 int clyde_cmd_tree(int argc, char **argv)
@@ -548,134 +474,35 @@ int clyde_cmd_tree(int argc, char **argv)
 
 int clyde_cmd_tree_dist(int argc, char **argv, struct clyde_dist *dist)
 {
-	struct clyde_run_dist rdist = CLYDE_CLI_RUN_DIST(dist), *rd = &rdist;
+	struct clyde_run_dist rd = CLYDE_CLI_RUN_DIST(dist);
 	struct tree_cli c;
-	struct clyde_ctx ctx;
-	struct clyde_scratch *scratch = NULL;
-	struct clyde_tree_run run;
-	struct progress pr;
-	struct clyde_cli_outputs outs;
-	struct clyde_cli_dest dest;
-	struct clyde_tree_hooks hooks = { .arg = &pr,
-					  .before_phase = before_phase,
-					  .after_phase = after_phase };
+	struct clyde_job_ui ui = { .arg = &c };
+	struct clyde_job_tree job;
 	char err[1024];
 	bool help;
-	int status = CLYDE_EXIT_OK, ret;
 
 	if (parse_args(argc, argv, &c, &help, err, sizeof(err)) < 0) {
 		/* The same on every rank: rank 0 says it once. */
-		if (clyde_run_dist_leader(rd))
+		if (clyde_run_dist_leader(&rd))
 			fprintf(stderr, "clyde tree: %s\n", err);
 		return CLYDE_EXIT_USAGE;
 	}
 	if (help)
 		return print_help();
-	if (!c.seed_given)
-		c.cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
-			     0xffffffffu;
-	if (!clyde_run_dist_leader(rd)) {
-		/* Rank 0 alone prints, writes --json and --csv, saves. */
-		c.json = c.csv = NULL;
-		c.no_save = true;
-		c.quiet = true;
-	}
-	pr.show = !c.quiet;
-
-	clyde_ctx_init(&ctx);
-	ctx.interrupted = clyde_cli_catch_signals();
-	clyde_tree_raise_nofile();
-	pr.ctx = &ctx;
-	pr.rd = rd;
-	if (dist)
-		hooks.start_phase = start_phase;
-
-	if (c.cfg.existing &&
-	    clyde_tree_check_existing(c.cfg.existing, err, sizeof(err)) < 0) {
-		fprintf(stderr, "clyde tree: %s\n", err);
-		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
-		clyde_ctx_release(&ctx);
-		return status;
-	}
-	dest = (struct clyde_cli_dest){
-		.path = { [CLYDE_CLI_OUT_JSON] = c.json,
-			  [CLYDE_CLI_OUT_CSV] = c.csv },
+	job = (struct clyde_job_tree){
+		.cfg = &c.cfg,
+		.dir = c.dir,
+		.seed_given = c.seed_given,
+		.json = c.json,
+		.csv = c.csv,
 		.db = c.db,
 		.no_save = c.no_save,
+		.keep = c.keep,
+		.phase_begin = before_phase,
+		.phase_end = after_phase,
+		.phase_broken = phase_broken,
+		.show = show,
 	};
-	if (clyde_cli_outputs_open(&outs, "tree", &dest) < 0) {
-		clyde_cli_outputs_abort(&outs);
-		status = clyde_run_dist_finish(rd, &ctx, CLYDE_EXIT_USAGE);
-		clyde_ctx_release(&ctx);
-		return status;
-	}
-	if (!c.cfg.existing &&
-	    (dist ? clyde_run_dist_scratch(rd, &ctx, c.dir, &c.dir, &c.cfg.seed,
-					   &scratch) :
-		    clyde_scratch_create(&ctx, c.dir, &scratch)) < 0) {
-		if (*clyde_errmsg(&ctx))
-			fprintf(stderr, "clyde tree: -d: %s\n",
-				clyde_errmsg(&ctx));
-		clyde_cli_outputs_abort(&outs);
-		status = clyde_run_dist_setup(rd, CLYDE_EXIT_USAGE, NULL);
-		if (dist)
-			clyde_run_dist_remove(rd, &ctx, scratch);
-		clyde_ctx_release(&ctx);
-		return status;
-	}
-	if (scratch && (clyde_run_dist_leader(rd) || !dist->shared))
-		clyde_cli_note_stale(scratch, c.dir);
-	/* --shared: one tree per rank, side by side. */
-	if (dist && dist->shared)
-		snprintf(c.cfg.tree_name, sizeof(c.cfg.tree_name), "tree.r%d",
-			 dist->comm->rank);
-	status = clyde_run_dist_setup(rd, 0, NULL);
-
-	ret = status ? CLYDE_DIST_PEER_FAILED :
-		       clyde_tree_run(&ctx, &c.cfg, scratch, &hooks, &run);
-	if (dist && !status && ret < 0)
-		clyde_run_dist_remove_early(rd, &ctx, scratch);
-	if (dist && !status)
-		ret = clyde_dist_end_tree(dist, ret, &run, pr.start_ns);
-	if (status) {
-		/* A rank's set-up failed; it said why. */
-		memset(&run, 0, sizeof(run));
-	} else if (ret < 0 && dist) {
-		if (pr.show)
-			fputc('\n', stderr);
-		status = clyde_cli_run_dist_failed(rd, &ctx, ret);
-	} else if (ret < 0) {
-		if (pr.show)
-			fputc('\n', stderr);
-		if (ret == -EINTR || clyde_cli_interrupted()) {
-			fprintf(stderr, "clyde tree: interrupted%s%s\n",
-				scratch ? "; removing " : "",
-				scratch ? scratch->path : "");
-			status = CLYDE_EXIT_INTERRUPTED;
-		} else {
-			fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));
-			status = ret == -EINVAL && !any_phase_ran(&run) ?
-					 CLYDE_EXIT_USAGE :
-					 CLYDE_EXIT_TEST_FAILED;
-		}
-	} else if (outputs_write(&c, &outs, &run, dist) < 0) {
-		status = CLYDE_EXIT_TEST_FAILED;
-	}
-	clyde_cli_outputs_abort(&outs);
-	clyde_err_clear(&ctx);
-	if (scratch && c.keep && status == CLYDE_EXIT_OK) {
-		fprintf(stderr, "clyde tree: kept %s/tree\n", scratch->path);
-		clyde_scratch_keep(scratch);
-	} else if ((scratch || dist) &&
-		   clyde_run_dist_remove(rd, &ctx, scratch) < 0) {
-		fprintf(stderr, "clyde tree: %s\n", clyde_errmsg(&ctx));
-		if (status == CLYDE_EXIT_OK)
-			status = CLYDE_EXIT_TEST_FAILED;
-	}
-	clyde_tree_run_release(&run);
-	status = clyde_run_dist_finish(rd, &ctx, status);
-	clyde_ctx_release(&ctx);
-	if (clyde_cli_interrupted() && status == CLYDE_EXIT_OK)
-		status = CLYDE_EXIT_INTERRUPTED;
-	return status;
+	clyde_cli_job_ui(&ui);
+	return clyde_job_tree_run(&job, &ui, dist);
 }

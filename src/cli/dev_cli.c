@@ -1,9 +1,8 @@
 /*
- * The part of `clyde dev` and `clyde zcav` after the command line: every
- * destination is opened before the device is touched (a mistyped path
- * costs nothing), the workload runs (its guards first), and the outputs
- * are written through temporary files renamed over the old ones
- * (cli/outputs.h, shared with `clyde tree`).
+ * What `clyde dev` and `clyde zcav` share once their command lines are
+ * read: hand the settings to the job (job/job_dev.h), which opens the
+ * destinations, runs the tests and writes the files, and print the run
+ * it hands back.
  */
 #include "cli/dev_cli.h"
 
@@ -17,7 +16,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "cli/outputs.h"
+#include "job/job_dev.h"
 #include "io/engine.h"
 #include "results/dev_out.h"
 #include "results/members_text.h"
@@ -32,42 +31,21 @@ int clyde_dev_cli_set_path(struct clyde_dev_cli *c, const char *path, char *err,
 	return 0;
 }
 
-/* The run's JSON document in memory, for the history; NULL with *why. */
-static char *json_doc(const struct clyde_dev_run *run, size_t *len,
-		      const char **why)
+/* What `clyde dev` and `clyde zcav` print of a run: the table, zcav's
+ * lines (unless -l takes them), the advice on the stack. */
+static int show(void *arg, const struct clyde_dev_run *run)
 {
-	char *doc = NULL;
-	FILE *m = open_memstream(&doc, len);
-	int rc = m ? clyde_dev_json_write(m, run, CLYDE_VERSION) : -ENOMEM;
-
-	if (m && fclose(m) != 0 && rc == 0)
-		rc = -ENOMEM;
-	if (rc == 0)
-		return doc;
-	*why = strerror(-rc);
-	free(doc);
-	return NULL;
-}
-
-static int outputs_write(const struct clyde_dev_cli *c,
-			 struct clyde_cli_outputs *o,
-			 const struct clyde_dev_run *run)
-{
+	const struct clyde_dev_cli *c = arg;
 	/* --json -: standard output is the JSON's alone. */
-	bool json_out = c->json && !strcmp(c->json, "-");
-	FILE *text = json_out ? stderr : stdout;
+	FILE *text = c->json && !strcmp(c->json, "-") ? stderr : stdout;
 	bool zcav = run->tests[CLYDE_DEV_ZCAV].ran;
-	FILE *log = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_LOG);
-	FILE *f;
 	int ret = 0;
 
 	if (!c->quiet && c->table &&
 	    clyde_dev_text_write(text, run, CLYDE_VERSION) < 0)
 		ret = -1;
-	if (zcav && log)
-		ret |= clyde_cli_outputs_commit(
-			o, CLYDE_CLI_OUT_LOG, clyde_zcav_text_write(log, run));
-	else if (zcav && !c->quiet && clyde_zcav_text_write(text, run) < 0)
+	if (zcav && !c->zcav_log && !c->quiet &&
+	    clyde_zcav_text_write(text, run) < 0)
 		ret = -1;
 	/* The advice on the stack, as clyde run prints it: after the table,
 	 * or on standard error when there is no table (clyde zcav's text
@@ -75,30 +53,6 @@ static int outputs_write(const struct clyde_dev_cli *c,
 	if (clyde_advice_section(c->quiet || !c->table ? stderr : text,
 				 &run->env.stack, 0) < 0)
 		ret = -1;
-	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_JSON);
-	if (f)
-		ret |= clyde_cli_outputs_commit(
-			o, CLYDE_CLI_OUT_JSON,
-			clyde_dev_json_write(f, run, CLYDE_VERSION));
-	f = clyde_cli_outputs_file(o, CLYDE_CLI_OUT_CSV);
-	if (f) {
-		bool header;
-		int rc = clyde_cli_outputs_csv_begin(o, &header);
-
-		if (rc == 0 && header)
-			rc = clyde_dev_csv_header(f);
-		if (rc == 0)
-			rc = clyde_dev_csv_write(f, run, CLYDE_VERSION);
-		ret |= clyde_cli_outputs_commit(o, CLYDE_CLI_OUT_CSV, rc);
-	}
-	if (clyde_cli_outputs_saving(o)) {
-		const char *why = NULL;
-		size_t len = 0;
-		char *doc = json_doc(run, &len, &why);
-
-		ret |= clyde_cli_outputs_save(o, doc, len, why);
-		free(doc);
-	}
 	return ret;
 }
 
@@ -106,60 +60,23 @@ static int outputs_write(const struct clyde_dev_cli *c,
  * exit status. */
 static int execute(const char *cmd, struct clyde_dev_cli *c)
 {
-	struct clyde_ctx ctx;
-	struct clyde_dev_run run;
-	struct clyde_cli_outputs outs;
-	struct clyde_cli_dest dest = {
-		.path = { [CLYDE_CLI_OUT_JSON] = c->json,
-			  [CLYDE_CLI_OUT_CSV] = c->csv,
-			  [CLYDE_CLI_OUT_LOG] = c->zcav_log },
+	char who[32];
+	struct clyde_job_ui ui = { .arg = c };
+	struct clyde_job_dev job = {
+		.who = who,
+		.cfg = &c->cfg,
+		.seed_given = c->seed_given,
+		.json = c->json,
+		.csv = c->csv,
+		.zcav_log = c->zcav_log,
 		.db = c->db,
 		.no_save = c->no_save,
+		.show = show,
 	};
-	int status = CLYDE_EXIT_OK, rc;
 
-	if (!c->seed_given)
-		c->cfg.seed = ((uint64_t)time(NULL) ^ (uint64_t)getpid()) &
-			      0xffffffffu;
-	/* A line of this format is never appended to a CSV of another
-	 * (an older clyde's): refused before anything runs. */
-	if (c->csv && strcmp(c->csv, "-")) {
-		char why[256];
-		int bad = clyde_dev_csv_check(c->csv, why, sizeof(why));
-
-		if (bad < 0) {
-			fprintf(stderr, "clyde %s: --csv %s: %s\n", cmd, c->csv,
-				bad == -EINVAL ? why : strerror(-bad));
-			return CLYDE_EXIT_USAGE;
-		}
-	}
-	clyde_ctx_init(&ctx);
-	ctx.interrupted = clyde_cli_catch_signals();
-	if (clyde_cli_outputs_open(&outs, cmd, &dest) < 0) {
-		clyde_cli_outputs_abort(&outs);
-		clyde_ctx_release(&ctx);
-		return CLYDE_EXIT_USAGE;
-	}
-	rc = clyde_dev_run(&ctx, &c->cfg, NULL, &run);
-	if (rc == -EINTR || (rc < 0 && clyde_cli_interrupted())) {
-		fprintf(stderr, "clyde %s: interrupted\n", cmd);
-		status = CLYDE_EXIT_INTERRUPTED;
-	} else if (rc < 0) {
-		fprintf(stderr, "clyde %s: %s\n", cmd, clyde_errmsg(&ctx));
-		/* A refusal or a setting the device cannot take: nothing
-		 * was written. */
-		status = rc == -EINVAL || rc == -EBUSY || rc == -EEXIST ||
-					 rc == -ENOENT || rc == -EACCES ||
-					 rc == -ENOTSUP ?
-				 CLYDE_EXIT_USAGE :
-				 CLYDE_EXIT_TEST_FAILED;
-	} else if (outputs_write(c, &outs, &run) < 0) {
-		status = CLYDE_EXIT_TEST_FAILED;
-	}
-	clyde_cli_outputs_abort(&outs);
-	clyde_dev_run_release(&run);
-	clyde_ctx_release(&ctx);
-	return status;
+	snprintf(who, sizeof(who), "clyde %s", cmd);
+	clyde_cli_job_ui(&ui);
+	return clyde_job_dev_run(&job, &ui);
 }
 
 const struct clyde_opt_choice clyde_dev_patterns[] = {

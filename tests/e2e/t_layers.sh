@@ -19,7 +19,8 @@ declare -A MAY=(
 	[report]="core results analysis"
 	[dist]="core io results"
 	[exp]="core env io results store analysis dist"
-	[cli]="core env io results workloads store analysis report dist exp"
+	[job]="core env io results workloads store analysis dist exp"
+	[cli]="core env io results workloads store analysis report dist exp job"
 )
 
 bad=0

@@ -1,8 +1,8 @@
 /*
  * The destinations of `clyde tree`, `clyde dev` and `clyde zcav`: opened
- * first, written last, through temporary files (see outputs.h).
+ * first, written last, through temporary files (see job_outputs.h).
  */
-#include "cli/outputs.h"
+#include "job/job_outputs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,34 +11,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli_common.h"
 #include "core/ctx.h"
 #include "store/history.h"
 
-static const char *const opt_name[CLYDE_CLI_OUT_COUNT] = {
-	[CLYDE_CLI_OUT_JSON] = "--json",
-	[CLYDE_CLI_OUT_CSV] = "--csv",
-	[CLYDE_CLI_OUT_LOG] = "-l",
+static const char *const opt_name[CLYDE_JOB_OUT_COUNT] = {
+	[CLYDE_JOB_OUT_JSON] = "--json",
+	[CLYDE_JOB_OUT_CSV] = "--csv",
+	[CLYDE_JOB_OUT_LOG] = "-l",
 };
 
-static int open_one(struct clyde_cli_outputs *o, enum clyde_cli_out which)
+static int open_one(struct clyde_job_outputs *o, enum clyde_job_out which)
 {
 	const char *path = o->path[which];
-	char prog[64];
 	int rc;
 
-	if (which == CLYDE_CLI_OUT_CSV && strcmp(path, "-") &&
+	if (which == CLYDE_JOB_OUT_CSV && strcmp(path, "-") &&
 	    access(path, F_OK) == 0 && access(path, R_OK) < 0) {
-		fprintf(stderr, "clyde %s: %s %s: %s\n", o->cmd,
-			opt_name[which], path, strerror(errno));
+		clyde_job_say(o->job, "%s %s: %s", opt_name[which], path,
+			      strerror(errno));
 		return -1;
 	}
-	snprintf(prog, sizeof(prog), "clyde %s", o->cmd);
-	clyde_cli_note_stale_tmp(prog, path);
+	clyde_job_note_stale_tmp(o->job, o->job->who, path);
 	rc = clyde_outfile_open(&o->file[which], path);
 	if (rc < 0) {
-		fprintf(stderr, "clyde %s: %s %s: %s\n", o->cmd,
-			opt_name[which], path, strerror(-rc));
+		clyde_job_say(o->job, "%s %s: %s", opt_name[which], path,
+			      strerror(-rc));
 		return -1;
 	}
 	o->open[which] = true;
@@ -47,7 +44,7 @@ static int open_one(struct clyde_cli_outputs *o, enum clyde_cli_out which)
 
 /* The history closes without a trace when this run created it and added
  * nothing. */
-static void close_history(struct clyde_cli_outputs *o)
+static void close_history(struct clyde_job_outputs *o)
 {
 	if (o->h && o->db_created)
 		clyde_history_close_discard_empty(o->h);
@@ -56,7 +53,7 @@ static void close_history(struct clyde_cli_outputs *o)
 	o->h = NULL;
 }
 
-static int open_history(struct clyde_cli_outputs *o, const char *db)
+static int open_history(struct clyde_job_outputs *o, const char *db)
 {
 	static const struct clyde_history_wait glance = { 100, NULL, NULL };
 	struct clyde_ctx hctx;
@@ -73,7 +70,6 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 	/* Another process may hold it: a glance now (busy now is usable,
 	 * the save opens it then), the whole wait, said, at the save. */
 	o->db = db;
-	snprintf(o->who, sizeof(o->who), "clyde %s", o->cmd);
 	rc = clyde_history_open_waiting(&hctx, db, true, &glance, &o->h);
 	if (rc == -EBUSY) {
 		o->deferred = true;
@@ -85,18 +81,16 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 		/* A damaged default history is refused too: the run would
 		 * end unsaved, and the user should know before it starts. */
 		if (db || rc == -EUCLEAN) {
-			fprintf(stderr,
-				"clyde %s: %s: %s (--no-save skips the "
-				"history)\n",
-				o->cmd, db ? "--db" : "the results history",
-				clyde_errmsg(&hctx));
+			clyde_job_say(o->job,
+				      "%s: %s (--no-save skips the history)",
+				      db ? "--db" : "the results history",
+				      clyde_errmsg(&hctx));
 			ret = -1;
 		} else {
-			fprintf(stderr,
-				"clyde %s: warning: the result will not be "
-				"saved in the history: %s (--no-save skips "
-				"it)\n",
-				o->cmd, clyde_errmsg(&hctx));
+			clyde_job_say(o->job,
+				      "warning: the result will not be saved "
+				      "in the history: %s (--no-save skips it)",
+				      clyde_errmsg(&hctx));
 		}
 		o->h = NULL;
 	}
@@ -104,14 +98,15 @@ static int open_history(struct clyde_cli_outputs *o, const char *db)
 	return ret;
 }
 
-int clyde_cli_outputs_open(struct clyde_cli_outputs *o, const char *cmd,
-			   const struct clyde_cli_dest *d)
+int clyde_job_outputs_open(struct clyde_job_outputs *o,
+			   const struct clyde_job *job,
+			   const struct clyde_job_dest *d)
 {
 	memset(o, 0, sizeof(*o));
-	o->cmd = cmd;
-	for (int i = 0; i < CLYDE_CLI_OUT_COUNT; i++) {
+	o->job = job;
+	for (int i = 0; i < CLYDE_JOB_OUT_COUNT; i++) {
 		o->path[i] = d->path[i];
-		if (o->path[i] && open_one(o, (enum clyde_cli_out)i) < 0)
+		if (o->path[i] && open_one(o, (enum clyde_job_out)i) < 0)
 			return -1;
 	}
 	if (!d->no_save && clyde_history_available())
@@ -119,15 +114,15 @@ int clyde_cli_outputs_open(struct clyde_cli_outputs *o, const char *cmd,
 	return 0;
 }
 
-FILE *clyde_cli_outputs_file(struct clyde_cli_outputs *o,
-			     enum clyde_cli_out which)
+FILE *clyde_job_outputs_file(struct clyde_job_outputs *o,
+			     enum clyde_job_out which)
 {
 	return o->open[which] ? o->file[which].f : NULL;
 }
 
-int clyde_cli_outputs_csv_begin(struct clyde_cli_outputs *o, bool *header)
+int clyde_job_outputs_csv_begin(struct clyde_job_outputs *o, bool *header)
 {
-	struct clyde_outfile *csv = &o->file[CLYDE_CLI_OUT_CSV];
+	struct clyde_outfile *csv = &o->file[CLYDE_JOB_OUT_CSV];
 	/* Appending, safely: the old lines and the new one go to the
 	 * temporary file, which then replaces the old file. */
 	long long old = csv->is_stdout ? 0 : clyde_outfile_copy_old(csv);
@@ -136,8 +131,8 @@ int clyde_cli_outputs_csv_begin(struct clyde_cli_outputs *o, bool *header)
 	return old < 0 ? -errno : 0;
 }
 
-int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
-			     enum clyde_cli_out which, int rc)
+int clyde_job_outputs_commit(struct clyde_job_outputs *o,
+			     enum clyde_job_out which, int rc)
 {
 	o->open[which] = false;
 	if (rc < 0)
@@ -145,14 +140,14 @@ int clyde_cli_outputs_commit(struct clyde_cli_outputs *o,
 	else
 		rc = clyde_outfile_commit(&o->file[which]);
 	if (rc < 0) {
-		fprintf(stderr, "clyde %s: %s: cannot write %s: %s\n", o->cmd,
-			opt_name[which], o->path[which], strerror(-rc));
+		clyde_job_say(o->job, "%s: cannot write %s: %s",
+			      opt_name[which], o->path[which], strerror(-rc));
 		return -1;
 	}
 	return 0;
 }
 
-int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
+int clyde_job_outputs_save(struct clyde_job_outputs *o, const char *doc,
 			   size_t len, const char *why)
 {
 	struct clyde_history_wait wait;
@@ -162,27 +157,26 @@ int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 	if (!o->h && !o->deferred)
 		return 0;
 	clyde_ctx_init(&hctx);
-	clyde_cli_history_wait(&wait, o->who);
+	clyde_job_history_wait(o->job, &wait);
 	if (o->h)
 		clyde_history_set_wait(o->h, &wait);
 	if (!doc) {
-		fprintf(stderr,
-			"clyde %s: the result was not saved in the history: "
-			"%s\n",
-			o->cmd, why);
+		clyde_job_say(o->job,
+			      "the result was not saved in the history: %s",
+			      why);
 		ret = -1;
 	} else if ((rc = o->h ? clyde_history_add(&hctx, o->h, doc, len, NULL,
 						  NULL) :
 				clyde_history_save_waiting(&hctx, o->db, &wait,
 							   doc, len, NULL)) ==
 		   -EBUSY) {
-		ret = clyde_cli_history_spill(o->who, o->db, doc, len,
+		ret = clyde_job_history_spill(o->job, o->db, doc, len,
 					      wait.max_ms);
 	} else if (rc < 0) {
-		fprintf(stderr,
-			"clyde %s: the result was not saved in the history: "
-			"%s (--no-save skips it)\n",
-			o->cmd, clyde_errmsg(&hctx));
+		clyde_job_say(o->job,
+			      "the result was not saved in the history: %s "
+			      "(--no-save skips it)",
+			      clyde_errmsg(&hctx));
 		ret = -1;
 	}
 	clyde_ctx_release(&hctx);
@@ -190,14 +184,14 @@ int clyde_cli_outputs_save(struct clyde_cli_outputs *o, const char *doc,
 	return ret;
 }
 
-bool clyde_cli_outputs_saving(const struct clyde_cli_outputs *o)
+bool clyde_job_outputs_saving(const struct clyde_job_outputs *o)
 {
 	return o->h || o->deferred;
 }
 
-void clyde_cli_outputs_abort(struct clyde_cli_outputs *o)
+void clyde_job_outputs_abort(struct clyde_job_outputs *o)
 {
-	for (int i = 0; i < CLYDE_CLI_OUT_COUNT; i++)
+	for (int i = 0; i < CLYDE_JOB_OUT_COUNT; i++)
 		if (o->open[i])
 			clyde_outfile_abort(&o->file[i]);
 	close_history(o);
