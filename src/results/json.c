@@ -52,6 +52,9 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	clyde_jw_bool(w, "evict", p->evict);
 	clyde_jw_bool(w, "drop_caches", p->drop_caches);
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
+	/* Only when asked for: results before it had none. */
+	if (p->compress_pct)
+		clyde_jw_u64(w, "compress_percentage", p->compress_pct);
 	CLYDE_JW_ARR(w, "engine", p->engine);
 	clyde_jw_u64(w, "iodepth", p->iodepth);
 	clyde_jw_u64(w, "iodepth_batch", p->iodepth_batch);

@@ -176,6 +176,7 @@ struct clyde_run_params {
 	bool evict;		  /* caches evicted before read-side tests */
 	bool drop_caches;	  /* --drop-caches */
 	char pattern[16];	  /* "random" or "zeros" */
+	unsigned compress_pct;	  /* --compress-percentage: 0 none */
 	char engine[16];	  /* --engine of the block and seek tests */
 	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */
 	unsigned iodepth_batch;	  /* --iodepth-batch: submitted together */

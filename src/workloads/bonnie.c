@@ -489,6 +489,7 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		clyde_pattern_init(&w->pat,
 				   st->cfg->pattern == CLYDE_PATTERN_ZEROS,
 				   &data_rng);
+		clyde_pattern_compressible(&w->pat, st->cfg->compress_pct);
 	}
 	return 0;
 }
@@ -747,6 +748,7 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->drop_caches = cfg->drop_caches;
 	snprintf(p->pattern, sizeof(p->pattern), "%s",
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
+	p->compress_pct = cfg->compress_pct;
 	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
 	p->iodepth = cfg->iodepth;
 	p->iodepth_batch = cfg->iodepth_batch;

@@ -64,6 +64,7 @@ struct clyde_bonnie_config {
 	const char *user;	    /* -u user[:group] */
 	const char *group;	    /* -g group */
 	enum clyde_pattern pattern; /* --pattern */
+	unsigned compress_pct;	    /* --compress-percentage (0: none) */
 
 	/* Honest numbers. */
 	bool perchar_given; /* -fN given: no time bound on the per-char tests */
