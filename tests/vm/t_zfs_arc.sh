@@ -116,10 +116,10 @@ ok "primarycache=metadata: the first read after setting it hit (${pcache1}% miss
 # block read finds in the ARC what the rewrite left there.
 CLYDE_TIMEOUT=600
 zfs create -o compression=off -o recordsize=131072 za/cl || fail "zfs create za/cl"
-run_clyde run -d /mnt/za/cl -s 16m -n 0 -f -r 0 --no-save -v --json "$T/a.json"
+run_clyde run -d /mnt/za/cl -s 16m:8k:512:1 -n 0 -f -r 0 --no-save -v --json "$T/a.json"
 [[ $RC -eq 0 ]] || fail "clyde run on raidz1: exit $RC: $(tail -3 "$T/err")"
 cat "$T/out" "$T/err" >"$T/a.txt"
-run_clyde run -d /mnt/za/cl -s 16m -n 0 -f -r 0 --no-save --no-evict --json "$T/b.json"
+run_clyde run -d /mnt/za/cl -s 16m:8k:512:1 -n 0 -f -r 0 --no-save --no-evict --json "$T/b.json"
 [[ $RC -eq 0 ]] || fail "clyde run --no-evict on raidz1: exit $RC: $(tail -3 "$T/err")"
 cat "$T/out" "$T/err" >"$T/b.txt"
 evidence clyde-raidz1.txt "$T/a.txt"
