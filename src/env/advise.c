@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "env/stack_probe.h"
+#include "env/zfs.h"
 
 /* md's stripe_cache_size when nobody set it (drivers/md/raid5.h,
  * NR_STRIPES). */
@@ -589,18 +590,6 @@ static void check_cifs(const struct clyde_stack *s, struct clyde_advice_list *l)
  * sectors (raidz never leaves a gap it could not fill).  The ideal is
  * width / (width - parity); the difference is what the width wastes.
  */
-static double raidz_cost(uint64_t record, unsigned ashift, uint32_t width,
-			 uint32_t parity)
-{
-	uint64_t sector = 1ull << ashift;
-	uint64_t data = (record + sector - 1) / sector;
-	uint64_t rows = (data + (width - parity) - 1) / (width - parity);
-	uint64_t total = data + rows * parity;
-
-	total = (total + parity) / (parity + 1) * (parity + 1);
-	return (double)total / (double)data;
-}
-
 static void check_zfs(const struct clyde_stack *s, unsigned workload,
 		      struct clyde_advice_list *l)
 {
@@ -650,8 +639,8 @@ static void check_zfs(const struct clyde_stack *s, unsigned workload,
 	if (fs->zfs_raidz_width > fs->zfs_raidz_parity + 1 &&
 	    fs->zfs_raidz_parity && fs->zfs_recordsize && fs->zfs_ashift > 0) {
 		uint32_t w = fs->zfs_raidz_width, p = fs->zfs_raidz_parity;
-		double cost = raidz_cost(fs->zfs_recordsize,
-					 (unsigned)fs->zfs_ashift, w, p);
+		double cost = clyde_zfs_raidz_cost(
+			fs->zfs_recordsize, (unsigned)fs->zfs_ashift, w, p);
 		double ideal = (double)w / (double)(w - p);
 
 		if (cost > ideal * 1.05) {

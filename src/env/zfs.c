@@ -658,6 +658,7 @@ int clyde_zfs_arc_read(struct clyde_ctx *ctx, const struct clyde_zfs_src *src,
 		{ "c", &out->c },
 		{ "c_min", &out->c_min },
 		{ "c_max", &out->c_max },
+		{ "data_size", &out->data_size },
 		{ "demand_data_hits", &out->demand_data_hits },
 		{ "demand_data_misses", &out->demand_data_misses },
 		{ "prefetch_data_hits", &out->prefetch_data_hits },
@@ -699,6 +700,21 @@ void clyde_zfs_arc_diff(const struct clyde_zfs_arc *before,
 	d.demand_metadata_misses = since(before->demand_metadata_misses,
 					 after->demand_metadata_misses);
 	*out = d;
+}
+
+double clyde_zfs_raidz_cost(uint64_t record, unsigned ashift, uint32_t width,
+			    uint32_t parity)
+{
+	uint64_t sector, data, rows, total;
+
+	if (!record || ashift > 24 || !parity || width <= parity)
+		return 1.0;
+	sector = 1ull << ashift;
+	data = (record + sector - 1) / sector;
+	rows = (data + (width - parity) - 1) / (width - parity);
+	total = data + rows * parity;
+	total = (total + parity) / (parity + 1) * (parity + 1);
+	return (double)total / (double)data;
 }
 
 /* Whether mount point m holds path p: equal, or p goes on below it. */

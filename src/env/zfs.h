@@ -137,10 +137,49 @@ struct clyde_zfs_dataset {
 /* The ARC's sizes (bytes) and the counters a test's reads move. */
 struct clyde_zfs_arc {
 	uint64_t size, c, c_min, c_max;
+	uint64_t data_size; /* of it, file data (every pool's) */
 	uint64_t demand_data_hits, demand_data_misses;
 	uint64_t prefetch_data_hits, prefetch_data_misses;
 	uint64_t demand_metadata_hits, demand_metadata_misses;
 };
+
+/*
+ * What the ZFS target (io/target_zfs.c) saw of one test: how the test's
+ * data was put out of the ARC before it, the ARC's counters over it, and
+ * after a test that wrote, the dataset's compression ratio.  `have` false:
+ * the test was not on ZFS.
+ */
+struct clyde_zfs_test {
+	bool have;
+	/* Before a read-side test: "export-import", "zinject", "drop-caches"
+	 * or "" (nothing dropped: not a read-side test, or no way worked). */
+	char evict[16];
+	bool left_known;     /* left_bytes below is meaningful */
+	uint64_t left_bytes; /* at most this much file data stayed in the ARC
+			      * (0 after export and import) */
+	bool arc_known;	     /* arcstats read before and after */
+	struct clyde_zfs_arc arc; /* counters: over the test */
+	uint64_t record_bytes;	  /* the dataset's recordsize/volblocksize */
+	/* (demand + prefetch data misses) x record_bytes: the bytes the ARC
+	 * did not have and read from the leaves. */
+	uint64_t missed_bytes;
+	/* raidz: what a full record costs on the leaves with parity and
+	 * padding (data + parity sectors, rounded to parity + 1, over the
+	 * data's); 0 when not raidz. */
+	double raidz_wa;
+	/* After a test that wrote on a compressing dataset, once the pool
+	 * synced: the dataset's compressratio; 0 not read. */
+	double compressratio;
+};
+
+/*
+ * What a record of `record` bytes takes on a raidz of `width` leaves and
+ * `parity` with sectors of 2^ashift bytes, against its data sectors: data
+ * plus parity per row, rounded up to a multiple of parity + 1 (the
+ * padding raidz allocates).  1.0 when the arguments make no raidz.
+ */
+double clyde_zfs_raidz_cost(uint64_t record, unsigned ashift, uint32_t width,
+			    uint32_t parity);
 
 /*
  * The pool `pool`: its state, sizes, ashift and vdev tree from `zpool

@@ -183,7 +183,31 @@ int clyde_pattern_init(struct clyde_pattern_gen *g, int zeros,
 			g->s[j][k] = next_seed(&x);
 	g->byte_pos =
 		CLYDE_PATTERN_BLOCK; /* empty: the first byte makes a block */
+	g->keep = CLYDE_PATTERN_BLOCK;
 	return 0;
+}
+
+void clyde_pattern_compressible(struct clyde_pattern_gen *g, unsigned percent)
+{
+	if (percent > 100)
+		percent = 100;
+	g->keep = (CLYDE_PATTERN_BLOCK * (100 - percent) + 50) / 100;
+}
+
+/* The compressible share of n bytes at p made of whole blocks from the
+ * block's start (the last may be partial). */
+static void cut(const struct clyde_pattern_gen *g, unsigned char *p, size_t n)
+{
+	if (g->keep >= CLYDE_PATTERN_BLOCK)
+		return;
+	for (size_t off = 0; off < n; off += CLYDE_PATTERN_BLOCK) {
+		size_t end = n - off < CLYDE_PATTERN_BLOCK ?
+				     n - off :
+				     CLYDE_PATTERN_BLOCK;
+
+		if (end > g->keep)
+			memset(p + off + g->keep, 0, end - g->keep);
+	}
 }
 
 void clyde_pattern_release(struct clyde_pattern_gen *g)
@@ -227,6 +251,7 @@ int clyde_pattern_fill_impl(struct clyde_pattern_gen *g, void *buf, size_t len,
 		memcpy(p + len - len % CLYDE_PATTERN_BLOCK, last,
 		       len % CLYDE_PATTERN_BLOCK);
 	}
+	cut(g, p, len);
 	return 0;
 }
 
@@ -247,6 +272,7 @@ const unsigned char *clyde_pattern_take(struct clyde_pattern_gen *g,
 	}
 	if (g->byte_pos == CLYDE_PATTERN_BLOCK) {
 		impl_fn(clyde_pattern_best_impl())(g->s, g->bytes, 1);
+		cut(g, g->bytes, CLYDE_PATTERN_BLOCK);
 		g->byte_pos = 0;
 	}
 	p = g->bytes + g->byte_pos;
@@ -261,6 +287,7 @@ unsigned char clyde_pattern_byte_refill(struct clyde_pattern_gen *g)
 	 * generic one took most of the per-char write's 17 instructions per
 	 * byte for clyde's data. */
 	impl_fn(clyde_pattern_best_impl())(g->s, g->bytes, 1);
+	cut(g, g->bytes, CLYDE_PATTERN_BLOCK);
 	g->byte_pos = 1;
 	return g->bytes[0];
 }

@@ -24,7 +24,10 @@
 #define CLYDE_PATTERN_BLOCK (8 * CLYDE_PATTERN_LANES)
 
 struct clyde_pattern_gen {
-	int zeros;	  /* bonnie++'s pattern */
+	int zeros; /* bonnie++'s pattern */
+	/* Random bytes at the start of every CLYDE_PATTERN_BLOCK, the rest
+	 * zeros (clyde_pattern_compressible); CLYDE_PATTERN_BLOCK: all. */
+	unsigned keep;
 	uint64_t counter; /* chunks made so far (zeros) */
 	/* s[j][k]: state word j of lane k (the layout the vectoriser wants). */
 	uint64_t s[4][CLYDE_PATTERN_LANES];
@@ -49,6 +52,17 @@ enum clyde_pattern_impl {
 int clyde_pattern_init(struct clyde_pattern_gen *g, int zeros,
 		       const struct clyde_rng *rng);
 void clyde_pattern_release(struct clyde_pattern_gen *g);
+
+/*
+ * Make the random data `percent` compressible (0..100, as fio's
+ * buffer_compress_percentage): of every CLYDE_PATTERN_BLOCK bytes the
+ * first (100 - percent)% (rounded) stay random and the rest are zeros, so
+ * that a compressor (lz4, zstd) shrinks the data to about (100 -
+ * percent)% of its size.  0 is the default, incompressible data; the
+ * stream of random bytes is the same, only cut.  No effect on bonnie++'s
+ * zeros.
+ */
+void clyde_pattern_compressible(struct clyde_pattern_gen *g, unsigned percent);
 
 /* Fill buf[0..len) with the next chunk's data. */
 void clyde_pattern_fill(struct clyde_pattern_gen *g, void *buf, size_t len);

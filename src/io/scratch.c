@@ -58,9 +58,11 @@ int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s || asprintf(&s->path, "%s/%s", parent, name) < 0 ||
-	    !(s->name = strdup(name))) {
-		if (s)
+	    !(s->name = strdup(name)) || !(s->parent = strdup(parent))) {
+		if (s) {
 			free(s->path);
+			free(s->name);
+		}
 		free(s);
 		close(fd);
 		unlinkat(pfd, name, AT_REMOVEDIR);
@@ -69,7 +71,47 @@ int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
 	}
 	s->dirfd = fd;
 	s->parentfd = pfd;
+	s->ino = (unsigned long long)st.st_ino;
 	*out = s;
+	return 0;
+}
+
+void clyde_scratch_release(struct clyde_scratch *s)
+{
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	if (s->parentfd >= 0)
+		close(s->parentfd);
+	s->dirfd = s->parentfd = -1;
+}
+
+int clyde_scratch_reopen(struct clyde_ctx *ctx, struct clyde_scratch *s)
+{
+	struct stat st;
+	int pfd, fd;
+
+	if (s->dirfd >= 0)
+		return 0;
+	pfd = open(s->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return clyde_err(ctx, errno, "cannot open directory %s again",
+				 s->parent);
+	fd = openat(pfd, s->name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    (unsigned long long)st.st_ino != s->ino || st.st_uid != geteuid()) {
+		int e = fd < 0 ? errno : EPERM;
+
+		if (fd >= 0)
+			close(fd);
+		close(pfd);
+		return clyde_err(ctx, e,
+				 "cannot open %s again: not the directory "
+				 "clyde made",
+				 s->path);
+	}
+	s->dirfd = fd;
+	s->parentfd = pfd;
 	return 0;
 }
 
@@ -132,6 +174,7 @@ int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s)
 	close(s->parentfd);
 	free(s->path);
 	free(s->name);
+	free(s->parent);
 	free(s);
 	return ret;
 }
@@ -236,6 +279,7 @@ void clyde_scratch_keep(struct clyde_scratch *s)
 	close(s->parentfd);
 	free(s->path);
 	free(s->name);
+	free(s->parent);
 	free(s);
 }
 

@@ -14,10 +14,12 @@
 #include "core/ctx.h"
 
 struct clyde_scratch {
-	int dirfd;    /* the scratch directory itself */
-	char *path;   /* for messages: parent/name */
-	int parentfd; /* the parent the user named */
-	char *name;   /* entry name in the parent */
+	int dirfd;		/* the scratch directory itself */
+	char *path;		/* for messages: parent/name */
+	int parentfd;		/* the parent the user named */
+	char *name;		/* entry name in the parent */
+	char *parent;		/* the parent as the user named it */
+	unsigned long long ino; /* the directory's, checked on reopen */
 };
 
 /*
@@ -35,6 +37,17 @@ int clyde_scratch_create(struct clyde_ctx *ctx, const char *parent,
  * either way).
  */
 int clyde_scratch_remove(struct clyde_ctx *ctx, struct clyde_scratch *s);
+
+/*
+ * Close the scratch directory and its parent (dirfd and parentfd are -1
+ * after), so that its filesystem can be unmounted and mounted again (ZFS's
+ * export and import, io/target_zfs.c) ...
+ */
+void clyde_scratch_release(struct clyde_scratch *s);
+/* ... and open them again by their names: the directory must be the one
+ * created (same inode, not a symlink, ours), or nothing is opened and the
+ * error names it.  Returns 0 or a negative errno. */
+int clyde_scratch_reopen(struct clyde_ctx *ctx, struct clyde_scratch *s);
 
 /* Remove every entry below directory fd `dirfd`, not the directory itself,
  * never following symlinks.  `what` names it in messages. */

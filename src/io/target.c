@@ -11,6 +11,7 @@
 static const struct clyde_target_ops *const kinds[] = {
 	&clyde_target_nfs,
 	&clyde_target_cifs,
+	&clyde_target_zfs,
 	&clyde_target_block,
 };
 
@@ -75,6 +76,15 @@ void clyde_target_end(struct clyde_target_watch *w,
 {
 	if (w->ops->end)
 		w->ops->end(w, out);
+}
+
+int clyde_target_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			   const struct clyde_target_hold *hold,
+			   struct clyde_zfs_test *out)
+{
+	if (w->ops->evict_all)
+		return w->ops->evict_all(ctx, w, hold, out);
+	return 0;
 }
 
 int clyde_target_evict_fd(struct clyde_ctx *ctx, struct clyde_target_watch *w,

@@ -38,6 +38,7 @@
 #include "env/ownio.h"
 #include "env/settle.h"
 #include "env/stack.h"
+#include "env/zfs.h"
 #include "io/cache.h"
 #include "io/cifs_wire.h"
 #include "io/loopcache.h"
@@ -66,6 +67,21 @@ struct clyde_target_moved {
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
 	struct clyde_nfs_moved *nfs;   /* over the wire (an NFS mount) */
 	struct clyde_cifs_moved *cifs; /* over the wire (an SMB mount) */
+	struct clyde_zfs_test *zfs;    /* what a ZFS target saw */
+	bool wrote; /* the test wrote: a ZFS pool is synced before its
+		     * leaves are read */
+};
+
+/*
+ * The descriptors a workload holds on the target, for a kind that must
+ * unmount it to drop its cache (ZFS's export and import): release closes
+ * every one of them, reacquire opens them again (0 or a negative errno
+ * recorded in ctx).
+ */
+struct clyde_target_hold {
+	void (*release)(void *arg);
+	int (*reacquire)(struct clyde_ctx *ctx, void *arg);
+	void *arg;
 };
 
 struct clyde_target_watch;
@@ -95,6 +111,15 @@ struct clyde_target_ops {
 	/* ... and what moved since, at its end. */
 	void (*end)(struct clyde_target_watch *w,
 		    const struct clyde_target_moved *out);
+	/* Before a read-side test, before the files' own eviction: drop
+	 * what the storage caches of every file at once (the ARC), closing
+	 * and reopening the workload's descriptors through `hold` (may be
+	 * NULL) if it must; say in *out (may be NULL) how and what is left.
+	 * Returns 0 or a negative errno recorded in ctx (the storage could
+	 * not be brought back). */
+	int (*evict_all)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			 const struct clyde_target_hold *hold,
+			 struct clyde_zfs_test *out);
 
 	/* Drop what is cached of one file, measure what is (io/cache.h has
 	 * the contracts), and the whole machine's caches. */
@@ -152,6 +177,9 @@ void clyde_target_begin(struct clyde_target_watch *w);
 void clyde_target_end(struct clyde_target_watch *w,
 		      const struct clyde_target_moved *out);
 
+int clyde_target_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
+			   const struct clyde_target_hold *hold,
+			   struct clyde_zfs_test *out);
 int clyde_target_evict_fd(struct clyde_ctx *ctx, struct clyde_target_watch *w,
 			  int fd, const char *path);
 int clyde_target_residency_fd(struct clyde_ctx *ctx,
@@ -171,5 +199,6 @@ void clyde_target_server(struct clyde_target_watch *w, bool evict,
 extern const struct clyde_target_ops clyde_target_nfs;
 extern const struct clyde_target_ops clyde_target_cifs;
 extern const struct clyde_target_ops clyde_target_block;
+extern const struct clyde_target_ops clyde_target_zfs;
 
 #endif

@@ -24,6 +24,7 @@ static const struct setting {
 	{ "I/O engine", IO | SEEKS },
 	{ "queue depth", IO | SEEKS },
 	{ "pattern", IO | FILES },
+	{ "compressible", IO | FILES },
 	{ "evict the page cache", IO | SEEKS | FILES },
 	{ "drop caches", IO | SEEKS | FILES },
 	{ "seeks", SEEKS },

@@ -55,6 +55,9 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 	clyde_jw_bool(w, "drop_caches", p->drop_caches);
 	clyde_jw_bool(w, "verify", p->verify);
 	CLYDE_JW_ARR(w, "pattern", p->pattern);
+	/* Only when asked for: results before it had none. */
+	if (p->compress_pct)
+		clyde_jw_u64(w, "compress_percentage", p->compress_pct);
 	CLYDE_JW_ARR(w, "engine", p->engine);
 	clyde_jw_u64(w, "iodepth", p->iodepth);
 	clyde_jw_u64(w, "iodepth_batch", p->iodepth_batch);
@@ -70,6 +73,10 @@ static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 
 	clyde_jw_open(w, "cache", '{');
 	clyde_jw_bool(w, "evicted", t->cache.evicted);
+	/* What the residency is of: the page cache at the test's start, or
+	 * on ZFS what the ARC served during it. */
+	clyde_jw_str(w, "source",
+		     clyde_test_cache_is_arc(t) ? "arc" : "page_cache", 16);
 	clyde_jw_bool(w, "dropped", t->cache.dropped);
 	if (res < 0.0)
 		clyde_jw_null(w, "residency");
@@ -81,6 +88,42 @@ static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 	clyde_jw_bool(w, "direct_checked", t->cache.direct_checked);
 	clyde_jw_bool(w, "direct_honoured", t->cache.direct_honoured);
 	clyde_jw_loop(w, &t->cache.loop, t->cache.total_bytes);
+	clyde_jw_close(w, '}');
+}
+
+/* "zfs": {...}: what the ZFS target saw (docs/zfs.md), or nothing off
+ * ZFS. */
+static void json_zfs(struct clyde_jw *w, const struct clyde_zfs_test *z)
+{
+	if (!z->have)
+		return;
+	clyde_jw_open(w, "zfs", '{');
+	if (z->evict[0])
+		clyde_jw_str(w, "evict", z->evict, 16);
+	else
+		clyde_jw_null(w, "evict");
+	if (z->left_known)
+		clyde_jw_u64(w, "left_bytes", z->left_bytes);
+	else
+		clyde_jw_null(w, "left_bytes");
+	clyde_jw_bool(w, "arc_known", z->arc_known);
+	clyde_jw_u64(w, "demand_data_hits", z->arc.demand_data_hits);
+	clyde_jw_u64(w, "demand_data_misses", z->arc.demand_data_misses);
+	clyde_jw_u64(w, "prefetch_data_hits", z->arc.prefetch_data_hits);
+	clyde_jw_u64(w, "prefetch_data_misses", z->arc.prefetch_data_misses);
+	clyde_jw_u64(w, "demand_metadata_hits", z->arc.demand_metadata_hits);
+	clyde_jw_u64(w, "demand_metadata_misses",
+		     z->arc.demand_metadata_misses);
+	clyde_jw_u64(w, "record_bytes", z->record_bytes);
+	clyde_jw_u64(w, "missed_bytes", z->missed_bytes);
+	if (z->raidz_wa > 0)
+		clyde_jw_num(w, "raidz_wa", z->raidz_wa, 4);
+	else
+		clyde_jw_null(w, "raidz_wa");
+	if (z->compressratio > 0)
+		clyde_jw_num(w, "compressratio", z->compressratio, 2);
+	else
+		clyde_jw_null(w, "compressratio");
 	clyde_jw_close(w, '}');
 }
 
@@ -176,6 +219,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	else
 		clyde_jw_null(w, "refill_gap_mean_ns");
 	json_cache(w, t);
+	json_zfs(w, &t->zfs);
 	clyde_test_io_of_run(r, id, &io);
 	/* The test's write amplification: its own writes on the leaves
 	 * (results/testio.h), not the top device's total. */

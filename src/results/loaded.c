@@ -592,6 +592,7 @@ static const struct keymap config_keys[] = {
 	{ "direct", "O_DIRECT", 0 },
 	{ "fsync_each", "fsync each", 0 },
 	{ "pattern", "pattern", 0 },
+	{ "compress_percentage", "compressible", 0 },
 	{ "perchar_bytes", "putc bytes", 1 },
 	{ "size_auto", "file size chosen by clyde", 0 },
 	{ "evict", "evict the page cache", 0 },
@@ -1365,6 +1366,8 @@ int clyde_loaded_add_run(struct clyde_ctx *ctx, const struct clyde_run *run,
 	rc |= kv_set(r, "fsync each", p->fsync_each ? "yes" : "no");
 	if (p->pattern[0])
 		rc |= kv_set(r, "pattern", p->pattern);
+	if (p->compress_pct)
+		rc |= kv_setf(r, "compressible", "%u", p->compress_pct);
 	if (p->engine[0]) {
 		/* The names the JSON loader gives them (config_keys). */
 		rc |= kv_set(r, "I/O engine", p->engine);

@@ -155,6 +155,24 @@ double clyde_test_residency(const struct clyde_test_result *t)
 	return (double)t->cache.resident_bytes / (double)t->cache.total_bytes;
 }
 
+bool clyde_test_cache_is_arc(const struct clyde_test_result *t)
+{
+	return t->zfs.have && t->zfs.arc_known && t->cache.measured;
+}
+
+void clyde_test_arc_residency(struct clyde_test_result *t)
+{
+	uint64_t missed, served;
+
+	if (!clyde_test_cache_is_arc(t) || !t->cache.total_bytes || !t->bytes)
+		return;
+	missed = t->zfs.missed_bytes < t->bytes ? t->zfs.missed_bytes :
+						  t->bytes;
+	served = t->bytes - missed;
+	t->cache.resident_bytes = (uint64_t)((double)t->cache.total_bytes *
+					     (double)served / (double)t->bytes);
+}
+
 bool clyde_test_is_io(enum clyde_test t)
 {
 	return t <= CLYDE_GET_BLOCK;

@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "env/zfs.h"
 #include "io/cifs_wire.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
@@ -147,6 +148,10 @@ struct clyde_test_result {
 	uint64_t verified_blocks;
 	struct clyde_nfs_moved nfs;   /* over the wire, on an NFS mount */
 	struct clyde_cifs_moved cifs; /* over the wire, on an SMB mount */
+	/* On ZFS: how the ARC was emptied before it and what the ARC served
+	 * (then cache.resident_bytes is the share of its reads the ARC had,
+	 * clyde_test_arc_residency). */
+	struct clyde_zfs_test zfs;
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
@@ -190,6 +195,7 @@ struct clyde_run_params {
 	bool drop_caches;	  /* --drop-caches */
 	bool verify;		  /* --verify: written blocks read back */
 	char pattern[16];	  /* "random" or "zeros" */
+	unsigned compress_pct;	  /* --compress-percentage: 0 none */
 	char engine[16];	  /* --engine of the block and seek tests */
 	unsigned iodepth;	  /* --iodepth: in flight per worker/seeker */
 	unsigned iodepth_batch;	  /* --iodepth-batch: submitted together */
@@ -253,6 +259,15 @@ double clyde_test_cpu_pct(const struct clyde_test_result *t);
 /* Fraction of the test's data that was in the page cache at its start,
  * 0..1, or a negative value when not measured. */
 double clyde_test_residency(const struct clyde_test_result *t);
+
+/* On ZFS (t->zfs with the ARC's counters) the cached share of a read-side
+ * test is what the ARC served of the bytes it read: those it did not miss
+ * (zfs.missed_bytes), in place of the page cache's residency at its
+ * start, so that a test the ARC served is flagged as one the page cache
+ * served.  Nothing changes for a test that measured no residency. */
+void clyde_test_arc_residency(struct clyde_test_result *t);
+/* Whether t's cached share is the ARC's. */
+bool clyde_test_cache_is_arc(const struct clyde_test_result *t);
 
 /* Above this residency a result is reported as served from the cache. */
 #define CLYDE_CACHE_WARN_FRACTION 0.5

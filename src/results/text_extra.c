@@ -118,6 +118,7 @@ struct row {
 	double residency;	 /* highest measured, < 0 when never measured */
 	unsigned res_run;	 /* the run it was seen in */
 	bool direct_failed;	 /* -D checked and not honoured in some run */
+	bool arc;		 /* residency is what ZFS's ARC served */
 	bool have_device;	 /* in at least one run */
 	bool on_device;		 /* a run's target is on a block device */
 	uint64_t bytes;		 /* of the runs with device counters */
@@ -143,6 +144,7 @@ static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
 		if (res > row->residency) {
 			row->residency = res;
 			row->res_run = i;
+			row->arc = clyde_test_cache_is_arc(t);
 		}
 		if (t->cache.direct_checked && !t->cache.direct_honoured)
 			row->direct_failed = true;
@@ -429,12 +431,21 @@ static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			snprintf(where, sizeof(where), " (run %u)",
 				 row->res_run + 1);
 		/* At most 99 columns: "sequential create (run 99): 100%". */
-		fprintf(f,
-			"clyde: warning: %s%s: %.0f%% of its data was in the page "
-			"cache when it started;\n"
-			"       the rate is the cache's, not the storage's\n",
-			clyde_test_label((enum clyde_test)i), where,
-			row->residency * 100.0);
+		if (row->arc)
+			fprintf(f,
+				"clyde: warning: %s%s: ZFS's ARC served %.0f%% "
+				"of the bytes it read;\n"
+				"       the rate is the cache's, not the "
+				"storage's\n",
+				clyde_test_label((enum clyde_test)i), where,
+				row->residency * 100.0);
+		else
+			fprintf(f,
+				"clyde: warning: %s%s: %.0f%% of its data was in the page "
+				"cache when it started;\n"
+				"       the rate is the cache's, not the storage's\n",
+				clyde_test_label((enum clyde_test)i), where,
+				row->residency * 100.0);
 	}
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
 		if (rows[i].done && rows[i].direct_failed)

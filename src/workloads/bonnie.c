@@ -195,6 +195,14 @@ static bool reads_back(enum clyde_test t)
 	}
 }
 
+/* Tests that write: on ZFS the pool is synced at their end, so that the
+ * leaves' counters hold their data. */
+static bool writes(enum clyde_test t)
+{
+	return t != CLYDE_GETC && t != CLYDE_GET_BLOCK && t != CLYDE_SEQ_STAT &&
+	       t != CLYDE_RAN_STAT;
+}
+
 static bool is_metadata(enum clyde_test t)
 {
 	return t == CLYDE_SEQ_STAT || t == CLYDE_SEQ_DEL ||
@@ -254,6 +262,45 @@ static int io_residency(struct suite_state *st, struct clyde_worker *w,
 	return ret;
 }
 
+static int worker_dir(struct suite_state *st, struct clyde_worker *w,
+		      const char *label);
+
+/*
+ * The suite's descriptors on the target (the scratch directory, its
+ * parent, the workers' file-test directories), closed and opened again
+ * around a ZFS export and import (io/target.h, struct clyde_target_hold).
+ */
+static void hold_release(void *arg)
+{
+	struct suite_state *st = arg;
+
+	clyde_scratch_release(st->scratch);
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->scratch_fd = -1;
+		w->dir_reopen = w->dirfd >= 0;
+		if (w->dirfd >= 0)
+			close(w->dirfd);
+		w->dirfd = -1;
+	}
+}
+
+static int hold_reacquire(struct clyde_ctx *ctx, void *arg)
+{
+	struct suite_state *st = arg;
+	int ret = clyde_scratch_reopen(ctx, st->scratch);
+
+	for (unsigned i = 0; i < st->n && !ret; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->scratch_fd = st->scratch->dirfd;
+		if (w->dir_reopen)
+			ret = worker_dir(st, w, "cache eviction");
+	}
+	return ret;
+}
+
 /*
  * Before a test: evict the files the test will read and record how much
  * of them is still cached when it starts, then drop every cache
@@ -269,6 +316,20 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	int ret;
 
 	r->cache.evicted = evict && reads_back(t);
+	if (r->cache.evicted) {
+		/* A cache under every file at once (ZFS's ARC): first. */
+		struct clyde_target_hold hold = {
+			.release = hold_release,
+			.reacquire = hold_reacquire,
+			.arg = st,
+		};
+
+		ret = clyde_target_evict_all(st->ctx, &st->tgt,
+					     st->scratch->parent ? &hold : NULL,
+					     &r->zfs);
+		if (ret < 0)
+			return ret;
+	}
 	for (unsigned i = 0; i < st->n && reads_back(t); i++) {
 		struct clyde_worker *w = &st->w[i];
 		struct clyde_span *sp = &r->spans[i];
@@ -434,6 +495,7 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		clyde_pattern_init(&w->pat,
 				   st->cfg->pattern == CLYDE_PATTERN_ZEROS,
 				   &data_rng);
+		clyde_pattern_compressible(&w->pat, st->cfg->compress_pct);
 	}
 	return 0;
 }
@@ -610,6 +672,8 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		.own = &r->own,
 		.nfs = &r->nfs,
 		.cifs = &r->cifs,
+		.zfs = &r->zfs,
+		.wrote = writes(te->id),
 	};
 	unsigned started = 0;
 	int ret = 0;
@@ -706,6 +770,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (st->ctx->interrupted && *st->ctx->interrupted)
 		return -EINTR;
 	clyde_test_sum_spans(r);
+	clyde_test_arc_residency(r);
 	/* Each worker's CPU covers its own timed window only. */
 	r->cpu_user_ns = 0;
 	r->cpu_sys_ns = 0;
@@ -766,6 +831,7 @@ static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 	p->verify = cfg->verify;
 	snprintf(p->pattern, sizeof(p->pattern), "%s",
 		 cfg->pattern == CLYDE_PATTERN_ZEROS ? "zeros" : "random");
+	p->compress_pct = cfg->compress_pct;
 	snprintf(p->engine, sizeof(p->engine), "%s", cfg->engine->name);
 	p->iodepth = cfg->iodepth;
 	p->iodepth_batch = cfg->iodepth_batch;

@@ -72,6 +72,7 @@ struct clyde_bonnie_config {
 	 * check out fails the run with -EIO, naming the file and the
 	 * offset. */
 	bool verify;
+	unsigned compress_pct; /* --compress-percentage (0: none) */
 
 	/* Honest numbers. */
 	bool perchar_given; /* -fN given: no time bound on the per-char tests */

@@ -35,6 +35,7 @@ struct clyde_worker {
 	const char *scratch; /* its path, for messages */
 	int dirfd;	     /* this worker's own directory (file tests) */
 	char dir_path[4096]; /* its path, for messages */
+	bool dir_reopen;     /* dirfd was open when the suite let it go */
 	char io_name[64];    /* this worker's IO test file, in scratch_fd */
 
 	uint64_t seed;		      /* the run's (--verify's headers) */

@@ -247,6 +247,45 @@ static void test_zeros(void)
 	CHECK(clyde_pattern_byte(&g) == 0);
 }
 
+/* --compress-percentage: 66% keeps the first 87 of every 256 bytes of the
+ * same stream and zeros the other 169, in whole chunks and byte by byte
+ * alike; 0% is the stream untouched, 100% all zeros. */
+static void test_compressible(void)
+{
+	struct clyde_rng rng;
+	struct clyde_pattern_gen g, h;
+	struct ref r;
+	unsigned char want[8 * BLOCK], got[8 * BLOCK];
+	int ok = 1;
+
+	clyde_rng_seed(&rng, 5);
+	ref_init(&r, &rng);
+	ref_fill(&r, want, sizeof(want));
+	clyde_pattern_init(&g, 0, &rng);
+	clyde_pattern_compressible(&g, 66);
+	clyde_pattern_fill(&g, got, sizeof(got));
+	clyde_pattern_init(&h, 0, &rng);
+	clyde_pattern_compressible(&h, 66);
+	for (size_t i = 0; i < sizeof(got); i++) {
+		unsigned char b = clyde_pattern_byte(&h);
+
+		if (i % BLOCK < 87)
+			ok &= got[i] == want[i] && b == want[i];
+		else
+			ok &= got[i] == 0 && b == 0;
+	}
+	CHECK(ok);
+	clyde_pattern_init(&g, 0, &rng);
+	clyde_pattern_compressible(&g, 0);
+	clyde_pattern_fill(&g, got, sizeof(got));
+	CHECK(memcmp(got, want, sizeof(got)) == 0);
+	clyde_pattern_init(&g, 0, &rng);
+	clyde_pattern_compressible(&g, 100);
+	clyde_pattern_fill(&g, got, sizeof(got));
+	memset(want, 0, sizeof(want));
+	CHECK(memcmp(got, want, sizeof(got)) == 0);
+}
+
 int main(void)
 {
 	test_impls_match_reference();
@@ -255,5 +294,6 @@ int main(void)
 	test_bytes();
 	test_take();
 	test_zeros();
+	test_compressible();
 	return tap_done();
 }

@@ -17,6 +17,8 @@
 
 #include "env/advise.h"
 #include "env/stack_probe.h"
+#include "io/target.h"
+#include "results/result.h"
 #include "results/stack_out.h"
 #include "tap.h"
 
@@ -215,6 +217,49 @@ static void test_arc_diff(void)
 	CHECK(d.prefetch_data_misses == 8);
 	CHECK(d.demand_metadata_hits == 0);
 	CHECK(d.demand_metadata_misses == 1);
+}
+
+/* What a 128 KiB record costs on raidz with parity and padding: raidz1
+ * over 4 leaves of 512-byte sectors 256 data + 86 parity sectors (342,
+ * even already); over 4 KiB sectors 32 + 11 = 43, padded to 44; raidz2
+ * over 6 with 4 KiB sectors 32 + 16 = 48, a multiple of 3. */
+static void test_raidz_cost(void)
+{
+	CHECK(clyde_zfs_raidz_cost(131072, 9, 4, 1) == 342.0 / 256.0);
+	CHECK(clyde_zfs_raidz_cost(131072, 12, 4, 1) == 44.0 / 32.0);
+	CHECK(clyde_zfs_raidz_cost(131072, 12, 6, 2) == 48.0 / 32.0);
+	CHECK(clyde_zfs_raidz_cost(131072, 12, 1, 1) == 1.0);
+}
+
+/* On ZFS a read-side test's cached share is what the ARC served of the
+ * bytes it read: all of a 32 MiB read missed is 0%, none missed 100%
+ * (flagged as a page-cache-served test is), a quarter missed 75%; without
+ * the ARC's counters the page cache's residency stays. */
+static void test_arc_residency(void)
+{
+	struct clyde_test_result t;
+
+	memset(&t, 0, sizeof(t));
+	t.bytes = 32u << 20;
+	t.cache.measured = true;
+	t.cache.total_bytes = 32u << 20;
+	t.cache.resident_bytes = 0;
+	t.zfs.have = true;
+	t.zfs.arc_known = true;
+	t.zfs.missed_bytes = 0;
+	clyde_test_arc_residency(&t);
+	CHECK(clyde_test_residency(&t) == 1.0);
+	CHECK(clyde_test_cache_is_arc(&t));
+	t.zfs.missed_bytes = 40u << 20; /* prefetch beyond: at most all */
+	clyde_test_arc_residency(&t);
+	CHECK(clyde_test_residency(&t) == 0.0);
+	t.zfs.missed_bytes = 8u << 20;
+	clyde_test_arc_residency(&t);
+	CHECK(clyde_test_residency(&t) == 0.75);
+	t.zfs.arc_known = false;
+	t.cache.resident_bytes = 5;
+	clyde_test_arc_residency(&t);
+	CHECK(t.cache.resident_bytes == 5 && !clyde_test_cache_is_arc(&t));
 }
 
 /* Two leaves at the top: a stripe; sizes from zpool list, ashift 9 from
@@ -468,6 +513,8 @@ static void test_fs_probe(void)
 	CHECK_STR(s.fs.zfs_layout, "raidz1");
 	CHECK_STR(s.fs.zfs_vdevs, "raidz1-0 ashift 9: vda1 vdb1 vdc1");
 	CHECK_STR(s.fs.zfs_leaves, "vda1 vdb1 vdc1");
+	/* The ZFS target kind claims it (io/target.c's table). */
+	CHECK(clyde_target_find(&s, NULL) == &clyde_target_zfs);
 	CHECK(s.fs.zfs_ashift == 9);
 	CHECK(s.fs.zfs_raidz_width == 3 && s.fs.zfs_raidz_parity == 1);
 	CHECK(s.fs.zfs_recordsize == 1048576 && s.fs.zfs_volblocksize == 0);
@@ -625,6 +672,8 @@ int main(void)
 	test_guest_mounts();
 	test_path_dataset();
 	test_arc_diff();
+	test_raidz_cost();
+	test_arc_residency();
 	test_errors();
 	test_fs_probe();
 	CHECK(n_runs > 0);

@@ -13,7 +13,7 @@
 #
 # vm-disks: 4
 # vm-disk-size: 160M
-# vm-timeout: 480
+# vm-timeout: 900
 # vm-zfs: yes
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
@@ -109,4 +109,45 @@ ok "export and import: ${export}% of the records missed the ARC, the leaves read
 [[ $pcache -ge 95 && $pcache_leaves -ge 95 ]] ||
 	fail "the second read with primarycache=metadata missed ${pcache}% of the records (leaves ${pcache_leaves}%)"
 ok "primarycache=metadata: the first read after setting it hit (${pcache1}% missed), the next missed ${pcache}% and the leaves read ${pcache_leaves}%"
+
+# clyde's ZFS target (src/io/target_zfs.c) on the same raidz1: the block
+# tests of a 32 MiB file, once as it runs (the ARC emptied before each
+# read-side test by export and import) and once with --no-evict, where the
+# block read finds in the ARC what the rewrite left there.
+CLYDE_TIMEOUT=600
+zfs create -o compression=off -o recordsize=131072 za/cl || fail "zfs create za/cl"
+run_clyde run -d /mnt/za/cl -s 16m:8k:512:1 -n 0 -f -r 0 --no-save -v --json "$T/a.json"
+[[ $RC -eq 0 ]] || fail "clyde run on raidz1: exit $RC: $(tail -3 "$T/err")"
+cat "$T/out" "$T/err" >"$T/a.txt"
+run_clyde run -d /mnt/za/cl -s 16m:8k:512:1 -n 0 -f -r 0 --no-save --no-evict --json "$T/b.json"
+[[ $RC -eq 0 ]] || fail "clyde run --no-evict on raidz1: exit $RC: $(tail -3 "$T/err")"
+cat "$T/out" "$T/err" >"$T/b.txt"
+evidence clyde-raidz1.txt "$T/a.txt"
+T_="[t for t in j['runs'][0]['tests'] if t['name'] == '%s'][0]"
+# shellcheck disable=SC2059
+read -r -d '' evict missed gb_bytes leaves_read warn src wa want pb_read < <(jq_py "$T/a.json" \
+	"($(printf "$T_" get_block))['zfs']['evict']" \
+	"($(printf "$T_" get_block))['zfs']['missed_bytes']" \
+	"($(printf "$T_" get_block))['bytes']" \
+	"($(printf "$T_" get_block))['io']['total_read_bytes']" \
+	"($(printf "$T_" get_block))['cache']['warning']" \
+	"($(printf "$T_" get_block))['cache']['source']" \
+	"($(printf "$T_" put_block))['io']['write_amplification']" \
+	"($(printf "$T_" put_block))['zfs']['raidz_wa']" \
+	"($(printf "$T_" put_block))['io']['total_read_bytes']") || true
+[[ $evict == export-import ]] || fail "block read: the ARC emptied by '$evict', expected export-import"
+[[ $gb_bytes -gt 0 && $((missed * 100 / gb_bytes)) -ge 95 && $((leaves_read * 100 / gb_bytes)) -ge 95 ]] ||
+	fail "block read after export and import: ARC misses for $missed of $gb_bytes bytes, the leaves read $leaves_read"
+[[ $src == arc && $warn == false ]] || fail "block read after the eviction: cache source $src, warning $warn"
+ok "clyde's block read after export and import: the ARC missed $((missed * 100 / gb_bytes))% of its bytes, the leaves read $((leaves_read * 100 / gb_bytes))%, not flagged"
+awk -v m="$wa" -v e="$want" 'BEGIN { d = m / e - 1; exit !(e > 1 && d < 0.10 && d > -0.10) }' ||
+	fail "block write on raidz1 over 4: the leaves wrote ${wa}x the data, raidz with parity and padding ${want}x"
+ok "block write on raidz1 over 4: the leaves wrote ${wa}x, parity and padding make ${want}x (the leaves read $pb_read bytes during it)"
+# shellcheck disable=SC2059
+read -r -d '' warn src < <(jq_py "$T/b.json" \
+	"($(printf "$T_" get_block))['cache']['warning']" \
+	"($(printf "$T_" get_block))['cache']['source']") || true
+[[ $src == arc && $warn == true ]] || fail "block read with --no-evict: cache source $src, warning $warn; expected the ARC's, flagged"
+grep -q "block read: ZFS's ARC served" "$T/b.txt" || fail "no ARC warning for the block read in: $(cat "$T/b.txt")"
+ok "block read with --no-evict: the ARC served it and the test is flagged (JSON warning, text)"
 done_testing
