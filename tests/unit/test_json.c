@@ -354,7 +354,7 @@ static const char *const checker[] = {
 	"         'cpu_sys_ns rate_per_s rate_unit cpu_pct too_fast latency '\n",
 	"         'buffer_pages inflight_max inflight_mean cache device io settle workers members '\n",
 	"         'members_check nfs series steadiness degraded_during '\n",
-	"         'verified_blocks', name)\n",
+	"         'verified_blocks refill_gap_mean_ns', name)\n",
 	"    check(x['verified_blocks'] == 0, name + ': not verified')\n",
 	"    check(x['degraded_during'] is None, name + ': degraded_during')\n",
 	"    io = x['io']\n",

@@ -567,14 +567,14 @@ static void test_help_matches_parser(void)
 		}
 	}
 	free(text);
-	/* 21 short names (-l has no long form), 39 long (--pattern,
-	 * --compress-percentage, --json,
+	/* 21 short names (-l has no long form), 40 long (--pattern,
+	 * --compress-percentage, --verify, --json,
 	 * --no-evict, --drop-caches, --settle, --until-stable, --max-runs,
 	 * --until-decided, --baseline, --db, --no-save, --no-advice,
 	 * --engine, --iodepth, --iodepth-batch, --runtime, --stonewall and
 	 * --log-interval have no short form). */
-	CHECK(nopts == 21 + 39);
-	if (nopts != 21 + 39)
+	CHECK(nopts == 21 + 40);
+	if (nopts != 21 + 40)
 		fprintf(stderr, "  --help names %zu options\n", nopts);
 	for (c = 33; c < 127; c++) {
 		char opt[3] = { '-', (char)c, 0 };
