@@ -477,8 +477,11 @@ static int run_series(struct run_job *r)
 	int ret;
 
 	r->done = 0;
-	/* Before the first run: nothing is lost by stopping. */
-	if (r->leader && (series || a->until_decided_pct > 0) &&
+	/* Before the first run: nothing is lost by stopping.  -x 1 is
+	 * bonnie++'s one CSV line without a header. */
+	if (r->leader &&
+	    (cfg->runs > 1 || cfg->until_stable_pct > 0 ||
+	     a->until_decided_pct > 0) &&
 	    a->series_begin && a->series_begin(ui))
 		return -EIO;
 	ret = clyde_exp_repeat(&r->job.ctx, &rep, r->runs, &r->jextra, &ro);
