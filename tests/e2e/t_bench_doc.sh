@@ -16,7 +16,7 @@ END='<!-- END bench/all.sh -->'
 
 write_doc()
 {
-	bash "$script" -b "$build" --skip engine,direct,io-md,md-sync,wall,perchar,cost \
+	bash "$script" -b "$build" --skip engine,direct,io-md,md-sync,wall,perchar,cost,pattern-tmpfs,pattern-loop \
 		--doc "$1" >"$T/out" 2>"$T/err" ||
 		{ cat "$T/out" "$T/err" >&2; fail "all.sh --doc $(basename "$1"): exit non-zero"; }
 	assert_file_match "$T/out" "^section written into $1" "all.sh --doc $(basename "$1") says where it wrote"
