@@ -364,7 +364,7 @@ static void write_busy(FILE *f, const struct clyde_run *runs, unsigned n)
 			clyde_settle_describe(&t->settle, why, sizeof(why));
 			clyde_fmt_human_ns(waited, sizeof(waited),
 					   (double)t->settle.waited_ns);
-			if (t->settle.busy_before)
+			if (!t->settle.busy_during || t->settle.busy_before)
 				fprintf(f,
 					"clyde: warning: %s%s started on a busy "
 					"device (waited %s, --settle):\n"

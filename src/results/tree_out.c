@@ -234,7 +234,8 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 				"settle   %-14s %s (waited %s s, --settle): "
 				"%s\n",
 				name,
-				r->settle.busy_before ?
+				!r->settle.busy_during ||
+						r->settle.busy_before ?
 					"started on a busy device" :
 					"ran on a busy device",
 				clyde_fmt_double(
