@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "env/env.h"
@@ -287,10 +289,53 @@ void clyde_own_setup_run(struct clyde_own_watch *w,
 			n);
 }
 
+void clyde_own_close(struct clyde_own_watch *w)
+{
+	clyde_others_free(&w->others);
+}
+
+static dev_t fs_dev(const struct clyde_own_watch *w)
+{
+	return w->have_top_dev ? makedev(w->major[0], w->minor[0]) : 0;
+}
+
 void clyde_own_begin(struct clyde_own_watch *w)
 {
 	if (read_snap(w, &w->before))
 		w->before.have = false;
+	if (w->have_top_dev)
+		clyde_others_read(w->root, getpid(), fs_dev(w), &w->others);
+}
+
+/* The other processes' bytes since clyde_own_begin(). */
+static void others_end(struct clyde_own_watch *w, struct clyde_ownio *out)
+{
+	struct clyde_others_snap after = { 0 }, prev = { 0 };
+
+	if (!w->have_top_dev || !w->others.have ||
+	    clyde_others_read(w->root, getpid(), fs_dev(w), &after)) {
+		clyde_others_free(&after);
+		return;
+	}
+	for (unsigned k = 1; k < CLYDE_OTHERS_LOOKS; k++) {
+		struct clyde_others_snap t = prev;
+		struct timespec ts = { 0, CLYDE_OTHERS_GAP_MS * 1000000L };
+
+		prev = after;
+		after = t;
+		nanosleep(&ts, NULL);
+		if (clyde_others_read(w->root, getpid(), fs_dev(w), &after)) {
+			after = prev;
+			prev = t;
+			break;
+		}
+		clyde_others_merge_ties(&after, &prev);
+	}
+	clyde_others_free(&prev);
+	out->have_others = true;
+	clyde_others_delta(&w->others, &after, &out->others_read_bytes,
+			   &out->others_write_bytes, &out->others_procs);
+	clyde_others_free(&after);
 }
 
 static uint64_t delta(uint64_t a, uint64_t b)
@@ -307,6 +352,7 @@ void clyde_own_end(struct clyde_own_watch *w, struct clyde_ownio *out)
 	memset(out, 0, sizeof(*out));
 	if (!b->have || read_snap(w, &after))
 		return;
+	others_end(w, out);
 	out->source = w->source;
 	if (w->source == CLYDE_OWN_TASK) {
 		out->have_top = true;

@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "env/others.h"
+
 #define CLYDE_OWN_MAX_DEVS 17 /* the leaves and the top device */
 #define CLYDE_OWN_CGROUP_LEN 256
 
@@ -54,6 +56,11 @@ struct clyde_ownio {
 	bool have_leaves;
 	uint64_t leaves_read_bytes, leaves_write_bytes;
 	char cgroup[CLYDE_OWN_CGROUP_LEN]; /* CGROUP: its path, "" else */
+	/* Other processes tied to the target's filesystem (env/others.h):
+	 * their bytes above the block layer during the test. */
+	bool have_others;
+	unsigned others_procs;
+	uint64_t others_read_bytes, others_write_bytes;
 };
 
 /* One reading of the counters. */
@@ -72,6 +79,7 @@ struct clyde_own_watch {
 	bool have_top_dev;
 	uint32_t major[CLYDE_OWN_MAX_DEVS], minor[CLYDE_OWN_MAX_DEVS];
 	struct clyde_own_snap before;
+	struct clyde_others_snap others; /* the other processes at begin */
 };
 
 /*
@@ -97,6 +105,9 @@ struct clyde_target;
 void clyde_own_setup_run(struct clyde_own_watch *w,
 			 const struct clyde_member_watch *mw,
 			 const struct clyde_target *t);
+
+/* Free what the watch holds (the other processes' look). */
+void clyde_own_close(struct clyde_own_watch *w);
 
 /* The start of a test. */
 void clyde_own_begin(struct clyde_own_watch *w);

@@ -163,6 +163,7 @@ void clyde_settle_wait(struct clyde_ctx *ctx,
 	take(w, &a);
 	if (!w->limit_ns) {
 		out->busy = !judge(w, NULL, &a, out);
+		out->busy_before = out->busy;
 		return;
 	}
 	for (;;) {
@@ -176,6 +177,7 @@ void clyde_settle_wait(struct clyde_ctx *ctx,
 		if (quiet || out->waited_ns >= w->limit_ns ||
 		    clyde_stopping(ctx)) {
 			out->busy = !quiet;
+			out->busy_before = out->busy;
 			return;
 		}
 		a = b;
@@ -228,6 +230,18 @@ void clyde_settle_describe(const struct clyde_settle *s, char *buf, size_t n)
 	if (s->per_device && s->dirty_bytes >= CLYDE_SETTLE_MAX_DIRTY) {
 		fmt_mib(a, sizeof(a), s->dirty_bytes);
 		PART("%s dirty", a);
+	}
+	if (s->busy_during) {
+		char d[32];
+
+		fmt_mib(a, sizeof(a), s->others_bytes);
+		fmt_mib(d, sizeof(d), s->device_bytes);
+		PART("during the test other processes (%u) moved %s of the "
+		     "device's %s (%.0f%%)",
+		     s->others_procs, a, d,
+		     s->device_bytes ? 100.0 * (double)s->others_bytes /
+					       (double)s->device_bytes :
+				       0.0);
 	}
 #undef PART
 	if (len >= n)

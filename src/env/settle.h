@@ -40,8 +40,16 @@
 
 /* What clyde saw before one test. */
 struct clyde_settle {
-	bool looked;	   /* the devices were looked at */
-	bool busy;	   /* still not quiet when the test started */
+	bool looked;	  /* the devices were looked at */
+	bool busy;	  /* still not quiet when the test started, or
+			    * busy_during */
+	bool busy_before; /* still not quiet when the test started */
+	/* During the test (results/testio.h, clyde_test_io_judge_busy):
+	 * other processes' share of the devices' bytes. */
+	bool others_known;
+	bool busy_during;
+	unsigned others_procs;
+	uint64_t others_bytes, device_bytes;
 	uint64_t limit_ns; /* --settle */
 	uint64_t waited_ns;
 	/* The last look (over CLYDE_SETTLE_LOOK_NS, or one instant when

@@ -60,6 +60,10 @@ static int block_open(struct clyde_target_watch *w,
 
 static void block_close(struct clyde_target_watch *w)
 {
+	struct block *b = w->priv;
+
+	if (b)
+		clyde_own_close(&b->own);
 	free(w->priv);
 }
 

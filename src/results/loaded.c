@@ -1730,7 +1730,8 @@ static const struct {
 	const char *name, *text;
 } flag_names[CLYDE_LOADED_FLAG_COUNT] = {
 	{ "memory", "served from a page cache, not the storage" },
-	{ "busy", "the device was busy with other I/O when the test started" },
+	{ "busy", "the device was busy with other I/O when the test started "
+		  "or during it" },
 	{ "degraded", "measured while an md array lost members" },
 	{ "cache", "the page cache was not controlled (--no-evict, no -D): "
 		   "it may have served the reads" },

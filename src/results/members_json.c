@@ -200,6 +200,10 @@ void clyde_jw_io(struct clyde_jw *w, const struct clyde_test_io *io,
 	u64_or_null(w, "process_write_bytes",
 		    own && src == CLYDE_OWN_TASK && own->have_top,
 		    own ? own->top_write_bytes : 0);
+	u64_or_null(w, "fs_for_clyde_read_bytes", io->others_known,
+		    io->fs_read);
+	u64_or_null(w, "fs_for_clyde_write_bytes", io->others_known,
+		    io->fs_write);
 	u64_or_null(w, "top_read_bytes", io->have_top, io->top_read);
 	u64_or_null(w, "top_write_bytes", io->have_top, io->top_write);
 	if (io->wa >= 0.0)
@@ -217,6 +221,11 @@ void clyde_jw_settle(struct clyde_jw *w, const struct clyde_settle *s)
 	clyde_jw_open(w, "settle", '{');
 	clyde_jw_bool(w, "looked", s->looked);
 	clyde_jw_bool(w, "busy", s->busy);
+	clyde_jw_bool(w, "busy_before", s->busy_before);
+	clyde_jw_bool(w, "busy_during", s->busy_during);
+	u64_or_null(w, "others_bytes", s->others_known, s->others_bytes);
+	u64_or_null(w, "others_procs", s->others_known, s->others_procs);
+	u64_or_null(w, "device_bytes", s->others_known, s->device_bytes);
 	clyde_jw_u64(w, "limit_ns", s->limit_ns);
 	clyde_jw_u64(w, "waited_ns", s->waited_ns);
 	clyde_jw_u64(w, "in_flight", s->in_flight);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "env/settle.h"
 #include "env/stack.h"
 #include "results/result.h"
 #include "results/tree_result.h"
@@ -120,6 +121,20 @@ void clyde_test_io_compute(const struct clyde_devio *top,
 		io->source = own->source;
 		io->other_read = io->total_read - io->own_read;
 		io->other_write = io->total_write - io->own_write;
+		if (own->have_others) {
+			/* Beyond the other processes' bytes, the device's
+			 * other I/O is the filesystem's work for clyde. */
+			io->others_known = true;
+			io->others_procs = own->others_procs;
+			io->fs_read =
+				io->other_read -
+				at_most(own->others_read_bytes, io->other_read);
+			io->fs_write = io->other_write -
+				       at_most(own->others_write_bytes,
+					       io->other_write);
+			io->other_read -= io->fs_read;
+			io->other_write -= io->fs_write;
+		}
 		io->read = io->own_read;
 		io->write = io->own_write;
 	} else {
@@ -149,11 +164,33 @@ void clyde_test_io_add(struct clyde_test_io *a, const struct clyde_test_io *b,
 		a->own_write += b->own_write;
 		a->other_read += b->other_read;
 		a->other_write += b->other_write;
+		a->others_known &= b->others_known;
+		a->others_procs += b->others_procs;
+		a->fs_read += b->fs_read;
+		a->fs_write += b->fs_write;
 		a->read += b->read;
 		a->write += b->write;
 		a->lost |= b->lost;
 	}
 	a->wa = written ? (double)a->write / (double)written : -1.0;
+}
+
+void clyde_test_io_judge_busy(const struct clyde_test_io *io,
+			      struct clyde_settle *s)
+{
+	uint64_t others = io->other_read + io->other_write,
+		 total = io->total_read + io->total_write;
+
+	if (!io->have || !io->attributed || !io->others_known)
+		return;
+	s->others_known = true;
+	s->others_bytes = others;
+	s->others_procs = io->others_procs;
+	s->device_bytes = total;
+	s->busy_during = others >= CLYDE_OTHER_MIN_BYTES &&
+			 (double)others >=
+				 CLYDE_BUSY_OTHERS_FRACTION * (double)total;
+	s->busy |= s->busy_during;
 }
 
 static bool worth(uint64_t other, uint64_t total)

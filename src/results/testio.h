@@ -53,7 +53,13 @@ struct clyde_test_io {
 	bool attributed;
 	enum clyde_own_source source;
 	uint64_t own_read, own_write;
-	uint64_t other_read, other_write; /* total - own */
+	/* total - own; when others_known, only the other processes' share
+	 * of it (at most their bytes, env/others.h), and fs_read/fs_write
+	 * the rest: the filesystem working for clyde (journal, metadata). */
+	uint64_t other_read, other_write;
+	bool others_known;
+	unsigned others_procs;
+	uint64_t fs_read, fs_write;
 	/* What the test shows: own when attributed, else the totals. */
 	uint64_t read, write;
 	double wa; /* write / written; < 0 not applicable */
@@ -110,6 +116,19 @@ void clyde_test_io_of_run(const struct clyde_run *r, int id,
 /* ... of phase p of a tree run (extract writes its bytes). */
 void clyde_test_io_of_phase(const struct clyde_tree_run *run, int p,
 			    struct clyde_test_io *io);
+
+/*
+ * Busy during the test: other processes did at least
+ * CLYDE_BUSY_OTHERS_FRACTION of the bytes the devices moved (reads and
+ * writes) and at least CLYDE_OTHER_MIN_BYTES.  A tenth of the device's
+ * bytes is a tenth of its time taken from the test at the same rate.
+ */
+#define CLYDE_BUSY_OTHERS_FRACTION 0.10
+struct clyde_settle;
+/* Record in *s what others did during the test of io and set s->busy
+ * when it is the rule's share (s->busy_during). */
+void clyde_test_io_judge_busy(const struct clyde_test_io *io,
+			      struct clyde_settle *s);
 
 /* Is the other I/O worth saying (beyond CLYDE_OTHER_MIN_BYTES and
  * CLYDE_OTHER_MIN_FRACTION of the total, reads or writes)? */

@@ -364,12 +364,19 @@ static void write_busy(FILE *f, const struct clyde_run *runs, unsigned n)
 			clyde_settle_describe(&t->settle, why, sizeof(why));
 			clyde_fmt_human_ns(waited, sizeof(waited),
 					   (double)t->settle.waited_ns);
-			fprintf(f,
-				"clyde: warning: %s%s started on a busy device "
-				"(waited %s, --settle):\n"
-				"clyde: warning: %s\n",
-				clyde_test_label((enum clyde_test)i), where,
-				waited, why);
+			if (!t->settle.busy_during || t->settle.busy_before)
+				fprintf(f,
+					"clyde: warning: %s%s started on a busy "
+					"device (waited %s, --settle):\n"
+					"clyde: warning: %s\n",
+					clyde_test_label((enum clyde_test)i),
+					where, waited, why);
+			else
+				fprintf(f,
+					"clyde: warning: %s%s ran on a busy "
+					"device: %s\n",
+					clyde_test_label((enum clyde_test)i),
+					where, why);
 		}
 }
 

@@ -231,9 +231,13 @@ int clyde_tree_text_write(FILE *f, const struct clyde_tree_run *run,
 
 			clyde_settle_describe(&r->settle, why, sizeof(why));
 			fprintf(f,
-				"settle   %-14s started on a busy device "
-				"(waited %s s, --settle): %s\n",
+				"settle   %-14s %s (waited %s s, --settle): "
+				"%s\n",
 				name,
+				!r->settle.busy_during ||
+						r->settle.busy_before ?
+					"started on a busy device" :
+					"ran on a busy device",
 				clyde_fmt_double(
 					a, sizeof(a),
 					(double)r->settle.waited_ns / 1e9, 2),

@@ -37,6 +37,7 @@
 #include "io/cache.h"
 #include "io/scratch.h"
 #include "io/target.h"
+#include "results/testio.h"
 #include "io/verify.h"
 #include "workloads/worker.h"
 
@@ -761,6 +762,13 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	    st->ctx->err_code)
 		ret = -st->ctx->err_code;
 	clyde_target_end(&st->tgt, &moved);
+	/* Others' share of the devices during the test (results/testio.h). */
+	{
+		struct clyde_test_io io;
+
+		clyde_test_io_compute(&r->dev, &r->members, &r->own, 0, &io);
+		clyde_test_io_judge_busy(&io, &r->settle);
+	}
 	if (st->progress)
 		atomic_store(&st->progress->active, 0);
 	pthread_barrier_destroy(&start);

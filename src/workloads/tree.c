@@ -18,6 +18,7 @@
 #include "env/settle.h"
 #include "io/cache.h"
 #include "io/target.h"
+#include "results/testio.h"
 
 int clyde_tree_phases_parse(const char *list, unsigned *mask, char *err,
 			    size_t errlen)
@@ -213,6 +214,13 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 	r->cpu_user_ns = u1 - u0;
 	r->cpu_sys_ns = s1 - s0;
 	clyde_target_end(&e->tgt, &moved);
+	/* Others' share of the devices during the test (results/testio.h). */
+	{
+		struct clyde_test_io io;
+
+		clyde_test_io_compute(&r->dev, &r->members, &r->own, 0, &io);
+		clyde_test_io_judge_busy(&io, &r->settle);
+	}
 	/* --verify: outside the phase's time and counters. */
 	if (p == CLYDE_TREE_EXTRACT && ret == 0 && cfg->verify)
 		ret = clyde_tree_verify(e->ctx, e->plan, e->scratch->dirfd,
