@@ -185,8 +185,8 @@ static double dev_took(const struct clyde_dev_run *run, int t, bool *lost)
 		wa = (double)v.write_bytes / (double)r->bytes;
 	else if (r->dev.have_device)
 		wa = (double)r->dev.write_bytes / (double)r->bytes;
-	*lost = clyde_test_io_lost(wa, r->bytes, run->cfg.zeros,
-				   &run->env.stack);
+	*lost = clyde_test_io_lost(wa, r->bytes, run->range_bytes,
+				   run->cfg.zeros, &run->env.stack);
 	return wa;
 }
 

@@ -233,9 +233,13 @@ bool clyde_stack_shrinks_data(const struct clyde_stack *s)
 	return false;
 }
 
-bool clyde_test_io_lost(double wa, uint64_t written, bool zeros,
-			const struct clyde_stack *s)
+bool clyde_test_io_lost(double wa, uint64_t written, uint64_t extent,
+			bool zeros, const struct clyde_stack *s)
 {
+	if (extent && extent < written && wa >= 0.0) {
+		wa = wa * (double)written / (double)extent;
+		written = extent;
+	}
 	if (!s || wa < 0.0 || written < CLYDE_WA_LOST_MIN_BYTES ||
 	    wa >= CLYDE_WA_LOST)
 		return false;
@@ -248,9 +252,13 @@ void clyde_test_io_of_run(const struct clyde_run *r, int id,
 	const struct clyde_test_result *t = &r->tests[id];
 	uint64_t written = clyde_test_writes_its_bytes(id) ? t->bytes : 0;
 
+	/* Each worker writes a file of its own of file_size_mib. */
+	uint64_t extent = (r->params.file_size_mib << 20) *
+			  (t->nworkers ? t->nworkers : 1);
+
 	clyde_test_io_compute(&t->dev, &t->members, &t->own, written, io);
 	io->lost = io->have &&
-		   clyde_test_io_lost(io->wa, written,
+		   clyde_test_io_lost(io->wa, written, extent,
 				      !strcmp(r->params.pattern, "zeros"),
 				      &r->env.stack);
 }
@@ -264,6 +272,6 @@ void clyde_test_io_of_phase(const struct clyde_tree_run *run, int p,
 
 	clyde_test_io_compute(&r->dev, &r->members, &r->own, written, io);
 	io->lost = io->have &&
-		   clyde_test_io_lost(io->wa, written, run->cfg.zeros,
+		   clyde_test_io_lost(io->wa, written, 0, run->cfg.zeros,
 				      &run->env.stack);
 }

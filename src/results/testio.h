@@ -78,12 +78,18 @@ struct clyde_test_io {
  * (ZFS compression, btrfs compress, dm-vdo, zram), and only of bonnie++'s
  * zeros (`zeros`): clyde's random data neither compresses nor repeats.
  * `s` may be NULL (not known: not judged).
+ *
+ * `extent` is how many distinct bytes the test's writes covered (its
+ * files, its range; 0: all of `written` was distinct).  A test that wrote
+ * the same bytes again (--runtime goes round its files until the time is
+ * up) owes the devices only the extent: rewrites of a page still dirty
+ * coalesce in the cache, so the devices are judged against the extent.
  */
 #define CLYDE_WA_LOST 0.9
 #define CLYDE_WA_LOST_MIN_BYTES (16ull << 20)
 struct clyde_stack;
-bool clyde_test_io_lost(double wa, uint64_t written, bool zeros,
-			const struct clyde_stack *s);
+bool clyde_test_io_lost(double wa, uint64_t written, uint64_t extent,
+			bool zeros, const struct clyde_stack *s);
 
 /* Does a layer of s compress or deduplicate what is written to it? */
 bool clyde_stack_shrinks_data(const struct clyde_stack *s);

@@ -186,22 +186,31 @@ static void test_lost(void)
 	CHECK(!clyde_stack_shrinks_data(&ext4));
 	CHECK(clyde_stack_shrinks_data(&zfs));
 	/* dm-flakey's drop_writes under XFS: 0.52 and 0.00 */
-	CHECK(clyde_test_io_lost(0.52, mib64, false, &ext4));
-	CHECK(clyde_test_io_lost(0.0, mib64, false, &ext4));
-	CHECK(clyde_test_io_lost(0.0, mib64, true, &ext4));
-	CHECK(!clyde_test_io_lost(0.95, mib64, false, &ext4));
-	CHECK(!clyde_test_io_lost(1.0, mib64, false, &ext4));
+	CHECK(clyde_test_io_lost(0.52, mib64, 0, false, &ext4));
+	CHECK(clyde_test_io_lost(0.0, mib64, 0, false, &ext4));
+	CHECK(clyde_test_io_lost(0.0, mib64, 0, true, &ext4));
+	CHECK(!clyde_test_io_lost(0.95, mib64, 0, false, &ext4));
+	CHECK(!clyde_test_io_lost(1.0, mib64, 0, false, &ext4));
 	/* too little to judge, not a write test, no stack known */
-	CHECK(!clyde_test_io_lost(0.5, 1ull << 20, false, &ext4));
-	CHECK(!clyde_test_io_lost(-1.0, mib64, false, &ext4));
-	CHECK(!clyde_test_io_lost(0.5, mib64, false, NULL));
+	CHECK(!clyde_test_io_lost(0.5, 1ull << 20, 0, false, &ext4));
+	CHECK(!clyde_test_io_lost(-1.0, mib64, 0, false, &ext4));
+	CHECK(!clyde_test_io_lost(0.5, mib64, 0, false, NULL));
+	/* --runtime went round a 32 MiB file for 6.6 GiB: the devices took
+	 * 34 MiB, which is all of it (0.005 of what was written); the same
+	 * against files of 64 MiB is a loss, and an extent above what was
+	 * written is no discount */
+	CHECK(!clyde_test_io_lost(34.0 / 6758.0, 6758ull << 20, 32ull << 20,
+				  false, &ext4));
+	CHECK(clyde_test_io_lost(34.0 / 6758.0, 6758ull << 20, 64ull << 20,
+				 false, &ext4));
+	CHECK(clyde_test_io_lost(0.5, mib64, 1ull << 30, false, &ext4));
 	/* zeros on a compressing stack shrink; random data does not */
-	CHECK(!clyde_test_io_lost(0.01, mib64, true, &zfs));
-	CHECK(clyde_test_io_lost(0.01, mib64, false, &zfs));
+	CHECK(!clyde_test_io_lost(0.01, mib64, 0, true, &zfs));
+	CHECK(clyde_test_io_lost(0.01, mib64, 0, false, &zfs));
 	snprintf(ext4.fs.type, sizeof(ext4.fs.type), "btrfs");
 	snprintf(ext4.fs.mount_opts, sizeof(ext4.fs.mount_opts),
 		 "rw,compress=zstd:3");
-	CHECK(!clyde_test_io_lost(0.01, mib64, true, &ext4));
+	CHECK(!clyde_test_io_lost(0.01, mib64, 0, true, &ext4));
 }
 
 int main(void)
