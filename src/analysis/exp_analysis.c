@@ -425,7 +425,7 @@ int clyde_exp_select(struct clyde_ctx *ctx, struct clyde_exp *e,
 	struct clyde_exp_metric *nm;
 	const char *s = keys;
 
-	if (!keys || !*keys)
+	if (!keys || !*keys || !strcmp(keys, "all"))
 		return 0;
 	pick = calloc(e->nmetrics + 1, sizeof(*pick));
 	if (!pick)

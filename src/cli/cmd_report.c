@@ -166,7 +166,8 @@ static const struct clyde_opt exp_table[] = {
 	  .arg = "KEY,...",
 	  EXP_FIELD(metrics),
 	  .kind = "metric list",
-	  .help = "the experiment's metrics to show, in order" },
+	  .help = "the experiment's metrics to show, in order (all: every "
+		  "one, the default)" },
 	{ .name = "format",
 	  .type = CLYDE_OPT_ENUM,
 	  .arg = "FMT",

@@ -177,6 +177,12 @@ assert_eq "$(head -n 1 t.csv)" \
 	"chunk,level,status,time.tar.mean,time.tar.ci95,time.tar.n,time.tar.significant,time.tar.flags" \
 	"the CSV header has only the metric asked for"
 assert_eq "$(grep -c ',ok,' t.csv)" 8 "one CSV row per point that ran"
+run_clyde report --experiment-json exp.json --format csv -o all-default.csv
+run_clyde report --experiment-json exp.json --format csv --metrics all \
+	-o all.csv
+expect_rc 0 "--metrics all (as clyde sweep takes it)"
+assert_eq "$(cat all.csv)" "$(cat all-default.csv)" \
+	"--metrics all is every metric, the default"
 
 # --- Errors: exit 1, one line on stderr, nothing written.
 check_err()
