@@ -135,12 +135,6 @@ static int output_errno(FILE *f)
 	return e ? e : errno ? errno : EIO;
 }
 
-/* What the advice weighs of a run: its data pattern (env/advise.h). */
-static unsigned run_advise(const struct clyde_run *r)
-{
-	return !strcmp(r->params.pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0;
-}
-
 /* A series prints CSV lines: their header first. */
 static int series_begin(void *arg)
 {
@@ -175,7 +169,8 @@ static int run_done(void *arg, const struct clyde_run *runs, unsigned i)
 	     clyde_series_text_write(f, r) < 0 ||
 	     clyde_members_text_write(f, r, 1, c->extra.verbose) < 0 ||
 	     (!c->extra.no_advice &&
-	      clyde_advice_section(f, &r->env.stack, run_advise(r)) < 0))) {
+	      clyde_advice_section(f, &r->env.stack,
+				   clyde_run_advise(&r->params)) < 0))) {
 		c->failed = (struct out_failure){ f, output_errno(f) };
 		return 1;
 	}
@@ -199,7 +194,7 @@ static int series_end(void *arg, const struct clyde_run *runs, unsigned n,
 	    clyde_members_text_write(stderr, runs, n, c->extra.verbose) < 0 ||
 	    (!c->extra.no_advice &&
 	     clyde_advice_section(stderr, &runs[0].env.stack,
-				  run_advise(&runs[0])) < 0))
+				  clyde_run_advise(&runs[0].params)) < 0))
 		return -EIO;
 	return 0;
 }

@@ -51,7 +51,8 @@ static int show(void *arg, const struct clyde_dev_run *run)
 	 * or on standard error when there is no table (clyde zcav's text
 	 * keeps zcav's lines). */
 	if (clyde_advice_section(c->quiet || !c->table ? stderr : text,
-				 &run->env.stack, 0) < 0)
+				 &run->env.stack,
+				 clyde_dev_advise(&run->cfg)) < 0)
 		ret = -1;
 	return ret;
 }

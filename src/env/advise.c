@@ -590,6 +590,47 @@ static void check_cifs(const struct clyde_stack *s, struct clyde_advice_list *l)
  * sectors (raidz never leaves a gap it could not fill).  The ideal is
  * width / (width - parity); the difference is what the width wastes.
  */
+unsigned clyde_advise_rand(uint64_t bytes)
+{
+	unsigned lg = 0;
+
+	if (!bytes)
+		return 0;
+	while (lg < 63 && (1ull << lg) < bytes)
+		lg++;
+	return (lg & 0xffu) << CLYDE_ADVISE_RAND_SHIFT;
+}
+
+/*
+ * A record at least four times the workload's random requests: ZFS reads
+ * and checksums whole records, so each random read of a request fetches
+ * a record (the disks read record / request times the bytes asked, the
+ * ARC holds the rest), and a random write of less than a record reads
+ * the record (unless cached) to write it anew.  Streaming requests of any
+ * size are gathered into records and are not concerned.
+ */
+static void check_zfs_record(const struct clyde_stack_fs *fs, unsigned workload,
+			     struct clyde_advice_list *l)
+{
+	unsigned lg = (workload >> CLYDE_ADVISE_RAND_SHIFT) & 0xffu;
+	uint64_t req = lg ? 1ull << lg : 0, rec = fs->zfs_recordsize;
+	struct clyde_advice *a;
+	struct sizes z = { .next = 0 };
+
+	if (!req || !rec || rec < 4 * req)
+		return;
+	a = add(l, CLYDE_ADVICE_INFO, "zfs-recordsize", fs->zfs_pool,
+		"%s has recordsize %s and the random requests are %s: "
+		"each random read fetches and checksums a whole record "
+		"(%.0fx the bytes asked from the disks) and a random write "
+		"of less than a record rewrites one; a dataset for this "
+		"workload takes a recordsize near its request size",
+		fs->source, sz(&z, rec), sz(&z, req),
+		(double)rec / (double)req);
+	fix(a, "zfs set recordsize=%s %s (for files written after it)",
+	    sz_opt(&z, req), fs->source);
+}
+
 static void check_zfs(const struct clyde_stack *s, unsigned workload,
 		      struct clyde_advice_list *l)
 {
@@ -629,6 +670,7 @@ static void check_zfs(const struct clyde_stack *s, unsigned workload,
 			fs->source, fs->zfs_compression);
 		fix(a, "--pattern random");
 	}
+	check_zfs_record(fs, workload, l);
 	if (!strcmp(fs->zfs_atime, "on")) {
 		a = add(l, CLYDE_ADVICE_WARN, "atime", fs->zfs_pool,
 			"%s has atime=on: every read and every file a tree "

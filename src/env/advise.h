@@ -11,6 +11,7 @@
 #define CLYDE_ENV_ADVISE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "env/stack.h"
 
@@ -53,6 +54,12 @@ enum {
 	CLYDE_ADVISE_TREE = 1u << 0,  /* walks trees (atime matters) */
 	CLYDE_ADVISE_ZEROS = 1u << 1, /* writes --pattern zeros */
 };
+
+/* Bits 8-15 of the mask: the size of the workload's random requests
+ * (clyde run's seeks, dev's random tests) as the log2 of the bytes,
+ * rounded up; 0: no random requests.  clyde_advise_rand(8192) is 13 << 8. */
+#define CLYDE_ADVISE_RAND_SHIFT 8
+unsigned clyde_advise_rand(uint64_t bytes);
 
 /*
  * Check s and fill out (which this function clears) with the findings,

@@ -559,7 +559,8 @@ int clyde_dev_json_write(FILE *f, const struct clyde_dev_run *run,
 	errno = 0;
 	clyde_jw_run_head(&w, "dev", version, run->cfg.label,
 			  sizeof(run->cfg.label), run->started_unix, &run->env);
-	if (clyde_jw_stack_advice(&w, &run->env.stack, 0) < 0)
+	if (clyde_jw_stack_advice(&w, &run->env.stack,
+				  clyde_dev_advise(&run->cfg)) < 0)
 		return -ENOMEM;
 	json_config(&w, run);
 	clyde_jw_open(&w, "device", '{');

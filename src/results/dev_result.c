@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/advise.h"
 #include "env/stack.h"
 
 static const char *const test_names[CLYDE_DEV_TEST_COUNT] = {
@@ -139,4 +140,14 @@ void clyde_dev_depth(const struct clyde_dev_run *run, enum clyde_dev_test t,
 			 "above the device (in clyde, in the engine, or in "
 			 "layers between them and the device)",
 			 d->busy_share * 100.0);
+}
+
+unsigned clyde_dev_advise(const struct clyde_dev_config *c)
+{
+	unsigned m = c->zeros ? CLYDE_ADVISE_ZEROS : 0;
+
+	if (c->tests & (CLYDE_DEV_BIT(CLYDE_DEV_RANDREAD) |
+			CLYDE_DEV_BIT(CLYDE_DEV_RANDWRITE)))
+		m |= clyde_advise_rand(c->rand_bs);
+	return m;
 }

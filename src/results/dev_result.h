@@ -212,4 +212,8 @@ struct clyde_dev_depth {
 void clyde_dev_depth(const struct clyde_dev_run *run, enum clyde_dev_test t,
 		     struct clyde_dev_depth *d);
 
+/* What the advice weighs of a dev run (env/advise.h's mask): its data
+ * pattern and the random tests' requests of rand_bs bytes. */
+unsigned clyde_dev_advise(const struct clyde_dev_config *c);
+
 #endif

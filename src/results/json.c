@@ -325,9 +325,8 @@ int clyde_json_write(FILE *f, const struct clyde_run *runs, unsigned nruns,
 	clyde_jw_machine(&w, &r0->env.machine);
 	clyde_jw_target(&w, &r0->env.target);
 	clyde_jw_virt(&w, &r0->env.virt);
-	ret = clyde_jw_stack_advice(
-		&w, &r0->env.stack,
-		!strcmp(r0->params.pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0);
+	ret = clyde_jw_stack_advice(&w, &r0->env.stack,
+				    clyde_run_advise(&r0->params));
 	if (ret < 0)
 		return ret;
 	json_config(&w, &r0->params);

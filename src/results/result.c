@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env/advise.h"
 #include "io/engine.h"
 
 /*
@@ -197,4 +198,14 @@ double clyde_test_cpu_pct(const struct clyde_test_result *t)
 bool clyde_result_engine_sync(const char *name)
 {
 	return clyde_engine_name_sync(name);
+}
+
+unsigned clyde_run_advise(const struct clyde_run_params *p)
+{
+	unsigned m = !strcmp(p->pattern, "zeros") ? CLYDE_ADVISE_ZEROS : 0;
+
+	/* The seeks read (and one in ten writes back) a random chunk each. */
+	if (p->file_size_mib && p->seeks)
+		m |= clyde_advise_rand(p->io_chunk);
+	return m;
 }

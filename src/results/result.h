@@ -280,4 +280,8 @@ bool clyde_test_is_io(enum clyde_test t);
  * above that read stored runs; false for a name no engine has. */
 bool clyde_result_engine_sync(const char *name);
 
+/* What the advice weighs of a run (env/advise.h's mask): its data pattern
+ * and, when the seeks ran, their random requests of io_chunk bytes. */
+unsigned clyde_run_advise(const struct clyde_run_params *p);
+
 #endif

@@ -604,6 +604,25 @@ static void test_fs_probe(void)
 	clyde_advise(&s, 0, &adv);
 	CHECK(!advised(&adv, "zfs-ashift"));
 	CHECK(advised(&adv, "zfs-raidz-width"));
+	/* recordsize against the random requests: 16 KiB records against
+	 * clyde run's 8 KiB seeks is within 4x (no advice); 128 KiB
+	 * against 8 KiB reads 16x the bytes; no random requests, none. */
+	CHECK(clyde_advise_rand(8192) == 13u << CLYDE_ADVISE_RAND_SHIFT);
+	CHECK(clyde_advise_rand(6000) == 13u << CLYDE_ADVISE_RAND_SHIFT);
+	CHECK(clyde_advise_rand(0) == 0);
+	clyde_advise(&s, clyde_advise_rand(8192), &adv);
+	CHECK(!advised(&adv, "zfs-recordsize"));
+	s.fs.zfs_recordsize = 131072;
+	clyde_advise(&s, 0, &adv);
+	CHECK(!advised(&adv, "zfs-recordsize"));
+	clyde_advise(&s, clyde_advise_rand(8192) | CLYDE_ADVISE_ZEROS, &adv);
+	CHECK(advised(&adv, "zfs-recordsize") &&
+	      strstr(advised(&adv, "zfs-recordsize")->text,
+		     "recordsize 128 KiB and the random requests are 8 KiB") &&
+	      strstr(advised(&adv, "zfs-recordsize")->text, "16x") &&
+	      strstr(advised(&adv, "zfs-recordsize")->fix,
+		     "zfs set recordsize=8k "));
+	s.fs.zfs_recordsize = 16384;
 
 	/* special: a stripe of one data disk; the log and special vdevs'
 	 * leaves are below it too, the cache's as well. */
