@@ -150,4 +150,28 @@ read -r -d '' warn src < <(jq_py "$T/b.json" \
 [[ $src == arc && $warn == true ]] || fail "block read with --no-evict: cache source $src, warning $warn; expected the ARC's, flagged"
 grep -q "block read: ZFS's ARC served" "$T/b.txt" || fail "no ARC warning for the block read in: $(cat "$T/b.txt")"
 ok "block read with --no-evict: the ARC served it and the test is flagged (JSON warning, text)"
+
+# Compression: on an lz4 dataset clyde's data stays incompressible (the
+# dataset's compressratio after the block write 1.00), and
+# --compress-percentage 66 (every 256 bytes 34% random, the rest zeros)
+# makes data lz4 shrinks: the ratio recorded after the block write is well
+# above 1 and below what 66% of zeros could give at best (1 / 0.34).
+ratio_of()
+{
+	local ds=$1
+	shift
+	zfs create -o compression=lz4 -o recordsize=131072 "za/$ds" || fail "zfs create za/$ds"
+	run_clyde run -d "/mnt/za/$ds" -s 16m:8k:512:1 -n 0 -f -r 0 --no-save --no-evict \
+		--json "$T/$ds.json" "$@"
+	[[ $RC -eq 0 ]] || fail "clyde run $* on lz4: exit $RC: $(tail -3 "$T/err")"
+	# shellcheck disable=SC2059
+	jq_py "$T/$ds.json" "($(printf "$T_" put_block))['zfs']['compressratio']"
+}
+plain=$(ratio_of cz0)
+c66=$(ratio_of cz66 --compress-percentage 66)
+awk -v p="$plain" 'BEGIN { exit !(p >= 0.99 && p <= 1.02) }' ||
+	fail "lz4, clyde's default data: compressratio $plain, expected 1.00"
+awk -v c="$c66" 'BEGIN { exit !(c >= 1.5 && c <= 2.95) }' ||
+	fail "lz4, --compress-percentage 66: compressratio $c66, expected 1.5-2.94"
+ok "lz4: clyde's data compressratio $plain; --compress-percentage 66 $c66 (recorded after the block write)"
 done_testing

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Post E on a real kernel, at small sizes (issue 31):
+# examples/posts/zfs-raidz.ini as it is, a pool on one disk (vda) against
+# raidz1 over nine (vdb..vdj): bunzip2 alone, the extraction of a bzip2
+# tarball, reading the tree back after an export and import (each disk
+# counted), clyde run and three at once (with --no-evict: an export and
+# import before every read-side test takes half a minute here; t_zfs_arc
+# checks those).  Every point runs and is stored;
+# the per-disk counters say what the layouts are: on raidz1 the read-back
+# reads from all nine disks and not from vda, on the single pool from vda
+# alone (one partition each, zfs_setup; vm/t_zfs_arc checks what clyde run's reads take from the disks).
+#
+# vm-disks: 10
+# vm-disk-size: 160M
+# vm-timeout: 600
+# vm-zfs: yes
+# shellcheck source=tests/vm/guest_lib.sh
+. "$(dirname "$0")/guest_lib.sh"
+need_disks 10
+require_cmd "the post's tools" bzip2 tar python3
+zfs_setup
+export XDG_DATA_HOME=$T/xdg
+CLYDE_TIMEOUT=560
+LUN=${ZFS_PARTS[0]}
+LUNS=${ZFS_PARTS[*]:1:9}
+
+# The post's "software" tarball: a few MiB of real files, bzip2'ed.
+# (head closes the pipe early: tar's SIGPIPE is expected)
+{ tar cf - -C /usr/share doc 2>/dev/null || true; } | head -c $((8 << 20)) >"$T/software.tar"
+bzip2 -9 "$T/software.tar" || fail "bzip2 of the tarball"
+
+t0=$EPOCHREALTIME
+run_clyde sweep -q --define repeats=1 --define size=24m --define size3=8m \
+	--define files=0 --define "ropts=-f --no-evict" --define "lun=$LUN" --define "luns=$LUNS" \
+	--define "tarball=$T/software.tar.bz2" --define mnt=/mnt/zpost \
+	"$CLYDE_SRC/examples/posts/zfs-raidz.ini"
+cat "$T/out" "$T/err" >"$T/sweep.txt"
+evidence sweep-zfs-raidz.txt "$T/sweep.txt"
+expect_rc 0 "zfs-raidz.ini: every point ran"
+echo "# the sweep: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
+assert_eq "$(zpool list -H -o name 2>/dev/null | wc -l)" 0 "no pool left by the teardowns"
+
+id=$("$CLYDE" sweep --list 2>/dev/null | awk '$1 ~ /zfs-raidz$/ { print $1 }')
+[[ -n $id ]] || fail "no stored zfs-raidz experiment"
+# m1 is vda1 (lun), m2..m10 the nine of the raidz (device ='s order).
+m=time.read-back
+metrics=$m
+for i in 1 2 3 4 5 6 7 8 9 10; do metrics+=,$m.m$i.read_bytes; done
+run_clyde report --experiment "$id" --format csv --metrics "$metrics" -o -
+expect_rc 0 "the experiment's table as CSV"
+evidence read-back-per-disk.csv "$T/out"
+python3 - "$T/out" >"$T/check" <<'EOF' || fail "cannot read the table: $(cat "$T/check")"
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    b = [float(r["time.read-back.m%d.read_bytes.mean" % i] or 0) for i in range(1, 11)]
+    print(r["layout"], r["status"], b[0] > 0, sum(1 for x in b[1:] if x > 0))
+EOF
+cat "$T/check"
+assert_eq "$(grep '^single ' "$T/check")" "single ok True 0" \
+	"single: the read-back read vda1 and none of the nine"
+assert_eq "$(grep '^raidz1 ' "$T/check")" "raidz1 ok False 9" \
+	"raidz1: the read-back read all nine disks and not vda1"
+done_testing
