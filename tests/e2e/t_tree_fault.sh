@@ -20,6 +20,7 @@ dev=$(findmnt -n -o SOURCE --target "$MNT")
 	--no-save --seed 1 --settle 0 -q >"$T/out" 2>"$T/err" &
 pid=$!
 at_exit "kill $pid 2>/dev/null"
+# shellcheck disable=SC2317 # called by wait_for
 files()
 {
 	[[ $(find "$D" -type f 2>/dev/null | head -n 50 | wc -l) -ge 50 ]]
