@@ -339,7 +339,8 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
  * merged adjacent intervals) and brings its series to it, then on the most
  * intervals any has, then sends, per worker and interval, the counts and
  * that worker's latency figures (computed on its rank), and per interval
- * its own workers' merged histogram, packed.  Rank 0 gives each worker its
+ * its own workers' merged histogram, packed, and per worker where its
+ * series ends and its timed flush began.  Rank 0 gives each worker its
  * series back and merges the ranks' histograms bucketwise, so the test's
  * per-interval percentiles are exact over all ranks.  Intervals go by
  * index from each worker's start, which follows the ranks' common start
@@ -353,6 +354,9 @@ struct wire_iv {
 struct wire_series_meta {
 	uint64_t len_ns; /* end - origin: where the worker's series stops */
 	uint64_t failed;
+	/* Where its timed flush began (clyde_series_flush()), from its
+	 * origin; has_flush 0 when it had none. */
+	uint64_t has_flush, flush_ns;
 };
 
 struct series_wire {
@@ -497,6 +501,8 @@ static int series_gather(struct clyde_comm *c, struct clyde_test_result *t,
 		meta[i].len_ns =
 			s->end_ns > s->origin_ns ? s->end_ns - s->origin_ns : 0;
 		meta[i].failed = s->failed;
+		meta[i].has_flush = s->has_flush;
+		meta[i].flush_ns = s->flush_at_ns;
 	}
 	if (hpad && h && hlen)
 		memcpy(hpad, h, hlen);
@@ -561,6 +567,11 @@ static int series_fold(const struct clyde_comm *c, struct clyde_test_result *t,
 			s->n = n;
 		s->end_ns = sp->start_ns + m->len_ns;
 		s->failed = m->failed != 0;
+		/* The write phase and the flush stay apart (the
+		 * steadiness is the writing's): the test's flush is its
+		 * first worker's, as on one host. */
+		s->has_flush = m->has_flush != 0;
+		s->flush_at_ns = m->flush_ns;
 		if (clyde_series_merge(&t->series, s) < 0)
 			return -ENOMEM;
 	}

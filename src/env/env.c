@@ -404,6 +404,18 @@ static void fill_block(struct clyde_target *t, dev_t dev)
 		t->rotational = rot != 0;
 }
 
+void clyde_env_name_device(struct clyde_ctx *ctx, const struct clyde_target *t)
+{
+	if (!t->has_block_device || !t->mount_point[0])
+		return;
+	if (t->source[0] == '/' && t->block_dev[0])
+		clyde_err_append(ctx, " (device %s, %s, under %s)", t->source,
+				 t->block_dev, t->mount_point);
+	else if (t->block_dev[0])
+		clyde_err_append(ctx, " (device %s under %s)", t->block_dev,
+				 t->mount_point);
+}
+
 int clyde_env_target(struct clyde_ctx *ctx, const char *path,
 		     struct clyde_target *t)
 {

@@ -112,6 +112,13 @@ int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m);
 int clyde_env_target(struct clyde_ctx *ctx, const char *path,
 		     struct clyde_target *t);
 
+/* An I/O error (or the filesystem turned read-only by one) is the
+ * device's, and the recorded message names a file on the mount: add the
+ * device under it, " (device /dev/mapper/fs, dm-0, under /mnt/fs)", or
+ * " (device sda1 under /mnt)" when the mount source is not a path.
+ * Nothing for a target without a block device or a mount point. */
+void clyde_env_name_device(struct clyde_ctx *ctx, const struct clyde_target *t);
+
 /* Read the counters of the target's device (the partition's own when it is
  * one).  Returns 0, or -ENODEV when the target has no block device (or no
  * readable /sys/class/block/<block_dev>/stat). */

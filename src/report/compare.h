@@ -291,6 +291,16 @@ void clyde_compare_write_flags(FILE *f, const struct clyde_compare *cmp);
  * when they are alike.  0 or -ENOMEM. */
 int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp);
 
+/* Are some runs fio's jobs and some clyde's results?  Then a key that one
+ * kind of source leaves out in every run while the other records it in
+ * every run with one value tells only where the runs came from: "what
+ * differs" (text, Markdown, HTML) folds such keys into one line per side,
+ * "recorded by fio only (rr): ...".  clyde_compare_one_sided() says
+ * whether `key` is one of them for fio (`fio` true) or clyde. */
+bool clyde_compare_fio_and_clyde(const struct clyde_compare *cmp);
+bool clyde_compare_one_sided(const struct clyde_compare *cmp, const char *key,
+			     bool fio);
+
 /*
  * The config keys of the runs, each once, in the order first seen; with
  * `differing` only those whose value is not the same in every run (a

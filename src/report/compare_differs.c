@@ -91,12 +91,23 @@ static bool is_fio(const struct clyde_compare *cmp, size_t c)
 	return cmp->runs[c]->kind == CLYDE_LOADED_FIO;
 }
 
+bool clyde_compare_fio_and_clyde(const struct clyde_compare *cmp)
+{
+	bool fio = false, clyde = false;
+
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		fio |= is_fio(cmp, c);
+		clyde |= !is_fio(cmp, c);
+	}
+	return fio && clyde;
+}
+
 /* Does one kind of source (fio: `fio` true, else clyde) leave `key` out
  * in every run, while the other kind records it in every run with one
  * value?  Such a key tells nothing about the runs but where they came
  * from: it is folded into one line (compare.h). */
-static bool one_sided(const struct clyde_compare *cmp, const char *key,
-		      bool fio)
+bool clyde_compare_one_sided(const struct clyde_compare *cmp, const char *key,
+			     bool fio)
 {
 	const char *first = NULL;
 	bool some = false;
@@ -127,7 +138,7 @@ static void one_sided_line(FILE *f, const struct clyde_compare *cmp,
 	bool any = false;
 
 	for (k = 0; k < n; k++)
-		any |= one_sided(cmp, keys[k], fio);
+		any |= clyde_compare_one_sided(cmp, keys[k], fio);
 	if (!any)
 		return;
 	fprintf(f, "  recorded by %s only (", fio ? "fio" : "clyde");
@@ -141,7 +152,7 @@ static void one_sided_line(FILE *f, const struct clyde_compare *cmp,
 	fputs("):", f);
 	any = false;
 	for (k = 0; k < n; k++) {
-		if (!one_sided(cmp, keys[k], fio))
+		if (!clyde_compare_one_sided(cmp, keys[k], fio))
 			continue;
 		fputs(any ? "; " : " ", f);
 		any = true;
@@ -156,27 +167,23 @@ int clyde_compare_write_differs(FILE *f, const struct clyde_compare *cmp)
 {
 	size_t n = 0, k, c;
 	const char **keys = clyde_compare_keys(cmp, true, &n);
-	bool fio = false, clyde = false;
+	bool both = clyde_compare_fio_and_clyde(cmp);
 
 	if (!keys)
 		return n ? -ENOMEM : 0;
-	for (c = 0; c < cmp->ncols; c++) {
-		fio |= is_fio(cmp, c);
-		clyde |= !is_fio(cmp, c);
-	}
 	if (cmp->ncols <= DIFFERS_PER_SETTING) {
 		fputs("what differs:\n", f);
 		for (k = 0; k < n; k++) {
-			if (fio && clyde &&
-			    (one_sided(cmp, keys[k], true) ||
-			     one_sided(cmp, keys[k], false)))
+			if (both &&
+			    (clyde_compare_one_sided(cmp, keys[k], true) ||
+			     clyde_compare_one_sided(cmp, keys[k], false)))
 				continue;
 			fputs("  ", f);
 			put_key(f, keys[k]);
 			fputc(':', f);
 			by_value(f, cmp, keys[k]);
 		}
-		if (fio && clyde) {
+		if (both) {
 			one_sided_line(f, cmp, keys, n, true);
 			one_sided_line(f, cmp, keys, n, false);
 		}

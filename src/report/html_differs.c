@@ -6,7 +6,9 @@
  * collapsed.  Keys are the loaded runs' friendly names (loaded.c maps a
  * JSON key such as perchar_bytes to "putc bytes"), values are shown as
  * loaded, with a line break allowed after a comma or slash only, never
- * inside a word.
+ * inside a word.  Beside fio's jobs, what only fio or only clyde records
+ * (fio's group, clyde's filesystem and machine) is not a column: one line
+ * per side under the table, as compare's text (compare_differs.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -96,9 +98,101 @@ static void groups(FILE *f, const struct clyde_compare *cmp)
 		fputs("</div>\n", f);
 }
 
+/* Is `key` told on a side's line instead of in a column (compare.h)? */
+static bool folded(const struct clyde_compare *cmp, const char *key, bool both)
+{
+	return both && (clyde_compare_one_sided(cmp, key, true) ||
+			clyde_compare_one_sided(cmp, key, false));
+}
+
+/* "Recorded by fio only (rr): fio group 0; fio rw randread", the keys
+ * only one kind of source records, with the value they all have. */
+static void one_sided(FILE *f, const struct clyde_compare *cmp,
+		      const char **keys, size_t n, bool fio)
+{
+	size_t k, c, first = cmp->ncols;
+	bool any = false;
+
+	for (k = 0; k < n && !any; k++)
+		any = clyde_compare_one_sided(cmp, keys[k], fio);
+	if (!any)
+		return;
+	fprintf(f,
+		"<p class=\"one-sided\" data-side=\"%s\">Recorded by %s only (",
+		fio ? "fio" : "clyde", fio ? "fio" : "clyde");
+	for (c = 0; c < cmp->ncols; c++) {
+		if ((cmp->runs[c]->kind == CLYDE_LOADED_FIO) != fio)
+			continue;
+		fputs(first < cmp->ncols ? ", " : "", f);
+		clyde_html_esc(f, cmp->labels[c]);
+		if (first == cmp->ncols)
+			first = c;
+	}
+	fputs("):", f);
+	any = false;
+	for (k = 0; k < n; k++) {
+		if (!clyde_compare_one_sided(cmp, keys[k], fio))
+			continue;
+		fputs(any ? "; " : " ", f);
+		any = true;
+		fputs("<b>", f);
+		clyde_html_esc(f, keys[k]);
+		fputs("</b> ", f);
+		esc_breakable(f,
+			      clyde_loaded_kv_get(cmp->runs[first], keys[k]));
+	}
+	fputs("</p>\n", f);
+}
+
+/* The table of the settings that differ, a column each. */
+static void differs_table(FILE *f, const struct clyde_compare *cmp,
+			  const char **diff, size_t ndiff, bool both)
+{
+	size_t k, c, cols = 0;
+
+	for (k = 0; k < ndiff; k++)
+		cols += !folded(cmp, diff[k], both);
+	if (!cols)
+		return;
+	fputs("<div class=\"scroll\"><table class=\"differs\"><tr>"
+	      "<th>result</th>",
+	      f);
+	for (k = 0; k < ndiff; k++) {
+		if (folded(cmp, diff[k], both))
+			continue;
+		fputs("<th>", f);
+		clyde_html_esc(f, diff[k]);
+		if (clyde_setting_not_measured(diff[k]))
+			fputs(" <i>(" CLYDE_NOT_MEASURED_TEXT ")</i>", f);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (c = 0; c < cmp->ncols; c++) {
+		fputs("<tr><th class=\"run\">", f);
+		clyde_html_swatch(f, c);
+		clyde_html_esc(f, cmp->labels[c]);
+		fputs("</th>", f);
+		for (k = 0; k < ndiff; k++) {
+			const char *v;
+
+			if (folded(cmp, diff[k], both))
+				continue;
+			v = clyde_loaded_kv_get(cmp->runs[c], diff[k]);
+			fputs("<td>", f);
+			if (v)
+				esc_breakable(f, v);
+			else
+				fputs("<i>not recorded</i>", f);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+}
+
 int clyde_html_differs(FILE *f, const struct clyde_compare *cmp)
 {
-	size_t nall = 0, ndiff = 0, k, c, nsame = 0;
+	size_t nall = 0, ndiff = 0, k, nsame = 0;
 	const char **all = clyde_compare_keys(cmp, false, &nall);
 	const char **diff = clyde_compare_keys(cmp, true, &ndiff);
 
@@ -114,37 +208,13 @@ int clyde_html_differs(FILE *f, const struct clyde_compare *cmp)
 		fputs("<p>The results record the same configuration.</p>\n", f);
 	groups(f, cmp);
 	if (ndiff) {
-		fputs("<div class=\"scroll\"><table class=\"differs\"><tr>"
-		      "<th>result</th>",
-		      f);
-		for (k = 0; k < ndiff; k++) {
-			fputs("<th>", f);
-			clyde_html_esc(f, diff[k]);
-			if (clyde_setting_not_measured(diff[k]))
-				fputs(" <i>(" CLYDE_NOT_MEASURED_TEXT ")</i>",
-				      f);
-			fputs("</th>", f);
-		}
-		fputs("</tr>\n", f);
-		for (c = 0; c < cmp->ncols; c++) {
-			fputs("<tr><th class=\"run\">", f);
-			clyde_html_swatch(f, c);
-			clyde_html_esc(f, cmp->labels[c]);
-			fputs("</th>", f);
-			for (k = 0; k < ndiff; k++) {
-				const char *v = clyde_loaded_kv_get(
-					cmp->runs[c], diff[k]);
+		bool both = clyde_compare_fio_and_clyde(cmp);
 
-				fputs("<td>", f);
-				if (v)
-					esc_breakable(f, v);
-				else
-					fputs("<i>not recorded</i>", f);
-				fputs("</td>", f);
-			}
-			fputs("</tr>\n", f);
+		differs_table(f, cmp, diff, ndiff, both);
+		if (both) {
+			one_sided(f, cmp, diff, ndiff, true);
+			one_sided(f, cmp, diff, ndiff, false);
 		}
-		fputs("</table></div>\n", f);
 	}
 	nsame = nall - ndiff;
 	if (nsame) {

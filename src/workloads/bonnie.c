@@ -794,21 +794,6 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	return 0;
 }
 
-/* An I/O error (or the filesystem turned read-only by one) is the
- * device's: the message names the file on the mount, so say which device
- * is under it. */
-static void name_device(struct clyde_ctx *ctx, const struct clyde_target *t)
-{
-	if (!t->has_block_device || !t->mount_point[0])
-		return;
-	if (t->source[0] == '/' && t->block_dev[0])
-		clyde_err_append(ctx, " (device %s, %s, under %s)", t->source,
-				 t->block_dev, t->mount_point);
-	else if (t->block_dev[0])
-		clyde_err_append(ctx, " (device %s under %s)", t->block_dev,
-				 t->mount_point);
-}
-
 static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 			struct clyde_run_params *p)
 {
@@ -942,7 +927,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 		    (te->id == CLYDE_PUT_BLOCK || te->id == CLYDE_REWRITE))
 			pending = te->id;
 		if (ret == -EIO || ret == -EROFS)
-			name_device(ctx, &run->env.target);
+			clyde_env_name_device(ctx, &run->env.target);
 		if (!ret && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, te->id, r);
 	}

@@ -228,6 +228,10 @@ static int run_phase(struct phase_env *e, enum clyde_tree_phase p)
 					cfg->io_size, &r->verified_blocks);
 	if (e->hooks && e->hooks->after_phase && ret == 0)
 		e->hooks->after_phase(e->hooks->arg, p, r);
+	/* An I/O error names a file in the tree: say the device under it
+	 * (a summary of skipped errors has no errno of its own). */
+	if ((ret == -EIO || ret == -EROFS) && e->ctx->err_code == -ret)
+		clyde_env_name_device(e->ctx, &run->env.target);
 	if (ret < 0 && ret != -EINTR)
 		name_phase(e->ctx, p, ret);
 	return ret;

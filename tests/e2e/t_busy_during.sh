@@ -26,7 +26,7 @@ mkdir "$MNT/work" "$MNT/other"
 
 # ---- quiet: no other I/O shown, the journal is clyde's ------------------
 run_clyde -d "$MNT/work" -s 32m -f -n 0 -r 0 --no-save --settle 1 \
-	--json "$T/quiet.json"
+	-m quiet --json "$T/quiet.json"
 expect_rc 0 "clyde run on the quiet filesystem"
 cp "$T/out" "$T/quiet.out"
 run_checker "$T/quiet.json" "$T/quiet.out" <<'PY'
@@ -53,7 +53,7 @@ PY
 # ---- a dsync writer starting once the block write is under way ----------
 CLYDE_BG_OUT=$T/busy.out
 timeout -k 10 "$CLYDE_TIMEOUT" "$CLYDE" -d "$MNT/work" -s 200m -f -n 0 -r 0 \
-	--no-save --settle 1 --json "$T/busy.json" \
+	--no-save --settle 1 -m busy --json "$T/busy.json" \
 	>"$CLYDE_BG_OUT" 2>"$T/busy.err" &
 CPID=$!
 at_exit "kill $CPID 2>/dev/null"
@@ -99,3 +99,34 @@ check(re.search(r"^clyde: warning: block write ran on a busy device: during "
                 r"device's [\d.]+ MiB \(\d+%\)$", text, re.M),
       "the text says how much others moved during the block write")
 PY
+
+# ---- the flag reaches compare's tables and history list (issue 32, 1) ---
+# (the two runs' file sizes differ: each is its own settings group, so the
+# ranking of a flagged figure is e2e/t_flags' with the memory flag)
+cd "$T"
+run_clyde compare quiet.json busy.json
+expect_rc 0 "compare of the quiet and the busy run"
+assert_file_match out '^put_block +rate +[KMG]iB/s +[0-9.]+ .*[0-9] \(busy\)' \
+	"compare: the busy run's block write is marked (busy)"
+assert_file_no_match out '\(busy\) \*' "compare: no busy figure is starred"
+assert_file_match out '^\(busy\) the device was busy with other I/O' \
+	"compare: the legend says what (busy) means"
+run_clyde compare --format csv quiet.json busy.json
+expect_rc 0 "compare --format csv"
+run_checker out <<'PY'
+import csv, sys
+by = {r["run"]: r for r in csv.DictReader(open(sys.argv[1]))}
+def check(c, what):
+    print(("ok " if c else "FAIL ") + what)
+check(by["busy"]["put_block flags"] == "busy", "csv: busy's put_block flags")
+check(by["quiet"]["put_block flags"] == "", "csv: quiet has no flag")
+PY
+run_clyde history --db "$T/h.db" import quiet.json busy.json
+expect_rc 0 "history import"
+run_clyde history --db "$T/h.db" list
+expect_rc 0 "history list"
+assert_file_match out ' busy .* [0-9.]+ \(busy\)' \
+	"history list: the busy run's write figure is marked (busy)"
+assert_file_no_match out ' quiet .*\(busy\)' "history list: the quiet run is not"
+
+done_testing

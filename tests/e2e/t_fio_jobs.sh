@@ -5,7 +5,8 @@
 # against one job, with its runtime per job, not the sum; "what differs"
 # between a fio job and a clyde dev run reads what fio records under
 # clyde's names (target, size, request size, depth 1 by fio's default)
-# and folds what only one side records into one line per side; `history
+# and folds what only one side records into one line per side, in
+# compare's text and the HTML report (Chromium's DOM); `history
 # list` shows a fio job's depth and size as clyde's, and a randread-only
 # dev run its random request size and its rate.
 # shellcheck source=tests/e2e/lib.sh
@@ -84,6 +85,44 @@ assert_file_match differs 'recorded by clyde only .*filesystem ' \
 nlines=$(wc -l <differs)
 [[ $nlines -le 10 ]] || fail "what differs is $nlines lines long"
 ok "what differs is $nlines lines"
+
+# The report's "what differs" folds the same way, in Chromium's DOM.
+run_clyde report rr.json cdev.json -o report.html
+expect_rc 0 "report of fio beside clyde dev"
+if command -v chromium >/dev/null 2>&1; then
+	chromium_run --dump-dom "file://$T/report.html" >dom.html ||
+		fail "chromium --dump-dom failed: $(tail -n 5 "$T/chromium.err")"
+	[[ -s dom.html ]] || fail "chromium rendered nothing"
+	run_checker dom.html <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+def check(c, what):
+    print(("ok " if c else "FAIL ") + what)
+m = re.search(r'<h2 id="differs">.*?(?=<h2)', dom, re.S)
+part = m.group(0) if m else ""
+check(part != "", "the report has its What differs part")
+t = re.search(r'<table class="differs">(.*?)</table>', part, re.S)
+table = t.group(1) if t else ""
+heads = re.findall(r'<th>(.*?)</th>', table, re.S)
+check("not recorded" not in table,
+      "report: no 'not recorded' cell (%d columns)" % (len(heads) - 1))
+check(not any(h.startswith(("filesystem", "fio ", "queue depth", "O_DIRECT",
+                            "I/O engine")) for h in heads),
+      "report: no column for what one side records, nor fio's depth")
+check(len(heads) - 1 <= 8, "report: %d columns, not ~40" % (len(heads) - 1))
+fio = re.findall(r'<p class="one-sided" data-side="fio">(.*?)</p>', part,
+                 re.S)
+cly = re.findall(r'<p class="one-sided" data-side="clyde">(.*?)</p>', part,
+                 re.S)
+check(len(fio) == 1 and fio[0].startswith("Recorded by fio only (rr):"),
+      "report: what only fio records, one line")
+check(len(cly) == 1 and cly[0].startswith("Recorded by clyde only (cdev):")
+      and "<b>filesystem" in cly[0],
+      "report: what only clyde records, one line with the filesystem")
+PY
+else
+	skip_part "the report's DOM (no chromium)"
+fi
 
 run_clyde history --db "$T/h.db" import rr.json cdev.json
 expect_rc 0 "history import"

@@ -202,8 +202,8 @@ PY
 # The time series (issue 20 §2) merged over the ranks by interval index:
 # each interval's bytes, operations and latency count are the sum of the
 # workers', its latency max the largest of theirs (exact only when the
-# ranks' histograms are merged bucketwise), p50 <= p99 <= max, and the
-# intervals add up to the test.
+# ranks' histograms are merged bucketwise), p50 <= p99 <= max, the
+# intervals add up to the test, and the write tests' flush is told apart.
 base=$(new_dir series)
 mpi run -d "$base/r%r" -s 16 -n 0 -f1 -r 0 --no-save --log-interval 20 \
 	--json "$T/ts.json"
@@ -238,6 +238,23 @@ say(sum_ok, "the intervals add up to each test's bytes and ops")
 say(worker_ok, "each interval is the sum of the 4 ranks' workers' (bytes, ops, latency count)")
 say(max_ok, "each interval's latency max is the largest of the workers'")
 say(order_ok, "p50 <= p99 <= max in every interval")
+# The write tests' timed flush travels with the series (issue 32, 4): each
+# worker's start of it, the test's the first of them, and the steadiness
+# is the writing's, as on one host.
+by = {t["name"]: t for t in tests}
+for n in ("put_block", "rewrite"):
+    s = by[n]["series"]; st = by[n]["steadiness"]
+    wf = [w["series"].get("flush_start_ns") for w in by[n]["workers"]]
+    say(len(wf) == 4 and None not in wf and s.get("flush_start_ns") == min(wf),
+        f"{n}: every rank's worker says where its flush began, the test the first ({s.get('flush_start_ns')})")
+    say(st["phase"] == "write" and
+        st["intervals"] <= s["flush_start_ns"] // s["interval_ns"],
+        f"{n}: steadiness over the {st['intervals']} intervals of writing")
+say(by["get_block"]["series"]["flush_start_ns"] is None and
+    by["get_block"]["steadiness"]["phase"] == "all",
+    "get_block: no flush, steadiness over all intervals")
 PY
+assert_file_match "$T/out" "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
+	"the text says put_block's flush apart"
 
 done_testing

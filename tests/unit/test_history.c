@@ -824,7 +824,8 @@ next:
 
 /* Each figure keeps its flags (results/loaded.h): a test that started on
  * a busy device is listed so, and a history of version 3, which had no
- * flags, gets them from its documents when it is opened. */
+ * flags, gets them from its documents when it is opened; a test measured
+ * on a degraded array is flagged degraded. */
 static void test_figure_flags(void)
 {
 	char *db = tpath("flags.db");
@@ -867,6 +868,24 @@ static void test_figure_flags(void)
 	}
 	clyde_history_entries_free(e, n);
 	clyde_history_close(h);
+	free(doc);
+	doc = NULL;
+	/* A test measured while an md array lost members is degraded. */
+	free(db);
+	db = tpath("flags_degraded.db");
+	if (asprintf(&doc,
+		     "%.*s\"latency\": null, \"degraded_during\": "
+		     "\"md0 lost vdb\"}%s",
+		     (int)(at - j), j, at + strlen("\"latency\": null}")) < 0)
+		abort();
+	h = NULL;
+	CHECK(clyde_history_open(&ctx, db, true, &h) == 0);
+	CHECK(clyde_history_add(&ctx, h, doc, strlen(doc), NULL, &id) == 0);
+	clyde_history_close(h);
+	CHECK(sql_int(db, "SELECT flags FROM figures WHERE test = "
+			  "'put_block'") == CLYDE_LOADED_FLAG_DEGRADED);
+	CHECK(sql_int(db, "SELECT flags FROM figures WHERE test = "
+			  "'get_block'") == 0);
 	clyde_ctx_release(&ctx);
 	free(doc);
 	free(j);
