@@ -63,6 +63,8 @@ void clyde_dev_run_release(struct clyde_dev_run *run)
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
 		free(run->tests[t].latency);
 		clyde_series_release(&run->tests[t].series);
+		free(run->tests[t].curve);
+		free(run->tests[t].search.probes);
 	}
 	for (size_t i = 0; i < run->zcav.npoints; i++)
 		free(run->zcav.points[i].loop_ns);
@@ -139,4 +141,14 @@ void clyde_dev_depth(const struct clyde_dev_run *run, enum clyde_dev_test t,
 			 "above the device (in clyde, in the engine, or in "
 			 "layers between them and the device)",
 			 d->busy_share * 100.0);
+}
+
+double clyde_dev_point_rate(const struct clyde_dev_load_point *p)
+{
+	return clyde_dev_rate(p->ops, p->elapsed_ns);
+}
+
+bool clyde_dev_point_reached(const struct clyde_dev_load_point *p)
+{
+	return clyde_dev_point_rate(p) >= CLYDE_RATE_REACHED * p->asked;
 }
