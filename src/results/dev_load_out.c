@@ -34,7 +34,7 @@ static void point_row(FILE *f, const char *step,
 		      const struct clyde_dev_load_point *p, const char *extra)
 {
 	double got = clyde_dev_point_rate(p);
-	char a[32], b[32], c[32], d[32], e[32];
+	char a[32], b[32], c[32], d[32], e[32], g[32];
 
 	fprintf(f, "  %-7s %10.0f %10.0f %10s %10s %10s %10s %11s %11s%s%s%s\n",
 		step, p->asked, got,
@@ -47,7 +47,7 @@ static void point_row(FILE *f, const char *step,
 					      (double)p->dev.read_bytes) :
 			"-",
 		p->dev.have_device ?
-			clyde_fmt_human_bytes(e, sizeof(e),
+			clyde_fmt_human_bytes(g, sizeof(g),
 					      (double)p->dev.write_bytes) :
 			"-",
 		extra, clyde_dev_point_reached(p) ? "" : "  short",
@@ -112,15 +112,11 @@ static void search_text(FILE *f, const struct clyde_dev_run *run, int t,
 		}
 	}
 	clyde_fmt_human_ns(a, sizeof(a), (double)s->max_target_ns);
-	if (!s->nprobes)
-		fprintf(f,
-			"%s: rate at %s: %.0f requests/s, the maximum (p%g at "
-			"full speed %s)\n",
-			name(t), tn, s->rate, run->cfg.target.pctile, a);
-	else if (s->met)
+	if (s->met)
 		fprintf(f,
 			"%s: rate at %s: %.0f requests/s (p%g %s); searched "
-			"0 to %.0f (p%g %s at full speed) down to the bracket "
+			"0 to %.0f (p%g %s at full speed, timed from sending) "
+			"down to the bracket "
 			"%.0f to %.0f in %zu runs\n",
 			name(t), tn, s->rate, run->cfg.target.pctile,
 			clyde_fmt_human_ns(b, sizeof(b),
@@ -130,7 +126,8 @@ static void search_text(FILE *f, const struct clyde_dev_run *run, int t,
 	else
 		fprintf(f,
 			"%s: rate at %s: NOT MET at any rate tried; searched "
-			"0 to %.0f (p%g %s at full speed) down to %.0f "
+			"0 to %.0f (p%g %s at full speed, timed from sending) "
+			"down to %.0f "
 			"requests/s in %zu runs, which did not keep it "
 			"either\n",
 			name(t), tn, s->max, run->cfg.target.pctile, a, s->hi,

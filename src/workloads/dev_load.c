@@ -98,13 +98,10 @@ static int search(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	s->max = clyde_dev_rate(r->ops, r->elapsed_ns);
 	s->max_target_ns =
 		clyde_hist_quantile(r->latency, c->target.pctile / 100.0);
-	if (s->max_target_ns <= c->target.ns) {
-		/* Met at full speed: nothing to search. */
-		s->met = true;
-		s->lo = s->hi = s->rate = s->max;
-		s->rate_target_ns = s->max_target_ns;
-		return 0;
-	}
+	/* No short cut when the test at full speed kept the target: its
+	 * latencies are a closed loop's (from each request's sending, the
+	 * next sent when one completes); the probes are on a schedule, and
+	 * at the maximum a schedule has no slack left. */
 	s->probes = calloc(c->target_steps, sizeof(*s->probes));
 	if (!s->probes)
 		return clyde_err(ctx, ENOMEM, "--latency-target");
