@@ -214,7 +214,7 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 	return (int)n;
 }
 
-/* Sleep until the instance's clock reads deadline_ns. */
+/* Sleep until the instance's clock reads deadline_ns, or a signal. */
 static void sleep_until(const struct clyde_engine *e, uint64_t deadline_ns)
 {
 	for (;;) {
@@ -225,7 +225,10 @@ static void sleep_until(const struct clyde_engine *e, uint64_t deadline_ns)
 			return;
 		ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000u);
 		ts.tv_nsec = (long)((deadline_ns - now) % 1000000000u);
-		nanosleep(&ts, NULL);
+		/* A signal ends the wait early: the caller looks whether
+		 * to stop (an interrupt at a low --rate). */
+		if (nanosleep(&ts, NULL) < 0 && errno == EINTR)
+			return;
 	}
 }
 

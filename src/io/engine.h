@@ -255,8 +255,8 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
  * Reap what completes until deadline_ns (the instance's clock, which
  * must be set): returns as soon as at least one request is complete, or
  * when the deadline comes (then 0); with nothing busy it sleeps until the
- * deadline.  Stores up to max in out; the count or a negative errno.
- * clyde dev's --rate waits for a request's due time with it, so that a
+ * deadline (a signal ends the wait early, with 0).  Stores up to max in
+ * out; the count or a negative errno.  clyde dev's --rate waits for a request's due time with it, so that a
  * completion that comes meanwhile is stamped when it comes.
  */
 int clyde_engine_wait_until(struct clyde_engine *e, uint64_t deadline_ns,

@@ -229,6 +229,10 @@ static int uring_getevents_until(struct clyde_engine *e, uint64_t deadline_ns,
 		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
 			return ret;
 		n = reap(e, max, out);
+		/* A signal: back to the caller, which looks whether to
+		 * stop. */
+		if (ret == -EINTR)
+			break;
 	}
 	return (int)n;
 }

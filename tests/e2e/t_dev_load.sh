@@ -66,6 +66,16 @@ run_clyde dev "$img" --no-save --tests randread --rate 1000000000 \
 expect_rc 0 "randread --rate 1e9"
 assert_file_match "$T/out" "the rate asked was NOT reached" "a rate above the maximum is reported as not reached"
 
+# An interrupt while waiting for a due time (one request every 100 s)
+# stops the test at once.
+start=$(date +%s)
+timeout -s INT -k 20 2 "$CLYDE" dev "$img" --no-save --tests randread \
+	--rate 0.01 --rand-ops 5 >"$T/out" 2>"$T/err" || true
+took=$(($(date +%s) - start))
+[[ $took -le 8 ]] || fail "--rate 0.01 interrupted after 2 s took ${took} s"
+ok "--rate 0.01: an interrupt ends the wait for a due time (${took} s)"
+assert_file_match "$T/err" "interrupted" "--rate 0.01: says interrupted"
+
 run_clyde dev "$img" --no-save --tests randread --curve=10,20,40 \
 	--rand-ops 5000 --json "$T/curve.json"
 expect_rc 0 "randread --curve=10,20,40"
