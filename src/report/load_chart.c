@@ -50,7 +50,7 @@ static void axes(FILE *f, double xmax, double ymax_ms, double pw, double ph)
 			ymax_ms * i / LC_TICKS);
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-			"%.4g</text>\n",
+			"%.0f</text>\n",
 			x, LC_TOP + ph + 18, xmax * i / LC_TICKS);
 	}
 	fprintf(f,
