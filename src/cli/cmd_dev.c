@@ -12,6 +12,7 @@
 #include "cli/dev_cli.h"
 #include "cli/optmodel.h"
 #include "cli/outputs.h"
+#include "core/loadcurve.h"
 #include "core/series.h"
 #include "core/size.h"
 #include "io/engine.h"
@@ -70,6 +71,44 @@ static int opt_tests(void *base, const struct clyde_opt *o, const char *name,
 				     "%s: unknown test \"%s\" (seqwrite, "
 				     "seqread, randread, randwrite, zcav, all)",
 				     name, test);
+	return 0;
+}
+
+/* --rate R, --curve[=STEPS], --latency-target pP=T (core/loadcurve.h). */
+static int opt_load(void *base, const struct clyde_opt *o, const char *name,
+		    const char *arg, char *err, size_t len)
+{
+	struct clyde_dev_config *c = &((struct clyde_dev_cli *)base)->cfg;
+	char why[300];
+	int rc;
+
+	if (!strcmp(o->name, "rate"))
+		rc = clyde_rate_parse(arg, &c->rate, why, sizeof(why));
+	else if (!strcmp(o->name, "curve"))
+		rc = clyde_curve_parse(arg ? arg : CLYDE_CURVE_DEFAULT,
+				       c->curve_pct, &c->ncurve, why,
+				       sizeof(why));
+	else
+		rc = clyde_lat_target_parse(arg, &c->target, why, sizeof(why));
+	return rc < 0 ? clyde_cli_bad(err, len, "%s %s", name, why) : 0;
+}
+
+/* The load options together: not with zcav, --rate not with the others
+ * (they set the rates). */
+static int check_load(const struct clyde_dev_config *c, char *err, size_t len)
+{
+	bool load = c->rate.value > 0 || c->ncurve || c->target.ns;
+
+	if (load && (c->tests & CLYDE_DEV_BIT(CLYDE_DEV_ZCAV)))
+		return clyde_cli_bad(err, len,
+				     "--rate, --curve and --latency-target "
+				     "are for seqwrite, seqread, randread and "
+				     "randwrite, not zcav");
+	if (c->rate.value > 0 && (c->ncurve || c->target.ns))
+		return clyde_cli_bad(err, len,
+				     "--rate: not with --curve or "
+				     "--latency-target, which set the rates "
+				     "from the maximum");
 	return 0;
 }
 
@@ -199,6 +238,39 @@ static const struct clyde_opt dev_table[] = {
 	  .show_default = true,
 	  .help = "io_uring: submit N requests in one call (1: each at once, "
 		  "as fio)" },
+	{ .name = "rate",
+	  .type = CLYDE_OPT_CALL,
+	  .group = G_RUN,
+	  .arg = "R",
+	  .call = opt_load,
+	  .help = "issue requests at R per second (5000) or R bytes per "
+		  "second (200m/s) on a schedule; latency from each "
+		  "request's due time" },
+	{ .name = "curve",
+	  .type = CLYDE_OPT_CALL,
+	  .has_arg = CLYDE_ARG_OPTIONAL,
+	  .group = G_RUN,
+	  .arg = "STEPS",
+	  .call = opt_load,
+	  .help = "after each test at full speed, run it at these % of that "
+		  "rate (--curve=10,50,90; default 10,20,...,100)" },
+	{ .name = "latency-target",
+	  .type = CLYDE_OPT_CALL,
+	  .group = G_RUN,
+	  .arg = "pP=T",
+	  .call = opt_load,
+	  .help = "find the highest rate whose P-th percentile latency stays "
+		  "under T (p99=5ms), by bisection below the maximum" },
+	{ .name = "target-probes",
+	  .type = CLYDE_OPT_UINT,
+	  .group = G_RUN,
+	  .arg = "N",
+	  DEV_FIELD(cfg.target_steps),
+	  .min = 1,
+	  .max = CLYDE_BISECT_MAX_STEPS,
+	  .show_range = true,
+	  .show_default = true,
+	  .help = "runs of --latency-target's bisection" },
 	{ .name = "engine",
 	  .type = CLYDE_OPT_ENGINE,
 	  .group = G_RUN,
@@ -382,6 +454,8 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 		return clyde_cli_bad(err, len,
 				     "--until-steady: needs a time series "
 				     "(--log-interval 0 records none)");
+	if (check_load(&c->cfg, err, len) < 0)
+		return -1;
 	if (c->json && c->csv && !strcmp(c->json, "-") && !strcmp(c->csv, "-"))
 		return clyde_cli_bad(
 			err, len,

@@ -78,12 +78,19 @@ int clyde_depth_run(struct clyde_engine *e, struct clyde_depth_slot *slots,
 	for (unsigned i = 0; i < n; i++)
 		free_slots[i] = &slots[n - 1 - i];
 	while (!ret) {
+		uint64_t wake = 0;
 		int got;
 
 		while (more && nfree) {
 			struct clyde_depth_slot *s = free_slots[nfree - 1];
 
 			ret = ops->start(arg, s);
+			if (ret == CLYDE_DEPTH_LATER) {
+				/* Not due yet: reap until it is. */
+				wake = s->due_ns ? s->due_ns : 1;
+				ret = 0;
+				break;
+			}
 			if (ret <= 0) {
 				more = false;
 				break;
@@ -96,9 +103,10 @@ int clyde_depth_run(struct clyde_engine *e, struct clyde_depth_slot *slots,
 				break;
 			}
 		}
-		if (ret < 0 || !clyde_engine_busy(e))
+		if (ret < 0 || (!wake && !clyde_engine_busy(e)))
 			break;
-		got = clyde_engine_getevents(e, 1, n, out);
+		got = wake ? clyde_engine_wait_until(e, wake, n, out) :
+			     clyde_engine_getevents(e, 1, n, out);
 		if (got < 0) {
 			ret = got;
 			break;

@@ -13,6 +13,10 @@
  *                     request of the next operation and return 1; return 0
  *                     when there is no more work, or a negative errno to
  *                     stop (e.g. -EINTR when the run is interrupted)
+ *                     or CLYDE_DEPTH_LATER with slot->due_ns set to when
+ *                     the next operation is due (a rate limit): the
+ *                     driver reaps what completes until then
+ *                     (clyde_engine_wait_until), then asks again
  *   next(arg, slot)   the slot's request has completed in full; refill
  *                     slot->req and return 1 to continue the operation with
  *                     another request, return 0 when the operation is done
@@ -45,6 +49,7 @@ struct clyde_depth_slot {
 	unsigned stage;	    /* the callbacks': the step of the operation */
 	unsigned flags;	    /* the callbacks' */
 	uint64_t start_ns;  /* submission of the operation's first request */
+	uint64_t due_ns;    /* start()'s: when the operation was due */
 	/* The driver's: the request as filled, while a short transfer is
 	 * being finished, and whether start_ns is still to be taken. */
 	void *buf0;
@@ -52,6 +57,8 @@ struct clyde_depth_slot {
 	off_t off0;
 	bool first;
 };
+
+#define CLYDE_DEPTH_LATER 2
 
 struct clyde_depth_ops {
 	int (*start)(void *arg, struct clyde_depth_slot *s);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct clyde_engine_ops *const engines[] = {
 	&clyde_engine_psync,
@@ -211,6 +212,45 @@ int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 		n += (unsigned)ret;
 	}
 	return (int)n;
+}
+
+/* Sleep until the instance's clock reads deadline_ns, or a signal. */
+static void sleep_until(const struct clyde_engine *e, uint64_t deadline_ns)
+{
+	for (;;) {
+		uint64_t now = clyde_engine_stamp(e);
+		struct timespec ts;
+
+		if (now >= deadline_ns)
+			return;
+		ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000u);
+		ts.tv_nsec = (long)((deadline_ns - now) % 1000000000u);
+		/* A signal ends the wait early: the caller looks whether
+		 * to stop (an interrupt at a low --rate). */
+		if (nanosleep(&ts, NULL) < 0 && errno == EINTR)
+			return;
+	}
+}
+
+int clyde_engine_wait_until(struct clyde_engine *e, uint64_t deadline_ns,
+			    unsigned max, struct clyde_io_req **out)
+{
+	int ret = clyde_engine_commit(e);
+
+	if (ret < 0)
+		return ret;
+	if (e->ndone || (e->inflight && !e->ops->getevents_until))
+		return clyde_engine_getevents(e, 1, max, out);
+	if (!e->inflight) {
+		sleep_until(e, deadline_ns);
+		return 0;
+	}
+	ret = e->ops->getevents_until(e, deadline_ns, max, out);
+	if (ret <= 0)
+		return ret;
+	account(e);
+	e->inflight -= (unsigned)ret;
+	return ret;
 }
 
 ssize_t clyde_engine_do(struct clyde_engine *e, struct clyde_io_req *r)

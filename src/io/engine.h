@@ -124,6 +124,12 @@ struct clyde_engine_ops {
 	 * NULL for a synchronous engine. */
 	int (*getevents)(struct clyde_engine *e, unsigned min, unsigned max,
 			 struct clyde_io_req **out);
+	/* Wait for at least one completion or until the clock passes
+	 * deadline_ns (the instance's clock), whichever comes first, and
+	 * store up to max in out; the count (0: the deadline came) or a
+	 * negative errno.  NULL for a synchronous engine. */
+	int (*getevents_until)(struct clyde_engine *e, uint64_t deadline_ns,
+			       unsigned max, struct clyde_io_req **out);
 };
 
 /* One thread's engine instance.  The fields are the engine's and the
@@ -245,6 +251,16 @@ int clyde_engine_commit(struct clyde_engine *e);
 int clyde_engine_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 			   struct clyde_io_req **out);
 
+/*
+ * Reap what completes until deadline_ns (the instance's clock, which
+ * must be set): returns as soon as at least one request is complete, or
+ * when the deadline comes (then 0); with nothing busy it sleeps until the
+ * deadline (a signal ends the wait early, with 0).  Stores up to max in
+ * out; the count or a negative errno.  clyde dev's --rate waits for a request's due time with it, so that a
+ * completion that comes meanwhile is stamped when it comes.
+ */
+int clyde_engine_wait_until(struct clyde_engine *e, uint64_t deadline_ns,
+			    unsigned max, struct clyde_io_req **out);
 /*
  * The mean number of requests in flight while any was (see inflight_area):
  * for an asynchronous engine with a clock, from its stamps; 1 for a

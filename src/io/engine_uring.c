@@ -209,6 +209,34 @@ static int uring_getevents(struct clyde_engine *e, unsigned min, unsigned max,
 	return (int)n;
 }
 
+static int uring_getevents_until(struct clyde_engine *e, uint64_t deadline_ns,
+				 unsigned max, struct clyde_io_req **out)
+{
+	struct uring *u = e->priv;
+	unsigned n = reap(e, max, out);
+
+	while (!n) {
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts;
+		uint64_t now = clyde_engine_stamp(e);
+		int ret;
+
+		if (now >= deadline_ns)
+			return 0;
+		ts.tv_sec = (long long)((deadline_ns - now) / 1000000000u);
+		ts.tv_nsec = (long long)((deadline_ns - now) % 1000000000u);
+		ret = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);
+		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+			return ret;
+		n = reap(e, max, out);
+		/* A signal: back to the caller, which looks whether to
+		 * stop. */
+		if (ret == -EINTR)
+			break;
+	}
+	return (int)n;
+}
+
 const struct clyde_engine_ops clyde_engine_io_uring = {
 	.name = "io_uring",
 	.default_depth = 32,
@@ -217,6 +245,7 @@ const struct clyde_engine_ops clyde_engine_io_uring = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.getevents = uring_getevents,
+	.getevents_until = uring_getevents_until,
 };
 
 #else /* !CLYDE_HAVE_LIBURING */

@@ -1010,7 +1010,11 @@ char *clyde_compare_cell_text(char *buf, size_t len,
 		snprintf(buf, len, "%s", "");
 		break;
 	case CLYDE_LOADED_SKIPPED:
-		snprintf(buf, len, "skipped");
+		/* A dev test's --latency-target row (results/loaded.c):
+		 * skipped is a target no rate tried met. */
+		snprintf(buf, len, "%s",
+			 strstr(row->test, " rate at p") ? "not met" :
+							   "skipped");
 		break;
 	case CLYDE_LOADED_TOO_FAST:
 		if (cell->has_value) {

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "report/html_parts.h"
+#include "report/load_chart.h"
 #include "report/zcav_chart.h"
 
 /*
@@ -102,7 +103,7 @@ size_t clyde_html_chart_count(const struct clyde_compare *cmp)
 		if (cmp->rows[r].metric == CLYDE_CMP_RATE &&
 		    clyde_html_has_percentiles(cmp, cmp->rows[r].test))
 			n++;
-	return n + clyde_zcav_chart_wanted(cmp);
+	return n + clyde_zcav_chart_wanted(cmp) + clyde_load_chart_wanted(cmp);
 }
 
 /* ---- the full table ------------------------------------------------- */
@@ -414,6 +415,15 @@ int clyde_html_write_marked(FILE *f, const struct clyde_compare *cmp,
 		fputs("<h2 id=\"zcav\">Throughput by position (zcav)</h2>\n",
 		      f);
 		clyde_zcav_chart(f, cmp);
+	}
+	if (clyde_load_chart_wanted(cmp)) {
+		fputs("<h2 id=\"load\">Latency against load (--curve)</h2>\n"
+		      "<p class=\"legend\">Each step of clyde dev --curve: the "
+		      "requests per second achieved and the p99 latency, timed "
+		      "from each request's due time; a hollow mark did not "
+		      "reach its rate.</p>\n",
+		      f);
+		clyde_load_chart(f, cmp);
 	}
 	rc = clyde_html_differs(f, cmp);
 	if (rc)

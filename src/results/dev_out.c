@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/dev_load_out.h"
 #include "results/format.h"
 #include "core/json_out.h"
 #include "results/json_parts.h"
@@ -346,6 +347,7 @@ int clyde_dev_text_write(FILE *f, const struct clyde_dev_run *run,
 		fputs(r->from_memory ? "  memory\n" : "\n", f);
 	}
 	text_notes(f, run);
+	clyde_dev_load_text(f, run);
 	text_lost(f, run);
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++)
 		if (run->tests[t].ran)
@@ -393,6 +395,7 @@ static void json_config(struct clyde_jw *w, const struct clyde_dev_run *run)
 	clyde_jw_str(w, "buffer_pages",
 		     clyde_iobuf_pages_name(run->buffer_pages), 16);
 	clyde_jw_u64(w, "seed", c->seed);
+	clyde_dev_load_json_config(w, c);
 	clyde_jw_open(w, "zcav", '{');
 	clyde_jw_u64(w, "block_bytes", c->zcav.block_bytes);
 	clyde_jw_u64(w, "chunk_bytes", c->zcav.chunk_bytes);
@@ -494,6 +497,7 @@ static void json_test(struct clyde_jw *w, const struct clyde_dev_run *run,
 			clyde_jw_null(w, "steady_ns");
 	}
 	clyde_jw_device(w, &r->dev, wr ? r->bytes : 0);
+	clyde_dev_load_json(w, run, t);
 	/* Figures measured while an array lost a member are flagged. */
 	clyde_jw_degraded(w, &r->members);
 	if (r->members.n) {

@@ -64,6 +64,8 @@ void clyde_dev_run_release(struct clyde_dev_run *run)
 	for (int t = 0; t < CLYDE_DEV_TEST_COUNT; t++) {
 		free(run->tests[t].latency);
 		clyde_series_release(&run->tests[t].series);
+		free(run->tests[t].curve);
+		free(run->tests[t].search.probes);
 	}
 	for (size_t i = 0; i < run->zcav.npoints; i++)
 		free(run->zcav.points[i].loop_ns);
@@ -150,4 +152,14 @@ unsigned clyde_dev_advise(const struct clyde_dev_config *c)
 			CLYDE_DEV_BIT(CLYDE_DEV_RANDWRITE)))
 		m |= clyde_advise_rand(c->rand_bs);
 	return m;
+}
+
+double clyde_dev_point_rate(const struct clyde_dev_load_point *p)
+{
+	return clyde_dev_rate(p->ops, p->elapsed_ns);
+}
+
+bool clyde_dev_point_reached(const struct clyde_dev_load_point *p)
+{
+	return clyde_dev_point_rate(p) >= CLYDE_RATE_REACHED * p->asked;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
+#include "core/loadcurve.h"
 #include "results/result.h"
 
 /* The tests, in the order they run (zcav last: it may take long). */
@@ -78,6 +79,49 @@ struct clyde_dev_config {
 	bool clamp_range; /* a range past the end stops there (zcav -r) */
 	uint64_t seed;
 	struct clyde_zcav_config zcav;
+	/* --rate: every request test at this rate (value 0: full speed;
+	 * core/loadcurve.h, dev_job.h). */
+	struct clyde_rate_spec rate;
+	/* --curve: after the test at full speed, one run of it at each of
+	 * these percentages of its rate (ncurve 0: none). */
+	double curve_pct[CLYDE_CURVE_MAX_STEPS];
+	unsigned ncurve;
+	/* --latency-target (ns 0: none), searched in target_steps probes. */
+	struct clyde_lat_target target;
+	unsigned target_steps;
+};
+
+/* One rate-limited run of a test: a step of --curve or a probe of
+ * --latency-target.  Latencies from each request's due time. */
+struct clyde_dev_load_point {
+	double pct;   /* of the maximum (a probe: its share too) */
+	double asked; /* requests per second */
+	uint64_t ops, bytes, elapsed_ns;
+	uint64_t p50_ns, p99_ns, p999_ns;
+	uint64_t target_ns; /* the percentile of --latency-target */
+	uint64_t lag_mean_ns, lag_max_ns; /* sent after the due time */
+	struct clyde_devio dev;		  /* the device's counters */
+	uint64_t window_ns;
+	bool from_memory;
+};
+
+/* The requests per second a point achieved, and whether it reached the
+ * rate asked (CLYDE_RATE_REACHED of it). */
+double clyde_dev_point_rate(const struct clyde_dev_load_point *p);
+bool clyde_dev_point_reached(const struct clyde_dev_load_point *p);
+
+/* --latency-target's search of one test. */
+struct clyde_dev_search {
+	bool ran;
+	double max;		/* the full-speed run's requests per second */
+	uint64_t max_target_ns; /* its percentile */
+	double lo, hi; /* the bracket searched down to: met at lo (or lo
+			* 0), not at hi */
+	bool met;      /* some rate met the target (then rate is lo) */
+	double rate;   /* the answer: the highest rate that met it */
+	uint64_t rate_target_ns;	     /* the percentile at that rate */
+	struct clyde_dev_load_point *probes; /* owned */
+	size_t nprobes;
 };
 
 /* One test of the run. */
@@ -128,6 +172,14 @@ struct clyde_dev_test_result {
 	/* Each member, and in members.degraded an md array under the device
 	 * that lost members while the test ran. */
 	struct clyde_members members;
+	/* --rate: the requests per second asked (0: full speed) and how
+	 * late requests were sent after their due times. */
+	double rate_asked;
+	uint64_t lag_sum_ns, lag_max_ns;
+	/* --curve: the steps, in order; owned. */
+	struct clyde_dev_load_point *curve;
+	size_t ncurve;
+	struct clyde_dev_search search;
 };
 
 /* One position of zcav: `loops` times, one per pass. */

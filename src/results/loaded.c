@@ -112,6 +112,12 @@ static void run_release(struct clyde_loaded_run *r)
 	free(r->zcav.offset_bytes);
 	free(r->zcav.mib_per_s);
 	free(r->zcav.flags);
+	for (i = 0; i < r->ncurves; i++) {
+		free(r->curves[i].iops);
+		free(r->curves[i].p99_ns);
+		free(r->curves[i].reached);
+	}
+	free(r->curves);
 	clyde_loaded_members_release(r);
 	memset(r, 0, sizeof(*r));
 }
@@ -1073,6 +1079,42 @@ static long row_index(struct clyde_loaded_run *r, struct acc **acc,
 	return (long)k;
 }
 
+/*
+ * A dev test's --latency-target (clyde dev --latency-target p99=5ms): a
+ * row "NAME rate at p99 5 ms" (IO/s, higher is better) with the highest
+ * rate that kept the target; a target no rate met is "skipped" with the
+ * note "not met at any rate tried".
+ */
+static void json_target_row(struct jload *jl, struct clyde_loaded_run *r,
+			    struct acc **acc, const struct clyde_json *pj,
+			    const char *name, const char *where)
+{
+	const struct clyde_json *lt = clyde_json_get(pj, "latency_target");
+	const char *tn = clyde_json_str(clyde_json_get(lt, "name"));
+	char row[sizeof(r->tests[0].name)];
+	double iops;
+	long k;
+
+	if (!lt || lt->type != CLYDE_JSON_OBJECT || !tn)
+		return;
+	snprintf(row, sizeof(row), "%s rate at %s", name, tn);
+	k = row_index(r, acc, row, "IO/s", CLYDE_GROUP_DEV);
+	if (k < 0) {
+		jl->rc = -ENOMEM;
+		return;
+	}
+	r->tests[k].flags |= json_flags(pj);
+	if (!jnum(jl, lt, "iops", where, &iops)) {
+		(*acc)[k].skipped++;
+		snprintf(r->tests[k].note, sizeof(r->tests[k].note),
+			 "not met at any rate tried");
+		return;
+	}
+	(*acc)[k].done++;
+	if (add_sample(&r->tests[k], iops))
+		jl->rc = -ENOMEM;
+}
+
 /* Tree and dev results: one row per phase or test, in the order first
  * seen; a dev test also has a row "NAME IOPS" (IO/s, its "iops"), as a
  * fio job has (loaded_fio.c), so that the two share their rows. */
@@ -1136,6 +1178,8 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			acc[k].done++;
 			if (add_sample(&r->tests[k], rate))
 				jl->rc = -ENOMEM;
+			if (rk == &dev_rows)
+				json_target_row(jl, r, &acc, pj, name, where);
 			if (rk != &dev_rows ||
 			    !jnum(jl, pj, "iops", where, &iops))
 				continue;
@@ -1199,6 +1243,51 @@ static void json_zcav(struct jload *jl, struct clyde_loaded_run *r,
 			c->flags[c->n] |= CLYDE_LOADED_ZCAV_HOLES;
 		c->offset_bytes[c->n] = (double)off;
 		c->mib_per_s[c->n++] = mib;
+	}
+}
+
+/* The --curve of each dev test of the first repeat that has one. */
+static void json_curves(struct jload *jl, struct clyde_loaded_run *r,
+			const struct clyde_json *tests)
+{
+	if (!tests || tests->type != CLYDE_JSON_ARRAY)
+		return;
+	r->curves = calloc(tests->n ? tests->n : 1, sizeof(*r->curves));
+	if (!r->curves) {
+		jl->rc = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < tests->n; i++) {
+		const struct clyde_json *t = &tests->items[i];
+		const struct clyde_json *pts = clyde_json_get(t, "curve");
+		const char *name = clyde_json_str(clyde_json_get(t, "name"));
+		struct clyde_loaded_curve *c = &r->curves[r->ncurves];
+
+		if (!name || !pts || pts->type != CLYDE_JSON_ARRAY || !pts->n)
+			continue;
+		snprintf(c->test, sizeof(c->test), "%s", name);
+		c->iops = calloc(pts->n, sizeof(*c->iops));
+		c->p99_ns = calloc(pts->n, sizeof(*c->p99_ns));
+		c->reached = calloc(pts->n, sizeof(*c->reached));
+		r->ncurves++;
+		if (!c->iops || !c->p99_ns || !c->reached) {
+			jl->rc = -ENOMEM;
+			return;
+		}
+		for (size_t j = 0; j < pts->n; j++) {
+			const struct clyde_json *p = &pts->items[j];
+			char where[96];
+
+			snprintf(where, sizeof(where), "tests[%zu].curve[%zu]",
+				 i, j);
+			if (!jnum(jl, p, "iops", where, &c->iops[c->n]) ||
+			    !jnum(jl, p, "p99_ns", where, &c->p99_ns[c->n]))
+				continue;
+			c->reached[c->n++] =
+				clyde_json_get(p, "reached") &&
+				clyde_json_get(p, "reached")->type ==
+					CLYDE_JSON_TRUE;
+		}
 	}
 }
 
@@ -1278,8 +1367,10 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 		json_row_runs(&jl, r, runs, rows);
 	else
 		json_bonnie_runs(&jl, r, runs);
-	if (rows == &dev_rows)
+	if (rows == &dev_rows) {
 		json_zcav(&jl, r, clyde_json_get(&runs->items[0], "zcav"));
+		json_curves(&jl, r, clyde_json_get(&runs->items[0], "tests"));
+	}
 	if (rows != &dev_rows &&
 	    clyde_loaded_json_members(r, runs, rows ? rows->array : "tests"))
 		jl.rc = -ENOMEM;

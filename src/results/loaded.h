@@ -174,6 +174,17 @@ struct clyde_loaded_zcav {
 	unsigned char *flags;
 };
 
+/* A clyde dev test's --curve (its JSON "curve", first repeat): per step
+ * the requests per second achieved and the latency p99 from the due
+ * times (owned). */
+struct clyde_loaded_curve {
+	char test[32];
+	size_t n;
+	double *iops;
+	double *p99_ns;
+	bool *reached; /* the step reached its rate */
+};
+
 #define CLYDE_LOADED_ZCAV_IMPRECISE 1u
 #define CLYDE_LOADED_ZCAV_HOLES 2u
 
@@ -219,7 +230,9 @@ struct clyde_loaded_run {
 	 * clyde_test); tree: its phases in order. */
 	struct clyde_loaded_test *tests;
 	size_t ntests;
-	struct clyde_loaded_zcav zcav; /* dev: n 0 when zcav did not run */
+	struct clyde_loaded_zcav zcav;	   /* dev: n 0 when zcav did not run */
+	struct clyde_loaded_curve *curves; /* dev: the tests with --curve */
+	size_t ncurves;
 	/* clyde JSON: the member disks per test and the sentences of each
 	 * test's members_check (read-modify-write, write amplification,
 	 * imbalance), of the first repeat; none for other sources. */

@@ -31,6 +31,7 @@
 #include "io/pattern.h"
 #include "io/target.h"
 #include "workloads/dev_job.h"
+#include "workloads/dev_load.h"
 #include "workloads/worker.h"
 #include "workloads/zcav.h"
 
@@ -46,6 +47,7 @@ void clyde_dev_config_init(struct clyde_dev_config *cfg)
 	cfg->rand_ops = CLYDE_DEV_DEFAULT_RAND_OPS;
 	cfg->iodepth = 0; /* the engine's default */
 	cfg->iodepth_batch = 1;
+	cfg->target_steps = CLYDE_BISECT_DEFAULT_STEPS;
 	snprintf(cfg->engine, sizeof(cfg->engine), "%s",
 		 clyde_engine_psync.name);
 	clyde_zcav_config_init(&cfg->zcav);
@@ -212,6 +214,7 @@ static void job_for(const struct clyde_dev_run *run, enum clyde_dev_test t,
 	job->fsync_end = job->write;
 	job->bufs = bufs;
 	job->pat = job->write ? pat : NULL;
+	job->rate_ops = clyde_rate_ops(&c->rate, job->len);
 }
 
 /*
@@ -356,6 +359,9 @@ static int run_test(struct clyde_ctx *ctx, struct clyde_dev_run *run,
 	r->submitted = out.submitted;
 	r->steady = out.steady;
 	r->steady_ns = out.steady_ns;
+	r->rate_asked = job->rate_ops;
+	r->lag_sum_ns = out.lag_sum_ns;
+	r->lag_max_ns = out.lag_max_ns;
 	r->ran = rc == 0;
 	if (r->ran)
 		memwatch_judge(run, m, t);
@@ -419,6 +425,39 @@ static void pattern_for(const struct clyde_dev_config *c, enum clyde_dev_test t,
 	clyde_rng_seed(&root, c->seed);
 	clyde_rng_fork(&root, 0x100u + (unsigned)t, &rng);
 	clyde_pattern_init(pat, c->zeros, &rng);
+}
+
+/* What a --curve step or --latency-target probe needs to run test t
+ * again (dev_load.h). */
+struct step_arg {
+	struct clyde_ctx *ctx;
+	struct clyde_dev_run *run;
+	enum clyde_dev_test t;
+	int fd;
+	unsigned char *bufs;
+	const struct clyde_engine_ops *engine;
+	const struct memwatch *m;
+	struct clyde_target_watch *tgt;
+};
+
+/* Test t once more at rate_ops, into *into; run->tests[t] stays. */
+static int step(void *arg, double rate_ops, struct clyde_dev_test_result *into)
+{
+	struct step_arg *a = arg;
+	struct clyde_dev_test_result keep = a->run->tests[a->t];
+	struct clyde_dev_job job;
+	struct clyde_pattern_gen pat;
+	int rc;
+
+	memset(&a->run->tests[a->t], 0, sizeof(keep));
+	pattern_for(&a->run->cfg, a->t, &pat);
+	job_for(a->run, a->t, a->fd, a->bufs, a->engine, &pat, &job);
+	job.rate_ops = rate_ops;
+	rc = run_test(a->ctx, a->run, a->t, &job, a->m, a->tgt);
+	*into = a->run->tests[a->t];
+	a->run->tests[a->t] = keep;
+	clyde_pattern_release(&pat);
+	return rc;
 }
 
 /* Can the engine be set up here (io_uring: built in, permitted)?  Asked
@@ -486,6 +525,16 @@ static int run_all(struct clyde_ctx *ctx, struct clyde_dev_run *run, int fd,
 				&pat, &job);
 			rc = run_test_verified(ctx, run, (enum clyde_dev_test)t,
 					       &job, &m, &tgt);
+			if (rc == 0) {
+				struct step_arg sa = {
+					ctx, run,  (enum clyde_dev_test)t,
+					fd,  bufs, engine,
+					&m,  &tgt
+				};
+
+				rc = clyde_dev_load_run(ctx, run, sa.t, step,
+							&sa);
+			}
 		}
 		/* Which test failed: "randwrite: /dev/sdb: write of ...". */
 		if (rc < 0 && rc != -EINTR) {

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
+#include "core/loadcurve.h"
 #include "io/depth_driver.h"
 #include "io/verify.h"
 
@@ -29,6 +31,7 @@ struct pump {
 	uint64_t issued;
 	uint64_t deadline;   /* by time: no request starts after it */
 	uint64_t ramp_end;   /* what completes before it is not counted */
+	uint64_t t0;	     /* the job's start: --rate's schedule's */
 	uint64_t checked_ns; /* --until-steady: the time looked at (by time:
 			      * a series over its budget merges intervals) */
 	bool steady;	     /* ... and found steady: no more requests */
@@ -107,6 +110,16 @@ static int start(void *arg, struct clyde_depth_slot *s)
 		return 0;
 	if (p->steady)
 		return 0;
+	if (job->rate_ops > 0) {
+		uint64_t due =
+			clyde_rate_due_ns(p->t0, p->issued, job->rate_ops);
+
+		if (p->deadline && due >= p->deadline)
+			return 0;
+		s->due_ns = due;
+		if (clyde_now(p->ctx) < due)
+			return CLYDE_DEPTH_LATER;
+	}
 	s->req.op = job->write ? CLYDE_IO_WRITE : CLYDE_IO_READ;
 	s->req.fd = job->fd;
 	s->req.buf = s->buf;
@@ -133,13 +146,23 @@ static int next(void *arg, struct clyde_depth_slot *s)
 		/* The ramp: done, not counted. */
 		p->out->ramp_ops++;
 	} else {
+		/* Under --rate from the due time: a request sent late
+		 * waited for the device as much as in it. */
+		uint64_t from = p->job->rate_ops > 0 ? s->due_ns : s->start_ns;
+		uint64_t lat = s->req.complete_ns - from;
+
+		if (p->job->rate_ops > 0 && s->start_ns > s->due_ns) {
+			uint64_t lag = s->start_ns - s->due_ns;
+
+			p->out->lag_sum_ns += lag;
+			if (lag > p->out->lag_max_ns)
+				p->out->lag_max_ns = lag;
+		}
 		if (p->job->hist)
-			clyde_hist_record(p->job->hist,
-					  s->req.complete_ns - s->start_ns);
+			clyde_hist_record(p->job->hist, lat);
 		if (p->job->series) {
 			clyde_series_add(p->job->series, s->req.complete_ns,
-					 s->req.complete_ns - s->start_ns,
-					 s->req.len, 1);
+					 lat, s->req.len, 1);
 			check_steady(p);
 		}
 		p->out->bytes += s->req.len;
@@ -162,7 +185,7 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	struct clyde_depth_slot *slots, *failed = NULL;
 	struct clyde_series_sampler sampler;
 	uint64_t t0;
-	int rc;
+	int rc, slack;
 
 	memset(out, 0, sizeof(*out));
 	rc = clyde_engine_init(&e, job->engine, job->depth, ctx->clock,
@@ -177,7 +200,13 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	}
 	for (unsigned i = 0; i < job->depth; i++)
 		slots[i].buf = job->bufs + (size_t)i * job->len;
+	/* --rate: a due time is kept to the microsecond, not to the
+	 * default timer slack of 50 us. */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	if (job->rate_ops > 0 && slack > 1000)
+		prctl(PR_SET_TIMERSLACK, 1000ul, 0, 0, 0);
 	t0 = clyde_now(ctx);
+	p.t0 = t0;
 	if (job->runtime_ns)
 		p.deadline = t0 + job->ramp_ns + job->runtime_ns;
 	if (job->ramp_ns)
@@ -221,6 +250,8 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 		}
 		clyde_series_sampler_stop(&sampler);
 	}
+	if (job->rate_ops > 0 && slack > 1000)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	out->max_inflight = e.max_inflight;
 	out->mean_inflight = clyde_engine_mean_inflight(&e);
 	out->submit_calls = e.submit_calls;

@@ -88,6 +88,13 @@ struct clyde_dev_job {
 	 * (fio's ss=iops_slope); 0: off. */
 	double steady_pct;
 	uint32_t steady_window;
+	/* --rate: requests per second (0: as fast as the depth allows).
+	 * Request i is due at the job's start + i / rate_ops (ramp
+	 * included, core/loadcurve.h) and is sent then, or at once when
+	 * the schedule is behind (at most depth in flight); its latency
+	 * runs from its due time, not from when it was sent, so a device
+	 * that falls behind shows in the latencies (coordinated omission). */
+	double rate_ops;
 };
 
 /* The outcome: bytes moved, requests done, time from the first submission
@@ -105,6 +112,9 @@ struct clyde_dev_job_out {
 	 * steady_ns after the ramp (the end of the window that was). */
 	bool steady;
 	uint64_t steady_ns;
+	/* --rate: how late the counted requests were sent after their due
+	 * times (the schedule measured): summed and the most. */
+	uint64_t lag_sum_ns, lag_max_ns;
 };
 
 int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
