@@ -163,6 +163,9 @@ if [ -z "$BUILD" ]; then
 		# clyde-mpi only where cmake found MPI; the io-md steps say so.
 		cmake --build "$BUILD" -j "$(nproc)" --target clyde-mpi >>"$BUILD/all-build.log" 2>&1 || true
 	fi
+	# The verdicts' rule (bench/verdict.py); without it the ranges decide.
+	[ -x "$BUILD/bench_decide" ] ||
+		cmake --build "$BUILD" -j "$(nproc)" --target bench_decide >>"$BUILD/all-build.log" 2>&1 || true
 fi
 CLYDE=$BUILD/clyde
 [ -x "$CLYDE" ] || die "-b $BUILD: no clyde in it"
