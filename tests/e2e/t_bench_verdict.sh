@@ -60,54 +60,57 @@ assert_eq "$(python3 "$VERDICT" -m 8 '>=0.95' 80,120,100 100,100,100 | cut -f1-3
 # 100: the first two pairs span 0.95, the rule decides later (the pair it
 # took is what bench_decide says for the first n that stops).  Read and
 # random I/O: equal on both sides, ok at 2 pairs.
-mkdir bin work
-cat >bin/canned.py <<'PY'
-import json, os, sys
-MIB = 1 << 20
-WRITE = [100, 80, 82, 81, 79, 80, 81, 80]
-state = os.path.join(os.environ["CANNED"], sys.argv[1] + ".n")
-n = int(open(state).read()) if os.path.exists(state) else 0
-args = sys.argv[2:]
-if sys.argv[1] == "clyde":
-    if "--version" in args:
-        print("clyde canned"); sys.exit(0)
-    open(state, "w").write(str(n + 1))
-    out = args[args.index("--json") + 1]
-    def t(name, rate):
-        return {"name": name, "rate_per_s": rate * MIB, "bytes": 64 * MIB,
-                "elapsed_ns": int(64 / rate * 1e9), "cpu_user_ns": 8192 * 2000,
-                "cpu_sys_ns": 8192 * 20000, "cache": {"residency": 0.0}, "device": None}
-    tests = [t("put_block", WRITE[n]), t("rewrite", 40), t("get_block", 50), t("seeks", 10)]
-    json.dump({"runs": [{"tests": tests}]}, open(out, "w"))
-    sys.exit(0)
-if "--version" in args:
-    print("fio-canned"); sys.exit(0)
-name = [a for a in args if a.startswith("--name=")][0][7:]
-if name == "write":
-    open(state, "w").write(str(n + 1))
-rate = {"write": 100, "read": 50, "reread": 50, "rewrite": 40}.get(name, 10)
-io = {"bw_bytes": rate * MIB, "io_bytes": 64 * MIB, "total_ios": 8192,
-      "iops": rate * MIB / 8192}
-none = {"bw_bytes": 0, "io_bytes": 0, "total_ios": 0, "iops": 0}
-if name == "randrw":
-    io = dict(io, iops=10 * MIB / 8192 * 0.9); w = dict(io, iops=10 * MIB / 8192 * 0.1)
-    job = {"read": io, "write": w}
-else:
-    job = {"read": io if "read" in name else none, "write": io if "write" in name else none}
-job.update(usr_cpu=1.0, sys_cpu=10.0, job_runtime=1000)
-json.dump({"jobs": [job]}, sys.stdout)
-PY
-printf '#!/bin/sh\nexec python3 %s/bin/canned.py clyde "$@"\n' "$T" >bin/clyde
-printf '#!/bin/sh\nexec python3 %s/bin/canned.py fio "$@"\n' "$T" >bin/fio
-chmod +x bin/clyde bin/fio
+mkdir bin
+# The stand-ins are shell (a python start costs seconds at load 15).
+# clyde: its n-th run reports WRITE[n] MiB/s for put_block; rewrite 40,
+# get_block 50, seeks 10 MiB/s; 2 us user and 20 us system CPU per chunk.
+cat >bin/clyde <<'SH'
+#!/bin/bash
+WRITE=(100 80 82 81 79 80 81 80)
+[[ $1 == --version ]] && { echo "clyde canned"; exit 0; }
+n=$(cat "$CANNED/clyde.n" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$CANNED/clyde.n"
+while [[ $# -gt 0 && $1 != --json ]]; do shift; done
+t() { # name MiB/s
+	printf '{"name":"%s","rate_per_s":%d,"bytes":67108864,"elapsed_ns":%d,"cpu_user_ns":16384000,"cpu_sys_ns":163840000,"cache":{"residency":0.0},"device":null}' \
+		"$1" $(($2 << 20)) $((64000000000 / $2))
+}
+printf '{"runs":[{"tests":[%s,%s,%s,%s]}]}' "$(t put_block "${WRITE[n]}")" \
+	"$(t rewrite 40)" "$(t get_block 50)" "$(t seeks 10)" >"$2"
+SH
+# fio: write 100, read 50 MiB/s, randrw 10 MiB/s (90% reads); 1% user and
+# 10% system CPU of a 1000 ms job_runtime; the write jobs counted.
+cat >bin/fio <<'SH'
+#!/bin/bash
+[[ $1 == --version ]] && { echo "fio-canned"; exit 0; }
+name=${1#--name=}
+io() { # MiB/s iops
+	printf '{"bw_bytes":%d,"io_bytes":67108864,"total_ios":8192,"iops":%s}' $(($1 << 20)) "$2"
+}
+none='{"bw_bytes":0,"io_bytes":0,"total_ios":0,"iops":0}'
+case $name in
+write) n=$(cat "$CANNED/fio.n" 2>/dev/null || echo 0); echo $((n + 1)) >"$CANNED/fio.n"
+	r=$none w=$(io 100 12800) ;;
+rewrite) r=$none w=$(io 40 5120) ;;
+read | reread) r=$(io 50 6400) w=$none ;;
+*) r=$(io 10 1152) w=$(io 10 128) ;;
+esac
+printf '{"jobs":[{"read":%s,"write":%s,"usr_cpu":1.0,"sys_cpu":10.0,"job_runtime":1000}]}\n' "$r" "$w"
+SH
+# The bench syncs everything before each side; nothing here is written
+# but a few JSON files, and on the shared disk a sync waits for everyone's
+# writeback (minutes at load 15).
+printf '#!/bin/sh\nexit 0\n' >bin/sync
+chmod +x bin/clyde bin/fio bin/sync
+new_tmpfs_dir work
 cp "$DECIDE" bin/bench_decide
 export CANNED=$T
 
 # What the rule says after n pairs, n = 2 .. 8: the pairs it should take.
 want=
 for n in 2 3 4 5 6 7 8; do
-	c=$(python3 -c "import sys; print(','.join(str(x) for x in [100, 80, 82, 81, 79, 80, 81, 80][:$n]))")
-	p=$(python3 -c "print(','.join(['100'] * $n))")
+	c=$(IFS=,; w=(100 80 82 81 79 80 81 80); echo "${w[*]:0:n}")
+	p=$(IFS=,; w=(100 100 100 100 100 100 100 100); echo "${w[*]:0:n}")
 	v=$("$DECIDE" -m 8 '>=0.95' "$c" "$p")
 	if [[ $(cut -f3 <<<"$v") == stop ]]; then
 		want=$n
@@ -118,7 +121,7 @@ done
 [[ -n $want && $want -gt 2 ]] || fail "the canned values should need more than 2 pairs (got '$want')"
 
 PATH=$T/bin:$PATH bash "$CLYDE_SRC/bench/fio_compare.sh" -D -K -n 2 -U 8 -S 256 -j 2 \
-	-b "$T/bin/clyde" work 64m >out.txt 2>err.txt || {
+	-b "$T/bin/clyde" "$DIR" 64m >out.txt 2>err.txt || {
 	cat err.txt >&2
 	fail "fio_compare.sh with the stand-ins exited $?"
 }
@@ -135,9 +138,9 @@ assert_file_match out.txt '^block write us/op( +\S+){3} +1\.22 +12\.21 ' \
 
 # Decided at -n: no more pairs.
 rm -f clyde.n fio.n
-sed -i 's/^WRITE = .*/WRITE = [100, 100, 100, 100, 100, 100, 100, 100]/' bin/canned.py
+sed -i 's/^WRITE=.*/WRITE=(100 100 100 100 100 100 100 100)/' bin/clyde
 PATH=$T/bin:$PATH bash "$CLYDE_SRC/bench/fio_compare.sh" -D -K -n 2 -U 8 -S 256 -j 2 \
-	-b "$T/bin/clyde" work 64m >out.txt 2>err.txt || fail "fio_compare.sh (decided) exited $?"
+	-b "$T/bin/clyde" "$DIR" 64m >out.txt 2>err.txt || fail "fio_compare.sh (decided) exited $?"
 assert_eq "$(cat clyde.n)" 2 "every metric decided at -n 2: no more pairs"
 assert_file_match out.txt '^block write  MiB/s .* ok \(2 pairs\)$' "block write ok at 2 pairs"
 
