@@ -108,8 +108,9 @@
 # cpu_sys_ns, fio's usr_cpu and sys_cpu times its job_runtime, over the
 # operations) and system calls per operation, counted in a separate short
 # run of each side under `strace -f` (16 MiB, 1024 seeks; never timed):
-# every system call of any thread of the tool between its first and its
-# last data transfer of CHUNK bytes in that test, over those transfers;
+# every system call of the threads that made the test's data transfers of
+# CHUNK bytes, between the first and the last of them, over those
+# transfers (fio's main thread polls by the clock, not per operation);
 # clyde's tests are told apart by its `-y p` waits.  Then clyde's
 # residency at the start of get_block and seeks (0% = cold) and the device
 # bytes read by each side.
@@ -466,12 +467,16 @@ CALL = re.compile(r"^(\d+)\s+([a-z_0-9]+)\(")
 DATA = re.compile(r"^\d+\s+(?:<\.\.\. )?(pread64|pwrite64)\b.*= %d$" % chunk)
 
 def per_op(lines):
-	"""System calls of every thread between the first and the last data
-	transfer of CHUNK bytes, over those transfers; None without one."""
+	"""System calls of the threads that made the data transfers of CHUNK
+	bytes, between the first and the last of them, over those transfers
+	(a tool's other threads poll by the clock, not by the operation);
+	None without one."""
 	idx = [i for i, l in enumerate(lines) if DATA.match(l)]
 	if not idx:
 		return None
-	calls = sum(1 for l in lines[idx[0]:idx[-1] + 1] if CALL.match(l))
+	io = {lines[i].split(None, 1)[0] for i in idx}
+	calls = sum(1 for l in lines[idx[0]:idx[-1] + 1]
+		    if CALL.match(l) and l.split(None, 1)[0] in io)
 	return calls / len(idx)
 
 sysc = {}
@@ -508,8 +513,9 @@ for m in ("write", "read", "seeks"):
 print()
 print("cost per operation (an operation = one CHUNK transfer; CPU: medians of the "
       "timed runs, clyde's JSON cpu_user_ns/cpu_sys_ns, fio's usr_cpu/sys_cpu x "
-      "job_runtime; system calls: every call of any thread between the first and "
-      "the last CHUNK transfer, in a separate short run under strace -f, not timed):")
+      "job_runtime; system calls: every call of the threads that made the CHUNK transfers, "
+      "between the first and the last of them, in a separate short run under strace -f, "
+      "not timed):")
 print("%-20s %10s %10s %10s %10s %10s %10s" % ("", "clyde usr", "clyde sys",
       "clyde sysc", "fio usr", "fio sys", "fio sysc"))
 tname = {"write": ("put_block", "write"), "read": ("get_block", "read"),
