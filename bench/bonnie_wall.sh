@@ -175,8 +175,10 @@ done
 [[ -z $keep ]] || { mkdir -p "$keep" && cp "$out"/* "$keep"/; }
 
 if [[ $size != 0 ]]; then
-	python3 - "$out" "$reps" <<'PY'
+	BENCH=$here CLYDE_BIN=$clyde python3 - "$out" "$reps" <<'PY'
 import json, os, statistics, sys
+sys.path.insert(0, os.environ["BENCH"])
+import verdict as V
 out, reps = sys.argv[1], int(sys.argv[2])
 # bonnie++ 2.00a CSV: ...,putc,putc_cpu,put_block,...,getc,getc_cpu,...
 FIELD = {"putc": 9, "getc": 15}
@@ -208,7 +210,9 @@ for t in FIELD:
     ratio = mc / mb
     print("%-15s %10.1f %10.1f %7.3f %-11s %-7s %s" % (name[t], mc, mb, ratio,
           "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-", ">=0.95",
-          "ok" if ratio >= 0.95 else "MISSED"))
+          V.label(V.judge(">=0.95", [c[r] for r in sorted(c) if r in b],
+                          [b[r] for r in sorted(c) if r in b], None,
+                          V.find_decide(os.environ["CLYDE_BIN"])))))
     print("  per repeat (clyde|bonnie++): " + "  ".join(
         "%s|%s" % ("%.0f" % c[r] if r in c else "-", "%.0f" % b[r] if r in b else "-")
         for r in range(1, reps + 1)))

@@ -300,8 +300,11 @@ echo "($(($(date +%s) - start)) s of measuring)" >&2
 
 [ -z "$OUTDIR" ] || { mkdir -p "$OUTDIR" && cp "$WORK"/*.json "$TSV" "$OUTDIR"/; }
 
-python3 - "$TSV" <<'EOF'
-import json, statistics, sys
+BENCH=$here CLYDE_BIN=$CLYDE_BIN python3 - "$TSV" <<'EOF'
+import json, os, statistics, sys
+sys.path.insert(0, os.environ["BENCH"])
+import verdict as V
+DECIDE = V.find_decide(os.environ["CLYDE_BIN"])
 
 MIB = 1 << 20
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
@@ -391,7 +394,10 @@ for target in targets:
 		mf = statistics.median(f.values())
 		ratio = mc / mf if mf else float("nan")
 		pr = [c[r] / f[r] for r in sorted(c) if r in f and f[r]]
-		verdict = "ok" if okf(ratio) else "MISSED"
+		# ok or MISSED only when the pairs decide it (bench/verdict.py).
+		reps = [r for r in sorted(c) if r in f and f[r] > 0 and c[r] > 0]
+		verdict = V.label(V.judge(want, [c[r] for r in reps], [f[r] for r in reps],
+					  None, DECIDE)) if reps else "-"
 		if key == "randread32b" and unlike(target):
 			want, verdict = "-", "not like for like (note below)"
 		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,

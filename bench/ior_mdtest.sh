@@ -48,7 +48,21 @@
 # The pairs, on the same N ranks of one mpirun each:
 #   IO  IOR:       ior -a POSIX --posix.odirect -F -t 1m -b SIZE -w -r -e
 #                  -i 1 (file per process, O_DIRECT, 1 MiB transfers,
-#                  fsync after the write), JSON summary
+#                  fsync after the write), JSON summary; its defaults:
+#                  its buffer in ordinary 4 KiB pages (malloc), its data
+#                  the default packet (timestamp: a buffer filled once and
+#                  written again at every transfer)
+#       IOR like for like (issue 35, item 3): the same with -l random (a
+#                  new buffer of random words for every transfer, which
+#                  zlib and xz do not shrink; IOR's "incompressible" type
+#                  repeats one word) and GLIBC_TUNABLES=glibc.malloc.
+#                  hugetlb=2, so glibc maps IOR's 1 MiB buffer in a 2 MiB
+#                  page of the huge-page pool, where clyde's buffers are
+#                  (src/io/iobuf.h); as root the pool gets the pages both
+#                  need for the run (bench/hugepages.sh).  Without pool
+#                  pages glibc falls back to ordinary pages and clyde to
+#                  transparent huge pages: the table says which pages
+#                  each side had
 #       clyde-mpi: clyde-mpi run -d DIR/r%r -s SIZE:1024k:256 -D -f -n 0
 #                  (file per rank, O_DIRECT, 1 MiB chunks); put_block
 #                  against IOR's write, get_block against its read
@@ -149,10 +163,10 @@ def clyde(kind, i, test):
             return float(t["rate_per_s"])
     sys.exit(f"clyde-{kind}.{i}.json: no test {test}")
 
-def ior(i, access):
+def ior(i, access, kind="ior"):
     """IOR's bandwidth as IOR defines it, and by clyde's timing (B/s),
     and the open span (s), from IOR's JSON summary file."""
-    path = os.path.join(out, f"ior.{i}.json")
+    path = os.path.join(out, f"{kind}.{i}.json")
     d = json.load(open(path))
     res = d["tests"][0]["Results"]
     # One list per iteration in some IOR versions, flat in others.
@@ -224,6 +238,23 @@ if par["what"] in ("io", "both"):
         print(f"{test + '/' + access:16} {med(c) / MiB:10.1f} {med(own) / MiB:9.1f}"
               f" {med(same) / MiB:18.1f} {med(opn) * 1e3:8.2f}"
               f" {med(r1):6.3f} ({spread(r1)}) {med(r2):11.3f} ({spread(r2)})")
+    if os.path.exists(os.path.join(out, "ior-lfl.1.json")):
+        print()
+        print(f"IO like for like: IOR -l random (new random data every transfer) with its buffer "
+              f"in the huge-page pool (GLIBC_TUNABLES=glibc.malloc.hugetlb=2): {par.get('lfl_pages', '?')}")
+        print(f"{'test':16} {'clyde-mpi':>10} {'IOR':>9} {'IOR, clyde timing':>18}"
+              f" {'open ms':>8} {'clyde/IOR':>17} {'clyde/IOR same timing':>22}")
+        for test, access in (("put_block", "write"), ("get_block", "read")):
+            c = [clyde("io", i, test) for i in range(1, n + 1)]
+            io = [ior(i, access, "ior-lfl") for i in range(1, n + 1)]
+            own = [x[0] for x in io]
+            same = [x[1] for x in io]
+            opn = [x[2] for x in io]
+            r1 = [a / b for a, b in zip(c, own)]
+            r2 = [a / b for a, b in zip(c, same)]
+            print(f"{'lfl ' + test + '/' + access:16} {med(c) / MiB:10.1f} {med(own) / MiB:9.1f}"
+                  f" {med(same) / MiB:18.1f} {med(opn) * 1e3:8.2f}"
+                  f" {med(r1):6.3f} ({spread(r1)}) {med(r2):11.3f} ({spread(r2)})")
     print(f"IOR: {', '.join(sorted(vers))}; \"IOR\" = bytes / (last close "
           f"end - first open start), IOR's own; \"clyde timing\" = bytes / "
           f"(last close end - last open end), as clyde times (open outside, "
@@ -233,8 +264,9 @@ if par["what"] in ("io", "both"):
                     for t in json.load(open(os.path.join(out, f"clyde-io.{i}.json")))["runs"][0]["tests"]
                     if t["name"] in ("put_block", "get_block")})
     print(f"buffers: clyde-mpi's {'/'.join(pages)} (config buffer_pages; a huge page holds a "
-          f"1 MiB request in one piece), IOR's its own ordinary pages: on a virtual disk the "
-          f"read row is mostly that (docs/benchmarks.md)")
+          f"1 MiB request in one piece); in the first table IOR's its own ordinary pages (on a "
+          f"virtual disk its read row is mostly that, docs/benchmarks.md), in the like-for-like "
+          f"table the pool's as said there")
 if par["what"] in ("md", "both"):
     print()
     files = int(par["files"]) * 1024
@@ -294,8 +326,21 @@ find_tool() {
 . "$(dirname "$0")/freshfs.sh"
 fresh_size_ok "$FRESH" ||
 	die "-X $FRESH: the image size is a number with an optional k/m/g/t (e.g. 2g)"
+# shellcheck source=bench/hugepages.sh
+. "$(dirname "$0")/hugepages.sh"
 W=$(mktemp -d "$DIR/ior_mdtest.XXXXXX")
-trap 'fresh_down; rm -rf "$W"' EXIT
+trap 'fresh_down; huge_restore; rm -rf "$W"' EXIT
+LFL_PAGES=
+if [[ $WHAT != md ]]; then
+	# A 2 MiB page per rank for IOR's buffer, as many for clyde's.
+	huge_setup $((RANKS * 8))
+	free=$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo)
+	if [[ ${free:-0} -ge $((RANKS * 2)) ]]; then
+		LFL_PAGES="both sides' buffers in the huge-page pool ($free pages free at the start)"
+	else
+		LFL_PAGES="the pool has ${free:-0} free pages (${HUGE_WHY:-}): IOR's buffers in ordinary pages, clyde's transparent huge pages; not the same pages"
+	fi
+fi
 OUT=${OUTDIR:-$W/out}
 mkdir -p "$OUT"
 MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
@@ -308,6 +353,7 @@ MPI=(mpirun --allow-run-as-root --oversubscribe -np "$RANKS")
 	echo "what=$WHAT"
 	echo "mdsync=$MDSYNC"
 	echo "fresh=$FRESH"
+	echo "lfl_pages=$LFL_PAGES"
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 	echo "machine=$(uname -n), $(nproc) CPUs (${cpu:-unknown CPU}), $mem, Linux $(uname -r)"
@@ -327,6 +373,18 @@ side_ior() {
 	run "$OUT/ior.$1.log" "${MPI[@]}" "$IOR_BIN" -a POSIX --posix.odirect \
 		-F -t 1m -b "${SIZE}m" -w -r -e -i 1 -o "$W/ior/testfile" \
 		-O summaryFormat=JSON -O "summaryFile=$OUT/ior.$1.json"
+	rm -rf "$W/ior"
+}
+
+# IOR like for like: new random data every transfer, its buffer in the
+# huge-page pool as clyde's (glibc maps it there; ordinary pages when the
+# pool is empty).
+side_ior_lfl() {
+	mkdir -p "$W/ior"
+	run "$OUT/ior-lfl.$1.log" "${MPI[@]}" -x GLIBC_TUNABLES=glibc.malloc.hugetlb=2 \
+		"$IOR_BIN" -a POSIX --posix.odirect -l random \
+		-F -t 1m -b "${SIZE}m" -w -r -e -i 1 -o "$W/ior/testfile" \
+		-O summaryFormat=JSON -O "summaryFile=$OUT/ior-lfl.$1.json"
 	rm -rf "$W/ior"
 }
 
@@ -364,8 +422,8 @@ side_clyde_md() {
 
 for ((i = 1; i <= REPEATS; i++)); do
 	if [[ $WHAT != md ]]; then
-		pair=(side_ior side_clyde_io)
-		((i % 2)) || pair=(side_clyde_io side_ior)
+		pair=(side_ior side_clyde_io side_ior_lfl)
+		((i % 2)) || pair=(side_ior_lfl side_clyde_io side_ior)
 		for s in "${pair[@]}"; do
 			echo "repeat $i/$REPEATS: ${s#side_}" >&2
 			"$s" "$i"

@@ -110,6 +110,7 @@ targets_of()
 	case $1 in
 	unit/*) echo "${1#unit/}" ;;
 	e2e/t_mpi*) echo "clyde clyde-mpi" ;;
+	e2e/t_bench_verdict) echo "clyde bench_decide" ;;
 	e2e/*) echo clyde ;;
 	vm/*) echo clyde ;; # a guest test runs the binary inside the guest
 	*)
