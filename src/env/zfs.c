@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "env/env.h"
 #include "env/members_sys.h"
 
@@ -148,38 +149,15 @@ static int run(struct clyde_ctx *ctx, const struct clyde_zfs_src *src,
 	return clyde_zfs_run_exec(NULL, ctx, argv, out);
 }
 
-/* Read a whole file into a string the caller frees. */
+/* Read a whole file into a string the caller frees (core/slurp.h). */
 static int slurp(struct clyde_ctx *ctx, const char *path, char **out)
 {
-	FILE *f = fopen(path, "re");
-	size_t len = 0, cap = 16384;
-	char *buf;
+	int rc = clyde_slurp(path, out, NULL);
 
-	*out = NULL;
-	if (!f)
-		return clyde_err(ctx, errno, "%s: open", path);
-	buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + len, 1, cap - len - 1, f);
-
-		len += r;
-		if (len + 1 < cap)
-			break;
-		char *nb = realloc(buf, cap * 2);
-
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	if (!buf)
+	if (rc == -ENOMEM)
 		return clyde_err(ctx, ENOMEM, "%s: read", path);
-	buf[len] = '\0';
-	*out = buf;
+	if (rc < 0)
+		return clyde_err(ctx, -rc, "%s: open", path);
 	return 0;
 }
 
