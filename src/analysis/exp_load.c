@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/json_read.h"
+#include "results/kinds.h"
 #include "results/loaded.h"
 #include "results/result.h"
 #include "results/tree_result.h"
@@ -111,8 +112,8 @@ static long metric_index(struct clyde_exp *e, const char *key,
 	return (long)e->nmetrics++;
 }
 
-/* higher: 1 higher is better, 0 lower is better, AMOUNT no direction. */
-#define AMOUNT (-1)
+/* higher: enum clyde_metric_dir (1 higher is better, 0 lower is better,
+ * -1 an amount: no direction). */
 static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 			   const char *label, const char *unit, int higher,
 			   double x, bool imprecise, bool degraded);
@@ -217,6 +218,9 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		const char *fs = clyde_loaded_kv_get(run, "filesystem");
 		const char *mo = clyde_loaded_kv_get(run, "mount options");
 		const char *dev = clyde_loaded_kv_get(run, "block device");
+		const struct clyde_result_kind *k =
+			clyde_result_kind_loaded(run->kind);
+		int higher = k ? (int)k->dir : CLYDE_METRIC_HIGHER;
 		char cfg[1024];
 
 		snprintf(cfg, sizeof(cfg), "%s%s%s%s%s%s",
@@ -238,7 +242,7 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 			label = test_label(lt->name);
 			snprintf(key, sizeof(key), "%s.%s", wl, lt->name);
 			rc = add_sample_flag(e, point, key, label, lt->unit,
-					     true, lt->rate,
+					     higher, lt->rate,
 					     lt->state == CLYDE_LOADED_TOO_FAST,
 					     lt->ndegraded > 0);
 			if (rc == 0)
@@ -251,15 +255,42 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 	return rc;
 }
 
-/* A timed command's document: seconds, CPU seconds, device rates. */
+/* Sample `x` of the fixed metric m of kind k (a timed command's) for
+ * workload wl; `member` names a counted device's position ("m2") or is
+ * NULL, and `dev` its name for the label. */
+static int add_fixed(struct clyde_exp *e, size_t point,
+		     const struct clyde_result_kind *k, size_t m,
+		     const char *wl, const char *member, const char *dev,
+		     double x)
+{
+	const struct clyde_result_metric *mt = &k->metrics[m];
+	char key[128], label[128];
+
+	if (member) {
+		/* "device read" -> "DEV read": the member's own name. */
+		const char *word = strrchr(mt->label, ' ');
+
+		snprintf(key, sizeof(key), "%s.%s.%s%s", k->name, wl, member,
+			 mt->suffix);
+		snprintf(label, sizeof(label), "%s %s%s", wl, dev,
+			 word ? word : "");
+	} else {
+		snprintf(key, sizeof(key), "%s.%s%s", k->name, wl, mt->suffix);
+		snprintf(label, sizeof(label), "%s %s", wl, mt->label);
+	}
+	return add_sample(e, point, key, label, mt->unit, (int)mt->dir, x);
+}
+
+/* A timed command's document: seconds, CPU seconds, device rates (the
+ * metrics of its kind, results/kinds.c). */
 static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
-		     const char *wl, const char *doc, size_t len)
+		     const struct clyde_result_kind *k, const char *wl,
+		     const char *doc, size_t len)
 {
 	struct clyde_json root;
 	struct clyde_json_error jerr;
 	const struct clyde_json *dev;
 	uint64_t el = 0, cu = 0, cs = 0, rb, wb;
-	char key[128], label[128];
 	int rc;
 
 	if (clyde_json_parse(doc, len, NULL, &root, &jerr) < 0)
@@ -270,14 +301,11 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 	}
 	clyde_json_u64(clyde_json_get(&root, "cpu_user_ns"), &cu);
 	clyde_json_u64(clyde_json_get(&root, "cpu_sys_ns"), &cs);
-	snprintf(key, sizeof(key), "time.%s", wl);
-	snprintf(label, sizeof(label), "%s time", wl);
-	rc = add_sample(e, point, key, label, "s", false, (double)el / 1e9);
-	snprintf(key, sizeof(key), "time.%s.cpu", wl);
-	snprintf(label, sizeof(label), "%s CPU", wl);
+	rc = add_fixed(e, point, k, CLYDE_TIME_ELAPSED, wl, NULL, NULL,
+		       (double)el / 1e9);
 	if (rc == 0)
-		rc = add_sample(e, point, key, label, "s", false,
-				(double)(cu + cs) / 1e9);
+		rc = add_fixed(e, point, k, CLYDE_TIME_CPU, wl, NULL, NULL,
+			       (double)(cu + cs) / 1e9);
 	dev = clyde_json_get(&root, "device");
 	if (rc == 0 && dev && el > 0 &&
 	    clyde_json_u64(clyde_json_get(dev, "read_bytes"), &rb) &&
@@ -285,16 +313,11 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		const char *dn = clyde_json_str(clyde_json_get(dev, "name"));
 		char cfg[256];
 
-		/* Amounts, not rates to maximise: a mode that writes twice
-		 * the bytes is not "best" for it. */
-		snprintf(key, sizeof(key), "time.%s.read_bytes", wl);
-		snprintf(label, sizeof(label), "%s device read", wl);
-		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
-		snprintf(key, sizeof(key), "time.%s.write_bytes", wl);
-		snprintf(label, sizeof(label), "%s device write", wl);
+		rc = add_fixed(e, point, k, CLYDE_TIME_READ_BYTES, wl, NULL,
+			       NULL, (double)rb);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B", AMOUNT,
-					(double)wb);
+			rc = add_fixed(e, point, k, CLYDE_TIME_WRITE_BYTES, wl,
+				       NULL, NULL, (double)wb);
 		snprintf(cfg, sizeof(cfg), "device %s", dn ? dn : "?");
 		if (rc == 0)
 			rc = set_config(&e->points[point], cfg);
@@ -305,6 +328,7 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		const struct clyde_json *mb =
 			clyde_json_at(clyde_json_get(&root, "members"), i);
 		const char *mn = clyde_json_str(clyde_json_get(mb, "name"));
+		char pos[32];
 
 		if (!mb)
 			break;
@@ -315,16 +339,12 @@ static int add_timed(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 		/* By position in `device =`: loop device names change from
 		 * visit to visit, positions do not.  The label names the
 		 * device of the first sample. */
-		snprintf(key, sizeof(key), "time.%s.m%zu.read_bytes", wl,
-			 i + 1);
-		snprintf(label, sizeof(label), "%s %s read", wl, mn);
-		rc = add_sample(e, point, key, label, "B", AMOUNT, (double)rb);
-		snprintf(key, sizeof(key), "time.%s.m%zu.write_bytes", wl,
-			 i + 1);
-		snprintf(label, sizeof(label), "%s %s write", wl, mn);
+		snprintf(pos, sizeof(pos), "m%zu", i + 1);
+		rc = add_fixed(e, point, k, CLYDE_TIME_READ_BYTES, wl, pos, mn,
+			       (double)rb);
 		if (rc == 0)
-			rc = add_sample(e, point, key, label, "B", AMOUNT,
-					(double)wb);
+			rc = add_fixed(e, point, k, CLYDE_TIME_WRITE_BYTES, wl,
+				       pos, mn, (double)wb);
 	}
 	clyde_json_free(&root);
 	if (rc == -ENOMEM)
@@ -379,6 +399,7 @@ struct run_walk {
 static int add_run(void *arg, const struct clyde_exp_row *r)
 {
 	struct run_walk *w = arg;
+	const struct clyde_result_kind *k;
 
 	if (r->point >= w->e->npoints)
 		return 0;
@@ -394,11 +415,13 @@ static int add_run(void *arg, const struct clyde_exp_row *r)
 	w->any_ok[r->point] = true;
 	if (!r->doc)
 		return 0;
-	return !strcmp(r->kind, "time") ?
-		       add_timed(w->ctx, w->e, r->point, w->workload, r->doc,
-				 r->len) :
-		       add_result(w->ctx, w->e, r->point, w->workload, r->doc,
-				  r->len);
+	k = clyde_result_kind_stored(r->kind);
+	/* A kind the loader reads (or one this clyde does not know, as
+	 * before): its rows; else its own document's fixed metrics. */
+	if (k && !k->decoded)
+		return add_timed(w->ctx, w->e, r->point, k, w->workload, r->doc,
+				 r->len);
+	return add_result(w->ctx, w->e, r->point, w->workload, r->doc, r->len);
 }
 
 /* The samples, workload by workload in file order, runs in saved order. */

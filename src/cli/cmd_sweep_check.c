@@ -14,6 +14,7 @@
 #include "cli/cmd_sweep.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "results/kinds.h"
 
 /* The most an experiment file may hold: it is written by hand. */
 #define EXPERIMENT_MAX (1 << 20)
@@ -46,16 +47,30 @@ int clyde_sweep_cli_check_file(const char *path)
 	return 0;
 }
 
-/* Whether the experiment has a workload of `kind` named name[0..len). */
-static bool has_workload(const struct clyde_sweep *s, const char *name,
-			 size_t len, bool timed)
+/*
+ * Is key k[0..l) a metric of workload w?  WORKLOAD.TEST for a kind whose
+ * results have rows (run, tree, fio), RESULT.WORKLOAD[.SUFFIX] for one
+ * whose result kind has fixed metrics (time.NAME: results/kinds.h).
+ */
+static bool is_metric_of(const struct clyde_sweep_workload *w, const char *k,
+			 size_t l)
 {
-	for (size_t w = 0; w < s->nworkloads; w++)
-		if ((s->workloads[w].kind == CLYDE_SWEEP_TIME) == timed &&
-		    strlen(s->workloads[w].name) == len &&
-		    !strncmp(s->workloads[w].name, name, len))
-			return true;
-	return false;
+	const struct clyde_exp_wl_ops *ops = clyde_exp_wl_builtin(w->kind);
+	const struct clyde_result_kind *rk =
+		ops ? clyde_result_kind_find(ops->result) : NULL;
+	const char *dot = memchr(k, '.', l), *t, *tend;
+	size_t nl = strlen(w->name), pl, tl;
+
+	if (!dot || dot + 1 >= k + l)
+		return false;
+	pl = (size_t)(dot - k);
+	if (!rk || !rk->nmetrics)
+		return pl == nl && !strncmp(k, w->name, nl);
+	t = dot + 1;
+	tend = memchr(t, '.', l - (size_t)(t - k));
+	tl = (size_t)((tend ? tend : k + l) - t);
+	return pl == strlen(rk->name) && !strncmp(k, rk->name, pl) &&
+	       tl == nl && !strncmp(t, w->name, nl);
 }
 
 /*
@@ -149,8 +164,8 @@ int clyde_sweep_cli_check_metrics(const struct clyde_sweep *s, const char *keys,
 	if (!keys || !strcmp(keys, "all"))
 		return 0;
 	while (*k) {
-		const char *end, *dot;
-		size_t l;
+		const char *end;
+		size_t l, w;
 
 		while (*k == ' ' || *k == ',')
 			k++;
@@ -162,18 +177,12 @@ int clyde_sweep_cli_check_metrics(const struct clyde_sweep *s, const char *keys,
 		l = (size_t)(end - k);
 		while (l && k[l - 1] == ' ')
 			l--;
-		dot = memchr(k, '.', l);
-		if (dot && dot + 1 < k + l) {
-			const char *t = dot + 1,
-				   *tend = memchr(t, '.', l - (size_t)(t - k));
-			size_t tl = (size_t)((tend ? tend : k + l) - t);
-
-			if (has_workload(s, k, (size_t)(dot - k), false) ||
-			    (dot - k == 4 && !strncmp(k, "time", 4) &&
-			     has_workload(s, t, tl, true))) {
-				k = end;
-				continue;
-			}
+		for (w = 0; w < s->nworkloads; w++)
+			if (is_metric_of(&s->workloads[w], k, l))
+				break;
+		if (w < s->nworkloads) {
+			k = end;
+			continue;
 		}
 		fprintf(stderr,
 			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env/mountinfo.h"
+
 /* Copy src into dst of size n, cutting it short rather than overflowing. */
 static void copy_str(char *dst, size_t n, const char *src)
 {
@@ -199,16 +201,6 @@ int clyde_env_machine(struct clyde_ctx *ctx, struct clyde_machine *m)
 	return 0;
 }
 
-/* One line of /proc/self/mountinfo, split in place (see proc(5)). */
-struct mountinfo_line {
-	unsigned major, minor;
-	char *mount_point; /* unescaped */
-	char *opts;	   /* per-mount */
-	char *fstype;
-	char *source; /* unescaped */
-	char *super_opts;
-};
-
 void clyde_mountinfo_unescape(char *s)
 {
 	char *w = s;
@@ -224,34 +216,6 @@ void clyde_mountinfo_unescape(char *s)
 		}
 	}
 	*w = '\0';
-}
-
-/* Split `line` (modified); returns 0, or -EINVAL when it is malformed. */
-static int parse_mountinfo(char *line, struct mountinfo_line *mi)
-{
-	char *field[64];
-	size_t n = 0, sep;
-	char *save = NULL, *tok;
-
-	for (tok = strtok_r(line, " \n", &save); tok && n < 64;
-	     tok = strtok_r(NULL, " \n", &save))
-		field[n++] = tok;
-	/* id parent maj:min root mount_point opts [optional...] - fstype
-	 * source super_opts */
-	for (sep = 6; sep < n && strcmp(field[sep], "-") != 0; sep++)
-		;
-	if (sep + 2 >= n)
-		return -EINVAL;
-	if (sscanf(field[2], "%u:%u", &mi->major, &mi->minor) != 2)
-		return -EINVAL;
-	mi->mount_point = field[4];
-	mi->opts = field[5];
-	mi->fstype = field[sep + 1];
-	mi->source = field[sep + 2];
-	mi->super_opts = sep + 3 < n ? field[sep + 3] : (char *)"";
-	clyde_mountinfo_unescape(mi->mount_point);
-	clyde_mountinfo_unescape(mi->source);
-	return 0;
 }
 
 /* True when mount point mp contains path p (both absolute, canonical). */
@@ -273,7 +237,7 @@ static int source_is_dev(const char *source, dev_t dev)
 	       S_ISBLK(st.st_mode) && st.st_rdev == dev;
 }
 
-static void fill_mount(struct clyde_target *t, const struct mountinfo_line *mi)
+static void fill_mount(struct clyde_target *t, const struct clyde_mountinfo *mi)
 {
 	copy_str(t->fstype, sizeof(t->fstype), mi->fstype);
 	copy_str(t->mount_point, sizeof(t->mount_point), mi->mount_point);
@@ -300,56 +264,59 @@ static void keep_line(char **slot, const char *line)
  * come first, then the longest mount point; later entries win ties because
  * a mount stacked on the same point hides the earlier one.
  */
+/* What find_mount() keeps while it reads. */
+struct mount_find {
+	const char *real;
+	dev_t dev;
+	char *best_dev, *best_any;
+	size_t best_dev_len, best_any_len;
+};
+
+static int mount_line(void *arg, const char *line,
+		      const struct clyde_mountinfo *mi)
+{
+	struct mount_find *m = arg;
+	int same = mi->major == major(m->dev) && mi->minor == minor(m->dev);
+	size_t len;
+
+	if (!m->real) {
+		if (same || source_is_dev(mi->source, m->dev)) {
+			keep_line(&m->best_dev, line);
+			return 1;
+		}
+		return 0;
+	}
+	if (!mount_contains(mi->mount_point, m->real))
+		return 0;
+	len = strlen(mi->mount_point);
+	if (same && (!m->best_dev || len >= m->best_dev_len)) {
+		keep_line(&m->best_dev, line);
+		m->best_dev_len = len;
+	}
+	if (!m->best_any || len >= m->best_any_len) {
+		keep_line(&m->best_any, line);
+		m->best_any_len = len;
+	}
+	return 0;
+}
+
 static void find_mount(struct clyde_target *t, const char *real, dev_t dev)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *copy = NULL, *best_dev = NULL, *best_any = NULL;
-	size_t cap = 0, best_dev_len = 0, best_any_len = 0;
-	struct mountinfo_line mi;
+	struct mount_find m = { .real = real, .dev = dev };
+	struct clyde_mountinfo mi;
 
-	if (!f)
+	if (clyde_mountinfo_each("/proc/self/mountinfo", mount_line, &m) < 0)
 		return;
-	while (getline(&line, &cap, f) > 0) {
-		int same;
-		size_t len;
-
-		free(copy);
-		copy = strdup(line); /* parsing cuts the line up */
-		if (!copy || parse_mountinfo(copy, &mi) != 0)
-			continue;
-		same = mi.major == major(dev) && mi.minor == minor(dev);
-		if (!real) {
-			if (same || source_is_dev(mi.source, dev)) {
-				keep_line(&best_dev, line);
-				break;
-			}
-			continue;
-		}
-		if (!mount_contains(mi.mount_point, real))
-			continue;
-		len = strlen(mi.mount_point);
-		if (same && (!best_dev || len >= best_dev_len)) {
-			keep_line(&best_dev, line);
-			best_dev_len = len;
-		}
-		if (!best_any || len >= best_any_len) {
-			keep_line(&best_any, line);
-			best_any_len = len;
-		}
-	}
 	/* When no entry has the path's device number (a btrfs subvolume
 	 * gets one of its own), the longest containing mount point is it. */
-	if (!best_dev) {
-		best_dev = best_any;
-		best_any = NULL;
+	if (!m.best_dev) {
+		m.best_dev = m.best_any;
+		m.best_any = NULL;
 	}
-	if (best_dev && parse_mountinfo(best_dev, &mi) == 0)
+	if (m.best_dev && clyde_mountinfo_parse(m.best_dev, &mi) == 0)
 		fill_mount(t, &mi);
-	free(best_dev);
-	free(best_any);
-	free(copy);
-	free(line);
-	fclose(f);
+	free(m.best_dev);
+	free(m.best_any);
 }
 
 /* The last component of a path, or the path itself. */

@@ -23,6 +23,7 @@
 #endif
 
 #include "env/env.h"
+#include "env/mountinfo.h"
 #include "env/stack_sysfs.h"
 
 /* Say in fs->note why the geometry is missing (the first reason wins). */
@@ -154,31 +155,35 @@ bool clyde_stack_path_under(const char *p, const char *base)
 
 /* The type of the filesystem mounted at or above dir, from
  * ROOT/proc/self/mountinfo (the deepest mount that holds it). */
+/* What clyde_stack_fstype_at() keeps while it reads. */
+struct fstype_find {
+	const char *dir;
+	char *out;
+	size_t n, best;
+};
+
+static int fstype_line(void *arg, const char *line,
+		       const struct clyde_mountinfo *mi)
+{
+	struct fstype_find *ff = arg;
+
+	(void)line;
+	if (clyde_stack_path_under(ff->dir, mi->mount_point) &&
+	    strlen(mi->mount_point) >= ff->best) {
+		ff->best = strlen(mi->mount_point);
+		clyde_stack_copy(ff->out, ff->n, mi->fstype);
+	}
+	return 0;
+}
+
 void clyde_stack_fstype_at(const char *root, const char *dir, char *out,
 			   size_t n)
 {
-	char path[PATH_MAX], line[4096];
-	size_t best = 0;
-	FILE *f;
+	struct fstype_find ff = { .dir = dir, .out = out, .n = n };
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char mp[1024], type[64];
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %1023s", mp) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		clyde_mountinfo_unescape(mp);
-		if (clyde_stack_path_under(dir, mp) && strlen(mp) >= best) {
-			best = strlen(mp);
-			clyde_stack_copy(out, n, type);
-		}
-	}
-	fclose(f);
+	clyde_mountinfo_each(path, fstype_line, &ff);
 }
 
 void clyde_stack_content(struct clyde_stack *s, const char *dev)

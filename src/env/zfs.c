@@ -18,8 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "env/env.h"
 #include "env/members_sys.h"
+#include "env/mountinfo.h"
 
 #define ZFS_KSTAT_ROOT "/proc/spl/kstat/zfs"
 #define ZFS_MOUNTINFO "/proc/self/mountinfo"
@@ -148,38 +150,15 @@ static int run(struct clyde_ctx *ctx, const struct clyde_zfs_src *src,
 	return clyde_zfs_run_exec(NULL, ctx, argv, out);
 }
 
-/* Read a whole file into a string the caller frees. */
+/* Read a whole file into a string the caller frees (core/slurp.h). */
 static int slurp(struct clyde_ctx *ctx, const char *path, char **out)
 {
-	FILE *f = fopen(path, "re");
-	size_t len = 0, cap = 16384;
-	char *buf;
+	int rc = clyde_slurp(path, out, NULL);
 
-	*out = NULL;
-	if (!f)
-		return clyde_err(ctx, errno, "%s: open", path);
-	buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + len, 1, cap - len - 1, f);
-
-		len += r;
-		if (len + 1 < cap)
-			break;
-		char *nb = realloc(buf, cap * 2);
-
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	if (!buf)
+	if (rc == -ENOMEM)
 		return clyde_err(ctx, ENOMEM, "%s: read", path);
-	buf[len] = '\0';
-	*out = buf;
+	if (rc < 0)
+		return clyde_err(ctx, -rc, "%s: open", path);
 	return 0;
 }
 
@@ -727,6 +706,33 @@ static bool holds(const char *m, const char *p)
 	return strncmp(m, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
 }
 
+/* What clyde_zfs_path_dataset() keeps while it reads mountinfo. */
+struct ds_find {
+	const char *path;
+	char mnt[PATH_MAX], ds[CLYDE_ZFS_NAME_MAX];
+	size_t len;
+};
+
+static int ds_line(void *arg, const char *line,
+		   const struct clyde_mountinfo *mi)
+{
+	struct ds_find *d = arg;
+
+	(void)line;
+	/* The longest mount point that holds the path, of any type (a
+	 * tmpfs over a zfs directory hides it); a later mount on the same
+	 * point hides an earlier one. */
+	if (holds(mi->mount_point, d->path) &&
+	    strlen(mi->mount_point) >= d->len) {
+		d->len = strlen(mi->mount_point);
+		clyde_sys_copy(d->mnt, sizeof(d->mnt), mi->mount_point);
+		clyde_sys_copy(d->ds, sizeof(d->ds),
+			       strcmp(mi->fstype, "zfs") == 0 ? mi->source :
+								"");
+	}
+	return 0;
+}
+
 int clyde_zfs_path_dataset(struct clyde_ctx *ctx,
 			   const struct clyde_zfs_src *src, const char *path,
 			   char *dataset, size_t dataset_n, char *pool,
@@ -735,51 +741,30 @@ int clyde_zfs_path_dataset(struct clyde_ctx *ctx,
 	const char *mi = src && src->mountinfo && src->mountinfo[0] ?
 				 src->mountinfo :
 				 ZFS_MOUNTINFO;
-	char best_mnt[PATH_MAX] = "", best_ds[CLYDE_ZFS_NAME_MAX] = "";
-	size_t best_len = 0;
-	char *text, *p, *line;
-	int rc = slurp(ctx, mi, &text);
+	struct ds_find *d = calloc(1, sizeof(*d));
+	int rc;
 
-	if (rc < 0)
-		return rc;
-	p = text;
-	while ((line = next_line(&p))) {
-		char *f[16];
-		int n = split(line, f, 16, false), dash = -1;
-
-		for (int i = 6; i < n; i++) {
-			if (strcmp(f[i], "-") == 0) {
-				dash = i;
-				break;
-			}
-		}
-		if (n < 5 || dash < 0 || dash + 2 >= n)
-			continue;
-		clyde_mountinfo_unescape(f[4]);
-		clyde_mountinfo_unescape(f[dash + 2]);
-		/* The longest mount point that holds the path, of any type (a
-		 * tmpfs over a zfs directory hides it); a later mount on the
-		 * same point hides an earlier one. */
-		if (holds(f[4], path) && strlen(f[4]) >= best_len) {
-			best_len = strlen(f[4]);
-			clyde_sys_copy(best_mnt, sizeof(best_mnt), f[4]);
-			clyde_sys_copy(best_ds, sizeof(best_ds),
-				       strcmp(f[dash + 1], "zfs") == 0 ?
-					       f[dash + 2] :
-					       "");
-		}
+	if (!d)
+		return clyde_err(ctx, ENOMEM, "%s: read", mi);
+	d->path = path;
+	rc = clyde_mountinfo_each(mi, ds_line, d);
+	if (rc < 0) {
+		free(d);
+		return clyde_err(ctx, -rc, "%s: open", mi);
 	}
-	free(text);
-	if (!best_ds[0])
+	if (!d->ds[0]) {
+		free(d);
 		return clyde_err(ctx, ENOENT, "%s: not on a zfs mount (%s)",
 				 path, mi);
+	}
 	if (dataset)
-		clyde_sys_copy(dataset, dataset_n, best_ds);
+		clyde_sys_copy(dataset, dataset_n, d->ds);
 	if (pool) {
-		clyde_sys_copy(pool, pool_n, best_ds);
+		clyde_sys_copy(pool, pool_n, d->ds);
 		pool[strcspn(pool, "/")] = '\0';
 	}
 	if (mnt)
-		clyde_sys_copy(mnt, mnt_n, best_mnt);
+		clyde_sys_copy(mnt, mnt_n, d->mnt);
+	free(d);
 	return 0;
 }

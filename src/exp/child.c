@@ -17,42 +17,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "core/vis.h"
 #include "exp/exp_internal.h"
 #include "io/scratch.h"
 
-/* Read a whole small file into a NUL-terminated buffer. */
+/* Read a whole small file into a NUL-terminated buffer (core/slurp.h). */
 char *clyde_exp_slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char *buf;
+	int rc = clyde_slurp(path, &buf, len);
 
-	if (!f)
+	if (rc < 0) {
+		errno = -rc;
 		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			char *p;
-
-			cap = cap ? cap * 2 : 8192;
-			p = realloc(buf, cap);
-			if (!p) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = p;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
 	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
 	return buf;
 }
 

@@ -29,23 +29,6 @@
 #include "store/exp_store.h"
 #include "analysis/experiment.h"
 
-const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k)
-{
-	switch (k) {
-	case CLYDE_SWEEP_RUN:
-		return &clyde_exp_wl_run;
-	case CLYDE_SWEEP_TREE:
-		return &clyde_exp_wl_tree;
-	case CLYDE_SWEEP_TIME:
-		return &clyde_exp_wl_time;
-	case CLYDE_SWEEP_FIO:
-		return &clyde_exp_wl_fio;
-	case CLYDE_SWEEP_KINDS:
-		break;
-	}
-	return NULL;
-}
-
 /* ---- messages ---------------------------------------------------------- */
 
 void exp_say(struct clyde_exp_exec *x, const char *fmt, ...)

@@ -3,18 +3,20 @@
  * -- every point at every repeat, interleaved: setup commands, sysfs and
  * /proc/sys writes (locked, journalled, restored), the workloads, the
  * teardown -- saving each finished run in the results history
- * (report/exp_store.h) at once, and resumes an interrupted one from its
+ * (store/exp_store.h) at once, and resumes an interrupted one from its
  * journal.  docs/sweep.md describes the behaviour; `clyde sweep`
  * (cli/cmd_sweep.c) parses its options, calls clyde_exp_check() and
  * clyde_exp_execute() and prints.
  *
- * Layers: exp/ sits below cli/ and above workloads/, io/, env/, core/,
- * results/ and report/ (docs/architecture.md).  Nothing here prints or
- * exits: messages go to the caller's hooks, errors into the context.
+ * Layers: exp/ sits below job/ and cli/ and above dist/, analysis/,
+ * store/, results/, io/, env/ and core/ (docs/architecture.md).  Nothing
+ * here prints or exits: messages go to the caller's hooks, errors into
+ * the context.
  *
  * A workload kind (run, tree, time, fio: wl_clyde.c, wl_time.c, wl_fio.c) is one
- * struct clyde_exp_wl_ops: how its options are checked before the first
- * visit and how one run of it is made.  A test drives the executor with
+ * struct clyde_exp_wl_ops, one line of the table in wl_kinds.c: its name,
+ * how its options are checked before the first visit, how one run of it
+ * is made, what it stores and how --dry-run shows it.  A test drives the executor with
  * ops of its own and a fake sysfs root (cfg->root), running no command.
  */
 #ifndef CLYDE_EXP_EXP_H
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/ctx.h"
 #include "exp/plan.h"
@@ -60,9 +63,12 @@ struct clyde_exp_wl_call {
 	unsigned repeat;
 };
 
-/* One kind of workload. */
+/* One kind of workload: one line of the table in wl_kinds.c. */
 struct clyde_exp_wl_ops {
-	const char *name; /* "run", "tree", "time", "fio" */
+	const char *name; /* "run", "tree", "time", "fio": its [workload] key */
+	/* The result kind its runs are stored as (results/kinds.h:
+	 * "bonnie", "tree", "time", "fio"). */
+	const char *result;
 	/*
 	 * Check the options before the first visit (NULL: not checked):
 	 * 0 with *dir (when dir is not NULL) the directory its scratch
@@ -77,12 +83,20 @@ struct clyde_exp_wl_ops {
 	 */
 	int (*run)(const struct clyde_exp_wl_call *c,
 		   struct clyde_exp_wl_result *r);
+	/*
+	 * The --dry-run line of workload `name` with its options (or
+	 * command) `args` expanded, and `dev` its device = / path = (NULL:
+	 * none), newline-terminated.
+	 */
+	void (*show)(FILE *f, const char *name, const char *args,
+		     const char *dev);
 };
 
 /* The built-in kinds, by enum clyde_sweep_wl_kind (check is NULL for run
  * and tree: their options are those of the commands, whose parsers are in
  * cli/; the caller fills it in.  fio's check is its own: fio in PATH, no
- * option that changes its output, fio --parse-only). */
+ * option that changes its output, fio --parse-only).  NULL for a value
+ * out of range. */
 const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k);
 
 /* What the caller is told while it runs. */

@@ -77,8 +77,9 @@ void exp_progress(struct clyde_exp_exec *x, size_t p, unsigned r,
 bool exp_interrupted(const struct clyde_exp_exec *x);
 
 /* The built-in workload kinds (wl_clyde.c, wl_time.c, wl_fio.c).  A new
- * kind is one more: its file, its ops here, its entry in
- * clyde_exp_wl_builtin() and in enum clyde_sweep_wl_kind. */
+ * kind is one more: its file, its ops here, its line in wl_kinds.c's
+ * table and its constant in enum clyde_sweep_wl_kind (the table's
+ * index). */
 extern const struct clyde_exp_wl_ops clyde_exp_wl_run, clyde_exp_wl_tree,
 	clyde_exp_wl_time, clyde_exp_wl_fio;
 

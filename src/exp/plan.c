@@ -26,23 +26,6 @@
 /* Templates refer to variables that refer to variables: this deep. */
 #define EXPAND_DEPTH 8
 
-const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k)
-{
-	switch (k) {
-	case CLYDE_SWEEP_RUN:
-		return "run";
-	case CLYDE_SWEEP_TREE:
-		return "tree";
-	case CLYDE_SWEEP_TIME:
-		return "time";
-	case CLYDE_SWEEP_FIO:
-		return "fio";
-	case CLYDE_SWEEP_KINDS:
-		break;
-	}
-	return "?";
-}
-
 static void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
@@ -650,16 +633,14 @@ static int section_workload(struct parse_state *ps, const char *key,
 			    const char *value)
 {
 	struct clyde_sweep_workload *w = ps->cur_wl;
-	static const char *const kinds[] = { "run", "tree", "time", "fio" };
+	int k = clyde_sweep_wl_kind_find(key);
+	char names[128];
 
-	for (int k = 0; k < CLYDE_SWEEP_KINDS; k++) {
-		if (strcmp(key, kinds[k]))
-			continue;
+	if (k >= 0) {
 		if (w->args && w->kind != (enum clyde_sweep_wl_kind)k)
-			return perr(ps,
-				    "[workload %s]: one of run, tree, time "
-				    "or fio",
-				    w->name);
+			return perr(ps, "[workload %s]: one of %s", w->name,
+				    clyde_sweep_wl_kind_names(
+					    names, sizeof(names), " or "));
 		w->kind = (enum clyde_sweep_wl_kind)k;
 		return append_text(ps, &w->args, value);
 	}
@@ -670,9 +651,10 @@ static int section_workload(struct parse_state *ps, const char *key,
 	if (!strcmp(key, "before"))
 		return set_str(ps, &w->before, value);
 	return perr(ps,
-		    "[workload %s]: unknown key \"%s\" (run, tree, time, "
-		    "fio, before, device, path)",
-		    w->name, key);
+		    "[workload %s]: unknown key \"%s\" (%s, before, device, "
+		    "path)",
+		    w->name, key,
+		    clyde_sweep_wl_kind_names(names, sizeof(names), ", "));
 }
 
 static int section_vars(struct parse_state *ps, const char *key,

@@ -55,8 +55,17 @@ enum clyde_sweep_wl_kind {
 	CLYDE_SWEEP_KINDS
 };
 
-/* "run", "tree", "time", "fio". */
+/* "run", "tree", "time", "fio" (exp/wl_kinds.c's table); "?" out of
+ * range. */
 const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k);
+
+/* The kind whose [workload] key is `name`, or -1. */
+int clyde_sweep_wl_kind_find(const char *name);
+
+/* The kinds' names in buf, in table order, joined by ", " and the last
+ * by last_sep ("run, tree, time or fio").  Returns buf. */
+const char *clyde_sweep_wl_kind_names(char *buf, size_t len,
+				      const char *last_sep);
 
 struct clyde_sweep_workload {
 	char *name; /* [workload NAME] */

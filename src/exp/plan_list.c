@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exp/exp.h"
 #include "exp/plan.h"
 
 /* The dry run's state: the plan, where the listing goes. */
@@ -120,26 +121,8 @@ int clyde_sweep_dry_run(struct clyde_ctx *ctx, struct clyde_sweep *plan,
 						b);
 					free(b);
 				}
-				if (w->kind == CLYDE_SWEEP_TIME)
-					fprintf(f, "time %s: %s%s%s%s\n",
-						w->name, a,
-						d ? "  (device counters of " :
-						    "",
-						d ? d : "", d ? ")" : "");
-				else if (w->kind == CLYDE_SWEEP_FIO)
-					fprintf(f,
-						"fio %s: fio --output=WORKDIR/"
-						"fio.json --output-format="
-						"json+ %s\n",
-						w->name, a);
-				else
-					fprintf(f, "%s %s: clyde %s %s\n",
-						clyde_sweep_wl_kind_name(
-							w->kind),
-						w->name,
-						clyde_sweep_wl_kind_name(
-							w->kind),
-						a);
+				clyde_exp_wl_builtin(w->kind)->show(f, w->name,
+								    a, d);
 				free(a);
 				free(d);
 			}

@@ -15,11 +15,12 @@
 
 #include "exp/exp_internal.h"
 
+/* `clyde KIND ARGS`; `extra` goes before -q ("--no-save "). */
 static int wl_clyde(const struct clyde_exp_wl_call *c,
-		    struct clyde_exp_wl_result *o)
+		    struct clyde_exp_wl_result *o, const char *kind,
+		    const char *extra)
 {
 	const struct clyde_sweep_workload *w = c->w;
-	const char *kind = clyde_sweep_wl_kind_name(w->kind);
 	struct clyde_exp_wl_files f;
 	char sh[CLYDE_EXP_SHOW_MAX + 1], what[CLYDE_EXP_SHOW_MAX + 64];
 	int rc, status = 0;
@@ -29,8 +30,7 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 	if (asprintf(&cmd,
 		     "exec \"$CLYDE_SWEEP_EXE\" %s %s --json "
 		     "\"$CLYDE_SWEEP_JSON\" %s-q",
-		     kind, c->args,
-		     w->kind == CLYDE_SWEEP_RUN ? "--no-save " : "") < 0)
+		     kind, c->args, extra) < 0)
 		return clyde_err(clyde_exp_ctx(c), ENOMEM, "workload %s",
 				 w->name);
 	rc = clyde_exp_run_command(c, cmd, f.env, f.log, &status, NULL, NULL);
@@ -51,5 +51,42 @@ static int wl_clyde(const struct clyde_exp_wl_call *c,
 	return 0;
 }
 
-const struct clyde_exp_wl_ops clyde_exp_wl_run = { "run", NULL, wl_clyde };
-const struct clyde_exp_wl_ops clyde_exp_wl_tree = { "tree", NULL, wl_clyde };
+static int wl_run(const struct clyde_exp_wl_call *c,
+		  struct clyde_exp_wl_result *o)
+{
+	return wl_clyde(c, o, "run", "--no-save ");
+}
+
+static int wl_tree(const struct clyde_exp_wl_call *c,
+		   struct clyde_exp_wl_result *o)
+{
+	return wl_clyde(c, o, "tree", "");
+}
+
+static void show_run(FILE *f, const char *name, const char *args,
+		     const char *dev)
+{
+	(void)dev;
+	fprintf(f, "run %s: clyde run %s\n", name, args);
+}
+
+static void show_tree(FILE *f, const char *name, const char *args,
+		      const char *dev)
+{
+	(void)dev;
+	fprintf(f, "tree %s: clyde tree %s\n", name, args);
+}
+
+const struct clyde_exp_wl_ops clyde_exp_wl_run = {
+	.name = "run",
+	.result = "bonnie",
+	.run = wl_run,
+	.show = show_run,
+};
+
+const struct clyde_exp_wl_ops clyde_exp_wl_tree = {
+	.name = "tree",
+	.result = "tree",
+	.run = wl_tree,
+	.show = show_tree,
+};

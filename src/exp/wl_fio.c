@@ -4,7 +4,7 @@
  * found in PATH), its JSON read back (results/fio_read.h), checked and
  * stored like a clyde run's result, so that the experiment's table,
  * `clyde sweep --show` and `clyde report --experiment` read it with
- * clyde's fio reader (report/loaded_fio.c): per direction a B/s figure
+ * clyde's fio reader (results/loaded_fio.c): per direction a B/s figure
  * named like clyde dev's tests (`randread`, `seqwrite`, ...) and an IOPS
  * one.
  *
@@ -405,4 +405,20 @@ static int wl_fio(const struct clyde_exp_wl_call *c,
 	return 0;
 }
 
-const struct clyde_exp_wl_ops clyde_exp_wl_fio = { "fio", fio_check, wl_fio };
+static void show_fio(FILE *f, const char *name, const char *args,
+		     const char *dev)
+{
+	(void)dev;
+	fprintf(f,
+		"fio %s: fio --output=WORKDIR/fio.json --output-format=json+ "
+		"%s\n",
+		name, args);
+}
+
+const struct clyde_exp_wl_ops clyde_exp_wl_fio = {
+	.name = "fio",
+	.result = "fio",
+	.check = fio_check,
+	.run = wl_fio,
+	.show = show_fio,
+};

@@ -226,4 +226,17 @@ static int wl_time(const struct clyde_exp_wl_call *c,
 	return 0;
 }
 
-const struct clyde_exp_wl_ops clyde_exp_wl_time = { "time", NULL, wl_time };
+static void show_time(FILE *f, const char *name, const char *args,
+		      const char *dev)
+{
+	fprintf(f, "time %s: %s%s%s%s\n", name, args,
+		dev ? "  (device counters of " : "", dev ? dev : "",
+		dev ? ")" : "");
+}
+
+const struct clyde_exp_wl_ops clyde_exp_wl_time = {
+	.name = "time",
+	.result = "time",
+	.run = wl_time,
+	.show = show_time,
+};

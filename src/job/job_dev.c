@@ -34,6 +34,12 @@ static char *json_doc(const struct clyde_dev_run *run, size_t *len,
 }
 
 /* The files of the run: zcav's log, --json, --csv, the history. */
+/* The run's CSV line (clyde_job_outputs_csv()). */
+static int csv_line(FILE *f, const void *run)
+{
+	return clyde_dev_csv_write(f, run, CLYDE_VERSION);
+}
+
 static int outputs_write(struct clyde_job_outputs *o,
 			 const struct clyde_dev_run *run)
 {
@@ -48,17 +54,7 @@ static int outputs_write(struct clyde_job_outputs *o,
 		ret |= clyde_job_outputs_commit(
 			o, CLYDE_JOB_OUT_JSON,
 			clyde_dev_json_write(f, run, CLYDE_VERSION));
-	f = clyde_job_outputs_file(o, CLYDE_JOB_OUT_CSV);
-	if (f) {
-		bool header;
-		int rc = clyde_job_outputs_csv_begin(o, &header);
-
-		if (rc == 0 && header)
-			rc = clyde_dev_csv_header(f);
-		if (rc == 0)
-			rc = clyde_dev_csv_write(f, run, CLYDE_VERSION);
-		ret |= clyde_job_outputs_commit(o, CLYDE_JOB_OUT_CSV, rc);
-	}
+	ret |= clyde_job_outputs_csv(o, clyde_dev_csv_header, csv_line, run);
 	if (clyde_job_outputs_saving(o)) {
 		const char *why = NULL;
 		size_t len = 0;

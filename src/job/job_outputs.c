@@ -131,6 +131,24 @@ int clyde_job_outputs_csv_begin(struct clyde_job_outputs *o, bool *header)
 	return old < 0 ? -errno : 0;
 }
 
+int clyde_job_outputs_csv(struct clyde_job_outputs *o, int (*header)(FILE *f),
+			  int (*line)(FILE *f, const void *run),
+			  const void *run)
+{
+	FILE *f = clyde_job_outputs_file(o, CLYDE_JOB_OUT_CSV);
+	bool fresh;
+	int rc;
+
+	if (!f)
+		return 0;
+	rc = clyde_job_outputs_csv_begin(o, &fresh);
+	if (rc == 0 && fresh)
+		rc = header(f);
+	if (rc == 0)
+		rc = line(f, run);
+	return clyde_job_outputs_commit(o, CLYDE_JOB_OUT_CSV, rc);
+}
+
 int clyde_job_outputs_commit(struct clyde_job_outputs *o,
 			     enum clyde_job_out which, int rc)
 {

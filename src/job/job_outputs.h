@@ -82,6 +82,16 @@ FILE *clyde_job_outputs_file(struct clyde_job_outputs *o,
 int clyde_job_outputs_csv_begin(struct clyde_job_outputs *o, bool *header);
 
 /*
+ * The whole --csv destination, when it is open: clyde_job_outputs_csv_begin(),
+ * header(f) when the file is new or empty, line(f, run), then the commit.
+ * header and line return 0 or a negative errno.  Returns 0 (also when
+ * --csv was not asked for), or -1 as clyde_job_outputs_commit().
+ */
+int clyde_job_outputs_csv(struct clyde_job_outputs *o, int (*header)(FILE *f),
+			  int (*line)(FILE *f, const void *run),
+			  const void *run);
+
+/*
  * Finish destination `which`, written with result rc (0 or a negative
  * errno): commit it, or drop it when rc < 0.  Returns 0, or -1 after
  * saying "clyde CMD: OPT: cannot write PATH: ..." (the old content is

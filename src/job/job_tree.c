@@ -80,12 +80,18 @@ static char *json_doc(const struct clyde_tree_run *run, size_t *len,
 
 /* Write and commit every file.  Returns 0 or -1 (each failure said; a
  * destination that failed keeps its old content). */
+/* The run's CSV line (clyde_job_outputs_csv()). */
+static int csv_line(FILE *f, const void *run)
+{
+	return clyde_tree_csv_write(f, run, CLYDE_VERSION);
+}
+
 static int outputs_write(struct clyde_job_outputs *o,
 			 const struct clyde_tree_run *run,
 			 const struct clyde_dist *dist)
 {
 	FILE *f = clyde_job_outputs_file(o, CLYDE_JOB_OUT_JSON);
-	int ret = 0, rc;
+	int ret = 0;
 
 	if (f)
 		ret |= clyde_job_outputs_commit(
@@ -93,17 +99,7 @@ static int outputs_write(struct clyde_job_outputs *o,
 			clyde_tree_json_write_more(
 				f, run, CLYDE_VERSION,
 				dist ? clyde_dist_json : NULL, dist));
-	f = clyde_job_outputs_file(o, CLYDE_JOB_OUT_CSV);
-	if (f) {
-		bool header;
-
-		rc = clyde_job_outputs_csv_begin(o, &header);
-		if (rc == 0 && header)
-			rc = clyde_tree_csv_header(f);
-		if (rc == 0)
-			rc = clyde_tree_csv_write(f, run, CLYDE_VERSION);
-		ret |= clyde_job_outputs_commit(o, CLYDE_JOB_OUT_CSV, rc);
-	}
+	ret |= clyde_job_outputs_csv(o, clyde_tree_csv_header, csv_line, run);
 	if (clyde_job_outputs_saving(o)) {
 		size_t len = 0;
 		char *doc = json_doc(run, &len, dist);

@@ -14,6 +14,7 @@
 #include "core/vis.h"
 #include "report/compare.h"
 #include "report/html.h"
+#include "results/kinds.h"
 
 /* The stack's shape: what a series shares besides its settings. */
 static const char *const shape_keys[] = { "host", "filesystem", "mount point",
@@ -23,9 +24,9 @@ static const char *const shape_keys[] = { "host", "filesystem", "mount point",
 
 static const char *kind_name(enum clyde_loaded_kind k)
 {
-	static const char *const n[] = { "bonnie", "tree", "dev", "fio" };
+	const struct clyde_result_kind *rk = clyde_result_kind_loaded(k);
 
-	return (size_t)k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
+	return rk ? rk->name : "?";
 }
 
 /* The run's host: its machine's, or a CSV line's name. */

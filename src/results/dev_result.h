@@ -1,7 +1,7 @@
 /*
  * The result model of one `clyde dev` run: raw block-device tests
  * (workloads/dev.h) and zcav (workloads/zcav.h) fill it; the writers
- * (results/dev_out.h, results/zcav_out.h) and the history read it.  Only
+ * (results/dev_out.h: dev_out.c, zcav_out.c) and the history read it.  Only
  * data and the helpers that name or release it live here.
  */
 #ifndef CLYDE_RESULTS_DEV_RESULT_H

@@ -19,6 +19,7 @@
 #include "results/loaded_internal.h"
 #include "results/result_check.h"
 #include "results/fio_read.h"
+#include "results/kinds.h"
 #include "results/format.h"
 #include "results/stack_out.h"
 
@@ -1034,20 +1035,6 @@ static void json_bonnie_runs(struct jload *jl, struct clyde_loaded_run *r,
 	r->nrepeats = nrep ? nrep : 1;
 }
 
-/* How a kind of result other than bonnie lists its rows: tree phases
- * (entries/s) or clyde dev tests (bytes/s). */
-struct row_kind {
-	const char *array; /* "phases", "tests" */
-	const char *rate;  /* "entries_per_s", "bytes_per_s" */
-	const char *unit;
-	enum clyde_loaded_group group;
-};
-
-static const struct row_kind tree_rows = { "phases", "entries_per_s",
-					   "entries/s", CLYDE_GROUP_TREE };
-static const struct row_kind dev_rows = { "tests", "bytes_per_s", "B/s",
-					  CLYDE_GROUP_DEV };
-
 /* The row named `name` of r, added (zeroed, with its unit and group)
  * when it is new; *acc grows along.  The index, or -1 when out of
  * memory. */
@@ -1120,7 +1107,7 @@ static void json_target_row(struct jload *jl, struct clyde_loaded_run *r,
  * fio job has (loaded_fio.c), so that the two share their rows. */
 static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			  const struct clyde_json *runs,
-			  const struct row_kind *rk)
+			  const struct clyde_result_rows *rk)
 {
 	struct acc *acc = NULL;
 	char where[96];
@@ -1178,10 +1165,9 @@ static void json_row_runs(struct jload *jl, struct clyde_loaded_run *r,
 			acc[k].done++;
 			if (add_sample(&r->tests[k], rate))
 				jl->rc = -ENOMEM;
-			if (rk == &dev_rows)
+			if (rk->load)
 				json_target_row(jl, r, &acc, pj, name, where);
-			if (rk != &dev_rows ||
-			    !jnum(jl, pj, "iops", where, &iops))
+			if (!rk->iops || !jnum(jl, pj, "iops", where, &iops))
 				continue;
 			snprintf(iname, sizeof(iname), "%s IOPS", name);
 			ki = row_index(r, &acc, iname, "IO/s", rk->group);
@@ -1291,6 +1277,29 @@ static void json_curves(struct jload *jl, struct clyde_loaded_run *r,
 	}
 }
 
+/* The "kind" values of a clyde JSON result, for a message:
+ * "\"bonnie\", \"tree\" or \"dev\"" in buf. */
+static const char *json_kind_names(char *buf, size_t len)
+{
+	const struct clyde_result_kind *k;
+	size_t n = 0, at = 0, o = 0;
+
+	for (size_t i = 0; (k = clyde_result_kind_at(i)); i++)
+		n += k->clyde_json;
+	buf[0] = '\0';
+	for (size_t i = 0; (k = clyde_result_kind_at(i)) && o < len; i++) {
+		if (!k->clyde_json)
+			continue;
+		at++;
+		o += (size_t)snprintf(buf + o, len - o, "%s\"%s\"",
+				      at == 1 ? "" :
+				      at == n ? " or " :
+						", ",
+				      k->name);
+	}
+	return buf;
+}
+
 int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 			  const char *name, struct clyde_loaded_set *set)
 {
@@ -1299,7 +1308,8 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	struct clyde_loaded_run *r;
 	const struct clyde_json *runs, *v;
 	const char *kind, *s;
-	const struct row_kind *rows = NULL;
+	const struct clyde_result_kind *rk;
+	const struct clyde_result_rows *rows;
 
 	if (clyde_json_result_check(root, &err)) {
 		if (clyde_loaded_add_error(set, "%s:%lu: %s", name,
@@ -1310,18 +1320,16 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	runs = clyde_json_get(root, "runs");
 	v = clyde_json_get(root, "kind");
 	kind = v ? clyde_json_str(v) : "bonnie";
-	if (kind && !strcmp(kind, "tree"))
-		rows = &tree_rows;
-	else if (kind && !strcmp(kind, "dev"))
-		rows = &dev_rows;
-	if (!kind || (strcmp(kind, "bonnie") && !rows)) {
-		jbad(&jl, v,
-		     "unknown kind %s%.40s%s (not \"bonnie\", \"tree\" or "
-		     "\"dev\")",
+	rk = clyde_result_kind_find(kind);
+	if (!rk || !rk->clyde_json) {
+		char names[160];
+
+		jbad(&jl, v, "unknown kind %s%.40s%s (not %s)",
 		     kind ? "\"" : "", kind ? kind : "(not a string)",
-		     kind ? "\"" : "");
+		     kind ? "\"" : "", json_kind_names(names, sizeof(names)));
 		goto out;
 	}
+	rows = rk->rows;
 	if (!runs->n) {
 		jbad(&jl, runs, "\"runs\" is empty: nothing to compare");
 		goto out;
@@ -1329,12 +1337,9 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 	r = new_run(set, name, 1, rows ? 0 : CLYDE_TEST_COUNT);
 	if (!r)
 		return clyde_err(ctx, ENOMEM, "loading %s", name);
-	if (rows) {
-		r->kind = rows == &dev_rows ? CLYDE_LOADED_DEV :
-					      CLYDE_LOADED_TREE;
-	} else {
+	r->kind = rk->loaded;
+	if (!rows)
 		init_bonnie_tests(r);
-	}
 	snprintf(r->format, sizeof(r->format), "clyde JSON v%lld",
 		 (long long)clyde_json_get(root, "schema_version")->inum);
 	s = clyde_json_str(clyde_json_get(root, "label"));
@@ -1367,11 +1372,11 @@ int clyde_loaded_add_json(struct clyde_ctx *ctx, const struct clyde_json *root,
 		json_row_runs(&jl, r, runs, rows);
 	else
 		json_bonnie_runs(&jl, r, runs);
-	if (rows == &dev_rows) {
+	if (rows && rows->zcav)
 		json_zcav(&jl, r, clyde_json_get(&runs->items[0], "zcav"));
+	if (rows && rows->load)
 		json_curves(&jl, r, clyde_json_get(&runs->items[0], "tests"));
-	}
-	if (rows != &dev_rows &&
+	if ((!rows || rows->members) &&
 	    clyde_loaded_json_members(r, runs, rows ? rows->array : "tests"))
 		jl.rc = -ENOMEM;
 	if (jl.rc) {

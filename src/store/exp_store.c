@@ -34,6 +34,7 @@ void clyde_exp_info_release(struct clyde_exp_info *i)
 
 #include <sqlite3.h>
 
+#include "results/kinds.h"
 #include "store/history_internal.h"
 
 /* A text column, "" for NULL (NULL: no memory). */
@@ -346,13 +347,15 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 {
 	sqlite3_stmt *st = NULL;
 	int64_t rid = 0;
-	bool is_time = !strcmp(r->kind, "time");
+	const struct clyde_result_kind *k = clyde_result_kind_stored(r->kind);
+	/* A timed command's document is kept in the row. */
+	bool in_row = k && k->doc_in_row;
 	int rc = 0;
 
 	if (run_id)
 		*run_id = 0;
 	/* A clyde result is a run like any other; the row points to it. */
-	if (!r->failed && !is_time && r->doc) {
+	if (!r->failed && !in_row && r->doc) {
 		rc = clyde_history_add(ctx, h, r->doc, r->len, NULL, &rid);
 		if (rc < 0)
 			return rc;
@@ -374,7 +377,7 @@ int clyde_exp_store_add_run(struct clyde_ctx *ctx, struct clyde_history *h,
 	clyde_db_bind_text(st, 6, r->failed ? "failed" : "ok");
 	if (rid)
 		sqlite3_bind_int64(st, 7, rid);
-	if (is_time && r->doc)
+	if (in_row && r->doc)
 		sqlite3_bind_text64(st, 8, r->doc, r->len, SQLITE_TRANSIENT,
 				    SQLITE_UTF8);
 	clyde_db_bind_text(st, 9, r->message);
@@ -493,7 +496,9 @@ int clyde_exp_store_each_run(struct clyde_ctx *ctx, struct clyde_history *h,
 		};
 		/* A timed command's document is in the row, a clyde
 		 * result in `runs`. */
-		int col = !strcmp(row.kind, "time") ? 3 : 4;
+		const struct clyde_result_kind *k =
+			clyde_result_kind_stored(row.kind);
+		int col = k && k->doc_in_row ? 3 : 4;
 
 		row.doc = (const char *)sqlite3_column_blob(st, col);
 		row.len = (size_t)sqlite3_column_bytes(st, col);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "store/history_internal.h"
+#include "results/kinds.h"
 #include "results/loaded.h"
 #include "results/csv_read.h"
 #include "results/fio_read.h"
@@ -148,7 +149,9 @@ static void figure_of(const struct clyde_loaded_test *t,
 static void figures_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_figure *fig)
 {
-	if (run->kind == CLYDE_LOADED_DEV || run->kind == CLYDE_LOADED_FIO) {
+	const struct clyde_result_kind *k = clyde_result_kind_loaded(run->kind);
+
+	if (k && k->columns == CLYDE_COLUMNS_SEQ_RAND) {
 		const struct clyde_loaded_test *w = dev_row(run, "write");
 		const struct clyde_loaded_test *r = dev_row(run, "read");
 
@@ -158,7 +161,7 @@ static void figures_from_loaded(const struct clyde_loaded_run *run,
 			figure_of(r, &fig[CLYDE_GET_BLOCK]);
 		return;
 	}
-	if (run->kind != CLYDE_LOADED_BONNIE)
+	if (!k || k->columns != CLYDE_COLUMNS_TESTS)
 		return;
 	for (size_t i = 0; i < run->ntests && i < CLYDE_TEST_COUNT; i++)
 		figure_of(&run->tests[i], &fig[i]);
@@ -184,22 +187,21 @@ static const char *bytes_text(const char *v, char *buf, size_t len)
 static int settings_from_loaded(const struct clyde_loaded_run *run,
 				struct clyde_history_entry *e)
 {
-	static const char *const keys[] = { "file size", "files", "IO chunk" };
-	/* A dev run or a fio job (loaded_fio.c reads fio's size and bs
-	 * under the same keys): the range used and the request size of the
-	 * tests the list shows (sequential, else random), in bytes, shown
-	 * as sizes. */
-	const char *dev_keys[] = { "size", NULL,
-				   dev_shows_random(run) ? "rand_bs" : "bs" };
+	const struct clyde_result_kind *k = clyde_result_kind_loaded(run->kind);
+	/* A kind that lists sequential or random rows (a dev run, a fio
+	 * job) gives the range used and the request size of the tests the
+	 * list shows (sequential, else random), in bytes, shown as sizes. */
+	bool dev = k && k->columns == CLYDE_COLUMNS_SEQ_RAND;
 	char **dst[] = { &e->file_size, &e->files, &e->io_chunk };
-	bool dev = run->kind == CLYDE_LOADED_DEV ||
-		   run->kind == CLYDE_LOADED_FIO;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *key = dev ? dev_keys[i] : keys[i];
-		const char *v = key ? clyde_loaded_kv_get(run, key) : NULL;
+	for (size_t i = 0; i < sizeof(dst) / sizeof(dst[0]); i++) {
+		const char *key = k ? k->settings[i] : NULL;
+		const char *v;
 		char buf[64];
 
+		if (dev && i == 2 && k->rand_chunk && dev_shows_random(run))
+			key = k->rand_chunk;
+		v = key ? clyde_loaded_kv_get(run, key) : NULL;
 		if (dev && v)
 			v = bytes_text(v, buf, sizeof(buf));
 		free(*dst[i]);

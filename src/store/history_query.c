@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/json_read.h"
+#include "results/kinds.h"
 #include "store/history_internal.h"
 
 /*
@@ -115,6 +116,7 @@ static int settings_from_row(sqlite3_stmt *st, int col,
 {
 	const char *text = (const char *)sqlite3_column_text(st, col);
 	char v[3][64] = { "", "", "" };
+	const struct clyde_result_kind *rk;
 	struct clyde_json arr;
 	struct clyde_json_error jerr;
 
@@ -135,15 +137,16 @@ static int settings_from_row(sqlite3_stmt *st, int col,
 			snprintf(v[2], sizeof(v[2]), "1");
 		clyde_json_free(&arr);
 	}
-	/* fio records only the options it was given: what it ran without
-	 * one is its default (psync, buffered, depth 1), and a sync engine
-	 * runs at depth 1 whatever was asked. */
-	if (e->kind && !strcmp(e->kind, "fio")) {
-		if (!v[0][0])
-			snprintf(v[0], sizeof(v[0]), "no");
-		if (!v[1][0])
-			snprintf(v[1], sizeof(v[1]), "psync");
-		if (!v[2][0] || clyde_result_engine_sync(v[1]))
+	/* A kind that records only the options it was given (fio): what
+	 * it ran without one is its default (psync, buffered, depth 1), and
+	 * a sync engine runs at depth 1 whatever was asked. */
+	rk = clyde_result_kind_find(e->kind);
+	if (rk && rk->unrecorded[1]) {
+		for (size_t i = 0; i < 3; i++)
+			if (!v[i][0] && rk->unrecorded[i])
+				snprintf(v[i], sizeof(v[i]), "%s",
+					 rk->unrecorded[i]);
+		if (clyde_result_engine_sync(v[1]))
 			snprintf(v[2], sizeof(v[2]), "1");
 	}
 	e->direct = strdup(v[0]);

@@ -118,8 +118,12 @@ static int fake_check(const char *args, char **d, char *err, size_t len)
 	return 0;
 }
 
-static const struct clyde_exp_wl_ops fake_ops = { "time", fake_check,
-						  fake_run };
+static const struct clyde_exp_wl_ops fake_ops = {
+	.name = "time",
+	.result = "time",
+	.check = fake_check,
+	.run = fake_run,
+};
 static const struct clyde_exp_wl_ops *const ops[CLYDE_SWEEP_KINDS] = {
 	&fake_ops, &fake_ops, &fake_ops, &fake_ops
 };

@@ -1,5 +1,5 @@
 /* fio's JSON output (results/fio_read.h) and its jobs as loaded runs
- * (report/loaded.h): real output of fio 3.33 in tests/fixtures/fio/
+ * (results/loaded.h): real output of fio 3.33 in tests/fixtures/fio/
  * (README there says how each was made), checked against itself -- the
  * figures the reader gives back are the ones in the file, json+'s bins
  * give percentiles close to fio's own -- and damaged copies of it: cut
