@@ -12,7 +12,7 @@
 #
 # vm-disks: 10
 # vm-disk-size: 160M
-# vm-timeout: 600
+# vm-timeout: 900
 # vm-zfs: yes
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
@@ -20,7 +20,7 @@ need_disks 10
 require_cmd "the post's tools" bzip2 tar python3
 zfs_setup
 export XDG_DATA_HOME=$T/xdg
-CLYDE_TIMEOUT=560
+CLYDE_TIMEOUT=840
 LUN=${ZFS_PARTS[0]}
 LUNS=${ZFS_PARTS[*]:1:9}
 
