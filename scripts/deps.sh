@@ -66,6 +66,7 @@ if [[ $mode == test ]]; then
 		dumpe2fs:e2fsprogs
 		mkfs.xfs:xfsprogs
 		xfs_info:xfsprogs
+		xfs_io:xfsprogs
 		mkfs.btrfs:btrfs-progs
 		btrfs:btrfs-progs
 		findmnt:util-linux
