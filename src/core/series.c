@@ -121,6 +121,15 @@ void clyde_series_unpack(const uint8_t *p, uint32_t len, struct clyde_hist *h)
 
 /* ---- the series ---------------------------------------------------------- */
 
+#define NO_WIRE ((struct clyde_series_wire){ -1, -1, -1 })
+
+static void read_wire(const struct clyde_series *s, struct clyde_series_wire *w)
+{
+	*w = NO_WIRE;
+	if (s->wire)
+		s->wire(s->wire_arg, w);
+}
+
 void clyde_series_init(struct clyde_series *s, uint64_t interval_ns,
 		       clyde_series_mem_fn mem, void *mem_arg)
 {
@@ -131,6 +140,14 @@ void clyde_series_init(struct clyde_series *s, uint64_t interval_ns,
 	s->budget = CLYDE_SERIES_BUDGET;
 	s->mem = mem;
 	s->mem_arg = mem_arg;
+	s->wire_start = NO_WIRE;
+}
+
+void clyde_series_set_wire(struct clyde_series *s, clyde_series_wire_fn wire,
+			   void *wire_arg)
+{
+	s->wire = wire;
+	s->wire_arg = wire_arg;
 }
 
 void clyde_series_release(struct clyde_series *s)
@@ -174,6 +191,7 @@ void clyde_series_start(struct clyde_series *s, uint64_t origin_ns)
 {
 	clyde_series_release(s);
 	s->origin_ns = origin_ns;
+	read_wire(s, &s->wire_start);
 }
 
 size_t clyde_series_bytes(const struct clyde_series *s)
@@ -201,7 +219,11 @@ static int grow(struct clyde_series *s, size_t k)
 	}
 	for (size_t i = s->n; i <= k; i++)
 		s->iv[i] = (struct clyde_series_iv){ .dirty_bytes = -1,
-						     .writeback_bytes = -1 };
+						     .writeback_bytes = -1,
+						     .wire_sent = -1,
+						     .wire_recv = -1,
+						     .wire_rpcs = -1,
+						     .mark = NO_WIRE };
 	s->n = k + 1;
 	return 0;
 }
@@ -255,6 +277,13 @@ static int flush(struct clyde_series *s)
 	return rc;
 }
 
+static int64_t add_known(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 ? a : a + b;
+}
+
 /* Intervals 2j and 2j+1 into j, interval_ns doubled. */
 static int halve(struct clyde_series *s)
 {
@@ -281,6 +310,15 @@ static int halve(struct clyde_series *s)
 				m.dirty_bytes = b->dirty_bytes;
 			if (m.writeback_bytes < 0)
 				m.writeback_bytes = b->writeback_bytes;
+			/* Traffic adds up (an interval without a reading
+			 * passed its traffic on to the next: the pair's is
+			 * the other's); the pair's last reading is its
+			 * second's, else its first's. */
+			m.wire_sent = add_known(m.wire_sent, b->wire_sent);
+			m.wire_recv = add_known(m.wire_recv, b->wire_recv);
+			m.wire_rpcs = add_known(m.wire_rpcs, b->wire_rpcs);
+			if (b->mark.sent >= 0)
+				m.mark = b->mark;
 			m.have_q = false;
 			if (b->lat_len) {
 				clyde_hist_init(h);
@@ -386,6 +424,10 @@ struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k)
 	 * took none in the interval (it did not get a CPU). */
 	if (fresh && s->mem)
 		s->mem(s->mem_arg, &iv->dirty_bytes, &iv->writeback_bytes);
+	/* The traffic's reading in the interval: the sampler's when there
+	 * is one (not read here, once per interval is enough). */
+	if (fresh && s->wire && !s->sampler)
+		read_wire(s, &iv->mark);
 	s->cur = k;
 	s->cur_lo = s->origin_ns + (uint64_t)k * s->interval_ns;
 	return iv;
@@ -394,6 +436,34 @@ struct clyde_series_iv *clyde_series_enter(struct clyde_series *s, size_t k)
 int clyde_series_grow(struct clyde_series *s, size_t n)
 {
 	return n ? grow(s, n - 1) : 0;
+}
+
+static int64_t wire_delta(int64_t from, int64_t to)
+{
+	return from < 0 || to < from ? -1 : to - from;
+}
+
+/* Each interval's traffic: its last reading (the last: now, the stream's
+ * end) less the last one before it (the first's: at the origin).  An
+ * interval without a reading has none (-1): its traffic is counted in
+ * the next one that has, so the known ones add up to the stream's. */
+static void wire_deltas(struct clyde_series *s)
+{
+	struct clyde_series_wire base = s->wire_start;
+
+	if (!s->n)
+		return;
+	read_wire(s, &s->iv[s->n - 1].mark);
+	for (size_t k = 0; k < s->n; k++) {
+		struct clyde_series_iv *iv = &s->iv[k];
+
+		if (iv->mark.sent < 0)
+			continue;
+		iv->wire_sent = wire_delta(base.sent, iv->mark.sent);
+		iv->wire_recv = wire_delta(base.recv, iv->mark.recv);
+		iv->wire_rpcs = wire_delta(base.rpcs, iv->mark.rpcs);
+		base = iv->mark;
+	}
 }
 
 void clyde_series_end(struct clyde_series *s, uint64_t end_ns)
@@ -419,6 +489,8 @@ void clyde_series_end(struct clyde_series *s, uint64_t end_ns)
 	if (s->n && s->mem && s->iv[s->n - 1].dirty_bytes < 0)
 		s->mem(s->mem_arg, &s->iv[s->n - 1].dirty_bytes,
 		       &s->iv[s->n - 1].writeback_bytes);
+	if (s->wire)
+		wire_deltas(s);
 }
 
 uint64_t clyde_series_lat(const struct clyde_series *s, size_t k,
@@ -512,6 +584,11 @@ int clyde_series_merge(struct clyde_series *dst, const struct clyde_series *src)
 		d->dirty_bytes = max_i64(d->dirty_bytes, a->dirty_bytes);
 		d->writeback_bytes =
 			max_i64(d->writeback_bytes, a->writeback_bytes);
+		/* Streams of one test share the mount: each saw all of its
+		 * traffic. */
+		d->wire_sent = max_i64(d->wire_sent, a->wire_sent);
+		d->wire_recv = max_i64(d->wire_recv, a->wire_recv);
+		d->wire_rpcs = max_i64(d->wire_rpcs, a->wire_rpcs);
 		if (clyde_series_lat(src, i, h))
 			rc = add_packed(dst, i / f, h, scratch);
 	}
@@ -614,6 +691,9 @@ static void take(struct clyde_series_sampler *sm)
 
 	x.t_ns = sm->clock(sm->clock_arg);
 	sm->mem(sm->mem_arg, &x.dirty, &x.writeback);
+	x.wire = NO_WIRE;
+	if (sm->wire)
+		sm->wire(sm->wire_arg, &x.wire);
 	pthread_mutex_lock(&sm->lock);
 	if (sm->n == CLYDE_SERIES_MAX_SAMPLES) {
 		/* Thin: every other sample, half as often from now. */
@@ -669,7 +749,8 @@ static void *sampler_main(void *arg)
 void clyde_series_sampler_start(struct clyde_series_sampler *sm,
 				uint64_t interval_ns,
 				uint64_t (*clock)(void *arg), void *clock_arg,
-				clyde_series_mem_fn mem, void *mem_arg)
+				clyde_series_mem_fn mem, void *mem_arg,
+				clyde_series_wire_fn wire, void *wire_arg)
 {
 	pthread_condattr_t ca;
 
@@ -680,6 +761,8 @@ void clyde_series_sampler_start(struct clyde_series_sampler *sm,
 	sm->clock_arg = clock_arg;
 	sm->mem = mem;
 	sm->mem_arg = mem_arg;
+	sm->wire = wire;
+	sm->wire_arg = wire_arg;
 	sm->period_ns = interval_ns / 2;
 	if (sm->period_ns < 5000000u)
 		sm->period_ns = 5000000u;
@@ -709,6 +792,27 @@ void clyde_series_sampler_stop(struct clyde_series_sampler *sm)
 	memset(sm, 0, sizeof(*sm));
 }
 
+/* Each interval's reading of the wire counters: the sampler's last in it
+ * (the last interval's is the stream's own at its end). */
+static void fill_marks(const struct clyde_series_sampler *sm,
+		       struct clyde_series *s)
+{
+	size_t j = 0;
+
+	for (size_t k = 0; k < s->n; k++) {
+		uint64_t hi = s->origin_ns + (uint64_t)(k + 1) * s->interval_ns;
+		size_t last = SIZE_MAX;
+
+		/* Samples before the origin are before interval 0. */
+		while (j < sm->n && sm->v[j].t_ns < s->origin_ns)
+			j++;
+		while (j < sm->n && sm->v[j].t_ns < hi)
+			last = j++;
+		if (last != SIZE_MAX && sm->v[last].wire.sent >= 0)
+			s->iv[k].mark = sm->v[last].wire;
+	}
+}
+
 void clyde_series_sampler_fill(struct clyde_series_sampler *sm,
 			       struct clyde_series *s)
 {
@@ -730,5 +834,7 @@ void clyde_series_sampler_fill(struct clyde_series_sampler *sm,
 		s->iv[k].dirty_bytes = sm->v[j].dirty;
 		s->iv[k].writeback_bytes = sm->v[j].writeback;
 	}
+	if (sm->wire)
+		fill_marks(sm, s);
 	pthread_mutex_unlock(&sm->lock);
 }

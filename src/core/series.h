@@ -29,6 +29,13 @@
  * has its dirty figures; the stream's own read stands only where the
  * sampler took none (its thread got no CPU for a whole interval).
  *
+ * Traffic of a network mount (clyde_series_set_wire(), issue 34): its
+ * counters are cumulative, so an interval's traffic is its last reading
+ * less the last one before it (the sampler reads them with the memory;
+ * the stream at its origin and its end).  An interval without a reading
+ * has none: its traffic is counted in the next one that has, so the
+ * known intervals add up to the stream's traffic.
+ *
  * An operation is counted in the interval in which it completed.  The last
  * interval is usually partial: clyde_series_end() records where the stream
  * stopped, and clyde_series_dur() gives each interval's length.
@@ -73,6 +80,15 @@
 typedef void (*clyde_series_mem_fn)(void *arg, int64_t *dirty,
 				    int64_t *writeback);
 
+/* A network mount's client counters since it was mounted (NFS: its
+ * mountstats entry's bytes sent and received and RPCs, summed over the
+ * operations); -1 each when unknown. */
+struct clyde_series_wire {
+	int64_t sent, recv, rpcs;
+};
+/* Fills *out (every field -1 when the counters cannot be read). */
+typedef void (*clyde_series_wire_fn)(void *arg, struct clyde_series_wire *out);
+
 struct clyde_series_iv {
 	uint64_t bytes;
 	uint64_t ops;
@@ -81,6 +97,15 @@ struct clyde_series_iv {
 	 * interval: the largest any stream saw); -1 when not read. */
 	int64_t dirty_bytes;
 	int64_t writeback_bytes;
+	/* Over the wire in the interval (the series' `wire`: its last
+	 * reading of the counters less the last one before it; a merged
+	 * interval: the largest any stream saw, the streams sharing one
+	 * mount); -1 when not known (no network mount, no reading in the
+	 * interval: its traffic is in the next known one, a counter that
+	 * went back). */
+	int64_t wire_sent, wire_recv, wire_rpcs;
+	/* The counters' last reading in the interval (-1: none). */
+	struct clyde_series_wire mark;
 	/* The latency histogram, packed (clyde_series_pack()); NULL: none
 	 * recorded, or it is the series' working one (read both with
 	 * clyde_series_lat()). */
@@ -117,6 +142,9 @@ struct clyde_series {
 	bool failed;		 /* out of memory: intervals missing */
 	clyde_series_mem_fn mem; /* may be NULL: memory not read */
 	void *mem_arg;
+	clyde_series_wire_fn wire; /* may be NULL: no network mount */
+	void *wire_arg;
+	struct clyde_series_wire wire_start;  /* read at the origin */
 	struct clyde_series_sampler *sampler; /* may be NULL (borrowed) */
 };
 
@@ -124,6 +152,17 @@ struct clyde_series {
  * nothing (every call below is then a no-op). */
 void clyde_series_init(struct clyde_series *s, uint64_t interval_ns,
 		       clyde_series_mem_fn mem, void *mem_arg);
+
+/*
+ * Count the traffic of a network mount per interval (wire may be NULL:
+ * none): its counters are read at the origin (clyde_series_start()), in
+ * each interval (the sampler's last reading in it; without a sampler, when
+ * the stream enters it) and at the end (clyde_series_end()), which makes
+ * each interval's wire_sent, wire_recv and wire_rpcs.  Set it before
+ * clyde_series_start().
+ */
+void clyde_series_set_wire(struct clyde_series *s, clyde_series_wire_fn wire,
+			   void *wire_arg);
 
 /* Mark the start of the stream's timed flush at now_ns (a no-op when
  * not recording): its intervals from there on hold no request, and the
@@ -259,6 +298,7 @@ void clyde_series_meminfo(void *path, int64_t *dirty, int64_t *writeback);
 struct clyde_series_sample {
 	uint64_t t_ns;
 	int64_t dirty, writeback;
+	struct clyde_series_wire wire; /* -1 each: no `wire` */
 };
 
 struct clyde_series_sampler {
@@ -266,6 +306,8 @@ struct clyde_series_sampler {
 	void *clock_arg;
 	clyde_series_mem_fn mem;
 	void *mem_arg;
+	clyde_series_wire_fn wire; /* may be NULL */
+	void *wire_arg;
 	uint64_t period_ns;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -276,16 +318,19 @@ struct clyde_series_sampler {
 	size_t n, cap;
 };
 
-/* Start sampling for series of interval_ns (0: nothing is done).  Without
+/* Start sampling for series of interval_ns (0: nothing is done), the
+ * memory and, when wire is not NULL, a network mount's counters.  Without
  * a thread (it could not start) only the first sample is taken. */
 void clyde_series_sampler_start(struct clyde_series_sampler *sm,
 				uint64_t interval_ns,
 				uint64_t (*clock)(void *arg), void *clock_arg,
-				clyde_series_mem_fn mem, void *mem_arg);
+				clyde_series_mem_fn mem, void *mem_arg,
+				clyde_series_wire_fn wire, void *wire_arg);
 /* Stop the thread and free the samples (after the series ended). */
 void clyde_series_sampler_stop(struct clyde_series_sampler *sm);
 /* Give every interval of s the first sample taken in it (those with no
- * sample keep what they have).  clyde_series_end() calls it. */
+ * sample keep what they have), and the wire counters of the last one as
+ * its reading.  clyde_series_end() calls it. */
 void clyde_series_sampler_fill(struct clyde_series_sampler *sm,
 			       struct clyde_series *s);
 

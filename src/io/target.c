@@ -121,6 +121,20 @@ int clyde_target_drop_all(struct clyde_ctx *ctx, struct clyde_target_watch *w)
 	return clyde_cache_drop_all(ctx);
 }
 
+void clyde_target_wire(void *arg, struct clyde_series_wire *out)
+{
+	struct clyde_target_watch *w = arg;
+
+	*out = (struct clyde_series_wire){ -1, -1, -1 };
+	if (w && w->ops && w->ops->wire)
+		w->ops->wire(w, out);
+}
+
+bool clyde_target_has_wire(const struct clyde_target_watch *w)
+{
+	return w && w->ops && w->ops->wire;
+}
+
 bool clyde_target_has_below(const struct clyde_target_watch *w)
 {
 	return w->ops->has_below && w->ops->has_below(w);

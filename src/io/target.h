@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "core/ctx.h"
+#include "core/series.h"
 #include "env/env.h"
 #include "env/members.h"
 #include "env/ownio.h"
@@ -146,6 +147,12 @@ struct clyde_target_ops {
 	bool (*has_below)(const struct clyde_target_watch *w);
 	/* Is the cache of the file at fd the storage itself (tmpfs)? */
 	bool (*cache_is_storage)(const struct clyde_target_watch *w, int fd);
+	/* A network mount's traffic counters now (a time series' interval
+	 * boundaries, core/series.h); NULL: not a network mount.  Called
+	 * from the workers and the sampler's thread at once: it keeps no
+	 * state. */
+	void (*wire)(struct clyde_target_watch *w,
+		     struct clyde_series_wire *out);
 };
 
 struct clyde_target_watch {
@@ -195,6 +202,12 @@ void clyde_target_below(struct clyde_target_watch *w, bool evict,
 bool clyde_target_cache_is_storage(const struct clyde_target_watch *w, int fd);
 void clyde_target_server(struct clyde_target_watch *w, bool evict,
 			 struct clyde_server_cache *seen);
+
+/* The wire counters of the watch `w` (a struct clyde_target_watch *): a
+ * clyde_series_wire_fn; -1 each when the kind has none. */
+void clyde_target_wire(void *w, struct clyde_series_wire *out);
+/* Does the kind count traffic (is clyde_target_wire worth calling)? */
+bool clyde_target_has_wire(const struct clyde_target_watch *w);
 
 extern const struct clyde_target_ops clyde_target_nfs;
 extern const struct clyde_target_ops clyde_target_cifs;

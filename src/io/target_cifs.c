@@ -109,6 +109,24 @@ static void cifs_end(struct clyde_target_watch *w,
 	free(after);
 }
 
+/* The share's counters now (a time series' readings): the bytes written
+ * and read over the wire (the data, as the test's `smb` object counts
+ * them) and the SMB requests; the entry kept off the stack. */
+static void cifs_wire(struct clyde_target_watch *w,
+		      struct clyde_series_wire *out)
+{
+	const struct clyde_stack_fs *fs = &w->stack->fs;
+	struct clyde_cifs_wire *now = malloc(sizeof(*now));
+
+	if (now && clyde_cifs_wire_read("", fs->cifs_server, fs->cifs_share,
+					now) == 0) {
+		out->sent = (int64_t)now->bytes_written;
+		out->recv = (int64_t)now->bytes_read;
+		out->rpcs = (int64_t)now->smbs;
+	}
+	free(now);
+}
+
 /* The server's copy of the client's file at fd, when smbd is this
  * machine: its path below the share's directory, opened; -1 when there
  * is none. */
@@ -179,6 +197,7 @@ const struct clyde_target_ops clyde_target_cifs = {
 	.settle = cifs_settle,
 	.begin = cifs_begin,
 	.end = cifs_end,
+	.wire = cifs_wire,
 	.evict_fd = cifs_evict_fd,
 	.below = cifs_below,
 	.has_below = cifs_has_below,

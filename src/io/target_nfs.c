@@ -154,6 +154,25 @@ static void nfs_end(struct clyde_target_watch *w,
 	}
 }
 
+/* The mount's counters now, summed over its operations as a test's are
+ * (clyde_nfs_wire_moved); the entry is large, kept off the stack. */
+static void nfs_wire(struct clyde_target_watch *w,
+		     struct clyde_series_wire *out)
+{
+	const struct nfs *n = w->priv;
+	struct clyde_nfs_wire *now = malloc(sizeof(*now));
+
+	if (now && clyde_nfs_wire_read("", n->mp, now) == 0) {
+		out->sent = out->recv = out->rpcs = 0;
+		for (size_t i = 0; i < now->nops; i++) {
+			out->sent += (int64_t)now->op[i].bytes_sent;
+			out->recv += (int64_t)now->op[i].bytes_recv;
+			out->rpcs += (int64_t)now->op[i].ops;
+		}
+	}
+	free(now);
+}
+
 /* Remember the file or directory open at fd for server(); nothing when
  * its path cannot be read (the server's side is then not measured). */
 static void remember(struct nfs *n, int fd, bool dir)
@@ -334,6 +353,7 @@ const struct clyde_target_ops clyde_target_nfs = {
 	.settle = nfs_settle,
 	.begin = nfs_begin,
 	.end = nfs_end,
+	.wire = nfs_wire,
 	.evict_fd = nfs_evict_fd,
 	.residency_fd = nfs_residency_fd,
 	.evict_dir = nfs_evict_dir,

@@ -4,6 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A figure that may not be known (-1): null then. */
+static void i64_or_null(struct clyde_jw *w, const char *key, int64_t v)
+{
+	if (v >= 0)
+		clyde_jw_i64(w, key, v);
+	else
+		clyde_jw_null(w, key);
+}
+
 void clyde_jw_series(struct clyde_jw *w, const char *key,
 		     const struct clyde_series *s)
 {
@@ -60,6 +69,9 @@ void clyde_jw_series(struct clyde_jw *w, const char *key,
 			clyde_jw_i64(w, "writeback_bytes", iv->writeback_bytes);
 		else
 			clyde_jw_null(w, "writeback_bytes");
+		i64_or_null(w, "wire_sent_bytes", iv->wire_sent);
+		i64_or_null(w, "wire_recv_bytes", iv->wire_recv);
+		i64_or_null(w, "wire_rpcs", iv->wire_rpcs);
 		clyde_jw_close(w, '}');
 	}
 	clyde_jw_close(w, ']');

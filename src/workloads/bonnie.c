@@ -118,6 +118,7 @@ uint64_t clyde_worker_go(struct clyde_worker *w, int err)
 	clyde_series_init(&w->span->series, w->cfg->log_interval_ns,
 			  clyde_series_meminfo, NULL);
 	w->span->series.sampler = w->sampler;
+	clyde_series_set_wire(&w->span->series, w->wire, w->wire_arg);
 	clyde_series_start(&w->span->series, w->span->start_ns);
 	clyde_cpu_mark(&w->cpu0);
 	return w->span->start_ns;
@@ -713,12 +714,14 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	 * complete: a stall keeps its figures. */
 	/* Only on the real clock: a replaced one (tests) is not read from
 	 * another thread. */
-	clyde_series_sampler_start(&sampler,
-				   st->ctx->clock == clyde_monotonic_ns ?
-					   st->cfg->log_interval_ns :
-					   0,
-				   st->ctx->clock, st->ctx->clock_arg,
-				   clyde_series_meminfo, NULL);
+	clyde_series_sampler_start(
+		&sampler,
+		st->ctx->clock == clyde_monotonic_ns ?
+			st->cfg->log_interval_ns :
+			0,
+		st->ctx->clock, st->ctx->clock_arg, clyde_series_meminfo, NULL,
+		clyde_target_has_wire(&st->tgt) ? clyde_target_wire : NULL,
+		&st->tgt);
 	deadline_start(&dl, st->ctx,
 		       st->cfg->stonewall_ns ? st->cfg->stonewall_ns :
 		       clyde_test_is_io(te->id) || te->id == CLYDE_SEEKS ?
@@ -732,6 +735,9 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		w->span = &r->spans[i];
 		w->start = &start;
 		w->sampler = sampler.mem ? &sampler : NULL;
+		w->wire = clyde_target_has_wire(&st->tgt) ? clyde_target_wire :
+							    NULL;
+		w->wire_arg = &st->tgt;
 		w->progress = st->progress;
 		if (pthread_create(&tid[i], NULL, worker_main, w) != 0) {
 			ret = clyde_err(st->ctx, EAGAIN,

@@ -214,12 +214,13 @@ int clyde_dev_job_run(struct clyde_ctx *ctx, struct clyde_dev_job *job,
 	/* Dirty and writeback sampled apart from the completions (a stall
 	 * keeps its figures); only on the real clock: a replaced one (tests)
 	 * is not read from another thread. */
-	clyde_series_sampler_start(
-		&sampler,
-		job->series && ctx->clock == clyde_monotonic_ns ?
-			job->series->interval_ns :
-			0,
-		ctx->clock, ctx->clock_arg, clyde_series_meminfo, NULL);
+	clyde_series_sampler_start(&sampler,
+				   job->series && ctx->clock ==
+							   clyde_monotonic_ns ?
+					   job->series->interval_ns :
+					   0,
+				   ctx->clock, ctx->clock_arg,
+				   clyde_series_meminfo, NULL, NULL, NULL);
 	if (job->series) {
 		clyde_series_start(job->series, p.ramp_end ? p.ramp_end : t0);
 		job->series->sampler = sampler.mem ? &sampler : NULL;

@@ -49,6 +49,10 @@ struct clyde_worker {
 	pthread_barrier_t *start; /* shared by the workers of one test */
 	/* The test's dirty/writeback sampler (core/series.h; may be NULL). */
 	struct clyde_series_sampler *sampler;
+	/* The target's traffic counters for the series (NULL: not a
+	 * network mount). */
+	clyde_series_wire_fn wire;
+	void *wire_arg;
 	struct clyde_progress *progress; /* may be NULL */
 	struct clyde_cpu_mark cpu0;	 /* this thread's CPU at the start */
 

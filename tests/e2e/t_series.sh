@@ -63,6 +63,9 @@ for n in io:
         f"{n}: t_ns by index, full intervals but the last")
     say(iv[0]["dirty_bytes"] is not None and iv[0]["writeback_bytes"] is not None,
         f"{n}: dirty and writeback memory read")
+    say(all(i["wire_sent_bytes"] is None and i["wire_recv_bytes"] is None
+            and i["wire_rpcs"] is None for i in iv),
+        f"{n}: no network mount: the traffic per interval is null")
     ws = [w["series"] for w in t["workers"]]
     ok_w = len(ws) == 2
     for k, i in enumerate(iv):

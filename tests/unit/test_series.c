@@ -427,7 +427,8 @@ static void test_sampler_stall(void)
 	uint64_t t0;
 	size_t missing = 0;
 
-	clyde_series_sampler_start(&sm, 40 * MS, mono, NULL, count_mem, NULL);
+	clyde_series_sampler_start(&sm, 40 * MS, mono, NULL, count_mem, NULL,
+				   NULL, NULL);
 	CHECK(sm.running);
 	clyde_series_init(&s, 40 * MS, clyde_series_meminfo, NULL);
 	s.sampler = &sm;
@@ -460,9 +461,153 @@ static void test_sampler_stall(void)
 	clyde_series_release(&s);
 
 	/* Interval 0: no thread, nothing to stop. */
-	clyde_series_sampler_start(&sm, 0, mono, NULL, count_mem, NULL);
+	clyde_series_sampler_start(&sm, 0, mono, NULL, count_mem, NULL, NULL,
+				   NULL);
 	CHECK(!sm.running);
 	clyde_series_sampler_stop(&sm);
+}
+
+/* A network mount's counters as a test moves them on: the fake reads
+ * the totals and counts its calls. */
+static int64_t net_sent, net_recv, net_rpcs;
+static int wire_calls;
+
+static void fake_wire(void *arg, struct clyde_series_wire *out)
+{
+	(void)arg;
+	wire_calls++;
+	out->sent = net_sent;
+	out->recv = net_recv;
+	out->rpcs = net_rpcs;
+}
+
+static void traffic(int64_t sent, int64_t recv, int64_t rpcs)
+{
+	net_sent += sent;
+	net_recv += recv;
+	net_rpcs += rpcs;
+}
+
+/*
+ * Traffic per interval: an interval's last reading of the counters less
+ * the last one before it, the first's from the origin, the last's to the
+ * end; an interval without a reading is unknown (null), not a guess, and
+ * its traffic is counted in the next one that has a reading, so the known
+ * ones add up to the stream's traffic.
+ */
+static void test_wire(void)
+{
+	struct clyde_series s, m;
+	struct clyde_series_sampler sm;
+	int64_t sum = 0;
+
+	net_sent = 1000000;
+	net_recv = 5000;
+	net_rpcs = 70;
+	wire_calls = 0;
+	clyde_series_init(&s, 100 * MS, NULL, NULL);
+	clyde_series_set_wire(&s, fake_wire, NULL);
+	clyde_series_start(&s, 1000 * MS); /* reads: the origin */
+	traffic(4096, 100, 1);
+	clyde_series_add(&s, 1010 * MS, 5, 4096, 1); /* enters 0: reads */
+	traffic(8192, 200, 2);
+	clyde_series_add(&s, 1050 * MS, 5, 8192, 1);
+	clyde_series_add(&s, 1110 * MS, 5, 4096, 1); /* enters 1: reads */
+	traffic(4096, 100, 1);
+	/* 1200..1300: nothing completes, nothing read; then 3 at 1310. */
+	traffic(65536, 300, 3);
+	clyde_series_add(&s, 1310 * MS, 5, 4096, 1);
+	traffic(1024, 50, 1);
+	clyde_series_end(&s, 1350 * MS); /* reads: the end */
+	CHECK(s.n == 4);
+	/* origin, entering 0, 1 and 3, the end: once per interval. */
+	CHECK(wire_calls == 5);
+	CHECK(s.iv[0].wire_sent == 4096 && s.iv[0].wire_recv == 100 &&
+	      s.iv[0].wire_rpcs == 1);
+	CHECK(s.iv[1].wire_sent == 8192 && s.iv[1].wire_recv == 200 &&
+	      s.iv[1].wire_rpcs == 2);
+	/* Interval 2 had no reading: unknown, its traffic in 3's. */
+	CHECK(s.iv[2].wire_sent == -1 && s.iv[2].wire_recv == -1 &&
+	      s.iv[2].wire_rpcs == -1);
+	CHECK(s.iv[3].wire_sent == 4096 + 65536 + 1024 &&
+	      s.iv[3].wire_recv == 450 && s.iv[3].wire_rpcs == 5);
+
+	/* With a sampler: each interval's last sample is its reading (the
+	 * stream reads only the origin and the end).  Samples at 990
+	 * (before the origin), 1045, 1098, 1205, 1290: none in 1100..1200. */
+	clyde_series_release(&s);
+	memset(&sm, 0, sizeof(sm));
+	sm.mem = fake_mem;
+	sm.wire = fake_wire;
+	pthread_mutex_init(&sm.lock, NULL);
+	sm.cap = sm.n = 5;
+	sm.v = calloc(sm.n, sizeof(*sm.v));
+	CHECK(sm.v != NULL);
+	if (!sm.v)
+		return;
+	{
+		static const uint64_t at[] = { 990, 1045, 1098, 1205, 1290 };
+
+		for (size_t i = 0; i < sm.n; i++) {
+			sm.v[i].t_ns = at[i] * MS;
+			sm.v[i].dirty = sm.v[i].writeback = -1;
+			sm.v[i].wire = (struct clyde_series_wire){
+				(int64_t)i * 1000, (int64_t)i * 10, (int64_t)i
+			};
+		}
+	}
+	net_sent = 7;
+	net_recv = 0;
+	net_rpcs = 0;
+	wire_calls = 0;
+	s.sampler = &sm;
+	clyde_series_start(&s, 1000 * MS); /* origin: sent 7 */
+	clyde_series_add(&s, 1010 * MS, 5, 1, 1);
+	clyde_series_add(&s, 1250 * MS, 5, 1, 1);
+	net_sent = 6500;
+	net_recv = 65;
+	net_rpcs = 6;
+	clyde_series_end(&s, 1380 * MS);
+	CHECK(wire_calls == 2);
+	CHECK(s.n == 4);
+	CHECK(s.iv[0].wire_sent == 2000 - 7 && s.iv[0].wire_rpcs == 2);
+	CHECK(s.iv[1].wire_sent == -1 && s.iv[1].wire_rpcs == -1);
+	CHECK(s.iv[2].wire_sent == 2000 && s.iv[2].wire_recv == 20 &&
+	      s.iv[2].wire_rpcs == 2);
+	CHECK(s.iv[3].wire_sent == 6500 - 4000 && s.iv[3].wire_rpcs == 2);
+	/* The known intervals add up to the stream's traffic. */
+	for (size_t k = 0; k < s.n; k++)
+		if (s.iv[k].wire_sent >= 0)
+			sum += s.iv[k].wire_sent;
+	CHECK(sum == 6500 - 7);
+	s.sampler = NULL;
+
+	/* Workers of a test share the mount: merged, the largest of each
+	 * interval (not the sum); a stream without the counters adds
+	 * nothing; coarsened, adjacent intervals add (one unknown: it
+	 * passed its traffic on). */
+	clyde_series_init(&m, 100 * MS, NULL, NULL);
+	CHECK(clyde_series_merge(&m, &s) == 0);
+	s.iv[1].wire_sent = 1500;
+	s.iv[2].wire_sent = 1700;
+	CHECK(clyde_series_merge(&m, &s) == 0);
+	CHECK(m.iv[0].wire_sent == 1993 && m.iv[1].wire_sent == 1500 &&
+	      m.iv[2].wire_sent == 2000 && m.iv[3].wire_sent == 2500);
+	clyde_series_release(&s);
+	clyde_series_init(&s, 100 * MS, NULL, NULL);
+	clyde_series_start(&s, 1000 * MS);
+	clyde_series_add(&s, 1010 * MS, 5, 1, 1);
+	clyde_series_end(&s, 1380 * MS);
+	CHECK(s.iv[0].wire_sent == -1);
+	CHECK(clyde_series_merge(&m, &s) == 0);
+	CHECK(m.iv[0].wire_sent == 1993);
+	CHECK(clyde_series_coarsen(&m, 200 * MS) == 0);
+	CHECK(m.n == 2 && m.iv[0].wire_sent == 1993 + 1500 &&
+	      m.iv[1].wire_sent == 2000 + 2500 && m.iv[0].wire_rpcs == 2);
+	clyde_series_release(&m);
+	clyde_series_release(&s);
+	free(sm.v);
+	pthread_mutex_destroy(&sm.lock);
 }
 
 int main(void)
@@ -472,6 +617,7 @@ int main(void)
 	test_max_intervals();
 	test_merge_coarse();
 	test_sampler_stall();
+	test_wire();
 	test_record();
 	test_merge();
 	test_steady();

@@ -66,10 +66,11 @@ done
 # clyde run on the v4.2 mount (sync export): each test's traffic from
 # mountstats; before the block read the client's cache is evicted and the
 # server's (this machine's) page cache of the file dropped, so the read
-# comes from the export's disk: vda reads at least 95% of its bytes.
+# comes from the export's disk: vda reads at least 95% of its bytes.  The
+# time series (--log-interval 50) has the traffic per interval too.
 t0=$EPOCHREALTIME
 "$CLYDE" run -d /mnt/c42 --no-save -r 0 -s 4m:64k:20:1 -n 0 -f --settle 0 \
-	--json "$T/run.json" >"$T/out" 2>"$T/err" || {
+	--log-interval 50 --json "$T/run.json" >"$T/out" 2>"$T/err" || {
 	cat "$T/out" "$T/err" >&2
 	fail "clyde run on /mnt/c42"
 }
@@ -94,6 +95,28 @@ python3 -S -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.95 else 1)" "${
 ok "block read after write: the server's disk read ${got[7]} of its bytes (>= 0.95)"
 assert_file_match "$T/run.txt" '^clyde:     server cache dropped, 0% cached' \
 	"the text says the server's cache was dropped before the block read"
+# The block write's intervals: the traffic of those with a reading (an
+# interval the sampler took none in is null and passes its traffic on to
+# the next) adds up to the test's own (its nfs object, from the test's
+# begin to its end) within 3%.
+mapfile -t got < <(jq_py "$T/run.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["series"]["intervals"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["bytes_sent"]')
+python3 -S -c '
+import ast, sys
+iv = ast.literal_eval(sys.argv[1])
+test = int(sys.argv[2])
+sent = [i["wire_sent_bytes"] for i in iv]
+recv = [i["wire_recv_bytes"] for i in iv]
+known = [s for s in sent if s is not None]
+print("# block write: %d intervals of 50 ms, wire_sent_bytes %s (sum %d), the test sent %d"
+      % (len(iv), sent, sum(known), test))
+ok = (len(known) > 0 and sum(known) > 0 and
+      [s is None for s in sent] == [r is None for r in recv] and
+      abs(sum(known) - test) <= 0.03 * test)
+sys.exit(0 if ok else 1)' "${got[0]}" "${got[1]}" ||
+	fail "block write: the intervals' wire_sent_bytes do not add up to the test's bytes_sent within 3%"
+ok "block write: the intervals' wire_sent_bytes add up to the test's bytes_sent within 3%"
 echo "# clyde run with the server's cache dropped: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
 
 # The same export made async: the stack says so and --advise names it.

@@ -60,9 +60,10 @@ assert_eq "${got[9]}" "${VD#/dev/}" "the device under the share is the ext4's"
 assert_eq "${got[11]}" ntlmssp "the session's security type (DebugData) is ntlmssp"
 assert_no_match "${got[10]}" 'smb-' "a default share and mount: no SMB advice"
 
-# A clyde run: the block tests' traffic over the wire.
+# A clyde run: the block tests' traffic over the wire, per test and in
+# the time series (--log-interval 50).
 "$CLYDE" run -d /mnt/s --no-save -r 0 -s "${SIZE_MIB}m:8k:200:1" -n 0 -f \
-	--json "$T/run.json" >"$T/run.out" 2>"$T/run.err"
+	--log-interval 50 --json "$T/run.json" >"$T/run.out" 2>"$T/run.err"
 expect_rc 0 "clyde run on the SMB mount"
 evidence run-smb.txt "$T/run.out"
 size=$((SIZE_MIB << 20))
@@ -93,6 +94,21 @@ ok "block read: the server's cache of the file was evicted (${got[5]} file(s))"
 	fail "block read: the server's disk read ${got[6]} bytes of the $size-byte file (its cache not evicted?)"
 ok "block read: the server's disk (${VD#/dev/}) read ${got[6]} bytes, at least 95% of the file"
 assert_file_match "$T/run.out" '^block read +[0-9]+ +[0-9.]+ +[0-9.]+  Reads' "the text has the block read's SMB row"
+# The block write's intervals with a reading add up to its bytes written
+# (the test's smb object) within 3%; an interval without one is null.
+mapfile -t got < <(jq_py "$T/run.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["series"]["intervals"]' \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["smb"]["bytes_written"]')
+python3 -S -c '
+import ast, sys
+sent = [i["wire_sent_bytes"] for i in ast.literal_eval(sys.argv[1])]
+test = int(sys.argv[2])
+known = [s for s in sent if s is not None]
+print("# SMB block write: %d intervals of 50 ms, wire_sent_bytes %s (sum %d), the test wrote %d"
+      % (len(sent), sent, sum(known), test))
+sys.exit(0 if known and sum(known) > 0 and abs(sum(known) - test) <= 0.03 * test else 1)' "${got[0]}" "${got[1]}" ||
+	fail "SMB block write: the intervals' wire_sent_bytes do not add up to the test's bytes_written within 3%"
+ok "SMB block write: the intervals' wire_sent_bytes add up to the test's bytes_written within 3%"
 
 # strict sync = no: smbd ignores flushes; --advise says so.
 sed -i 's/^\[share\]$/[share]\nstrict sync = no/' "$SMB_CONF"
