@@ -464,6 +464,14 @@ static int parse_args(int argc, char **argv, struct clyde_dev_cli *c,
 	return 0;
 }
 
+int clyde_dev_check_args(int argc, char **argv, char *err, size_t len)
+{
+	struct clyde_dev_cli c;
+	bool help;
+
+	return parse_args(argc, argv, &c, &help, err, len) < 0 ? -1 : 0;
+}
+
 int clyde_cmd_dev(int argc, char **argv)
 {
 	return clyde_dev_cli_main("dev", print_help, parse_args, argc, argv);

@@ -139,10 +139,10 @@ static void print_usage(void)
 	      "repeat,\n"
 	      "interleaved), run the setup commands and sysfs/proc writes, "
 	      "the\n"
-	      "workloads (clyde run, clyde tree, timed commands, fio), the\n"
-	      "teardown; save each run in the results history; print a table "
-	      "at\n"
-	      "the end.\n"
+	      "workloads (clyde run, clyde tree, clyde dev, timed commands,\n"
+	      "fio), the teardown; save each run in the results history; "
+	      "print\n"
+	      "a table at the end.\n"
 	      "\n",
 	      stdout);
 	clyde_opt_help(&sweep_set, NULL, stdout);

@@ -1,6 +1,6 @@
 /*
  * `clyde sweep`'s checks before anything runs (cmd_sweep.h): the
- * experiment file, the options of run and tree workloads (with those
+ * experiment file, the options of run, tree and dev workloads (with those
  * commands' own parsers), the metric keys.
  */
 #include <errno.h>
@@ -74,7 +74,7 @@ static bool is_metric_of(const struct clyde_sweep_workload *w, const char *k,
 }
 
 /*
- * Check the options of a run or tree workload with that command's own
+ * Check the options of a run, tree or dev workload with that command's own
  * parser, running nothing.  Returns 0 (with *dir, when dir is not NULL,
  * the directory its scratch directory goes in, resolved, malloc'ed, or
  * NULL), 1 when the options need the shell (quotes, variables) and cannot
@@ -112,6 +112,9 @@ static int check_wl_args(enum clyde_sweep_wl_kind kind, const char *args,
 			rc = -1;
 		else
 			d = cfg.dir ? cfg.dir : ".";
+	} else if (kind == CLYDE_SWEEP_DEV) {
+		/* Its device is not a scratch directory's parent. */
+		rc = clyde_dev_check_args((int)we.we_wordc + 1, argv, err, len);
 	} else if (clyde_tree_check_args((int)we.we_wordc + 1, argv, &d, err,
 					 len) < 0) {
 		rc = -1;
@@ -138,6 +141,11 @@ static int check_tree(const char *args, char **dir, char *err, size_t len)
 	return check_wl_args(CLYDE_SWEEP_TREE, args, dir, err, len);
 }
 
+static int check_dev(const char *args, char **dir, char *err, size_t len)
+{
+	return check_wl_args(CLYDE_SWEEP_DEV, args, dir, err, len);
+}
+
 void clyde_sweep_cli_ops_init(struct sweep_ops *o)
 {
 	for (int k = 0; k < CLYDE_SWEEP_KINDS; k++) {
@@ -147,13 +155,14 @@ void clyde_sweep_cli_ops_init(struct sweep_ops *o)
 	}
 	o->kinds[CLYDE_SWEEP_RUN].check = check_run;
 	o->kinds[CLYDE_SWEEP_TREE].check = check_tree;
+	o->kinds[CLYDE_SWEEP_DEV].check = check_dev;
 }
 
 /*
  * The metric keys can only be checked against the results once the runs
  * exist; their workload part is checked now, before anything runs, so a
  * mistyped key is not found after an hour of runs.  A key is
- * WORKLOAD.TEST for run, tree and fio, time.WORKLOAD[.SUFFIX] for timed
+ * WORKLOAD.TEST for run, tree, fio and dev, time.WORKLOAD[.SUFFIX] for timed
  * commands (docs/sweep.md).  Returns 0, or -1 after printing one line.
  */
 int clyde_sweep_cli_check_metrics(const struct clyde_sweep *s, const char *keys,
@@ -186,7 +195,7 @@ int clyde_sweep_cli_check_metrics(const struct clyde_sweep *s, const char *keys,
 		}
 		fprintf(stderr,
 			"clyde sweep: %s%s%s \"%.*s\": not a metric of this experiment "
-			"(WORKLOAD.TEST for run, tree and fio, time.WORKLOAD "
+			"(WORKLOAD.TEST for run, tree, fio and dev, time.WORKLOAD "
 			"for timed commands, or all)\n",
 			where ? where : "", where ? ": " : "", what, (int)l, k);
 		return -1;

@@ -20,6 +20,10 @@ int clyde_cmd_tree(int argc, char **argv);
  * --existing), or -1 with the message in err. */
 int clyde_tree_check_args(int argc, char **argv, const char **dir, char *err,
 			  size_t len);
+/* Check `clyde dev` options and its DEVICE (argv[0] the program name) as
+ * clyde dev would, running nothing and opening nothing: 0, or -1 with the
+ * message in err. */
+int clyde_dev_check_args(int argc, char **argv, char *err, size_t len);
 int clyde_cmd_compare(int argc, char **argv);
 int clyde_cmd_report(int argc, char **argv);
 int clyde_cmd_history(int argc, char **argv);

@@ -13,7 +13,7 @@
  * here prints or exits: messages go to the caller's hooks, errors into
  * the context.
  *
- * A workload kind (run, tree, time, fio: wl_clyde.c, wl_time.c, wl_fio.c) is one
+ * A workload kind (run, tree, time, fio, dev: wl_clyde.c, wl_time.c, wl_fio.c) is one
  * struct clyde_exp_wl_ops, one line of the table in wl_kinds.c: its name,
  * how its options are checked before the first visit, how one run of it
  * is made, what it stores and how --dry-run shows it.  A test drives the executor with
@@ -65,9 +65,9 @@ struct clyde_exp_wl_call {
 
 /* One kind of workload: one line of the table in wl_kinds.c. */
 struct clyde_exp_wl_ops {
-	const char *name; /* "run", "tree", "time", "fio": its [workload] key */
+	const char *name; /* "run", "tree", "time", "fio", "dev": its key */
 	/* The result kind its runs are stored as (results/kinds.h:
-	 * "bonnie", "tree", "time", "fio"). */
+	 * "bonnie", "tree", "time", "fio", "dev"). */
 	const char *result;
 	/*
 	 * Check the options before the first visit (NULL: not checked):
@@ -92,8 +92,8 @@ struct clyde_exp_wl_ops {
 		     const char *dev);
 };
 
-/* The built-in kinds, by enum clyde_sweep_wl_kind (check is NULL for run
- * and tree: their options are those of the commands, whose parsers are in
+/* The built-in kinds, by enum clyde_sweep_wl_kind (check is NULL for run,
+ * tree and dev: their options are those of the commands, whose parsers are in
  * cli/; the caller fills it in.  fio's check is its own: fio in PATH, no
  * option that changes its output, fio --parse-only).  NULL for a value
  * out of range. */

@@ -81,7 +81,7 @@ bool exp_interrupted(const struct clyde_exp_exec *x);
  * table and its constant in enum clyde_sweep_wl_kind (the table's
  * index). */
 extern const struct clyde_exp_wl_ops clyde_exp_wl_run, clyde_exp_wl_tree,
-	clyde_exp_wl_time, clyde_exp_wl_fio;
+	clyde_exp_wl_time, clyde_exp_wl_fio, clyde_exp_wl_dev;
 
 /* ---- child.c ---- */
 

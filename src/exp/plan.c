@@ -724,6 +724,7 @@ static bool seen_before(struct parse_state *ps, const char *name,
 			const char *what)
 {
 	struct seen *n;
+	char names[128];
 
 	for (size_t i = 0; i < ps->nseen; i++) {
 		const char *k = strchr(name, '\n');
@@ -738,9 +739,11 @@ static bool seen_before(struct parse_state *ps, const char *name,
 		else
 			perr(ps,
 			     "%s \"%s\" repeated (first at line %u): one "
-			     "value per key; continue a run, tree, time or "
-			     "fio command on an indented line",
-			     what, k ? k + 1 : name, ps->seen[i].line);
+			     "value per key; continue a %s command on an "
+			     "indented line",
+			     what, k ? k + 1 : name, ps->seen[i].line,
+			     clyde_sweep_wl_kind_names(names, sizeof(names),
+						       " or "));
 		return true;
 	}
 	n = clyde_exp_push(&ps->seen, &ps->nseen, sizeof(*n));
@@ -752,21 +755,21 @@ static bool seen_before(struct parse_state *ps, const char *name,
 	return false;
 }
 
-/* An indented line continues the key before it: the options of run,
- * tree, time and fio are joined; a setup or teardown is another command;
- * any other value would be replaced, so that is refused. */
+/* An indented line continues the key before it: the options of a
+ * workload kind (run, tree, time, fio, dev) are joined; a setup or
+ * teardown is another command; any other value would be replaced, so that
+ * is refused. */
 static bool continues(struct parse_state *ps, const char *key)
 {
-	static const char *const ok[] = { "run", "tree",  "time",
-					  "fio", "setup", "teardown" };
+	char names[128];
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (!strcmp(key, ok[i]))
-			return true;
+	if (clyde_sweep_wl_kind_find(key) >= 0 || !strcmp(key, "setup") ||
+	    !strcmp(key, "teardown"))
+		return true;
 	perr(ps,
 	     "an indented line continues \"%s\", which takes one line "
-	     "(only run, tree, time and fio continue)",
-	     key);
+	     "(only %s continue)",
+	     key, clyde_sweep_wl_kind_names(names, sizeof(names), " and "));
 	return false;
 }
 
@@ -1295,8 +1298,8 @@ static int finish(struct parse_state *ps, char *const *defines, size_t ndefines)
 			ps->line = s->workloads[i].line;
 			return perr(ps,
 				    "[workload %s]: say what it runs: run = "
-				    "OPTIONS, tree = OPTIONS, time = COMMAND "
-				    "or fio = ARGS",
+				    "OPTIONS, tree = OPTIONS, time = COMMAND, "
+				    "fio = ARGS or dev = OPTIONS DEVICE",
 				    s->workloads[i].name);
 		}
 	if (s->nworkloads == 0)

@@ -52,10 +52,11 @@ enum clyde_sweep_wl_kind {
 	CLYDE_SWEEP_TREE,    /* clyde tree ARGS */
 	CLYDE_SWEEP_TIME,    /* a shell command, timed */
 	CLYDE_SWEEP_FIO,     /* fio ARGS, its JSON+ output stored */
+	CLYDE_SWEEP_DEV,     /* clyde dev ARGS (a device's tests) */
 	CLYDE_SWEEP_KINDS
 };
 
-/* "run", "tree", "time", "fio" (exp/wl_kinds.c's table); "?" out of
+/* "run", "tree", "time", "fio", "dev" (exp/wl_kinds.c's table); "?" out of
  * range. */
 const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k);
 
@@ -63,7 +64,7 @@ const char *clyde_sweep_wl_kind_name(enum clyde_sweep_wl_kind k);
 int clyde_sweep_wl_kind_find(const char *name);
 
 /* The kinds' names in buf, in table order, joined by ", " and the last
- * by last_sep ("run, tree, time or fio").  Returns buf. */
+ * by last_sep ("run, tree, time, fio or dev").  Returns buf. */
 const char *clyde_sweep_wl_kind_names(char *buf, size_t len,
 				      const char *last_sep);
 

@@ -1,9 +1,10 @@
 /*
- * The run and tree workload kinds: clyde itself (`run = OPTIONS` is
+ * The run, tree and dev workload kinds: clyde itself (`run = OPTIONS` is
  * `clyde run OPTIONS --json TMP --no-save -q`, `tree = OPTIONS` is
- * `clyde tree OPTIONS --json TMP -q`), its JSON result read back and
- * stored.  Their options are checked by the caller's ops->check (the
- * commands' own parsers live in cli/).
+ * `clyde tree OPTIONS --json TMP -q`, `dev = OPTIONS DEVICE` is
+ * `clyde dev OPTIONS DEVICE --json TMP --no-save -q`), its JSON result
+ * read back and stored.  Their options are checked by the caller's
+ * ops->check (the commands' own parsers live in cli/).
  */
 #include <errno.h>
 #include <limits.h>
@@ -63,6 +64,12 @@ static int wl_tree(const struct clyde_exp_wl_call *c,
 	return wl_clyde(c, o, "tree", "");
 }
 
+static int wl_dev(const struct clyde_exp_wl_call *c,
+		  struct clyde_exp_wl_result *o)
+{
+	return wl_clyde(c, o, "dev", "--no-save ");
+}
+
 static void show_run(FILE *f, const char *name, const char *args,
 		     const char *dev)
 {
@@ -89,4 +96,18 @@ const struct clyde_exp_wl_ops clyde_exp_wl_tree = {
 	.result = "tree",
 	.run = wl_tree,
 	.show = show_tree,
+};
+
+static void show_dev(FILE *f, const char *name, const char *args,
+		     const char *dev)
+{
+	(void)dev;
+	fprintf(f, "dev %s: clyde dev %s\n", name, args);
+}
+
+const struct clyde_exp_wl_ops clyde_exp_wl_dev = {
+	.name = "dev",
+	.result = "dev",
+	.run = wl_dev,
+	.show = show_dev,
 };

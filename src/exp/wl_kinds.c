@@ -1,7 +1,7 @@
 /*
  * The table of workload kinds (exp.h): one line per kind, indexed by
  * enum clyde_sweep_wl_kind.  Each kind's ops are in its own file
- * (wl_clyde.c, wl_time.c, wl_fio.c).
+ * (wl_clyde.c for run, tree and dev, wl_time.c, wl_fio.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@ static const struct clyde_exp_wl_ops *const kinds[CLYDE_SWEEP_KINDS] = {
 	[CLYDE_SWEEP_TREE] = &clyde_exp_wl_tree,
 	[CLYDE_SWEEP_TIME] = &clyde_exp_wl_time,
 	[CLYDE_SWEEP_FIO] = &clyde_exp_wl_fio,
+	[CLYDE_SWEEP_DEV] = &clyde_exp_wl_dev,
 };
 
 const struct clyde_exp_wl_ops *clyde_exp_wl_builtin(enum clyde_sweep_wl_kind k)

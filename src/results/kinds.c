@@ -62,6 +62,7 @@ static const struct clyde_result_kind kinds[] = {
 	},
 	{
 		.name = "dev",
+		.workload = "dev",
 		.decoded = true,
 		.loaded = CLYDE_LOADED_DEV,
 		.clyde_json = true,

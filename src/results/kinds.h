@@ -76,8 +76,8 @@ struct clyde_result_kind {
 	 * history calls it ("fio", "time"). */
 	const char *name;
 	/* The `clyde sweep` workload kind whose runs are stored as this
-	 * kind (experiment_runs.kind: "run", "tree", "fio", "time"), or
-	 * NULL. */
+	 * kind (experiment_runs.kind: "run", "tree", "fio", "time",
+	 * "dev"), or NULL. */
 	const char *workload;
 	/* Read by the loader (results/loaded.h) as this loaded kind; a kind
 	 * it does not read (time) has decoded false. */

@@ -426,8 +426,8 @@ static void test_repeats_and_nul(void)
 			    "time = echo second\n",
 			    m, sizeof(m)),
 		  "t.ini:3: key \"time\" repeated (first at line 2): one value "
-		  "per key; continue a run, tree, time or fio command on an "
-		  "indented line");
+		  "per key; continue a run, tree, time, fio or dev command on "
+		  "an indented line");
 	CHECK_STR(parse_err("[workload w]\ntime = true\n[workload w]\n"
 			    "time = false\n",
 			    m, sizeof(m)),

@@ -29,7 +29,9 @@ static void test_result_kinds(void)
 	}
 	CHECK(clyde_result_kind_find("bonnie-csv") == NULL);
 	CHECK(clyde_result_kind_find(NULL) == NULL);
-	CHECK(clyde_result_kind_stored("dev") == NULL);
+	CHECK(clyde_result_kind_stored("zcav") == NULL);
+	k = clyde_result_kind_stored("dev");
+	CHECK(k && !strcmp(k->name, "dev") && k->rows && k->rows->load);
 
 	k = clyde_result_kind_stored("run");
 	CHECK(k && !strcmp(k->name, "bonnie") && !k->doc_in_row &&
@@ -95,11 +97,12 @@ static void test_workload_kinds(void)
 	CHECK(clyde_exp_wl_builtin(CLYDE_SWEEP_KINDS) == NULL);
 	CHECK(!strcmp(clyde_sweep_wl_kind_name(CLYDE_SWEEP_KINDS), "?"));
 	CHECK(!strcmp(clyde_sweep_wl_kind_name(CLYDE_SWEEP_FIO), "fio"));
-	CHECK(clyde_sweep_wl_kind_find("dev") == -1);
+	CHECK(!strcmp(clyde_sweep_wl_kind_name(CLYDE_SWEEP_DEV), "dev"));
+	CHECK(clyde_sweep_wl_kind_find("zcav") == -1);
 	CHECK(!strcmp(clyde_sweep_wl_kind_names(buf, sizeof(buf), " or "),
-		      "run, tree, time or fio"));
+		      "run, tree, time, fio or dev"));
 	CHECK(!strcmp(clyde_sweep_wl_kind_names(buf, sizeof(buf), ", "),
-		      "run, tree, time, fio"));
+		      "run, tree, time, fio, dev"));
 }
 
 int main(void)
