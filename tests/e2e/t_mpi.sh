@@ -247,14 +247,24 @@ for n in ("put_block", "rewrite"):
     wf = [w["series"].get("flush_start_ns") for w in by[n]["workers"]]
     say(len(wf) == 4 and None not in wf and s.get("flush_start_ns") == min(wf),
         f"{n}: every rank's worker says where its flush began, the test the first ({s.get('flush_start_ns')})")
-    say(st["phase"] == "write" and
-        st["intervals"] <= s["flush_start_ns"] // s["interval_ns"],
-        f"{n}: steadiness over the {st['intervals']} intervals of writing")
+    # Fewer than two whole intervals of writing (a fast machine) give no
+    # steadiness; otherwise it is the writing's alone.
+    if st is None:
+        say(s["flush_start_ns"] < 2 * s["interval_ns"],
+            f"{n}: no steadiness, with under two intervals of writing")
+    else:
+        say(st["phase"] == "write" and
+            st["intervals"] <= s["flush_start_ns"] // s["interval_ns"],
+            f"{n}: steadiness over the {st['intervals']} intervals of writing")
+    if n == "put_block":
+        open(sys.argv[1].rsplit("/", 1)[0] + "/steady-put", "w").write("yes" if st else "no")
 say(by["get_block"]["series"]["flush_start_ns"] is None and
     by["get_block"]["steadiness"]["phase"] == "all",
     "get_block: no flush, steadiness over all intervals")
 PY
-assert_file_match "$T/out" "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
-	"the text says put_block's flush apart"
+if [[ $(cat "$T/steady-put") == yes ]]; then
+	assert_file_match "$T/out" "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
+		"the text says put_block's flush apart"
+fi
 
 done_testing

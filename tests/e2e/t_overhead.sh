@@ -43,8 +43,10 @@ check(over == wall - timed,
 # few seconds of tests, 3-10% here; it was over 90% when every file was
 # fsynced twice before every stat and delete test.  Files with data are
 # still opened, measured and evicted one by one before those four tests:
-# 1024 tiny files cost about as much as the tests (30-40% here).
-bound = 0.35 if mode == "empty" else 0.6
+# 1024 tiny files cost about as much as the tests (30-40% here; 60-65%
+# on 2026-12-07's project VM, whose virtio disk flushes slower, with the
+# binary of the run before as well: the 90% of double fsyncs still fails).
+bound = 0.35 if mode == "empty" else 0.75
 check(over < bound * wall,
       f"untimed share {100.0 * over / wall:.1f}% of the run "
       f"< {100 * bound:.0f}%")
