@@ -179,7 +179,6 @@ const struct clyde_stack_kind clyde_stack_zvol = {
 	.children = zvol_children,
 	.fields = zvol_fields,
 	.nfields = CLYDE_STACK_NFIELDS(zvol_fields),
-	.fields_last = true,
 	.text = zvol_text,
 	.own_queue = true,
 	.facts = zvol_facts,
