@@ -37,7 +37,7 @@
 #define CLYDE_STACK_MAX_TOP 32
 
 /*
- * What a device is (disk, partition, loop, md, dm, zram, other): one node
+ * What a device is (disk, partition, loop, md, dm, zram, zvol, other): one node
  * kind per file (env/probe_*.c), each a struct clyde_stack_kind in the
  * table of env/stack_probe.c, which says how to recognise it, read it,
  * find what it is built on and show it.  A node's `kind` points at one of
@@ -54,7 +54,7 @@ const struct clyde_stack_kind *clyde_stack_kind_parse(const char *name);
  * rest of the interface). */
 extern const struct clyde_stack_kind clyde_stack_disk, clyde_stack_partition,
 	clyde_stack_loop, clyde_stack_md, clyde_stack_dm, clyde_stack_zram,
-	clyde_stack_other;
+	clyde_stack_zvol, clyde_stack_other;
 
 struct clyde_stack_node {
 	const struct clyde_stack_kind *kind;
@@ -122,6 +122,23 @@ struct clyde_stack_node {
 		/* zram (probe_zram.c) */
 		struct {
 			char zram_algorithm[64]; /* the selected comp_algorithm */
+		};
+		/* zvol (probe_zvol.c): the ZFS volume, its properties and
+		 * its pool's vdev tree, as fs_zfs.c has them for a dataset */
+		struct {
+			char zfs_volume[256]; /* pool/vol, from BLKZNAME */
+			char zfs_pool[64];
+			char zfs_layout[16];  /* stripe, mirror, raidz1, ... */
+			char zfs_vdevs[1024]; /* the vdev tree, one line */
+			char zfs_leaves[512]; /* their disks: the children */
+			int zfs_ashift;	      /* smallest of the data's; -1 */
+			uint64_t zfs_volblocksize; /* bytes */
+			char zfs_compression[32];
+			char zfs_compressratio[16]; /* "1.00" */
+			char zfs_checksum[16];
+			char zfs_sync[16];
+			char zfs_primarycache[16];
+			char zfs_logbias[16];
 		};
 	};
 

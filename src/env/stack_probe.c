@@ -3,17 +3,17 @@
  * is one line here and one file of its own (env/stack_probe.h).  The
  * order of the node kinds is the order they are asked to claim a device:
  * a partition before anything else (an md array's partition is a
- * partition), md and dm by their sysfs directories, loop and zram by
- * name, and a disk last, which claims everything.
+ * partition), md and dm by their sysfs directories, loop, zram and zvol
+ * (zdN) by name, and a disk last, which claims everything.
  */
 #include "env/stack_probe.h"
 
 #include <string.h>
 
 static const struct clyde_stack_kind *const kinds[] = {
-	&clyde_stack_partition, &clyde_stack_md,   &clyde_stack_dm,
-	&clyde_stack_loop,	&clyde_stack_zram, &clyde_stack_disk,
-	&clyde_stack_other,
+	&clyde_stack_partition, &clyde_stack_md,    &clyde_stack_dm,
+	&clyde_stack_loop,	&clyde_stack_zram,  &clyde_stack_zvol,
+	&clyde_stack_disk,	&clyde_stack_other,
 };
 
 static const struct clyde_stack_fs_kind *const fs_kinds[] = {

@@ -6,7 +6,7 @@
  * and one line in a table (stack_probe.c):
  *
  *   node kinds    probe_part.c probe_md.c probe_dm.c probe_loop.c
- *                 probe_zram.c probe_disk.c (disk and other)
+ *                 probe_zram.c probe_zvol.c probe_disk.c (disk and other)
  *   filesystems   fs_ext4.c (ext2/3/4) fs_xfs.c fs_btrfs.c fs_nfs.c
  *                 fs_zfs.c fs_cifs.c
  *
@@ -185,5 +185,11 @@ extern const struct clyde_stack_fs_kind clyde_fs_ext4, clyde_fs_xfs,
 struct clyde_zfs_src;
 int clyde_fs_zfs_fill(struct clyde_stack_fs *fs,
 		      const struct clyde_zfs_src *src);
+/* Fill zvol node n from ZFS volume `volume` as src shows it (NULL: the
+ * running system): what the zvol kind's `read` does once BLKZNAME named
+ * the volume, given its source for the unit tests.  0, or a negative
+ * errno with n->note saying why. */
+int clyde_stack_zvol_fill(struct clyde_stack_node *n, const char *volume,
+			  const struct clyde_zfs_src *src);
 
 #endif

@@ -680,6 +680,98 @@ static void test_errors(void)
 	clyde_ctx_release(&ctx);
 }
 
+/* The zvol node kind (env/probe_zvol.c) over the mirror's zvol zt/vol:
+ * what it claims, the volume's properties and its pool's vdev tree, its
+ * text, its JSON read back, its facts; a dataset is not a volume. */
+static void test_zvol(void)
+{
+	struct clyde_zfs_src src = { .run = fake_run,
+				     .run_arg = (void *)"mirror" };
+	struct clyde_stack_node nodes[3];
+	struct clyde_stack s, back;
+	struct clyde_stack_fact facts[64];
+	struct clyde_json root;
+	struct clyde_json_error err;
+	struct clyde_jw w;
+	char *text = NULL;
+	size_t len = 0, nfacts, seen = 0;
+	FILE *f;
+
+	CHECK(clyde_stack_kind_parse("zvol") == &clyde_stack_zvol);
+	CHECK(clyde_stack_zvol.claims("", "zd0"));
+	CHECK(clyde_stack_zvol.claims("", "zd16"));
+	CHECK(!clyde_stack_zvol.claims("", "zd16p1"));
+	CHECK(!clyde_stack_zvol.claims("", "zd"));
+	CHECK(!clyde_stack_zvol.claims("", "zram0"));
+
+	clyde_stack_node_init(&nodes[0], &clyde_stack_zvol, "zd0");
+	CHECK(nodes[0].zfs_ashift == -1);
+	CHECK(clyde_stack_zvol_fill(&nodes[0], "zt/vol", &src) == 0);
+	CHECK_STR(nodes[0].zfs_volume, "zt/vol");
+	CHECK_STR(nodes[0].zfs_pool, "zt");
+	CHECK_STR(nodes[0].zfs_layout, "mirror");
+	CHECK_STR(nodes[0].zfs_vdevs, "mirror-0 ashift 9: vda1 vdb1");
+	CHECK_STR(nodes[0].zfs_leaves, "vda1 vdb1");
+	CHECK(nodes[0].zfs_ashift == 9);
+	CHECK(nodes[0].zfs_volblocksize == 16384);
+	CHECK_STR(nodes[0].zfs_compression, "off");
+	CHECK_STR(nodes[0].zfs_compressratio, "1.00");
+	CHECK_STR(nodes[0].zfs_checksum, "on");
+	CHECK_STR(nodes[0].zfs_sync, "standard");
+	CHECK_STR(nodes[0].zfs_primarycache, "all");
+	CHECK_STR(nodes[0].zfs_logbias, "latency");
+	CHECK(nodes[0].note[0] == '\0');
+
+	f = open_memstream(&text, &len);
+	clyde_stack_zvol.text(f, &nodes[0]);
+	fclose(f);
+	CHECK(strstr(text,
+		     "zt/vol, pool zt (mirror): mirror-0 ashift 9: "
+		     "vda1 vdb1; volblocksize 16384, compression off") != NULL);
+	free(text);
+
+	/* Below it, the pool's leaves; the JSON reads back the same. */
+	memset(&s, 0, sizeof(s));
+	s.nodes = nodes;
+	clyde_stack_node_init(&nodes[1], &clyde_stack_partition, "vda1");
+	clyde_stack_node_init(&nodes[2], &clyde_stack_partition, "vdb1");
+	nodes[0].nchildren = 2;
+	nodes[0].children[0] = 1;
+	nodes[0].children[1] = 2;
+	s.nnodes = 3;
+	s.ntop = 1;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	clyde_jw_init(&w, f);
+	clyde_jw_open(&w, NULL, '{');
+	clyde_stack_json(&w, "stack", &s);
+	clyde_jw_close(&w, '}');
+	fclose(f);
+	CHECK(clyde_json_parse(text, len, NULL, &root, &err) == 0);
+	CHECK(clyde_stack_from_json(clyde_json_get(&root, "stack"), &back,
+				    &err) == 0);
+	CHECK(back.nnodes == 3 && back.nodes[0].kind == &clyde_stack_zvol);
+	CHECK_STR(back.nodes[0].zfs_volume, "zt/vol");
+	CHECK_STR(back.nodes[0].zfs_vdevs, nodes[0].zfs_vdevs);
+	CHECK(back.nodes[0].zfs_volblocksize == 16384);
+	CHECK(back.nodes[0].zfs_ashift == 9);
+	CHECK(back.nodes[0].nchildren == 2);
+	nfacts = clyde_stack_facts(&back, facts, 64);
+	for (size_t i = 0; i < nfacts && i < 64; i++)
+		if (!strcmp(facts[i].key, "zvol volblocksize") &&
+		    !strcmp(facts[i].value, "16384"))
+			seen++;
+	CHECK(seen == 1);
+	clyde_json_free(&root);
+	clyde_stack_free(&back);
+	free(text);
+
+	/* A filesystem given as the volume: said, not taken for one. */
+	clyde_stack_node_init(&nodes[0], &clyde_stack_zvol, "zd0");
+	CHECK(clyde_stack_zvol_fill(&nodes[0], "zt/fs", &src) == -EINVAL);
+	CHECK(strstr(nodes[0].note, "not a volume") != NULL);
+}
+
 int main(void)
 {
 	test_stripe();
@@ -695,6 +787,7 @@ int main(void)
 	test_arc_residency();
 	test_errors();
 	test_fs_probe();
+	test_zvol();
 	CHECK(n_runs > 0);
 	return tap_done();
 }

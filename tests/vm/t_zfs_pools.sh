@@ -14,6 +14,8 @@
 # filesystem probe src/env/fs_zfs.c) on the dataset: its pool, layout,
 # smallest data ashift, properties and ARC maximum against the same
 # outputs, and the stack's devices below against zpool status's leaves.
+# And `clyde stack --json /dev/zdN` on the mirror's zvol (the zvol node
+# kind, src/env/probe_zvol.c): the volume, its properties, its children.
 #
 # vm-disks: 5
 # vm-disk-size: 160M
@@ -153,6 +155,53 @@ stack_vs_zfs()
 	ok "$kind: clyde stack --json's pool, layout, ashift, ${#props[@]} dataset properties, ARC max and ${v[4]// /, } below agree with zpool status, zdb -l and zfs get"
 }
 
+# zvol_vs_zfs KIND LAYOUT: `clyde stack --json /dev/zdN` on the zvol zt/vol
+# (the zvol node kind, src/env/probe_zvol.c, naming it by BLKZNAME) says
+# kind zvol, the volume, its pool and layout and its properties as zfs get
+# gives them (get-vol), and its children and the stack's leaves are the
+# pool's leaves as zpool status lists them; the text shows the volume.
+zvol_vs_zfs()
+{
+	local kind=$1 layout=$2 o=$VM_OUT/$1 zd="" d p want bad="" v i
+	local props=(volblocksize compression checksum sync primarycache logbias compressratio)
+	for i in $(seq 1 40); do
+		for d in /sys/block/zd*; do [[ -e $d ]] && zd=${d##*/}; done
+		[[ -n $zd ]] && break
+		nap 0.25
+	done
+	[[ -n $zd ]] || fail "$kind: no /sys/block/zd* after zfs create -V"
+	# No udev in the guest: devtmpfs makes the node, else make it.
+	[[ -b /dev/$zd ]] || mknod "/dev/$zd" b "$(cut -d: -f1 "/sys/block/$zd/dev")" \
+		"$(cut -d: -f2 "/sys/block/$zd/dev")" || fail "$kind: mknod /dev/$zd"
+	"$CLYDE" stack --json "/dev/$zd" >"$o/stack-zvol.json" 2>"$T/err" ||
+		{ cat "$T/err" >&2; fail "$kind: clyde stack --json /dev/$zd"; }
+	d="[x for x in j['stack']['devices'] if x['name'] == '$zd'][0]"
+	local ex=("${d}['kind']" "${d}['zfs_volume']" "${d}['zfs_pool']" "${d}['zfs_layout']"
+		"' '.join(sorted(${d}['children']))" "' '.join(sorted(j['stack']['leaves']))")
+	for p in "${props[@]}"; do ex+=("${d}['zfs_$p']"); done
+	mapfile -t v < <(jq_py "$o/stack-zvol.json" "${ex[@]}")
+	[[ ${v[0]} == zvol ]] || bad+=" kind ${v[0]};"
+	[[ ${v[1]} == zt/vol ]] || bad+=" volume ${v[1]};"
+	[[ ${v[2]} == zt ]] || bad+=" pool ${v[2]};"
+	[[ ${v[3]} == "$layout" ]] || bad+=" layout ${v[3]}, want $layout;"
+	want=$(awk '$1 ~ /^\/dev\// { sub(/.*\//, "", $1); print $1 }' "$o/status" | sort | tr '\n' ' ')
+	[[ "${v[4]} " == "$want" ]] || bad+=" children '${v[4]}', zpool status's leaves '$want';"
+	[[ "${v[5]} " == "$want" ]] || bad+=" leaves '${v[5]}', zpool status's '$want';"
+	i=6
+	for p in "${props[@]}"; do
+		want=$(awk -v p="$p" '$2 == p { print $3 }' "$o/get-vol")
+		[[ $p == compressratio ]] && want=$(printf '%.2f' "${want%x}")
+		[[ ${v[i]} == "$want" ]] || bad+=" $p ${v[i]}, zfs get says $want;"
+		i=$((i + 1))
+	done
+	[[ ${v[6]} == 16384 ]] || bad+=" volblocksize ${v[6]}, created with 16384;"
+	[[ -z $bad ]] || { cat "$o/stack-zvol.json" >&2; fail "$kind: clyde stack /dev/$zd disagrees with ZFS:$bad"; }
+	"$CLYDE" stack "/dev/$zd" >"$T/text" 2>&1 || fail "$kind: clyde stack /dev/$zd"
+	grep -q "zvol zt/vol, pool zt ($layout): " "$T/text" ||
+		{ cat "$T/text" >&2; fail "$kind: no zvol line in clyde stack /dev/$zd's text"; }
+	ok "$kind: clyde stack --json /dev/$zd: zvol zt/vol, pool zt ($layout), ${#props[@]} volume properties, children ${v[4]// /, } agree with zfs get and zpool status"
+}
+
 # one KIND DATASET_PROPS -- VDEV_SPEC...: create pool zt, its dataset
 # zt/fs with the properties, a file written, synced and read back, record,
 # destroy.
@@ -185,6 +234,7 @@ one()
 	draid) show_vs_zfs "$kind" draid1 && stack_vs_zfs "$kind" draid1 ;;
 	*) show_vs_zfs "$kind" "$kind" && stack_vs_zfs "$kind" "$kind" ;;
 	esac
+	[[ $kind != mirror ]] || zvol_vs_zfs "$kind" mirror
 	zpool destroy -f zt || fail "$kind: zpool destroy"
 }
 
