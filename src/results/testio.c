@@ -123,15 +123,18 @@ void clyde_test_io_compute(const struct clyde_devio *top,
 		io->other_write = io->total_write - io->own_write;
 		if (own->have_others) {
 			/* Beyond the other processes' bytes, the device's
-			 * other I/O is the filesystem's work for clyde. */
+			 * other I/O is the filesystem's work for clyde, when
+			 * they did none of that kind: a process's bytes are
+			 * counted when it dirties or reads, its writeback
+			 * reaches the device later, so with others writing
+			 * the rest is theirs as much as the filesystem's and
+			 * stays other I/O. */
 			io->others_known = true;
 			io->others_procs = own->others_procs;
-			io->fs_read =
-				io->other_read -
-				at_most(own->others_read_bytes, io->other_read);
-			io->fs_write = io->other_write -
-				       at_most(own->others_write_bytes,
-					       io->other_write);
+			if (!own->others_read_bytes)
+				io->fs_read = io->other_read;
+			if (!own->others_write_bytes)
+				io->fs_write = io->other_write;
 			io->other_read -= io->fs_read;
 			io->other_write -= io->fs_write;
 		}

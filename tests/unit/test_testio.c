@@ -109,6 +109,29 @@ static void test_plain_device(void)
 	/* No member list (a result without a stack): the top device. */
 	clyde_test_io_compute(&top, NULL, &own, 32 * MIB, &io);
 	CHECK(io.have && io.attributed && io.write == 32 * MIB);
+
+	/* Other processes known: with none writing, the device's writes
+	 * beyond clyde's are the filesystem's for clyde (its journal);
+	 * with a writer that dirtied 20 MiB during a read-only walk while
+	 * the device wrote 96 MiB (its earlier pages' writeback), the rest
+	 * is not clyde's filesystem's: all 96 MiB stay other I/O. */
+	m.n = 0;
+	top = dev(0, 32 * MIB + 9 * MIB);
+	leaf(&m, "loop0", true, 0, top.write_bytes);
+	own = task(0, 32 * MIB);
+	own.have_others = true;
+	clyde_test_io_compute(&top, &m, &own, 32 * MIB, &io);
+	CHECK(io.others_known && io.fs_write == 9 * MIB && io.other_write == 0);
+	m.n = 0;
+	top = dev(10 * MIB, 96 * MIB);
+	leaf(&m, "loop0", true, top.read_bytes, top.write_bytes);
+	own = task(10 * MIB, 0);
+	own.have_others = true;
+	own.others_procs = 1;
+	own.others_write_bytes = 20 * MIB;
+	clyde_test_io_compute(&top, &m, &own, 0, &io);
+	CHECK(io.fs_write == 0 && io.other_write == 96 * MIB);
+	CHECK(io.fs_read == 0 && io.other_read == 0 && io.read == 10 * MIB);
 }
 
 /* btrfs raid5 over n loop devices: the filesystem sits on all of them
