@@ -11,10 +11,11 @@
 # journal's disk (vdb) takes every byte the clients wrote (the data goes
 # through the journal), with data=ordered well under it, and with the
 # journal inside vda, vdb takes nothing.  vda takes every byte the clients
-# wrote within the timed write, except with data=journal on the external
-# journal: there the fsync returns once the data is in the journal, and
-# vda gets it at the checkpoint, after the timed window (measured: 0 and
-# 7 of 16 MiB).
+# wrote within the timed write, except maybe with data=journal on the
+# external journal: there the fsync returns once the data is in the
+# journal, and vda gets it at the checkpoint, inside the timed window or
+# after it (measured: 0 and 7 of 16 MiB at load 10, all of it on a quiet
+# machine), so that point's vda is not held to it.
 #
 # vm-disks: 2
 # vm-disk-size: 128M
@@ -88,8 +89,7 @@ assert_eq "$(grep -c '^external journal .* vdb-took-all ' "$T/check")" 2 \
 	"data=journal on the external journal: its disk takes every byte the clients wrote"
 assert_eq "$(grep -c '^external ordered .* vdb-metadata ' "$T/check")" 2 \
 	"data=ordered on the external journal: its disk takes metadata, well under the data"
-assert_eq "$(grep -c ' vda-took-all$' "$T/check")" 6 \
-	"the exported filesystem's disk takes every byte the clients wrote, but with data=journal on the external journal"
-assert_eq "$(grep -c '^external journal .* vda-short$' "$T/check")" 2 \
-	"data=journal on the external journal: the fsync ends with the data in the journal; vda gets it at the checkpoint, after"
+assert_eq "$(grep -vc '^external journal ' "$T/check" | tr -d ' ')" 6 "six points besides data=journal on the external journal"
+assert_eq "$(grep -v '^external journal ' "$T/check" | grep -c ' vda-took-all$')" 6 \
+	"the exported filesystem's disk takes every byte the clients wrote (but with data=journal on the external journal, where it gets them at the checkpoint, inside the timed write or after it)"
 done_testing
