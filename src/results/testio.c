@@ -128,12 +128,16 @@ void clyde_test_io_compute(const struct clyde_devio *top,
 			 * counted when it dirties or reads, its writeback
 			 * reaches the device later, so with others writing
 			 * the rest is theirs as much as the filesystem's and
-			 * stays other I/O. */
+			 * stays other I/O.  So does a test's that wrote
+			 * nothing of its own: what the devices wrote during
+			 * it is a writeback of pages dirtied before it (a
+			 * read-only walk beside a writer), not a journal of
+			 * clyde's writes. */
 			io->others_known = true;
 			io->others_procs = own->others_procs;
 			if (!own->others_read_bytes)
 				io->fs_read = io->other_read;
-			if (!own->others_write_bytes)
+			if (!own->others_write_bytes && io->own_write)
 				io->fs_write = io->other_write;
 			io->other_read -= io->fs_read;
 			io->other_write -= io->fs_write;

@@ -132,6 +132,12 @@ static void test_plain_device(void)
 	clyde_test_io_compute(&top, &m, &own, 0, &io);
 	CHECK(io.fs_write == 0 && io.other_write == 96 * MIB);
 	CHECK(io.fs_read == 0 && io.other_read == 0 && io.read == 10 * MIB);
+	/* The same walk with the writer's pages dirtied before it: nobody
+	 * wrote during it, the device wrote 96 MiB of that backlog; clyde
+	 * wrote nothing, so none of it is its filesystem's. */
+	own.others_write_bytes = 0;
+	clyde_test_io_compute(&top, &m, &own, 0, &io);
+	CHECK(io.fs_write == 0 && io.other_write == 96 * MIB);
 }
 
 /* btrfs raid5 over n loop devices: the filesystem sits on all of them
