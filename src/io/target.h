@@ -18,6 +18,10 @@
  * SMB mount (target_cifs.c) its share's requests and bytes from
  * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the
  * server's cache of a file with the client's.
+ * A kind whose tests have figures of their own (those wire counters,
+ * a ZFS pool's ARC) gives their size (figs_size) and fills them at the
+ * end of each test; the test result keeps them and the kind's entry of
+ * results/figures.c writes them.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
