@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
+
 struct parser {
 	const char *p;
 	const char *end;
@@ -645,7 +647,7 @@ int clyde_json_parse_file(struct clyde_ctx *ctx, const char *path,
 			  struct clyde_json *root, struct clyde_json_error *err)
 {
 	size_t max = limits ? limits->max_bytes : CLYDE_JSON_MAX_BYTES;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	char *buf = NULL;
 	FILE *f;
 	int rc;
@@ -660,42 +662,17 @@ int clyde_json_parse_file(struct clyde_ctx *ctx, const char *path,
 		rc = clyde_err(ctx, errno, "cannot open %s", path);
 		goto out_why;
 	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb;
-
-			/* One byte past the limit is enough to know. */
-			if (ncap > max + 1)
-				ncap = max + 1;
-			if (ncap <= n) {
-				break;
-			}
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				return clyde_err(ctx, ENOMEM, "reading %s",
-						 path);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
+	rc = clyde_slurp_stream(f, max, &buf, &n);
+	fclose(f);
+	if (rc == -ENOMEM)
+		return clyde_err(ctx, ENOMEM, "reading %s", path);
+	if (rc == -EFBIG) /* refused by its length alone, before reading */
+		return clyde_json_parse("", max + 1, limits, root, err);
+	if (rc < 0) {
 		rc = clyde_err(ctx, EIO, "cannot read %s", path);
-		fclose(f);
-		free(buf);
 		goto out_why;
 	}
-	fclose(f);
-	rc = clyde_json_parse(buf ? buf : "", n, limits, root, err);
+	rc = clyde_json_parse(buf, n, limits, root, err);
 	free(buf);
 	return rc;
 out_why:

@@ -12,6 +12,7 @@
 
 #include "core/ctx.h"
 #include "core/json_out.h"
+#include "results/figures.h"
 #include "results/json_parts.h"
 
 /* One worker's span as it travels: plain integers, no pointers. */
@@ -199,24 +200,14 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	t->refill_gap_ns = t->refill_gaps = 0;
 	t->cache.resident_bytes = t->cache.total_bytes = 0;
 	/* Block-device counters of one host say nothing about all ranks:
-	 * nor do its member disks' or its own share of them.  On an NFS
-	 * mount the members are the server's disks (its export's, when the
-	 * server is rank 0's machine) and nfsd's counters the server's:
-	 * every client's traffic reaches them, so they stay; rank 0's wire
-	 * figures are its own mount's only and go. */
+	 * nor do its member disks' or its own share of them, unless the
+	 * target kind's figures say they hold for all (on an NFS mount the
+	 * members are the server's disks, and rank 0's wire figures go:
+	 * results/nfs_out.c). */
 	memset(&t->dev, 0, sizeof(t->dev));
-	if (!t->nfs.measured && !t->nfs.have_server)
+	if (!clyde_figs_all_ranks(t))
 		memset(&t->members, 0, sizeof(t->members));
 	memset(&t->own, 0, sizeof(t->own));
-	if (t->nfs.measured) {
-		struct clyde_nfs_moved server = { 0 };
-
-		server.have_server = t->nfs.have_server;
-		server.server_packets = t->nfs.server_packets;
-		server.server_threads_woken = t->nfs.server_threads_woken;
-		server.server_threads = t->nfs.server_threads;
-		t->nfs = server;
-	}
 	for (int r = 0; r < c->size; r++) {
 		struct clyde_dist_share *sh = &shares[r];
 

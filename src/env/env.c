@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "env/mountinfo.h"
 
 /* Copy src into dst of size n, cutting it short rather than overflowing. */
@@ -34,27 +35,13 @@ static void copy_str(char *dst, size_t n, const char *src)
 	dst[len] = '\0';
 }
 
-/* Read a small text file whole into buf; returns its length or -errno. */
-static ssize_t read_text(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "re");
-	size_t got;
-
-	if (!f)
-		return -errno;
-	got = fread(buf, 1, n - 1, f);
-	buf[got] = '\0';
-	fclose(f);
-	return (ssize_t)got;
-}
-
 /* Read a file holding one unsigned number ("512\n"); 0 when unreadable. */
 static int read_u32(const char *path, uint32_t *out)
 {
 	char buf[64], *end;
 	unsigned long v;
 
-	if (read_text(path, buf, sizeof(buf)) <= 0)
+	if (clyde_slurp_into(path, buf, sizeof(buf)) <= 0)
 		return -ENOENT;
 	errno = 0;
 	v = strtoul(buf, &end, 10);
@@ -162,7 +149,7 @@ void clyde_env_vm_read(const char *root, int64_t vm[CLYDE_VM_COUNT])
 		snprintf(path, sizeof(path), "%s/proc/sys/vm/%s",
 			 root ? root : "",
 			 clyde_vm_tunable_name((enum clyde_vm_tunable)t));
-		if (read_text(path, buf, sizeof(buf)) <= 0)
+		if (clyde_slurp_into(path, buf, sizeof(buf)) <= 0)
 			continue;
 		errno = 0;
 		v = strtoll(buf, &end, 10);
@@ -472,7 +459,7 @@ int clyde_devstat_read(const struct clyde_target *t, struct clyde_devstat *s)
 	if (!t->has_block_device || !t->block_dev[0])
 		return -ENODEV;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", t->block_dev);
-	if (read_text(path, buf, sizeof(buf)) <= 0)
+	if (clyde_slurp_into(path, buf, sizeof(buf)) <= 0)
 		return -ENODEV;
 	return clyde_devstat_parse(buf, s) == 0 ? 0 : -ENODEV;
 }

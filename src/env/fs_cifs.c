@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "core/slurp.h"
 #include "env/env.h"
 #include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
@@ -135,29 +136,23 @@ static bool smbd_conf(const char *root, char *out, size_t n)
 	while ((e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		FILE *f;
+		ssize_t got;
 		size_t len;
 
 		if (*end || pid <= 0 || (best >= 0 && pid > best))
 			continue;
 		snprintf(path, sizeof(path), "%s/proc/%ld/comm", root, pid);
-		f = fopen(path, "re");
-		if (!f)
+		if (clyde_slurp_into(path, buf, sizeof(buf)) < 0)
 			continue;
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
 		if (strcmp(buf, "smbd\n") && strcmp(buf, "smbd"))
 			continue;
 		best = pid;
 		clyde_stack_copy(out, n, CIFS_DEFAULT_CONF);
 		snprintf(path, sizeof(path), "%s/proc/%ld/cmdline", root, pid);
-		f = fopen(path, "re");
-		if (!f)
+		got = clyde_slurp_into(path, buf, sizeof(buf));
+		if (got < 0)
 			continue;
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
+		len = (size_t)got;
 		for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
 			const char *a = buf + i;
 

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
+
 __attribute__((format(printf, 4, 0))) static int
 vpath(const char *root, char *buf, size_t n, const char *fmt, va_list ap)
 {
@@ -36,14 +38,10 @@ int clyde_sys_path(const char *root, char *buf, size_t n, const char *fmt, ...)
 
 static int read_whole(const char *path, char *buf, size_t n)
 {
-	FILE *f = fopen(path, "re");
-	size_t got;
+	ssize_t got = clyde_slurp_into(path, buf, n);
 
-	if (!f)
-		return -errno;
-	got = fread(buf, 1, n - 1, f);
-	buf[got] = '\0';
-	fclose(f);
+	if (got < 0)
+		return (int)got;
 	while (got && isspace((unsigned char)buf[got - 1]))
 		buf[--got] = '\0';
 	return 0;

@@ -1,8 +1,8 @@
 /*
  * /proc/self/mountinfo (proc(5)): the one reader of its lines, for the
  * target's mount (env.c), the filesystem type under a directory
- * (stack_fs.c), a path's ZFS dataset (zfs.c) and the cgroup2 hierarchy
- * (ownio.c).
+ * (stack_fs.c), a path's ZFS dataset (zfs.c), the cgroup2 hierarchy
+ * (ownio.c) and where a device is mounted (io/devguard.c).
  */
 #ifndef CLYDE_ENV_MOUNTINFO_H
 #define CLYDE_ENV_MOUNTINFO_H

@@ -13,6 +13,7 @@
 #include "env/env.h"
 #include "env/members.h"
 #include "env/members_sys.h"
+#include "env/mountinfo.h"
 
 const char *clyde_own_source_name(enum clyde_own_source s)
 {
@@ -107,29 +108,35 @@ static pid_t parent_of(const char *root, long pid)
 	return (pid_t)ppid;
 }
 
+struct cgroup2_find {
+	char *out;
+	size_t n;
+};
+
+static int cgroup2_line(void *arg, const char *line,
+			const struct clyde_mountinfo *mi)
+{
+	struct cgroup2_find *c = arg;
+
+	(void)line;
+	if (strcmp(mi->fstype, "cgroup2") != 0)
+		return 0;
+	clyde_sys_copy(c->out, c->n, mi->mount_point);
+	return 1;
+}
+
 /* Where the cgroup v2 hierarchy is mounted (/proc/self/mountinfo's
  * cgroup2 entry: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid
  * system); /sys/fs/cgroup when none is listed. */
 static void cgroup2_mount(const char *root, char *out, size_t n)
 {
-	char buf[65536];
+	struct cgroup2_find c = { out, n };
+	char path[4096];
 
 	snprintf(out, n, "/sys/fs/cgroup");
-	if (clyde_sys_text(root, buf, sizeof(buf), "/proc/self/mountinfo"))
+	if (clyde_sys_path(root, path, sizeof(path), "/proc/self/mountinfo"))
 		return;
-	for (char *line = buf; line && *line;) {
-		char *end = strchr(line, '\n'), *dash, mnt[512];
-
-		if (end)
-			*end = '\0';
-		dash = strstr(line, " - cgroup2 ");
-		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
-		if (dash && sscanf(line, "%*s %*s %*s %*s %511s", mnt) == 1) {
-			clyde_sys_copy(out, n, mnt);
-			return;
-		}
-		line = end ? end + 1 : NULL;
-	}
+	clyde_mountinfo_each(path, cgroup2_line, &c);
 }
 
 /* Is every process in cgroup `cg` pid itself or a child of pid? */

@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "env/stack_probe.h"
 #include "env/stack_sysfs.h"
 
@@ -105,17 +106,11 @@ void clyde_stack_dm_parse(struct clyde_stack_node *n, const char *table)
 static int table_file(const char *root, const char *name, char *buf, size_t n)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	size_t got;
+	ssize_t got;
 
 	snprintf(path, sizeof(path), "%s/dm-tables/%s", root, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	got = fread(buf, 1, n - 1, f);
-	buf[got] = '\0';
-	fclose(f);
-	return 0;
+	got = clyde_slurp_into(path, buf, n);
+	return got < 0 ? (int)got : 0;
 }
 
 int clyde_stack_dm_table(const char *root, const char *dm_name, char *buf,

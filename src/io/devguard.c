@@ -22,6 +22,8 @@
 #include <blkid.h>
 #endif
 
+#include "env/mountinfo.h"
+
 #define SYS_BLOCK "/sys/class/block"
 
 static const struct clyde_devguard_paths real_paths = {
@@ -39,30 +41,34 @@ bool clyde_devguard_have_blkid(void)
 #endif
 }
 
+struct mount_find {
+	dev_t dev;
+	char *where;
+	size_t len;
+};
+
+static int mount_line(void *arg, const char *line,
+		      const struct clyde_mountinfo *mi)
+{
+	struct mount_find *m = arg;
+
+	(void)line;
+	if (makedev(mi->major, mi->minor) != m->dev)
+		return 0;
+	snprintf(m->where, m->len, "%s", mi->mount_point);
+	return 1;
+}
+
 /* Where device `dev` is mounted (its first mount point in mountinfo) or
  * "[swap]" when it is active swap space; false when neither. */
 static bool mounted_at(const struct clyde_devguard_paths *p, dev_t dev,
 		       char *where, size_t len)
 {
+	struct mount_find m = { dev, where, len };
 	char line[8192];
-	unsigned maj, min;
-	bool found = false;
-	FILE *f = fopen(p->mountinfo, "re");
+	bool found = clyde_mountinfo_each(p->mountinfo, mount_line, &m) > 0;
+	FILE *f = found ? NULL : fopen(p->swaps, "re");
 
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		char mp[4096];
-
-		/* id parent major:minor root mount-point ... */
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &min, mp) ==
-			    3 &&
-		    makedev(maj, min) == dev) {
-			snprintf(where, len, "%s", mp);
-			found = true;
-		}
-	}
-	if (f)
-		fclose(f);
-	f = found ? NULL : fopen(p->swaps, "re");
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		char path[4096];
 		struct stat st;

@@ -79,11 +79,10 @@ void clyde_target_end(struct clyde_target_watch *w,
 }
 
 int clyde_target_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
-			   const struct clyde_target_hold *hold,
-			   struct clyde_zfs_test *out)
+			   const struct clyde_target_hold *hold, void *figs)
 {
 	if (w->ops->evict_all)
-		return w->ops->evict_all(ctx, w, hold, out);
+		return w->ops->evict_all(ctx, w, hold, figs);
 	return 0;
 }
 

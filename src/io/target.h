@@ -18,6 +18,10 @@
  * SMB mount (target_cifs.c) its share's requests and bytes from
  * /proc/fs/cifs/Stats and, when smbd is this machine, evicts the
  * server's cache of a file with the client's.
+ * A kind whose tests have figures of their own (those wire counters,
+ * a ZFS pool's ARC) gives their size (figs_size) and fills them at the
+ * end of each test; the test result keeps them and the kind's entry of
+ * results/figures.c writes them.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -39,9 +43,7 @@
 #include "env/ownio.h"
 #include "env/settle.h"
 #include "env/stack.h"
-#include "env/zfs.h"
 #include "io/cache.h"
-#include "io/cifs_wire.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
 
@@ -66,9 +68,10 @@ struct clyde_target_moved {
 	struct clyde_devio *dev;       /* the target's own device */
 	struct clyde_members *members; /* per member (CLYDE_TARGET_MEMBERS) */
 	struct clyde_ownio *own;       /* clyde's share (CLYDE_TARGET_OWN) */
-	struct clyde_nfs_moved *nfs;   /* over the wire (an NFS mount) */
-	struct clyde_cifs_moved *cifs; /* over the wire (an SMB mount) */
-	struct clyde_zfs_test *zfs;    /* what a ZFS target saw */
+	/* The kind's own figures of the test (figs_size bytes of its type,
+	 * zeroed by the workload before the test: an SMB mount's struct
+	 * clyde_cifs_moved); NULL when not wanted or the kind has none. */
+	void *figs;
 	bool wrote; /* the test wrote: a ZFS pool is synced before its
 		     * leaves are read */
 };
@@ -94,6 +97,10 @@ struct clyde_target_watch;
  */
 struct clyde_target_ops {
 	const char *name; /* "block" */
+	/* The size of the kind's own figures of one test (0: none), which
+	 * end and evict_all fill and results/figures.c's entry of the kind
+	 * writes; the test result keeps them (struct clyde_test_figs). */
+	size_t figs_size;
 	/* Is the storage under this stack one of these? */
 	bool (*claims)(const struct clyde_stack *s,
 		       const struct clyde_target *t);
@@ -115,12 +122,11 @@ struct clyde_target_ops {
 	/* Before a read-side test, before the files' own eviction: drop
 	 * what the storage caches of every file at once (the ARC), closing
 	 * and reopening the workload's descriptors through `hold` (may be
-	 * NULL) if it must; say in *out (may be NULL) how and what is left.
-	 * Returns 0 or a negative errno recorded in ctx (the storage could
-	 * not be brought back). */
+	 * NULL) if it must; say in the test's figures (figs_size bytes, may
+	 * be NULL) how and what is left.  Returns 0 or a negative errno
+	 * recorded in ctx (the storage could not be brought back). */
 	int (*evict_all)(struct clyde_ctx *ctx, struct clyde_target_watch *w,
-			 const struct clyde_target_hold *hold,
-			 struct clyde_zfs_test *out);
+			 const struct clyde_target_hold *hold, void *figs);
 
 	/* Drop what is cached of one file, measure what is (io/cache.h has
 	 * the contracts), and the whole machine's caches. */
@@ -185,8 +191,7 @@ void clyde_target_end(struct clyde_target_watch *w,
 		      const struct clyde_target_moved *out);
 
 int clyde_target_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
-			   const struct clyde_target_hold *hold,
-			   struct clyde_zfs_test *out);
+			   const struct clyde_target_hold *hold, void *figs);
 int clyde_target_evict_fd(struct clyde_ctx *ctx, struct clyde_target_watch *w,
 			  int fd, const char *path);
 int clyde_target_residency_fd(struct clyde_ctx *ctx,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "env/stack_probe.h"
+#include "io/cifs_wire.h"
 #include "io/target.h"
 
 struct cifs {
@@ -90,21 +91,22 @@ static void cifs_end(struct clyde_target_watch *w,
 {
 	struct cifs *c = w->priv;
 	const struct clyde_stack_fs *fs = &w->stack->fs;
+	struct clyde_cifs_moved *m = out->figs;
 	struct clyde_cifs_wire *after;
 
 	AS_BLOCK(w, clyde_target_block.end(w, out));
-	if (!out->cifs)
+	if (!m)
 		return;
-	memset(out->cifs, 0, sizeof(*out->cifs));
-	out->cifs->server_evicted = c->evicted;
-	out->cifs->server_missed = c->missed;
+	memset(m, 0, sizeof(*m));
+	m->server_evicted = c->evicted;
+	m->server_missed = c->missed;
 	c->evicted = c->missed = 0;
 	after = malloc(sizeof(*after));
 	if (after && c->have_before &&
 	    clyde_cifs_wire_read("", fs->cifs_server, fs->cifs_share, after) ==
 		    0) {
-		clyde_cifs_wire_diff(&c->before, after, &out->cifs->wire);
-		out->cifs->measured = true;
+		clyde_cifs_wire_diff(&c->before, after, &m->wire);
+		m->measured = true;
 	}
 	free(after);
 }
@@ -191,6 +193,7 @@ static void cifs_below(struct clyde_target_watch *w, bool evict,
 
 const struct clyde_target_ops clyde_target_cifs = {
 	.name = "cifs",
+	.figs_size = sizeof(struct clyde_cifs_moved),
 	.claims = cifs_claims,
 	.open = cifs_open,
 	.close = cifs_close,

@@ -132,25 +132,26 @@ static void nfs_end(struct clyde_target_watch *w,
 		    const struct clyde_target_moved *out)
 {
 	struct nfs *n = w->priv;
+	struct clyde_nfs_moved *m = out->figs;
 	uint64_t packets, woken;
 	uint32_t threads;
 
 	clyde_target_block.end(&n->inner, out);
-	if (!out->nfs)
+	if (!m)
 		return;
-	memset(out->nfs, 0, sizeof(*out->nfs));
+	memset(m, 0, sizeof(*m));
 	if (n->have_w0 && clyde_nfs_wire_read("", n->mp, &n->w1) == 0) {
 		clyde_nfs_wire_diff(&n->w0, &n->w1, &n->d);
-		clyde_nfs_wire_moved(&n->d, out->nfs);
+		clyde_nfs_wire_moved(&n->d, m);
 	}
 	if (n->have_nfsd &&
 	    clyde_nfsd_read("", &packets, &woken, &threads) == 0) {
-		out->nfs->have_server = true;
-		out->nfs->server_packets =
+		m->have_server = true;
+		m->server_packets =
 			packets > n->packets0 ? packets - n->packets0 : 0;
-		out->nfs->server_threads_woken =
+		m->server_threads_woken =
 			woken > n->woken0 ? woken - n->woken0 : 0;
-		out->nfs->server_threads = threads;
+		m->server_threads = threads;
 	}
 }
 
@@ -347,6 +348,7 @@ static void nfs_below(struct clyde_target_watch *w, bool evict,
 
 const struct clyde_target_ops clyde_target_nfs = {
 	.name = "nfs",
+	.figs_size = sizeof(struct clyde_nfs_moved),
 	.claims = nfs_claims,
 	.open = nfs_open,
 	.close = nfs_close,

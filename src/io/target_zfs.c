@@ -184,6 +184,7 @@ static double dataset_ratio(struct zfs *z)
 static void zfs_end(struct clyde_target_watch *w,
 		    const struct clyde_target_moved *out)
 {
+	struct clyde_zfs_test *zt = out->figs;
 	struct zfs *z = w->priv;
 	struct clyde_zfs_arc arc1;
 	struct clyde_ctx quiet;
@@ -195,22 +196,22 @@ static void zfs_end(struct clyde_target_watch *w,
 		clyde_members_end(&z->members, out->members);
 	if (out->dev)
 		out->dev->have_device = false;
-	if (!out->zfs)
+	if (!zt)
 		return;
-	out->zfs->have = true;
-	out->zfs->record_bytes = z->record;
-	out->zfs->raidz_wa = z->raidz_wa;
+	zt->have = true;
+	zt->record_bytes = z->record;
+	zt->raidz_wa = z->raidz_wa;
 	clyde_ctx_init(&quiet);
 	if (z->have_arc && clyde_zfs_arc_read(&quiet, NULL, &arc1) == 0) {
-		clyde_zfs_arc_diff(&z->arc0, &arc1, &out->zfs->arc);
-		out->zfs->arc_known = true;
-		out->zfs->missed_bytes = (out->zfs->arc.demand_data_misses +
-					  out->zfs->arc.prefetch_data_misses) *
-					 z->record;
+		clyde_zfs_arc_diff(&z->arc0, &arc1, &zt->arc);
+		zt->arc_known = true;
+		zt->missed_bytes = (zt->arc.demand_data_misses +
+				    zt->arc.prefetch_data_misses) *
+				   z->record;
 	}
 	clyde_ctx_release(&quiet);
 	if (out->wrote && z->compresses)
-		out->zfs->compressratio = dataset_ratio(z);
+		zt->compressratio = dataset_ratio(z);
 }
 
 static char *mounted_list(struct zfs *z);
@@ -371,9 +372,9 @@ static bool drop_caches(void)
 }
 
 static int zfs_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
-			 const struct clyde_target_hold *hold,
-			 struct clyde_zfs_test *out)
+			 const struct clyde_target_hold *hold, void *figs)
 {
+	struct clyde_zfs_test *out = figs;
 	struct zfs *z = w->priv;
 	const char *zinject[] = { "zinject", "-a", NULL };
 	struct clyde_zfs_arc arc;
@@ -411,6 +412,7 @@ static int zfs_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
 
 const struct clyde_target_ops clyde_target_zfs = {
 	.name = "zfs",
+	.figs_size = sizeof(struct clyde_zfs_test),
 	.claims = zfs_claims,
 	.open = zfs_open,
 	.close = zfs_close,

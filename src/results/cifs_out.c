@@ -1,19 +1,25 @@
 /*
- * A run on an SMB mount in the JSON and the text (results/cifs_out.h).
+ * A run on an SMB mount in the JSON and the text: each test's requests
+ * and bytes over the wire to its share (io/cifs_wire.h, recorded by the
+ * SMB target, io/target_cifs.c, as the test's figures) and what was done
+ * to the server's cache before it.  The kind's entry of figures.c.
  */
-#include "results/cifs_out.h"
-
 #include <string.h>
 
+#include "io/cifs_wire.h"
+#include "results/figures.h"
 #include "results/format.h"
 
-void clyde_jw_cifs(struct clyde_jw *w, const struct clyde_run *r,
-		   enum clyde_test id)
+/* The test's "smb" object, when its share was counted. */
+static void cifs_json(struct clyde_jw *w, const struct clyde_run *r,
+		      enum clyde_test id, const void *figs)
 {
-	const struct clyde_cifs_moved *m = &r->tests[id].cifs;
+	const struct clyde_cifs_moved *m = figs;
 	uint64_t failed = 0;
 
-	if (!m->measured)
+	(void)r;
+	(void)id;
+	if (!m || !m->measured)
 		return;
 	clyde_jw_open(w, "smb", '{');
 	clyde_jw_u64(w, "requests", m->wire.smbs);
@@ -67,7 +73,8 @@ static void mib(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, "%.1f", (double)bytes / 1048576.0);
 }
 
-void clyde_cifs_text(FILE *f, const struct clyde_run *runs, unsigned n)
+/* "SMB over the wire" per test of the first run, when any was counted. */
+static void cifs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 {
 	const struct clyde_stack_fs *fs;
 	bool any = false;
@@ -77,10 +84,11 @@ void clyde_cifs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 		return;
 	fs = &runs[0].env.stack.fs;
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
-		const struct clyde_cifs_moved *m = &runs[0].tests[i].cifs;
+		const struct clyde_cifs_moved *m =
+			clyde_test_figs(&runs[0].tests[i], &clyde_target_cifs);
 		char rd[32], wr[32], top[96];
 
-		if (!m->measured)
+		if (!m || !m->measured)
 			continue;
 		if (!any)
 			fprintf(f,
@@ -111,3 +119,10 @@ void clyde_cifs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 			"machine)%s\n",
 			evicted, missed ? "; some could not be" : "");
 }
+
+const struct clyde_figs_kind clyde_figs_cifs = {
+	.target = &clyde_target_cifs,
+	.json_at = CLYDE_FIGS_AT_MEMBERS,
+	.json = cifs_json,
+	.text = cifs_text,
+};

@@ -21,10 +21,9 @@
 
 #include "core/json_out.h"
 #include "env/advise.h"
-#include "results/cifs_out.h"
 #include "results/json_parts.h"
 #include "results/members_json.h"
-#include "results/nfs_out.h"
+#include "results/figures.h"
 #include "results/testio.h"
 #include "results/series_out.h"
 #include "results/stack_out.h"
@@ -70,13 +69,14 @@ static void json_config(struct clyde_jw *w, const struct clyde_run_params *p)
 static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 {
 	double res = clyde_test_residency(t);
+	const char *source, *text;
 
 	clyde_jw_open(w, "cache", '{');
 	clyde_jw_bool(w, "evicted", t->cache.evicted);
 	/* What the residency is of: the page cache at the test's start, or
-	 * on ZFS what the ARC served during it. */
-	clyde_jw_str(w, "source",
-		     clyde_test_cache_is_arc(t) ? "arc" : "page_cache", 16);
+	 * a kind's own cache (on ZFS what the ARC served during it). */
+	clyde_figs_cache(t, &source, &text);
+	clyde_jw_str(w, "source", source, 16);
 	clyde_jw_bool(w, "dropped", t->cache.dropped);
 	if (res < 0.0)
 		clyde_jw_null(w, "residency");
@@ -88,42 +88,6 @@ static void json_cache(struct clyde_jw *w, const struct clyde_test_result *t)
 	clyde_jw_bool(w, "direct_checked", t->cache.direct_checked);
 	clyde_jw_bool(w, "direct_honoured", t->cache.direct_honoured);
 	clyde_jw_loop(w, &t->cache.loop, t->cache.total_bytes);
-	clyde_jw_close(w, '}');
-}
-
-/* "zfs": {...}: what the ZFS target saw (docs/zfs.md), or nothing off
- * ZFS. */
-static void json_zfs(struct clyde_jw *w, const struct clyde_zfs_test *z)
-{
-	if (!z->have)
-		return;
-	clyde_jw_open(w, "zfs", '{');
-	if (z->evict[0])
-		clyde_jw_str(w, "evict", z->evict, 16);
-	else
-		clyde_jw_null(w, "evict");
-	if (z->left_known)
-		clyde_jw_u64(w, "left_bytes", z->left_bytes);
-	else
-		clyde_jw_null(w, "left_bytes");
-	clyde_jw_bool(w, "arc_known", z->arc_known);
-	clyde_jw_u64(w, "demand_data_hits", z->arc.demand_data_hits);
-	clyde_jw_u64(w, "demand_data_misses", z->arc.demand_data_misses);
-	clyde_jw_u64(w, "prefetch_data_hits", z->arc.prefetch_data_hits);
-	clyde_jw_u64(w, "prefetch_data_misses", z->arc.prefetch_data_misses);
-	clyde_jw_u64(w, "demand_metadata_hits", z->arc.demand_metadata_hits);
-	clyde_jw_u64(w, "demand_metadata_misses",
-		     z->arc.demand_metadata_misses);
-	clyde_jw_u64(w, "record_bytes", z->record_bytes);
-	clyde_jw_u64(w, "missed_bytes", z->missed_bytes);
-	if (z->raidz_wa > 0)
-		clyde_jw_num(w, "raidz_wa", z->raidz_wa, 4);
-	else
-		clyde_jw_null(w, "raidz_wa");
-	if (z->compressratio > 0)
-		clyde_jw_num(w, "compressratio", z->compressratio, 2);
-	else
-		clyde_jw_null(w, "compressratio");
 	clyde_jw_close(w, '}');
 }
 
@@ -219,7 +183,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	else
 		clyde_jw_null(w, "refill_gap_mean_ns");
 	json_cache(w, t);
-	json_zfs(w, &t->zfs);
+	clyde_figs_json(w, r, id, CLYDE_FIGS_AT_CACHE);
 	clyde_test_io_of_run(r, id, &io);
 	/* The test's write amplification: its own writes on the leaves
 	 * (results/testio.h), not the top device's total. */
@@ -229,8 +193,7 @@ static void json_test(struct clyde_jw *w, enum clyde_test id,
 	clyde_jw_u64(w, "verified_blocks", t->verified_blocks);
 	clyde_jw_degraded(w, &t->members);
 	clyde_jw_members(w, r, id);
-	clyde_jw_nfs(w, r, id);
-	clyde_jw_cifs(w, r, id);
+	clyde_figs_json(w, r, id, CLYDE_FIGS_AT_MEMBERS);
 	clyde_jw_series(w, "series", &t->series);
 	clyde_jw_steadiness(w, "steadiness", &t->series, clyde_test_is_io(id));
 	clyde_jw_open(w, "workers", '[');

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/slurp.h"
 #include "results/loaded_internal.h"
 #include "results/result_check.h"
 #include "results/fio_read.h"
@@ -1609,7 +1610,7 @@ int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
 			   struct clyde_loaded_set *set)
 {
 	bool is_stdin = !strcmp(path, "-");
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	char *buf = NULL;
 	struct stat st;
 	FILE *f;
@@ -1636,41 +1637,18 @@ int clyde_loaded_read_file(struct clyde_ctx *ctx, const char *path,
 			goto out;
 		}
 	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb;
-
-			/* One byte over the bound tells "too big" apart
-			 * from "exactly the bound". */
-			if (ncap > CLYDE_LOADED_MAX_FILE)
-				ncap = (size_t)CLYDE_LOADED_MAX_FILE + 1;
-
-			if (cap > CLYDE_LOADED_MAX_FILE) {
-				rc = clyde_err(ctx, EFBIG,
-					       "%s is larger than %u MiB", path,
-					       CLYDE_LOADED_MAX_FILE >> 20);
-				goto out;
-			}
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				rc = clyde_err(ctx, ENOMEM, "reading %s", path);
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
+	rc = clyde_slurp_stream(f, CLYDE_LOADED_MAX_FILE, &buf, &n);
+	if (rc == -EFBIG) {
+		rc = clyde_err(ctx, EFBIG, "%s is larger than %u MiB", path,
+			       CLYDE_LOADED_MAX_FILE >> 20);
+		goto out;
 	}
-	if (ferror(f)) {
-		/* fread() does not say why; EISDIR is the usual case. */
-		rc = clyde_err(ctx, errno ? errno : EIO, "cannot read %s",
-			       path);
+	if (rc == -ENOMEM) {
+		rc = clyde_err(ctx, ENOMEM, "reading %s", path);
+		goto out;
+	}
+	if (rc < 0) { /* EISDIR is the usual case */
+		rc = clyde_err(ctx, -rc, "cannot read %s", path);
 		goto out;
 	}
 	rc = clyde_loaded_read_buffer(ctx, buf ? buf : "", n,

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/cifs_out.h"
 #include "results/format.h"
 #include "results/members_check.h"
 #include "results/members_json.h"
-#include "results/nfs_out.h"
+#include "results/figures.h"
 #include "results/stack_out.h"
 #include "results/tree_result.h"
 
@@ -197,8 +196,7 @@ int clyde_members_text_write(FILE *f, const struct clyde_run *runs, unsigned n,
 		return -EINVAL;
 	errno = 0;
 	write_loop(f, runs, n);
-	clyde_nfs_text(f, runs, n);
-	clyde_cifs_text(f, runs, n);
+	clyde_figs_text(f, runs, n);
 	v = &runs[0].env.virt;
 	write_virt(f, v);
 	write_degraded(f, runs, n);

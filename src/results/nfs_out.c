@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "results/figures.h"
 #include "results/format.h"
 #include "results/testio.h"
 
@@ -172,10 +173,13 @@ void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 		  enum clyde_test id)
 {
 	const struct clyde_test_result *t = &r->tests[id];
-	const struct clyde_nfs_moved *m = &t->nfs;
+	const struct clyde_nfs_moved *m = clyde_test_figs(t, &clyde_target_nfs);
+	static const struct clyde_nfs_moved none;
 	struct clyde_test_io io;
 	char inflated[128];
 
+	if (!m)
+		m = &none; /* on NFS, not counted */
 	if (!clyde_nfs_run(r) || t->state != CLYDE_DONE) {
 		clyde_jw_null(w, "nfs");
 		return;
@@ -263,7 +267,8 @@ static void ops_line(FILE *f, const struct clyde_nfs_moved *m)
 static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 {
 	const struct clyde_test_result *t = &r->tests[id];
-	const struct clyde_nfs_moved *m = &t->nfs;
+	const struct clyde_nfs_moved *m = clyde_test_figs(t, &clyde_target_nfs);
+	static const struct clyde_nfs_moved none;
 	const struct clyde_server_cache *sc = &t->cache.server;
 	char rpcs[24], re[24], sent[CLYDE_FMT_LEN], recv[CLYDE_FMT_LEN];
 	char rd[CLYDE_FMT_LEN] = "-", wr[CLYDE_FMT_LEN] = "-", cache[96] = "";
@@ -271,6 +276,8 @@ static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 	struct clyde_test_io io;
 	double wire, disk;
 
+	if (!m)
+		m = &none; /* on NFS, not counted */
 	clyde_test_io_of_run(r, id, &io);
 	snprintf(rpcs, sizeof(rpcs), "%llu", (unsigned long long)m->rpcs);
 	snprintf(re, sizeof(re), "%llu",
@@ -367,3 +374,36 @@ void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 			   "clyde: note: a read of what another client wrote "
 			   "(IOR -C) avoids both caches: docs/nfs.md\n");
 }
+
+static void nfs_json(struct clyde_jw *w, const struct clyde_run *r,
+		     enum clyde_test id, const void *figs)
+{
+	(void)figs; /* clyde_jw_nfs finds them */
+	clyde_jw_nfs(w, r, id);
+}
+
+/* Every client's traffic reaches the server's disks (the members, when
+ * the server is rank 0's machine) and nfsd's counters: they stay; rank
+ * 0's wire figures are its own mount's only and go. */
+static bool nfs_all_ranks(void *figs)
+{
+	struct clyde_nfs_moved *m = figs, server = { 0 };
+	bool keep = m->measured || m->have_server;
+
+	if (m->measured) {
+		server.have_server = m->have_server;
+		server.server_packets = m->server_packets;
+		server.server_threads_woken = m->server_threads_woken;
+		server.server_threads = m->server_threads;
+		*m = server;
+	}
+	return keep;
+}
+
+const struct clyde_figs_kind clyde_figs_nfs = {
+	.target = &clyde_target_nfs,
+	.json_at = CLYDE_FIGS_AT_MEMBERS,
+	.json = nfs_json,
+	.text = clyde_nfs_text,
+	.all_ranks = nfs_all_ranks,
+};

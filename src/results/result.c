@@ -6,6 +6,7 @@
 
 #include "env/advise.h"
 #include "io/engine.h"
+#include "io/target.h"
 
 /*
  * The one table of the bonnie++ tests' names: the machine name (CSV
@@ -66,6 +67,7 @@ void clyde_run_release(struct clyde_run *run)
 		free(run->tests[i].spans);
 		run->tests[i].spans = NULL;
 		run->tests[i].nworkers = 0;
+		clyde_test_figs_free(&run->tests[i]);
 	}
 	clyde_stack_free(&run->env.stack);
 }
@@ -156,22 +158,35 @@ double clyde_test_residency(const struct clyde_test_result *t)
 	return (double)t->cache.resident_bytes / (double)t->cache.total_bytes;
 }
 
-bool clyde_test_cache_is_arc(const struct clyde_test_result *t)
+void *clyde_test_figs_alloc(struct clyde_test_result *t,
+			    const struct clyde_target_ops *kind)
 {
-	return t->zfs.have && t->zfs.arc_known && t->cache.measured;
+	if (!kind || !kind->figs_size) {
+		clyde_test_figs_free(t);
+		return NULL;
+	}
+	if (t->figs.kind != kind) {
+		clyde_test_figs_free(t);
+		t->figs.data = calloc(1, kind->figs_size);
+		if (!t->figs.data)
+			return NULL;
+		t->figs.kind = kind;
+	}
+	memset(t->figs.data, 0, kind->figs_size);
+	return t->figs.data;
 }
 
-void clyde_test_arc_residency(struct clyde_test_result *t)
+const void *clyde_test_figs(const struct clyde_test_result *t,
+			    const struct clyde_target_ops *kind)
 {
-	uint64_t missed, served;
+	return kind && t->figs.kind == kind ? t->figs.data : NULL;
+}
 
-	if (!clyde_test_cache_is_arc(t) || !t->cache.total_bytes || !t->bytes)
-		return;
-	missed = t->zfs.missed_bytes < t->bytes ? t->zfs.missed_bytes :
-						  t->bytes;
-	served = t->bytes - missed;
-	t->cache.resident_bytes = (uint64_t)((double)t->cache.total_bytes *
-					     (double)served / (double)t->bytes);
+void clyde_test_figs_free(struct clyde_test_result *t)
+{
+	free(t->figs.data);
+	t->figs.data = NULL;
+	t->figs.kind = NULL;
 }
 
 bool clyde_test_is_io(enum clyde_test t)

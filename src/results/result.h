@@ -18,8 +18,6 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
-#include "env/zfs.h"
-#include "io/cifs_wire.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
@@ -118,6 +116,19 @@ struct clyde_cache_info {
 	struct clyde_server_cache server;
 };
 
+struct clyde_target_ops; /* io/target.h */
+
+/*
+ * The figures of a test that are its target kind's own (an SMB mount's
+ * wire counters, a ZFS pool's ARC): kind->figs_size bytes of the kind's
+ * type, filled by the kind (io/target_*.c) and written by its entry of
+ * results/figures.c, which nothing else here names.
+ */
+struct clyde_test_figs {
+	const struct clyde_target_ops *kind; /* whose; NULL: none */
+	void *data;			     /* owned (clyde_run_release) */
+};
+
 struct clyde_test_result {
 	enum clyde_test_state state;
 	const char *note; /* static string, set when SKIPPED */
@@ -146,12 +157,8 @@ struct clyde_test_result {
 	 * not verified).  A run with a wrong block fails, so a stored test
 	 * with a count had every one right. */
 	uint64_t verified_blocks;
-	struct clyde_nfs_moved nfs;   /* over the wire, on an NFS mount */
-	struct clyde_cifs_moved cifs; /* over the wire, on an SMB mount */
-	/* On ZFS: how the ARC was emptied before it and what the ARC served
-	 * (then cache.resident_bytes is the share of its reads the ARC had,
-	 * clyde_test_arc_residency). */
-	struct clyde_zfs_test zfs;
+	/* The target kind's own figures (NFS's and SMB's wire, ZFS's ARC). */
+	struct clyde_test_figs figs;
 
 	/* The least of the workers' buffer_pages (NONE when none had any):
 	 * set by clyde_test_sum_spans(). */
@@ -260,14 +267,18 @@ double clyde_test_cpu_pct(const struct clyde_test_result *t);
  * 0..1, or a negative value when not measured. */
 double clyde_test_residency(const struct clyde_test_result *t);
 
-/* On ZFS (t->zfs with the ARC's counters) the cached share of a read-side
- * test is what the ARC served of the bytes it read: those it did not miss
- * (zfs.missed_bytes), in place of the page cache's residency at its
- * start, so that a test the ARC served is flagged as one the page cache
- * served.  Nothing changes for a test that measured no residency. */
-void clyde_test_arc_residency(struct clyde_test_result *t);
-/* Whether t's cached share is the ARC's. */
-bool clyde_test_cache_is_arc(const struct clyde_test_result *t);
+/*
+ * The test's figures of target kind `kind` (kind->figs_size bytes,
+ * zeroed; those it had when they are the same kind's), for the kind to
+ * fill; NULL when the kind has none (figs_size 0, or kind NULL) or
+ * there is no memory (then t has none).
+ */
+void *clyde_test_figs_alloc(struct clyde_test_result *t,
+			    const struct clyde_target_ops *kind);
+/* The test's figures when they are kind's, else NULL. */
+const void *clyde_test_figs(const struct clyde_test_result *t,
+			    const struct clyde_target_ops *kind);
+void clyde_test_figs_free(struct clyde_test_result *t);
 
 /* Above this residency a result is reported as served from the cache. */
 #define CLYDE_CACHE_WARN_FRACTION 0.5

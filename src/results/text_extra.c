@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "io/engine.h"
+#include "results/figures.h"
 #include "results/summary.h"
 #include "results/testio.h"
 
@@ -118,7 +119,7 @@ struct row {
 	double residency;	 /* highest measured, < 0 when never measured */
 	unsigned res_run;	 /* the run it was seen in */
 	bool direct_failed;	 /* -D checked and not honoured in some run */
-	bool arc;		 /* residency is what ZFS's ARC served */
+	const char *cache;	 /* a kind's cache the residency is of */
 	bool have_device;	 /* in at least one run */
 	bool on_device;		 /* a run's target is on a block device */
 	uint64_t bytes;		 /* of the runs with device counters */
@@ -142,9 +143,11 @@ static int gather(const struct clyde_run *runs, unsigned n, enum clyde_test id,
 		row->on_device |= runs[i].env.target.has_block_device;
 		res = clyde_test_residency(t);
 		if (res > row->residency) {
+			const char *json;
+
 			row->residency = res;
 			row->res_run = i;
-			row->arc = clyde_test_cache_is_arc(t);
+			clyde_figs_cache(t, &json, &row->cache);
 		}
 		if (t->cache.direct_checked && !t->cache.direct_honoured)
 			row->direct_failed = true;
@@ -438,14 +441,14 @@ static void write_warnings(FILE *f, const struct row rows[CLYDE_TEST_COUNT],
 			snprintf(where, sizeof(where), " (run %u)",
 				 row->res_run + 1);
 		/* At most 99 columns: "sequential create (run 99): 100%". */
-		if (row->arc)
+		if (row->cache)
 			fprintf(f,
-				"clyde: warning: %s%s: ZFS's ARC served %.0f%% "
+				"clyde: warning: %s%s: %s served %.0f%% "
 				"of the bytes it read;\n"
 				"       the rate is the cache's, not the "
 				"storage's\n",
 				clyde_test_label((enum clyde_test)i), where,
-				row->residency * 100.0);
+				row->cache, row->residency * 100.0);
 		else
 			fprintf(f,
 				"clyde: warning: %s%s: %.0f%% of its data was in the page "

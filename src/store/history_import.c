@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/slurp.h"
 #include "store/history_internal.h"
 #include "results/csv_read.h"
 #include "results/fio_read.h"
@@ -42,23 +43,17 @@ void clyde_history_import_release(struct clyde_history_import *imp)
 static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 		 size_t *len)
 {
-	size_t cap = 65536, n = 0;
-	char *p = malloc(cap + 1);
+	FILE *f = fopen(path, "rbe");
 	struct stat sb;
-	int fd;
+	int rc;
 
-	if (!p)
-		return clyde_err(ctx, ENOMEM, "%s", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(p);
+	*buf = NULL;
+	if (!f)
 		return clyde_err(ctx, errno, "%s: open", path);
-	}
 	/* Too big to be a result: refused by its size, before reading. */
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    (uint64_t)sb.st_size > HISTORY_MAX_FILE) {
-		close(fd);
-		free(p);
+		fclose(f);
 		return clyde_err(ctx, 0,
 				 "%s: %llu MiB, larger than the %u MiB a "
 				 "result file may be; not read",
@@ -66,46 +61,15 @@ static int slurp(struct clyde_ctx *ctx, const char *path, char **buf,
 				 HISTORY_MAX_FILE >> 20),
 		       -EFBIG;
 	}
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			char *q;
-
-			if (cap >= HISTORY_MAX_FILE) {
-				close(fd);
-				free(p);
-				return clyde_err(ctx, EFBIG,
-						 "%s: bigger than %u MiB", path,
-						 HISTORY_MAX_FILE >> 20);
-			}
-			cap *= 2;
-			q = realloc(p, cap + 1);
-			if (!q) {
-				close(fd);
-				free(p);
-				return clyde_err(ctx, ENOMEM, "%s", path);
-			}
-			p = q;
-		}
-		r = read(fd, p + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			close(fd);
-			free(p);
-			return clyde_err(ctx, e, "%s: read", path);
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	p[n] = '\0';
-	*buf = p;
-	*len = n;
+	rc = clyde_slurp_stream(f, HISTORY_MAX_FILE, buf, len);
+	fclose(f);
+	if (rc == -EFBIG)
+		return clyde_err(ctx, EFBIG, "%s: bigger than %u MiB", path,
+				 HISTORY_MAX_FILE >> 20);
+	if (rc == -ENOMEM)
+		return clyde_err(ctx, ENOMEM, "%s", path);
+	if (rc < 0)
+		return clyde_err(ctx, -rc, "%s: read", path);
 	return 0;
 }
 

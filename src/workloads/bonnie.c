@@ -37,6 +37,7 @@
 #include "io/cache.h"
 #include "io/scratch.h"
 #include "io/target.h"
+#include "results/figures.h"
 #include "results/testio.h"
 #include "io/verify.h"
 #include "workloads/worker.h"
@@ -328,7 +329,7 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 
 		ret = clyde_target_evict_all(st->ctx, &st->tgt,
 					     st->scratch->parent ? &hold : NULL,
-					     &r->zfs);
+					     r->figs.data);
 		if (ret < 0)
 			return ret;
 	}
@@ -672,15 +673,17 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 		.dev = &r->dev,
 		.members = &r->members,
 		.own = &r->own,
-		.nfs = &r->nfs,
-		.cifs = &r->cifs,
-		.zfs = &r->zfs,
 		.wrote = writes(te->id),
 	};
 	unsigned started = 0;
 	int ret = 0;
 
 	if (clyde_test_alloc_spans(r, st->n) < 0)
+		return clyde_err(st->ctx, ENOMEM, "%s",
+				 clyde_test_label(te->id));
+	/* The kind's own figures, filled by the target from here on. */
+	moved.figs = clyde_test_figs_alloc(r, st->tgt.ops);
+	if (!moved.figs && st->tgt.ops && st->tgt.ops->figs_size)
 		return clyde_err(st->ctx, ENOMEM, "%s",
 				 clyde_test_label(te->id));
 	tid = calloc(st->n, sizeof(*tid));
@@ -784,7 +787,7 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	if (st->ctx->interrupted && *st->ctx->interrupted)
 		return -EINTR;
 	clyde_test_sum_spans(r);
-	clyde_test_arc_residency(r);
+	clyde_figs_finish(r);
 	/* Each worker's CPU covers its own timed window only. */
 	r->cpu_user_ns = 0;
 	r->cpu_sys_ns = 0;

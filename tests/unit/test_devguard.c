@@ -94,6 +94,11 @@ int main(void)
 	CHECK(check("36 25 8:32 / /mnt rw - ext4 /dev/sdy rw\n", "sdy", &ctx) ==
 	      -EBUSY);
 	CHECK(strstr(clyde_errmsg(&ctx), "sdy is mounted on /mnt") != NULL);
+	/* A space in the mount point: mountinfo's \040, named as it is. */
+	CHECK(check("36 25 8:32 / /mnt/a\\040b rw shared:1 - ext4 /dev/sdy "
+		    "rw\n",
+		    "sdy", &ctx) == -EBUSY);
+	CHECK(strstr(clyde_errmsg(&ctx), "sdy is mounted on /mnt/a b") != NULL);
 	CHECK(check("36 25 8:16 / /mnt rw - ext4 /dev/sdx rw\n", "sdy", &ctx) ==
 	      0);
 

@@ -1,6 +1,7 @@
 /*
  * core/slurp: a file read whole, past the first buffer's size, with its
- * NUL; a file that cannot be opened gives the open's errno and no buffer.
+ * NUL; a file that cannot be opened gives the open's errno and no buffer;
+ * a stream read to a bound; a file read into a fixed buffer.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,9 +50,60 @@ static void test_missing(void)
 	CHECK(got == NULL && len == 0);
 }
 
+/* From a stream, with a bound: exactly the bound is read, one byte more
+ * is -EFBIG; a directory is a read error (-EISDIR), not an empty file. */
+static void test_stream(void)
+{
+	char path[] = "/tmp/clyde-slurp-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	char *got = NULL;
+	size_t len = 0;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("0123456789", f);
+	rewind(f);
+	CHECK(clyde_slurp_stream(f, 10, &got, &len) == 0);
+	CHECK(got && len == 10 && !strcmp(got, "0123456789"));
+	free(got);
+	rewind(f);
+	CHECK(clyde_slurp_stream(f, 9, &got, &len) == -EFBIG);
+	CHECK(got == NULL && len == 0);
+	fclose(f);
+	unlink(path);
+	f = fopen("/tmp", "rb");
+	if (f) {
+		CHECK(clyde_slurp_stream(f, 100, &got, &len) == -EISDIR);
+		CHECK(got == NULL);
+		fclose(f);
+	}
+}
+
+/* Into a fixed buffer: cut to its size, NUL-terminated; the length read,
+ * or the open's errno with an empty buffer. */
+static void test_into(void)
+{
+	char path[] = "/tmp/clyde-slurp-XXXXXX";
+	int fd = mkstemp(path);
+	char buf[5] = "xxxx";
+
+	CHECK(fd >= 0 && write(fd, "abcdefg", 7) == 7);
+	if (fd >= 0)
+		close(fd);
+	CHECK(clyde_slurp_into(path, buf, sizeof(buf)) == 4);
+	CHECK_STR(buf, "abcd");
+	unlink(path);
+	CHECK(clyde_slurp_into(path, buf, sizeof(buf)) == -ENOENT);
+	CHECK_STR(buf, "");
+}
+
 int main(void)
 {
 	test_whole();
 	test_missing();
+	test_stream();
+	test_into();
 	return tap_done();
 }

@@ -255,6 +255,7 @@ static void test_outputs(void)
 	struct clyde_stack_fs *fs = &r.env.stack.fs;
 	struct clyde_test_result *gb = &r.tests[CLYDE_GET_BLOCK];
 	struct clyde_test_result *pb = &r.tests[CLYDE_PUT_BLOCK];
+	struct clyde_nfs_moved *nfs;
 	char buf[128], *text = NULL, *j;
 	size_t len = 0;
 	FILE *m;
@@ -287,14 +288,18 @@ static void test_outputs(void)
 		 "the server filer is not this machine");
 	pb->state = CLYDE_DONE;
 	pb->bytes = 8 * MIB;
-	pb->nfs.measured = true;
-	pb->nfs.rpcs = 9;
-	pb->nfs.trans = 9;
-	pb->nfs.bytes_sent = 8 * MIB + 8 * MIB / 8;
-	pb->nfs.nops = 1;
-	snprintf(pb->nfs.op[0].name, sizeof(pb->nfs.op[0].name), "WRITE");
-	pb->nfs.op[0].ops = 8;
-	pb->nfs.op[0].rtt_ms = 20;
+	nfs = clyde_test_figs_alloc(pb, &clyde_target_nfs);
+	CHECK(nfs != NULL);
+	if (!nfs)
+		return;
+	nfs->measured = true;
+	nfs->rpcs = 9;
+	nfs->trans = 9;
+	nfs->bytes_sent = 8 * MIB + 8 * MIB / 8;
+	nfs->nops = 1;
+	snprintf(nfs->op[0].name, sizeof(nfs->op[0].name), "WRITE");
+	nfs->op[0].ops = 8;
+	nfs->op[0].rtt_ms = 20;
 	fs->nfs_local = 0;
 	j = json_of(&r, CLYDE_GET_BLOCK);
 	CHECK(j && strstr(j, "\"note\":\"server cache not controlled\""));
@@ -320,6 +325,7 @@ static void test_outputs(void)
 	CHECK(text &&
 	      strstr(text, "\nclyde:     server cache not controlled\n"));
 	free(text);
+	clyde_test_figs_free(pb);
 }
 
 int main(void)

@@ -18,9 +18,11 @@
 #include "env/advise.h"
 #include "env/stack_probe.h"
 #include "io/target.h"
+#include "results/figures.h"
 #include "results/result.h"
 #include "results/stack_out.h"
 #include "tap.h"
+#include "results/figures.h"
 
 #define FIX CLYDE_FIXTURES_DIR "/zfs/"
 
@@ -238,28 +240,39 @@ static void test_raidz_cost(void)
 static void test_arc_residency(void)
 {
 	struct clyde_test_result t;
+	struct clyde_zfs_test *z;
+	const char *json, *text;
 
 	memset(&t, 0, sizeof(t));
 	t.bytes = 32u << 20;
 	t.cache.measured = true;
 	t.cache.total_bytes = 32u << 20;
 	t.cache.resident_bytes = 0;
-	t.zfs.have = true;
-	t.zfs.arc_known = true;
-	t.zfs.missed_bytes = 0;
-	clyde_test_arc_residency(&t);
+	z = clyde_test_figs_alloc(&t, &clyde_target_zfs);
+	CHECK(z != NULL);
+	if (!z)
+		return;
+	z->have = true;
+	z->arc_known = true;
+	z->missed_bytes = 0;
+	clyde_figs_finish(&t);
 	CHECK(clyde_test_residency(&t) == 1.0);
-	CHECK(clyde_test_cache_is_arc(&t));
-	t.zfs.missed_bytes = 40u << 20; /* prefetch beyond: at most all */
-	clyde_test_arc_residency(&t);
+	CHECK(clyde_figs_cache(&t, &json, &text));
+	CHECK_STR(json, "arc");
+	CHECK_STR(text, "ZFS's ARC");
+	z->missed_bytes = 40u << 20; /* prefetch beyond: at most all */
+	clyde_figs_finish(&t);
 	CHECK(clyde_test_residency(&t) == 0.0);
-	t.zfs.missed_bytes = 8u << 20;
-	clyde_test_arc_residency(&t);
+	z->missed_bytes = 8u << 20;
+	clyde_figs_finish(&t);
 	CHECK(clyde_test_residency(&t) == 0.75);
-	t.zfs.arc_known = false;
+	z->arc_known = false;
 	t.cache.resident_bytes = 5;
-	clyde_test_arc_residency(&t);
-	CHECK(t.cache.resident_bytes == 5 && !clyde_test_cache_is_arc(&t));
+	clyde_figs_finish(&t);
+	CHECK(t.cache.resident_bytes == 5 &&
+	      !clyde_figs_cache(&t, &json, &text));
+	CHECK_STR(json, "page_cache");
+	clyde_test_figs_free(&t);
 }
 
 /* Two leaves at the top: a stripe; sizes from zpool list, ashift 9 from
