@@ -419,6 +419,15 @@ static void count_mem(void *arg, int64_t *dirty, int64_t *wb)
  * its dirty and writeback figures, from the sampler thread.  Without it
  * (memory read when a completion enters an interval) the stalled
  * intervals had none, exactly where the write-back cliff is.
+ *
+ * The sampler is a thread on a real clock: on a busy machine it may get
+ * no CPU for a whole interval (no figure then, or the figure read on
+ * entering), or be preempted between its clock and its reading (a sample
+ * placed in the interval before the one its value belongs to).  At 40 ms
+ * intervals and three copies of this test at load 10, one interval in
+ * eight came out so in a run of five; at 200 ms the delays are a smaller
+ * share, and one such interval is allowed: without the sampler six have
+ * no figure.
  */
 static void test_sampler_stall(void)
 {
@@ -427,17 +436,17 @@ static void test_sampler_stall(void)
 	uint64_t t0;
 	size_t missing = 0, later = 0;
 
-	clyde_series_sampler_start(&sm, 40 * MS, mono, NULL, count_mem, NULL,
+	clyde_series_sampler_start(&sm, 200 * MS, mono, NULL, count_mem, NULL,
 				   NULL, NULL);
 	CHECK(sm.running);
-	clyde_series_init(&s, 40 * MS, clyde_series_meminfo, NULL);
+	clyde_series_init(&s, 200 * MS, clyde_series_meminfo, NULL);
 	s.sampler = &sm;
 	t0 = mono(NULL);
 	clyde_series_start(&s, t0);
 	clyde_series_add(&s, mono(NULL), 10, 4096, 1);
-	sleep_ms(250); /* the stall */
-	clyde_series_add(&s, mono(NULL), 250 * MS, 4096, 1);
-	sleep_ms(30);
+	sleep_ms(1250); /* the stall */
+	clyde_series_add(&s, mono(NULL), 1250 * MS, 4096, 1);
+	sleep_ms(150);
 	clyde_series_end(&s, mono(NULL));
 	clyde_series_sampler_stop(&sm);
 	CHECK(s.n >= 7);
@@ -446,11 +455,7 @@ static void test_sampler_stall(void)
 			printf("# interval %zu: no dirty figure\n", k);
 			missing++;
 		}
-		/* Samples in order: each interval's is the same one as the
-		 * interval's before (the sampler thread got no CPU in it: a
-		 * unit test cannot promise it a slot every 20 ms on a busy
-		 * machine; at load 12 one interval of eight had none) or a
-		 * later one, never an earlier one. */
+		/* Samples in order: each interval's is a later one. */
 		if (k && k + 1 < s.n &&
 		    s.iv[k].dirty_bytes < s.iv[k - 1].dirty_bytes) {
 			printf("# interval %zu: an earlier sample\n", k);
@@ -460,11 +465,10 @@ static void test_sampler_stall(void)
 		    s.iv[k].dirty_bytes > s.iv[k - 1].dirty_bytes)
 			later++;
 	}
-	printf("# %zu intervals, %d samples, %zu without, %zu later\n", s.n,
-	       sampled, missing, later);
-	CHECK(missing == 0);
-	/* The stalled intervals' figures come from the sampler's readings
-	 * as it goes, not from one reading kept: most are new ones. */
+	printf("# %zu intervals, %d samples, %zu without or out of order, "
+	       "%zu later\n",
+	       s.n, sampled, missing, later);
+	CHECK(missing <= 1);
 	CHECK(s.n >= 3 && later * 2 >= s.n - 2);
 	/* Only two intervals saw a completion. */
 	CHECK(s.iv[1].ops == 0 && s.iv[3].ops == 0);
