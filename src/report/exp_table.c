@@ -157,9 +157,13 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 			fprintf(f, ",%.15g,", cs->mean);
 			if (cs->n >= 2)
 				fprintf(f, "%.15g", cs->ci95);
+			/* A best that does not beat the runner-up is "top"
+			 * only where the table marks it (a tie): on a single
+			 * sample, or against one, nothing was tested. */
 			fprintf(f, ",%zu,%s,", cs->n,
 				cs->rel == CLYDE_EXP_REL_BEST && !ms[m].clear ?
-					"top" :
+					(*clyde_exp_mark(&ms[m], p) ? "top" :
+								      "") :
 					sig[cs->rel]);
 			/* The table's ?, ! and degraded, by name. */
 			csv_flag(f, cs->nimprecise, "imprecise", &sep);

@@ -440,15 +440,26 @@ static void test_sentences(void)
 	free(s);
 	clyde_exp_release(&e);
 
-	/* No repeats, or a runner-up with one sample: nothing is said. */
+	/* No repeats, or a runner-up with one sample: the data cannot tell
+	 * (a point twice as fast on one sample is not named best); one
+	 * point with a value: nothing is said. */
 	exp_init(&e, "chunk", 1, "run.put_block", "block write", "B/s", 1);
 	add(&e, "64k", false, 1, 200.0);
 	add(&e, "128k", false, 1, 100.0);
+	add(&e, "256k", false, 1, 150.0);
 	s = sentences(&e);
-	CHECK_STR(s, "");
+	CHECK_STR(s, "Cannot tell whether chunk changes block write: a single "
+		     "sample at 64k, 128k and 256k (n=1): no difference is "
+		     "tested without two samples at each point (repeat = 2 "
+		     "or more).\n");
 	free(s);
-	add(&e, "256k", true);
-	e.points[0].cells[0].n = 0; /* keep the sample array, drop it */
+	/* The CSV, too, names no top point: nothing was tested. */
+	s = render(&e, CLYDE_EXP_CSV);
+	CHECK(strstr(s, "\n64k,ok,200,,1,,\n") != NULL);
+	CHECK(strstr(s, "top") == NULL && strstr(s, "best") == NULL);
+	free(s);
+	e.points[1].cells[0].n = 0; /* keep the sample array, drop it */
+	e.points[2].cells[0].n = 0;
 	s = sentences(&e);
 	CHECK_STR(s, "");
 	free(s);
@@ -458,7 +469,9 @@ static void test_sentences(void)
 	add(&e, "64k", false, 3, 200.0, 201.0, 202.0);
 	add(&e, "128k", false, 1, 100.0);
 	s = sentences(&e);
-	CHECK_STR(s, "");
+	CHECK_STR(s, "Cannot tell whether chunk changes block write: a single "
+		     "sample at 128k (n=1): no difference is tested without "
+		     "two samples at each point (repeat = 2 or more).\n");
 	free(s);
 	clyde_exp_release(&e);
 
