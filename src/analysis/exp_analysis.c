@@ -300,6 +300,7 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 		clyde_stats_log_ci(c->samples, c->n, 0.95, &s->lo, &s->hi);
 		s->nimprecise = c->nimprecise;
 		s->ndegraded = c->ndegraded;
+		s->ninflated = c->ninflated;
 		s->disagree = spread_2x(c);
 		if (e->metrics[m].amount) {
 			s->rel = CLYDE_EXP_REL_UNTESTED;

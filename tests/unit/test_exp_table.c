@@ -181,7 +181,9 @@ static void test_text(void)
 		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
 		  "are 2x apart or more;\n"
 		  "degraded: some sample was measured while an md array lost "
-		  "members.\n"
+		  "members;\n"
+		  "inflated: some sample's figure is inflated by a mount or "
+		  "export setting (an async export).\n"
 		  "The tests and the intervals of differences are on log "
 		  "values (noise grows with the mean).\n");
 	free(out);
@@ -552,6 +554,7 @@ static void test_html(void)
 	e.machine = xstrdup("host box, kernel 6.1");
 	e.points[0].cells[0].nimprecise = 1;
 	e.points[1].cells[0].ndegraded = 1;
+	e.points[2].cells[0].ninflated = 2;
 	f = open_memstream(&buf, &len);
 	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
 	fclose(f);
@@ -581,11 +584,19 @@ static void test_html(void)
 	/* A sample measured on a degraded array is flagged. */
 	CHECK(count(buf, "while an md array lost members\">degraded</span>") ==
 	      1);
+	/* ... and one an async export inflated. */
+	CHECK(count(buf, "title=\"2 of 2 samples inflated by a mount or "
+			 "export setting") == 1);
+	CHECK(count(buf, "; 2 inflated by a mount or export setting") == 1);
 	free(buf);
 	/* ... and in the text table, on that cell only. */
 	buf = render(&e, CLYDE_EXP_TEXT);
 	CHECK(count(buf, " degraded") == 1);
 	CHECK(strstr(buf, "degraded: some sample was measured while") != NULL);
+	/* The cell, and the legend's "is inflated by". */
+	CHECK(count(buf, " inflated") == 2);
+	CHECK(strstr(buf, "\ninflated: some sample's figure is inflated") !=
+	      NULL);
 	free(buf);
 	/* ... and in the CSV's flags, by name: 64k,ext4 imprecise and 2x
 	 * apart (1 and 2), 128k,ext4 degraded and 2x apart. */
@@ -596,6 +607,10 @@ static void test_html(void)
 	CHECK(strstr(buf, ",disagree degraded,") != NULL);
 	CHECK(count(buf, "degraded") == 1);
 	CHECK(count(buf, "imprecise") == 1);
+	CHECK(strstr(buf, "\n64k,<script>,ok,1.5,") != NULL &&
+	      strstr(strstr(buf, "\n64k,<script>,ok,1.5,"),
+		     ",disagree inflated,"));
+	CHECK(count(buf, "inflated") == 1);
 	free(buf);
 	clyde_exp_release(&e);
 

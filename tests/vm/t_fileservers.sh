@@ -22,7 +22,8 @@
 #   within it from the sync export, and under half of it from the async
 #   one (the server acknowledged the COMMIT with the data in its page
 #   cache); the async point's writing tests are named inflated by the
-#   async export in the stored result, the sync point's are not.
+#   async export in the stored result, and so in the sweep's table and
+#   CSV ("inflated" beside the figure), the sync point's are not.
 # - nfs-v3-v42.ini: the two points' mounts are NFS 3 and 4.2 (the stored
 #   results' stack, and the mountstats operations: v4.2's OPEN and CLOSE,
 #   none in v3's), and both store their block tests.
@@ -248,6 +249,8 @@ PY
 # the async export named beside the figures it inflates.
 sweep nfs-sync-async --define mib=$SIZE_MIB
 verdicts export_mode sync async
+assert_eq "$(count '^async .* inflated' "$T/sweep.txt")" 1 "the table names the async point's figures inflated"
+assert_eq "$(count '^sync .* inflated' "$T/sweep.txt")" 0 "and not the sync point's"
 run_clyde report --experiment "$EXP" --db "$DB" --format csv -o - \
 	--metrics time.write,time.write.write_bytes,bonnie.put_block
 expect_rc 0 "nfs-sync-async: the experiment's table as CSV"
@@ -260,11 +263,12 @@ for r in csv.DictReader(open(sys.argv[1])):
     print(r["export_mode"], r["status"],
           "disk-took-all" if disk >= size * 0.95 else
           "disk-took-under-half" if disk < size / 2 else "disk-took-some",
-          "rate" if float(r["bonnie.put_block.mean"]) > 0 else "no-rate")
+          "rate" if float(r["bonnie.put_block.mean"]) > 0 else "no-rate",
+          "inflated" if "inflated" in r["bonnie.put_block.flags"].split() else "honest")
 EOF
 cat "$T/check"
-assert_eq "$(tr '\n' ' ' <"$T/check")" "sync ok disk-took-all rate async ok disk-took-under-half rate " \
-	"the timed write's ${SIZE_MIB} MiB reach the server's disk within it from the sync export, under half of them from the async one; both points have a block write"
+assert_eq "$(tr '\n' ' ' <"$T/check")" "sync ok disk-took-all rate honest async ok disk-took-under-half rate inflated " \
+	"the timed write's ${SIZE_MIB} MiB reach the server's disk within it from the sync export, under half of them from the async one; both points have a block write, the async one's flagged inflated in the CSV"
 stored_tests >"$T/tests"
 evidence sync-async-tests.txt "$T/tests"
 assert_eq "$(count '^export_mode=async put_block .* export=async .* inflated=async_export ' "$T/tests")" 1 \
