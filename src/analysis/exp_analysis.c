@@ -5,8 +5,11 @@
  * The sentence rules, in the order they are tried for one metric and one
  * group of points (all points when there is one axis; the points sharing
  * the values of the other axes when there are more):
- *  1. fewer than two points with a value, or fewer than two samples at
- *     the best point or at the runner-up: nothing is said;
+ *  1. fewer than two points with a value: nothing is said; fewer than two
+ *     samples at the best point or at the runner-up: no difference can be
+ *     tested, and the data cannot tell (one_sample(): "Cannot tell
+ *     whether X changes M: a single sample at v and w (n=1): ..."), never
+ *     a best;
  *  2. the best differs from the runner-up (Welch p < 0.05): "X v is best
  *     for M: +18% against w, the runner-up (significant, p = ...)";
  *  3. every point has two samples or more and is equivalent to the best
@@ -297,6 +300,7 @@ int clyde_exp_mstat_init(const struct clyde_exp *e, size_t m,
 		clyde_stats_log_ci(c->samples, c->n, 0.95, &s->lo, &s->hi);
 		s->nimprecise = c->nimprecise;
 		s->ndegraded = c->ndegraded;
+		s->ninflated = c->ninflated;
 		s->disagree = spread_2x(c);
 		if (e->metrics[m].amount) {
 			s->rel = CLYDE_EXP_REL_UNTESTED;
@@ -785,6 +789,35 @@ static void power_clause(struct sbuf *b, const struct clyde_exp *e, size_t m,
 	sb_add(b, " would detect a %.0f%% difference.", CLYDE_EXP_EFFECT * 100);
 }
 
+/* Rule 1's sentence when the best or the runner-up has a single sample:
+ * nothing is tested on one, so neither is named best.  The points of the
+ * group with a single sample are listed. */
+static void one_sample(struct sbuf *b, const struct clyde_exp *e, size_t m,
+		       const size_t *idx, size_t k)
+{
+	size_t i, n1 = 0, j = 0;
+
+	for (i = 0; i < k; i++)
+		n1 += has_value(e, idx[i], m) &&
+		      e->points[idx[i]].cells[m].n == 1;
+	sb_add(b, "%cannot tell whether %s changes %s: a single sample at ",
+	       e->naxes >= 2 ? 'c' : 'C', e->axis_names[0],
+	       mname(&e->metrics[m]));
+	for (i = 0; i < k; i++) {
+		if (!has_value(e, idx[i], m) ||
+		    e->points[idx[i]].cells[m].n != 1)
+			continue;
+		j++;
+		sb_add(b, "%s%s",
+		       j == 1  ? "" :
+		       j == n1 ? " and " :
+				 ", ",
+		       e->points[idx[i]].values[0]);
+	}
+	sb_add(b, " (n=1): no difference is tested without two samples at "
+		  "each point (repeat = 2 or more).");
+}
+
 /* Rules 1-5 for metric m over the points idx[0..k) (sorted by axis 0).
  * Returns the best point when rule 2 applied, else SIZE_MAX. */
 static size_t group_sentence(const struct clyde_exp *e, size_t m,
@@ -802,10 +835,15 @@ static size_t group_sentence(const struct clyde_exp *e, size_t m,
 	if (best == SIZE_MAX)
 		return SIZE_MAX;
 	runner = best_of(e, m, idx, k, best);
-	if (runner == SIZE_MAX || e->points[best].cells[m].n < 2 ||
-	    e->points[runner].cells[m].n < 2)
+	if (runner == SIZE_MAX)
 		return SIZE_MAX;
 	prefix(&b, e, best);
+	if (e->points[best].cells[m].n < 2 ||
+	    e->points[runner].cells[m].n < 2) {
+		one_sample(&b, e, m, idx, k);
+		emit(out, &b);
+		return SIZE_MAX;
+	}
 	if (relation(e, m, runner, best, &p) == CLYDE_EXP_REL_DIFF) {
 		sb_add(&b,
 		       "%s %s is best for %s: %+.0f%% against %s, the "

@@ -122,6 +122,7 @@ struct clyde_exp_cellstat {
 	double p;	   /* Welch p against the best (1 when not tested) */
 	double ratio;	   /* amount metrics: mean / the least mean (0: none) */
 	size_t nimprecise; /* samples of tests that ran under 0.5 s */
+	size_t ninflated;  /* samples inflated by a mount or export setting */
 	size_t ndegraded;  /* samples measured while an md array lost
 			    * members */
 	bool disagree;	   /* the repeats of this point, made alike, are

@@ -116,20 +116,23 @@ static long metric_index(struct clyde_exp *e, const char *key,
  * -1 an amount: no direction). */
 static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 			   const char *label, const char *unit, int higher,
-			   double x, bool imprecise, bool degraded);
+			   double x, bool imprecise, bool degraded,
+			   bool inflated);
 
 static int add_sample(struct clyde_exp *e, size_t point, const char *key,
 		      const char *label, const char *unit, int higher, double x)
 {
 	return add_sample_flag(e, point, key, label, unit, higher, x, false,
-			       false);
+			       false, false);
 }
 
-/* add_sample(), counting a sample of a test that ran under 0.5 s and
- * one measured while an md array lost members. */
+/* add_sample(), counting a sample of a test that ran under 0.5 s, one
+ * measured while an md array lost members and one a mount or export
+ * setting inflates. */
 static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 			   const char *label, const char *unit, int higher,
-			   double x, bool imprecise, bool degraded)
+			   double x, bool imprecise, bool degraded,
+			   bool inflated)
 {
 	long m = metric_index(e, key, label, unit, higher);
 	struct clyde_exp_cell *c;
@@ -145,6 +148,7 @@ static int add_sample_flag(struct clyde_exp *e, size_t point, const char *key,
 	s[c->n++] = x;
 	c->nimprecise += imprecise;
 	c->ndegraded += degraded;
+	c->ninflated += inflated;
 	return 0;
 }
 
@@ -244,7 +248,8 @@ static int add_result(struct clyde_ctx *ctx, struct clyde_exp *e, size_t point,
 			rc = add_sample_flag(e, point, key, label, lt->unit,
 					     higher, lt->rate,
 					     lt->state == CLYDE_LOADED_TOO_FAST,
-					     lt->ndegraded > 0);
+					     lt->ndegraded > 0,
+					     lt->ninflated > 0);
 			if (rc == 0)
 				rc = add_series(e, point, key, &lt->series);
 		}

@@ -51,6 +51,8 @@ struct clyde_exp_cell {
 	size_t n;
 	size_t nimprecise; /* of them, rates of tests that ran under 0.5 s
 			    * (bonnie++'s +++++: measured, imprecise) */
+	size_t ninflated;  /* of them, inflated by a mount or export setting
+			    * (an NFS test's "inflated_by": async export) */
 	size_t ndegraded;  /* of them, measured while an md array lost
 			    * members (the result's "degraded_during") */
 	/* The time series of the first repeat that has one of two

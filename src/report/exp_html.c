@@ -378,6 +378,11 @@ static void chart(FILE *f, const struct clyde_exp *e, size_t m,
 			if (c->ndegraded)
 				fprintf(f, "; %zu measured on a degraded array",
 					c->ndegraded);
+			if (c->ninflated)
+				fprintf(f,
+					"; %zu inflated by a mount or export "
+					"setting",
+					c->ninflated);
 			fputs("</title>", f);
 			marker_end(f, s);
 			if (idx[i] == ms->best && ms->clear)
@@ -475,6 +480,14 @@ static int table(FILE *f, const struct clyde_exp *e,
 					"%zu samples measured while an md array "
 					"lost members\">degraded</span>",
 					c->ndegraded, c->n);
+			if (c->ninflated)
+				fprintf(f,
+					" <span class=\"flag\" title=\"%zu of "
+					"%zu samples inflated by a mount or "
+					"export setting (an async export "
+					"acknowledges writes before they are on "
+					"disk)\">inflated</span>",
+					c->ninflated, c->n);
 			if (*mark) {
 				fputc(' ', f);
 				clyde_html_esc(f, mark);

@@ -30,7 +30,9 @@ const char clyde_exp_legend[] =
 	"ratio to the least;\n"
 	"? some sample ran under 0.5 s (imprecise); ! the repeats are 2x apart "
 	"or more;\n"
-	"degraded: some sample was measured while an md array lost members.\n"
+	"degraded: some sample was measured while an md array lost members;\n"
+	"inflated: some sample's figure is inflated by a mount or export "
+	"setting (an async export).\n"
 	"The tests and the intervals of differences are on log values (noise "
 	"grows with the mean).";
 
@@ -157,14 +159,19 @@ static int write_csv(FILE *f, const struct clyde_exp *e,
 			fprintf(f, ",%.15g,", cs->mean);
 			if (cs->n >= 2)
 				fprintf(f, "%.15g", cs->ci95);
+			/* A best that does not beat the runner-up is "top"
+			 * only where the table marks it (a tie): on a single
+			 * sample, or against one, nothing was tested. */
 			fprintf(f, ",%zu,%s,", cs->n,
 				cs->rel == CLYDE_EXP_REL_BEST && !ms[m].clear ?
-					"top" :
+					(*clyde_exp_mark(&ms[m], p) ? "top" :
+								      "") :
 					sig[cs->rel]);
 			/* The table's ?, ! and degraded, by name. */
 			csv_flag(f, cs->nimprecise, "imprecise", &sep);
 			csv_flag(f, cs->disagree, "disagree", &sep);
 			csv_flag(f, cs->ndegraded, "degraded", &sep);
+			csv_flag(f, cs->ninflated, "inflated", &sep);
 		}
 		fputc('\n', f);
 	}
@@ -261,6 +268,12 @@ static int write_text(FILE *f, const struct clyde_exp *e,
 
 				snprintf(ratio + l, sizeof(ratio) - l,
 					 " degraded");
+			}
+			if (cs->ninflated) {
+				size_t l = strlen(ratio);
+
+				snprintf(ratio + l, sizeof(ratio) - l,
+					 " inflated");
 			}
 			snprintf(buf, sizeof(buf), "%s%s%s%s", cell, ratio,
 				 *mark ? " " : "", mark);

@@ -829,6 +829,18 @@ static void json_degraded(struct jload *jl, const struct clyde_json *tj,
 		snprintf(t->degraded_note, sizeof(t->degraded_note), "%s", s);
 }
 
+/* A test whose figure a mount or export setting inflates: counted on t
+ * (clyde JSON's nfs "inflated_by", a list of what does it). */
+static void json_inflated(const struct clyde_json *tj,
+			  struct clyde_loaded_test *t)
+{
+	const struct clyde_json *by =
+		clyde_json_get(clyde_json_get(tj, "nfs"), "inflated_by");
+
+	if (clyde_json_at(by, 0))
+		t->ninflated++;
+}
+
 /* Is `key` of obj true? */
 static bool jtrue(const struct clyde_json *obj, const char *key)
 {
@@ -914,6 +926,7 @@ static void json_test(struct jload *jl, const struct clyde_json *tj,
 	json_latency(jl, clyde_json_get(tj, "latency"), where, t);
 	json_series(jl, tj, where, t, !strcmp(t->unit, "B/s"));
 	json_degraded(jl, tj, where, t);
+	json_inflated(tj, t);
 	t->flags |= json_flags(tj);
 	if (too_fast) {
 		a->fast++;

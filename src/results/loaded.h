@@ -112,6 +112,10 @@ struct clyde_loaded_test {
 	 * first one's ("md0: 0 -> 1 of 4 members missing"). */
 	size_t ndegraded;
 	char degraded_note[128];
+	/* Repeats whose figure a mount or export setting inflates (clyde
+	 * JSON's nfs "inflated_by": an async export, nocto, a long
+	 * actimeo). */
+	size_t ninflated;
 	/* Why the figure may not be the storage's alone, in any repeat
 	 * (CLYDE_LOADED_FLAG_*): every table shows it beside the figure and
 	 * the compare table ranks a flagged figure only against flagged

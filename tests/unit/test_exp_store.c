@@ -21,6 +21,9 @@ static char tmpdir[] = "/tmp/clyde-test-exp-store.XXXXXX";
 /* When set, the done test of the next document was measured while an md
  * array lost a member ("degraded_during"). */
 static const char *doc_degraded;
+/* When set, the done test of the next document ran on an async NFS
+ * export (its nfs object's "inflated_by"). */
+static bool doc_inflated;
 
 /* A clyde JSON result with one test done: test number `done` (0 putc, 1
  * put_block, ...) at `rate`. */
@@ -44,9 +47,14 @@ static char *bonnie_doc_test(int done, double rate)
 				     "\"cpu_user_ns\": 1, \"cpu_sys_ns\": 1, "
 				     "\"rate_per_s\": %.17g, \"rate_unit\": "
 				     "\"B/s\", \"cpu_pct\": 10, \"too_fast\": "
-				     "false, \"latency\": null, "
+				     "false, \"latency\": null, %s"
 				     "\"degraded_during\": %s%s%s}",
-				     names[i], rate, doc_degraded ? "\"" : "",
+				     names[i], rate,
+				     doc_inflated ?
+					     "\"nfs\": {\"inflated_by\": "
+					     "[\"async export\"]}, " :
+					     "",
+				     doc_degraded ? "\"" : "",
 				     doc_degraded ? doc_degraded : "null",
 				     doc_degraded ? "\"" : "") < 0)
 				abort();
@@ -168,8 +176,10 @@ static void test_round_trip(void)
 	CHECK(clyde_exp_store_create(&ctx, h, &ne, &id) == 0);
 	CHECK(id && strstr(id, "-btrfs-profiles") != NULL);
 	/* Point 0: two repeats of both workloads. */
+	doc_inflated = true;
 	CHECK(add(&ctx, h, id, 0, 1, "bonnie", "run", bonnie_doc(100e6),
 		  false) == 0);
+	doc_inflated = false;
 	CHECK(add(&ctx, h, id, 0, 1, "dd", "time", timed_doc(2.0), false) == 0);
 	doc_degraded = "md0: 0 -> 1 of 4 members missing";
 	CHECK(add(&ctx, h, id, 0, 2, "bonnie", "run", bonnie_doc(120e6),
@@ -226,6 +236,8 @@ static void test_round_trip(void)
 		      near(c->samples[1], 120e6));
 		/* The second repeat's block write ran on a degraded array. */
 		CHECK(c->ndegraded == 1);
+		/* The first ran on an async export: inflated. */
+		CHECK(c->ninflated == 1);
 		CHECK_STR(e.metrics[1].key, "time.dd");
 		CHECK_STR(e.metrics[1].unit, "s");
 		CHECK(!e.metrics[1].higher_better);

@@ -181,7 +181,9 @@ static void test_text(void)
 		  "? some sample ran under 0.5 s (imprecise); ! the repeats "
 		  "are 2x apart or more;\n"
 		  "degraded: some sample was measured while an md array lost "
-		  "members.\n"
+		  "members;\n"
+		  "inflated: some sample's figure is inflated by a mount or "
+		  "export setting (an async export).\n"
 		  "The tests and the intervals of differences are on log "
 		  "values (noise grows with the mean).\n");
 	free(out);
@@ -440,15 +442,26 @@ static void test_sentences(void)
 	free(s);
 	clyde_exp_release(&e);
 
-	/* No repeats, or a runner-up with one sample: nothing is said. */
+	/* No repeats, or a runner-up with one sample: the data cannot tell
+	 * (a point twice as fast on one sample is not named best); one
+	 * point with a value: nothing is said. */
 	exp_init(&e, "chunk", 1, "run.put_block", "block write", "B/s", 1);
 	add(&e, "64k", false, 1, 200.0);
 	add(&e, "128k", false, 1, 100.0);
+	add(&e, "256k", false, 1, 150.0);
 	s = sentences(&e);
-	CHECK_STR(s, "");
+	CHECK_STR(s, "Cannot tell whether chunk changes block write: a single "
+		     "sample at 64k, 128k and 256k (n=1): no difference is "
+		     "tested without two samples at each point (repeat = 2 "
+		     "or more).\n");
 	free(s);
-	add(&e, "256k", true);
-	e.points[0].cells[0].n = 0; /* keep the sample array, drop it */
+	/* The CSV, too, names no top point: nothing was tested. */
+	s = render(&e, CLYDE_EXP_CSV);
+	CHECK(strstr(s, "\n64k,ok,200,,1,,\n") != NULL);
+	CHECK(strstr(s, "top") == NULL && strstr(s, "best") == NULL);
+	free(s);
+	e.points[1].cells[0].n = 0; /* keep the sample array, drop it */
+	e.points[2].cells[0].n = 0;
 	s = sentences(&e);
 	CHECK_STR(s, "");
 	free(s);
@@ -458,7 +471,9 @@ static void test_sentences(void)
 	add(&e, "64k", false, 3, 200.0, 201.0, 202.0);
 	add(&e, "128k", false, 1, 100.0);
 	s = sentences(&e);
-	CHECK_STR(s, "");
+	CHECK_STR(s, "Cannot tell whether chunk changes block write: a single "
+		     "sample at 128k (n=1): no difference is tested without "
+		     "two samples at each point (repeat = 2 or more).\n");
 	free(s);
 	clyde_exp_release(&e);
 
@@ -539,6 +554,7 @@ static void test_html(void)
 	e.machine = xstrdup("host box, kernel 6.1");
 	e.points[0].cells[0].nimprecise = 1;
 	e.points[1].cells[0].ndegraded = 1;
+	e.points[2].cells[0].ninflated = 2;
 	f = open_memstream(&buf, &len);
 	CHECK(clyde_exp_html_write(f, &e, NULL) == 0);
 	fclose(f);
@@ -568,11 +584,19 @@ static void test_html(void)
 	/* A sample measured on a degraded array is flagged. */
 	CHECK(count(buf, "while an md array lost members\">degraded</span>") ==
 	      1);
+	/* ... and one an async export inflated. */
+	CHECK(count(buf, "title=\"2 of 2 samples inflated by a mount or "
+			 "export setting") == 1);
+	CHECK(count(buf, "; 2 inflated by a mount or export setting") == 1);
 	free(buf);
 	/* ... and in the text table, on that cell only. */
 	buf = render(&e, CLYDE_EXP_TEXT);
 	CHECK(count(buf, " degraded") == 1);
 	CHECK(strstr(buf, "degraded: some sample was measured while") != NULL);
+	/* The cell, and the legend's "is inflated by". */
+	CHECK(count(buf, " inflated") == 2);
+	CHECK(strstr(buf, "\ninflated: some sample's figure is inflated") !=
+	      NULL);
 	free(buf);
 	/* ... and in the CSV's flags, by name: 64k,ext4 imprecise and 2x
 	 * apart (1 and 2), 128k,ext4 degraded and 2x apart. */
@@ -583,6 +607,10 @@ static void test_html(void)
 	CHECK(strstr(buf, ",disagree degraded,") != NULL);
 	CHECK(count(buf, "degraded") == 1);
 	CHECK(count(buf, "imprecise") == 1);
+	CHECK(strstr(buf, "\n64k,<script>,ok,1.5,") != NULL &&
+	      strstr(strstr(buf, "\n64k,<script>,ok,1.5,"),
+		     ",disagree inflated,"));
+	CHECK(count(buf, "inflated") == 1);
 	free(buf);
 	clyde_exp_release(&e);
 

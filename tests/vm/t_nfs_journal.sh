@@ -16,10 +16,15 @@
 # journal, and vda gets it at the checkpoint, inside the timed window or
 # after it (measured: 0 and 7 of 16 MiB at load 10, all of it on a quiet
 # machine), so that point's vda is not held to it.
+# Then the file-creating workload alone at two points (the journal inside
+# vda and on vdb, data=ordered, 4 clients), each client's clyde run of
+# 1024 files with --settle 0 --stonewall 1 (each file test ends after 1
+# s): every client's run finishes, and vdb takes the creates' metadata
+# when the journal is there and nothing when it is inside vda.
 #
 # vm-disks: 2
 # vm-disk-size: 128M
-# vm-timeout: 420
+# vm-timeout: 480
 # shellcheck source=tests/vm/guest_lib.sh
 . "$(dirname "$0")/guest_lib.sh"
 need_disks 2
@@ -92,4 +97,42 @@ assert_eq "$(grep -c '^external ordered .* vdb-metadata ' "$T/check")" 2 \
 assert_eq "$(grep -vc '^external journal ' "$T/check" | tr -d ' ')" 6 "six points besides data=journal on the external journal"
 assert_eq "$(grep -v '^external journal ' "$T/check" | grep -c ' vda-took-all$')" 6 \
 	"the exported filesystem's disk takes every byte the clients wrote (but with data=journal on the external journal, where it gets them at the checkpoint, inside the timed write or after it)"
+
+# The file-creating workload, as the example has it (4 clients, each a
+# clyde run of 1024 empty files, clyde run's fewest, in one directory),
+# at two points: the journal inside vda and on vdb, data=ordered.  Each
+# file test of each client ends after 1 s (--stonewall 1) and waits for
+# no idle disk (--settle 0): 1024 files per client over a sync export take
+# minutes a point under emulation (the two points did not finish in 450 s).
+sed -e 's/^axis data = .*/axis data = ordered/' \
+	-e 's/^axis clients = .*/axis clients = 4/' \
+	-e '/^\[workload write\]/,/^\[workload create\]/{/^\[workload create\]/!d}' \
+	"$CLYDE_SRC/examples/posts/nfs-journal-clients.ini" >"$T/create.ini"
+grep -q '^\[workload create\]' "$T/create.ini" || fail "the example has no create workload"
+t0=$EPOCHREALTIME
+run_clyde sweep -q --define repeats=1 --define vers=3 --define files=1:0:0:1 \
+	--define "create_opts=--settle 0 --stonewall 1" \
+	--define "dev=$VD" --define "jdev=$JD" --define export=/mnt/export \
+	--define cmnt=/mnt/jc --metrics all "$T/create.ini"
+cat "$T/out" "$T/err" >"$T/sweep.txt"
+evidence sweep-nfs-journal-create.txt "$T/sweep.txt"
+expect_rc 0 "the create workload: every client's clyde run finished at both points"
+echo "# the create sweep: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
+assert_eq "$(grep -c ' nfs ' /proc/mounts)" 0 "no client mount left by the create sweep's teardowns"
+id=$(sed -n 's/^experiment \([^:]*\): .*/\1/p' "$T/out")
+[[ -n $id ]] || fail "the create sweep's table names no experiment"
+run_clyde report --experiment "$id" --format csv -o - \
+	--metrics time.create,time.create.m1.write_bytes,time.create.m2.write_bytes
+expect_rc 0 "the create experiment's table as CSV"
+evidence journal-create.csv "$T/out"
+python3 -S - "$T/out" >"$T/check" <<'EOF' || fail "cannot read the table: $(cat "$T/check")"
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    vdb = float(r["time.create.m2.write_bytes.mean"])
+    print(r["journal"], r["status"], "time" if float(r["time.create.mean"]) > 0 else "no-time",
+          "vdb-idle" if vdb == 0 else "vdb-wrote")
+EOF
+cat "$T/check"
+assert_eq "$(tr '\n' ' ' <"$T/check")" "internal ok time vdb-idle external ok time vdb-wrote " \
+	"creating files: the journal's disk (vdb) takes the creates' metadata when the journal is there, nothing when it is inside vda"
 done_testing
