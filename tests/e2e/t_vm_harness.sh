@@ -42,10 +42,10 @@ HANG=$(mktemp "$CLYDE_SRC/tests/vm/.hang.XXXXXX")
 at_exit "rm -f '$HANG'"
 printf '# vm-disks: 0\necho hanging\nsleep 600\n' >"$HANG"
 RC=0
-timeout 200 bash "$VM" --timeout 25 "$HANG" >"$T/out" 2>&1 || RC=$?
+timeout 200 bash "$VM" --timeout 15 "$HANG" >"$T/out" 2>&1 || RC=$?
 [[ $RC -eq 77 ]] && skip "no kernel package: $(tail -n 1 "$T/out")"
 assert_eq "$RC" 1 "a hanging guest: exit 1"
-assert_file_match "$T/out" "the guest did not finish within 25s: killed" \
+assert_file_match "$T/out" "the guest did not finish within 15s: killed" \
 	"a hanging guest: killed at the limit, said so"
 assert_file_match "$T/out" "^--- guest console" "a hanging guest: the console tail is shown"
 assert_eq "$(pgrep -f -c "$HANG" || true)" 0 "no qemu left running"
