@@ -91,7 +91,10 @@
 # 99, io-md 68, md-sync 11, wall 63, perchar 56, cost 390).  The file tests
 # run on a fresh ext4 each (bench/freshfs.sh); on the directory itself
 # their creates paid for the previous run's deletes and the run took
-# well over 20 minutes.
+# well over 20 minutes.  2026-12-07, with the system-call counts of io-md, md-sync,
+# wall and perchar added and other sessions' builds and guests on the same
+# 2 CPUs (load 8 to 5): 33 min 44 s (build 3; engine 435 s, direct 253,
+# io-md 169, md-sync 75, wall 211, perchar 172, pattern 65, cost 465).
 set -euo pipefail
 
 usage() {
