@@ -76,8 +76,11 @@
 # Verdicts (bench/verdict.py): "ok" or "MISSED" only when every pair's
 # ratio is on one side of the target or clyde's until-decided rule
 # (bench_decide: Welch's t-test on log values at Pocock's level) decides
-# the pairs; else "within noise".  Rows with a cost column give CPU per
-# operation (user+system) and system calls per operation of each side.
+# the pairs; else "within noise".  The direct, IOR, mdtest, wall and
+# per-char rows have a cost column: CPU per operation (user+system) and
+# system calls per operation of each side (bench/opcost.py; each step's
+# header says how counted).  The engine rows carry CPU per I/O as a row of
+# their own; the pattern rows compare clyde with itself.
 # A step whose target is missed still counts as run (its own exit status
 # is recorded); a step that fails is named in the summary and the others
 # still run.  At the end: the summary table (issue 21's rows: medians,
@@ -88,7 +91,10 @@
 # 99, io-md 68, md-sync 11, wall 63, perchar 56, cost 390).  The file tests
 # run on a fresh ext4 each (bench/freshfs.sh); on the directory itself
 # their creates paid for the previous run's deletes and the run took
-# well over 20 minutes.
+# well over 20 minutes.  2026-12-07, with the system-call counts of io-md, md-sync,
+# wall and perchar added and other sessions' builds and guests on the same
+# 2 CPUs (load 8 to 5): 33 min 44 s (build 3; engine 435 s, direct 253,
+# io-md 169, md-sync 75, wall 211, perchar 172, pattern 65, cost 465).
 set -euo pipefail
 
 usage() {
@@ -369,20 +375,42 @@ for l in log("direct").splitlines():
             m.group(3), m.group(4), m.group(5), m.group(6), m.group(7), m.group(8),
             cost.get(m.group(1), "-"))
 
+# The cost lines of ior_mdtest.sh and bonnie_wall.sh ("LABEL us/op" then
+# clyde's user us, system us and system calls, then the peer's; per-char:
+# bonnie++'s user+system together): the cost column of their rows.
+def costs(text, who):
+    got = {}
+    for l in text.splitlines():
+        m = re.match(r"(.+?) us/op\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", l)
+        if m:
+            got[m.group(1).strip()] = "%s+%s us, %s calls; %s: %s+%s us, %s calls" % (
+                m.groups()[1:4] + (who,) + m.groups()[4:])
+            continue
+        m = re.match(r"(.+?) us/op\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", l)
+        if m:
+            got[m.group(1).strip()] = "%s+%s us, %s calls; %s: %s us (user+system), %s calls" % (
+                m.groups()[1:4] + (who,) + m.groups()[4:])
+    return got
+
 # ior_mdtest.sh.
+iocost = costs(log("io-md"), "IOR")
 for l in log("io-md").splitlines():
+    if " us/op " in l:
+        continue
     m = re.match(r"lfl (put_block/write|get_block/read)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+) \((\S+)\)\s+(\S+) \((\S+)\)", l)
     if m:
         add("4 ranks O_DIRECT 1 MiB %s MiB/s, like for like: both buffers in huge pages, IOR -l random "
             "(new random data every transfer), clyde timing (clyde-mpi / IOR)" % m.group(1),
-            m.group(2), m.group(4), m.group(8), m.group(9), ">=1.0", judged(m.group(9), ">=1.0"))
+            m.group(2), m.group(4), m.group(8), m.group(9), ">=1.0", judged(m.group(9), ">=1.0"),
+            iocost.get("lfl " + m.group(1), "-"))
         continue
     m = re.match(r"(put_block/write|get_block/read)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+) \((\S+)\)\s+(\S+) \((\S+)\)", l)
     if m:
         r = float(m.group(8))
         add("4 ranks O_DIRECT 1 MiB %s MiB/s, IOR's defaults (its buffer in ordinary pages, "
             "its data filled once), clyde timing (clyde-mpi / IOR)" % m.group(1),
-            m.group(2), m.group(4), m.group(8), m.group(9), ">=1.0", judged(m.group(9), ">=1.0"))
+            m.group(2), m.group(4), m.group(8), m.group(9), ">=1.0", judged(m.group(9), ">=1.0"),
+            iocost.get(m.group(1), "-"))
         add("  the same, IOR's own timing (open and close included)", m.group(2),
             m.group(3), m.group(6), m.group(7), "-", "not the like-for-like ratio")
 # ior_mdtest.sh's file rows: io-md's mdtest without -Y, md-sync's with it.
@@ -392,7 +420,10 @@ for l in log("io-md").splitlines():
 # after its stat phase too, mdtest.c phase_end, and clyde's stat test has
 # none).
 for step, y in (("io-md", False), ("md-sync", True)):
+    mdcost = costs(log(step), "mdtest")
     for l in log(step).splitlines():
+        if " us/op " in l:
+            continue
         m = re.match(r"(seq_\w+)/[A-Za-z ]+?\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+) \((\S+)\)", l)
         if not m:
             continue
@@ -405,7 +436,8 @@ for step, y in (("io-md", False), ("md-sync", True)):
         add("4 ranks x files, unique dirs, %s ops/s (clyde-mpi / %s)" % (m.group(1), how),
             m.group(2), m.group(3), m.group(4), m.group(5), ">=1.0" if like else "-",
             judged(m.group(5), ">=1.0") if like else
-            "not the like-for-like ratio (%s)" % ("above" if y else "-Y below"))
+            "not the like-for-like ratio (%s)" % ("above" if y else "-Y below"),
+            mdcost.get(re.match(r"(seq_\w+/[A-Za-z ]+?)\s+[0-9]", l).group(1), "-"))
 if steps.get("io-md", ("",))[0] == "unavailable":
     add("4 ranks vs IOR and mdtest", "-", "-", "-", "-", ">=1.0", "not run (no -I/-M)")
 
@@ -423,12 +455,16 @@ if b and c:
     pr = [c[r] / b[r] for r in sorted(c) if r in b]
     add("bonnie++ -s 0 -n %s wall time s (clyde / bonnie++)" % ("128" if not quick else "1"),
         "%.2f" % mc, "%.2f" % mb, "%.3f" % (mc / mb), "%.2f-%.2f" % (min(pr), max(pr)),
-        "<=1.0", judged("%.2f-%.2f" % (min(pr), max(pr)), "<=1.0"))
+        "<=1.0", judged("%.2f-%.2f" % (min(pr), max(pr)), "<=1.0"),
+        costs(log("wall"), "bonnie++").get("file ops", "-"))
+pccost = costs(log("perchar"), "bonnie++")
 for l in log("perchar").splitlines():
+    if " us/op " in l:
+        continue
     m = re.match(r"(per-char write|per-char read)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*)", l)
     if m:
         add("%s K/s (clyde / bonnie++ 2.00a)" % m.group(1), m.group(2), m.group(3),
-            m.group(4), m.group(5), m.group(6), m.group(7))
+            m.group(4), m.group(5), m.group(6), m.group(7), pccost.get(m.group(1), "-"))
 for n, where in (("pattern-tmpfs", "tmpfs"), ("pattern-loop", "ext4 on a loop device")):
     for l in log(n).splitlines():
         m = re.match(r"median block write: random (\S+) MiB/s, zeros (\S+) MiB/s, random/zeros (\S+) "
@@ -437,11 +473,19 @@ for n, where in (("pattern-tmpfs", "tmpfs"), ("pattern-loop", "ext4 on a loop de
             r = float(m.group(3))
             add("block write 1 MiB depth 1, random data / --pattern zeros, %s MiB/s (clyde / clyde)" % where,
                 m.group(1), m.group(2), m.group(3), m.group(4), ">=0.97", judged(m.group(4), ">=0.97"))
+# cost.sh: the worst point's ratio, judged by its per-repeat range as the
+# other rows (a range across the target is within noise).
+spreads = {}
 for l in log("cost").splitlines():
+    m = re.match(r"\s*\d+\s+\d+\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)\s+([0-9.]+-[0-9.]+)\s", l)
+    if m:
+        spreads.setdefault(m.group(1), m.group(2))
     m = re.match(r"worst clyde/fio CPU per I/O: (\S+) \(target <= 1.0 at every point: (.*)\)", l)
     if m:
+        sp = spreads.get(m.group(1), "-")
         add("CPU per I/O, worst point of depth x workers (clyde / fio)", "-", "-",
-            m.group(1), "-", "<=1.0", "ok" if m.group(2) == "met" else "MISSED")
+            m.group(1), sp, "<=1.0", judged(sp, "<=1.0") if sp != "-" else
+            "ok" if m.group(2) == "met" else "MISSED")
 
 mach = open(os.path.join(out, "machine.txt")).read().rstrip("\n")
 hdr = ("| what | clyde | peer | clyde/peer | per-repeat | target | verdict | cost per op: clyde; peer |\n"
@@ -456,7 +500,8 @@ for r in [("what", "clyde", "peer", "ratio", "per-repeat", "target", "verdict", 
     print("%-*s %11s %11s %7s %-11s %-7s %-24s %s" % (w0, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]))
 print("verdicts: ok or MISSED only when every pair's ratio is on one side of the target, or clyde's "
       "until-decided rule decides the pairs (bench/verdict.py); else within noise. "
-      "cost per op: CPU user+system microseconds and system calls per operation (fio_compare.sh's header says how counted)")
+      "cost per op: CPU user+system microseconds and system calls per operation of clyde; of the peer "
+      "(the headers of fio_compare.sh, ior_mdtest.sh and bonnie_wall.sh say how each is counted)")
 print("steps: " + stat)
 print("elapsed: %d s" % int(os.environ["ELAPSED"]))
 

@@ -28,6 +28,8 @@
 #           4g), made before the run (untimed) and removed after: both
 #           tools start from the same filesystem state (bench/freshfs.sh
 #           says why: a run's deletes slow the next run's creates); root
+#   -K      do not count system calls (the separate short strace runs
+#           below; they need strace)
 #
 # Both tools run with -r 0 (no RAM check or auto sizing) and -q; bonnie++
 # as root needs -u root, which it is then given.  clyde runs with
@@ -46,11 +48,29 @@
 # and the range of the per-repeat ratios (issue 21's target >= 0.95);
 # bonnie++ writes "+++++" for a test too short to time, which is then
 # shown as "-".
+#
+# Beside each ratio the cost per operation of both tools (issue 35, item
+# 7; bench/opcost.py): with -s 0, per file operation (FILES x 1024 files,
+# six tests), CPU user and system microseconds, the medians of the timed
+# runs' whole process (getrusage of the child) over their operations, and
+# system calls per file operation of the create, stat and delete phases;
+# with -f, per byte of the per-char write and read, CPU from each tool's
+# own figure of the test (clyde's JSON cpu_user_ns/cpu_sys_ns; bonnie++'s
+# CSV %CP, user and system together: it gives no split) and system calls
+# per byte of the per-char tests.  The system calls are counted after the
+# timed runs, never timed: for the file tests in one run of -n 1 of each
+# tool under `strace -f` (every call of the threads that made a phase's
+# operations, from the first to the last); for the per-char tests, where
+# strace would stop the tool at 2 Mi calls, by the kernel's count of all
+# the tool's calls (`perf stat -e raw_syscalls:sys_enter`) in a run of -s
+# 8 -f2 less that of -s 8 -f1, over the 2 MiB of per-char bytes more
+# (write and read together: one figure for both rows).  Without perf,
+# "-".
 set -euo pipefail
 
 usage()
 {
-	sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '3,40p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -62,7 +82,8 @@ bonnie='bonnie++'
 keep=
 perchar=
 fresh=
-while getopts n:b:B:o:s:f:F:h opt; do
+count=1
+while getopts n:b:B:o:s:f:F:Kh opt; do
 	case $opt in
 	n) reps=$OPTARG ;;
 	b) clyde=$OPTARG ;;
@@ -71,6 +92,7 @@ while getopts n:b:B:o:s:f:F:h opt; do
 	s) size=$OPTARG ;;
 	f) perchar=$OPTARG ;;
 	F) fresh=$OPTARG ;;
+	K) count=0 ;;
 	*) usage ;;
 	esac
 done
@@ -107,6 +129,10 @@ command -v python3 >/dev/null || {
 	echo "bonnie_wall: python3 is needed" >&2
 	exit 2
 }
+[[ $count == 0 || $size != 0 ]] || command -v strace >/dev/null || {
+	echo "bonnie_wall: strace not found: system calls per operation not counted (-K)" >&2
+	count=0
+}
 
 # shellcheck source=bench/freshfs.sh
 . "$here/freshfs.sh"
@@ -121,6 +147,8 @@ bonnie_user=()
 [[ $(id -u) -ne 0 ]] || bonnie_user=(-u root)
 
 now_ns() { date +%s%N; }
+# A timed run: the CPU of its process (and children) to FILE.
+cpu=(python3 "$here/opcost.py" run)
 
 # run_one TOOL REP: one timed run; appends "TOOL REP WALL_NS [OVERHEAD
 # WALL]" to $out/times.
@@ -132,7 +160,8 @@ run_one()
 	d=$FRESH_DIR
 	t0=$(now_ns)
 	if [[ $tool == bonnie++ ]]; then
-		"$bonnie" "${bonnie_user[@]}" -d "$d" -s "$size" -n "$files" \
+		"${cpu[@]}" "$out/bonnie.$rep.cpu" -- \
+			"$bonnie" "${bonnie_user[@]}" -d "$d" -s "$size" -n "$files" \
 			"${fopt[@]}" -r 0 -q >"$out/bonnie.$rep.out" 2>&1 || {
 			cat "$out/bonnie.$rep.out" >&2
 			exit 2
@@ -140,7 +169,8 @@ run_one()
 		t1=$(now_ns)
 		echo "bonnie++ $rep $((t1 - t0))" >>"$out/times"
 	else
-		"$clyde" -d "$d" -s "$size" -n "$files" "${fopt[@]}" -r 0 -q --no-save \
+		"${cpu[@]}" "$out/clyde.$rep.cpu" -- \
+			"$clyde" -d "$d" -s "$size" -n "$files" "${fopt[@]}" -r 0 -q --no-save \
 			--json "$out/clyde.$rep.json" >"$out/clyde.$rep.out" 2>&1 || {
 			cat "$out/clyde.$rep.out" >&2
 			exit 2
@@ -172,6 +202,56 @@ for ((r = 1; r <= reps; r++)); do
 		run_one bonnie++ "$r"
 	fi
 done
+
+# The system calls per operation: one short run of each tool under
+# strace -f, never timed, in DIR itself: -n 1 for the file tests, -s 8
+# -f1 (1 MiB of per-char) for the per-char ones.
+traced() {
+	local tool=$1 t=$out/strace.txt
+	shift
+	if [[ $tool == bonnie++ ]]; then
+		strace -f -qq -o "$t" "$bonnie" "${bonnie_user[@]}" -d "$dir" "$@" -r 0 -q \
+			>"$out/strace.log" 2>&1
+	else
+		strace -f -qq -o "$t" "$clyde" -d "$dir" "$@" -r 0 -q --no-save >"$out/strace.log" 2>&1
+	fi || {
+		echo "bonnie_wall: $tool under strace failed: $(tail -n 3 "$out/strace.log")" >&2
+		exit 2
+	}
+}
+# counted TOOL FILE ARGS...: a run of the tool under perf stat, its count
+# of system calls (every thread) to FILE.
+counted() {
+	local tool=$1 f=$2
+	shift 2
+	if [[ $tool == bonnie++ ]]; then
+		perf stat -x, -e raw_syscalls:sys_enter -o "$f" "$bonnie" "${bonnie_user[@]}" -d "$dir" \
+			"$@" -r 0 -q >"$out/strace.log" 2>&1
+	else
+		perf stat -x, -e raw_syscalls:sys_enter -o "$f" "$clyde" -d "$dir" "$@" -r 0 -q \
+			--no-save >"$out/strace.log" 2>&1
+	fi || {
+		echo "bonnie_wall: $tool under perf stat failed: $(tail -n 3 "$out/strace.log")" >&2
+		exit 2
+	}
+}
+if [[ $count == 1 ]]; then
+	for tool in bonnie++ clyde; do
+		if [[ $size == 0 ]]; then
+			traced "$tool" -s 0 -n 1
+			python3 "$here/opcost.py" calls "$out/strace.txt" openat - creat - \
+				newfstatat - stat - unlinkat - unlink - >"$out/calls-files-$tool.txt"
+		fi
+		if [[ -n $perchar && $size != 0 ]] && command -v perf >/dev/null; then
+			for f in 1 2; do
+				counted "$tool" "$out/perf-$tool.$f.txt" -s 8 -n 0 "-f$f"
+			done
+			python3 "$here/opcost.py" perf "$out/perf-$tool.1.txt" "$out/perf-$tool.2.txt" \
+				$((2 << 20)) >"$out/calls-perchar-$tool.txt"
+		fi
+		rm -f "$out/strace.txt"
+	done
+fi
 [[ -z $keep ]] || { mkdir -p "$keep" && cp "$out"/* "$keep"/; }
 
 if [[ $size != 0 ]]; then
@@ -216,11 +296,49 @@ for t in FIELD:
     print("  per repeat (clyde|bonnie++): " + "  ".join(
         "%s|%s" % ("%.0f" % c[r] if r in c else "-", "%.0f" % b[r] if r in b else "-")
         for r in range(1, reps + 1)))
+# The cost per byte: clyde's JSON CPU of the test, bonnie++'s CSV %CP
+# (user and system together) over the test's time (bytes / rate); the
+# system calls of the traced run (bench/opcost.py).
+CPUF = {"putc": 10, "getc": 16}
+cu, cs, bt = {t: [] for t in FIELD}, {t: [] for t in FIELD}, {t: [] for t in FIELD}
+for r in range(1, reps + 1):
+    run = json.load(open(os.path.join(out, f"clyde.{r}.json")))["runs"][0]
+    for t in run["tests"]:
+        if t["name"] in FIELD and t.get("state") == "done" and t.get("bytes"):
+            cu[t["name"]].append(t["cpu_user_ns"] / 1e3 / t["bytes"])
+            cs[t["name"]].append(t["cpu_sys_ns"] / 1e3 / t["bytes"])
+    lines = [l for l in open(os.path.join(out, f"bonnie.{r}.out"))
+             if l.startswith("1.98,") or l.startswith("1.97,")]
+    f = lines[-1].strip().split(",") if lines else []
+    for t, i in CPUF.items():
+        if i < len(f) and f[i].isdigit() and f[FIELD[t]].isdigit():
+            # %CP of the test's time; the test's time per byte is 1 / (K/s x 1024).
+            bt[t].append(float(f[i]) / 100 / (float(f[FIELD[t]]) * 1024) * 1e6)
+def calls(tool, names):
+    p = os.path.join(out, f"calls-perchar-{tool}.txt")
+    got = open(p).read().split() if os.path.exists(p) else []
+    return "%.3f" % float(got[0]) if got and got[0] != "-" else "-"
+def m(xs):
+    return "%.3f" % statistics.median(xs) if xs else "-"
+print()
+print("cost per byte (an operation = one byte; CPU microseconds: medians of the timed "
+      "runs, clyde's JSON cpu_user_ns/cpu_sys_ns of the test, bonnie++'s CSV %CP of it, "
+      "user and system together (it gives no split); system calls: all of the tool's "
+      "calls in a run of -s 8 -f2 less those of -s 8 -f1 (perf stat -e raw_syscalls:sys_enter), "
+      "over the 2 MiB of per-char bytes more, write and read together, not timed)")
+print("%-20s %10s %10s %10s %12s %13s" % ("", "clyde usr", "clyde sys", "clyde sysc",
+      "bonnie++ u+s", "bonnie++ sysc"))
+for t, names in (("putc", ("pwrite64", "write")), ("getc", ("pread64", "read"))):
+    print("%-20s %10s %10s %10s %12s %13s" % (name[t] + " us/op", m(cu[t]), m(cs[t]),
+          calls("clyde", names), m(bt[t]), calls("bonnie++", names)))
 PY
 fi
 
-python3 - "$out/times" <<'PY'
-import statistics, sys
+BENCH=$here python3 - "$out/times" "$out" "$size" "$files" <<'PY'
+import os, statistics, sys
+sys.path.insert(0, os.environ["BENCH"])
+import opcost
+out, size, files = sys.argv[2], sys.argv[3], sys.argv[4]
 rows = [l.split() for l in open(sys.argv[1])]
 b = [int(r[2]) / 1e9 for r in rows if r[0] == "bonnie++"]
 c = [int(r[2]) / 1e9 for r in rows if r[0] == "clyde"]
@@ -234,5 +352,37 @@ print(f"clyde untimed share: median {100 * statistics.median(over):.1f}%, "
 ok = ratio <= 1.2 and max(over) <= 0.15
 print("target (ratio <= 1.2, every run's untimed share <= 15%): " +
       ("met" if ok else "NOT met"))
+if size == "0":
+    # The cost per file operation (bench/opcost.py): each run's CPU over
+    # its 6 x files x 1024 operations; the system calls of the traced run.
+    ops = 6 * int(files.split(":")[0]) * 1024
+    def cpu(tool):
+        f = {"bonnie++": "bonnie"}.get(tool, tool)
+        cs = [opcost.read_cpu(os.path.join(out, f"{f}.{r[1]}.cpu"))
+              for r in rows if r[0] == tool]
+        if not cs or None in cs:
+            return "-", "-"
+        return ("%.2f" % statistics.median(c[0] * 1e6 / ops for c in cs),
+                "%.2f" % statistics.median(c[1] * 1e6 / ops for c in cs))
+    def calls(tool):
+        p = os.path.join(out, f"calls-files-{tool}.txt")
+        if not os.path.exists(p):
+            return "-"
+        n = o = 0
+        for l in open(p):
+            f = l.split()
+            if f[2] != "0":
+                n, o = n + int(f[1]), o + int(f[2])
+        return "%.3f" % (n / o) if o else "-"
+    print()
+    print(f"cost per file operation (create, stat or delete of one file, {ops} a run; CPU "
+          "microseconds: medians of the timed runs, the whole run's user and system time "
+          "(getrusage) over its file operations; system calls: every call of the threads that "
+          "made the create, stat and delete phases' calls, from the first to the last of each, "
+          "over their files, in a separate run of -n 1 under strace -f, not timed)")
+    print("%-20s %10s %10s %10s %12s %12s %13s" % ("", "clyde usr", "clyde sys", "clyde sysc",
+          "bonnie++ usr", "bonnie++ sys", "bonnie++ sysc"))
+    print("%-20s %10s %10s %10s %12s %12s %13s" % (("file ops us/op",) + cpu("clyde") +
+          (calls("clyde"),) + cpu("bonnie++") + (calls("bonnie++"),)))
 sys.exit(0 if ok else 1)
 PY

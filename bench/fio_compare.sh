@@ -376,7 +376,7 @@ cat >"$ANALYSE" <<'EOF'
 import json, os, re, statistics, sys
 
 sys.path.insert(0, os.environ["BENCH"])
-import verdict
+import opcost, verdict
 
 chunk = int(os.environ["CHUNK"])
 mode = sys.argv[2]
@@ -467,23 +467,9 @@ if mode == "check":
 	print("repeat" if any(j["repeat"] for j in judged.values()) else "stop")
 	sys.exit(0)
 
-# strace -f lines: "PID name(args) = ret", "PID name(args <unfinished ...>",
-# "PID <... name resumed>...) = ret", "PID +++ exited ...", "PID --- SIG...".
-CALL = re.compile(r"^(\d+)\s+([a-z_0-9]+)\(")
-DATA = re.compile(r"^\d+\s+(?:<\.\.\. )?(pread64|pwrite64)\b.*= %d$" % chunk)
-
-def per_op(lines):
-	"""System calls of the threads that made the data transfers of CHUNK
-	bytes, between the first and the last of them, over those transfers
-	(a tool's other threads poll by the clock, not by the operation);
-	None without one."""
-	idx = [i for i, l in enumerate(lines) if DATA.match(l)]
-	if not idx:
-		return None
-	io = {lines[i].split(None, 1)[0] for i in idx}
-	calls = sum(1 for l in lines[idx[0]:idx[-1] + 1]
-		    if CALL.match(l) and l.split(None, 1)[0] in io)
-	return calls / len(idx)
+# The threads' calls per transfer of CHUNK bytes (bench/opcost.py).
+DATA = opcost.data_re(("pread64", "pwrite64"), chunk)
+per_op = lambda lines: opcost.per_op(lines, DATA)
 
 sysc = {}
 if "clyde" in traces:

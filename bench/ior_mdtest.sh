@@ -36,6 +36,8 @@
 #            2g), made untimed before it and removed after: no side's
 #            creates pay for the deletes of the one before it
 #            (bench/freshfs.sh says why); root
+#   -K       do not count system calls (the separate short strace runs
+#            below; they need strace)
 #
 # IOR and mdtest are not Debian packages.  Both come from one public
 # repository; build them once, anywhere outside clyde's tree (needs
@@ -90,6 +92,22 @@
 # over the slowest rank's time from the barrier before the phase to the
 # barrier after it, which is clyde's definition: one ratio.
 #
+# Cost per operation (issue 35, item 7), printed under each table: CPU
+# user and system microseconds per operation of each side, the medians of
+# the timed runs, each the CPU of the whole mpirun process tree (mpirun
+# and every rank, getrusage of the child: bench/opcost.py run) over the
+# run's operations (IO: its 1 MiB transfers, IOR's writes and reads,
+# clyde-mpi's put_block, rewrite's reads and writes, get_block and seeks;
+# MD: its file operations, mdtest's creates, stats and removals, clyde-
+# mpi's six file tests), so MPI's start-up and barriers are in it on both
+# sides and the write and read rows share one figure; and system calls
+# per operation of the phase, counted in one separate short run of each
+# side under `strace -f` after the timed ones (IO 64 MiB a rank at most,
+# MD 1024 files a rank; never timed): every call of the threads that made
+# the phase's operations (pwrite64 / pread64 of 1 MiB, openat, stat,
+# unlink) between the first and the last of them, over those operations
+# (bench/opcost.py calls).  IOR like for like is counted with its options.
+#
 # Targets (issue 21): every ratio >= 1.0 with the same timing definition.
 set -euo pipefail
 
@@ -115,7 +133,9 @@ OUTDIR=
 ANALYSE=
 MDSYNC=0
 FRESH=
-while getopts 'I:M:p:s:F:n:T:b:o:A:X:Yh' opt; do
+COUNT=1
+HERE=$(cd "$(dirname "$0")" && pwd)
+while getopts 'I:M:p:s:F:n:T:b:o:A:X:YKh' opt; do
 	case $opt in
 	I) IOR_BIN=$OPTARG ;;
 	M) MDTEST_BIN=$OPTARG ;;
@@ -128,6 +148,7 @@ while getopts 'I:M:p:s:F:n:T:b:o:A:X:Yh' opt; do
 	o) OUTDIR=$OPTARG ;;
 	A) ANALYSE=$OPTARG ;;
 	Y) MDSYNC=1 ;;
+	K) COUNT=0 ;;
 	X) FRESH=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage 2 >&2 ;;
@@ -138,8 +159,11 @@ shift $((OPTIND - 1))
 # The tables, from the outputs in $1 (the run's parameters in its
 # params file).  Every figure printed comes from a file there.
 analyse() {
-	python3 - "$1" <<'PY'
+	BENCH=$HERE python3 - "$1" <<'PY'
 import glob, json, os, re, statistics, sys
+
+sys.path.insert(0, os.environ["BENCH"])
+import opcost
 
 out = sys.argv[1]
 par = dict(l.rstrip("\n").split("=", 1)
@@ -190,6 +214,72 @@ def ior(i, access, kind="ior"):
 
 MD_ROWS = (("seq_create", "File creation"), ("seq_stat", "File stat"),
            ("seq_del", "File removal"))
+
+# The cost per operation (bench/opcost.py): CPU of each timed run's
+# process tree over its operations, and the system calls per operation of
+# a phase in the separate run under strace.
+def ops_of(kind, i):
+    """The operations of run i of kind: 1 MiB transfers (IO) or file
+    operations (MD)."""
+    if kind in ("ior", "ior-lfl"):
+        return 2.0 * int(par["size"]) * int(par["ranks"])
+    if kind == "mdtest":
+        return 3.0 * int(par["files"]) * 1024 * int(par["ranks"])
+    d = json.load(open(os.path.join(out, f"{kind}.{i}.json")))
+    tests = {t["name"]: t for t in d["runs"][0]["tests"]}
+    if kind == "clyde-io":
+        b = sum(tests[t]["bytes"] * (2 if t == "rewrite" else 1)
+                for t in ("put_block", "rewrite", "get_block", "seeks") if t in tests)
+        return b / MiB
+    return float(sum(t.get("ops") or 0 for t in d["runs"][0]["tests"]
+                     if t["name"].startswith(("seq_", "ran_"))))
+
+def cpu_per_op(kind):
+    """(user us, sys us) per operation, medians of the timed runs; None
+    without the runs' CPU files."""
+    us, ss = [], []
+    for i in range(1, n + 1):
+        c = opcost.read_cpu(os.path.join(out, f"{kind}.{i}.cpu"))
+        if c is None:
+            return None
+        ops = ops_of(kind, i)
+        us.append(c[0] * 1e6 / ops)
+        ss.append(c[1] * 1e6 / ops)
+    return med(us), med(ss)
+
+def calls_per_op(kind, names):
+    """System calls per operation of the phase whose operations are the
+    call among names the traced run made most of; None uncounted."""
+    p = os.path.join(out, f"calls-{kind}.txt")
+    if not os.path.exists(p):
+        return None
+    got = {}
+    for l in open(p):
+        f = l.split()
+        if len(f) == 4 and f[0] in names and f[2] != "0":
+            got[f[0]] = (int(f[2]), float(f[3]))
+    return max(got.values())[1] if got else None
+
+def fmt(x, f="%.2f"):
+    return "-" if x is None else f % x
+
+def cost_row(label, ckind, pkind, names):
+    c, p = cpu_per_op(ckind), cpu_per_op(pkind)
+    print(f"{label + ' us/op':31} {fmt(c and c[0]):>10} {fmt(c and c[1]):>10}"
+          f" {fmt(calls_per_op(ckind, names), '%.3f'):>10} {fmt(p and p[0]):>10}"
+          f" {fmt(p and p[1]):>10} {fmt(calls_per_op(pkind, names), '%.3f'):>10}")
+
+def cost_head(what, peer):
+    print()
+    print(f"cost per operation ({what}; CPU: medians of the timed runs, each the whole "
+          f"mpirun process tree's user and system time over the run's operations, MPI's "
+          f"start-up and barriers included; system calls: every call of the threads that made "
+          f"the phase's operations, from the first to the last, in a separate short run under "
+          f"strace -f, not timed)")
+    print(f"{'':31} {'clyde usr':>10} {'clyde sys':>10} {'clyde sysc':>10} {peer + ' usr':>10}"
+          f" {peer + ' sys':>10} {peer + ' sysc':>10}")
+
+WRITES, READS = ("pwrite64", "write"), ("pread64", "read")
 
 def mdtest(i):
     """mdtest's SUMMARY rate table: operation -> mean ops/s, and its
@@ -255,6 +345,12 @@ if par["what"] in ("io", "both"):
             print(f"{'lfl ' + test + '/' + access:16} {med(c) / MiB:10.1f} {med(own) / MiB:9.1f}"
                   f" {med(same) / MiB:18.1f} {med(opn) * 1e3:8.2f}"
                   f" {med(r1):6.3f} ({spread(r1)}) {med(r2):11.3f} ({spread(r2)})")
+    cost_head("an operation = one 1 MiB transfer, writes and reads of the whole run alike", "IOR")
+    cost_row("put_block/write", "clyde-io", "ior", WRITES)
+    cost_row("get_block/read", "clyde-io", "ior", READS)
+    if os.path.exists(os.path.join(out, "ior-lfl.1.json")):
+        cost_row("lfl put_block/write", "clyde-io", "ior-lfl", WRITES)
+        cost_row("lfl get_block/read", "clyde-io", "ior-lfl", READS)
     print(f"IOR: {', '.join(sorted(vers))}; \"IOR\" = bytes / (last close "
           f"end - first open start), IOR's own; \"clyde timing\" = bytes / "
           f"(last close end - last open end), as clyde times (open outside, "
@@ -283,6 +379,12 @@ if par["what"] in ("md", "both"):
         r = [a / b for a, b in zip(c, md)]
         print(f"{test + '/' + op:25} {med(c):10.1f} {med(md):10.1f}"
               f" {med(r):8.3f} ({spread(r)})")
+    cost_head("an operation = one file's create, stat or removal; clyde-mpi's six "
+              "file tests, mdtest's three phases", "mdtest")
+    for test, op in MD_ROWS:
+        names = {"seq_create": ("openat", "creat"), "seq_stat": ("newfstatat", "statx", "stat"),
+                 "seq_del": ("unlinkat", "unlink")}[test]
+        cost_row(f"{test}/{op}", "clyde-md", "mdtest", names)
     print(f"{', '.join(sorted(vers))}; both: all ranks' files over the "
           f"slowest rank's time between the barriers around a phase")
     if par.get("mdsync") == "1":
@@ -311,6 +413,10 @@ case $WHAT in io | md | both) ;; *) die "-T takes io, md or both, not '$WHAT'" ;
 for c in mpirun python3; do
 	command -v "$c" >/dev/null || die "$c not found (apt-get install openmpi-bin python3)"
 done
+[[ $COUNT == 0 ]] || command -v strace >/dev/null || {
+	echo "ior_mdtest: strace not found: system calls per operation not counted (-K)" >&2
+	COUNT=0
+}
 [[ -x $BUILD/clyde-mpi ]] || die "no clyde-mpi in $BUILD (-b; cmake builds it with libopenmpi-dev)"
 # find_tool NAME GIVEN: the tool's path, or a message saying how to get it.
 find_tool() {
@@ -368,29 +474,54 @@ run() {
 	"$@" >"$log" 2>&1 || die "$* failed (exit $?): $(tail -n 5 "$log")"
 }
 
+# Each side's command (in C), for the timed runs and the traced one:
+# SIZE MiB a rank (IO), or FILES x 1024 files a rank in DIR (MD).
+ior_cmd() {
+	C=("${MPI[@]}" "$IOR_BIN" -a POSIX --posix.odirect -F -t 1m -b "${1}m"
+		-w -r -e -i 1 -o "$W/ior/testfile")
+}
+# IOR like for like: new random data every transfer, its buffer in the
+# huge-page pool as clyde's (glibc maps it there; ordinary pages when the
+# pool is empty).
+ior_lfl_cmd() {
+	C=("${MPI[@]}" -x GLIBC_TUNABLES=glibc.malloc.hugetlb=2 "$IOR_BIN" -a POSIX
+		--posix.odirect -l random -F -t 1m -b "${1}m" -w -r -e -i 1
+		-o "$W/ior/testfile")
+}
+clyde_io_cmd() {
+	C=("${MPI[@]}" "$BUILD/clyde-mpi" run -d "$W/io-r%r" -s "${1}m:1024k:256"
+		-D -f -n 0 -q --no-save)
+}
+mdtest_cmd() {
+	C=("${MPI[@]}" "$MDTEST_BIN" -n $(($1 * 1024)) -u -F -C -T -r -i 1)
+	[[ $MDSYNC == 0 ]] || C+=(-Y)
+	C+=(-d "$2/md")
+}
+clyde_md_cmd() {
+	C=("${MPI[@]}" "$BUILD/clyde-mpi" run -d "$2/md-r%r" -s 0 -n "$1:0:0" -q --no-save)
+}
+# A timed run: the CPU of its whole process tree to OUT/KIND.N.cpu.
+CPU=(python3 "$HERE/opcost.py" run)
+
 side_ior() {
 	mkdir -p "$W/ior"
-	run "$OUT/ior.$1.log" "${MPI[@]}" "$IOR_BIN" -a POSIX --posix.odirect \
-		-F -t 1m -b "${SIZE}m" -w -r -e -i 1 -o "$W/ior/testfile" \
+	ior_cmd "$SIZE"
+	run "$OUT/ior.$1.log" "${CPU[@]}" "$OUT/ior.$1.cpu" -- "${C[@]}" \
 		-O summaryFormat=JSON -O "summaryFile=$OUT/ior.$1.json"
 	rm -rf "$W/ior"
 }
 
-# IOR like for like: new random data every transfer, its buffer in the
-# huge-page pool as clyde's (glibc maps it there; ordinary pages when the
-# pool is empty).
 side_ior_lfl() {
 	mkdir -p "$W/ior"
-	run "$OUT/ior-lfl.$1.log" "${MPI[@]}" -x GLIBC_TUNABLES=glibc.malloc.hugetlb=2 \
-		"$IOR_BIN" -a POSIX --posix.odirect -l random \
-		-F -t 1m -b "${SIZE}m" -w -r -e -i 1 -o "$W/ior/testfile" \
+	ior_lfl_cmd "$SIZE"
+	run "$OUT/ior-lfl.$1.log" "${CPU[@]}" "$OUT/ior-lfl.$1.cpu" -- "${C[@]}" \
 		-O summaryFormat=JSON -O "summaryFile=$OUT/ior-lfl.$1.json"
 	rm -rf "$W/ior"
 }
 
 side_clyde_io() {
-	run "$OUT/clyde-io.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
-		-d "$W/io-r%r" -s "${SIZE}m:1024k:256" -D -f -n 0 -q --no-save \
+	clyde_io_cmd "$SIZE"
+	run "$OUT/clyde-io.$1.log" "${CPU[@]}" "$OUT/clyde-io.$1.cpu" -- "${C[@]}" \
 		--json "$OUT/clyde-io.$1.json"
 }
 
@@ -403,21 +534,57 @@ mdwhere() {
 }
 
 side_mdtest() {
-	local y=()
-	[[ $MDSYNC == 0 ]] || y=(-Y)
 	mdwhere
-	run "$OUT/mdtest.$1.txt" "${MPI[@]}" "$MDTEST_BIN" -n $((FILES * 1024)) \
-		-u -F -C -T -r -i 1 "${y[@]}" -d "$MW/md"
+	mdtest_cmd "$FILES" "$MW"
+	run "$OUT/mdtest.$1.txt" "${CPU[@]}" "$OUT/mdtest.$1.cpu" -- "${C[@]}"
 	rm -rf "$MW/md"
 	fresh_down
 }
 
 side_clyde_md() {
 	mdwhere
-	run "$OUT/clyde-md.$1.log" "${MPI[@]}" "$BUILD/clyde-mpi" run \
-		-d "$MW/md-r%r" -s 0 -n "$FILES:0:0" -q --no-save \
+	clyde_md_cmd "$FILES" "$MW"
+	run "$OUT/clyde-md.$1.log" "${CPU[@]}" "$OUT/clyde-md.$1.cpu" -- "${C[@]}" \
 		--json "$OUT/clyde-md.$1.json"
 	fresh_down
+}
+
+# traced KIND NAME SIZE...: the command in C once under strace -f, never
+# timed; its system calls per operation of each phase (bench/opcost.py
+# calls) to OUT/calls-KIND.txt.
+traced() {
+	local kind=$1
+	shift
+	echo "system calls: $kind under strace" >&2
+	strace -f -qq -o "$W/strace.txt" "${C[@]}" >"$W/strace.log" 2>&1 ||
+		die "$kind under strace failed: $(tail -n 3 "$W/strace.log")"
+	python3 "$HERE/opcost.py" calls "$W/strace.txt" "$@" >"$OUT/calls-$kind.txt"
+	rm -f "$W/strace.txt"
+}
+
+# One short run of each side under strace: at most 64 MiB a rank, 1024
+# files a rank.
+count_calls() {
+	local s=$((SIZE < 64 ? SIZE : 64))
+	local io=(pwrite64 1048576 pread64 1048576 write 1048576 read 1048576)
+	local md=(openat - creat - newfstatat - statx - stat - unlinkat - unlink -)
+	if [[ $WHAT != md ]]; then
+		mkdir -p "$W/ior"
+		ior_cmd "$s"
+		traced ior "${io[@]}"
+		ior_lfl_cmd "$s"
+		traced ior-lfl "${io[@]}"
+		rm -rf "$W/ior"
+		clyde_io_cmd "$s"
+		traced clyde-io "${io[@]}"
+	fi
+	if [[ $WHAT != io ]]; then
+		mdtest_cmd 1 "$W"
+		traced mdtest "${md[@]}"
+		rm -rf "$W/md"
+		clyde_md_cmd 1 "$W"
+		traced clyde-md "${md[@]}"
+	fi
 }
 
 for ((i = 1; i <= REPEATS; i++)); do
@@ -438,4 +605,5 @@ for ((i = 1; i <= REPEATS; i++)); do
 		done
 	fi
 done
+[[ $COUNT == 0 ]] || count_calls
 analyse "$OUT"

@@ -52,8 +52,11 @@ for test, acc in (("put_block", "write"), ("get_block", "read")):
     good = all(abs(g - w) <= 0.051 * max(1.0, abs(w) / 100) for g, w in zip(got, want))
     print(("ok " if good else "FAIL ") +
           f"{test}: clyde, IOR both ways, open ms and both ratios (got {got}, want {want})")
-    # IOR's own bandwidth includes the open: never above clyde's timing.
-    print(("ok " if float(r[1]) <= float(r[2]) else "FAIL ") +
+    # IOR's own bandwidth includes the open: not above clyde's timing
+    # (by more than IOR's own rounding: its bwMiB and the summary's
+    # times are printed to a few digits; 792.0 against 791.2 at an open
+    # of 0.00 ms in these files).
+    print(("ok " if float(r[1]) <= 1.002 * float(r[2]) else "FAIL ") +
           f"{test}: IOR's own figure <= the one with clyde's timing")
 for test, op in (("seq_create", "File creation"), ("seq_stat", "File stat"),
                  ("seq_del", "File removal")):
@@ -68,6 +71,45 @@ for test, op in (("seq_create", "File creation"), ("seq_stat", "File stat"),
     good = r is not None and all(abs(float(g) - w) <= 0.051 * max(1.0, w / 100)
                                  for g, w in zip(r[:3], want))
     print(("ok " if good else "FAIL ") + f"{test}: clyde, mdtest and the ratio ({r}, {want})")
+# The cost per operation (issue 35, item 7): every side's CPU from its
+# runs' .cpu files over their operations, system calls from calls-*.txt.
+par = dict(l.rstrip("\n").split("=", 1) for l in open(f"{fx}/params") if "=" in l)
+def cpu(kind):
+    u, s = [], []
+    for i in (1, 2):
+        cu, cs = map(float, open(f"{fx}/{kind}.{i}.cpu").read().split())
+        if kind.startswith("ior"):
+            ops = 2 * int(par["size"]) * int(par["ranks"])
+        elif kind == "mdtest":
+            ops = 3 * int(par["files"]) * 1024 * int(par["ranks"])
+        else:
+            t = {x["name"]: x for x in json.load(open(f"{fx}/{kind}.{i}.json"))["runs"][0]["tests"]}
+            if kind == "clyde-io":
+                ops = (t["put_block"]["bytes"] + 2 * t["rewrite"]["bytes"] + t["get_block"]["bytes"]
+                       + t["seeks"]["bytes"]) / MiB
+            else:
+                ops = sum(x["ops"] for n, x in t.items() if n.startswith(("seq_", "ran_")))
+        u.append(cu * 1e6 / ops)
+        s.append(cs * 1e6 / ops)
+    return statistics.median(u), statistics.median(s)
+def calls(kind, name):
+    for l in open(f"{fx}/calls-{kind}.txt"):
+        f = l.split()
+        if f[0] == name:
+            return float(f[3])
+for label, ck, pk, cn, pn in (("put_block/write", "clyde-io", "ior", "pwrite64", "write"),
+                              ("get_block/read", "clyde-io", "ior", "pread64", "read"),
+                              ("lfl put_block/write", "clyde-io", "ior-lfl", "pwrite64", "write"),
+                              ("lfl get_block/read", "clyde-io", "ior-lfl", "pread64", "read"),
+                              ("seq_create/File creation", "clyde-md", "mdtest", "openat", "openat"),
+                              ("seq_stat/File stat", "clyde-md", "mdtest", "newfstatat", "newfstatat"),
+                              ("seq_del/File removal", "clyde-md", "mdtest", "unlinkat", "unlink")):
+    r = row(label + " us/op")
+    want = list(cpu(ck)) + [calls(ck, cn)] + list(cpu(pk)) + [calls(pk, pn)]
+    good = r is not None and len(r) == 6 and all(
+        abs(float(g) - w) <= 0.0051 * max(1.0, abs(w)) for g, w in zip(r, want))
+    print(("ok " if good else "FAIL ") + f"{label}: the cost per operation of both sides "
+          f"(CPU user, system, system calls; got {r}, want {want})")
 ver = "4.1.0+dev" in text and "mdtest-4.1.0+dev" in text
 print(("ok " if ver else "FAIL ") + "IOR's and mdtest's versions are printed")
 PY
