@@ -123,8 +123,23 @@ static void test_merge(struct clyde_comm *c)
 	clyde_hist_record(h, 5);
 	clyde_hist_record(h, 1000);
 	t->latency = h;
+	/* Every rank's own mount moved this much (dist/dist_wire.h); nfsd's
+	 * counters are rank 0's alone. */
+	t->nfs.measured = true;
+	t->nfs.rpcs = 21;
+	t->nfs.bytes_sent = 4198444;
+	t->nfs.have_server = true;
+	t->nfs.server_packets = 127;
 
 	CHECK(clyde_dist_end_run(&d, 0, &run) == 0);
+	/* The aggregate's traffic is the ranks' sum, each rank's kept. */
+	CHECK(t->nfs.measured && t->nfs.rpcs == 21 * RANKS &&
+	      t->nfs.bytes_sent == 4198444ull * RANKS);
+	CHECK(t->nfs.have_server && t->nfs.server_packets == 127);
+	for (int r = 0; r < RANKS; r++)
+		CHECK(d.shares[0][CLYDE_PUT_BLOCK][r].wire &&
+		      d.shares[0][CLYDE_PUT_BLOCK][r].wire->nfs.bytes_sent ==
+			      4198444);
 	CHECK(t->nworkers == 2 * RANKS);
 	CHECK(t->bytes == 400 * RANKS);
 	CHECK(t->ops == 4 * RANKS);
