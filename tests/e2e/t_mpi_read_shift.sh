@@ -36,6 +36,7 @@ strace -f --seccomp-bpf -e trace=openat -o /dev/null true 2>/dev/null || skip "s
 mpi_strace()
 {
 	RC=0
+	# shellcheck disable=SC2016 # expanded by each rank's sh
 	timeout -k 10 180 mpirun --allow-run-as-root --oversubscribe -np 4 \
 		sh -c 'exec strace -f --seccomp-bpf -y -e trace=openat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
 		"$T/st" "$CLYDE_MPI" "$@" >"$T/out" 2>"$T/err" || RC=$?
