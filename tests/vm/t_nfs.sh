@@ -210,9 +210,18 @@ assert_eq "$addrs|$names" "10.34.0.2 10.34.1.2 10.34.2.2 10.34.3.2 |4" \
 	"4 clients are 4 clients in the server's /proc/fs/nfsd/clients (4 addresses, 4 names)"
 assert_eq "$(grep -c '^device 10\.34\.[0-3]\.1:/ mounted on /mnt/nc[0-3] with fstype nfs4' /proc/self/mountstats)" 4 \
 	"each client's mount is its own in mountstats (own superblock and transport)"
-timeout -k 10 240 mpirun --allow-run-as-root --oversubscribe -np 4 \
-	"$(dirname "$CLYDE")/clyde-mpi" --read-shift 1 run -d /mnt/nc%r --no-save -r 0 \
-	-s 4m:64k:20:1 -n 0 -f --settle 0 --no-evict --json "$T/mpi.json" >"$T/out" 2>"$T/err" || {
+# Ranks 1-3 have each pwrite delayed 20 ms (strace's fault injection), so
+# that rank 0 ends its block write first and the server's side must be
+# read after the others' ends to hold their data (mpirun's MPMD form:
+# rank 0, then ranks 1-3).
+mpi_args=(--read-shift 1 run -d /mnt/nc%r --no-save -r 0 -s 4m:64k:20:1 -n 0 -f
+	--settle 0 --no-evict --json "$T/mpi.json")
+require_cmd "the slowed ranks" strace
+timeout -k 10 240 mpirun --allow-run-as-root --oversubscribe \
+	-np 1 "$(dirname "$CLYDE")/clyde-mpi" "${mpi_args[@]}" : \
+	-np 3 strace -f --seccomp-bpf -o /dev/null -e trace=pwrite64 \
+	-e inject=pwrite64:delay_enter=20000 "$(dirname "$CLYDE")/clyde-mpi" "${mpi_args[@]}" \
+	>"$T/out" 2>"$T/err" || {
 	cat "$T/out" "$T/err" >&2
 	fail "clyde-mpi with one rank per NFS client"
 }
@@ -240,6 +249,9 @@ say(disk > 2 * 4 * MiB and pb["nfs"]["server"]["packets"] >= 4 * 4,
     "the result keeps the server's side: its disk wrote more than one client's 4 MiB, nfsd counted every client's requests",
     "block write: the server's disks wrote %d bytes (%s), nfsd %d requests"
     % (disk, [(x["device"], x["write_bytes"]) for x in pb["members"]], pb["nfs"]["server"]["packets"]))
+ends = [share[(r, "put_block")]["end_ns"] for r in range(4)]
+say(ends[0] < min(ends[1:]), "rank 0 ended its block write first (ranks 1-3 slowed)",
+    "the ranks' ends on rank 0's clock %s" % ends)
 # Each rank's fsync (in its timed block write) returned once its data
 # was on the server's disk: read after every rank ended, the disk holds
 # all four clients' 4 MiB.  (Read at rank 0's own end, as before, it
