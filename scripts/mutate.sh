@@ -112,6 +112,7 @@ targets_of()
 	e2e/t_mpi*) echo "clyde clyde-mpi" ;;
 	e2e/t_bench_verdict) echo "clyde bench_decide" ;;
 	e2e/*) echo clyde ;;
+	vm/t_nfs*) echo "clyde clyde-mpi" ;; # clyde-mpi over NFS clients
 	vm/*) echo clyde ;; # a guest test runs the binary inside the guest
 	*)
 		echo "$0: $1: not a unit/, e2e/ or vm/ test name" >&2

@@ -22,6 +22,8 @@
 struct mpi_cli {
 	bool shared;
 	double stonewall_s; /* 0: none */
+	unsigned read_shift;
+	bool read_shift_given;
 };
 
 static const struct clyde_opt mpi_table[] = {
@@ -44,6 +46,22 @@ static const struct clyde_opt mpi_table[] = {
 	  .help = "(run only) every rank ends each test that long after the "
 		  "ranks started it, the work done so far its result (IOR's "
 		  "stonewall)" },
+	{ .name = "read-shift",
+	  .type = CLYDE_OPT_UINT,
+	  .arg = "N",
+	  CLYDE_OPT_FIELD(struct mpi_cli, read_shift),
+	  CLYDE_OPT_GIVEN(struct mpi_cli, read_shift_given),
+	  .suffixes = "",
+	  .min = 0,
+	  .max = 1000000,
+	  .kind = "a number of ranks",
+	  .show_range = true,
+	  .help = "(run only) the per-char read, block read and seeks of rank "
+		  "r read the files rank (r + N) mod ranks wrote (IOR's -C and "
+		  "-Q, elbencho's --rotatehosts), found through rank r's own "
+		  "-d (one export mounted once per client) or at the other "
+		  "rank's path (one shared filesystem); N a multiple of the "
+		  "ranks: each its own" },
 	{ .short_name = 'h',
 	  .name = "help",
 	  .type = CLYDE_OPT_HELP,
@@ -61,7 +79,7 @@ static const struct clyde_optset mpi_set = {
 static void usage(void)
 {
 	fputs("usage: mpirun -np N [--hostfile FILE] clyde-mpi [--shared]\n"
-	      "       [--stonewall SECONDS] run|tree [options]\n"
+	      "       [--stonewall SECONDS] [--read-shift N] run|tree [options]\n"
 	      "\n"
 	      "Runs `clyde run` (or `clyde tree`) on every rank of the MPI job,\n"
 	      "every test started together on all ranks; rank 0 prints the\n"
@@ -116,6 +134,11 @@ int main(int argc, char **argv)
 				"(see clyde-mpi --help)\n");
 		return CLYDE_EXIT_USAGE;
 	}
+	if (cli.read_shift_given && strcmp(argv[i], "run")) {
+		fprintf(stderr, "clyde-mpi: --read-shift applies to run only "
+				"(tree phases read their own trees)\n");
+		return CLYDE_EXIT_USAGE;
+	}
 	if (cli.stonewall_s > 0 && strcmp(argv[i], "run")) {
 		fprintf(stderr, "clyde-mpi: --stonewall applies to run only "
 				"(tree phases run to their end)\n");
@@ -139,6 +162,7 @@ int main(int argc, char **argv)
 	}
 	dist.shared = cli.shared;
 	dist.stonewall_s = cli.stonewall_s;
+	dist.read_shift = cli.read_shift_given ? (long)cli.read_shift : -1;
 	prog = !strcmp(argv[i], "run") ? "clyde-mpi run" : "clyde-mpi tree";
 	status = !strcmp(argv[i], "run") ?
 			 clyde_cmd_run_dist(argc - i, argv + i, &dist) :

@@ -102,8 +102,10 @@ static void free_shares(struct clyde_dist *d)
 		for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++) {
 			struct clyde_dist_share *s = d->shares[r][t];
 
-			for (int i = 0; s && i < d->comm->size; i++)
+			for (int i = 0; s && i < d->comm->size; i++) {
 				free(s[i].hist);
+				free(s[i].wire);
+			}
 			free(s);
 		}
 	free(d->shares);
@@ -117,6 +119,8 @@ void clyde_dist_release(struct clyde_dist *d)
 	free_shares(d);
 	free(d->hosts);
 	d->hosts = NULL;
+	free(d->read_from);
+	d->read_from = NULL;
 }
 
 int clyde_dist_expand(const struct clyde_comm *c, const char *pattern,
@@ -257,6 +261,80 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	return 0;
 }
 
+/* Every rank's own mount's traffic of test t to rank 0's *all (size
+ * entries, malloc'ed there; collective).  Returns 0 or a negative errno. */
+static int merge_wire(struct clyde_comm *c, const struct clyde_test_result *t,
+		      struct clyde_dist_wire **all)
+{
+	struct clyde_dist_wire *mine = calloc(1, sizeof(*mine));
+	int ret;
+
+	if (c->rank == 0)
+		*all = calloc((size_t)c->size, sizeof(**all));
+	if (mine) {
+		const struct clyde_nfs_moved *nfs =
+			clyde_test_figs(t, &clyde_target_nfs);
+		const struct clyde_cifs_moved *cifs =
+			clyde_test_figs(t, &clyde_target_cifs);
+
+		if (nfs)
+			mine->nfs = *nfs;
+		if (cifs)
+			mine->cifs = *cifs;
+	}
+	/* Without the memory the others must not wait: send zeros and
+	 * fail after. */
+	if (!mine || (c->rank == 0 && !*all)) {
+		static struct clyde_dist_wire none;
+
+		ret = c->ops->gather(c, mine ? mine : &none, sizeof(none),
+				     c->rank == 0 && !*all ? NULL : *all);
+		free(mine);
+		return ret < 0 ? ret : -ENOMEM;
+	}
+	ret = c->ops->gather(c, mine, sizeof(*mine), *all);
+	free(mine);
+	return ret;
+}
+
+/* Rank 0: the ranks' traffic summed into the aggregate, each kept in its
+ * share (docs/nfs.md, "Many clients"). */
+static void fold_wire(struct clyde_test_result *t,
+		      const struct clyde_dist_wire *all, size_t n,
+		      struct clyde_dist_share *shares)
+{
+	bool nfs = false, cifs = false;
+	void *figs;
+
+	for (size_t r = 0; r < n; r++) {
+		nfs = nfs || all[r].nfs.measured;
+		cifs = cifs || all[r].cifs.measured;
+	}
+	if (!nfs && !cifs)
+		return;
+	/* Into the test's figures of that kind (rank 0's, its server side
+	 * kept by the kind's all_ranks), made when rank 0 had none; a test
+	 * has one kind's figures, NFS's when the ranks measured both. */
+	if (nfs) {
+		figs = t->figs.kind == &clyde_target_nfs
+			       ? t->figs.data
+			       : clyde_test_figs_alloc(t, &clyde_target_nfs);
+		if (figs)
+			clyde_dist_nfs_sum(figs, all, n);
+	} else {
+		figs = t->figs.kind == &clyde_target_cifs
+			       ? t->figs.data
+			       : clyde_test_figs_alloc(t, &clyde_target_cifs);
+		if (figs)
+			clyde_dist_cifs_sum(figs, all, n);
+	}
+	for (size_t r = 0; r < n; r++) {
+		shares[r].wire = malloc(sizeof(*shares[r].wire));
+		if (shares[r].wire)
+			*shares[r].wire = all[r];
+	}
+}
+
 /* Move one test's spans and histogram to rank 0 (collective). */
 static int merge_test(struct clyde_dist *d, enum clyde_test id,
 		      struct clyde_test_result *t, unsigned per_rank,
@@ -266,6 +344,7 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	size_t n = (size_t)c->size;
 	struct wire_span *mine = calloc(per_rank, sizeof(*mine)), *ws = NULL;
 	struct clyde_hist *h = malloc(sizeof(*h)), *hs = NULL;
+	struct clyde_dist_wire *wires = NULL;
 	int ret = 0;
 
 	if (c->rank == 0) {
@@ -311,16 +390,20 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	{
 		int r1 = c->ops->gather(c, mine, per_rank * sizeof(*mine), ws);
 		int r2 = c->ops->gather(c, h, sizeof(*h), hs);
+		int r3 = merge_wire(c, t, &wires);
 
 		if (!ret)
-			ret = r1 < 0 ? r1 : r2;
+			ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3;
 	}
 	if (!ret && c->rank == 0)
 		ret = fold_test(d, id, t, ws, hs, per_rank, *out);
+	if (!ret && c->rank == 0)
+		fold_wire(t, wires, n, *out);
 	free(mine);
 	free(h);
 	free(ws);
 	free(hs);
+	free(wires);
 	return ret;
 }
 
@@ -751,6 +834,8 @@ static void json_share(struct clyde_jw *w, const struct clyde_dist *d,
 		     3);
 	if (d->stonewall_s > 0)
 		clyde_jw_bool(w, "stonewalled", s->stonewalled);
+	if (with_hist && s->wire)
+		clyde_dist_wire_json(w, s->wire);
 	if (with_hist && s->hist)
 		clyde_jw_latency(w, "latency", s->hist,
 				 test == CLYDE_PUTC || test == CLYDE_GETC ? 16 :
@@ -895,6 +980,20 @@ void clyde_dist_json(struct clyde_jw *w, const void *arg)
 			clyde_jw_str(w, NULL, d->hosts[r], CLYDE_HOST_MAX);
 	clyde_jw_close(w, ']');
 	clyde_jw_bool(w, "shared_dir", d->shared);
+	if (d->read_shift >= 0) {
+		clyde_jw_open(w, "read_shift", '{');
+		clyde_jw_u64(w, "n", (uint64_t)d->read_shift);
+		clyde_jw_open(w, "tests", '[');
+		for (int t = 0; t < CLYDE_TEST_COUNT; t++)
+			if (d->reads_other &&
+			    d->reads_other((enum clyde_test)t))
+				clyde_jw_str(
+					w, NULL,
+					clyde_test_name((enum clyde_test)t),
+					64);
+		clyde_jw_close(w, ']');
+		clyde_jw_close(w, '}');
+	}
 	clyde_jw_open(w, "per_rank", '[');
 	for (int r = 0; r < c->size; r++) {
 		clyde_jw_open(w, NULL, '{');
@@ -902,6 +1001,13 @@ void clyde_dist_json(struct clyde_jw *w, const void *arg)
 		clyde_jw_str(w, "host", d->hosts[r], CLYDE_HOST_MAX);
 		clyde_jw_i64(w, "clock_offset_ns", c->offset_ns[r]);
 		clyde_jw_u64(w, "clock_rtt_ns", c->rtt_ns[r]);
+		if (d->read_shift >= 0) {
+			clyde_jw_u64(w, "read_rank",
+				     (uint64_t)((r + d->read_shift) % c->size));
+			clyde_jw_str(w, "read_dir",
+				     d->read_from ? d->read_from[r] : "",
+				     CLYDE_DIST_PATH);
+		}
 		clyde_jw_open(w, "tests", '[');
 		for (unsigned run = 0; run < d->nruns; run++)
 			for (int t = 0; t < CLYDE_DIST_MAX_ITEMS; t++)

@@ -32,6 +32,7 @@
 
 #include "core/hist.h"
 #include "dist/comm.h"
+#include "dist/dist_wire.h"
 #include "results/result.h"
 
 /* A peer failed: returned where the local rank was told, not the cause. */
@@ -39,6 +40,9 @@
 
 /* The most items (tests of the suite, phases of a tree) of one run. */
 #define CLYDE_DIST_MAX_ITEMS CLYDE_TEST_COUNT
+
+/* The room for a path one rank tells another. */
+#define CLYDE_DIST_PATH 4096
 
 /* One rank's part of one test (or tree phase), on rank 0's clock. */
 struct clyde_dist_share {
@@ -49,6 +53,9 @@ struct clyde_dist_share {
 	bool in_bytes;		 /* the rate counts bytes, not ops */
 	bool stonewalled;	 /* --stonewall cut a worker of this rank */
 	struct clyde_hist *hist; /* owned; NULL when none */
+	/* Its own mount's traffic (dist/dist_wire.h); owned, NULL when
+	 * neither NFS nor SMB was measured. */
+	struct clyde_dist_wire *wire;
 };
 
 struct clyde_dist {
@@ -59,6 +66,15 @@ struct clyde_dist {
 	 * context's `stonewall`); the command that honours it sets wall. */
 	double stonewall_s;
 	atomic_int *wall;
+	/* --read-shift N: rank r's read-side tests read the files of rank
+	 * (r + N) mod size (-1: not given).  Rank 0: where each rank found
+	 * them (its own path to the other's scratch directory; "" its own
+	 * files), for the JSON. */
+	long read_shift;
+	char (*read_from)[CLYDE_DIST_PATH];
+	/* The tests that read the other rank's files (set by the command:
+	 * workloads/bonnie.h's clyde_bonnie_reads_other). */
+	bool (*reads_other)(enum clyde_test t);
 	/* Rank 0: every rank's host. */
 	char (*hosts)[CLYDE_HOST_MAX];
 	/* Rank 0: per merged run, per item, comm->size shares (NULL for an

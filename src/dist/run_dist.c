@@ -89,6 +89,16 @@ static void share_where(struct clyde_run_dist *rd,
 		rd->where0[0] = '\0';
 }
 
+/* --read-shift's directory (collective), after the scratch directory
+ * made with status `ret`: the first error wins. */
+static int read_from(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+		     const struct clyde_scratch *s, int ret)
+{
+	int r = clyde_run_dist_read_from(rd, ctx, ret ? NULL : s);
+
+	return ret ? ret : r;
+}
+
 int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			   const char *pattern, const char **dir,
 			   uint64_t *seed, struct clyde_scratch **out)
@@ -122,7 +132,7 @@ int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 		if (!ret)
 			ret = clyde_scratch_create(ctx, rd->dir, out);
 		share_where(rd, *out);
-		return ret;
+		return read_from(rd, ctx, *out, ret);
 	}
 	/* Rank 0 makes the one directory, the others open it by name: the
 	 * broadcast is collective, so every rank gets here even after an
@@ -147,7 +157,7 @@ int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			ret = open_shared(ctx, rd->dir, name, out);
 	}
 	share_where(rd, *out);
-	return ret;
+	return read_from(rd, ctx, *out, ret);
 }
 
 /* The lost rank's scratch directory, "HOST:PATH", as this rank knows it

@@ -42,6 +42,10 @@ struct clyde_run_dist {
 	bool removed;	   /* clyde_run_dist_remove has run */
 	bool made_dir;	   /* this rank created dir */
 	char dir[4096];	   /* -d after %r/%h */
+	/* --read-shift: the directory of the other rank's files as this
+	 * rank reaches it ("" for its own), and that rank. */
+	char read_path[CLYDE_DIST_PATH];
+	int read_rank;
 	/* Where each rank's scratch directory is ("HOST:PATH"), so that the
 	 * one of a rank that is lost can be named: every rank's on rank 0
 	 * (malloc'ed, size slots), rank 0's on every rank. */
@@ -68,6 +72,22 @@ bool clyde_run_dist_leader(const struct clyde_run_dist *rd);
 int clyde_run_dist_scratch(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
 			   const char *pattern, const char **dir,
 			   uint64_t *seed, struct clyde_scratch **out);
+
+/*
+ * --read-shift N (rd->d->read_shift >= 0; else returns 0 at once): find
+ * the scratch directory of rank (rank + N) mod size as this rank reaches
+ * it: through this rank's own -d (the other's scratch directory name in
+ * it: one export mounted once per client, -d /mnt/c%r), else at the other
+ * rank's own path (one shared filesystem, -d /scratch/r%r); with --shared
+ * the one directory.  A directory that is this rank's own scratch
+ * directory does not count.  rd->read_path gets it ("" when the other
+ * rank is this one), rank 0's d->read_from every rank's.  Collective:
+ * every rank calls it after clyde_run_dist_scratch(), `s` its scratch
+ * directory or NULL.  Returns 0, or a negative errno with the message in
+ * ctx.
+ */
+int clyde_run_dist_read_from(struct clyde_run_dist *rd, struct clyde_ctx *ctx,
+			     const struct clyde_scratch *s);
 
 /*
  * End the set-up on every rank: `status` is this rank's exit status so far

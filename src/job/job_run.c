@@ -55,6 +55,19 @@ static int before_test(void *arg, enum clyde_test t)
 	return r->a->test_begin ? r->a->test_begin(j->ui->arg, t) : 0;
 }
 
+/* The last test ended here: under clyde-mpi the ranks meet, so that it
+ * has ended everywhere (bonnie.h: server_late). */
+static int tests_ended(void *arg)
+{
+	struct run_job *r = arg;
+	int all;
+
+	if (!r->job.rd.d)
+		return 0;
+	all = clyde_dist_agree(r->job.rd.d, 0, NULL);
+	return all ? (all < 0 ? all : CLYDE_DIST_PEER_FAILED) : 0;
+}
+
 static void after_test(void *arg, enum clyde_test t,
 		       const struct clyde_test_result *res)
 {
@@ -230,6 +243,41 @@ static void ranks(struct run_job *r, struct clyde_dist *dist)
 	cfg->stonewall_ns = 0;
 	/* --shared: the file tests too create in one directory. */
 	cfg->shared_files = dist->shared;
+	/* Rank 0 keeps the server's side for all: read once all ended. */
+	cfg->server_late = dist->comm->rank == 0;
+	dist->reads_other = clyde_bonnie_reads_other;
+}
+
+/* clyde-mpi --read-shift: the read-side tests take the other rank's
+ * files (bonnie.h: read_path), and rank 0 says so once. */
+static void read_shift(struct run_job *r)
+{
+	struct clyde_bonnie_config *cfg = r->cfg;
+	struct clyde_run_dist *rd = &r->job.rd;
+	long n = rd->d->read_shift;
+	int size = rd->d->comm->size;
+
+	if (n < 0)
+		return;
+	if (rd->read_path[0]) {
+		cfg->read_path = rd->read_path;
+		cfg->read_base = (unsigned)rd->read_rank *
+				 (cfg->concurrency ? cfg->concurrency : 1);
+	}
+	if (!r->leader)
+		return;
+	if (n % size)
+		clyde_job_say(&r->job,
+			      "--read-shift %ld: the per-char read, block read "
+			      "and seeks of rank r read the files rank (r + "
+			      "%ld) mod %d wrote (rank 0 those of rank %d, in "
+			      "%s)",
+			      n, n % size, size, rd->read_rank, rd->read_path);
+	else
+		clyde_job_say(&r->job,
+			      "--read-shift %ld: a multiple of the %d ranks: "
+			      "every rank reads the files it wrote itself",
+			      n, size);
 }
 
 /* -Z's random numbers and the seed: 0 or the status. */
@@ -358,6 +406,8 @@ static int make_scratch(struct run_job *r)
 	}
 	if (r->leader || !dist->shared)
 		clyde_job_note_stale(j, r->scratch, cfg->dir);
+	if (dist)
+		read_shift(r);
 	cfg->seed = r->seed; /* under clyde-mpi, rank 0's */
 	/* Without -s and -r clyde calibrates the size (-r N: the command
 	 * applied bonnie++'s rule), since it evicts the file instead of
@@ -441,7 +491,8 @@ static int run_all(struct run_job *r)
 	r->ran = true;
 	r->hooks = (struct clyde_bonnie_hooks){ .arg = r,
 						.before_test = before_test,
-						.after_test = after_test };
+						.after_test = after_test,
+						.tests_ended = tests_ended };
 	if (!cfg->quiet && a->progress_start)
 		r->hooks.progress = a->progress_start(ui, &r->job.ctx);
 	ret = clyde_job_run_series(r);

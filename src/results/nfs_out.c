@@ -149,8 +149,8 @@ static void jw_server_cache(struct clyde_jw *w,
 		clyde_jw_str(w, "note", "server cache not controlled", 64);
 		CLYDE_JW_ARR(w, "why", sc->why);
 		clyde_jw_str(w, "hint",
-			     "read what another client wrote (IOR -C); "
-			     "docs/nfs.md",
+			     "read what another client wrote: clyde-mpi "
+			     "--read-shift (IOR -C); docs/nfs.md",
 			     128);
 	} else {
 		clyde_jw_str(w, "how",
@@ -371,8 +371,9 @@ void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 		fprintf(f, "clyde: note: server cache not controlled: the "
 			   "read-side figures may come from the server's "
 			   "memory;\n"
-			   "clyde: note: a read of what another client wrote "
-			   "(IOR -C) avoids both caches: docs/nfs.md\n");
+			   "clyde: note: clyde-mpi --read-shift reads what "
+			   "another client wrote (IOR -C), which its own cache "
+			   "never held: docs/nfs.md\n");
 }
 
 static void nfs_json(struct clyde_jw *w, const struct clyde_run *r,

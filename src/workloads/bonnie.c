@@ -177,7 +177,87 @@ struct suite_state {
 	/* The storage under the files: its counters, whether it is idle,
 	 * its caches (io/target.h). */
 	struct clyde_target_watch tgt;
+	/* --read-shift: the other rank's directory while a test that reads
+	 * it runs (-1 otherwise). */
+	int read_fd;
 };
+
+bool clyde_bonnie_reads_other(enum clyde_test t)
+{
+	return t == CLYDE_GETC || t == CLYDE_GET_BLOCK || t == CLYDE_SEEKS;
+}
+
+/*
+ * --read-shift: point every worker at the other rank's file for test t
+ * (shift_in), and back at its own (shift_out).  Opened per test, so that
+ * no descriptor of the target is held between tests (a ZFS export).
+ */
+static int shift_in(struct suite_state *st, enum clyde_test t)
+{
+	const struct clyde_bonnie_config *cfg = st->cfg;
+
+	if (!cfg->read_path || !clyde_bonnie_reads_other(t))
+		return 0;
+	st->read_fd = open(cfg->read_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (st->read_fd < 0)
+		return clyde_err(st->ctx, errno,
+				 "%s: --read-shift: cannot open %s",
+				 clyde_test_label(t), cfg->read_path);
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->scratch_fd = st->read_fd;
+		w->scratch = cfg->read_path;
+		snprintf(w->io_name, sizeof(w->io_name), "io.%u",
+			 cfg->read_base + i);
+	}
+	return 0;
+}
+
+static void shift_out(struct suite_state *st)
+{
+	if (st->read_fd < 0)
+		return;
+	for (unsigned i = 0; i < st->n; i++) {
+		struct clyde_worker *w = &st->w[i];
+
+		w->scratch_fd = st->scratch->dirfd;
+		w->scratch = st->scratch->path;
+		snprintf(w->io_name, sizeof(w->io_name), "io.%u",
+			 st->cfg->worker_base + i);
+	}
+	close(st->read_fd);
+	st->read_fd = -1;
+}
+
+/*
+ * clyde-mpi's rank 0 (cfg->server_late), now that every rank has ended
+ * test r: read the server's side again (the export's disks, nfsd's
+ * counters) from the test's start, so that it holds the writes of the
+ * ranks that ended after this one.  The rank's own wire figures keep its
+ * own window.
+ */
+static void server_late(struct suite_state *st, struct clyde_test_result *r)
+{
+	struct clyde_nfs_moved *m =
+		r->figs.kind == &clyde_target_nfs ? r->figs.data : NULL, *n;
+	struct clyde_target_moved moved = { .members = &r->members };
+
+	if (!st->cfg->server_late || !m || (!m->measured && !m->have_server))
+		return;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return;
+	moved.figs = n;
+	clyde_target_end(&st->tgt, &moved);
+	if (n->have_server) {
+		m->have_server = true;
+		m->server_packets = n->server_packets;
+		m->server_threads_woken = n->server_threads_woken;
+		m->server_threads = n->server_threads;
+	}
+	free(n);
+}
 
 /* Tests that read back what an earlier test wrote: the data must be made
  * cold before them. */
@@ -246,12 +326,12 @@ static int io_residency(struct suite_state *st, struct clyde_worker *w,
 
 	/* Under -D even this open carries O_DIRECT: no descriptor of the
 	 * test file is ever a buffered one (mmap and fadvise work anyway). */
-	fd = openat(st->scratch->dirfd, w->io_name,
+	fd = openat(w->scratch_fd, w->io_name,
 		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
 			    (st->cfg->direct ? O_DIRECT : 0));
 	if (fd < 0)
 		return -errno;
-	snprintf(path, sizeof(path), "%s/%s", st->scratch->path, w->io_name);
+	snprintf(path, sizeof(path), "%s/%s", w->scratch, w->io_name);
 	if (evict)
 		ret = clyde_target_evict_fd(st->ctx, &st->tgt, fd, path);
 	if (!ret) {
@@ -333,6 +413,9 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 		if (ret < 0)
 			return ret;
 	}
+	ret = shift_in(st, t);
+	if (ret < 0)
+		return ret;
 	for (unsigned i = 0; i < st->n && reads_back(t); i++) {
 		struct clyde_worker *w = &st->w[i];
 		struct clyde_span *sp = &r->spans[i];
@@ -344,7 +427,7 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 				return clyde_err(st->ctx, -ret,
 						 "%s: cannot prepare %s/%s",
 						 clyde_test_label(t),
-						 st->scratch->path, w->io_name);
+						 w->scratch, w->io_name);
 			if (ret > 0 || st->memory_fs)
 				continue;
 		} else if (evict && files_have_data(cfg)) {
@@ -514,8 +597,11 @@ static void suite_release(struct suite_state *st)
 			clyde_pattern_release(&w->pat);
 			if (w->dirfd >= 0)
 				close(w->dirfd);
-			/* The IO file of an interrupted or failed test. */
-			unlinkat(w->scratch_fd, w->io_name, 0);
+			/* The IO file of an interrupted or failed test;
+			 * under --read-shift another rank may still read
+			 * it: the scratch directory's removal takes it. */
+			if (!st->cfg->read_path)
+				unlinkat(w->scratch_fd, w->io_name, 0);
 		}
 	}
 	free(st->w);
@@ -662,8 +748,8 @@ static int verify_io(struct suite_state *st, enum clyde_test t,
 	return ret;
 }
 
-static int run_test(struct suite_state *st, const struct test_entry *te,
-		    struct clyde_test_result *r)
+static int run_test_in(struct suite_state *st, const struct test_entry *te,
+		       struct clyde_test_result *r)
 {
 	struct deadline dl;
 	struct clyde_series_sampler sampler;
@@ -803,6 +889,16 @@ static int run_test(struct suite_state *st, const struct test_entry *te,
 	return 0;
 }
 
+/* One test; the workers back on their own files after it. */
+static int run_test(struct suite_state *st, const struct test_entry *te,
+		    struct clyde_test_result *r)
+{
+	int ret = run_test_in(st, te, r);
+
+	shift_out(st);
+	return ret;
+}
+
 static void fill_params(const struct clyde_bonnie_config *cfg, uint64_t seed,
 			struct clyde_run_params *p)
 {
@@ -868,6 +964,7 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 		.cfg = cfg,
 		.scratch = scratch,
 		.n = cfg->concurrency ? cfg->concurrency : 1,
+		.read_fd = -1,
 	};
 	struct clyde_target_setup setup = {
 		.target = &run->env.target,
@@ -880,6 +977,9 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 	uint64_t t_start = clyde_now(ctx), waited = 0, timed = 0;
 	/* --verify: the write test whose file is read back next. */
 	int pending = -1;
+	/* The last test run, whose server side server_late() reads again
+	 * once the ranks have met. */
+	int ended = -1;
 	int ret;
 
 	fill_params(cfg, seed, &run->params);
@@ -918,6 +1018,9 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 			if (ret < 0)
 				break;
 		}
+		if (ended >= 0)
+			server_late(&st, &run->tests[ended]);
+		ended = -1;
 		if (ctx->interrupted && *ctx->interrupted) {
 			ret = -EINTR;
 			break;
@@ -932,6 +1035,8 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 				break;
 		}
 		ret = run_test(&st, te, r);
+		if (!ret)
+			ended = te->id;
 		if (!ret && cfg->verify &&
 		    (te->id == CLYDE_PUT_BLOCK || te->id == CLYDE_REWRITE))
 			pending = te->id;
@@ -939,6 +1044,11 @@ int clyde_bonnie_run(struct clyde_ctx *ctx,
 			clyde_env_name_device(ctx, &run->env.target);
 		if (!ret && hooks && hooks->after_test)
 			hooks->after_test(hooks->arg, te->id, r);
+	}
+	if (!ret && hooks && hooks->tests_ended) {
+		ret = hooks->tests_ended(hooks->arg);
+		if (!ret && ended >= 0)
+			server_late(&st, &run->tests[ended]);
 	}
 	if (!ret && pending >= 0 && !(ctx->interrupted && *ctx->interrupted))
 		ret = verify_io(&st, (enum clyde_test)pending,

@@ -94,6 +94,19 @@ struct clyde_bonnie_config {
 	 * with the job-wide worker number and the stat and delete tests go by
 	 * name instead of reading the directory. */
 	bool shared_files;
+	/* clyde-mpi's rank 0: the server's side of each test (an NFS
+	 * export's disks, nfsd's counters) is read again at the next
+	 * meeting of the ranks (before the next test, or tests_ended), when
+	 * every rank has ended it, so that it covers the ranks that ended
+	 * after this one; its own wire figures keep its own window. */
+	bool server_late;
+	/* clyde-mpi --read-shift: the directory (this rank's path to
+	 * another rank's scratch directory) whose IO files the read-side
+	 * tests read instead of their own (clyde_bonnie_reads_other());
+	 * worker i reads the file numbered read_base + i, which the other
+	 * rank's worker i wrote.  NULL: every worker its own file. */
+	const char *read_path;
+	unsigned read_base;
 
 	/* The engine of the block and seek tests, and how many requests each
 	 * worker (each seeker) keeps in flight; the per-char tests always
@@ -113,6 +126,12 @@ struct clyde_bonnie_config {
 	uint64_t runtime_ns;
 	uint64_t stonewall_ns;
 };
+
+/* The tests that read another rank's file under --read-shift: those that
+ * only read what an earlier test wrote (per-char read, block read) and the
+ * seeks, which read it at random (and write back one seek in ten, in a
+ * file no other rank then uses). */
+bool clyde_bonnie_reads_other(enum clyde_test t);
 
 /* One per-char call in this many is timed into the latency histogram
  * (a power of two); the others are only counted. */
@@ -143,6 +162,10 @@ struct clyde_bonnie_hooks {
 	int (*before_test)(void *arg, enum clyde_test t);
 	void (*after_test)(void *arg, enum clyde_test t,
 			   const struct clyde_test_result *r);
+	/* After the last test, when every test succeeded here: clyde-mpi's
+	 * ranks meet there (the last test has then ended on every rank).
+	 * May return a negative errno to fail the run. */
+	int (*tests_ended)(void *arg);
 	/* When not NULL, the suite keeps it current for a progress display:
 	 * another thread may read it at any time. */
 	struct clyde_progress *progress;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dist/dist.h"
+#include "io/target.h"
 #include "tap.h"
 
 #define RANKS 3
@@ -101,6 +102,7 @@ static void test_merge(struct clyde_comm *c)
 	struct clyde_run run;
 	struct clyde_test_result *t;
 	struct clyde_hist *h = malloc(sizeof(*h));
+	struct clyde_nfs_moved *nfs;
 
 	CHECK(clyde_dist_init(&d, c) == 0);
 	clyde_run_init(&run);
@@ -123,8 +125,28 @@ static void test_merge(struct clyde_comm *c)
 	clyde_hist_record(h, 5);
 	clyde_hist_record(h, 1000);
 	t->latency = h;
+	/* Every rank's own mount moved this much (dist/dist_wire.h); nfsd's
+	 * counters are rank 0's alone. */
+	nfs = clyde_test_figs_alloc(t, &clyde_target_nfs);
+	CHECK(nfs != NULL);
+	if (!nfs)
+		return;
+	nfs->measured = true;
+	nfs->rpcs = 21;
+	nfs->bytes_sent = 4198444;
+	nfs->have_server = true;
+	nfs->server_packets = 127;
 
 	CHECK(clyde_dist_end_run(&d, 0, &run) == 0);
+	/* The aggregate's traffic is the ranks' sum, each rank's kept. */
+	nfs = t->figs.kind == &clyde_target_nfs ? t->figs.data : NULL;
+	CHECK(nfs && nfs->measured && nfs->rpcs == 21 * RANKS &&
+	      nfs->bytes_sent == 4198444ull * RANKS);
+	CHECK(nfs && nfs->have_server && nfs->server_packets == 127);
+	for (int r = 0; r < RANKS; r++)
+		CHECK(d.shares[0][CLYDE_PUT_BLOCK][r].wire &&
+		      d.shares[0][CLYDE_PUT_BLOCK][r].wire->nfs.bytes_sent ==
+			      4198444);
 	CHECK(t->nworkers == 2 * RANKS);
 	CHECK(t->bytes == 400 * RANKS);
 	CHECK(t->ops == 4 * RANKS);

@@ -1,0 +1,146 @@
+/*
+ * clyde-mpi's merge of the ranks' traffic (dist/dist_wire.h): the
+ * aggregate's counts and bytes are the ranks' sums, an operation's
+ * milliseconds are summed by name so that its mean is weighted by each
+ * rank's requests, an operation only one rank has is kept, the server's
+ * side stays rank 0's, and a rank without figures leaves no sum.
+ */
+#include <string.h>
+
+#include "dist/dist_wire.h"
+#include "tap.h"
+
+static struct clyde_nfs_op op(const char *name, uint64_t ops, uint64_t sent,
+			      uint64_t rtt_ms)
+{
+	struct clyde_nfs_op o = { .ops = ops,
+				  .trans = ops,
+				  .bytes_sent = sent,
+				  .rtt_ms = rtt_ms,
+				  .exec_ms = rtt_ms + ops };
+
+	snprintf(o.name, sizeof(o.name), "%s", name);
+	return o;
+}
+
+static const struct clyde_nfs_op *find(const struct clyde_nfs_moved *m,
+				       const char *name)
+{
+	for (unsigned i = 0; i < m->nops; i++)
+		if (!strcmp(m->op[i].name, name))
+			return &m->op[i];
+	return NULL;
+}
+
+static void nfs_sum(void)
+{
+	struct clyde_dist_wire w[3];
+	struct clyde_nfs_moved out = { .have_server = true,
+				       .server_packets = 77,
+				       .server_threads = 8 };
+	const struct clyde_nfs_op *o;
+
+	memset(w, 0, sizeof(w));
+	for (int r = 0; r < 3; r++) {
+		struct clyde_nfs_moved *m = &w[r].nfs;
+
+		m->measured = true;
+		m->rpcs = 10u * (unsigned)(r + 1);
+		m->trans =
+			m->rpcs + (unsigned)r; /* rank r: r retransmissions */
+		m->bytes_sent = 1000u * (unsigned)(r + 1);
+		m->bytes_recv = 7;
+		m->server_read = 4096;
+		/* WRITE: 1 request of 10 ms on rank 0, 3 of 1 ms on rank 1. */
+		m->op[m->nops++] =
+			op("WRITE", r == 0 ? 1 : 3, 100, r == 0 ? 10 : 3);
+		if (r == 2)
+			m->op[m->nops++] = op("COMMIT", 5, 50, 5);
+		/* Made a rank's server side: must not be summed. */
+		m->have_server = true;
+		m->server_packets = 1000;
+	}
+	clyde_dist_nfs_sum(&out, w, 3);
+	CHECK(out.measured);
+	CHECK(out.rpcs == 60 && out.trans == 63);
+	CHECK(clyde_nfs_retrans(&out) == 3);
+	CHECK(out.bytes_sent == 6000 && out.bytes_recv == 21);
+	CHECK(out.server_read == 3 * 4096);
+	o = find(&out, "WRITE");
+	/* 7 requests, 16 ms: the mean 16/7 ms, not the mean of the ranks'
+	 * means (10, 1, 1). */
+	CHECK(o && o->ops == 7 && o->rtt_ms == 16 && o->bytes_sent == 300);
+	o = find(&out, "COMMIT");
+	CHECK(o && o->ops == 5);
+	CHECK(out.nops == 2 && !strcmp(out.op[0].name, "WRITE"));
+	CHECK(out.have_server && out.server_packets == 77 &&
+	      out.server_threads == 8);
+
+	/* A rank whose mount was not read: no sum, the server's side
+	 * kept. */
+	w[1].nfs.measured = false;
+	clyde_dist_nfs_sum(&out, w, 3);
+	CHECK(!out.measured && out.rpcs == 0 && out.nops == 0);
+	CHECK(out.have_server && out.server_packets == 77);
+}
+
+static void nfs_many_ops(void)
+{
+	/* 13 operations over the ranks: the busiest 12 are kept, by the
+	 * sum over the ranks. */
+	static struct clyde_dist_wire w[2];
+	struct clyde_nfs_moved out = { 0 };
+	char name[32];
+
+	memset(w, 0, sizeof(w));
+	for (int r = 0; r < 2; r++) {
+		w[r].nfs.measured = true;
+		for (unsigned i = 0; i < 12; i++) {
+			snprintf(name, sizeof(name), "OP%u", i + (unsigned)r);
+			w[r].nfs.op[w[r].nfs.nops++] =
+				op(name, 100 - i - (unsigned)r, 0, 0);
+		}
+	}
+	clyde_dist_nfs_sum(&out, w, 2);
+	CHECK(out.nops == 12);
+	/* OP1..OP11 are on both ranks; OP0 (100) beats OP12 (87). */
+	CHECK(find(&out, "OP0") && !find(&out, "OP12"));
+	CHECK(find(&out, "OP5") && find(&out, "OP5")->ops == 95 + 95);
+}
+
+static void cifs_sum(void)
+{
+	struct clyde_dist_wire w[2];
+	struct clyde_cifs_moved out;
+
+	memset(w, 0, sizeof(w));
+	for (int r = 0; r < 2; r++) {
+		struct clyde_cifs_wire *c = &w[r].cifs.wire;
+
+		w[r].cifs.measured = true;
+		w[r].cifs.server_evicted = 1;
+		c->smbs = 10;
+		c->bytes_written = 1u << 20;
+		snprintf(c->op[0].name, sizeof(c->op[0].name), "Writes");
+		c->op[0].total = 4;
+		snprintf(c->op[1].name, sizeof(c->op[1].name), "%s",
+			 r ? "Flushes" : "Creates");
+		c->op[1].total = 1;
+		c->nops = 2;
+	}
+	clyde_dist_cifs_sum(&out, w, 2);
+	CHECK(out.measured && out.wire.smbs == 20 &&
+	      out.wire.bytes_written == 2u << 20 && out.server_evicted == 2);
+	CHECK(out.wire.nops == 3 && out.wire.op[0].total == 8);
+	w[0].cifs.measured = false;
+	clyde_dist_cifs_sum(&out, w, 2);
+	CHECK(!out.measured && out.wire.smbs == 0);
+}
+
+int main(void)
+{
+	nfs_sum();
+	nfs_many_ops();
+	cifs_sum();
+	return tap_done();
+}
