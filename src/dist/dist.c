@@ -316,15 +316,15 @@ static void fold_wire(struct clyde_test_result *t,
 	 * kept by the kind's all_ranks), made when rank 0 had none; a test
 	 * has one kind's figures, NFS's when the ranks measured both. */
 	if (nfs) {
-		figs = t->figs.kind == &clyde_target_nfs
-			       ? t->figs.data
-			       : clyde_test_figs_alloc(t, &clyde_target_nfs);
+		figs = t->figs.kind == &clyde_target_nfs ?
+			       t->figs.data :
+			       clyde_test_figs_alloc(t, &clyde_target_nfs);
 		if (figs)
 			clyde_dist_nfs_sum(figs, all, n);
 	} else {
-		figs = t->figs.kind == &clyde_target_cifs
-			       ? t->figs.data
-			       : clyde_test_figs_alloc(t, &clyde_target_cifs);
+		figs = t->figs.kind == &clyde_target_cifs ?
+			       t->figs.data :
+			       clyde_test_figs_alloc(t, &clyde_target_cifs);
 		if (figs)
 			clyde_dist_cifs_sum(figs, all, n);
 	}

@@ -239,8 +239,10 @@ static void shift_out(struct suite_state *st)
  */
 static void server_late(struct suite_state *st, struct clyde_test_result *r)
 {
-	struct clyde_nfs_moved *m =
-		r->figs.kind == &clyde_target_nfs ? r->figs.data : NULL, *n;
+	struct clyde_nfs_moved *m = r->figs.kind == &clyde_target_nfs ?
+					    r->figs.data :
+					    NULL,
+			       *n;
 	struct clyde_target_moved moved = { .members = &r->members };
 
 	if (!st->cfg->server_late || !m || (!m->measured && !m->have_server))
