@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/json_out.h"
+#include "results/nfs_out.h"
 
 static int busier(const void *a, const void *b)
 {
@@ -135,29 +136,10 @@ static void nfs_json(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 		return;
 	}
 	clyde_jw_open(w, "nfs", '{');
-	clyde_jw_u64(w, "rpcs", m->rpcs);
-	clyde_jw_u64(w, "transmissions", m->trans);
-	clyde_jw_u64(w, "retransmissions", clyde_nfs_retrans(m));
-	clyde_jw_u64(w, "timeouts", m->timeouts);
-	clyde_jw_u64(w, "bytes_sent", m->bytes_sent);
-	clyde_jw_u64(w, "bytes_received", m->bytes_recv);
+	clyde_jw_nfs_counts(w, m);
 	clyde_jw_u64(w, "server_read_bytes", m->server_read);
 	clyde_jw_u64(w, "server_write_bytes", m->server_write);
-	clyde_jw_open(w, "ops", '[');
-	for (unsigned i = 0; i < m->nops; i++) {
-		const struct clyde_nfs_op *o = &m->op[i];
-		double n = o->ops ? (double)o->ops : 1.0;
-
-		clyde_jw_open(w, NULL, '{');
-		clyde_jw_str(w, "name", o->name, sizeof(o->name));
-		clyde_jw_u64(w, "ops", o->ops);
-		clyde_jw_u64(w, "bytes_sent", o->bytes_sent);
-		clyde_jw_u64(w, "bytes_received", o->bytes_recv);
-		clyde_jw_num(w, "rtt_ms_mean", (double)o->rtt_ms / n, 3);
-		clyde_jw_num(w, "exec_ms_mean", (double)o->exec_ms / n, 3);
-		clyde_jw_close(w, '}');
-	}
-	clyde_jw_close(w, ']');
+	clyde_jw_nfs_ops(w, m);
 	clyde_jw_close(w, '}');
 }
 

@@ -169,6 +169,37 @@ static void jw_server_cache(struct clyde_jw *w,
 	clyde_jw_close(w, '}');
 }
 
+void clyde_jw_nfs_counts(struct clyde_jw *w, const struct clyde_nfs_moved *m)
+{
+	clyde_jw_u64(w, "rpcs", m->rpcs);
+	clyde_jw_u64(w, "transmissions", m->trans);
+	clyde_jw_u64(w, "retransmissions", clyde_nfs_retrans(m));
+	clyde_jw_u64(w, "timeouts", m->timeouts);
+	clyde_jw_u64(w, "bytes_sent", m->bytes_sent);
+	clyde_jw_u64(w, "bytes_received", m->bytes_recv);
+}
+
+void clyde_jw_nfs_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m)
+{
+	clyde_jw_open(w, "ops", '[');
+	for (unsigned i = 0; i < m->nops; i++) {
+		const struct clyde_nfs_op *o = &m->op[i];
+
+		clyde_jw_open(w, NULL, '{');
+		CLYDE_JW_ARR(w, "name", o->name);
+		clyde_jw_u64(w, "ops", o->ops);
+		clyde_jw_u64(w, "transmissions", o->trans);
+		clyde_jw_u64(w, "timeouts", o->timeouts);
+		clyde_jw_u64(w, "bytes_sent", o->bytes_sent);
+		clyde_jw_u64(w, "bytes_received", o->bytes_recv);
+		clyde_jw_num(w, "queue_ms_mean", mean(o->queue_ms, o->ops), 3);
+		clyde_jw_num(w, "rtt_ms_mean", mean(o->rtt_ms, o->ops), 3);
+		clyde_jw_num(w, "exec_ms_mean", mean(o->exec_ms, o->ops), 3);
+		clyde_jw_close(w, '}');
+	}
+	clyde_jw_close(w, ']');
+}
+
 void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 		  enum clyde_test id)
 {
@@ -187,12 +218,7 @@ void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 	clyde_test_io_of_run(r, id, &io);
 	clyde_jw_open(w, "nfs", '{');
 	clyde_jw_bool(w, "wire_measured", m->measured);
-	clyde_jw_u64(w, "rpcs", m->rpcs);
-	clyde_jw_u64(w, "transmissions", m->trans);
-	clyde_jw_u64(w, "retransmissions", clyde_nfs_retrans(m));
-	clyde_jw_u64(w, "timeouts", m->timeouts);
-	clyde_jw_u64(w, "bytes_sent", m->bytes_sent);
-	clyde_jw_u64(w, "bytes_received", m->bytes_recv);
+	clyde_jw_nfs_counts(w, m);
 	clyde_jw_u64(w, "app_read_bytes", m->app_read);
 	clyde_jw_u64(w, "app_write_bytes", m->app_write);
 	clyde_jw_u64(w, "server_read_bytes", m->server_read);
@@ -218,23 +244,7 @@ void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 	} else {
 		clyde_jw_null(w, "server");
 	}
-	clyde_jw_open(w, "ops", '[');
-	for (unsigned i = 0; i < m->nops; i++) {
-		const struct clyde_nfs_op *o = &m->op[i];
-
-		clyde_jw_open(w, NULL, '{');
-		CLYDE_JW_ARR(w, "name", o->name);
-		clyde_jw_u64(w, "ops", o->ops);
-		clyde_jw_u64(w, "transmissions", o->trans);
-		clyde_jw_u64(w, "timeouts", o->timeouts);
-		clyde_jw_u64(w, "bytes_sent", o->bytes_sent);
-		clyde_jw_u64(w, "bytes_received", o->bytes_recv);
-		clyde_jw_num(w, "queue_ms_mean", mean(o->queue_ms, o->ops), 3);
-		clyde_jw_num(w, "rtt_ms_mean", mean(o->rtt_ms, o->ops), 3);
-		clyde_jw_num(w, "exec_ms_mean", mean(o->exec_ms, o->ops), 3);
-		clyde_jw_close(w, '}');
-	}
-	clyde_jw_close(w, ']');
+	clyde_jw_nfs_ops(w, m);
 	clyde_jw_str(w, "client_cache", client_cache(r, t), 256);
 	CLYDE_JW_ARR(w, "close_to_open", r->env.stack.fs.nfs_cto);
 	jw_server_cache(w, &t->cache.server);

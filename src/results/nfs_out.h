@@ -27,6 +27,11 @@ char *clyde_nfs_inflated(const struct clyde_run *r, enum clyde_test id,
 			 char *buf, size_t len);
 
 /* JSON "nfs" of test id of run r: null when r is not on NFS. */
+/* The wire counters of m (rpcs .. bytes_received) and its busiest
+ * operations ("ops"), as every "nfs" object has them: the test's and,
+ * under clyde-mpi, each rank's (dist/dist_wire.c). */
+void clyde_jw_nfs_counts(struct clyde_jw *w, const struct clyde_nfs_moved *m);
+void clyde_jw_nfs_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m);
 void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 		  enum clyde_test id);
 
