@@ -258,9 +258,15 @@ for n in ("put_block", "rewrite"):
             f"{n}: steadiness over the {st['intervals']} intervals of writing")
     if n == "put_block":
         open(sys.argv[1].rsplit("/", 1)[0] + "/steady-put", "w").write("yes" if st else "no")
-say(by["get_block"]["series"]["flush_start_ns"] is None and
-    by["get_block"]["steadiness"]["phase"] == "all",
-    "get_block: no flush, steadiness over all intervals")
+# A read that fits in under two whole intervals (CI, 2026-12-07: 16 MiB
+# from the page cache) has no steadiness, as the writes above.
+g = by["get_block"]; gst = g["steadiness"]
+say(g["series"]["flush_start_ns"] is None and
+    (gst["phase"] == "all" if gst is not None
+     else sum(1 for i in g["series"]["intervals"]
+              if 2 * i["dur_ns"] >= g["series"]["interval_ns"]) < 2),
+    "get_block: no flush, steadiness over all intervals (or none: %s ms)"
+    % (g["elapsed_ns"] // 1000000))
 PY
 if [[ $(cat "$T/steady-put") == yes ]]; then
 	assert_file_match "$T/out" "^put_block +cv .* of writing; then flush [0-9.e-]+ s$" \
