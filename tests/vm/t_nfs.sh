@@ -117,6 +117,17 @@ python3 -S -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.95 else 1)" "${
 ok "block read after write: the server's disk read ${got[7]} of its bytes (>= 0.95)"
 assert_file_match "$T/run.txt" '^clyde:     server cache dropped, 0% cached' \
 	"the text says the server's cache was dropped before the block read"
+# The server's side of the block write: the CPU time nfsd's threads used
+# (their utime + stime in /proc/PID/stat at the test's start and end).
+cpu=$(jq_py "$T/run.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["server"]["nfsd_cpu_ms"]')
+echo "# block write: nfsd's threads used $cpu ms of CPU"
+[[ $cpu =~ ^[0-9]+$ && $cpu -gt 0 ]] ||
+	fail "block write: the server's nfsd CPU time is $cpu, want a number of ms > 0"
+ok "block write: the server's nfsd CPU time is there and > 0 ($cpu ms)"
+assert_file_match "$T/run.txt" \
+	'^clyde:     nfsd: [0-9]+ requests from all clients, threads woken [0-9]+ times \([0-9]+ threads\), CPU [0-9]+ ms$' \
+	"the text gives nfsd's CPU time beside its requests"
 # The block write's intervals: the traffic of those with a reading (an
 # interval the sampler took none in is null and passes its traffic on to
 # the next) adds up to the test's own (its nfs object, from the test's
