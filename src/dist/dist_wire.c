@@ -77,6 +77,8 @@ void clyde_dist_nfs_sum(struct clyde_nfs_moved *out,
 	s.server_packets = out->server_packets;
 	s.server_threads_woken = out->server_threads_woken;
 	s.server_threads = out->server_threads;
+	s.have_server_cpu = out->have_server_cpu;
+	s.server_cpu_ns = out->server_cpu_ns;
 	if (!s.measured) {
 		/* A rank without the figures: no sum to give. */
 		struct clyde_nfs_moved only = { 0 };
@@ -85,6 +87,8 @@ void clyde_dist_nfs_sum(struct clyde_nfs_moved *out,
 		only.server_packets = s.server_packets;
 		only.server_threads_woken = s.server_threads_woken;
 		only.server_threads = s.server_threads;
+		only.have_server_cpu = s.have_server_cpu;
+		only.server_cpu_ns = s.server_cpu_ns;
 		s = only;
 	}
 	*out = s;

@@ -3,6 +3,8 @@
  */
 #include "io/nfs_wire.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -10,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/slurp.h"
 
 /* The kernel writes a mount point's spaces, tabs, newlines and
  * backslashes as \ooo; compare the entry's with mp that way. */
@@ -232,4 +237,58 @@ int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
 		fclose(f);
 	}
 	return 0;
+}
+
+/* utime + stime of one /proc/PID/stat text, in clock ticks: the fields
+ * after the command's closing parenthesis (the command may hold one). */
+static int stat_ticks(const char *text, uint64_t *ticks)
+{
+	const char *p = strrchr(text, ')');
+	unsigned long long ut, st;
+
+	if (!p || sscanf(p + 1,
+			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u"
+			 " %llu %llu",
+			 &ut, &st) != 2)
+		return -EINVAL;
+	*ticks = (uint64_t)ut + (uint64_t)st;
+	return 0;
+}
+
+int clyde_nfsd_cpu_read(const char *root, uint64_t *ns)
+{
+	char path[PATH_MAX], buf[1024];
+	uint64_t ticks = 0, t;
+	long hz = sysconf(_SC_CLK_TCK);
+	struct dirent *e;
+	int found = 0;
+	DIR *d;
+
+	*ns = 0;
+	snprintf(path, sizeof(path), "%s/proc", root);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/%s/comm", root,
+			 e->d_name);
+		if (clyde_slurp_into(path, buf, sizeof(buf)) < 0 ||
+		    strcmp(buf, "nfsd\n") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/%s/stat", root,
+			 e->d_name);
+		if (clyde_slurp_into(path, buf, sizeof(buf)) < 0 ||
+		    stat_ticks(buf, &t) != 0)
+			continue; /* the thread ended in between */
+		ticks += t;
+		found++;
+	}
+	closedir(d);
+	if (hz <= 0)
+		hz = 100;
+	*ns = ticks / (uint64_t)hz * 1000000000u +
+	      ticks % (uint64_t)hz * 1000000000u / (uint64_t)hz;
+	return found;
 }

@@ -64,12 +64,24 @@ struct clyde_nfs_moved {
 	bool have_server;
 	uint64_t server_packets, server_threads_woken;
 	uint32_t server_threads;
+	/* The CPU time (user and system) nfsd's threads used during the
+	 * test (clyde_nfsd_cpu_read); have_server_cpu false when no nfsd
+	 * thread could be read at both ends. */
+	bool have_server_cpu;
+	uint64_t server_cpu_ns;
 };
 
 /* nfsd's counters under ROOT (pool_stats and threads).  Returns 0 or a
  * negative errno (no nfsd filesystem: -ENOENT). */
 int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
 		    uint32_t *threads);
+
+/* The CPU time nfsd's kernel threads have used, user and system, in
+ * nanoseconds: utime + stime (fields 14 and 15 of ROOT/proc/PID/stat, in
+ * clock ticks) summed over the processes whose ROOT/proc/PID/comm is
+ * "nfsd".  Returns the number of such threads read (0: none, *ns 0) or a
+ * negative errno when ROOT/proc cannot be listed. */
+int clyde_nfsd_cpu_read(const char *root, uint64_t *ns);
 
 /* Sum a difference (clyde_nfs_wire_diff) into *out and keep its busiest
  * operations; measured is set. */

@@ -40,8 +40,9 @@ struct nfs {
 	char mp[1024];			 /* the mount point */
 	char export_dir[512];		 /* the server's side; "" remote */
 	char why[128];			 /* when export_dir is "" */
-	bool have_w0, have_nfsd;
+	bool have_w0, have_nfsd, have_cpu0;
 	uint64_t packets0, woken0; /* nfsd's at begin (local server) */
+	uint64_t cpu0_ns;	   /* nfsd threads' CPU time at begin */
 	struct clyde_nfs_wire w0;  /* at begin */
 	struct clyde_nfs_wire w1;  /* at end (kept off the stack) */
 	struct clyde_nfs_wire d;
@@ -126,6 +127,7 @@ static void nfs_begin(struct clyde_target_watch *w)
 	n->have_nfsd =
 		n->export_dir[0] &&
 		clyde_nfsd_read("", &n->packets0, &n->woken0, &threads) == 0;
+	n->have_cpu0 = n->have_nfsd && clyde_nfsd_cpu_read("", &n->cpu0_ns) > 0;
 }
 
 static void nfs_end(struct clyde_target_watch *w,
@@ -133,7 +135,7 @@ static void nfs_end(struct clyde_target_watch *w,
 {
 	struct nfs *n = w->priv;
 	struct clyde_nfs_moved *m = out->figs;
-	uint64_t packets, woken;
+	uint64_t packets, woken, cpu;
 	uint32_t threads;
 
 	clyde_target_block.end(&n->inner, out);
@@ -152,6 +154,12 @@ static void nfs_end(struct clyde_target_watch *w,
 		m->server_threads_woken =
 			woken > n->woken0 ? woken - n->woken0 : 0;
 		m->server_threads = threads;
+	}
+	if (n->have_cpu0 && clyde_nfsd_cpu_read("", &cpu) > 0) {
+		/* Threads that ended in between take their time with
+		 * them: what went back counts as 0. */
+		m->have_server_cpu = true;
+		m->server_cpu_ns = cpu > n->cpu0_ns ? cpu - n->cpu0_ns : 0;
 	}
 }
 

@@ -240,6 +240,11 @@ void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 		clyde_jw_u64(w, "packets", m->server_packets);
 		clyde_jw_u64(w, "threads_woken", m->server_threads_woken);
 		clyde_jw_u64(w, "threads", m->server_threads);
+		if (m->have_server_cpu)
+			clyde_jw_u64(w, "nfsd_cpu_ms",
+				     m->server_cpu_ns / 1000000u);
+		else
+			clyde_jw_null(w, "nfsd_cpu_ms");
 		clyde_jw_close(w, '}');
 	} else {
 		clyde_jw_null(w, "server");
@@ -270,6 +275,20 @@ static void ops_line(FILE *f, const struct clyde_nfs_moved *m)
 			mean(m->op[i].rtt_ms, m->op[i].ops),
 			mean(m->op[i].exec_ms, m->op[i].ops));
 	fprintf(f, "%s\n", m->nops ? "" : " no RPCs");
+}
+
+static void server_line(FILE *f, const struct clyde_nfs_moved *m)
+{
+	fprintf(f,
+		"clyde:     nfsd: %llu requests from all clients, "
+		"threads woken %llu times (%u threads), ",
+		(unsigned long long)m->server_packets,
+		(unsigned long long)m->server_threads_woken, m->server_threads);
+	if (m->have_server_cpu)
+		fprintf(f, "CPU %llu ms\n",
+			(unsigned long long)(m->server_cpu_ns / 1000000u));
+	else
+		fprintf(f, "CPU not read\n");
 }
 
 #define NFS_FMT "clyde:   %-17s %6s %7s %9s %9s %9s %9s\n"
@@ -313,12 +332,7 @@ static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 	if (m->measured)
 		ops_line(f, m);
 	if (m->have_server)
-		fprintf(f,
-			"clyde:     nfsd: %llu requests from all clients, "
-			"threads woken %llu times (%u threads)\n",
-			(unsigned long long)m->server_packets,
-			(unsigned long long)m->server_threads_woken,
-			m->server_threads);
+		server_line(f, m);
 	if (sc->state != CLYDE_SERVER_CACHE_NONE)
 		fprintf(f, "clyde:     %s%s\n", cache,
 			sc->state == CLYDE_SERVER_CACHE_NOT_CONTROLLED ?
@@ -406,6 +420,8 @@ static bool nfs_all_ranks(void *figs)
 		server.server_packets = m->server_packets;
 		server.server_threads_woken = m->server_threads_woken;
 		server.server_threads = m->server_threads;
+		server.have_server_cpu = m->have_server_cpu;
+		server.server_cpu_ns = m->server_cpu_ns;
 		*m = server;
 	}
 	return keep;

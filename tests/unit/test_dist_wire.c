@@ -37,7 +37,9 @@ static void nfs_sum(void)
 	struct clyde_dist_wire w[3];
 	struct clyde_nfs_moved out = { .have_server = true,
 				       .server_packets = 77,
-				       .server_threads = 8 };
+				       .server_threads = 8,
+				       .have_server_cpu = true,
+				       .server_cpu_ns = 30000000 };
 	const struct clyde_nfs_op *o;
 
 	memset(w, 0, sizeof(w));
@@ -75,6 +77,7 @@ static void nfs_sum(void)
 	CHECK(out.nops == 2 && !strcmp(out.op[0].name, "WRITE"));
 	CHECK(out.have_server && out.server_packets == 77 &&
 	      out.server_threads == 8);
+	CHECK(out.have_server_cpu && out.server_cpu_ns == 30000000);
 
 	/* A rank whose mount was not read: no sum, the server's side
 	 * kept. */
@@ -82,6 +85,7 @@ static void nfs_sum(void)
 	clyde_dist_nfs_sum(&out, w, 3);
 	CHECK(!out.measured && out.rpcs == 0 && out.nops == 0);
 	CHECK(out.have_server && out.server_packets == 77);
+	CHECK(out.have_server_cpu && out.server_cpu_ns == 30000000);
 }
 
 static void nfs_many_ops(void)

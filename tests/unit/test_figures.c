@@ -202,10 +202,13 @@ static void test_all_ranks(void)
 	m->have_server = true;
 	m->server_packets = 44;
 	m->server_threads = 8;
+	m->have_server_cpu = true;
+	m->server_cpu_ns = 20000000;
 	CHECK(clyde_figs_all_ranks(&t));
 	CHECK(!m->measured && m->rpcs == 0 && m->bytes_sent == 0);
 	CHECK(m->have_server && m->server_packets == 44 &&
 	      m->server_threads == 8);
+	CHECK(m->have_server_cpu && m->server_cpu_ns == 20000000);
 	/* SMB has no rule of its own: rank 0's figures stay, members go. */
 	CHECK(clyde_test_figs_alloc(&t, &clyde_target_cifs) != NULL);
 	((struct clyde_cifs_moved *)t.figs.data)->measured = true;

@@ -4,12 +4,14 @@
  * async export served by this machine, a v4.1 mount of a sync export
  * whose path has a space, a remote v3 mount with soft, nocto and
  * Kerberos, and a mount mountstats does not list; what `--advise` says
- * of each; their text and facts.
+ * of each; their text and facts; the wire counters and nfsd's threads'
+ * CPU time.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env/advise.h"
 #include "env/stack_probe.h"
@@ -263,9 +265,24 @@ static void test_wire(void)
 	CHECK(d.server_read == 1048576 && d.normal_read == 0);
 }
 
+/* nfsd's CPU time: local-v42's proc has two "nfsd" threads (3 + 147
+ * and 0 + 50 ticks of user + system time) and nfsdcld (900 + 900), which
+ * is not one. */
+static void test_nfsd_cpu(void)
+{
+	uint64_t ns = 1, hz = (uint64_t)sysconf(_SC_CLK_TCK);
+
+	CHECK(clyde_nfsd_cpu_read(FIX "local-v42", &ns) == 2);
+	CHECK(ns == (uint64_t)200 * 1000000000u / hz);
+	/* A tree without nfsd threads and one without proc. */
+	CHECK(clyde_nfsd_cpu_read(FIX "guest", &ns) == 0 && ns == 0);
+	CHECK(clyde_nfsd_cpu_read(FIX "none", &ns) == -ENOENT && ns == 0);
+}
+
 int main(void)
 {
 	test_wire();
+	test_nfsd_cpu();
 	test_guest_text();
 	test_local_v42_async();
 	test_local_v41_sync();

@@ -4,7 +4,9 @@
 # --json` on each mount says what nfsstat -m, /proc/mounts and the
 # server's exportfs -v say (version, rsize, wsize, sync or async), and
 # that the server is this machine with the export's ext4 on vda under it;
-# an async export is named by --advise.  The kernel's mountstats,
+# an async export is named by --advise.  `clyde run` counts the wire,
+# the server's disks and nfsd (requests, CPU); `clyde tree -w 2` walks a
+# tree on the mount; clyde-mpi runs 4 clients.  The kernel's mountstats,
 # mountinfo and etab text are kept (vm.sh --keep) for the unit fixtures.
 #
 # vm-disks: 1
@@ -117,6 +119,17 @@ python3 -S -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.95 else 1)" "${
 ok "block read after write: the server's disk read ${got[7]} of its bytes (>= 0.95)"
 assert_file_match "$T/run.txt" '^clyde:     server cache dropped, 0% cached' \
 	"the text says the server's cache was dropped before the block read"
+# The server's side of the block write: the CPU time nfsd's threads used
+# (their utime + stime in /proc/PID/stat at the test's start and end).
+cpu=$(jq_py "$T/run.json" \
+	'[t for t in j["runs"][0]["tests"] if t["name"] == "put_block"][0]["nfs"]["server"]["nfsd_cpu_ms"]')
+echo "# block write: nfsd's threads used $cpu ms of CPU"
+[[ $cpu =~ ^[0-9]+$ && $cpu -gt 0 ]] ||
+	fail "block write: the server's nfsd CPU time is $cpu, want a number of ms > 0"
+ok "block write: the server's nfsd CPU time is there and > 0 ($cpu ms)"
+assert_file_match "$T/run.txt" \
+	'^clyde:     nfsd: [0-9]+ requests from all clients, threads woken [0-9]+ times \([0-9]+ threads\), CPU [0-9]+ ms$' \
+	"the text gives nfsd's CPU time beside its requests"
 # The block write's intervals: the traffic of those with a reading (an
 # interval the sampler took none in is null and passes its traffic on to
 # the next) adds up to the test's own (its nfs object, from the test's
@@ -186,6 +199,43 @@ assert_file_match "$T/hot.txt" \
 assert_file_match "$T/hot.txt" '^clyde:     inflated by: async export' \
 	"the text names the async export beside the block write"
 echo "# clyde run from the server's cache: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
+
+# The posts' find and tar over NFS: clyde tree with 2 workers on the
+# mount extracts 200 files of 4 KiB (tar x), walks them with stat (find)
+# and reading (tar c), alone and with the workers, and deletes them; every
+# phase sees the 200 files.  (Tree phases carry no wire figures: the NFS
+# target's counters are kept for `clyde run` tests only.)
+t0=$EPOCHREALTIME
+"$CLYDE" tree -d /mnt/c42 --files 200 --size fixed:4k -w 2 --settle 0 \
+	--phases extract,stat_walk,read_walk,par_stat_walk,par_read_walk,delete \
+	--no-save --json "$T/tree.json" >"$T/out" 2>"$T/err" || {
+	cat "$T/out" "$T/err" >&2
+	fail "clyde tree -w 2 on /mnt/c42"
+}
+cat "$T/out" "$T/err" >"$T/tree.txt"
+evidence tree-nfs42.txt "$T/tree.txt"
+check_json "$T/tree.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def say(c, what, evidence):
+    print("# " + what + ": " + evidence)
+    print(("ok " if c else "FAIL ") + what + ("" if c else " (" + evidence + ")"))
+ph = {p["name"]: p for p in d["runs"][0]["phases"]}
+want = ["extract", "stat_walk", "read_walk", "par_stat_walk", "par_read_walk", "delete"]
+files = {n: ph[n]["files"] if n in ph else None for n in want}
+say(files == {n: 200 for n in want} and d["tree"]["files"] == 200,
+    "clyde tree on NFS: every phase saw the 200 files", "files per phase %s" % files)
+rd = {n: ph[n]["bytes"] for n in ("read_walk", "par_read_walk")}
+say(rd == {n: 200 * 4096 for n in rd}, "clyde tree on NFS: the read walks read every byte",
+    "bytes %s" % rd)
+w = {n: [x["files"] for x in ph[n]["workers"]] for n in ("par_stat_walk", "par_read_walk")}
+say(all(len(v) == 2 and sum(v) == 200 for v in w.values()),
+    "clyde tree on NFS: 2 workers shared the parallel walks", "files per worker %s" % w)
+print("# phases' seconds: %s" % {n: round(ph[n]["elapsed_ns"] / 1e9, 3) for n in want})
+PY
+[[ -z $(find /mnt/c42 -maxdepth 1 -name 'clyde.*' -print -quit) ]] ||
+	fail "clyde tree left its scratch directory in /mnt/c42"
+echo "# clyde tree -w 2 on NFS: $(python3 -S -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$EPOCHREALTIME") s"
 
 # Four clients the server tells apart (nfs_clients: a network namespace,
 # a veth address and a UTS name each), one clyde-mpi rank on each
