@@ -73,12 +73,7 @@ void clyde_dist_nfs_sum(struct clyde_nfs_moved *out,
 	qsort(ops, nops, sizeof(ops[0]), busier);
 	for (size_t i = 0; i < nops && i < CLYDE_NFS_MOVED_OPS; i++)
 		s.op[s.nops++] = ops[i];
-	s.have_server = out->have_server;
-	s.server_packets = out->server_packets;
-	s.server_threads_woken = out->server_threads_woken;
-	s.server_threads = out->server_threads;
-	s.have_server_cpu = out->have_server_cpu;
-	s.server_cpu_ns = out->server_cpu_ns;
+	clyde_nfs_moved_server(&s, out);
 	if (!s.measured) {
 		/* A rank without the figures: no sum to give. */
 		struct clyde_nfs_moved only = { 0 };

@@ -292,3 +292,14 @@ int clyde_nfsd_cpu_read(const char *root, uint64_t *ns)
 	      ticks % (uint64_t)hz * 1000000000u / (uint64_t)hz;
 	return found;
 }
+
+void clyde_nfs_moved_server(struct clyde_nfs_moved *to,
+			    const struct clyde_nfs_moved *from)
+{
+	to->have_server = from->have_server;
+	to->server_packets = from->server_packets;
+	to->server_threads_woken = from->server_threads_woken;
+	to->server_threads = from->server_threads;
+	to->have_server_cpu = from->have_server_cpu;
+	to->server_cpu_ns = from->server_cpu_ns;
+}

@@ -83,6 +83,13 @@ int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
  * negative errno when ROOT/proc cannot be listed. */
 int clyde_nfsd_cpu_read(const char *root, uint64_t *ns);
 
+/* The server's side of *from (have_server, server_packets,
+ * server_threads_woken, server_threads, have_server_cpu, server_cpu_ns)
+ * into *to, the wire figures untouched: the one list of those fields for
+ * clyde-mpi's merge, the aggregate's rule and rank 0's late reading. */
+void clyde_nfs_moved_server(struct clyde_nfs_moved *to,
+			    const struct clyde_nfs_moved *from);
+
 /* Sum a difference (clyde_nfs_wire_diff) into *out and keep its busiest
  * operations; measured is set. */
 void clyde_nfs_wire_moved(const struct clyde_nfs_wire *diff,

@@ -416,12 +416,7 @@ static bool nfs_all_ranks(void *figs)
 	bool keep = m->measured || m->have_server;
 
 	if (m->measured) {
-		server.have_server = m->have_server;
-		server.server_packets = m->server_packets;
-		server.server_threads_woken = m->server_threads_woken;
-		server.server_threads = m->server_threads;
-		server.have_server_cpu = m->have_server_cpu;
-		server.server_cpu_ns = m->server_cpu_ns;
+		clyde_nfs_moved_server(&server, m);
 		*m = server;
 	}
 	return keep;

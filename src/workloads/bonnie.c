@@ -252,14 +252,8 @@ static void server_late(struct suite_state *st, struct clyde_test_result *r)
 		return;
 	moved.figs = n;
 	clyde_target_end(&st->tgt, &moved);
-	if (n->have_server) {
-		m->have_server = true;
-		m->server_packets = n->server_packets;
-		m->server_threads_woken = n->server_threads_woken;
-		m->server_threads = n->server_threads;
-		m->have_server_cpu = n->have_server_cpu;
-		m->server_cpu_ns = n->server_cpu_ns;
-	}
+	if (n->have_server)
+		clyde_nfs_moved_server(m, n);
 	free(n);
 }
 
