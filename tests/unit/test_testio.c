@@ -138,6 +138,19 @@ static void test_plain_device(void)
 	own.others_write_bytes = 0;
 	clyde_test_io_compute(&top, &m, &own, 0, &io);
 	CHECK(io.fs_write == 0 && io.other_write == 96 * MIB);
+	/* clyde wrote 32 MiB while another process wrote 20: the device's
+	 * 40 MiB beyond clyde's are not its filesystem's work for clyde
+	 * (the writer's writeback is among them); all stay other I/O. */
+	m.n = 0;
+	top = dev(0, 72 * MIB);
+	leaf(&m, "loop0", true, 0, top.write_bytes);
+	own = task(0, 32 * MIB);
+	own.have_others = true;
+	own.others_procs = 1;
+	own.others_write_bytes = 20 * MIB;
+	clyde_test_io_compute(&top, &m, &own, 32 * MIB, &io);
+	CHECK(io.others_known && io.write == 32 * MIB);
+	CHECK(io.fs_write == 0 && io.other_write == 40 * MIB);
 }
 
 /* btrfs raid5 over n loop devices: the filesystem sits on all of them
