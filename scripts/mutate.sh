@@ -24,7 +24,10 @@
 # Per mutation one line: "caught", "MISSED" (every test passed), "stale",
 # "build failed" or "skipped" (a test skipped under the mutation).  Exit 0
 # when every mutation was caught, 1 otherwise, 2 for a usage error.
-# -l lists the mutations.  NAME... runs only those.  MUTATE_KEEP=1 keeps the
+# -l lists the mutations.  -s only checks, without building, that each
+# still changes its file and names tests that exist (e2e/t_mutations runs
+# it, so code that moves under a mutation fails the suite, not a later
+# mutation run).  NAME... runs only those.  MUTATE_KEEP=1 keeps the
 # temporary directory (its path is printed).
 set -euo pipefail
 
@@ -34,14 +37,16 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 usage()
 {
-	echo "usage: $0 [-l] [NAME...] (mutations in $dir)" >&2
+	echo "usage: $0 [-l|-s] [NAME...] (mutations in $dir)" >&2
 	exit 2
 }
 
 list=false
-while getopts l opt; do
+stale_only=false
+while getopts ls opt; do
 	case $opt in
 	l) list=true ;;
+	s) stale_only=true ;;
 	*) usage ;;
 	esac
 done
@@ -103,6 +108,38 @@ for m in "${muts[@]}"; do
 	fi
 done
 $list && exit 0
+
+# -s: each mutation changes its file and names tests that exist.
+if $stale_only; then
+	bad=0
+	for m in "${muts[@]}"; do
+		read_mut "$m" || exit 2
+		name=$(basename "$m" .mut)
+		if [[ ! -r $src/$FILE ]]; then
+			echo "stale        $name: no file $FILE"
+			bad=1
+			continue
+		fi
+		if sed "${SEDS[@]}" "$src/$FILE" | cmp -s - "$src/$FILE"; then
+			echo "stale        $name: its sed no longer changes $FILE"
+			bad=1
+		fi
+		for t in "${TESTS[@]}"; do
+			case $t in
+			unit/*) f=tests/unit/${t#unit/}.c ;;
+			e2e/*) f=tests/e2e/${t#e2e/}.sh ;;
+			vm/*) f=tests/vm/${t#vm/}.sh ;;
+			*) f='' ;;
+			esac
+			if [[ -z $f || ! -r $src/$f ]]; then
+				echo "stale        $name: no test $t"
+				bad=1
+			fi
+		done
+	done
+	[[ $bad -eq 0 ]] && echo "mutate.sh: all ${#muts[@]} mutations apply"
+	exit "$bad"
+fi
 
 # The build targets a ctest name needs.
 targets_of()
