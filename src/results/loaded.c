@@ -968,25 +968,6 @@ static void finish_test(struct clyde_loaded_test *t, const struct acc *a)
 		t->flags |= CLYDE_LOADED_FLAG_DEGRADED;
 }
 
-/* The bonnie tests that read back what an earlier one wrote: the page
- * cache serves them unless it is evicted or bypassed (-D). */
-static bool reads_back(enum clyde_test t)
-{
-	switch (t) {
-	case CLYDE_REWRITE:
-	case CLYDE_GETC:
-	case CLYDE_GET_BLOCK:
-	case CLYDE_SEEKS:
-	case CLYDE_SEQ_STAT:
-	case CLYDE_SEQ_DEL:
-	case CLYDE_RAN_STAT:
-	case CLYDE_RAN_DEL:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* A bonnie run made with --no-evict and without -D: its tests that read
  * back were served by whatever the page cache held (NOCACHE). */
 static void flag_uncontrolled(struct clyde_loaded_run *r)
@@ -997,7 +978,7 @@ static void flag_uncontrolled(struct clyde_loaded_run *r)
 	if (!ev || strcmp(ev, "no") || (dio && strcmp(dio, "no")))
 		return;
 	for (size_t k = 0; k < r->ntests && k < CLYDE_TEST_COUNT; k++)
-		if (reads_back((enum clyde_test)k) &&
+		if (clyde_test_reads_back((enum clyde_test)k) &&
 		    r->tests[k].state != CLYDE_LOADED_NOT_RUN &&
 		    r->tests[k].state != CLYDE_LOADED_SKIPPED)
 			r->tests[k].flags |= CLYDE_LOADED_FLAG_NOCACHE;

@@ -194,6 +194,23 @@ bool clyde_test_is_io(enum clyde_test t)
 	return t <= CLYDE_GET_BLOCK;
 }
 
+bool clyde_test_reads_back(enum clyde_test t)
+{
+	switch (t) {
+	case CLYDE_REWRITE:
+	case CLYDE_GETC:
+	case CLYDE_GET_BLOCK:
+	case CLYDE_SEEKS:
+	case CLYDE_SEQ_STAT:
+	case CLYDE_SEQ_DEL:
+	case CLYDE_RAN_STAT:
+	case CLYDE_RAN_DEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 double clyde_test_rate(const struct clyde_test_result *t, enum clyde_test id)
 {
 	if (!t->elapsed_ns)

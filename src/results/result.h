@@ -286,6 +286,11 @@ void clyde_test_figs_free(struct clyde_test_result *t);
 /* True for the tests whose rate is bytes (putc .. get_block). */
 bool clyde_test_is_io(enum clyde_test t);
 
+/* The tests that read back what an earlier test wrote (its data or its
+ * files' attributes): the page cache serves them unless it is evicted
+ * before them or bypassed (-D). */
+bool clyde_test_reads_back(enum clyde_test t);
+
 /* Whether a result's engine `name` ran one request at a time whatever
  * its --iodepth (psync: io/engine.h's sync capability), for the layers
  * above that read stored runs; false for a name no engine has. */

@@ -257,25 +257,6 @@ static void server_late(struct suite_state *st, struct clyde_test_result *r)
 	free(n);
 }
 
-/* Tests that read back what an earlier test wrote: the data must be made
- * cold before them. */
-static bool reads_back(enum clyde_test t)
-{
-	switch (t) {
-	case CLYDE_REWRITE:
-	case CLYDE_GETC:
-	case CLYDE_GET_BLOCK:
-	case CLYDE_SEEKS:
-	case CLYDE_SEQ_STAT:
-	case CLYDE_SEQ_DEL:
-	case CLYDE_RAN_STAT:
-	case CLYDE_RAN_DEL:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Tests that write: on ZFS the pool is synced at their end, so that the
  * leaves' counters hold their data. */
 static bool writes(enum clyde_test t)
@@ -396,7 +377,7 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	bool evict = !cfg->no_evict && !st->memory_fs;
 	int ret;
 
-	r->cache.evicted = evict && reads_back(t);
+	r->cache.evicted = evict && clyde_test_reads_back(t);
 	if (r->cache.evicted) {
 		/* A cache under every file at once (ZFS's ARC): first. */
 		struct clyde_target_hold hold = {
@@ -414,7 +395,7 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	ret = shift_in(st, t);
 	if (ret < 0)
 		return ret;
-	for (unsigned i = 0; i < st->n && reads_back(t); i++) {
+	for (unsigned i = 0; i < st->n && clyde_test_reads_back(t); i++) {
 		struct clyde_worker *w = &st->w[i];
 		struct clyde_span *sp = &r->spans[i];
 		uint64_t res = 0, tot = 0;
@@ -447,11 +428,11 @@ static int prepare_cache(struct suite_state *st, enum clyde_test t,
 	}
 	/* Below the filesystem: a loop device without direct I/O would
 	 * serve the test from its backing file's cache. */
-	if (reads_back(t) && clyde_target_has_below(&st->tgt))
+	if (clyde_test_reads_back(t) && clyde_target_has_below(&st->tgt))
 		clyde_target_below(&st->tgt, evict, &r->cache.loop);
 	/* A file server's cache of the same files (an NFS server on this
 	 * machine), after the client's eviction has sent it the writes. */
-	if (reads_back(t))
+	if (clyde_test_reads_back(t))
 		clyde_target_server(&st->tgt, evict, &r->cache.server);
 	if (is_metadata(t) && cfg->drop_caches) {
 		ret = clyde_target_drop_all(st->ctx, &st->tgt);
