@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "io/cache.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
@@ -279,9 +280,6 @@ void *clyde_test_figs_alloc(struct clyde_test_result *t,
 const void *clyde_test_figs(const struct clyde_test_result *t,
 			    const struct clyde_target_ops *kind);
 void clyde_test_figs_free(struct clyde_test_result *t);
-
-/* Above this residency a result is reported as served from the cache. */
-#define CLYDE_CACHE_WARN_FRACTION 0.5
 
 /* True for the tests whose rate is bytes (putc .. get_block). */
 bool clyde_test_is_io(enum clyde_test t);
