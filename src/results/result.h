@@ -122,8 +122,9 @@ struct clyde_target_ops; /* io/target.h */
 /*
  * The figures of a test that are its target kind's own (an SMB mount's
  * wire counters, a ZFS pool's ARC): kind->figs_size bytes of the kind's
- * type, filled by the kind (io/target_*.c) and written by its entry of
- * results/figures.c, which nothing else here names.
+ * type, filled by the kind (io/target_*.c) and written by its own hooks
+ * (kind->figs, io/target.h) through results/figures.c, which names no
+ * kind.
  */
 struct clyde_test_figs {
 	const struct clyde_target_ops *kind; /* whose; NULL: none */

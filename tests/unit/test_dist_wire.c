@@ -1,14 +1,23 @@
 /*
- * clyde-mpi's merge of the ranks' traffic (dist/dist_wire.h): the
- * aggregate's counts and bytes are the ranks' sums, an operation's
- * milliseconds are summed by name so that its mean is weighted by each
- * rank's requests, an operation only one rank has is kept, the server's
- * side stays rank 0's, and a rank without figures leaves no sum.
+ * clyde-mpi's merge of the ranks' traffic (dist/dist_wire.h and the
+ * kinds' merge hooks, io/target.h): the aggregate's counts and bytes are
+ * the ranks' sums, an operation's milliseconds are summed by name so that
+ * its mean is weighted by each rank's requests, an operation only one
+ * rank has is kept, the server's side stays rank 0's, and a rank without
+ * figures leaves no sum.
  */
 #include <string.h>
 
 #include "dist/dist_wire.h"
+#include "io/cifs_wire.h"
+#include "io/nfs_wire.h"
 #include "tap.h"
+
+static bool nfs_merge(struct clyde_nfs_moved *out,
+		      const struct clyde_nfs_moved *m, size_t n)
+{
+	return clyde_target_nfs.figs->merge(out, m, n);
+}
 
 static struct clyde_nfs_op op(const char *name, uint64_t ops, uint64_t sent,
 			      uint64_t rtt_ms)
@@ -34,7 +43,7 @@ static const struct clyde_nfs_op *find(const struct clyde_nfs_moved *m,
 
 static void nfs_sum(void)
 {
-	struct clyde_dist_wire w[3];
+	struct clyde_nfs_moved w[3];
 	struct clyde_nfs_moved out = { .have_server = true,
 				       .server_packets = 77,
 				       .server_threads = 8,
@@ -44,7 +53,7 @@ static void nfs_sum(void)
 
 	memset(w, 0, sizeof(w));
 	for (int r = 0; r < 3; r++) {
-		struct clyde_nfs_moved *m = &w[r].nfs;
+		struct clyde_nfs_moved *m = &w[r];
 
 		m->measured = true;
 		m->rpcs = 10u * (unsigned)(r + 1);
@@ -62,7 +71,7 @@ static void nfs_sum(void)
 		m->have_server = true;
 		m->server_packets = 1000;
 	}
-	clyde_dist_nfs_sum(&out, w, 3);
+	CHECK(nfs_merge(&out, w, 3));
 	CHECK(out.measured);
 	CHECK(out.rpcs == 60 && out.trans == 63);
 	CHECK(clyde_nfs_retrans(&out) == 3);
@@ -81,8 +90,8 @@ static void nfs_sum(void)
 
 	/* A rank whose mount was not read: no sum, the server's side
 	 * kept. */
-	w[1].nfs.measured = false;
-	clyde_dist_nfs_sum(&out, w, 3);
+	w[1].measured = false;
+	CHECK(nfs_merge(&out, w, 3));
 	CHECK(!out.measured && out.rpcs == 0 && out.nops == 0);
 	CHECK(out.have_server && out.server_packets == 77);
 	CHECK(out.have_server_cpu && out.server_cpu_ns == 30000000);
@@ -92,20 +101,20 @@ static void nfs_many_ops(void)
 {
 	/* 13 operations over the ranks: the busiest 12 are kept, by the
 	 * sum over the ranks. */
-	static struct clyde_dist_wire w[2];
+	static struct clyde_nfs_moved w[2];
 	struct clyde_nfs_moved out = { 0 };
 	char name[32];
 
 	memset(w, 0, sizeof(w));
 	for (int r = 0; r < 2; r++) {
-		w[r].nfs.measured = true;
+		w[r].measured = true;
 		for (unsigned i = 0; i < 12; i++) {
 			snprintf(name, sizeof(name), "OP%u", i + (unsigned)r);
-			w[r].nfs.op[w[r].nfs.nops++] =
+			w[r].op[w[r].nops++] =
 				op(name, 100 - i - (unsigned)r, 0, 0);
 		}
 	}
-	clyde_dist_nfs_sum(&out, w, 2);
+	CHECK(nfs_merge(&out, w, 2));
 	CHECK(out.nops == 12);
 	/* OP1..OP11 are on both ranks; OP0 (100) beats OP12 (87). */
 	CHECK(find(&out, "OP0") && !find(&out, "OP12"));
