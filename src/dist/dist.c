@@ -105,7 +105,6 @@ static void free_shares(struct clyde_dist *d)
 			for (int i = 0; s && i < d->comm->size; i++) {
 				free(s[i].hist);
 				clyde_dist_figs_free(&s[i].figs);
-				free(s[i].wire);
 			}
 			free(s);
 		}
@@ -262,64 +261,6 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	return 0;
 }
 
-/* Every rank's own SMB traffic of test t to rank 0's *all (size
- * entries, malloc'ed there; collective), until SMB's merge is its
- * kind's.  Returns 0 or a negative errno. */
-static int merge_wire(struct clyde_comm *c, const struct clyde_test_result *t,
-		      struct clyde_dist_wire **all)
-{
-	struct clyde_dist_wire *mine = calloc(1, sizeof(*mine));
-	int ret;
-
-	if (c->rank == 0)
-		*all = calloc((size_t)c->size, sizeof(**all));
-	if (mine) {
-		const struct clyde_cifs_moved *cifs =
-			clyde_test_figs(t, &clyde_target_cifs);
-
-		if (cifs)
-			mine->cifs = *cifs;
-	}
-	if (!mine || (c->rank == 0 && !*all)) {
-		static struct clyde_dist_wire none;
-
-		ret = c->ops->gather(c, mine ? mine : &none, sizeof(none),
-				     c->rank == 0 && !*all ? NULL : *all);
-		free(mine);
-		return ret < 0 ? ret : -ENOMEM;
-	}
-	ret = c->ops->gather(c, mine, sizeof(*mine), *all);
-	free(mine);
-	return ret;
-}
-
-/* Rank 0: the ranks' SMB traffic summed into the aggregate when no kind's
- * merge took the ranks' figures, each kept in its share. */
-static void fold_wire(struct clyde_test_result *t,
-		      const struct clyde_dist_wire *all, size_t n,
-		      struct clyde_dist_share *shares)
-{
-	bool cifs = false;
-	void *figs;
-
-	for (size_t r = 0; r < n; r++)
-		cifs = cifs || all[r].cifs.measured;
-	if (!cifs && !shares[0].figs.kept)
-		return;
-	if (cifs && !shares[0].figs.kept) {
-		figs = t->figs.kind == &clyde_target_cifs ?
-			       t->figs.data :
-			       clyde_test_figs_alloc(t, &clyde_target_cifs);
-		if (figs)
-			clyde_dist_cifs_sum(figs, all, n);
-	}
-	for (size_t r = 0; r < n; r++) {
-		shares[r].wire = malloc(sizeof(*shares[r].wire));
-		if (shares[r].wire)
-			*shares[r].wire = all[r];
-	}
-}
-
 /* Move one test's spans and histogram to rank 0 (collective). */
 static int merge_test(struct clyde_dist *d, enum clyde_test id,
 		      struct clyde_test_result *t, unsigned per_rank,
@@ -330,7 +271,6 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	struct wire_span *mine = calloc(per_rank, sizeof(*mine)), *ws = NULL;
 	struct clyde_hist *h = malloc(sizeof(*h)), *hs = NULL;
 	unsigned char *figs = NULL;
-	struct clyde_dist_wire *wires = NULL;
 	size_t stride = 0;
 	int ret = 0;
 
@@ -378,23 +318,19 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 		int r1 = c->ops->gather(c, mine, per_rank * sizeof(*mine), ws);
 		int r2 = c->ops->gather(c, h, sizeof(*h), hs);
 		int r3 = clyde_dist_figs_gather(c, t, &figs, &stride);
-		int r4 = merge_wire(c, t, &wires);
 
 		if (!ret)
-			ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3 < 0 ? r3 : r4;
+			ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3;
 	}
 	if (!ret && c->rank == 0)
 		ret = fold_test(d, id, t, ws, hs, per_rank, *out);
 	if (!ret && c->rank == 0)
 		clyde_dist_figs_fold(t, figs, stride, n, *out);
-	if (!ret && c->rank == 0)
-		fold_wire(t, wires, n, *out);
 	free(mine);
 	free(h);
 	free(ws);
 	free(hs);
 	free(figs);
-	free(wires);
 	return ret;
 }
 
@@ -825,14 +761,8 @@ static void json_share(struct clyde_jw *w, const struct clyde_dist *d,
 		     3);
 	if (d->stonewall_s > 0)
 		clyde_jw_bool(w, "stonewalled", s->stonewalled);
-	if (with_hist && (s->figs.kept || s->wire)) {
-		struct clyde_dist_figs f = s->figs;
-
-		f.kept = true;
-		clyde_dist_figs_json(w, &f);
-		if (s->wire)
-			clyde_dist_wire_json(w, s->wire);
-	}
+	if (with_hist)
+		clyde_dist_figs_json(w, &s->figs);
 	if (with_hist && s->hist)
 		clyde_jw_latency(w, "latency", s->hist,
 				 test == CLYDE_PUTC || test == CLYDE_GETC ? 16 :

@@ -57,9 +57,6 @@ struct clyde_dist_share {
 	 * traffic: dist/dist_wire.h); kept false when no rank's were
 	 * merged. */
 	struct clyde_dist_figs figs;
-	/* Its SMB traffic, until SMB's merge is its kind's; owned, NULL
-	 * when none was merged. */
-	struct clyde_dist_wire *wire;
 };
 
 struct clyde_dist {

@@ -57,18 +57,4 @@ void clyde_dist_figs_json(struct clyde_jw *w, const struct clyde_dist_figs *f);
 /* Free f's data. */
 void clyde_dist_figs_free(struct clyde_dist_figs *f);
 
-/* Until SMB's merge is its kind's (io/target_cifs.c): one rank's SMB
- * traffic during one test, as the ranks send it, ... */
-#include "io/cifs_wire.h"
-struct clyde_dist_wire {
-	struct clyde_cifs_moved cifs;
-};
-
-/* ... the n ranks' summed into *out ... */
-void clyde_dist_cifs_sum(struct clyde_cifs_moved *out,
-			 const struct clyde_dist_wire *m, size_t n);
-
-/* ... and one rank's "smb" member (null when not measured). */
-void clyde_dist_wire_json(struct clyde_jw *w, const struct clyde_dist_wire *m);
-
 #endif

@@ -10,22 +10,6 @@
 #include "results/format.h"
 #include "results/testio.h"
 
-/* The kinds whose writers are not yet their own (figures.h), after io's
- * table's. */
-static const struct clyde_figs_kind *const old[] = {
-	&clyde_figs_cifs,
-};
-
-#define NOLD (sizeof(old) / sizeof(old[0]))
-
-static const struct clyde_figs_kind *old_of(const struct clyde_test_result *t)
-{
-	for (size_t i = 0; t->figs.kind && i < NOLD; i++)
-		if (old[i]->target == t->figs.kind)
-			return old[i];
-	return NULL;
-}
-
 unsigned clyde_figs_does(enum clyde_test id)
 {
 	unsigned d = 0;
@@ -122,11 +106,6 @@ void clyde_figs_json(struct clyde_jw *w, const struct clyde_run *r,
 		run_of(r, 1, kinds[i], tests, &run);
 		f->json(w, &run, (size_t)id);
 	}
-	for (size_t i = 0; i < NOLD; i++)
-		if (old[i]->json_at == at && old[i]->json)
-			old[i]->json(w, r, id,
-				     clyde_test_figs(&r->tests[id],
-						     old[i]->target));
 }
 
 void clyde_figs_text(FILE *f, const struct clyde_run *runs, unsigned n)
@@ -144,9 +123,6 @@ void clyde_figs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 		run_of(&runs[0], n, kinds[i], tests, &run);
 		kinds[i]->figs->text(f, &run);
 	}
-	for (size_t i = 0; i < NOLD; i++)
-		if (old[i]->text)
-			old[i]->text(f, runs, n);
 }
 
 /* The hooks of t's figures' kind, or NULL. */
@@ -159,11 +135,8 @@ figs_of(const struct clyde_test_result *t)
 void clyde_figs_finish(struct clyde_test_result *t)
 {
 	const struct clyde_target_figs *f = figs_of(t);
-	const struct clyde_figs_kind *k = old_of(t);
 	struct clyde_figs_test ft;
 
-	if (k && k->finish)
-		k->finish(t, t->figs.data);
 	if (!f || !f->finish)
 		return;
 	of_test(t, t->figs.kind, &ft);
@@ -175,11 +148,8 @@ bool clyde_figs_cache(const struct clyde_test_result *t, const char **json,
 		      const char **text)
 {
 	const struct clyde_target_figs *f = figs_of(t);
-	const struct clyde_figs_kind *k = old_of(t);
 	struct clyde_figs_test ft;
 
-	if (k && k->cache && k->cache(t, t->figs.data, json, text))
-		return true;
 	if (f && f->cache) {
 		of_test(t, t->figs.kind, &ft);
 		if (f->cache(&ft, t->figs.data, json, text))
@@ -193,9 +163,6 @@ bool clyde_figs_cache(const struct clyde_test_result *t, const char **json,
 bool clyde_figs_all_ranks(struct clyde_test_result *t)
 {
 	const struct clyde_target_figs *f = figs_of(t);
-	const struct clyde_figs_kind *k = old_of(t);
 
-	if (k && k->all_ranks)
-		return k->all_ranks(t->figs.data);
 	return f && f->all_ranks ? f->all_ranks(t->figs.data) : false;
 }

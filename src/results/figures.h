@@ -17,23 +17,6 @@
 #include "io/target.h"
 #include "results/result.h"
 
-/* A kind whose writers are not yet its own (SMB's, cifs_out.c, until it
- * moves to io/target_cifs.c): the old table's entry, with the hooks'
- * old signatures. */
-struct clyde_figs_kind {
-	const struct clyde_target_ops *target; /* whose figures */
-	enum clyde_figs_at json_at;
-	void (*json)(struct clyde_jw *w, const struct clyde_run *r,
-		     enum clyde_test id, const void *figs);
-	void (*text)(FILE *f, const struct clyde_run *runs, unsigned n);
-	void (*finish)(struct clyde_test_result *t, void *figs);
-	bool (*cache)(const struct clyde_test_result *t, const void *figs,
-		      const char **json, const char **text);
-	bool (*all_ranks)(void *figs);
-};
-
-extern const struct clyde_figs_kind clyde_figs_cifs;
-
 /* What test id does (CLYDE_FIGS_*). */
 unsigned clyde_figs_does(enum clyde_test id);
 
