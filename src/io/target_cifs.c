@@ -325,7 +325,7 @@ static void wire_add(struct clyde_cifs_wire *w, const struct clyde_cifs_wire *x)
 }
 
 /* clyde-mpi: the ranks' requests and bytes summed (by type), measured
- * only when every rank's was (docs/smb.md). */
+ * only when every rank's was (docs/nfs.md, "Many clients"). */
 static bool cifs_merge(void *out, const void *ranks, size_t n)
 {
 	const struct clyde_cifs_moved *m = ranks;
