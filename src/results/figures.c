@@ -61,9 +61,11 @@ static void of_test(const struct clyde_test_result *t,
 	out->server = &t->cache.server;
 }
 
-void clyde_figs_test_of(const struct clyde_run *r, enum clyde_test id,
-			const struct clyde_target_ops *k,
-			struct clyde_figs_test *out)
+/* Test id of run r as the kinds' hooks see it, with the figures of kind
+ * k (NULL when they are another kind's). */
+static void test_of(const struct clyde_run *r, enum clyde_test id,
+		    const struct clyde_target_ops *k,
+		    struct clyde_figs_test *out)
 {
 	struct clyde_test_io io;
 
@@ -83,7 +85,7 @@ static void run_of(const struct clyde_run *r, unsigned nruns,
 		   struct clyde_figs_run *out)
 {
 	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
-		clyde_figs_test_of(r, (enum clyde_test)i, k, &tests[i]);
+		test_of(r, (enum clyde_test)i, k, &tests[i]);
 	out->stack = &r->env.stack;
 	out->nruns = nruns;
 	out->ntests = CLYDE_TEST_COUNT;

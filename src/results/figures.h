@@ -20,12 +20,6 @@
 /* What test id does (CLYDE_FIGS_*). */
 unsigned clyde_figs_does(enum clyde_test id);
 
-/* Test id of run r as the kinds' hooks see it, with the figures of kind
- * k (NULL when they are another kind's). */
-void clyde_figs_test_of(const struct clyde_run *r, enum clyde_test id,
-			const struct clyde_target_ops *k,
-			struct clyde_figs_test *out);
-
 /* The kinds' members at `at` of test id's JSON object, in table order. */
 void clyde_figs_json(struct clyde_jw *w, const struct clyde_run *r,
 		     enum clyde_test id, enum clyde_figs_at at);
