@@ -104,7 +104,7 @@ static void free_shares(struct clyde_dist *d)
 
 			for (int i = 0; s && i < d->comm->size; i++) {
 				free(s[i].hist);
-				free(s[i].wire);
+				clyde_dist_figs_free(&s[i].figs);
 			}
 			free(s);
 		}
@@ -207,7 +207,7 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	 * nor do its member disks' or its own share of them, unless the
 	 * target kind's figures say they hold for all (on an NFS mount the
 	 * members are the server's disks, and rank 0's wire figures go:
-	 * results/nfs_out.c). */
+	 * the kind's all_ranks, io/target.h). */
 	memset(&t->dev, 0, sizeof(t->dev));
 	if (!clyde_figs_all_ranks(t))
 		memset(&t->members, 0, sizeof(t->members));
@@ -261,80 +261,6 @@ static int fold_test(struct clyde_dist *d, enum clyde_test id,
 	return 0;
 }
 
-/* Every rank's own mount's traffic of test t to rank 0's *all (size
- * entries, malloc'ed there; collective).  Returns 0 or a negative errno. */
-static int merge_wire(struct clyde_comm *c, const struct clyde_test_result *t,
-		      struct clyde_dist_wire **all)
-{
-	struct clyde_dist_wire *mine = calloc(1, sizeof(*mine));
-	int ret;
-
-	if (c->rank == 0)
-		*all = calloc((size_t)c->size, sizeof(**all));
-	if (mine) {
-		const struct clyde_nfs_moved *nfs =
-			clyde_test_figs(t, &clyde_target_nfs);
-		const struct clyde_cifs_moved *cifs =
-			clyde_test_figs(t, &clyde_target_cifs);
-
-		if (nfs)
-			mine->nfs = *nfs;
-		if (cifs)
-			mine->cifs = *cifs;
-	}
-	/* Without the memory the others must not wait: send zeros and
-	 * fail after. */
-	if (!mine || (c->rank == 0 && !*all)) {
-		static struct clyde_dist_wire none;
-
-		ret = c->ops->gather(c, mine ? mine : &none, sizeof(none),
-				     c->rank == 0 && !*all ? NULL : *all);
-		free(mine);
-		return ret < 0 ? ret : -ENOMEM;
-	}
-	ret = c->ops->gather(c, mine, sizeof(*mine), *all);
-	free(mine);
-	return ret;
-}
-
-/* Rank 0: the ranks' traffic summed into the aggregate, each kept in its
- * share (docs/nfs.md, "Many clients"). */
-static void fold_wire(struct clyde_test_result *t,
-		      const struct clyde_dist_wire *all, size_t n,
-		      struct clyde_dist_share *shares)
-{
-	bool nfs = false, cifs = false;
-	void *figs;
-
-	for (size_t r = 0; r < n; r++) {
-		nfs = nfs || all[r].nfs.measured;
-		cifs = cifs || all[r].cifs.measured;
-	}
-	if (!nfs && !cifs)
-		return;
-	/* Into the test's figures of that kind (rank 0's, its server side
-	 * kept by the kind's all_ranks), made when rank 0 had none; a test
-	 * has one kind's figures, NFS's when the ranks measured both. */
-	if (nfs) {
-		figs = t->figs.kind == &clyde_target_nfs ?
-			       t->figs.data :
-			       clyde_test_figs_alloc(t, &clyde_target_nfs);
-		if (figs)
-			clyde_dist_nfs_sum(figs, all, n);
-	} else {
-		figs = t->figs.kind == &clyde_target_cifs ?
-			       t->figs.data :
-			       clyde_test_figs_alloc(t, &clyde_target_cifs);
-		if (figs)
-			clyde_dist_cifs_sum(figs, all, n);
-	}
-	for (size_t r = 0; r < n; r++) {
-		shares[r].wire = malloc(sizeof(*shares[r].wire));
-		if (shares[r].wire)
-			*shares[r].wire = all[r];
-	}
-}
-
 /* Move one test's spans and histogram to rank 0 (collective). */
 static int merge_test(struct clyde_dist *d, enum clyde_test id,
 		      struct clyde_test_result *t, unsigned per_rank,
@@ -344,7 +270,8 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	size_t n = (size_t)c->size;
 	struct wire_span *mine = calloc(per_rank, sizeof(*mine)), *ws = NULL;
 	struct clyde_hist *h = malloc(sizeof(*h)), *hs = NULL;
-	struct clyde_dist_wire *wires = NULL;
+	unsigned char *figs = NULL;
+	size_t stride = 0;
 	int ret = 0;
 
 	if (c->rank == 0) {
@@ -390,7 +317,7 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	{
 		int r1 = c->ops->gather(c, mine, per_rank * sizeof(*mine), ws);
 		int r2 = c->ops->gather(c, h, sizeof(*h), hs);
-		int r3 = merge_wire(c, t, &wires);
+		int r3 = clyde_dist_figs_gather(c, t, &figs, &stride);
 
 		if (!ret)
 			ret = r1 < 0 ? r1 : r2 < 0 ? r2 : r3;
@@ -398,12 +325,12 @@ static int merge_test(struct clyde_dist *d, enum clyde_test id,
 	if (!ret && c->rank == 0)
 		ret = fold_test(d, id, t, ws, hs, per_rank, *out);
 	if (!ret && c->rank == 0)
-		fold_wire(t, wires, n, *out);
+		clyde_dist_figs_fold(t, figs, stride, n, *out);
 	free(mine);
 	free(h);
 	free(ws);
 	free(hs);
-	free(wires);
+	free(figs);
 	return ret;
 }
 
@@ -834,8 +761,8 @@ static void json_share(struct clyde_jw *w, const struct clyde_dist *d,
 		     3);
 	if (d->stonewall_s > 0)
 		clyde_jw_bool(w, "stonewalled", s->stonewalled);
-	if (with_hist && s->wire)
-		clyde_dist_wire_json(w, s->wire);
+	if (with_hist)
+		clyde_dist_figs_json(w, &s->figs);
 	if (with_hist && s->hist)
 		clyde_jw_latency(w, "latency", s->hist,
 				 test == CLYDE_PUTC || test == CLYDE_GETC ? 16 :

@@ -53,9 +53,10 @@ struct clyde_dist_share {
 	bool in_bytes;		 /* the rate counts bytes, not ops */
 	bool stonewalled;	 /* --stonewall cut a worker of this rank */
 	struct clyde_hist *hist; /* owned; NULL when none */
-	/* Its own mount's traffic (dist/dist_wire.h); owned, NULL when
-	 * neither NFS nor SMB was measured. */
-	struct clyde_dist_wire *wire;
+	/* Its own figures of the test, of its target kind (its mount's
+	 * traffic: dist/dist_wire.h); kept false when no rank's were
+	 * merged. */
+	struct clyde_dist_figs figs;
 };
 
 struct clyde_dist {

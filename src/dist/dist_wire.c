@@ -1,162 +1,180 @@
 /*
- * clyde-mpi: the ranks' traffic merged (dist_wire.h).
+ * clyde-mpi: the ranks' own figures of a test merged by their target
+ * kind (dist_wire.h).
  */
 #include "dist/dist_wire.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/json_out.h"
-#include "results/nfs_out.h"
+#include "dist/dist.h"
 
-static int busier(const void *a, const void *b)
+/* What precedes a rank's figures in its record. */
+struct head {
+	int32_t kind; /* place in clyde_target_kinds; -1 none */
+	int32_t pad;
+};
+
+/* Does kind k's figures go to rank 0 (a merge hook, room in a record)? */
+static bool sent(const struct clyde_target_ops *k)
 {
-	const struct clyde_nfs_op *x = a, *y = b;
-
-	if (x->ops != y->ops)
-		return x->ops > y->ops ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return k->figs && k->figs->merge && k->figs_size &&
+	       k->figs_size <= CLYDE_DIST_FIGS_MAX - sizeof(struct head);
 }
 
-/* Add o into the by-name list ops[0..*n) (at most cap names; a name past
- * them is left out of the list, not of the sums). */
-static void op_add(struct clyde_nfs_op *ops, size_t *n, size_t cap,
-		   const struct clyde_nfs_op *o)
+/* The size of one record: the largest kind's that is sent, rounded up to
+ * 8 bytes, after the head. */
+static size_t record_size(void)
 {
-	size_t i;
+	size_t n, most = 0;
+	const struct clyde_target_ops *const *kinds = clyde_target_kinds(&n);
 
-	for (i = 0; i < *n && strcmp(ops[i].name, o->name); i++)
-		;
-	if (i == *n) {
-		if (*n == cap)
-			return;
-		memset(&ops[i], 0, sizeof(ops[i]));
-		memcpy(ops[i].name, o->name, sizeof(ops[i].name));
-		(*n)++;
-	}
-	ops[i].ops += o->ops;
-	ops[i].trans += o->trans;
-	ops[i].timeouts += o->timeouts;
-	ops[i].bytes_sent += o->bytes_sent;
-	ops[i].bytes_recv += o->bytes_recv;
-	ops[i].queue_ms += o->queue_ms;
-	ops[i].rtt_ms += o->rtt_ms;
-	ops[i].exec_ms += o->exec_ms;
+	for (size_t i = 0; i < n; i++)
+		if (sent(kinds[i]) && kinds[i]->figs_size > most)
+			most = kinds[i]->figs_size;
+	return sizeof(struct head) + (most + 7) / 8 * 8;
 }
 
-void clyde_dist_nfs_sum(struct clyde_nfs_moved *out,
-			const struct clyde_dist_wire *m, size_t n)
+/* This rank's record of t into rec (zeroed). */
+static void record_of(const struct clyde_test_result *t, unsigned char *rec)
 {
-	struct clyde_nfs_moved s = { .measured = n > 0 };
-	struct clyde_nfs_op ops[CLYDE_NFS_WIRE_MAX_OPS];
-	size_t nops = 0;
+	struct head h = { .kind = -1 };
+	size_t n;
+	const struct clyde_target_ops *const *kinds = clyde_target_kinds(&n);
 
-	for (size_t r = 0; r < n; r++) {
-		const struct clyde_nfs_moved *x = &m[r].nfs;
-
-		s.measured = s.measured && x->measured;
-		s.app_read += x->app_read;
-		s.app_write += x->app_write;
-		s.server_read += x->server_read;
-		s.server_write += x->server_write;
-		s.rpcs += x->rpcs;
-		s.trans += x->trans;
-		s.timeouts += x->timeouts;
-		s.bytes_sent += x->bytes_sent;
-		s.bytes_recv += x->bytes_recv;
-		s.rtt_ms += x->rtt_ms;
-		s.exec_ms += x->exec_ms;
-		for (unsigned i = 0; i < x->nops && i < CLYDE_NFS_MOVED_OPS;
-		     i++)
-			op_add(ops, &nops, CLYDE_NFS_WIRE_MAX_OPS, &x->op[i]);
-	}
-	qsort(ops, nops, sizeof(ops[0]), busier);
-	for (size_t i = 0; i < nops && i < CLYDE_NFS_MOVED_OPS; i++)
-		s.op[s.nops++] = ops[i];
-	clyde_nfs_moved_server(&s, out);
-	if (!s.measured) {
-		/* A rank without the figures: no sum to give. */
-		struct clyde_nfs_moved only = { 0 };
-
-		only.have_server = s.have_server;
-		only.server_packets = s.server_packets;
-		only.server_threads_woken = s.server_threads_woken;
-		only.server_threads = s.server_threads;
-		only.have_server_cpu = s.have_server_cpu;
-		only.server_cpu_ns = s.server_cpu_ns;
-		s = only;
-	}
-	*out = s;
-}
-
-void clyde_dist_cifs_sum(struct clyde_cifs_moved *out,
-			 const struct clyde_dist_wire *m, size_t n)
-{
-	struct clyde_cifs_moved s = { .measured = n > 0 };
-	struct clyde_cifs_wire *w = &s.wire;
-
-	for (size_t r = 0; r < n; r++) {
-		const struct clyde_cifs_moved *x = &m[r].cifs;
-
-		s.measured = s.measured && x->measured;
-		s.server_evicted += x->server_evicted;
-		s.server_missed += x->server_missed;
-		w->smbs += x->wire.smbs;
-		w->bytes_read += x->wire.bytes_read;
-		w->bytes_written += x->wire.bytes_written;
-		for (size_t i = 0; i < x->wire.nops; i++) {
-			const struct clyde_cifs_op *o = &x->wire.op[i];
-			size_t k;
-
-			for (k = 0;
-			     k < w->nops && strcmp(w->op[k].name, o->name); k++)
-				;
-			if (k == w->nops) {
-				if (k == CLYDE_CIFS_WIRE_MAX_OPS)
-					continue;
-				w->op[k] = (struct clyde_cifs_op){ 0 };
-				memcpy(w->op[k].name, o->name,
-				       sizeof(w->op[k].name));
-				w->nops++;
-			}
-			w->op[k].total += o->total;
-			w->op[k].failed += o->failed;
+	for (size_t i = 0; i < n && t->figs.kind && t->figs.data; i++)
+		if (kinds[i] == t->figs.kind && sent(kinds[i])) {
+			h.kind = (int32_t)i;
+			memcpy(rec + sizeof(h), t->figs.data,
+			       kinds[i]->figs_size);
 		}
-	}
-	if (!s.measured)
-		s = (struct clyde_cifs_moved){ 0 };
-	*out = s;
+	memcpy(rec, &h, sizeof(h));
 }
 
-static void nfs_json(struct clyde_jw *w, const struct clyde_nfs_moved *m)
+int clyde_dist_figs_gather(struct clyde_comm *c,
+			   const struct clyde_test_result *t,
+			   unsigned char **all, size_t *stride)
 {
-	if (!m->measured) {
-		clyde_jw_null(w, "nfs");
+	static unsigned char none[CLYDE_DIST_FIGS_MAX];
+	size_t size = record_size();
+	unsigned char *mine = calloc(1, size);
+	int ret;
+
+	*stride = size;
+	if (c->rank == 0)
+		*all = calloc((size_t)c->size, size);
+	if (mine)
+		record_of(t, mine);
+	/* Without the memory the others must not wait: send zeros and
+	 * fail after. */
+	if (!mine || (c->rank == 0 && !*all)) {
+		ret = c->ops->gather(c, mine ? mine : none, size,
+				     c->rank == 0 && !*all ? NULL : *all);
+		free(mine);
+		return ret < 0 ? ret : -ENOMEM;
+	}
+	ret = c->ops->gather(c, mine, size, *all);
+	free(mine);
+	return ret;
+}
+
+static int32_t kind_at(const unsigned char *all, size_t stride, size_t r)
+{
+	struct head h;
+
+	memcpy(&h, all + r * stride, sizeof(h));
+	return h.kind;
+}
+
+/* The n ranks' figures of kind k (index i) merged into t; whether its
+ * merge took them. */
+static bool fold_kind(struct clyde_test_result *t,
+		      const struct clyde_target_ops *k, int32_t i,
+		      const unsigned char *all, size_t stride, size_t n)
+{
+	unsigned char *ranks = calloc(n, k->figs_size);
+	unsigned char *sum = calloc(1, k->figs_size);
+	bool merged = false;
+	void *figs;
+
+	if (ranks && sum) {
+		for (size_t r = 0; r < n; r++)
+			if (kind_at(all, stride, r) == i)
+				memcpy(ranks + r * k->figs_size,
+				       all + r * stride + sizeof(struct head),
+				       k->figs_size);
+		/* Into the test's figures of that kind (rank 0's, its
+		 * server side kept by the kind's all_ranks), made when rank
+		 * 0 had none. */
+		if (t->figs.kind == k)
+			memcpy(sum, t->figs.data, k->figs_size);
+		merged = k->figs->merge(sum, ranks, n);
+		figs = !merged		 ? NULL :
+		       t->figs.kind == k ? t->figs.data :
+					   clyde_test_figs_alloc(t, k);
+		if (figs)
+			memcpy(figs, sum, k->figs_size);
+	}
+	free(ranks);
+	free(sum);
+	return merged;
+}
+
+void clyde_dist_figs_fold(struct clyde_test_result *t, const unsigned char *all,
+			  size_t stride, size_t n,
+			  struct clyde_dist_share *shares)
+{
+	size_t nk;
+	const struct clyde_target_ops *const *kinds = clyde_target_kinds(&nk);
+	bool merged = false;
+
+	/* A test has one kind's figures: the first kind some rank's are. */
+	for (size_t i = 0; i < nk && !merged; i++) {
+		bool some = false;
+
+		for (size_t r = 0; r < n; r++)
+			some = some || kind_at(all, stride, r) == (int32_t)i;
+		if (some && sent(kinds[i]))
+			merged = fold_kind(t, kinds[i], (int32_t)i, all, stride,
+					   n);
+	}
+	if (!merged)
 		return;
+	for (size_t r = 0; r < n; r++) {
+		struct clyde_dist_figs *f = &shares[r].figs;
+		int32_t i = kind_at(all, stride, r);
+
+		if (i < 0 || (size_t)i >= nk) {
+			f->kept = true;
+			continue;
+		}
+		f->data = malloc(kinds[i]->figs_size);
+		if (!f->data)
+			continue;
+		memcpy(f->data, all + r * stride + sizeof(struct head),
+		       kinds[i]->figs_size);
+		f->kind = kinds[i];
+		f->kept = true;
 	}
-	clyde_jw_open(w, "nfs", '{');
-	clyde_jw_nfs_counts(w, m);
-	clyde_jw_u64(w, "server_read_bytes", m->server_read);
-	clyde_jw_u64(w, "server_write_bytes", m->server_write);
-	clyde_jw_nfs_ops(w, m);
-	clyde_jw_close(w, '}');
 }
 
-static void cifs_json(struct clyde_jw *w, const struct clyde_cifs_moved *m)
+void clyde_dist_figs_json(struct clyde_jw *w, const struct clyde_dist_figs *f)
 {
-	if (!m->measured) {
-		clyde_jw_null(w, "smb");
+	size_t n;
+	const struct clyde_target_ops *const *kinds = clyde_target_kinds(&n);
+
+	if (!f->kept)
 		return;
-	}
-	clyde_jw_open(w, "smb", '{');
-	clyde_jw_u64(w, "requests", m->wire.smbs);
-	clyde_jw_u64(w, "bytes_read", m->wire.bytes_read);
-	clyde_jw_u64(w, "bytes_written", m->wire.bytes_written);
-	clyde_jw_close(w, '}');
+	for (size_t i = 0; i < n; i++)
+		if (kinds[i]->figs && kinds[i]->figs->rank_json)
+			kinds[i]->figs->rank_json(
+				w, f->kind == kinds[i] ? f->data : NULL);
 }
 
-void clyde_dist_wire_json(struct clyde_jw *w, const struct clyde_dist_wire *m)
+void clyde_dist_figs_free(struct clyde_dist_figs *f)
 {
-	nfs_json(w, &m->nfs);
-	cifs_json(w, &m->cifs);
+	free(f->data);
+	memset(f, 0, sizeof(*f));
 }

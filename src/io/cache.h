@@ -21,6 +21,10 @@
 
 #include "core/ctx.h"
 
+/* Above this residency a result is reported as served from the cache (a
+ * file server's too). */
+#define CLYDE_CACHE_WARN_FRACTION 0.5
+
 /*
  * Write back and then evict the cached pages of open file `fd`; `path`
  * only names it in messages.

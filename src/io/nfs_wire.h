@@ -128,4 +128,16 @@ const char *clyde_server_cache_name(enum clyde_server_cache_state s);
 const struct clyde_nfs_op *clyde_nfs_wire_op(const struct clyde_nfs_wire *w,
 					     const char *name);
 
+/* The NFS kind's figures in the outputs and under clyde-mpi
+ * (target_nfs_out.c, io/target.h's struct clyde_target_figs). */
+struct clyde_target_figs;
+extern const struct clyde_target_figs clyde_nfs_figs;
+
+/* The settings of stack s's mount and export that inflate the figure of
+ * a test that does `does` (io/target.h's CLYDE_FIGS_*), as "async export,
+ * nocto" into buf; "" when none or s is not an NFS mount.  Returns buf. */
+struct clyde_stack;
+char *clyde_nfs_inflated(const struct clyde_stack *s, unsigned does, char *buf,
+			 size_t len);
+
 #endif

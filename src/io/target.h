@@ -20,8 +20,11 @@
  * server's cache of a file with the client's.
  * A kind whose tests have figures of their own (those wire counters,
  * a ZFS pool's ARC) gives their size (figs_size) and fills them at the
- * end of each test; the test result keeps them and the kind's entry of
- * results/figures.c writes them.
+ * end of each test; the test result keeps them, and the kind's own
+ * hooks (struct clyde_target_figs below, in the kind's file) write them
+ * in the JSON and the text, change the test's other figures by them,
+ * and merge clyde-mpi's ranks' figures: results/figures.c and
+ * dist/dist_wire.c go through the table of kinds and name none.
  *
  * A watch (struct clyde_target_watch) belongs to one run of one workload:
  * clyde_target_open() before the first test, then around every test
@@ -35,8 +38,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/ctx.h"
+#include "core/json_out.h"
 #include "core/series.h"
 #include "env/env.h"
 #include "env/members.h"
@@ -90,6 +95,103 @@ struct clyde_target_hold {
 
 struct clyde_target_watch;
 
+/* Where in a test's JSON object a kind's member goes. */
+enum clyde_figs_at {
+	CLYDE_FIGS_AT_CACHE,   /* after "cache" (ZFS's "zfs") */
+	CLYDE_FIGS_AT_MEMBERS, /* after "members", before "series" */
+};
+
+/* What a test does, for a kind's writer (`does` of struct
+ * clyde_figs_test). */
+#define CLYDE_FIGS_IO 0x1u /* its rate is bytes (putc .. get_block) */
+#define CLYDE_FIGS_ALL_WRITTEN \
+	0x2u		       /* all its data is written (putc,
+				       * put_block, rewrite) */
+#define CLYDE_FIGS_WRITES 0x4u /* it writes data or metadata */
+#define CLYDE_FIGS_READS 0x8u  /* it reads back data or attributes */
+#define CLYDE_FIGS_STATS 0x10u /* it reads attributes (stat) */
+
+/*
+ * What a kind's hooks see of one test: results/figures.c fills it from
+ * the test result, so that the kind's file needs nothing of results/.
+ */
+struct clyde_figs_test {
+	const char *label; /* "block write"; NULL when not known */
+	unsigned does;	   /* CLYDE_FIGS_* */
+	bool done;	   /* it ran to its end */
+	uint64_t bytes;	   /* the bytes (or operations) it moved */
+	const void *figs;  /* the kind's figures of it, or NULL */
+	/* What was done about the page cache before it, and what was seen
+	 * (results/result.h's struct clyde_cache_info); finish may change
+	 * resident_bytes, which goes back to the test. */
+	bool evicted, cache_measured;
+	uint64_t resident_bytes, total_bytes;
+	const struct clyde_server_cache *server; /* never NULL */
+	/* What the devices under it read and wrote (results/testio.h's
+	 * clyde_test_io: the stack's leaves or the target's device); have
+	 * false when none was counted. */
+	bool io_have;
+	uint64_t io_read, io_write;
+};
+
+/* One run as a kind's hooks see it. */
+struct clyde_figs_run {
+	const struct clyde_stack *stack;
+	unsigned nruns; /* the runs the text is about (its figures are the
+			 * first run's) */
+	size_t ntests;
+	const struct clyde_figs_test *tests; /* by test id */
+};
+
+/*
+ * A kind's own figures of a test in the outputs (figs_size bytes of its
+ * type, filled by end and evict_all).  Every hook may be NULL.
+ */
+struct clyde_target_figs {
+	enum clyde_figs_at json_at;
+	/* Test i's member(s) under the kind's key; run->tests[i].figs NULL
+	 * when the test has none of this kind's (then write nothing, or a
+	 * null the schema keeps for every test). */
+	void (*json)(struct clyde_jw *w, const struct clyde_figs_run *run,
+		     size_t i);
+	/* Its section of the text after the members' (run->nruns > 0). */
+	void (*text)(FILE *f, const struct clyde_figs_run *run);
+	/* Once the test's spans are summed: change the test's other
+	 * figures by the kind's (ZFS: the ARC's share of the reads as the
+	 * cache's resident_bytes). */
+	void (*finish)(struct clyde_figs_test *t, void *figs);
+	/* The cache whose share resident_bytes is, when the kind's and not
+	 * the page cache's: its JSON name ("arc") and its name in the text
+	 * ("ZFS's ARC") into *json and *text; false when it is the page
+	 * cache's. */
+	bool (*cache)(const struct clyde_figs_test *t, const void *figs,
+		      const char **json, const char **text);
+	/* Under MPI, on rank 0 once the ranks' spans are merged: keep of
+	 * figs what holds for every rank (rank 0's wire counters are its
+	 * mount's only); return whether the test's members (rank 0's
+	 * devices) stay.  NULL: the figures stay as rank 0's, the members
+	 * go. */
+	bool (*all_ranks)(void *figs);
+	/* clyde-mpi's rank 0, once every rank has ended the test: whether
+	 * the kind's end should be asked again from the test's start (the
+	 * server's side, which every rank's traffic reaches) ... */
+	bool (*late_wanted)(const void *figs);
+	/* ... and keep of that new reading `again` what holds (the
+	 * server's side), the rank's own figures keeping its window. */
+	void (*late_keep)(void *figs, const void *again);
+	/* clyde-mpi, rank 0: the n ranks' figures of one test (n
+	 * figs_size-byte blobs at ranks, zeroed for a rank without this
+	 * kind's) summed into *out, which holds rank 0's after all_ranks.
+	 * Returns false, *out untouched, when no rank measured any: then
+	 * the test keeps what it has.  NULL: the ranks' figures are not
+	 * sent. */
+	bool (*merge)(void *out, const void *ranks, size_t n);
+	/* One rank's member(s) in its share of the aggregate's JSON; figs
+	 * NULL when that rank's are not this kind's (then write a null
+	 * under the key). */
+	void (*rank_json)(struct clyde_jw *w, const void *figs);
+};
+
 /*
  * One kind of target.  `priv` of the watch is the kind's: made by open,
  * freed by close.  Only claims and open are required; a cache hook left
@@ -98,9 +200,10 @@ struct clyde_target_watch;
 struct clyde_target_ops {
 	const char *name; /* "block" */
 	/* The size of the kind's own figures of one test (0: none), which
-	 * end and evict_all fill and results/figures.c's entry of the kind
-	 * writes; the test result keeps them (struct clyde_test_figs). */
+	 * end and evict_all fill and the figs hooks write; the test result
+	 * keeps them (struct clyde_test_figs). */
 	size_t figs_size;
+	const struct clyde_target_figs *figs; /* NULL: none */
 	/* Is the storage under this stack one of these? */
 	bool (*claims)(const struct clyde_stack *s,
 		       const struct clyde_target *t);

@@ -8,6 +8,10 @@
  * pages of the same file (the share's path joined with the path below
  * the mount point: fdatasync, then DONTNEED), so that a read test reads
  * the server's disks and not its page cache.
+ *
+ * A test's figures (struct clyde_cifs_moved) go into its JSON as "smb"
+ * and into a text section "SMB over the wire"; under clyde-mpi the ranks'
+ * are summed (cifs_figs at the end of this file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -191,9 +195,187 @@ static void cifs_below(struct clyde_target_watch *w, bool evict,
 	AS_BLOCK(w, clyde_target_block.below(w, evict, seen));
 }
 
+/* The test's "smb" object in the JSON, when its share was counted. */
+static void cifs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
+		      size_t i)
+{
+	const struct clyde_cifs_moved *m = run->tests[i].figs;
+	uint64_t failed = 0;
+
+	if (!m || !m->measured)
+		return;
+	clyde_jw_open(w, "smb", '{');
+	clyde_jw_u64(w, "requests", m->wire.smbs);
+	clyde_jw_u64(w, "bytes_read", m->wire.bytes_read);
+	clyde_jw_u64(w, "bytes_written", m->wire.bytes_written);
+	clyde_jw_open(w, "by_type", '{');
+	for (size_t k = 0; k < m->wire.nops; k++) {
+		failed += m->wire.op[k].failed;
+		if (m->wire.op[k].total)
+			clyde_jw_u64(w, m->wire.op[k].name,
+				     m->wire.op[k].total);
+	}
+	clyde_jw_close(w, '}');
+	clyde_jw_u64(w, "failed", failed);
+	clyde_jw_u64(w, "server_files_evicted", m->server_evicted);
+	clyde_jw_u64(w, "server_files_missed", m->server_missed);
+	clyde_jw_close(w, '}');
+}
+
+/* The test's two busiest request types, "Writes 4, Flushes 1". */
+static void busiest(const struct clyde_cifs_wire *wire, char *buf, size_t len)
+{
+	size_t first = SIZE_MAX, second = SIZE_MAX;
+
+	for (size_t i = 0; i < wire->nops; i++) {
+		uint64_t t = wire->op[i].total;
+
+		if (!t)
+			continue;
+		if (first == SIZE_MAX || t > wire->op[first].total) {
+			second = first;
+			first = i;
+		} else if (second == SIZE_MAX || t > wire->op[second].total) {
+			second = i;
+		}
+	}
+	buf[0] = '\0';
+	if (first != SIZE_MAX)
+		snprintf(buf, len, "%s %llu", wire->op[first].name,
+			 (unsigned long long)wire->op[first].total);
+	if (second != SIZE_MAX) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ", %s %llu", wire->op[second].name,
+			 (unsigned long long)wire->op[second].total);
+	}
+}
+
+static void mib(char *buf, size_t len, uint64_t bytes)
+{
+	snprintf(buf, len, "%.1f", (double)bytes / 1048576.0);
+}
+
+/* "SMB over the wire" per test of the first run, when any was counted. */
+static void cifs_text(FILE *f, const struct clyde_figs_run *run)
+{
+	const struct clyde_stack_fs *fs = &run->stack->fs;
+	bool any = false;
+	unsigned evicted = 0, missed = 0;
+
+	for (size_t i = 0; i < run->ntests; i++) {
+		const struct clyde_cifs_moved *m = run->tests[i].figs;
+		char rd[32], wr[32], top[96];
+
+		if (!m || !m->measured)
+			continue;
+		if (!any)
+			fprintf(f,
+				"SMB over the wire to \\\\%s\\%s (run 1):\n"
+				"%-13s %10s %10s %10s  %s\n",
+				fs->cifs_server, fs->cifs_share, "test",
+				"requests", "read MiB", "write MiB", "busiest");
+		any = true;
+		evicted += m->server_evicted;
+		missed += m->server_missed;
+		mib(rd, sizeof(rd), m->wire.bytes_read);
+		mib(wr, sizeof(wr), m->wire.bytes_written);
+		busiest(&m->wire, top, sizeof(top));
+		fprintf(f, "%-13s %10llu %10s %10s  %s\n", run->tests[i].label,
+			(unsigned long long)m->wire.smbs, rd, wr, top);
+	}
+	if (!any)
+		return;
+	if (fs->cifs_local != 1)
+		fprintf(f, "clyde: note: the SMB server is not this machine: "
+			   "its cache was not controlled; read figures may "
+			   "come from its memory\n");
+	else if (evicted || missed)
+		fprintf(f,
+			"clyde: note: the server's cache of %u file(s) was "
+			"evicted before the read tests (smbd on this "
+			"machine)%s\n",
+			evicted, missed ? "; some could not be" : "");
+}
+
+/* Add x's requests into w, by request type (at most
+ * CLYDE_CIFS_WIRE_MAX_OPS types; one past them is left out of the list,
+ * not of the sums). */
+static void wire_add(struct clyde_cifs_wire *w, const struct clyde_cifs_wire *x)
+{
+	w->smbs += x->smbs;
+	w->bytes_read += x->bytes_read;
+	w->bytes_written += x->bytes_written;
+	for (size_t i = 0; i < x->nops; i++) {
+		const struct clyde_cifs_op *o = &x->op[i];
+		size_t k;
+
+		for (k = 0; k < w->nops && strcmp(w->op[k].name, o->name); k++)
+			;
+		if (k == w->nops) {
+			if (k == CLYDE_CIFS_WIRE_MAX_OPS)
+				continue;
+			w->op[k] = (struct clyde_cifs_op){ 0 };
+			memcpy(w->op[k].name, o->name, sizeof(w->op[k].name));
+			w->nops++;
+		}
+		w->op[k].total += o->total;
+		w->op[k].failed += o->failed;
+	}
+}
+
+/* clyde-mpi: the ranks' requests and bytes summed (by type), measured
+ * only when every rank's was (docs/nfs.md, "Many clients"). */
+static bool cifs_merge(void *out, const void *ranks, size_t n)
+{
+	const struct clyde_cifs_moved *m = ranks;
+	struct clyde_cifs_moved s = { .measured = n > 0 };
+	bool any = false;
+
+	for (size_t r = 0; r < n; r++) {
+		any = any || m[r].measured;
+		s.measured = s.measured && m[r].measured;
+		s.server_evicted += m[r].server_evicted;
+		s.server_missed += m[r].server_missed;
+		wire_add(&s.wire, &m[r].wire);
+	}
+	if (!any)
+		return false;
+	if (!s.measured)
+		s = (struct clyde_cifs_moved){ 0 };
+	memcpy(out, &s, sizeof(s));
+	return true;
+}
+
+/* One rank's "smb" in its share of the aggregate (null when not
+ * measured). */
+static void cifs_rank_json(struct clyde_jw *w, const void *figs)
+{
+	const struct clyde_cifs_moved *m = figs;
+
+	if (!m || !m->measured) {
+		clyde_jw_null(w, "smb");
+		return;
+	}
+	clyde_jw_open(w, "smb", '{');
+	clyde_jw_u64(w, "requests", m->wire.smbs);
+	clyde_jw_u64(w, "bytes_read", m->wire.bytes_read);
+	clyde_jw_u64(w, "bytes_written", m->wire.bytes_written);
+	clyde_jw_close(w, '}');
+}
+
+static const struct clyde_target_figs cifs_figs = {
+	.json_at = CLYDE_FIGS_AT_MEMBERS,
+	.json = cifs_json,
+	.text = cifs_text,
+	.merge = cifs_merge,
+	.rank_json = cifs_rank_json,
+};
+
 const struct clyde_target_ops clyde_target_cifs = {
 	.name = "cifs",
 	.figs_size = sizeof(struct clyde_cifs_moved),
+	.figs = &cifs_figs,
 	.claims = cifs_claims,
 	.open = cifs_open,
 	.close = cifs_close,

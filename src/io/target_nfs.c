@@ -19,6 +19,9 @@
  *
  * clyde's own share (CLYDE_TARGET_OWN) is not taken: the server's disks
  * are written by nfsd, not by clyde's process, so they are counted whole.
+ *
+ * The kind's figures in the outputs and under clyde-mpi are in
+ * target_nfs_out.c (clyde_nfs_figs), a file only this kind uses.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -357,6 +360,7 @@ static void nfs_below(struct clyde_target_watch *w, bool evict,
 const struct clyde_target_ops clyde_target_nfs = {
 	.name = "nfs",
 	.figs_size = sizeof(struct clyde_nfs_moved),
+	.figs = &clyde_nfs_figs, /* target_nfs_out.c */
 	.claims = nfs_claims,
 	.open = nfs_open,
 	.close = nfs_close,

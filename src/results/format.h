@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/human.h"
 #include "results/result.h"
 
 struct clyde_jw;
@@ -202,13 +203,12 @@ char *clyde_fmt_double(char *buf, size_t len, double v, int decimals);
  * digits, a space before the unit:
  *   rate of test id: "2.91 GiB/s" / "487 KiB/s" / "12.0 B/s" (binary
  *     prefixes), "5123 seeks/s" / "51.2 seeks/s", "48211 files/s";
- *   bytes: "0 B", "812 B", "1.50 MiB", "2.00 TiB";
+ *   bytes: "0 B", "812 B", "1.50 MiB", "2.00 TiB" (core/human.h);
  *   a duration: "250 ns", "12.3 us", "4.56 ms", "1.20 s" (and "1234 s").
  * A unit is picked so that the number rounds to below 1000 (1000 KiB
  * shows as "0.98 MiB"), except for seeks, files and seconds. */
 char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
 			   enum clyde_test id);
-char *clyde_fmt_human_bytes(char *buf, size_t len, double bytes);
 char *clyde_fmt_human_ns(char *buf, size_t len, double ns);
 
 /* Write s as one CSV field (RFC 4180): as it is, or quoted with its quotes

@@ -18,6 +18,7 @@
 #include "env/members_virt.h"
 #include "env/ownio.h"
 #include "env/settle.h"
+#include "io/cache.h"
 #include "io/iobuf.h"
 #include "io/loopcache.h"
 #include "io/nfs_wire.h"
@@ -121,8 +122,9 @@ struct clyde_target_ops; /* io/target.h */
 /*
  * The figures of a test that are its target kind's own (an SMB mount's
  * wire counters, a ZFS pool's ARC): kind->figs_size bytes of the kind's
- * type, filled by the kind (io/target_*.c) and written by its entry of
- * results/figures.c, which nothing else here names.
+ * type, filled by the kind (io/target_*.c) and written by its own hooks
+ * (kind->figs, io/target.h) through results/figures.c, which names no
+ * kind.
  */
 struct clyde_test_figs {
 	const struct clyde_target_ops *kind; /* whose; NULL: none */
@@ -279,9 +281,6 @@ void *clyde_test_figs_alloc(struct clyde_test_result *t,
 const void *clyde_test_figs(const struct clyde_test_result *t,
 			    const struct clyde_target_ops *kind);
 void clyde_test_figs_free(struct clyde_test_result *t);
-
-/* Above this residency a result is reported as served from the cache. */
-#define CLYDE_CACHE_WARN_FRACTION 0.5
 
 /* True for the tests whose rate is bytes (putc .. get_block). */
 bool clyde_test_is_io(enum clyde_test t);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/human.h"
 #include "io/engine.h"
 #include "results/figures.h"
 #include "results/summary.h"
@@ -26,40 +27,6 @@
 #define STAT_FMT "%-10s %3s %15s %15s %9s %15s%s%s\n"
 /* Where a list of names wraps. */
 #define WRAP_COLS 96
-
-/* snprintf's %f follows LC_NUMERIC; clyde's text always uses '.'. */
-static char *fix_point(char *buf)
-{
-	for (char *c = buf; *c; c++)
-		if (*c == ',')
-			*c = '.';
-	return buf;
-}
-
-/* v with three significant digits and the unit: "2.91 GiB/s". */
-static char *sig3(char *buf, size_t len, double v, const char *unit)
-{
-	if (v < 9.995)
-		snprintf(buf, len, "%.2f %s", v, unit);
-	else if (v < 99.95)
-		snprintf(buf, len, "%.1f %s", v, unit);
-	else
-		snprintf(buf, len, "%.0f %s", v, unit);
-	return fix_point(buf);
-}
-
-/* v scaled by 1024 until it rounds to below 1000, with units[k]. */
-static char *binary(char *buf, size_t len, double v, const char *const *units,
-		    int nunits)
-{
-	int k = 0;
-
-	while (v >= 999.5 && k + 1 < nunits) {
-		v /= 1024.0;
-		k++;
-	}
-	return sig3(buf, len, v, units[k]);
-}
 
 char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
 			   enum clyde_test id)
@@ -73,29 +40,12 @@ char *clyde_fmt_human_rate(char *buf, size_t len, double per_s,
 		return buf;
 	}
 	if (clyde_test_is_io(id))
-		return binary(buf, len, per_s, units, 6);
+		return clyde_fmt_binary(buf, len, per_s, units, 6);
 	if (per_s >= 99.95)
 		snprintf(buf, len, "%.0f %s", per_s, unit);
 	else
-		sig3(buf, len, per_s, unit);
-	return fix_point(buf);
-}
-
-char *clyde_fmt_human_bytes(char *buf, size_t len, double bytes)
-{
-	static const char *const units[] = { "B",   "KiB", "MiB",
-					     "GiB", "TiB", "PiB" };
-
-	if (!isfinite(bytes) || bytes < 0.0) {
-		snprintf(buf, len, "n/a");
-		return buf;
-	}
-	/* Below a KiB a byte count is whole: "812 B", not "812.00 B". */
-	if (bytes < 999.5) {
-		snprintf(buf, len, "%.0f B", bytes);
-		return buf;
-	}
-	return binary(buf, len, bytes, units, 6);
+		clyde_fmt_sig3(buf, len, per_s, unit);
+	return clyde_fmt_point(buf);
 }
 
 char *clyde_fmt_human_ns(char *buf, size_t len, double ns)
@@ -105,12 +55,12 @@ char *clyde_fmt_human_ns(char *buf, size_t len, double ns)
 	else if (ns < 999.5)
 		snprintf(buf, len, "%.0f ns", ns);
 	else if (ns < 999.5e3)
-		sig3(buf, len, ns / 1e3, "us");
+		clyde_fmt_sig3(buf, len, ns / 1e3, "us");
 	else if (ns < 999.5e6)
-		sig3(buf, len, ns / 1e6, "ms");
+		clyde_fmt_sig3(buf, len, ns / 1e6, "ms");
 	else
-		sig3(buf, len, ns / 1e9, "s");
-	return fix_point(buf);
+		clyde_fmt_sig3(buf, len, ns / 1e9, "s");
+	return clyde_fmt_point(buf);
 }
 
 /* One test over all runs, as its row shows it. */
@@ -225,7 +175,7 @@ static void write_row(FILE *f, enum clyde_test id, const struct row *row,
 			 x < 99.95 ? 1 :
 				     0,
 			 x);
-		fix_point(wa);
+		clyde_fmt_point(wa);
 	} else {
 		snprintf(wa, sizeof(wa), "-");
 	}
@@ -547,7 +497,7 @@ static void write_stats(FILE *f, const struct clyde_summary s[CLYDE_TEST_COUNT],
 			if (s[i].mean > 0.0) {
 				snprintf(pct, sizeof(pct), "%.1f%%",
 					 s[i].ci95 * 100.0 / s[i].mean);
-				fix_point(pct);
+				clyde_fmt_point(pct);
 			} else {
 				snprintf(pct, sizeof(pct), "n/a");
 			}

@@ -232,29 +232,30 @@ static void shift_out(struct suite_state *st)
 
 /*
  * clyde-mpi's rank 0 (cfg->server_late), now that every rank has ended
- * test r: read the server's side again (the export's disks, nfsd's
- * counters) from the test's start, so that it holds the writes of the
- * ranks that ended after this one.  The rank's own wire figures keep its
- * own window.
+ * test r: when the target kind wants it (io/target.h's late_wanted: an
+ * NFS mount's server side, the export's disks and nfsd's counters), end
+ * the test again from its start, so that the figures hold the writes of
+ * the ranks that ended after this one; the kind keeps of that reading
+ * what it wants (late_keep), the rank's own wire figures keeping its own
+ * window.
  */
 static void server_late(struct suite_state *st, struct clyde_test_result *r)
 {
-	struct clyde_nfs_moved *m = r->figs.kind == &clyde_target_nfs ?
-					    r->figs.data :
-					    NULL,
-			       *n;
+	const struct clyde_target_ops *k = r->figs.kind;
 	struct clyde_target_moved moved = { .members = &r->members };
+	void *again;
 
-	if (!st->cfg->server_late || !m || (!m->measured && !m->have_server))
+	if (!st->cfg->server_late || !k || !r->figs.data || !k->figs ||
+	    !k->figs->late_wanted || !k->figs->late_keep ||
+	    !k->figs->late_wanted(r->figs.data))
 		return;
-	n = calloc(1, sizeof(*n));
-	if (!n)
+	again = calloc(1, k->figs_size);
+	if (!again)
 		return;
-	moved.figs = n;
+	moved.figs = again;
 	clyde_target_end(&st->tgt, &moved);
-	if (n->have_server)
-		clyde_nfs_moved_server(m, n);
-	free(n);
+	k->figs->late_keep(r->figs.data, again);
+	free(again);
 }
 
 /* Tests that write: on ZFS the pool is synced at their end, so that the

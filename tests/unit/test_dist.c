@@ -144,9 +144,12 @@ static void test_merge(struct clyde_comm *c)
 	      nfs->bytes_sent == 4198444ull * RANKS);
 	CHECK(nfs && nfs->have_server && nfs->server_packets == 127);
 	for (int r = 0; r < RANKS; r++)
-		CHECK(d.shares[0][CLYDE_PUT_BLOCK][r].wire &&
-		      d.shares[0][CLYDE_PUT_BLOCK][r].wire->nfs.bytes_sent ==
-			      4198444);
+		CHECK(d.shares[0][CLYDE_PUT_BLOCK][r].figs.kind ==
+			      &clyde_target_nfs &&
+		      ((const struct clyde_nfs_moved *)d
+			       .shares[0][CLYDE_PUT_BLOCK][r]
+			       .figs.data)
+				      ->bytes_sent == 4198444);
 	CHECK(t->nworkers == 2 * RANKS);
 	CHECK(t->bytes == 400 * RANKS);
 	CHECK(t->ops == 4 * RANKS);

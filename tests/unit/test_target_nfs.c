@@ -5,7 +5,8 @@
  * a file evicted on the "client" is dropped and measured on the server's
  * side (two directories on a disk filesystem stand for the mount and the
  * export), not controlled when the server is another machine, measured
- * only with --no-evict; and the outputs (results/nfs_out.h) name the
+ * only with --no-evict; and the outputs (the kind's figures hooks,
+ * io/target_nfs_out.c, through results/figures.h) name the
  * settings that inflate a test and "server cache not controlled".
  * vm/t_nfs does the same on a real NFS mount.
  */
@@ -20,7 +21,7 @@
 
 #include "core/json_out.h"
 #include "io/target.h"
-#include "results/nfs_out.h"
+#include "results/figures.h"
 #include "tap.h"
 
 #define FIX CLYDE_FIXTURES_DIR "/nfs/"
@@ -226,7 +227,7 @@ static char *json_of(const struct clyde_run *r, enum clyde_test id)
 	struct clyde_jw w = { .f = m };
 
 	clyde_jw_open(&w, NULL, '{');
-	clyde_jw_nfs(&w, r, id);
+	clyde_figs_json(&w, r, id, CLYDE_FIGS_AT_MEMBERS);
 	clyde_jw_close(&w, '}');
 	fclose(m);
 	/* One line without the layout: `"key":value`. */
@@ -266,17 +267,27 @@ static void test_outputs(void)
 	snprintf(fs->nfs_export_sync, sizeof(fs->nfs_export_sync), "async");
 	fs->nfs_acregmin = 3, fs->nfs_acregmax = 60;
 	fs->nfs_acdirmin = 30, fs->nfs_acdirmax = 60;
-	CHECK_STR(clyde_nfs_inflated(&r, CLYDE_PUT_BLOCK, buf, sizeof(buf)),
+	CHECK_STR(clyde_nfs_inflated(&r.env.stack,
+				     clyde_figs_does(CLYDE_PUT_BLOCK), buf,
+				     sizeof(buf)),
 		  "async export");
-	CHECK_STR(clyde_nfs_inflated(&r, CLYDE_GET_BLOCK, buf, sizeof(buf)),
+	CHECK_STR(clyde_nfs_inflated(&r.env.stack,
+				     clyde_figs_does(CLYDE_GET_BLOCK), buf,
+				     sizeof(buf)),
 		  "");
 	snprintf(fs->nfs_cto, sizeof(fs->nfs_cto), "nocto");
 	fs->nfs_acregmin = 600;
-	CHECK_STR(clyde_nfs_inflated(&r, CLYDE_GET_BLOCK, buf, sizeof(buf)),
+	CHECK_STR(clyde_nfs_inflated(&r.env.stack,
+				     clyde_figs_does(CLYDE_GET_BLOCK), buf,
+				     sizeof(buf)),
 		  "nocto");
-	CHECK_STR(clyde_nfs_inflated(&r, CLYDE_SEQ_STAT, buf, sizeof(buf)),
+	CHECK_STR(clyde_nfs_inflated(&r.env.stack,
+				     clyde_figs_does(CLYDE_SEQ_STAT), buf,
+				     sizeof(buf)),
 		  "nocto, long actimeo");
-	CHECK_STR(clyde_nfs_inflated(&r, CLYDE_SEQ_DEL, buf, sizeof(buf)),
+	CHECK_STR(clyde_nfs_inflated(&r.env.stack,
+				     clyde_figs_does(CLYDE_SEQ_DEL), buf,
+				     sizeof(buf)),
 		  "async export");
 
 	/* A read from a remote server's cache; a write with traffic. */
@@ -316,7 +327,7 @@ static void test_outputs(void)
 	free(j);
 
 	m = open_memstream(&text, &len);
-	clyde_nfs_text(m, &r, 1);
+	clyde_figs_text(m, &r, 1);
 	fclose(m);
 	printf("# %s", text);
 	CHECK(text && strstr(text, "WRITE 8 (rtt 2.50 ms"));

@@ -1,59 +1,29 @@
 /*
- * A run on an NFS mount in the JSON and the text (results/nfs_out.h).
+ * An NFS mount's figures of a test in the outputs (issue 34), the NFS
+ * kind's struct clyde_target_figs (target_nfs.c): what went over the wire
+ * (nfs_wire.h), the server's disks beside it when the server is this
+ * machine, the write amplification over the wire and on those disks,
+ * what was done about the client's and the server's caches, and the
+ * mount or export settings that inflate the test's figure (an async
+ * export for the tests that write, nocto or a long attribute cache for
+ * those that read or stat): JSON "nfs" of each test (null off NFS) and a
+ * text section after clyde's own.  Under clyde-mpi, the ranks' traffic
+ * merged into the aggregate and kept per rank (docs/nfs.md, "Many
+ * clients"), and rank 0's late reading of the server's side.
  */
-#include "results/nfs_out.h"
-
+#include <stdlib.h>
 #include <string.h>
 
-#include "results/figures.h"
-#include "results/format.h"
-#include "results/testio.h"
+#include "core/human.h"
+#include "io/target.h"
 
-bool clyde_nfs_run(const struct clyde_run *r)
+/* Room for a clyde_fmt_human_bytes figure. */
+#define HUMAN_LEN 32
+
+static bool nfs_stack(const struct clyde_stack *s)
 {
-	const struct clyde_stack *s = &r->env.stack;
-
 	return s->has_fs &&
 	       (!strcmp(s->fs.type, "nfs") || !strcmp(s->fs.type, "nfs4"));
-}
-
-/* The tests that write (data or metadata): an async export acknowledges
- * them before they are on the server's disks. */
-static bool writes(enum clyde_test id)
-{
-	switch (id) {
-	case CLYDE_PUTC:
-	case CLYDE_PUT_BLOCK:
-	case CLYDE_REWRITE:
-	case CLYDE_SEQ_CREATE:
-	case CLYDE_SEQ_DEL:
-	case CLYDE_RAN_CREATE:
-	case CLYDE_RAN_DEL:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The tests that read back what was written, or its attributes. */
-static bool reads(enum clyde_test id)
-{
-	switch (id) {
-	case CLYDE_REWRITE:
-	case CLYDE_GETC:
-	case CLYDE_GET_BLOCK:
-	case CLYDE_SEEKS:
-	case CLYDE_SEQ_STAT:
-	case CLYDE_RAN_STAT:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool stats(enum clyde_test id)
-{
-	return id == CLYDE_SEQ_STAT || id == CLYDE_RAN_STAT;
 }
 
 /* An attribute cache longer than the kernel's defaults (acregmin 3,
@@ -71,19 +41,19 @@ static void add(char *buf, size_t len, const char *what)
 	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", what);
 }
 
-char *clyde_nfs_inflated(const struct clyde_run *r, enum clyde_test id,
-			 char *buf, size_t len)
+char *clyde_nfs_inflated(const struct clyde_stack *s, unsigned does, char *buf,
+			 size_t len)
 {
-	const struct clyde_stack_fs *fs = &r->env.stack.fs;
+	const struct clyde_stack_fs *fs = &s->fs;
 
 	buf[0] = '\0';
-	if (!clyde_nfs_run(r))
+	if (!nfs_stack(s))
 		return buf;
-	if (writes(id) && !strcmp(fs->nfs_export_sync, "async"))
+	if ((does & CLYDE_FIGS_WRITES) && !strcmp(fs->nfs_export_sync, "async"))
 		add(buf, len, "async export");
-	if (reads(id) && !strcmp(fs->nfs_cto, "nocto"))
+	if ((does & CLYDE_FIGS_READS) && !strcmp(fs->nfs_cto, "nocto"))
 		add(buf, len, "nocto");
-	if (stats(id) && long_actimeo(fs))
+	if ((does & CLYDE_FIGS_STATS) && long_actimeo(fs))
 		add(buf, len, "long actimeo");
 	return buf;
 }
@@ -107,12 +77,12 @@ static void jw_ratio(struct clyde_jw *w, const char *key, double v)
 		clyde_jw_num(w, key, v, 3);
 }
 
-static const char *client_cache(const struct clyde_run *r,
-				const struct clyde_test_result *t)
+static const char *client_cache(const struct clyde_stack *s,
+				const struct clyde_figs_test *t)
 {
-	bool nocto = !strcmp(r->env.stack.fs.nfs_cto, "nocto");
+	bool nocto = !strcmp(s->fs.nfs_cto, "nocto");
 
-	if (!t->cache.evicted)
+	if (!t->evicted)
 		return nocto ? "not evicted; nocto: files opened again are "
 			       "not revalidated with the server" :
 			       "not evicted; close-to-open: each open asks "
@@ -169,7 +139,9 @@ static void jw_server_cache(struct clyde_jw *w,
 	clyde_jw_close(w, '}');
 }
 
-void clyde_jw_nfs_counts(struct clyde_jw *w, const struct clyde_nfs_moved *m)
+/* The wire counters of m (rpcs .. bytes_received), as every "nfs"
+ * object has them: the test's and each rank's. */
+static void jw_counts(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 {
 	clyde_jw_u64(w, "rpcs", m->rpcs);
 	clyde_jw_u64(w, "transmissions", m->trans);
@@ -179,7 +151,8 @@ void clyde_jw_nfs_counts(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 	clyde_jw_u64(w, "bytes_received", m->bytes_recv);
 }
 
-void clyde_jw_nfs_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m)
+/* Its busiest operations ("ops"). */
+static void jw_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 {
 	clyde_jw_open(w, "ops", '[');
 	for (unsigned i = 0; i < m->nops; i++) {
@@ -200,40 +173,40 @@ void clyde_jw_nfs_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 	clyde_jw_close(w, ']');
 }
 
-void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
-		  enum clyde_test id)
+/* JSON "nfs" of test i: null when the run is not on NFS. */
+static void nfs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
+		     size_t i)
 {
-	const struct clyde_test_result *t = &r->tests[id];
-	const struct clyde_nfs_moved *m = clyde_test_figs(t, &clyde_target_nfs);
+	const struct clyde_figs_test *t = &run->tests[i];
+	const struct clyde_nfs_moved *m = t->figs;
 	static const struct clyde_nfs_moved none;
-	struct clyde_test_io io;
 	char inflated[128];
 
 	if (!m)
 		m = &none; /* on NFS, not counted */
-	if (!clyde_nfs_run(r) || t->state != CLYDE_DONE) {
+	if (!nfs_stack(run->stack) || !t->done) {
 		clyde_jw_null(w, "nfs");
 		return;
 	}
-	clyde_test_io_of_run(r, id, &io);
 	clyde_jw_open(w, "nfs", '{');
 	clyde_jw_bool(w, "wire_measured", m->measured);
-	clyde_jw_nfs_counts(w, m);
+	jw_counts(w, m);
 	clyde_jw_u64(w, "app_read_bytes", m->app_read);
 	clyde_jw_u64(w, "app_write_bytes", m->app_write);
 	clyde_jw_u64(w, "server_read_bytes", m->server_read);
 	clyde_jw_u64(w, "server_write_bytes", m->server_write);
 	jw_ratio(w, "wire_write_amplification",
-		 clyde_test_writes_its_bytes(id) && m->measured ?
+		 (t->does & CLYDE_FIGS_ALL_WRITTEN) && m->measured ?
 			 ratio(m->bytes_sent, t->bytes) :
 			 -1.0);
 	jw_ratio(w, "disk_write_amplification",
-		 clyde_test_writes_its_bytes(id) && io.have ?
-			 ratio(io.write, t->bytes) :
+		 (t->does & CLYDE_FIGS_ALL_WRITTEN) && t->io_have ?
+			 ratio(t->io_write, t->bytes) :
 			 -1.0);
 	jw_ratio(w, "disk_read_fraction",
-		 clyde_test_is_io(id) && reads(id) && io.have ?
-			 ratio(io.read, t->bytes) :
+		 (t->does & CLYDE_FIGS_IO) && (t->does & CLYDE_FIGS_READS) &&
+				 t->io_have ?
+			 ratio(t->io_read, t->bytes) :
 			 -1.0);
 	if (m->have_server) {
 		clyde_jw_open(w, "server", '{');
@@ -249,11 +222,11 @@ void clyde_jw_nfs(struct clyde_jw *w, const struct clyde_run *r,
 	} else {
 		clyde_jw_null(w, "server");
 	}
-	clyde_jw_nfs_ops(w, m);
-	clyde_jw_str(w, "client_cache", client_cache(r, t), 256);
-	CLYDE_JW_ARR(w, "close_to_open", r->env.stack.fs.nfs_cto);
-	jw_server_cache(w, &t->cache.server);
-	clyde_nfs_inflated(r, id, inflated, sizeof(inflated));
+	jw_ops(w, m);
+	clyde_jw_str(w, "client_cache", client_cache(run->stack, t), 256);
+	CLYDE_JW_ARR(w, "close_to_open", run->stack->fs.nfs_cto);
+	jw_server_cache(w, t->server);
+	clyde_nfs_inflated(run->stack, t->does, inflated, sizeof(inflated));
 	clyde_jw_open(w, "inflated_by", '[');
 	for (char *p = inflated, *e; *p; p = *e ? e + 2 : e) {
 		e = strstr(p, ", ");
@@ -293,29 +266,27 @@ static void server_line(FILE *f, const struct clyde_nfs_moved *m)
 
 #define NFS_FMT "clyde:   %-17s %6s %7s %9s %9s %9s %9s\n"
 
-static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
+static void test_rows(FILE *f, const struct clyde_figs_run *run, size_t i)
 {
-	const struct clyde_test_result *t = &r->tests[id];
-	const struct clyde_nfs_moved *m = clyde_test_figs(t, &clyde_target_nfs);
+	const struct clyde_figs_test *t = &run->tests[i];
+	const struct clyde_nfs_moved *m = t->figs;
 	static const struct clyde_nfs_moved none;
-	const struct clyde_server_cache *sc = &t->cache.server;
-	char rpcs[24], re[24], sent[CLYDE_FMT_LEN], recv[CLYDE_FMT_LEN];
-	char rd[CLYDE_FMT_LEN] = "-", wr[CLYDE_FMT_LEN] = "-", cache[96] = "";
+	const struct clyde_server_cache *sc = t->server;
+	char rpcs[24], re[24], sent[HUMAN_LEN], recv[HUMAN_LEN];
+	char rd[HUMAN_LEN] = "-", wr[HUMAN_LEN] = "-", cache[96] = "";
 	char inflated[128];
-	struct clyde_test_io io;
 	double wire, disk;
 
 	if (!m)
 		m = &none; /* on NFS, not counted */
-	clyde_test_io_of_run(r, id, &io);
 	snprintf(rpcs, sizeof(rpcs), "%llu", (unsigned long long)m->rpcs);
 	snprintf(re, sizeof(re), "%llu",
 		 (unsigned long long)clyde_nfs_retrans(m));
 	clyde_fmt_human_bytes(sent, sizeof(sent), (double)m->bytes_sent);
 	clyde_fmt_human_bytes(recv, sizeof(recv), (double)m->bytes_recv);
-	if (io.have) {
-		clyde_fmt_human_bytes(rd, sizeof(rd), (double)io.read);
-		clyde_fmt_human_bytes(wr, sizeof(wr), (double)io.write);
+	if (t->io_have) {
+		clyde_fmt_human_bytes(rd, sizeof(rd), (double)t->io_read);
+		clyde_fmt_human_bytes(wr, sizeof(wr), (double)t->io_write);
 	}
 	if (sc->state == CLYDE_SERVER_CACHE_NOT_CONTROLLED)
 		snprintf(cache, sizeof(cache), "server cache not controlled");
@@ -324,11 +295,9 @@ static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 			 clyde_server_cache_name(sc->state),
 			 server_fraction(sc) * 100.0);
 	if (!m->measured)
-		fprintf(f, NFS_FMT, clyde_test_label(id), "?", "?", "?", "?",
-			rd, wr);
+		fprintf(f, NFS_FMT, t->label, "?", "?", "?", "?", rd, wr);
 	else
-		fprintf(f, NFS_FMT, clyde_test_label(id), rpcs, re, sent, recv,
-			rd, wr);
+		fprintf(f, NFS_FMT, t->label, rpcs, re, sent, recv, rd, wr);
 	if (m->measured)
 		ops_line(f, m);
 	if (m->have_server)
@@ -339,8 +308,9 @@ static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 				"" :
 				" (server's page cache of the files)");
 	wire = m->measured ? ratio(m->bytes_sent, t->bytes) : -1.0;
-	disk = io.have ? ratio(io.write, t->bytes) : -1.0;
-	if (clyde_test_writes_its_bytes(id) && (wire >= 0.0 || disk >= 0.0)) {
+	disk = t->io_have ? ratio(t->io_write, t->bytes) : -1.0;
+	if ((t->does & CLYDE_FIGS_ALL_WRITTEN) &&
+	    (wire >= 0.0 || disk >= 0.0)) {
 		fprintf(f, "clyde:     write amplification:");
 		if (wire >= 0.0)
 			fprintf(f, " wire %.2fx", wire);
@@ -349,16 +319,17 @@ static void test_rows(FILE *f, const struct clyde_run *r, enum clyde_test id)
 				wire >= 0.0 ? "," : "", disk);
 		fprintf(f, "\n");
 	}
-	if (clyde_nfs_inflated(r, id, inflated, sizeof(inflated))[0])
+	if (clyde_nfs_inflated(run->stack, t->does, inflated,
+			       sizeof(inflated))[0])
 		fprintf(f, "clyde:     inflated by: %s\n", inflated);
 }
 
-void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
+/* The text section (the first run's figures); nothing off NFS. */
+static void nfs_text(FILE *f, const struct clyde_figs_run *run)
 {
-	const struct clyde_run *r = runs;
-	const struct clyde_stack_fs *fs = &r->env.stack.fs;
+	const struct clyde_stack_fs *fs = &run->stack->fs;
 
-	if (!n || !clyde_nfs_run(r))
+	if (!run->nruns || !nfs_stack(run->stack))
 		return;
 	fprintf(f, "clyde: NFS %s:%s (v%s, %s) from %s%s%s%s\n", fs->nfs_server,
 		fs->nfs_export, fs->nfs_version, fs->nfs_proto,
@@ -372,24 +343,23 @@ void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 	fprintf(f,
 		"clyde: per test%s: RPCs, sent and received over the wire, "
 		"the server's disks:\n",
-		n > 1 ? " of run 1" : "");
+		run->nruns > 1 ? " of run 1" : "");
 	fprintf(f, NFS_FMT, "test", "RPCs", "retrans", "sent", "received",
 		"disk read", "disk write");
-	for (int i = 0; i < CLYDE_TEST_COUNT; i++)
-		if (r->tests[i].state == CLYDE_DONE)
-			test_rows(f, r, (enum clyde_test)i);
-	for (int i = 0; i < CLYDE_TEST_COUNT; i++) {
-		const struct clyde_test_result *t = &r->tests[i];
-		double sf = server_fraction(&t->cache.server);
+	for (size_t i = 0; i < run->ntests; i++)
+		if (run->tests[i].done)
+			test_rows(f, run, i);
+	for (size_t i = 0; i < run->ntests; i++) {
+		const struct clyde_figs_test *t = &run->tests[i];
+		double sf = server_fraction(t->server);
 
-		if (t->state == CLYDE_DONE && sf >= CLYDE_CACHE_WARN_FRACTION)
+		if (t->done && sf >= CLYDE_CACHE_WARN_FRACTION)
 			fprintf(f,
 				"clyde: warning: %s: %.0f%% of its data was in "
 				"the NFS server's page cache when it started;\n"
 				"       the rate is the server cache's, not its "
 				"disks'\n",
-				clyde_test_label((enum clyde_test)i),
-				sf * 100.0);
+				t->label, sf * 100.0);
 	}
 	if (fs->nfs_local != 1)
 		fprintf(f, "clyde: note: server cache not controlled: the "
@@ -400,11 +370,114 @@ void clyde_nfs_text(FILE *f, const struct clyde_run *runs, unsigned n)
 			   "never held: docs/nfs.md\n");
 }
 
-static void nfs_json(struct clyde_jw *w, const struct clyde_run *r,
-		     enum clyde_test id, const void *figs)
+static int busier(const void *a, const void *b)
 {
-	(void)figs; /* clyde_jw_nfs finds them */
-	clyde_jw_nfs(w, r, id);
+	const struct clyde_nfs_op *x = a, *y = b;
+
+	if (x->ops != y->ops)
+		return x->ops > y->ops ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Add o into the by-name list ops[0..*n) (at most cap names; a name past
+ * them is left out of the list, not of the sums). */
+static void op_add(struct clyde_nfs_op *ops, size_t *n, size_t cap,
+		   const struct clyde_nfs_op *o)
+{
+	size_t i;
+
+	for (i = 0; i < *n && strcmp(ops[i].name, o->name); i++)
+		;
+	if (i == *n) {
+		if (*n == cap)
+			return;
+		memset(&ops[i], 0, sizeof(ops[i]));
+		memcpy(ops[i].name, o->name, sizeof(ops[i].name));
+		(*n)++;
+	}
+	ops[i].ops += o->ops;
+	ops[i].trans += o->trans;
+	ops[i].timeouts += o->timeouts;
+	ops[i].bytes_sent += o->bytes_sent;
+	ops[i].bytes_recv += o->bytes_recv;
+	ops[i].queue_ms += o->queue_ms;
+	ops[i].rtt_ms += o->rtt_ms;
+	ops[i].exec_ms += o->exec_ms;
+}
+
+/* clyde-mpi: the ranks' traffic summed; per operation the requests,
+ * transmissions, bytes and milliseconds are summed by name, so a mean
+ * (milliseconds / requests) is weighted by each rank's requests, and the
+ * busiest CLYDE_NFS_MOVED_OPS are kept.  The sum is measured only when
+ * every rank's was; the server's side (nfsd's counters) stays out's, rank
+ * 0's, which every client's requests reach. */
+static bool nfs_merge(void *figs, const void *ranks, size_t n)
+{
+	const struct clyde_nfs_moved *m = ranks;
+	struct clyde_nfs_moved *out = figs;
+	struct clyde_nfs_moved s = { .measured = n > 0 };
+	struct clyde_nfs_op ops[CLYDE_NFS_WIRE_MAX_OPS];
+	size_t nops = 0;
+	bool any = false;
+
+	for (size_t r = 0; r < n; r++) {
+		const struct clyde_nfs_moved *x = &m[r];
+
+		any = any || x->measured;
+		s.measured = s.measured && x->measured;
+		s.app_read += x->app_read;
+		s.app_write += x->app_write;
+		s.server_read += x->server_read;
+		s.server_write += x->server_write;
+		s.rpcs += x->rpcs;
+		s.trans += x->trans;
+		s.timeouts += x->timeouts;
+		s.bytes_sent += x->bytes_sent;
+		s.bytes_recv += x->bytes_recv;
+		s.rtt_ms += x->rtt_ms;
+		s.exec_ms += x->exec_ms;
+		for (unsigned i = 0; i < x->nops && i < CLYDE_NFS_MOVED_OPS;
+		     i++)
+			op_add(ops, &nops, CLYDE_NFS_WIRE_MAX_OPS, &x->op[i]);
+	}
+	if (!any)
+		return false;
+	qsort(ops, nops, sizeof(ops[0]), busier);
+	for (size_t i = 0; i < nops && i < CLYDE_NFS_MOVED_OPS; i++)
+		s.op[s.nops++] = ops[i];
+	clyde_nfs_moved_server(&s, out);
+	if (!s.measured) {
+		/* A rank without the figures: no sum to give. */
+		struct clyde_nfs_moved only = { 0 };
+
+		only.have_server = s.have_server;
+		only.server_packets = s.server_packets;
+		only.server_threads_woken = s.server_threads_woken;
+		only.server_threads = s.server_threads;
+		only.have_server_cpu = s.have_server_cpu;
+		only.server_cpu_ns = s.server_cpu_ns;
+		s = only;
+	}
+	*out = s;
+	return true;
+}
+
+/* One rank's "nfs" in its share of the aggregate (null when not
+ * measured). */
+static void nfs_rank_json(struct clyde_jw *w, const void *figs)
+{
+	const struct clyde_nfs_moved *m = figs;
+
+	if (!m || !m->measured) {
+		clyde_jw_null(w, "nfs");
+		return;
+	}
+	clyde_jw_open(w, "nfs", '{');
+	jw_counts(w, m);
+	clyde_jw_u64(w, "server_read_bytes", m->server_read);
+	clyde_jw_u64(w, "server_write_bytes", m->server_write);
+	jw_ops(w, m);
+	clyde_jw_close(w, '}');
 }
 
 /* Every client's traffic reaches the server's disks (the members, when
@@ -422,10 +495,32 @@ static bool nfs_all_ranks(void *figs)
 	return keep;
 }
 
-const struct clyde_figs_kind clyde_figs_nfs = {
-	.target = &clyde_target_nfs,
+/* clyde-mpi's rank 0, every rank having ended the test: the server's
+ * side is read again from the test's start (bonnie.c), so that it holds
+ * the writes of the ranks that ended after rank 0; its own wire figures
+ * keep its window. */
+static bool nfs_late_wanted(const void *figs)
+{
+	const struct clyde_nfs_moved *m = figs;
+
+	return m->measured || m->have_server;
+}
+
+static void nfs_late_keep(void *figs, const void *again)
+{
+	const struct clyde_nfs_moved *n = again;
+
+	if (n->have_server)
+		clyde_nfs_moved_server(figs, n);
+}
+
+const struct clyde_target_figs clyde_nfs_figs = {
 	.json_at = CLYDE_FIGS_AT_MEMBERS,
 	.json = nfs_json,
-	.text = clyde_nfs_text,
+	.text = nfs_text,
 	.all_ranks = nfs_all_ranks,
+	.late_wanted = nfs_late_wanted,
+	.late_keep = nfs_late_keep,
+	.merge = nfs_merge,
+	.rank_json = nfs_rank_json,
 };
