@@ -35,7 +35,9 @@
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
-#            randread 4k depth 1 psync, CPU per I/O
+#            randread 4k depth 1 psync, CPU per I/O; beside each row both
+#            sides' CPU and system calls per request (perf stat around
+#            the timed runs)
 #   direct   bench/fio_compare.sh -D -n 3 -U 6 -S 16384 DIR 256m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1, both
 #            on a new empty file (fio fallocate=none: it appends as clyde
@@ -76,11 +78,11 @@
 # Verdicts (bench/verdict.py): "ok" or "MISSED" only when every pair's
 # ratio is on one side of the target or clyde's until-decided rule
 # (bench_decide: Welch's t-test on log values at Pocock's level) decides
-# the pairs; else "within noise".  The direct, IOR, mdtest, wall and
-# per-char rows have a cost column: CPU per operation (user+system) and
+# the pairs; else "within noise".  The engine, direct, IOR, mdtest, wall
+# and per-char rows have a cost column: CPU per operation (user+system) and
 # system calls per operation of each side (bench/opcost.py; each step's
-# header says how counted).  The engine rows carry CPU per I/O as a row of
-# their own; the pattern rows compare clyde with itself.
+# header says how counted).  The engine's tables also carry CPU per I/O at
+# depth 32 as a row of its own; the pattern rows compare clyde with itself.
 # A step whose target is missed still counts as run (its own exit status
 # is recorded); a step that fails is named in the summary and the others
 # still run.  At the end: the summary table (issue 21's rows: medians,
@@ -342,8 +344,11 @@ def judged(spread, target):
 
 # engine_fio.sh: "== file" / "== loop" tables: a label (of any length, with
 # numbers in it), then clyde, fio, ratio, per-repeat, target and verdict.
+# Each table's "LABEL us/op" lines: the cost of its rows' requests, both
+# sides (CPU user and system us, system calls), for the cost column.
 sect = None
 eng = []
+engcost = {}
 row = re.compile(r"^(.*\S)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                  r"([0-9.]+-[0-9.]+)\s+(\S+)\s+(\S.*)$")
 for l in log("engine").splitlines():
@@ -351,13 +356,19 @@ for l in log("engine").splitlines():
     if m:
         sect = m.group(1)
         continue
-    m = row.match(l) if sect else None
+    if not sect:
+        continue
+    m = re.match(r"(.+?) us/op\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", l)
+    if m:
+        engcost[(sect, m.group(1).strip())] = "%s+%s us, %s calls; fio: %s+%s us, %s calls" % m.groups()[1:]
+        continue
+    m = row.match(l)
     if m:
         eng.append(((sect, m.group(1).strip()), list(m.groups()[1:])))
 for (sect, label), f in eng:
     what = {"file": "on a file", "loop": "on a loop device (direct I/O)"}[sect]
     add("%s, %s (clyde dev / fio)" % (label, what), f[0], f[1], f[2], f[3],
-        f[4], " ".join(f[5:]))
+        f[4], " ".join(f[5:]), engcost.get((sect, label), "-"))
 
 # fio_compare.sh -D -U: "block write  MiB/s ..." rows with their target
 # and the verdict of the pairs it took (bench/verdict.py), and the cost
@@ -501,7 +512,7 @@ for r in [("what", "clyde", "peer", "ratio", "per-repeat", "target", "verdict", 
 print("verdicts: ok or MISSED only when every pair's ratio is on one side of the target, or clyde's "
       "until-decided rule decides the pairs (bench/verdict.py); else within noise. "
       "cost per op: CPU user+system microseconds and system calls per operation of clyde; of the peer "
-      "(the headers of fio_compare.sh, ior_mdtest.sh and bonnie_wall.sh say how each is counted)")
+      "(the headers of engine_fio.sh, fio_compare.sh, ior_mdtest.sh and bonnie_wall.sh say how each is counted)")
 print("steps: " + stat)
 print("elapsed: %d s" % int(os.environ["ELAPSED"]))
 
