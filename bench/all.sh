@@ -31,14 +31,14 @@
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
 #
-#   engine   bench/engine_fio.sh -r 3 -s 4g -R 300000 -P 8192: clyde dev
+#   engine   bench/engine_fio.sh -r 3 -s 4g -R 100000 -P 4096: clyde dev
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
 #            randread 4k depth 1 psync, CPU per I/O; beside each row both
 #            sides' CPU and system calls per request (perf stat around
 #            the timed runs)
-#   direct   bench/fio_compare.sh -D -n 3 -U 6 -S 16384 DIR 256m: clyde -D's
+#   direct   bench/fio_compare.sh -D -n 3 -U 6 -S 16384 DIR 128m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1, both
 #            on a new empty file (fio fallocate=none: it appends as clyde
 #            does); a metric still within noise after 3 pairs gets more,
@@ -56,8 +56,8 @@
 #            128` against bonnie++'s (4 alternated pairs: one pair's ratio
 #            went 0.99 to 1.30 from one pair to the next on the same
 #            device bytes, so 2 gave a median of chance)
-#   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
-#            and read (4 MiB each, one system call per byte) against
+#   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 2 DIR 0: the per-char write
+#            and read (2 MiB each, one system call per byte) against
 #            bonnie++ 2.00a's
 #   pattern-tmpfs, pattern-loop
 #            bench/pattern_tmpfs.sh -c 1024k -r 5 -s 1g: clyde's block
@@ -66,13 +66,15 @@
 #            fresh ext4 on a loop device in DIR: the next chunk is made
 #            while the write before it is in flight, so the target is
 #            random within 3% of zeros
-#   cost     bench/cost.sh -R 32768 -r 3: CPU per I/O (medians of 3
-#            alternated runs) and peak memory at depth 1, 32, 256
-#            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
-#            files, against fio's and mdtest's
+#   cost     bench/cost.sh -R 32768 -r 3 -s 16 -F "16 128 512": CPU per
+#            I/O (medians of 3 alternated runs) and peak memory at depth
+#            1, 32, 256 with 1, 2, 8 workers on a 16 MiB file, and the
+#            file tests at 16k, 128k, 512k files, against fio's and
+#            mdtest's (docs/benchmarks.md, "Cost as work grows", says why
+#            not cost.sh's 64 MiB and 1M files)
 #
 # As root the file tests of io-md, md-sync (-X 2g), wall (-F 4g) and cost
-# (-X 8g) run each on a fresh ext4 on a loop device in DIR (bench/freshfs.sh:
+# (-X 4g) run each on a fresh ext4 on a loop device in DIR (bench/freshfs.sh:
 # a run's deletes slow the next run's creates); the machine lines say which.
 # Every step alternates which tool goes first from one repeat to the next.
 # Verdicts (bench/verdict.py): "ok" or "MISSED" only when every pair's
@@ -97,6 +99,12 @@
 # wall and perchar added and other sessions' builds and guests on the same
 # 2 CPUs (load 8 to 5): 33 min 44 s (build 3; engine 435 s, direct 253,
 # io-md 169, md-sync 75, wall 211, perchar 172, pattern 65, cost 465).
+# Then, each step alone with the sizes above (2026-12-07 09:55-10:08,
+# other sessions' guests and builds beside it): engine 259 s (load 10.7
+# to 8.7; -R 100000 -P 4096, was 300000 and 8192), direct 100 (8.7 to
+# 5.6; 128m, was 256m), perchar 91 (5.6 to 4.1; -f 2, was 4, and its
+# system calls from a -f1 run less a -f one, was -f2 less -f1), cost
+# 313 (4.1 to 6.3; -s 16 -F "16 128 512", was 64 MiB and up to 1M files).
 set -euo pipefail
 
 usage() {
@@ -227,18 +235,18 @@ if [ "$QUICK" = 1 ]; then
 	PATTERN=(-c 1024k -r 2 -s 64m)
 	FRESH_WALL=1g FRESH_MD=1g FRESH_COST=1g
 else
-	ENGINE=(-r 3 -s 4g -R 300000 -P 8192)
+	ENGINE=(-r 3 -s 4g -R 100000 -P 4096)
 	DIRECT=(-D -n 3 -U 6 -S 16384)
-	DIRECT_SIZE=256m
+	DIRECT_SIZE=128m
 	IOMD=(-n 3 -s 1024 -F 4 -p 4)
 	WALL=(-n 4)
 	WALL_FILES=128
-	PERCHAR=(-n 3 -s 64 -f 4)
-	COST=(-R 32768 -r 3)
+	PERCHAR=(-n 3 -s 64 -f 2)
+	COST=(-R 32768 -r 3 -s 16 -F "16 128 512")
 	PATTERN=(-c 1024k -r 5 -s 1g)
 	# The file tests' filesystems: 128k files at a time; 4 ranks x 4096;
 	# up to 1M files (mkfs -N follows the count).
-	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=8g
+	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=4g
 fi
 
 # Every run of the file tests (create, stat, delete) on a fresh ext4 on a

@@ -310,7 +310,8 @@ counting() {
 # stat, which counts its calls); REPEAT 0 is the small untimed run whose
 # calls are the set-up's (see "system calls per request" above).
 run_clyde() {
-	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args=${CLYDE_ARGS[$test]} pre
+	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args pre
+	args=${CLYDE_ARGS[$test]}
 	[ "$rep" = 0 ] || prime "$path" "$test"
 	out=$WORK/clyde-$tname-$test-$rep.json
 	if [ "$rep" = 0 ]; then
@@ -326,7 +327,8 @@ run_clyde() {
 }
 
 run_fio() {
-	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args=${FIO_ARGS[$test]} pre
+	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args pre
+	args=${FIO_ARGS[$test]}
 	[ "$rep" = 0 ] || prime "$path" "$test"
 	out=$WORK/fio-$tname-$test-$rep.json
 	if [ "$rep" = 0 ]; then
