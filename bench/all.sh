@@ -31,12 +31,14 @@
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
 #
-#   engine   bench/engine_fio.sh -r 3 -s 4g -R 300000 -P 8192: clyde dev
+#   engine   bench/engine_fio.sh -r 3 -s 4g -R 100000 -P 4096: clyde dev
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
-#            randread 4k depth 1 psync, CPU per I/O
-#   direct   bench/fio_compare.sh -D -n 3 -U 6 -S 16384 DIR 256m: clyde -D's
+#            randread 4k depth 1 psync, CPU per I/O; beside each row both
+#            sides' CPU and system calls per request (perf stat around
+#            the timed runs)
+#   direct   bench/fio_compare.sh -D -n 3 -U 6 -S 16384 DIR 128m: clyde -D's
 #            8 KiB block write and read against fio psync --direct=1, both
 #            on a new empty file (fio fallocate=none: it appends as clyde
 #            does); a metric still within noise after 3 pairs gets more,
@@ -54,8 +56,8 @@
 #            128` against bonnie++'s (4 alternated pairs: one pair's ratio
 #            went 0.99 to 1.30 from one pair to the next on the same
 #            device bytes, so 2 gave a median of chance)
-#   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 4 DIR 0: the per-char write
-#            and read (4 MiB each, one system call per byte) against
+#   perchar  bench/bonnie_wall.sh -n 3 -s 64 -f 2 DIR 0: the per-char write
+#            and read (2 MiB each, one system call per byte) against
 #            bonnie++ 2.00a's
 #   pattern-tmpfs, pattern-loop
 #            bench/pattern_tmpfs.sh -c 1024k -r 5 -s 1g: clyde's block
@@ -64,23 +66,25 @@
 #            fresh ext4 on a loop device in DIR: the next chunk is made
 #            while the write before it is in flight, so the target is
 #            random within 3% of zeros
-#   cost     bench/cost.sh -R 32768 -r 3: CPU per I/O (medians of 3
-#            alternated runs) and peak memory at depth 1, 32, 256
-#            with 1, 2, 8 workers, and the file tests at 16k, 128k, 1M
-#            files, against fio's and mdtest's
+#   cost     bench/cost.sh -R 32768 -r 3 -s 16 -F "16 128 512": CPU per
+#            I/O (medians of 3 alternated runs) and peak memory at depth
+#            1, 32, 256 with 1, 2, 8 workers on a 16 MiB file, and the
+#            file tests at 16k, 128k, 512k files, against fio's and
+#            mdtest's (docs/benchmarks.md, "Cost as work grows", says why
+#            not cost.sh's 64 MiB and 1M files)
 #
 # As root the file tests of io-md, md-sync (-X 2g), wall (-F 4g) and cost
-# (-X 8g) run each on a fresh ext4 on a loop device in DIR (bench/freshfs.sh:
+# (-X 4g) run each on a fresh ext4 on a loop device in DIR (bench/freshfs.sh:
 # a run's deletes slow the next run's creates); the machine lines say which.
 # Every step alternates which tool goes first from one repeat to the next.
 # Verdicts (bench/verdict.py): "ok" or "MISSED" only when every pair's
 # ratio is on one side of the target or clyde's until-decided rule
 # (bench_decide: Welch's t-test on log values at Pocock's level) decides
-# the pairs; else "within noise".  The direct, IOR, mdtest, wall and
-# per-char rows have a cost column: CPU per operation (user+system) and
+# the pairs; else "within noise".  The engine, direct, IOR, mdtest, wall
+# and per-char rows have a cost column: CPU per operation (user+system) and
 # system calls per operation of each side (bench/opcost.py; each step's
-# header says how counted).  The engine rows carry CPU per I/O as a row of
-# their own; the pattern rows compare clyde with itself.
+# header says how counted).  The engine's tables also carry CPU per I/O at
+# depth 32 as a row of its own; the pattern rows compare clyde with itself.
 # A step whose target is missed still counts as run (its own exit status
 # is recorded); a step that fails is named in the summary and the others
 # still run.  At the end: the summary table (issue 21's rows: medians,
@@ -95,6 +99,12 @@
 # wall and perchar added and other sessions' builds and guests on the same
 # 2 CPUs (load 8 to 5): 33 min 44 s (build 3; engine 435 s, direct 253,
 # io-md 169, md-sync 75, wall 211, perchar 172, pattern 65, cost 465).
+# Then, each step alone with the sizes above (2026-12-07 09:55-10:08,
+# other sessions' guests and builds beside it): engine 259 s (load 10.7
+# to 8.7; -R 100000 -P 4096, was 300000 and 8192), direct 100 (8.7 to
+# 5.6; 128m, was 256m), perchar 91 (5.6 to 4.1; -f 2, was 4, and its
+# system calls from a -f1 run less a -f one, was -f2 less -f1), cost
+# 313 (4.1 to 6.3; -s 16 -F "16 128 512", was 64 MiB and up to 1M files).
 set -euo pipefail
 
 usage() {
@@ -225,18 +235,18 @@ if [ "$QUICK" = 1 ]; then
 	PATTERN=(-c 1024k -r 2 -s 64m)
 	FRESH_WALL=1g FRESH_MD=1g FRESH_COST=1g
 else
-	ENGINE=(-r 3 -s 4g -R 300000 -P 8192)
+	ENGINE=(-r 3 -s 4g -R 100000 -P 4096)
 	DIRECT=(-D -n 3 -U 6 -S 16384)
-	DIRECT_SIZE=256m
+	DIRECT_SIZE=128m
 	IOMD=(-n 3 -s 1024 -F 4 -p 4)
 	WALL=(-n 4)
 	WALL_FILES=128
-	PERCHAR=(-n 3 -s 64 -f 4)
-	COST=(-R 32768 -r 3)
+	PERCHAR=(-n 3 -s 64 -f 2)
+	COST=(-R 32768 -r 3 -s 16 -F "16 128 512")
 	PATTERN=(-c 1024k -r 5 -s 1g)
 	# The file tests' filesystems: 128k files at a time; 4 ranks x 4096;
 	# up to 1M files (mkfs -N follows the count).
-	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=8g
+	FRESH_WALL=4g FRESH_MD=2g FRESH_COST=4g
 fi
 
 # Every run of the file tests (create, stat, delete) on a fresh ext4 on a
@@ -342,8 +352,11 @@ def judged(spread, target):
 
 # engine_fio.sh: "== file" / "== loop" tables: a label (of any length, with
 # numbers in it), then clyde, fio, ratio, per-repeat, target and verdict.
+# Each table's "LABEL us/op" lines: the cost of its rows' requests, both
+# sides (CPU user and system us, system calls), for the cost column.
 sect = None
 eng = []
+engcost = {}
 row = re.compile(r"^(.*\S)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                  r"([0-9.]+-[0-9.]+)\s+(\S+)\s+(\S.*)$")
 for l in log("engine").splitlines():
@@ -351,13 +364,19 @@ for l in log("engine").splitlines():
     if m:
         sect = m.group(1)
         continue
-    m = row.match(l) if sect else None
+    if not sect:
+        continue
+    m = re.match(r"(.+?) us/op\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", l)
+    if m:
+        engcost[(sect, m.group(1).strip())] = "%s+%s us, %s calls; fio: %s+%s us, %s calls" % m.groups()[1:]
+        continue
+    m = row.match(l)
     if m:
         eng.append(((sect, m.group(1).strip()), list(m.groups()[1:])))
 for (sect, label), f in eng:
     what = {"file": "on a file", "loop": "on a loop device (direct I/O)"}[sect]
     add("%s, %s (clyde dev / fio)" % (label, what), f[0], f[1], f[2], f[3],
-        f[4], " ".join(f[5:]))
+        f[4], " ".join(f[5:]), engcost.get((sect, label), "-"))
 
 # fio_compare.sh -D -U: "block write  MiB/s ..." rows with their target
 # and the verdict of the pairs it took (bench/verdict.py), and the cost
@@ -501,7 +520,7 @@ for r in [("what", "clyde", "peer", "ratio", "per-repeat", "target", "verdict", 
 print("verdicts: ok or MISSED only when every pair's ratio is on one side of the target, or clyde's "
       "until-decided rule decides the pairs (bench/verdict.py); else within noise. "
       "cost per op: CPU user+system microseconds and system calls per operation of clyde; of the peer "
-      "(the headers of fio_compare.sh, ior_mdtest.sh and bonnie_wall.sh say how each is counted)")
+      "(the headers of engine_fio.sh, fio_compare.sh, ior_mdtest.sh and bonnie_wall.sh say how each is counted)")
 print("steps: " + stat)
 print("elapsed: %d s" % int(os.environ["ELAPSED"]))
 

@@ -63,8 +63,9 @@
 # operations, from the first to the last); for the per-char tests, where
 # strace would stop the tool at 2 Mi calls, by the kernel's count of all
 # the tool's calls (`perf stat -e raw_syscalls:sys_enter`) in a run of -s
-# 8 -f2 less that of -s 8 -f1, over the 2 MiB of per-char bytes more
-# (write and read together: one figure for both rows).  Without perf,
+# 8 -f1 less that of -s 8 -f (no per-char tests), over the 2 MiB of
+# per-char bytes more, 1 MiB written and 1 MiB read (write and read
+# together: one figure for both rows).  Without perf,
 # "-".
 set -euo pipefail
 
@@ -205,7 +206,8 @@ done
 
 # The system calls per operation: one short run of each tool under
 # strace -f, never timed, in DIR itself: -n 1 for the file tests, -s 8
-# -f1 (1 MiB of per-char) for the per-char ones.
+# -f1 (1 MiB of per-char) and -s 8 -f (none) under perf stat for the
+# per-char ones.
 traced() {
 	local tool=$1 t=$out/strace.txt
 	shift
@@ -243,9 +245,8 @@ if [[ $count == 1 ]]; then
 				newfstatat - stat - unlinkat - unlink - >"$out/calls-files-$tool.txt"
 		fi
 		if [[ -n $perchar && $size != 0 ]] && command -v perf >/dev/null; then
-			for f in 1 2; do
-				counted "$tool" "$out/perf-$tool.$f.txt" -s 8 -n 0 "-f$f"
-			done
+			counted "$tool" "$out/perf-$tool.1.txt" -s 8 -n 0 -f
+			counted "$tool" "$out/perf-$tool.2.txt" -s 8 -n 0 -f1
 			python3 "$here/opcost.py" perf "$out/perf-$tool.1.txt" "$out/perf-$tool.2.txt" \
 				$((2 << 20)) >"$out/calls-perchar-$tool.txt"
 		fi
@@ -324,8 +325,8 @@ print()
 print("cost per byte (an operation = one byte; CPU microseconds: medians of the timed "
       "runs, clyde's JSON cpu_user_ns/cpu_sys_ns of the test, bonnie++'s CSV %CP of it, "
       "user and system together (it gives no split); system calls: all of the tool's "
-      "calls in a run of -s 8 -f2 less those of -s 8 -f1 (perf stat -e raw_syscalls:sys_enter), "
-      "over the 2 MiB of per-char bytes more, write and read together, not timed)")
+      "calls in a run of -s 8 -f1 less those of -s 8 -f, no per-char (perf stat -e raw_syscalls:sys_enter), "
+      "over its 2 MiB of per-char bytes, write and read together, not timed)")
 print("%-20s %10s %10s %10s %12s %13s" % ("", "clyde usr", "clyde sys", "clyde sysc",
       "bonnie++ u+s", "bonnie++ sysc"))
 for t, names in (("putc", ("pwrite64", "write")), ("getc", ("pread64", "read"))):

@@ -13,6 +13,7 @@
 #              more, and the script says so
 #   -U         no untimed read before each sequential read (see below)
 #   -N         leave fio's buffers in ordinary pages (see below)
+#   -K         do not count system calls (perf stat, below)
 #   -s SIZE    size of the file and of the loop device, with a k, m or g
 #              suffix (default 1g)
 #   -d DIR     where the file and the loop device's backing file go
@@ -59,6 +60,21 @@
 #               / ops, the CPU of the thread that ran the requests; fio's
 #               (usr_cpu + sys_cpu) / 100 * job_runtime / I/Os, its job's.
 #               Target clyde/fio <= 1.2.
+# cost per request  beside every row, both sides (issue 35, item 7): CPU
+#               user and system microseconds per request (clyde's JSON
+#               cpu_user_ns and cpu_sys_ns, the thread that ran the
+#               requests; fio's usr_cpu and sys_cpu of its job_runtime) and
+#               system calls per request: every timed run runs under `perf
+#               stat -x, -e raw_syscalls:sys_enter` (the kernel's count of
+#               every thread's calls; counting adds no stop per call, as
+#               strace would), less the calls of one untimed run of the same
+#               tool and test with 64 requests (16 MiB for the sequential
+#               ones: its set-up), over the requests more; medians of the
+#               repeats.  On one row perf's count was strace -f -c's
+#               (clyde dev randread d32, 20,000 requests: 20,522 and 20,500,
+#               the difference perf's own exec; fio: 23,635 and 24,003, fio's
+#               clock-driven polls more under strace).  -K, or without a perf
+#               that may count the tracepoint: "-".
 #
 # Every sequential read, clyde's and fio's, comes right after an untimed
 # fio read of the same range (unless -U).  On a virtual disk the host's
@@ -86,7 +102,9 @@
 # page cache too.
 #
 # Output: the machine, then per target a table of medians (clyde, fio,
-# clyde/fio, the range of the per-repeat ratios, the target, a verdict).
+# clyde/fio, the range of the per-repeat ratios, the target, a verdict)
+# and each row's "LABEL us/op" line: clyde's user us, system us and calls
+# per request, then fio's.
 # The machine these figures come from is shared and noisy: quote medians
 # and ratios, never a single run (docs/benchmarks-history.md).
 set -euo pipefail
@@ -104,9 +122,10 @@ DIR=/var/tmp
 RAND_OPS=32768
 PSYNC_OPS=2048
 LOOP=1
+COUNT=1
 CLYDE_BIN=${CLYDE:-}
 OUTDIR=
-while getopts 'r:s:d:R:P:LUNb:o:h' opt; do
+while getopts 'r:s:d:R:P:LUNKb:o:h' opt; do
 	case $opt in
 	r) REPEATS=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
@@ -116,6 +135,7 @@ while getopts 'r:s:d:R:P:LUNb:o:h' opt; do
 	L) LOOP=0 ;;
 	U) PRIME=0 ;;
 	N) HUGE=0 ;;
+	K) COUNT=0 ;;
 	b) CLYDE_BIN=$OPTARG ;;
 	o) OUTDIR=$OPTARG ;;
 	h) usage 0 ;;
@@ -141,11 +161,19 @@ m) BYTES=$((BASH_REMATCH[1] << 20)) ;;
 g) BYTES=$((BASH_REMATCH[1] << 30)) ;;
 esac
 [ $((BYTES % (1 << 20))) -eq 0 ] || die "-s: $SIZE is not a whole number of MiB"
+# The set-up's runs (system calls per request): 64 requests, 16 MiB.
+BASE_OPS=64
+BASE_BYTES=$((BYTES < (16 << 20) ? BYTES : 16 << 20))
 [ -d "$DIR" ] || die "-d: $DIR is not a directory"
 [ "$(stat -f -c %T "$DIR")" != tmpfs ] || die "-d: $DIR is on tmpfs (no O_DIRECT)"
 command -v fio >/dev/null || die "fio not found (apt-get install fio)"
 command -v python3 >/dev/null || die "python3 not found"
 PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+if [ "$COUNT" = 1 ] && ! perf stat -x, -e raw_syscalls:sys_enter -o /dev/null true >/dev/null 2>&1; then
+	echo "engine_fio: perf stat cannot count raw_syscalls:sys_enter here (no perf, or not allowed):" \
+		"system calls per request not counted (as -K)" >&2
+	COUNT=0
+fi
 if [ "$LOOP" = 1 ]; then
 	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
 		echo "engine_fio: not root or no losetup: the file only (as -L)" >&2
@@ -219,6 +247,11 @@ if [ "$HUGE" = 1 ]; then
 else
 	echo "buffers: fio's ordinary pages (-N); clyde's transparent huge pages"
 fi
+if [ "$COUNT" = 1 ]; then
+	echo "system calls: every timed run under perf stat (raw_syscalls:sys_enter), less a run of $BASE_OPS requests"
+else
+	echo "system calls: not counted"
+fi
 if [ $((REPEATS % 2)) -eq 1 ]; then
 	echo "note: an odd number of repeats: clyde runs first once more than fio"
 fi
@@ -226,18 +259,18 @@ echo
 
 # test name -> clyde dev options / fio options.
 declare -A CLYDE_ARGS=(
-	[randread32]="--tests randread --rand-bs 4k --rand-ops $RAND_OPS --iodepth 32 --engine io_uring"
-	[randread32b]="--tests randread --rand-bs 4k --rand-ops $RAND_OPS --iodepth 32 --engine io_uring --iodepth-batch 32"
+	[randread32]="--tests randread --rand-bs 4k --rand-ops @R@ --iodepth 32 --engine io_uring"
+	[randread32b]="--tests randread --rand-bs 4k --rand-ops @R@ --iodepth 32 --engine io_uring --iodepth-batch 32"
 	[seqread16]="--tests seqread --bs 1m --iodepth 16 --engine io_uring"
 	[seqwrite16]="--tests seqwrite --bs 1m --iodepth 16 --engine io_uring --destroy-data"
-	[psync1]="--tests randread --rand-bs 4k --rand-ops $PSYNC_OPS --iodepth 1 --engine psync"
+	[psync1]="--tests randread --rand-bs 4k --rand-ops @P@ --iodepth 1 --engine psync"
 )
 declare -A FIO_ARGS=(
-	[randread32]="--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --number_ios=$RAND_OPS --norandommap --randrepeat=0"
-	[randread32b]="--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --number_ios=$RAND_OPS --norandommap --randrepeat=0 --iodepth_batch_submit=32"
+	[randread32]="--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --number_ios=@R@ --norandommap --randrepeat=0"
+	[randread32b]="--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --number_ios=@R@ --norandommap --randrepeat=0 --iodepth_batch_submit=32"
 	[seqread16]="--rw=read --bs=1m --iodepth=16 --ioengine=io_uring"
 	[seqwrite16]="--rw=write --bs=1m --iodepth=16 --ioengine=io_uring --end_fsync=1 --fallocate=none --refill_buffers"
-	[psync1]="--rw=randread --bs=4k --iodepth=1 --ioengine=psync --number_ios=$PSYNC_OPS --norandommap --randrepeat=0"
+	[psync1]="--rw=randread --bs=4k --iodepth=1 --ioengine=psync --number_ios=@P@ --norandommap --randrepeat=0"
 )
 TESTS=(seqwrite16 seqread16 randread32 randread32b psync1)
 
@@ -251,25 +284,62 @@ prime() {
 		die "the untimed read of $path failed: $(tail -n3 "$WORK/fio.log")"
 }
 
+# ops_args ARGS REPEAT: the options with the request counts put in (@R@
+# the random reads' at depth 32, @P@ those at depth 1; BASE_OPS for both
+# in the set-up's run, repeat 0).
+ops_args() {
+	local a=$1
+	if [ "$2" = 0 ]; then
+		a=${a//@R@/$BASE_OPS}
+		a=${a//@P@/$BASE_OPS}
+	else
+		a=${a//@R@/$RAND_OPS}
+		a=${a//@P@/$PSYNC_OPS}
+	fi
+	printf '%s\n' "$a"
+}
+
+# counting FILE: the prefix that counts a run's system calls into FILE
+# (perf stat), none with -K or without perf.
+counting() {
+	[ "$COUNT" = 1 ] || return 0
+	printf '%s\n' perf stat -x, -e raw_syscalls:sys_enter -o "$1"
+}
+
+# run_clyde / run_fio TARGET PATH TEST REPEAT: one timed run (under perf
+# stat, which counts its calls); REPEAT 0 is the small untimed run whose
+# calls are the set-up's (see "system calls per request" above).
 run_clyde() {
-	local tname=$1 path=$2 test=$3 rep=$4 out
-	prime "$path" "$test"
+	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args pre
+	args=${CLYDE_ARGS[$test]}
+	[ "$rep" = 0 ] || prime "$path" "$test"
 	out=$WORK/clyde-$tname-$test-$rep.json
+	if [ "$rep" = 0 ]; then
+		[[ $test != seq* ]] || size=$BASE_BYTES
+	fi
+	args=$(ops_args "$args" "$rep")
+	mapfile -t pre < <(counting "$out.perf")
 	# shellcheck disable=SC2086 # the options are split on purpose
-	"$CLYDE_BIN" dev "$path" --size "$BYTES" ${CLYDE_ARGS[$test]} -q \
+	"${pre[@]}" "$CLYDE_BIN" dev "$path" --size "$size" $args -q \
 		--no-save --json "$out" >"$WORK/clyde.log" 2>&1 ||
-		die "clyde dev $path ${CLYDE_ARGS[$test]} failed: $(tail -n3 "$WORK/clyde.log")"
+		die "clyde dev $path $args failed: $(tail -n3 "$WORK/clyde.log")"
 	printf 'clyde\t%s\t%s\t%s\t%s\n' "$tname" "$test" "$rep" "$out" >>"$TSV"
 }
 
 run_fio() {
-	local tname=$1 path=$2 test=$3 rep=$4 out
-	prime "$path" "$test"
+	local tname=$1 path=$2 test=$3 rep=$4 out size=$BYTES args pre
+	args=${FIO_ARGS[$test]}
+	[ "$rep" = 0 ] || prime "$path" "$test"
 	out=$WORK/fio-$tname-$test-$rep.json
+	if [ "$rep" = 0 ]; then
+		[[ $test != seq* ]] || size=$BASE_BYTES
+	fi
+	args=$(ops_args "$args" "$rep")
+	mapfile -t pre < <(counting "$out.perf")
 	# shellcheck disable=SC2086 # the options are split on purpose
-	fio --name="$test" --filename="$path" --size="$BYTES" --direct=1 \
-		${FIO_ARGS[$test]} $FIO_MEM --output-format=json >"$out" 2>"$WORK/fio.log" ||
-		die "fio ${FIO_ARGS[$test]} on $path failed: $(tail -n3 "$WORK/fio.log")"
+	"${pre[@]}" fio --name="$test" --filename="$path" --size="$size" --direct=1 \
+		$args $FIO_MEM --output-format=json >"$out" 2>"$WORK/fio.log" ||
+		die "fio $args on $path failed: $(tail -n3 "$WORK/fio.log")"
 	printf 'fio\t%s\t%s\t%s\t%s\n' "$tname" "$test" "$rep" "$out" >>"$TSV"
 }
 
@@ -280,6 +350,17 @@ for t in "${TARGETS[@]}"; do
 		--fallocate=none --output-format=terse >/dev/null 2>"$WORK/fio.log" ||
 		die "filling ${t#*:} failed: $(tail -n3 "$WORK/fio.log")"
 done
+
+# The set-up's calls: each tool's run of each test at a small size, once,
+# untimed (its figures are not in the tables).
+if [ "$COUNT" = 1 ]; then
+	for t in "${TARGETS[@]}"; do
+		for test in "${TESTS[@]}"; do
+			run_clyde "${t%%:*}" "${t#*:}" "$test" 0
+			run_fio "${t%%:*}" "${t#*:}" "$test" 0
+		done
+	done
+fi
 
 start=$(date +%s)
 for rep in $(seq 1 "$REPEATS"); do
@@ -298,12 +379,14 @@ for rep in $(seq 1 "$REPEATS"); do
 done
 echo "($(($(date +%s) - start)) s of measuring)" >&2
 
-[ -z "$OUTDIR" ] || { mkdir -p "$OUTDIR" && cp "$WORK"/*.json "$TSV" "$OUTDIR"/; }
+[ -z "$OUTDIR" ] || { mkdir -p "$OUTDIR" && cp "$WORK"/*.json "$TSV" "$OUTDIR"/ &&
+	{ [ "$COUNT" = 0 ] || cp "$WORK"/*.perf "$OUTDIR"/; }; }
 
 BENCH=$here CLYDE_BIN=$CLYDE_BIN python3 - "$TSV" <<'EOF'
 import json, os, statistics, sys
 sys.path.insert(0, os.environ["BENCH"])
 import verdict as V
+from opcost import perf_calls
 DECIDE = V.find_decide(os.environ["CLYDE_BIN"])
 
 MIB = 1 << 20
@@ -330,21 +413,36 @@ def unlike(target):
 def put(target, metric, side, rep, v):
 	vals.setdefault((target, metric), {"clyde": {}, "fio": {}})[side][rep] = v
 
-for side, target, test, rep, path in rows:
+base = {}  # (side, target, test) -> (calls, requests) of the set-up's run
+opcost = {}  # (target, test, side) -> [(user us, system us, calls or None) per request]
+for side, target, test, rep, path in sorted(rows, key=lambda r: int(r[3])):
 	rep = int(rep)
 	d = json.load(open(path))
+	calls = perf_calls(path + ".perf")
 	if side == "clyde":
 		t = d["runs"][0]["tests"][0]
-		if test.startswith("seq") and d["config"].get("buffer_pages") != "hugetlb":
+		if rep and test.startswith("seq") and d["config"].get("buffer_pages") != "hugetlb":
 			small.append("%s %s %d" % (target, test, rep))
 		ops, cpu = t["ops"], t["cpu_user_ns"] + t["cpu_sys_ns"]
+		usr, sys_ = t["cpu_user_ns"], t["cpu_sys_ns"]
 		iops, mibs = t["iops"], t["bytes_per_s"] / MIB
 	else:
 		j = d["jobs"][0]
 		io = j["write"] if test.startswith("seqwrite") else j["read"]
 		ops = io["total_ios"]
 		cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
+		usr = j["usr_cpu"] / 100 * j["job_runtime"] * 1e6
+		sys_ = j["sys_cpu"] / 100 * j["job_runtime"] * 1e6
 		iops, mibs = io["iops"], io["bw_bytes"] / MIB
+	if rep == 0:
+		base[(side, target, test)] = (calls, ops)
+		continue
+	if ops:
+		b = base.get((side, target, test))
+		per = None
+		if calls is not None and b and b[0] is not None and ops > b[1]:
+			per = (calls - b[0]) / (ops - b[1])
+		opcost.setdefault((target, test, side), []).append((usr / 1e3 / ops, sys_ / 1e3 / ops, per))
 	if test in ("randread32", "randread32b", "psync1"):
 		put(target, test, side, rep, iops)
 	else:
@@ -403,6 +501,18 @@ for target in targets:
 		print("%-32s %11.2f %11.2f %7.3f %-11s %-8s %s" % (label, mc, mf,
 		      ratio, "%.2f-%.2f" % (min(pr), max(pr)) if pr else "-",
 		      want, verdict))
+	# The cost of each row's request, both sides: CPU user and system
+	# microseconds and system calls (medians of the repeats).
+	for key, label, want, okf in METRICS:
+		if key == "cpu32" or (target, key) not in vals:
+			continue
+		fig = []
+		for side in ("clyde", "fio"):
+			v = opcost.get((target, key, side), [])
+			for i, fmt in ((0, "%.2f"), (1, "%.2f"), (2, "%.3f")):
+				x = [e[i] for e in v if e[i] is not None]
+				fig.append(fmt % statistics.median(x) if x else "-")
+		print("%-32s us/op %s" % (label, " ".join(fig)))
 	b, d = batch.get(target, {}), depth.get(target, {})
 	if b.get("clyde") or b.get("fio"):
 		print("note: batches of 32, requests a submitting call: clyde (submit_mean) %s; "
@@ -415,6 +525,11 @@ for target in targets:
 		      "fio submissions that found 32 in flight: %s"
 		      % (spread(d.get("clyde"), "%.2f"), spread(d.get("fio"), "%.1f%%")))
 	print()
+print("us/op lines: each row's cost per request, medians of the repeats: clyde's CPU user and system"
+      " microseconds (its JSON: the thread that ran the requests) and system calls, then fio's (its job's"
+      " usr_cpu and sys_cpu of job_runtime) and system calls; the calls are every thread's of the process"
+      " (perf stat -e raw_syscalls:sys_enter around the timed run) less those of a run of 64 requests"
+      " (16 MiB for the sequential rows), over the requests more; '-' where not counted (-K, no perf)")
 if small:
 	print("note: clyde's buffers were not the pool's huge pages in: " + ", ".join(small))
 EOF

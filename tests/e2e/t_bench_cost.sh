@@ -10,9 +10,12 @@
 #   grandchild's work counted), its exit status passed on;
 # - bench/all.sh's summary, from kept step logs (ior_mdtest.sh -A over
 #   tests/fixtures/ior, and bonnie_wall.sh's output of a real run in
-#   tests/fixtures/bench): every IOR, mdtest, wall and per-char row has
-#   both sides' cost, the figures of the logs' cost lines; cost.sh's worst
-#   point carries its per-repeat range and is judged by it.
+#   tests/fixtures/bench): every engine, IOR, mdtest, wall and per-char row
+#   has both sides' cost, the figures of the logs' cost lines; cost.sh's
+#   worst point carries its per-repeat range and is judged by it;
+# - bench/engine_fio.sh at a tiny size: every row's CPU and system calls
+#   per request of both sides (perf stat), one call a request at depth 32
+#   and fewer in batches.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
@@ -67,7 +70,7 @@ bash "$CLYDE_SRC/bench/ior_mdtest.sh" -A "$CLYDE_SRC/tests/fixtures/ior" >"$out/
 	fail "ior_mdtest.sh -A exited $?"
 cp "$out/io-md.log" "$out/md-sync.log"
 cp "$CLYDE_SRC/tests/fixtures/bench/wall.log" "$CLYDE_SRC/tests/fixtures/bench/perchar.log" \
-	"$CLYDE_SRC/tests/fixtures/bench/cost.log" "$out/"
+	"$CLYDE_SRC/tests/fixtures/bench/cost.log" "$CLYDE_SRC/tests/fixtures/bench/engine.log" "$out/"
 bash "$CLYDE_SRC/bench/all.sh" -b "$(dirname "$CLYDE")" -o "$out" --no-doc \
 	--skip engine,direct,io-md,md-sync,wall,perchar,cost,pattern-tmpfs,pattern-loop >summary.txt 2>err.txt || {
 	cat err.txt >&2
@@ -87,6 +90,17 @@ def cost_lines(name):
             got[m.group(1).strip()] = m.group(2).split()
     return got
 io, md = cost_lines("io-md"), cost_lines("io-md")
+# engine_fio.sh: a table per target, each with its rows' cost lines.
+eng, sect = {}, None
+for l in open(f"{out}/engine.log"):
+    m = re.match(r"== (file|loop) ", l)
+    if m:
+        sect = m.group(1)
+    m = re.match(r"(.+?) us/op\s+(.*)$", l)
+    if m and sect:
+        eng[(sect, m.group(1).strip())] = m.group(2).split()
+if len(eng) != 10:
+    print(f"FAIL engine.log: 5 cost lines a target, got {len(eng)}")
 wall, pc = cost_lines("wall"), cost_lines("perchar")
 rows = [l for l in text.splitlines()]
 def row(start):
@@ -103,6 +117,9 @@ checks = [
     ("per-char write K/s", pc["per-char write"]),
     ("per-char read K/s", pc["per-char read"]),
 ]
+for (sect, label), want in sorted(eng.items()):
+    where = {"file": "on a file", "loop": "on a loop device"}[sect]
+    checks.append((f"{label}, {where}", want))
 for start, want in checks:
     rs = row(start)
     if not rs:
@@ -118,6 +135,45 @@ for start, want in checks:
         good = got == want and all(re.fullmatch(NUM, g) for g in got)
         print(("ok " if good else "FAIL ") + f"{start}: both sides' cost ({got}, log {want})")
 PY
+# --- engine_fio.sh: each row's system calls per request, counted -------------
+# A real run at a tiny size (the file only): one io_uring_enter a request
+# at depth 32 one request a call, far fewer in batches of 32 (clyde hands
+# about 11 a call, fio one, tests/fixtures/bench/engine.log); every row
+# has both sides' CPU and calls.
+if ! perf stat -x, -e raw_syscalls:sys_enter -o /dev/null true >/dev/null 2>&1; then
+	skip_part "engine_fio.sh's system calls: perf stat cannot count raw_syscalls:sys_enter here"
+elif [[ $(id -u) -ne 0 && $(stat -f -c %T "$T") == tmpfs ]]; then
+	skip_part "engine_fio.sh's system calls: $T is on tmpfs (no O_DIRECT), and a loop mount needs root"
+else
+	disk_dir
+	bash "$CLYDE_SRC/bench/engine_fio.sh" -L -r 1 -s 32m -R 4096 -P 256 -d "$DISK_DIR" -b "$CLYDE" \
+		>eng.txt 2>eng.err || { cat eng.err >&2; fail "engine_fio.sh exited non-zero"; }
+	run_checker eng.txt <<'PY'
+import re, sys
+got = {}
+for l in open(sys.argv[1]):
+    m = re.match(r"(.+?) us/op\s+(.*)$", l)
+    if m:
+        got[m.group(1).strip()] = m.group(2).split()
+# A figure, signed: at this size a sequential row's 16 requests more than
+# the set-up's run can count fewer calls than fio's clock-driven polls in
+# it (fio: 2-4 calls a request more or less, run to run).
+NUM = r"-?[0-9]+\.[0-9]+"
+print(("ok " if len(got) == 5 else "FAIL ") + f"engine_fio.sh: a cost line for each of the 5 rows ({sorted(got)})")
+for label, f in sorted(got.items()):
+    good = len(f) == 6 and all(re.fullmatch(NUM, x) for x in f)
+    print(("ok " if good else "FAIL ") + f"{label}: clyde's and fio's CPU and calls per request ({f})")
+def calls(prefix, side):
+    f = [v for k, v in got.items() if k.startswith(prefix)]
+    return float(f[0][2 if side == "clyde" else 5]) if f and re.fullmatch(NUM, f[0][2 if side == "clyde" else 5]) else -1
+for side in ("clyde", "fio"):
+    c = calls("randread 4k d32 io_uring", side)
+    print(("ok " if 0.9 <= c <= 1.3 else "FAIL ") + f"randread d32, {side}: {c} calls a request (one io_uring_enter each)")
+c = calls("randread 4k d32 batches", "clyde")
+print(("ok " if 0 < c < 0.5 else "FAIL ") + f"randread d32 in batches of 32, clyde: {c} calls a request (batches)")
+PY
+fi
+
 # cost.sh's worst point (1.044 at depth 32 x 8 workers, per repeat
 # 0.93-1.10 in tests/fixtures/bench/cost.log): its range spans the target,
 # so within noise, not MISSED (issue 35, item 5).
