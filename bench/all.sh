@@ -31,7 +31,7 @@
 # The steps, each an existing script of bench/ (their headers say how each
 # clyde test maps to the peer's job and why each option is set):
 #
-#   engine   bench/engine_fio.sh -r 3 -s 4g -R 100000 -P 4096: clyde dev
+#   engine   bench/engine_fio.sh -r 3 -s 4g -R 100000 -P 16384: clyde dev
 #            against fio on a 4 GiB file on DIR and on a loop device with
 #            direct I/O (root), O_DIRECT: randread 4k depth 32 io_uring
 #            (issue 21's first two rows), seqread/seqwrite 1m depth 16,
@@ -105,6 +105,10 @@
 # 5.6; 128m, was 256m), perchar 91 (5.6 to 4.1; -f 2, was 4, and its
 # system calls from a -f1 run less a -f one, was -f2 less -f1), cost
 # 313 (4.1 to 6.3; -s 16 -F "16 128 512", was 64 MiB and up to 1M files).
+# A fresh clone's run at 10:36 (load 1.3 to 1.8, alone): 12 min 55 s in
+# all, 745 s of steps.  Its depth-1 psync runs of 4096 requests took
+# 0.18-1.8 s and one tool's IOPS moved 2.2k-16.6k between repeats on the
+# loop device: -P 16384 (each 1-8 s; about 30 s more in all).
 set -euo pipefail
 
 usage() {
@@ -235,7 +239,7 @@ if [ "$QUICK" = 1 ]; then
 	PATTERN=(-c 1024k -r 2 -s 64m)
 	FRESH_WALL=1g FRESH_MD=1g FRESH_COST=1g
 else
-	ENGINE=(-r 3 -s 4g -R 100000 -P 4096)
+	ENGINE=(-r 3 -s 4g -R 100000 -P 16384)
 	DIRECT=(-D -n 3 -U 6 -S 16384)
 	DIRECT_SIZE=128m
 	IOMD=(-n 3 -s 1024 -F 4 -p 4)
