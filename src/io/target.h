@@ -149,11 +149,11 @@ struct clyde_figs_run {
  */
 struct clyde_target_figs {
 	enum clyde_figs_at json_at;
-	/* Test i's member(s) under the kind's key; run->tests[i].figs NULL
-	 * when the test has none of this kind's (then write nothing, or a
-	 * null the schema keeps for every test). */
-	void (*json)(struct clyde_jw *w, const struct clyde_figs_run *run,
-		     size_t i);
+	/* Test t's member(s) under the kind's key, on the storage of stack
+	 * s; t->figs NULL when the test has none of this kind's (then write
+	 * nothing, or a null the schema keeps for every test). */
+	void (*json)(struct clyde_jw *w, const struct clyde_stack *s,
+		     const struct clyde_figs_test *t);
 	/* Its section of the text after the members' (run->nruns > 0). */
 	void (*text)(FILE *f, const struct clyde_figs_run *run);
 	/* Once the test's spans are summed: change the test's other

@@ -196,12 +196,13 @@ static void cifs_below(struct clyde_target_watch *w, bool evict,
 }
 
 /* The test's "smb" object in the JSON, when its share was counted. */
-static void cifs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
-		      size_t i)
+static void cifs_json(struct clyde_jw *w, const struct clyde_stack *s,
+		      const struct clyde_figs_test *t)
 {
-	const struct clyde_cifs_moved *m = run->tests[i].figs;
+	const struct clyde_cifs_moved *m = t->figs;
 	uint64_t failed = 0;
 
+	(void)s;
 	if (!m || !m->measured)
 		return;
 	clyde_jw_open(w, "smb", '{');

@@ -174,17 +174,16 @@ static void jw_ops(struct clyde_jw *w, const struct clyde_nfs_moved *m)
 }
 
 /* JSON "nfs" of test i: null when the run is not on NFS. */
-static void nfs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
-		     size_t i)
+static void nfs_json(struct clyde_jw *w, const struct clyde_stack *s,
+		     const struct clyde_figs_test *t)
 {
-	const struct clyde_figs_test *t = &run->tests[i];
 	const struct clyde_nfs_moved *m = t->figs;
 	static const struct clyde_nfs_moved none;
 	char inflated[128];
 
 	if (!m)
 		m = &none; /* on NFS, not counted */
-	if (!nfs_stack(run->stack) || !t->done) {
+	if (!nfs_stack(s) || !t->done) {
 		clyde_jw_null(w, "nfs");
 		return;
 	}
@@ -223,10 +222,10 @@ static void nfs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
 		clyde_jw_null(w, "server");
 	}
 	jw_ops(w, m);
-	clyde_jw_str(w, "client_cache", client_cache(run->stack, t), 256);
-	CLYDE_JW_ARR(w, "close_to_open", run->stack->fs.nfs_cto);
+	clyde_jw_str(w, "client_cache", client_cache(s, t), 256);
+	CLYDE_JW_ARR(w, "close_to_open", s->fs.nfs_cto);
 	jw_server_cache(w, t->server);
-	clyde_nfs_inflated(run->stack, t->does, inflated, sizeof(inflated));
+	clyde_nfs_inflated(s, t->does, inflated, sizeof(inflated));
 	clyde_jw_open(w, "inflated_by", '[');
 	for (char *p = inflated, *e; *p; p = *e ? e + 2 : e) {
 		e = strstr(p, ", ");

@@ -417,11 +417,12 @@ static int zfs_evict_all(struct clyde_ctx *ctx, struct clyde_target_watch *w,
 /* "zfs": {...} of a test in the JSON, after "cache": how the ARC was
  * emptied before it and what the ARC served during it (docs/zfs.md);
  * nothing off ZFS. */
-static void zfs_json(struct clyde_jw *w, const struct clyde_figs_run *run,
-		     size_t i)
+static void zfs_json(struct clyde_jw *w, const struct clyde_stack *s,
+		     const struct clyde_figs_test *t)
 {
-	const struct clyde_zfs_test *z = run->tests[i].figs;
+	const struct clyde_zfs_test *z = t->figs;
 
+	(void)s;
 	if (!z || !z->have)
 		return;
 	clyde_jw_open(w, "zfs", '{');

@@ -95,8 +95,8 @@ static void run_of(const struct clyde_run *r, unsigned nruns,
 void clyde_figs_json(struct clyde_jw *w, const struct clyde_run *r,
 		     enum clyde_test id, enum clyde_figs_at at)
 {
-	struct clyde_figs_test tests[CLYDE_TEST_COUNT];
-	struct clyde_figs_run run;
+	struct clyde_figs_test t;
+	bool made = false;
 	size_t n;
 	const struct clyde_target_ops *const *kinds = clyde_target_kinds(&n);
 
@@ -105,8 +105,12 @@ void clyde_figs_json(struct clyde_jw *w, const struct clyde_run *r,
 
 		if (!f || f->json_at != at || !f->json)
 			continue;
-		run_of(r, 1, kinds[i], tests, &run);
-		f->json(w, &run, (size_t)id);
+		/* The test once; its figures are each kind's own. */
+		if (!made)
+			test_of(r, id, NULL, &t);
+		made = true;
+		t.figs = clyde_test_figs(&r->tests[id], kinds[i]);
+		f->json(w, &r->env.stack, &t);
 	}
 }
 
