@@ -222,6 +222,13 @@ static int report_failure(struct run_job *r, int ret)
 	return CLYDE_JOB_FAILED;
 }
 
+/* The job-wide number of rank `rank`'s first worker (each rank has
+ * cfg's workers). */
+static unsigned first_worker(const struct clyde_bonnie_config *cfg, int rank)
+{
+	return (unsigned)rank * (cfg->concurrency ? cfg->concurrency : 1);
+}
+
 /* clyde-mpi: each rank's workers, deadline and files; a rank other than
  * 0 neither prints nor writes nor saves. */
 static void ranks(struct run_job *r, struct clyde_dist *dist)
@@ -232,8 +239,7 @@ static void ranks(struct run_job *r, struct clyde_dist *dist)
 		return;
 	/* Every rank's workers have their own data, seeds and file names,
 	 * so that ranks in one --shared directory never collide. */
-	cfg->worker_base = (unsigned)dist->comm->rank *
-			   (cfg->concurrency ? cfg->concurrency : 1);
+	cfg->worker_base = first_worker(cfg, dist->comm->rank);
 	/* --stonewall: the watchdog ends each test at the deadline. */
 	dist->wall = &r->job.ctx.stonewall;
 	/* run's own --stonewall under clyde-mpi is the job's: its
@@ -261,8 +267,7 @@ static void read_shift(struct run_job *r)
 		return;
 	if (rd->read_path[0]) {
 		cfg->read_path = rd->read_path;
-		cfg->read_base = (unsigned)rd->read_rank *
-				 (cfg->concurrency ? cfg->concurrency : 1);
+		cfg->read_base = first_worker(cfg, rd->read_rank);
 	}
 	if (!r->leader)
 		return;

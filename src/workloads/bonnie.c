@@ -187,6 +187,15 @@ bool clyde_bonnie_reads_other(enum clyde_test t)
 	return t == CLYDE_GETC || t == CLYDE_GET_BLOCK || t == CLYDE_SEEKS;
 }
 
+/* Worker w's IO file: io.<number> in directory dirfd (at path). */
+static void worker_file(struct clyde_worker *w, int dirfd, const char *path,
+			unsigned number)
+{
+	w->scratch_fd = dirfd;
+	w->scratch = path;
+	snprintf(w->io_name, sizeof(w->io_name), "io.%u", number);
+}
+
 /*
  * --read-shift: point every worker at the other rank's file for test t
  * (shift_in), and back at its own (shift_out).  Opened per test, so that
@@ -203,14 +212,9 @@ static int shift_in(struct suite_state *st, enum clyde_test t)
 		return clyde_err(st->ctx, errno,
 				 "%s: --read-shift: cannot open %s",
 				 clyde_test_label(t), cfg->read_path);
-	for (unsigned i = 0; i < st->n; i++) {
-		struct clyde_worker *w = &st->w[i];
-
-		w->scratch_fd = st->read_fd;
-		w->scratch = cfg->read_path;
-		snprintf(w->io_name, sizeof(w->io_name), "io.%u",
-			 cfg->read_base + i);
-	}
+	for (unsigned i = 0; i < st->n; i++)
+		worker_file(&st->w[i], st->read_fd, cfg->read_path,
+			    cfg->read_base + i);
 	return 0;
 }
 
@@ -218,14 +222,9 @@ static void shift_out(struct suite_state *st)
 {
 	if (st->read_fd < 0)
 		return;
-	for (unsigned i = 0; i < st->n; i++) {
-		struct clyde_worker *w = &st->w[i];
-
-		w->scratch_fd = st->scratch->dirfd;
-		w->scratch = st->scratch->path;
-		snprintf(w->io_name, sizeof(w->io_name), "io.%u",
-			 st->cfg->worker_base + i);
-	}
+	for (unsigned i = 0; i < st->n; i++)
+		worker_file(&st->w[i], st->scratch->dirfd, st->scratch->path,
+			    st->cfg->worker_base + i);
 	close(st->read_fd);
 	st->read_fd = -1;
 }
@@ -548,13 +547,11 @@ static int suite_init(struct suite_state *st, uint64_t seed,
 		w->ctx = st->ctx;
 		w->cfg = st->cfg;
 		w->index = i;
-		w->scratch_fd = st->scratch->dirfd;
-		w->scratch = st->scratch->path;
 		w->dirfd = -1;
 		w->seed = seed;
 		unsigned g = st->cfg->worker_base + i; /* over all ranks */
 
-		snprintf(w->io_name, sizeof(w->io_name), "io.%u", g);
+		worker_file(w, st->scratch->dirfd, st->scratch->path, g);
 		clyde_rng_fork(&master, g, &w->rng);
 		/* The data follows its own stream. */
 		clyde_rng_fork(&master, 1000u + g, &data_rng);
