@@ -179,9 +179,16 @@ void clyde_nfs_wire_moved(const struct clyde_nfs_wire *diff,
 		if (o->ops)
 			sorted[n++] = *o;
 	}
-	qsort(sorted, n, sizeof(sorted[0]), busier);
+	clyde_nfs_keep_busiest(out, sorted, n);
+}
+
+void clyde_nfs_keep_busiest(struct clyde_nfs_moved *out,
+			    struct clyde_nfs_op *ops, size_t n)
+{
+	qsort(ops, n, sizeof(ops[0]), busier);
+	out->nops = 0;
 	for (size_t i = 0; i < n && i < CLYDE_NFS_MOVED_OPS; i++)
-		out->op[out->nops++] = sorted[i];
+		out->op[out->nops++] = ops[i];
 }
 
 uint64_t clyde_nfs_retrans(const struct clyde_nfs_moved *m)

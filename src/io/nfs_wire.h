@@ -90,6 +90,11 @@ int clyde_nfsd_cpu_read(const char *root, uint64_t *ns);
 void clyde_nfs_moved_server(struct clyde_nfs_moved *to,
 			    const struct clyde_nfs_moved *from);
 
+/* ops[0..n) sorted busiest first (most requests, then by name) and the
+ * first CLYDE_NFS_MOVED_OPS of them made out's operations. */
+void clyde_nfs_keep_busiest(struct clyde_nfs_moved *out,
+			    struct clyde_nfs_op *ops, size_t n);
+
 /* Sum a difference (clyde_nfs_wire_diff) into *out and keep its busiest
  * operations; measured is set. */
 void clyde_nfs_wire_moved(const struct clyde_nfs_wire *diff,

@@ -369,15 +369,6 @@ static void nfs_text(FILE *f, const struct clyde_figs_run *run)
 			   "never held: docs/nfs.md\n");
 }
 
-static int busier(const void *a, const void *b)
-{
-	const struct clyde_nfs_op *x = a, *y = b;
-
-	if (x->ops != y->ops)
-		return x->ops > y->ops ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 /* Add o into the by-name list ops[0..*n) (at most cap names; a name past
  * them is left out of the list, not of the sums). */
 static void op_add(struct clyde_nfs_op *ops, size_t *n, size_t cap,
@@ -441,20 +432,14 @@ static bool nfs_merge(void *figs, const void *ranks, size_t n)
 	}
 	if (!any)
 		return false;
-	qsort(ops, nops, sizeof(ops[0]), busier);
-	for (size_t i = 0; i < nops && i < CLYDE_NFS_MOVED_OPS; i++)
-		s.op[s.nops++] = ops[i];
+	clyde_nfs_keep_busiest(&s, ops, nops);
 	clyde_nfs_moved_server(&s, out);
 	if (!s.measured) {
-		/* A rank without the figures: no sum to give. */
+		/* A rank without the figures: no sum to give, the server's
+		 * side kept. */
 		struct clyde_nfs_moved only = { 0 };
 
-		only.have_server = s.have_server;
-		only.server_packets = s.server_packets;
-		only.server_threads_woken = s.server_threads_woken;
-		only.server_threads = s.server_threads;
-		only.have_server_cpu = s.have_server_cpu;
-		only.server_cpu_ns = s.server_cpu_ns;
+		clyde_nfs_moved_server(&only, &s);
 		s = only;
 	}
 	*out = s;
