@@ -9,31 +9,9 @@
 
 #include "env/ownio.h"
 #include "env/members_sys.h"
+#include "env/procstat.h"
 
 #define PF_KTHREAD_FLAG 0x00200000u
-
-/* ppid, flags and starttime of /proc/PID/stat ("pid (comm) S ppid ..."). */
-static int parse_stat(const char *text, pid_t *ppid, unsigned *flags,
-		      unsigned long long *start)
-{
-	const char *p = strrchr(text, ')');
-	int pp;
-	unsigned fl;
-	unsigned long long st;
-
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
-	 * cmajflt utime stime cutime cstime priority nice threads
-	 * itrealvalue starttime */
-	if (!p || sscanf(p + 1,
-			 " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u "
-			 "%*d %*d %*d %*d %*d %*d %llu",
-			 &pp, &fl, &st) != 3)
-		return -EINVAL;
-	*ppid = pp;
-	*flags = fl;
-	*start = st;
-	return 0;
-}
 
 static bool on_dev(const char *path, dev_t dev)
 {
@@ -114,7 +92,7 @@ int clyde_others_read(const char *root, pid_t self, dev_t dev,
 		return -errno;
 	while ((e = readdir(d))) {
 		struct clyde_others_proc q = { 0 };
-		unsigned flags;
+		struct clyde_proc_stat ps;
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 
@@ -123,12 +101,14 @@ int clyde_others_read(const char *root, pid_t self, dev_t dev,
 		q.pid = (pid_t)pid;
 		if (clyde_sys_text(root, buf, sizeof(buf), "/proc/%ld/stat",
 				   pid) ||
-		    parse_stat(buf, &q.ppid, &flags, &q.start) ||
-		    (flags & PF_KTHREAD_FLAG) || q.ppid == self ||
+		    clyde_proc_stat_parse(buf, &ps) < CLYDE_PROC_STAT_ALL ||
+		    (ps.flags & PF_KTHREAD_FLAG) || ps.ppid == self ||
 		    clyde_sys_text(root, buf, sizeof(buf), "/proc/%ld/io",
 				   pid) ||
 		    clyde_own_parse_io(buf, &q.read, &q.write))
 			continue;
+		q.ppid = ps.ppid;
+		q.start = ps.start;
 		q.tied = tied(root, q.pid, dev);
 		if (s->n == s->cap) {
 			size_t cap = s->cap ? 2 * s->cap : 256;

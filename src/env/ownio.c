@@ -14,6 +14,7 @@
 #include "env/members.h"
 #include "env/members_sys.h"
 #include "env/mountinfo.h"
+#include "env/procstat.h"
 
 const char *clyde_own_source_name(enum clyde_own_source s)
 {
@@ -95,17 +96,13 @@ int clyde_own_parse_iostat(const char *text, uint32_t major, uint32_t minor,
 /* The parent of process `pid`, from /proc/PID/stat; 0 when unknown. */
 static pid_t parent_of(const char *root, long pid)
 {
-	char buf[1024], *close_paren;
-	long ppid;
+	char buf[1024];
+	struct clyde_proc_stat ps;
 
-	if (clyde_sys_text(root, buf, sizeof(buf), "/proc/%ld/stat", pid))
+	if (clyde_sys_text(root, buf, sizeof(buf), "/proc/%ld/stat", pid) ||
+	    clyde_proc_stat_parse(buf, &ps) < CLYDE_PROC_STAT_PPID)
 		return 0;
-	/* The command name may hold spaces and parentheses: after the
-	 * last ')' come the state and the parent. */
-	close_paren = strrchr(buf, ')');
-	if (!close_paren || sscanf(close_paren + 1, " %*c %ld", &ppid) != 1)
-		return 0;
-	return (pid_t)ppid;
+	return ps.ppid;
 }
 
 struct cgroup2_find {

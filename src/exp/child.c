@@ -19,6 +19,7 @@
 
 #include "core/slurp.h"
 #include "core/vis.h"
+#include "env/procstat.h"
 #include "exp/exp_internal.h"
 #include "io/scratch.h"
 
@@ -79,9 +80,9 @@ void clyde_exp_log_tail(const char *path, char *buf, size_t cap)
  * since boot) and its process group, or -1 when it does not exist. */
 static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
 {
-	char path[64], buf[1024], *rp;
-	unsigned long long v = 0;
-	int fd, n, field = 2, pg = 0;
+	char path[64], buf[1024];
+	struct clyde_proc_stat ps;
+	int fd, n;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -92,25 +93,11 @@ static int proc_start(pid_t pid, unsigned long long *start, pid_t *pgrp)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	/* The name in parentheses may hold blanks: count after the last ). */
-	rp = strrchr(buf, ')');
-	if (!rp)
+	if (clyde_proc_stat_parse(buf, &ps) < CLYDE_PROC_STAT_ALL)
 		return -1;
-	for (char *sv = NULL, *t = strtok_r(rp + 1, " ", &sv); t;
-	     t = strtok_r(NULL, " ", &sv)) {
-		field++;
-		if (field == 5)
-			pg = atoi(t);
-		if (field == 22) {
-			v = strtoull(t, NULL, 10);
-			break;
-		}
-	}
-	if (field != 22)
-		return -1;
-	*start = v;
+	*start = ps.start;
 	if (pgrp)
-		*pgrp = pg;
+		*pgrp = ps.pgrp;
 	return 0;
 }
 

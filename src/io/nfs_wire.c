@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/slurp.h"
+#include "env/procstat.h"
 
 /* The kernel writes a mount point's spaces, tabs, newlines and
  * backslashes as \ooo; compare the entry's with mp that way. */
@@ -246,26 +247,11 @@ int clyde_nfsd_read(const char *root, uint64_t *packets, uint64_t *woken,
 	return 0;
 }
 
-/* utime + stime of one /proc/PID/stat text, in clock ticks: the fields
- * after the command's closing parenthesis (the command may hold one). */
-static int stat_ticks(const char *text, uint64_t *ticks)
-{
-	const char *p = strrchr(text, ')');
-	unsigned long long ut, st;
-
-	if (!p || sscanf(p + 1,
-			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u"
-			 " %llu %llu",
-			 &ut, &st) != 2)
-		return -EINVAL;
-	*ticks = (uint64_t)ut + (uint64_t)st;
-	return 0;
-}
-
 int clyde_nfsd_cpu_read(const char *root, uint64_t *ns)
 {
 	char path[PATH_MAX], buf[1024];
-	uint64_t ticks = 0, t;
+	uint64_t ticks = 0;
+	struct clyde_proc_stat ps;
 	long hz = sysconf(_SC_CLK_TCK);
 	struct dirent *e;
 	int found = 0;
@@ -287,9 +273,9 @@ int clyde_nfsd_cpu_read(const char *root, uint64_t *ns)
 		snprintf(path, sizeof(path), "%s/proc/%s/stat", root,
 			 e->d_name);
 		if (clyde_slurp_into(path, buf, sizeof(buf)) < 0 ||
-		    stat_ticks(buf, &t) != 0)
+		    clyde_proc_stat_parse(buf, &ps) < CLYDE_PROC_STAT_TIMES)
 			continue; /* the thread ended in between */
-		ticks += t;
+		ticks += ps.utime + ps.stime;
 		found++;
 	}
 	closedir(d);
